@@ -1,0 +1,93 @@
+// Accounts and their operators (api.md "Administration"), shared by the admin API and the CLI.
+import crypto from 'node:crypto';
+import { newAccountId, newAccountKey } from '../auth/keys.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import type { AccountRecord, Plan, UsageRecord } from '../store/records.js';
+
+export const PLANS: Plan[] = ['free', 'standard'];
+export const PACKAGES = ['master-bot'];
+
+export interface AccountView {
+  AccountId: string;
+  AccountAPIKey: string;
+  Name: string;
+  Plan: Plan;
+  Packages: string[];
+}
+
+export const accountView = (a: AccountRecord): AccountView => ({
+  AccountId: a.id,
+  AccountAPIKey: a.apiKey,
+  Name: a.name,
+  Plan: a.plan,
+  Packages: a.packages,
+});
+
+export const usageView = (u: UsageRecord) => ({
+  Month: u.month,
+  Messages: u.messages,
+  Replies: u.replies,
+  Notifications: u.notifications,
+  ApiCalls: u.apiCalls,
+});
+
+export class AccountService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: { name: string; plan: Plan; packages?: string[] }): Promise<AccountRecord> {
+    const account: AccountRecord = {
+      id: newAccountId(),
+      name: input.name,
+      plan: input.plan,
+      packages: [...new Set(input.packages ?? [])],
+      apiKey: newAccountKey(),
+      createdAt: this.clock.now(),
+    };
+    await this.store.accounts.insert(account);
+    return account;
+  }
+
+  async get(id: string): Promise<AccountRecord> {
+    const account = await this.store.accounts.byId(id);
+    if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'No account has this id.');
+    return account;
+  }
+
+  async update(id: string, patch: { name?: string; plan?: Plan; packages?: string[] }): Promise<AccountRecord> {
+    const account = await this.get(id);
+    const next: AccountRecord = {
+      ...account,
+      name: patch.name ?? account.name,
+      plan: patch.plan ?? account.plan,
+      packages: patch.packages ? [...new Set(patch.packages)] : account.packages,
+    };
+    await this.store.accounts.update(next);
+    return next;
+  }
+
+  usage(accountId: string): Promise<UsageRecord> {
+    return this.store.accounts.usage(accountId, this.clock.iso().slice(0, 7));
+  }
+
+  async addOperator(accountId: string, input: { email: string; name: string; password: string }) {
+    await this.get(accountId);
+    const operator = {
+      id: crypto.randomUUID(),
+      accountId,
+      email: input.email.toLowerCase(),
+      name: input.name,
+      passwordHash: await hashPassword(input.password),
+      createdAt: this.clock.now(),
+    };
+    if (!(await this.store.operators.insert(operator))) {
+      throw new AppError('CONFLICT', 'This account already has an operator with this e-mail.');
+    }
+    return { OperatorId: operator.id, Email: operator.email, Name: operator.name };
+  }
+}

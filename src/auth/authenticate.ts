@@ -1,0 +1,88 @@
+// Turns an Authorization header into a principal, or the 401/403 of api.md "Credentials".
+import { AppError } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import type { AccountRecord, BotRecord } from '../store/records.js';
+import { looksLikeJwt, type TokenService } from './tokens.js';
+
+export type Principal =
+  | { kind: 'admin' }
+  | { kind: 'account'; account: AccountRecord }
+  | { kind: 'bot'; account: AccountRecord; bot: BotRecord };
+
+/**
+ * What a route accepts: `chat` = bot token, or the bot API key when the bot has simplified auth;
+ * `apihook` = bot token or bot API key whatever the setting (first-generation clients).
+ */
+export type Access = 'admin' | 'account' | 'bot' | 'chat' | 'apihook' | 'accountOrBot';
+
+export function bearerOf(header: string | undefined): string | null {
+  if (header === undefined || header.trim() === '') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new AppError('TOKEN_INVALID', 'The Authorization header must be "Bearer <token>".');
+  return match[1];
+}
+
+export class Authenticator {
+  constructor(
+    private readonly store: Store,
+    private readonly tokens: TokenService,
+    private readonly isAdminToken: (token: string) => boolean,
+  ) {}
+
+  async authenticate(header: string | undefined, access: Access): Promise<Principal> {
+    const token = bearerOf(header);
+    if (token === null) throw new AppError('TOKEN_MISSING');
+    if (this.isAdminToken(token)) {
+      if (access !== 'admin') throw new AppError('TOKEN_SCOPE', 'The admin token only opens /admin routes.');
+      return { kind: 'admin' };
+    }
+    const principal = looksLikeJwt(token) ? await this.fromJwt(token) : await this.fromBotKey(token, access);
+    if (!allows(access, principal)) {
+      throw new AppError('TOKEN_SCOPE', `This route needs ${describe(access)}.`);
+    }
+    return principal;
+  }
+
+  private async fromJwt(token: string): Promise<Principal> {
+    const claims = await this.tokens.verify(token);
+    const account = await this.store.accounts.byId(claims.accountId);
+    if (!account) throw new AppError('TOKEN_INVALID', 'The account of this token no longer exists.');
+    if (claims.kind === 'account') return { kind: 'account', account };
+    const bot = await this.store.bots.byId(claims.botId);
+    if (!bot || bot.accountId !== account.id) throw new AppError('TOKEN_INVALID', 'The bot of this token no longer exists.');
+    if (bot.secretVersion !== claims.secretVersion) throw new AppError('TOKEN_INVALID', "The bot's secret was rotated after this token was issued.");
+    return { kind: 'bot', account, bot };
+  }
+
+  private async fromBotKey(token: string, access: Access): Promise<Principal> {
+    if (access !== 'chat' && access !== 'apihook') throw new AppError('TOKEN_INVALID');
+    const bot = await this.store.bots.byApiKey(token);
+    if (!bot) throw new AppError('TOKEN_INVALID');
+    if (access === 'chat' && bot.settings.simplifiedAuth !== true) {
+      throw new AppError('TOKEN_INVALID', 'A bot API key is accepted as bearer only when the bot has simplified auth on.');
+    }
+    const account = await this.store.accounts.byId(bot.accountId);
+    if (!account) throw new AppError('TOKEN_INVALID');
+    return { kind: 'bot', account, bot };
+  }
+}
+
+function allows(access: Access, principal: Principal): boolean {
+  switch (access) {
+    case 'admin':
+      return principal.kind === 'admin';
+    case 'account':
+      return principal.kind === 'account';
+    case 'accountOrBot':
+      return principal.kind === 'account' || principal.kind === 'bot';
+    default:
+      return principal.kind === 'bot';
+  }
+}
+
+function describe(access: Access): string {
+  if (access === 'admin') return 'the admin token';
+  if (access === 'account') return 'an account token';
+  if (access === 'accountOrBot') return 'an account or bot token';
+  return 'a bot token';
+}

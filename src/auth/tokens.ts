@@ -1,0 +1,64 @@
+// Account and bot tokens: HS256 JWTs signed with a key kept in the database, so they verify on
+// every node and after restarts. A bot token carries the bot's secret version: rotating the
+// secret bumps it and every older token stops working at once.
+import crypto from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../shared/errors.js';
+
+export type TokenClaims =
+  | { kind: 'account'; accountId: string }
+  | { kind: 'bot'; accountId: string; botId: string; secretVersion: number };
+
+export const SIGNING_KEY_META = 'token_signing_key';
+export const newSigningKey = () => crypto.randomBytes(32).toString('base64');
+
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(
+    signingKeyBase64: string,
+    private readonly minutes: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.key = new Uint8Array(Buffer.from(signingKeyBase64, 'base64'));
+  }
+
+  get lifetimeMinutes(): number {
+    return this.minutes;
+  }
+
+  async issue(claims: TokenClaims): Promise<string> {
+    const issuedAt = Math.floor(this.now() / 1000);
+    const payload =
+      claims.kind === 'account'
+        ? { k: 'a', acc: claims.accountId }
+        : { k: 'b', acc: claims.accountId, bot: claims.botId, sv: claims.secretVersion };
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + this.minutes * 60)
+      // a random id makes two tokens issued in the same second distinct
+      .setJti(crypto.randomBytes(8).toString('base64url'))
+      .sign(this.key);
+  }
+
+  async verify(token: string): Promise<TokenClaims> {
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        currentDate: new Date(this.now()),
+      }));
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
+      throw new AppError('TOKEN_INVALID');
+    }
+    if (payload.k === 'a' && typeof payload.acc === 'string') return { kind: 'account', accountId: payload.acc };
+    if (payload.k === 'b' && typeof payload.acc === 'string' && typeof payload.bot === 'string' && typeof payload.sv === 'number') {
+      return { kind: 'bot', accountId: payload.acc, botId: payload.bot, secretVersion: payload.sv };
+    }
+    throw new AppError('TOKEN_INVALID');
+  }
+}
+
+export const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);

@@ -1,0 +1,59 @@
+// The bot file format (bot-format.md) as TypeScript types. The JSON Schema in bots/schema.ts is the
+// authority at the edge; these types describe what a validated file looks like inside the server.
+
+export type Action = { type: string; id?: string; [field: string]: unknown };
+
+export interface TextTrigger {
+  match: string | { regex: string };
+  variable?: string;
+  whileWaiting?: boolean;
+  actions: Action[];
+}
+
+export interface Interaction {
+  name: string;
+  start?: boolean;
+  fallback?: boolean;
+  enableUserChat?: boolean;
+  description?: string;
+  actions: Action[];
+}
+
+export interface Behaviour {
+  name: string;
+  start?: boolean;
+  description?: string;
+  apiKey?: string;
+  triggers?: TextTrigger[];
+  interactions: Interaction[];
+}
+
+export interface CustomChannelSettings {
+  webhookUrl?: string | null;
+  includeAllChannels?: boolean;
+}
+
+export interface WebChannelSettings {
+  enabled?: boolean;
+  allowedOrigins?: string[];
+}
+
+export interface BotSettings {
+  enableTypeSpeed?: boolean;
+  wordsPerMinute?: number;
+  simplifiedAuth?: boolean;
+  channels?: { custom?: CustomChannelSettings; web?: WebChannelSettings; [channel: string]: unknown };
+}
+
+export interface BotFile {
+  format: 'colloquy/bot@1';
+  name: string;
+  description?: string;
+  avatar?: string;
+  settings?: BotSettings;
+  variables?: Record<string, string>;
+  triggers?: TextTrigger[];
+  behaviours: Behaviour[];
+  /** Only present on files the server hands out (GET /bots/{key}, backups). */
+  version?: number;
+}

@@ -1,0 +1,37 @@
+// The live (published) version of each bot, compiled once and kept in memory. Conversations run
+// the live content with the bot's current settings (settings take effect without a publish), so
+// the cache key is the live version plus the bot's edit counter; any node notices a publish on
+// its next request because the bot row it reads for authentication carries both.
+import { compileBot, type CompiledBot } from '../engine/compile.js';
+import { AppError } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import type { BotRecord } from '../store/records.js';
+import type { BotFile } from './bot-file.js';
+
+interface Entry {
+  key: string;
+  compiled: CompiledBot;
+}
+
+export class LiveBots {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly store: Store) {}
+
+  async get(bot: BotRecord): Promise<CompiledBot> {
+    const key = `${bot.liveVersionId}:${bot.version}`;
+    const cached = this.entries.get(bot.id);
+    if (cached?.key === key) return cached.compiled;
+    if (bot.liveVersionId === null) throw new AppError('BOT_NOT_FOUND', 'This bot has no published version.');
+    const version = await this.store.bots.versionById(bot.liveVersionId);
+    if (!version) throw new AppError('BOT_NOT_FOUND', 'This bot has no published version.');
+    const file: BotFile = { format: 'colloquy/bot@1', name: bot.name, settings: bot.settings, ...version.content };
+    const compiled = compileBot(file);
+    this.entries.set(bot.id, { key, compiled });
+    return compiled;
+  }
+
+  forget(botId: string): void {
+    this.entries.delete(botId);
+  }
+}

@@ -1,0 +1,152 @@
+// Bot management (api.md section 11): create, edit the draft, settings, publish, versions,
+// rollback, secret rotation, delete, backup and restore. Every edit bumps `Version` by one, with a
+// version-checked write so two concurrent edits never silently overwrite each other.
+import { newBotId, newBotKey, newBotSecret, newWebKey } from '../auth/keys.js';
+import { AppError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.js';
+import type { Repositories, Store } from '../store/index.js';
+import type { AccountRecord, BotContent, BotRecord } from '../store/records.js';
+import type { BotFile } from './bot-file.js';
+import { contentOf, mergeSettings, normalizeSettings, toBotFile } from './files.js';
+import { assignIds } from './ids.js';
+import { BotParseError, parseBotDocument } from './parse.js';
+import { validateBotFile } from './validate.js';
+
+export interface VersionInfo {
+  Version: number;
+  PublishedAt: string;
+}
+
+export class BotService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Parses and validates a bot file; throws 400 INVALID_BOT listing every problem. */
+  checkFile(raw: unknown, contentType?: string, previousDraft?: BotContent): BotFile {
+    let document: unknown;
+    try {
+      document = parseBotDocument(raw as string | object, contentType);
+    } catch (error) {
+      if (error instanceof BotParseError) throw new AppError('INVALID_BOT', undefined, { Problems: error.problems });
+      throw error;
+    }
+    const result = validateBotFile(document);
+    if (!result.ok) throw new AppError('INVALID_BOT', `The bot file has ${result.problems.length} problem(s).`, { Problems: result.problems });
+    return assignIds(result.bot, previousDraft ? ({ ...result.bot, ...previousDraft } as BotFile) : undefined);
+  }
+
+  /** Creates a bot from a file; it is published at once (Version 1) so it can chat right away. */
+  async create(account: AccountRecord, file: BotFile): Promise<BotRecord> {
+    const now = this.clock.now();
+    const bot: BotRecord = {
+      id: newBotId(),
+      accountId: account.id,
+      apiKey: newBotKey(),
+      apiSecret: newBotSecret(),
+      secretVersion: 1,
+      webKey: newWebKey(),
+      name: file.name,
+      description: file.description ?? '',
+      avatar: file.avatar ?? '',
+      settings: normalizeSettings(file.settings),
+      version: 1,
+      liveVersionId: null,
+      role: 'standard',
+      masterBotId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const content = contentOf(file);
+    await this.store.transaction(async (tx) => {
+      await tx.bots.insert(bot, content);
+      bot.liveVersionId = await tx.bots.insertVersion(bot.id, bot.version, content, now);
+      await tx.bots.update(bot, bot.version);
+    });
+    return bot;
+  }
+
+  /** The bot in `account` with this API key; 404 when unknown, 403 when it is another account's. */
+  async owned(account: AccountRecord, apiKey: string): Promise<BotRecord> {
+    const bot = await this.store.bots.byApiKey(apiKey);
+    if (!bot) throw new AppError('BOT_NOT_FOUND');
+    if (bot.accountId !== account.id) throw new AppError('TOKEN_SCOPE', 'This bot belongs to another account.');
+    return bot;
+  }
+
+  async draftFile(bot: BotRecord): Promise<BotFile> {
+    const draft = await this.store.bots.draft(bot.id);
+    if (!draft) throw new AppError('BOT_NOT_FOUND');
+    return toBotFile(bot, draft);
+  }
+
+  async replaceDraft(bot: BotRecord, raw: unknown, contentType: string | undefined, ifMatch: number | null): Promise<BotRecord> {
+    if (ifMatch !== null && ifMatch !== bot.version) throw new AppError('VERSION_MISMATCH', undefined, { Version: bot.version });
+    const previous = (await this.store.bots.draft(bot.id)) ?? undefined;
+    const file = this.checkFile(raw, contentType, previous);
+    return this.edit(bot, (tx, next) => {
+      next.name = file.name;
+      next.description = file.description ?? '';
+      next.avatar = file.avatar ?? '';
+      next.settings = normalizeSettings(file.settings);
+      return tx.bots.update(next, bot.version, contentOf(file));
+    });
+  }
+
+  async patchSettings(bot: BotRecord, patch: unknown): Promise<BotRecord> {
+    const settings = mergeSettings(bot.settings, patch);
+    const draft = await this.store.bots.draft(bot.id);
+    // The merged settings must still make a valid bot file; the same validator reports the problems.
+    const file = this.checkFile({ ...toBotFile(bot, draft!), settings, version: undefined });
+    return this.edit(bot, (tx, next) => {
+      next.settings = normalizeSettings(file.settings);
+      return tx.bots.update(next, bot.version);
+    });
+  }
+
+  async publish(bot: BotRecord): Promise<BotRecord> {
+    return this.edit(bot, async (tx, next) => {
+      const draft = await tx.bots.draft(bot.id);
+      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, draft!, next.updatedAt);
+      return tx.bots.update(next, bot.version);
+    });
+  }
+
+  async versions(bot: BotRecord): Promise<VersionInfo[]> {
+    const rows = await this.store.bots.versions(bot.id);
+    return rows.map((v) => ({ Version: v.version, PublishedAt: this.clock.iso(v.publishedAt) }));
+  }
+
+  async rollback(bot: BotRecord, version: number): Promise<BotRecord> {
+    const old = await this.store.bots.versionByNumber(bot.id, version);
+    if (!old) throw new AppError('VERSION_NOT_FOUND');
+    return this.edit(bot, async (tx, next) => {
+      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, old.content, next.updatedAt);
+      return tx.bots.update(next, bot.version);
+    });
+  }
+
+  /** A new secret; tokens issued with the old one stop working (their secret version is stale). */
+  async rotateSecret(bot: BotRecord): Promise<BotRecord> {
+    const next = { ...bot, apiSecret: newBotSecret(), secretVersion: bot.secretVersion + 1, updatedAt: this.clock.now() };
+    const saved = await this.store.bots.update(next, bot.version);
+    if (!saved) throw new AppError('VERSION_MISMATCH', 'The bot changed during the rotation; try again.');
+    return next;
+  }
+
+  async remove(bot: BotRecord): Promise<void> {
+    await this.store.bots.remove(bot.id);
+  }
+
+  /** One edit: Version + 1, written only if nobody else edited the bot meanwhile. */
+  private async edit(bot: BotRecord, write: (tx: Repositories, next: BotRecord) => Promise<boolean>): Promise<BotRecord> {
+    const next: BotRecord = { ...bot, version: bot.version + 1, updatedAt: this.clock.now() };
+    const saved = await this.store.transaction(async (tx) => {
+      const ok = await write(tx, next);
+      if (!ok) throw new AppError('VERSION_MISMATCH', 'The bot was changed by another request; reload and try again.');
+      return ok;
+    });
+    return saved ? next : bot;
+  }
+}

@@ -1,0 +1,128 @@
+// The custom channel's chat endpoint (api.md section 3): what one POST /custom/chat means, from
+// RESET and READY to injections on another channel. The turn mechanics (locking, committing) are
+// in conversations/turns.ts; the flow itself is the pure engine.
+import crypto from 'node:crypto';
+import type { LiveBots } from '../../bots/live.js';
+import type { CompiledBot } from '../../engine/compile.js';
+import type { ReplyPart } from '../../engine/types.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import type { ConversationRecord, Direction } from '../../store/conversations.js';
+import type { Store } from '../../store/index.js';
+import type { AccountRecord, BotRecord } from '../../store/records.js';
+import { activeControl, assertCanChat } from '../../conversations/control.js';
+import type { ConversationTurns } from '../../conversations/turns.js';
+import { type VariableUpdate } from '../../conversations/values.js';
+import { injectedParts } from './inject.js';
+import { UserTurn, type TurnRunnerDeps } from './user-turn.js';
+
+export interface ChatInput {
+  userId?: string;
+  command?: string;
+  text?: string;
+  parts?: unknown[];
+  forcedBehaviour?: string;
+  forcedInteraction?: string;
+  forcedBehaviourKey?: string;
+  variables: VariableUpdate[];
+  tags: string[];
+  dropTags: string[];
+  /** named by the CHANNEL header or the Channel field: the conversation must exist on it */
+  channel?: string;
+  direction: Direction;
+  historyLimit?: number;
+}
+
+export interface ChatReply {
+  Parts: ReplyPart[];
+  UserId: string;
+  Creation: string;
+  EnableUserChat: boolean;
+  ControlType: number;
+}
+
+export class ChatService {
+  private readonly userTurn: UserTurn;
+
+  constructor(private readonly deps: TurnRunnerDeps & { store: Store; live: LiveBots; clock: Clock; turns: ConversationTurns }) {
+    this.userTurn = new UserTurn(deps);
+  }
+
+  live(bot: BotRecord): Promise<CompiledBot> {
+    return this.deps.live.get(bot);
+  }
+
+  async chat(account: AccountRecord, bot: BotRecord, input: ChatInput): Promise<ChatReply> {
+    const compiled = await this.deps.live.get(bot);
+    const userId = input.userId ?? crypto.randomUUID();
+    const command = input.command?.toUpperCase();
+    const onAnotherChannel = input.channel !== undefined || input.direction !== 'USER';
+
+    if (onAnotherChannel || command === 'PENDING' || command === 'READY') {
+      const existing = await this.deps.store.conversations.byUser(bot.id, userId);
+      if (onAnotherChannel) {
+        if (!existing) throw new AppError('CONVERSATION_NOT_FOUND');
+        if (input.channel !== undefined && input.channel.toLowerCase() !== existing.channel) {
+          throw new AppError('CHANNEL_MISMATCH', `The conversation is on the ${existing.channel} channel.`, { Channel: existing.channel });
+        }
+      }
+      if (command === 'PENDING' && input.direction === 'USER') return this.pending(bot, compiled, userId, existing);
+      if (command === 'READY' && input.direction === 'USER' && existing) return this.ready(bot, compiled, existing, input.historyLimit);
+      if (input.direction !== 'USER') return this.inject(account, bot, compiled, existing!, input);
+    }
+    return this.userTurn.run(account, bot, compiled, userId, input);
+  }
+
+  /** Rule 4: queued messages, marked delivered; no conversation is created for an unknown user. */
+  private async pending(bot: BotRecord, compiled: CompiledBot, userId: string, existing: ConversationRecord | null): Promise<ChatReply> {
+    if (!existing) return this.reply(compiled, { userId, createdAt: this.deps.clock.now(), state: null, controlState: 0 }, []);
+    const checked = assertCanChat(existing, this.deps.clock);
+    const parts = await this.deps.turns.exclusive(bot.id, userId, () => this.deps.store.transaction((tx) => tx.conversations.takePending(existing.id)));
+    return this.reply(compiled, checked, parts);
+  }
+
+  /** Rule 3: the whole stored history (or its last HistoryLimit parts); not stored again. */
+  private async ready(_bot: BotRecord, compiled: CompiledBot, existing: ConversationRecord, limit?: number): Promise<ChatReply> {
+    const checked = assertCanChat(existing, this.deps.clock);
+    const parts = await this.deps.store.conversations.historyParts(existing.id, limit);
+    return this.reply(compiled, checked, parts);
+  }
+
+  /** DIRECTION BOT / OPERATOR: stored as said by the bot or an operator and delivered on the conversation's channel. */
+  private async inject(account: AccountRecord, bot: BotRecord, compiled: CompiledBot, existing: ConversationRecord, input: ChatInput): Promise<ChatReply> {
+    assertCanChat(existing, this.deps.clock);
+    const position = existing.state.position ?? { behaviour: '', interaction: '' };
+    const parts = injectedParts(input.text, input.parts, position, this.deps.clock);
+    const queue = existing.channel === 'custom' && !bot.settings.channels?.custom?.webhookUrl;
+    return this.deps.turns.run(account.id, bot.id, existing.userId, async (current) => {
+      if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
+      return {
+        messages: parts.length > 0 ? [{ direction: input.direction, parts, pending: queue }] : [],
+        save: { ...current },
+        reply: this.reply(compiled, current, parts),
+      };
+    });
+  }
+
+  reply(
+    compiled: CompiledBot,
+    conversation: Pick<ConversationRecord, 'userId' | 'createdAt' | 'controlState'> & { state: ConversationRecord['state'] | null },
+    parts: ReplyPart[],
+    enableUserChat?: boolean,
+  ): ChatReply {
+    return {
+      Parts: parts,
+      UserId: conversation.userId,
+      Creation: this.deps.clock.iso(conversation.createdAt),
+      EnableUserChat: enableUserChat ?? enableUserChatAt(compiled, conversation.state),
+      ControlType: activeControl(conversation.controlState),
+    };
+  }
+}
+
+function enableUserChatAt(compiled: CompiledBot, state: ConversationRecord['state'] | null): boolean {
+  const position = state?.position;
+  if (!position) return true;
+  const interaction = compiled.behaviours.get(position.behaviour.toLowerCase())?.interactions.get(position.interaction.toLowerCase());
+  return interaction?.enableUserChat ?? true;
+}

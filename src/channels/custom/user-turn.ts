@@ -1,0 +1,166 @@
+// A user's message on the custom channel (DIRECTION USER): RESET, a text, a button payload, a
+// forced position, with variables and tags applied first — run through the engine as one turn.
+import crypto from 'node:crypto';
+import type { CompiledBot } from '../../engine/compile.js';
+import { newConversationState } from '../../engine/state.js';
+import type { ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome } from '../../engine/types.js';
+import { performHttpCall } from '../../integrations/http-call.js';
+import type { Config } from '../../config.js';
+import type { Metrics } from '../../observability/metrics.js';
+import type { Clock } from '../../shared/clock.js';
+import type { ConversationRecord, NewMessage } from '../../store/conversations.js';
+import type { Store } from '../../store/index.js';
+import type { AccountRecord, BotRecord } from '../../store/records.js';
+import { assertCanChat, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from '../../conversations/control.js';
+import { driveTurn, type AnswerMemo, type RequestHandlers } from '../../conversations/drive-turn.js';
+import type { ConversationTurns } from '../../conversations/turns.js';
+import { applyTags, applyVariables } from '../../conversations/values.js';
+import type { ChatInput, ChatReply } from './chat-service.js';
+
+export interface TurnRunnerDeps {
+  store: Store;
+  clock: Clock;
+  turns: ConversationTurns;
+  metrics: Metrics;
+  config: Pick<Config, 'allowPrivateNetwork' | 'publicUrl'>;
+  random?: () => number;
+  /** deletes a conversation marked as forgetting (after the turn that asked for it committed) */
+  forget: (conversation: ConversationRecord) => void;
+}
+
+const USER_TEXT_TYPE = 19;
+
+export class UserTurn {
+  constructor(private readonly deps: TurnRunnerDeps) {}
+
+  async run(account: AccountRecord, bot: BotRecord, compiled: CompiledBot, userId: string, input: ChatInput): Promise<ChatReply> {
+    const started = process.hrtime.bigint();
+    const memo: AnswerMemo = new Map();
+    let endedBy = 'none';
+    const reply = await this.deps.turns.run(account.id, bot.id, userId, async (current) => {
+      const conversation = current ? assertCanChat(current, this.deps.clock) : this.newConversation(bot, compiled, userId);
+      const state: ConversationState = structuredClone(conversation.state);
+      applyVariables(state, input.variables);
+      applyTags(state, input.tags, input.dropTags);
+      const next: ConversationRecord = { ...conversation, state };
+      const messages: NewMessage[] = [];
+      const userPart = this.userPart(compiled, state, input);
+      if (userPart) messages.push({ direction: 'USER', parts: [userPart], pending: false });
+
+      if (next.controlState === STATE_TAKEN_OVER) {
+        // Rule 7: an operator has the conversation; the text is kept for them, the bot stays silent.
+        return { save: next, messages, usage: { messages: userPart ? 1 : 0, replies: 0, notifications: 0, apiCalls: 0 }, reply: this.reply(next, [], true) };
+      }
+
+      const outcomes: TurnOutcome[] = [];
+      for (const turnInput of this.engineInputs(compiled, input, current === null)) {
+        const before = outcomes.at(-1)?.state ?? next.state;
+        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(bot), memo));
+      }
+      const last = outcomes.at(-1)!;
+      next.state = last.state;
+      const parts = outcomes.flatMap((o) => o.parts);
+      const effects = outcomes.flatMap((o) => o.effects);
+      this.applyControl(next, effects);
+      if (parts.length > 0) messages.push({ direction: 'BOT', parts, pending: false });
+      endedBy = last.endedBy;
+      return {
+        save: next,
+        messages,
+        usage: { messages: userPart ? 1 : 0, replies: parts.length > 0 ? 1 : 0, notifications: 0, apiCalls: outcomes.reduce((n, o) => n + o.apiCalls, 0) },
+        afterCommit: (saved) => this.afterCommit(saved, effects),
+        reply: this.reply(next, parts, last.enableUserChat),
+      };
+    });
+    this.deps.metrics.turns.inc({ channel: 'custom', ended: endedBy });
+    this.deps.metrics.turnSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    return reply;
+  }
+
+  /** Forced position first, then the command or text (api.md section 3, order inside one request). */
+  private engineInputs(compiled: CompiledBot, input: ChatInput, isNew: boolean): TurnInput[] {
+    const inputs: TurnInput[] = [];
+    const forced = input.forcedBehaviour !== undefined || input.forcedInteraction !== undefined || input.forcedBehaviourKey !== undefined;
+    if (forced) {
+      const byKey = input.forcedBehaviourKey !== undefined ? compiled.behaviourByApiKey.get(input.forcedBehaviourKey) : undefined;
+      // An unknown behaviour key is an unknown behaviour: the engine sends the flow to the start.
+      const behaviour = input.forcedBehaviourKey !== undefined ? (byKey ?? `\u0000unknown`) : input.forcedBehaviour;
+      inputs.push({ kind: 'goto', behaviour, interaction: input.forcedInteraction });
+    }
+    const command = input.command;
+    const upper = command?.toUpperCase();
+    if (command !== undefined && command !== '' && upper !== 'RESET' && upper !== 'READY') {
+      inputs.push({ kind: 'command', payload: command });
+    } else if (input.text !== undefined && input.text !== '' && upper !== 'RESET') {
+      inputs.push(isNew && !forced ? { kind: 'start', text: input.text } : { kind: 'text', text: input.text });
+    } else if (!forced || upper === 'RESET' || upper === 'READY') {
+      inputs.push({ kind: 'start' });
+    }
+    return inputs;
+  }
+
+  /** What the user said, as stored in the history: a Type 19 part (a click: the button's text). */
+  private userPart(compiled: CompiledBot, state: ConversationState, input: ChatInput): ReplyPart | null {
+    const upper = input.command?.toUpperCase();
+    let text: string | null = null;
+    if (input.command && upper !== 'RESET' && upper !== 'READY') {
+      const button = compiled.actionsById.get(input.command)?.action;
+      text = typeof button?.text === 'string' ? button.text : null;
+    } else if (input.text !== undefined && input.text !== '' && upper !== 'RESET') {
+      text = input.text;
+    }
+    if (text === null) return null;
+    return {
+      Type: USER_TEXT_TYPE,
+      Text: text,
+      Command: null,
+      TypeDelay: 0,
+      BehaviourName: state.position?.behaviour ?? '',
+      InteractionName: state.position?.interaction ?? '',
+      Parts: [],
+    };
+  }
+
+  private applyControl(conversation: ConversationRecord, effects: Effect[]): void {
+    for (const effect of effects) {
+      if (effect.kind === 'control') {
+        conversation.controlState = effect.mode === 'request' ? STATE_REQUESTED : effect.mode === 'takeover' ? STATE_TAKEN_OVER : STATE_BOT;
+        conversation.operator = effect.mode === 'takeover' ? (effect.operator ?? '*') : null;
+      } else if (effect.kind === 'forget') {
+        conversation.forgetting = true;
+      }
+    }
+  }
+
+  private afterCommit(saved: ConversationRecord, effects: Effect[]): void {
+    if (saved.forgetting) this.deps.forget(saved);
+    for (const effect of effects) {
+      if (effect.kind !== 'asyncHttp') continue;
+      void performHttpCall(effect, { allowPrivateNetwork: this.deps.config.allowPrivateNetwork });
+    }
+  }
+
+  private newConversation(bot: BotRecord, compiled: CompiledBot, userId: string): ConversationRecord {
+    const now = this.deps.clock.now();
+    const state = newConversationState(compiled, { user_id: userId, channel: 'custom', creation_date: this.deps.clock.iso(now) });
+    return {
+      id: 0, botId: bot.id, userId, channel: 'custom', state, controlState: STATE_BOT, operator: null, banExpiration: null,
+      banMessage: null, forgetting: false, revision: 0, createdAt: now, updatedAt: now,
+    };
+  }
+
+  private engineContext(): EngineContext {
+    return { now: () => Date.now(), random: this.deps.random ?? Math.random };
+  }
+
+  private handlers(_bot: BotRecord): RequestHandlers {
+    return {
+      http: (request) => performHttpCall(request, { allowPrivateNetwork: this.deps.config.allowPrivateNetwork }),
+      shareUrl: async () => `${this.deps.config.publicUrl}/share/${crypto.randomBytes(12).toString('base64url')}`,
+    };
+  }
+
+  private reply(c: ConversationRecord, parts: ReplyPart[], enableUserChat: boolean): ChatReply {
+    return { Parts: parts, UserId: c.userId, Creation: this.deps.clock.iso(c.createdAt), EnableUserChat: enableUserChat, ControlType: c.controlState };
+  }
+}

@@ -1,0 +1,27 @@
+// Control state of a conversation (api.md sections 7 and 8) as far as a chat turn must respect
+// it: being forgotten (423), banned (403, bounced), and a ban that lifts when its day has ended.
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { ControlState, ConversationRecord } from '../store/conversations.js';
+
+export const STATE_BOT: ControlState = 0;
+export const STATE_REQUESTED: ControlState = 1;
+export const STATE_TAKEN_OVER: ControlState = 2;
+export const STATE_BANNED: ControlState = 3;
+
+/** A ban lasts through its expiration day (UTC); a ban without expiration lasts until unbanned. */
+export function banIsActive(c: Pick<ConversationRecord, 'controlState' | 'banExpiration'>, clock: Clock): boolean {
+  return c.controlState === STATE_BANNED && (c.banExpiration === null || clock.date() <= c.banExpiration);
+}
+
+/** Throws when the conversation may not take a message now; returns it with an expired ban lifted. */
+export function assertCanChat(c: ConversationRecord, clock: Clock): ConversationRecord {
+  if (c.forgetting) throw new AppError('CONVERSATION_FORGETTING');
+  if (c.controlState !== STATE_BANNED) return c;
+  if (banIsActive(c, clock)) {
+    throw new AppError('USER_BANNED', c.banMessage ?? undefined, { BanExpiration: c.banExpiration, BanMessage: c.banMessage });
+  }
+  return { ...c, controlState: STATE_BOT, banExpiration: null, banMessage: null };
+}
+
+export const activeControl = (state: ControlState): number => state;

@@ -1,0 +1,39 @@
+// Drives the pure engine: answers its requests (HTTP calls, share URLs) with real I/O, outside any
+// database transaction. Answers are remembered by request so that a turn retried after losing a
+// write race (another node saved the conversation first) never repeats an external call.
+import type { CompiledBot } from '../engine/compile.js';
+import { runTurn } from '../engine/run-turn.js';
+import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnInput, TurnOutcome } from '../engine/types.js';
+
+export interface RequestHandlers {
+  http(request: Extract<EngineRequest, { kind: 'http' }>): Promise<RequestAnswer>;
+  shareUrl(request: Extract<EngineRequest, { kind: 'shareUrl' }>): Promise<string>;
+}
+
+/** Answers already obtained in an earlier attempt of the same turn, in request order. */
+export type AnswerMemo = Map<string, RequestAnswer>;
+
+export async function driveTurn(
+  bot: CompiledBot,
+  state: ConversationState,
+  input: TurnInput,
+  ctx: EngineContext,
+  handlers: RequestHandlers,
+  memo: AnswerMemo,
+): Promise<TurnOutcome> {
+  const turn = runTurn(bot, state, input, ctx);
+  let step = turn.next();
+  let index = 0;
+  while (!step.done) {
+    const request = step.value;
+    // The timeout depends on the time left in the turn, so it is not part of what identifies a call.
+    const key = `${index++}:${JSON.stringify({ ...request, timeoutMs: undefined })}`;
+    let answer = memo.get(key);
+    if (answer === undefined) {
+      answer = request.kind === 'http' ? await handlers.http(request) : await handlers.shareUrl(request);
+      memo.set(key, answer);
+    }
+    step = turn.next(answer);
+  }
+  return step.value;
+}

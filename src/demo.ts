@@ -1,0 +1,38 @@
+// The demo: on an empty database, an account and the support bot, so `npm start` is enough to
+// have something to talk to. Prints what a person needs to try it.
+import fs from 'node:fs';
+import type { Services } from './http/services.js';
+import { DEMO_BOT_FILE } from './main.js';
+
+export interface DemoKeys {
+  accountKey: string;
+  botKey: string;
+  botSecret: string;
+  webKey: string;
+}
+
+export async function seedDemo(services: Services): Promise<DemoKeys | null> {
+  if ((await services.store.accounts.count()) > 0) return null;
+  const account = await services.accounts.create({ name: 'Demo', plan: 'standard', packages: ['master-bot'] });
+  const file = services.bots.checkFile(fs.readFileSync(DEMO_BOT_FILE, 'utf8'), 'application/json');
+  const bot = await services.bots.create(account, file);
+  return { accountKey: account.apiKey, botKey: bot.apiKey, botSecret: bot.apiSecret, webKey: bot.webKey };
+}
+
+export function demoInstructions(base: string, keys: DemoKeys): string {
+  const tokenBody = JSON.stringify({ AccountAPIKey: keys.accountKey, BotAPIKey: keys.botKey, BotAPISecret: keys.botSecret });
+  return [
+    'Demo account and bot created (support desk bot):',
+    `  account API key : ${keys.accountKey}`,
+    `  bot API key     : ${keys.botKey}`,
+    `  bot API secret  : ${keys.botSecret}`,
+    `  bot web key     : ${keys.webKey}`,
+    '',
+    'Get a bot token into TOKEN, then read the bot configuration and say hello:',
+    `  TOKEN=$(curl -s -X POST ${base}/authorization/integration -H 'Content-Type: application/json' -d '${tokenBody}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')`,
+    `  curl -s ${base}/custom/config -H "Authorization: Bearer $TOKEN"`,
+    `  curl -s -X POST ${base}/custom/chat -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"UserId":"me"}'`,
+    '',
+    `API docs: ${base}/docs   bot file schema: ${base}/schema/bot.json`,
+  ].join('\n');
+}

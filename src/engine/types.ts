@@ -1,0 +1,98 @@
+// The engine's contract: a turn is a pure function of (live bot, conversation state, input).
+// It is written as a generator so that the few things it must ask the outside world for (an HTTP
+// answer for callApi, a share URL) are *requests* yielded to the caller, who does the I/O and hands
+// the answer back with `next(answer)`. Everything else the turn wants done is returned as effects.
+
+import type { Action, BotFile } from '../bots/bot-file.js';
+
+/** A reply part on the wire (api.md section 3). Optional fields appear only on the types that use them. */
+export interface ReplyPart {
+  Type: number;
+  Text: string | null;
+  Command: string | null;
+  TypeDelay: number;
+  BehaviourName: string;
+  InteractionName: string;
+  Parts: ReplyPart[];
+  Url?: string;
+  Title?: string;
+  Subtitle?: string | null;
+  ImageUrl?: string | null;
+}
+
+export interface Position {
+  behaviour: string;
+  interaction: string;
+}
+
+export interface WaitingInput {
+  /** id of the `input` action that waits */
+  actionId: string;
+  wrongAnswers: number;
+}
+
+/** Everything the engine needs to remember about a conversation between turns (stored as JSON). */
+export interface ConversationState {
+  /** null until the conversation has run its first interaction */
+  position: Position | null;
+  previous: Position | null;
+  bookmark: Position | null;
+  variables: Record<string, string>;
+  tags: string[];
+  privacy: Record<string, boolean>;
+  waiting: WaitingInput | null;
+}
+
+export type TurnInput =
+  /** RESET / new conversation; with `text`: "skipping initiation" (api.md 3 rule 1) */
+  | { kind: 'start'; text?: string }
+  | { kind: 'text'; text: string }
+  /** a button payload (GUID); unknown payloads run the fallback */
+  | { kind: 'command'; payload: string }
+  /** forced position: unknown names go to the start interaction of the start behaviour */
+  | { kind: 'goto'; behaviour?: string; interaction?: string };
+
+/** Requests yielded to the caller; the caller answers with `generator.next(answer)`. */
+export type EngineRequest =
+  | { kind: 'http'; method: string; url: string; headers: Record<string, string>; body: string | null; timeoutMs: number }
+  | { kind: 'shareUrl'; mode: string; hours: number };
+
+export interface HttpAnswer {
+  /** HTTP status, or 'TIMEOUT' / 'ERROR' */
+  status: number | 'TIMEOUT' | 'ERROR';
+  /** response body as text (already capped by the caller) */
+  body: string;
+}
+
+/** The answer to a `shareUrl` request is the URL string. */
+export type RequestAnswer = HttpAnswer | string;
+
+/** Effects carried out by the caller after the turn, in the turn's transaction where they touch the DB. */
+export type Effect =
+  | { kind: 'control'; mode: 'request' | 'takeover' | 'bot'; operator?: string }
+  | { kind: 'forget' }
+  | { kind: 'asyncHttp'; method: string; url: string; headers: Record<string, string>; body: string | null; timeoutMs: number };
+
+export type TurnEnd = 'done' | 'input' | 'operator' | 'stop' | 'guard';
+
+export interface TurnOutcome {
+  state: ConversationState;
+  parts: ReplyPart[];
+  effects: Effect[];
+  /** the `EnableUserChat` flag of the interaction where the turn stopped */
+  enableUserChat: boolean;
+  endedBy: TurnEnd;
+  /** how many callApi actions ran (accounting, api.md section 13) */
+  apiCalls: number;
+}
+
+export interface EngineContext {
+  /** wall clock in ms; the 10 s guard reads it */
+  now(): number;
+  /** in [0, 1); `texts` picks with it */
+  random(): number;
+}
+
+export type TurnGenerator = Generator<EngineRequest, TurnOutcome, RequestAnswer>;
+
+export type { Action, BotFile };

@@ -1,0 +1,73 @@
+// api.md "Administration": accounts and operators, with the admin token.
+import { Type } from 'typebox';
+import { accountView, PACKAGES, PLANS, usageView } from '../../accounts/service.js';
+import { authed, type App } from '../server.js';
+import type { Services } from '../services.js';
+
+const Plan = Type.Union(PLANS.map((p) => Type.Literal(p)));
+const Packages = Type.Array(Type.Union(PACKAGES.map((p) => Type.Literal(p))), { maxItems: 10 });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const AccountParams = Type.Object({ AccountId: Type.String({ maxLength: 64 }) });
+
+export function adminRoutes(app: App, s: Services): void {
+  const admin = { ...authed('admin', s), schema: { tags: ['admin'], security: [{ bearer: [] }] } };
+
+  app.post(
+    '/admin/accounts',
+    {
+      ...admin,
+      schema: { ...admin.schema, summary: 'Create an account', body: Type.Object({ Name, Plan, Packages: Type.Optional(Packages) }, { additionalProperties: false }) },
+    },
+    async (request, reply) => {
+      const { Name: name, Plan: plan, Packages: packages } = request.body;
+      const account = await s.accounts.create({ name, plan, packages });
+      return reply.status(201).send(accountView(account));
+    },
+  );
+
+  app.patch(
+    '/admin/accounts/:AccountId',
+    {
+      ...admin,
+      schema: {
+        ...admin.schema,
+        summary: 'Change an account',
+        params: AccountParams,
+        body: Type.Object({ Name: Type.Optional(Name), Plan: Type.Optional(Plan), Packages: Type.Optional(Packages) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const { Name: name, Plan: plan, Packages: packages } = request.body;
+      return accountView(await s.accounts.update(request.params.AccountId, { name, plan, packages }));
+    },
+  );
+
+  app.get(
+    '/admin/accounts/:AccountId',
+    { ...admin, schema: { ...admin.schema, summary: "An account with this month's usage", params: AccountParams } },
+    async (request) => {
+      const account = await s.accounts.get(request.params.AccountId);
+      return { ...accountView(account), Usage: usageView(await s.accounts.usage(account.id)) };
+    },
+  );
+
+  app.post(
+    '/admin/accounts/:AccountId/operators',
+    {
+      ...admin,
+      schema: {
+        ...admin.schema,
+        summary: 'Create an operator for the console',
+        params: AccountParams,
+        body: Type.Object(
+          { Email: Type.String({ format: 'email', maxLength: 254 }), Name, Password: Type.String({ minLength: 8, maxLength: 200 }) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { Email, Name: name, Password } = request.body;
+      return reply.status(201).send(await s.accounts.addOperator(request.params.AccountId, { email: Email, name, password: Password }));
+    },
+  );
+}

@@ -1,0 +1,123 @@
+// api.md section 11: bot management (platform API, account token), plus backup and restore.
+import { Type } from 'typebox';
+import { usageView } from '../../accounts/service.js';
+import { AppError } from '../../shared/errors.js';
+import type { AccountRecord, BotRecord } from '../../store/records.js';
+import { authed, BOT_FILE_BODY_LIMIT, type App } from '../server.js';
+import type { Services } from '../services.js';
+import type { FastifyRequest } from 'fastify';
+
+const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
+const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
+
+const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
+
+function channelsOf(bot: BotRecord): string[] {
+  const channels = ['custom'];
+  if (bot.settings.channels?.web?.enabled) channels.push('web');
+  return channels;
+}
+
+function parseIfMatch(header: string | string[] | undefined): number | null {
+  if (header === undefined) return null;
+  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(String(header));
+  if (!match) throw new AppError('INVALID_REQUEST', 'If-Match must be a bot version number.', { Field: 'If-Match' });
+  return Number(match[1]);
+}
+
+export function botRoutes(app: App, s: Services): void {
+  const account = { ...authed('account', s), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
+  const botFileRoute = { ...account, bodyLimit: BOT_FILE_BODY_LIMIT };
+  const owned = (request: FastifyRequest) => s.bots.owned(accountOf(request), (request.params as { APIKey: string }).APIKey);
+  const edited = (bot: BotRecord) => ({ APIKey: bot.apiKey, Version: bot.version });
+
+  app.get('/bots', { ...account, schema: { ...account.schema, summary: "The account's bots" } }, async (request) => {
+    const bots = await s.store.bots.byAccount(accountOf(request).id);
+    const keyOf = new Map(bots.map((b) => [b.id, b.apiKey]));
+    return {
+      Result: bots.map((b) => ({
+        Name: b.name,
+        Description: b.description,
+        APIKey: b.apiKey,
+        APISecret: b.apiSecret,
+        WebKey: b.webKey,
+        Avatar: b.avatar,
+        Channels: channelsOf(b),
+        Version: b.version,
+        Role: b.role,
+        MasterAPIKey: b.masterBotId ? (keyOf.get(b.masterBotId) ?? null) : null,
+      })),
+    };
+  });
+
+  const create = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const file = s.bots.checkFile(request.body, request.headers['content-type']);
+    const bot = await s.bots.create(accountOf(request), file);
+    return reply.status(201).send({ APIKey: bot.apiKey, APISecret: bot.apiSecret, Version: bot.version });
+  };
+  app.post('/bots', { ...botFileRoute, schema: { ...account.schema, summary: 'Create a bot from a bot file', body: AnyBotFile } }, create);
+  app.post('/bots/restore', { ...botFileRoute, schema: { ...account.schema, summary: 'Restore a backup as a new bot', body: AnyBotFile } }, create);
+
+  app.get(
+    '/bots/backup',
+    { ...authed('bot', s), schema: { tags: ['bots'], security: [{ bearer: [] }], summary: "The bot token's bot as a bot file (its draft)" } },
+    async (request) => s.bots.draftFile((request.principal as { bot: BotRecord }).bot),
+  );
+
+  app.get('/account/usage', { ...account, schema: { ...account.schema, summary: "This month's message accounting" } }, async (request) =>
+    usageView(await s.accounts.usage(accountOf(request).id)),
+  );
+
+  app.get('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'The draft as a bot file', params: KeyParams } }, async (request) =>
+    s.bots.draftFile(await owned(request)),
+  );
+
+  app.put(
+    '/bots/:APIKey',
+    { ...botFileRoute, schema: { ...account.schema, summary: 'Replace the draft (If-Match: version)', params: KeyParams, body: AnyBotFile } },
+    async (request) => {
+      const ifMatch = parseIfMatch(request.headers['if-match']);
+      const bot = await owned(request);
+      return edited(await s.bots.replaceDraft(bot, request.body, request.headers['content-type'], ifMatch));
+    },
+  );
+
+  app.patch(
+    '/bots/:APIKey/settings',
+    { ...account, schema: { ...account.schema, summary: 'Merge into the settings; effective at once', params: KeyParams, body: Type.Object({}, { additionalProperties: true }) } },
+    async (request) => edited(await s.bots.patchSettings(await owned(request), request.body)),
+  );
+
+  app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams } }, async (request) =>
+    edited(await s.bots.publish(await owned(request))),
+  );
+
+  app.get('/bots/:APIKey/versions', { ...account, schema: { ...account.schema, summary: 'Published versions', params: KeyParams } }, async (request) => ({
+    Result: await s.bots.versions(await owned(request)),
+  }));
+
+  app.post(
+    '/bots/:APIKey/rollback',
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: 'Publish an earlier version again',
+        params: KeyParams,
+        body: Type.Object({ Version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => edited(await s.bots.rollback(await owned(request), request.body.Version)),
+  );
+
+  app.post('/bots/:APIKey/secret', { ...account, schema: { ...account.schema, summary: 'Rotate the API secret', params: KeyParams } }, async (request) => {
+    const bot = await s.bots.rotateSecret(await owned(request));
+    return { APIKey: bot.apiKey, APISecret: bot.apiSecret };
+  });
+
+  app.delete('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'Delete the bot and its conversations', params: KeyParams } }, async (request) => {
+    const bot = await owned(request);
+    await s.bots.remove(bot);
+    return { APIKey: bot.apiKey, Deleted: true };
+  });
+}

@@ -1,0 +1,123 @@
+// api.md sections 2 to 6 and 14: the custom channel and its first-generation twins.
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import type { ChatInput } from '../../channels/custom/chat-service.js';
+import { positionView, singleValue, valuesView, variableUpdates, DEFAULT_PRIVACY_FLAG } from '../../conversations/values.js';
+import { AppError } from '../../shared/errors.js';
+import type { Direction } from '../../store/conversations.js';
+import type { AccountRecord, BotRecord } from '../../store/records.js';
+import { authed, type App } from '../server.js';
+import type { Services } from '../services.js';
+
+const Name = Type.String({ minLength: 1, maxLength: 256 });
+const VariableValue = Type.Union([Type.String({ maxLength: 65536 }), Type.Number(), Type.Boolean(), Type.Null()]);
+const Part = Type.Object({}, { additionalProperties: true });
+
+export const ChatBody = Type.Object(
+  {
+    UserId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    Command: Type.Optional(Type.String({ maxLength: 256 })),
+    Text: Type.Optional(Type.String({ maxLength: 16384 })),
+    Parts: Type.Optional(Type.Array(Part, { maxItems: 100 })),
+    ForcedBehaviour: Type.Optional(Name),
+    ForcedInteraction: Type.Optional(Name),
+    ForcedBehaviourKey: Type.Optional(Name),
+    Variables: Type.Optional(
+      Type.Union([
+        Type.Array(Type.Object({ Name, Value: VariableValue }, { additionalProperties: false }), { maxItems: 500 }),
+        Type.Record(Type.String({ minLength: 1, maxLength: 256 }), VariableValue),
+      ]),
+    ),
+    Tags: Type.Optional(Type.Array(Name, { maxItems: 500 })),
+    DropTags: Type.Optional(Type.Array(Name, { maxItems: 500 })),
+    Channel: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    HistoryLimit: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+type ChatBodyType = Type.Static<typeof ChatBody>;
+
+const UserQuery = Type.Object({ userid: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
+const ValueQuery = Type.Object(
+  { userid: Type.String({ minLength: 1, maxLength: 256 }), type: Type.String({ maxLength: 32 }), name: Type.Optional(Type.String({ maxLength: 256 })) },
+  { additionalProperties: false },
+);
+
+const principalOf = (request: FastifyRequest) => request.principal as { account: AccountRecord; bot: BotRecord };
+
+function directionOf(header: unknown): Direction {
+  const value = typeof header === 'string' ? header.trim().toUpperCase() : '';
+  if (value === '' || value === 'USER') return 'USER';
+  if (value === 'BOT' || value === 'OPERATOR') return value;
+  throw new AppError('INVALID_REQUEST', 'DIRECTION must be USER, BOT or OPERATOR.', { Field: 'DIRECTION' });
+}
+
+export function chatInputOf(body: ChatBodyType, headers: FastifyRequest['headers']): ChatInput {
+  const headerUser = typeof headers['user-id'] === 'string' && headers['user-id'] !== '' ? headers['user-id'] : undefined;
+  const userId = body.UserId ?? headerUser;
+  if (userId !== undefined && userId.length > 256) throw new AppError('INVALID_REQUEST', 'UserId is longer than 256 characters.', { Field: 'UserId' });
+  const channel = body.Channel ?? (typeof headers.channel === 'string' && headers.channel !== '' ? headers.channel : undefined);
+  return {
+    userId,
+    command: body.Command,
+    text: body.Text,
+    parts: body.Parts,
+    forcedBehaviour: body.ForcedBehaviour,
+    forcedInteraction: body.ForcedInteraction,
+    forcedBehaviourKey: body.ForcedBehaviourKey,
+    variables: variableUpdates(body.Variables),
+    tags: body.Tags ?? [],
+    dropTags: body.DropTags ?? [],
+    channel,
+    direction: directionOf(headers.direction),
+    historyLimit: body.HistoryLimit,
+  };
+}
+
+export function customRoutes(app: App, s: Services): void {
+  const chat = { ...authed('chat', s), schema: { tags: ['custom channel'], security: [{ bearer: [] }] } };
+
+  const conversationOf = async (request: FastifyRequest, userId: string) => {
+    const conversation = await s.store.conversations.byUser(principalOf(request).bot.id, userId);
+    if (!conversation) throw new AppError('CONVERSATION_NOT_FOUND');
+    return conversation;
+  };
+
+  app.get('/custom/config', { ...chat, schema: { ...chat.schema, summary: "The bot's configuration" } }, async (request) => {
+    const { bot } = principalOf(request);
+    const compiled = await s.chat.live(bot);
+    const start = compiled.startBehaviour;
+    const avatar = bot.avatar ? new URL(bot.avatar, `${s.config.publicUrl}/`).toString() : `${s.config.publicUrl}/avatar.svg`;
+    return {
+      Name: bot.name,
+      EnableTypeSpeed: bot.settings.enableTypeSpeed === true,
+      WordsPerMinute: bot.settings.wordsPerMinute,
+      Avatar: avatar,
+      Version: bot.version,
+      DefaultBehaviour: { Name: start?.name ?? null, APIKey: start?.apiKey ?? null },
+    };
+  });
+
+  app.post('/custom/chat', { ...chat, schema: { ...chat.schema, summary: 'Talk to the bot', body: ChatBody } }, async (request) => {
+    const { account, bot } = principalOf(request);
+    return s.chat.chat(account, bot, chatInputOf(request.body, request.headers));
+  });
+
+  app.get('/custom/position', { ...chat, schema: { ...chat.schema, summary: "The conversation's position", querystring: UserQuery } }, async (request) =>
+    positionView(await conversationOf(request, request.query.userid)),
+  );
+
+  app.get('/custom/value', { ...chat, schema: { ...chat.schema, summary: 'One variable, tag or privacy flag', querystring: ValueQuery } }, async (request) => {
+    const { userid, type, name } = request.query;
+    const kind = type.toLowerCase();
+    if (kind !== 'variable' && kind !== 'tag' && kind !== 'privacy') {
+      throw new AppError('INVALID_REQUEST', 'type must be variable, tag or privacy.', { Field: 'type' });
+    }
+    if (kind !== 'privacy' && !name) throw new AppError('INVALID_REQUEST', `name is required for type ${kind}.`, { Field: 'name' });
+    return { Value: singleValue(await conversationOf(request, userid), kind, name || DEFAULT_PRIVACY_FLAG) };
+  });
+
+  app.get('/custom/values', { ...chat, schema: { ...chat.schema, summary: 'All values of a conversation', querystring: UserQuery } }, async (request) =>
+    valuesView(await conversationOf(request, request.query.userid)),
+  );
+}

@@ -1,0 +1,23 @@
+// What the HTTP layer is given by main.ts. Plain objects, wired by hand (no DI container).
+import type { AccountService } from '../accounts/service.js';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { TokenService } from '../auth/tokens.js';
+import type { BotService } from '../bots/service.js';
+import type { ChatService } from '../channels/custom/chat-service.js';
+import type { Config } from '../config.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Clock } from '../shared/clock.js';
+import type { Store } from '../store/index.js';
+
+export interface Services {
+  config: Config;
+  clock: Clock;
+  store: Store;
+  auth: Authenticator;
+  tokens: TokenService;
+  accounts: AccountService;
+  bots: BotService;
+  chat: ChatService;
+  metrics: Metrics;
+  botSchema: Record<string, unknown>;
+}

@@ -1,0 +1,62 @@
+// The one error catalogue: every failure the API can answer with has a stable code, an HTTP status
+// and a default message here. docs/errors.md must list exactly these codes (a test checks it).
+
+export const errorCatalogue = {
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  INVALID_REQUEST: { status: 400, message: 'The request does not match what this route accepts.' },
+  MISSING_FIELD: { status: 400, message: 'A required field is missing.' },
+  INVALID_BOT: { status: 400, message: 'The bot file is not valid.' },
+  TOKEN_MISSING: { status: 401, message: 'No bearer token was sent.' },
+  TOKEN_INVALID: { status: 401, message: 'The bearer token is not valid.' },
+  TOKEN_EXPIRED: { status: 401, message: 'The bearer token has expired.' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Wrong e-mail or password.' },
+  TOKEN_SCOPE: { status: 403, message: 'This token may not be used for this request.' },
+  PLAN_FORBIDDEN: { status: 403, message: "The account's plan does not include the integration API." },
+  PACKAGE_REQUIRED: { status: 403, message: 'The account needs a package it does not have.' },
+  USER_BANNED: { status: 403, message: 'This user is banned from the conversation.' },
+  ORIGIN_FORBIDDEN: { status: 403, message: 'This origin may not use this bot.' },
+  NOT_FOUND: { status: 404, message: 'No such route.' },
+  ACCOUNT_NOT_FOUND: { status: 404, message: 'No account has this key.' },
+  BOT_NOT_FOUND: { status: 404, message: 'No such bot, or the secret is wrong.' },
+  CONVERSATION_NOT_FOUND: { status: 404, message: 'No conversation with this user id.' },
+  VERSION_NOT_FOUND: { status: 404, message: 'The bot has no such published version.' },
+  SHARE_NOT_FOUND: { status: 404, message: 'No such shared conversation link.' },
+  OPERATOR_NOT_FOUND: { status: 404, message: 'No such operator.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This route does not accept this method.' },
+  CHANNEL_MISMATCH: { status: 409, message: 'The conversation belongs to another channel.' },
+  STATE_CONFLICT: { status: 409, message: 'The conversation is not in a state that allows this.' },
+  BEHAVIOUR_LINKED: { status: 409, message: "This behaviour is linked to the master bot's content." },
+  CONFLICT: { status: 409, message: 'This already exists.' },
+  SHARE_EXPIRED: { status: 410, message: 'This shared conversation link has expired.' },
+  VERSION_MISMATCH: { status: 412, message: 'The bot was changed since the version you sent in If-Match.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send JSON (or YAML for bot files).' },
+  CONVERSATION_FORGETTING: { status: 423, message: 'The conversation is being forgotten.' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests for this token; slow down.' },
+  INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
+  UNAVAILABLE: { status: 503, message: 'The database does not answer.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** A failure meant for the client: thrown anywhere, turned into `{Code, Message, ...extra}` by http/. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
+    super(message ?? errorCatalogue[code].message);
+    this.code = code;
+    this.status = errorCatalogue[code].status;
+    this.extra = extra;
+  }
+
+  toBody(): Record<string, unknown> {
+    return { Code: this.code, Message: this.message, ...this.extra };
+  }
+}
+
+export function fail(code: ErrorCode, message?: string, extra?: Record<string, unknown>): never {
+  throw new AppError(code, message, extra);
+}

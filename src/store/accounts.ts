@@ -1,0 +1,79 @@
+import type { Queryable } from './driver.js';
+import type { AccountRecord, Plan, UsageRecord } from './records.js';
+
+interface AccountRow {
+  id: string;
+  name: string;
+  plan: string;
+  packages: string;
+  api_key: string;
+  created_at: number;
+}
+
+const toAccount = (row: AccountRow): AccountRecord => ({
+  id: row.id,
+  name: row.name,
+  plan: row.plan as Plan,
+  packages: JSON.parse(row.packages),
+  apiKey: row.api_key,
+  createdAt: Number(row.created_at),
+});
+
+export function accountRepository(db: Queryable) {
+  return {
+    async insert(account: AccountRecord): Promise<void> {
+      await db.run('INSERT INTO accounts (id, name, plan, packages, api_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        account.id,
+        account.name,
+        account.plan,
+        JSON.stringify(account.packages),
+        account.apiKey,
+        account.createdAt,
+      ]);
+    },
+    async update(account: AccountRecord): Promise<void> {
+      await db.run('UPDATE accounts SET name = $2, plan = $3, packages = $4 WHERE id = $1', [
+        account.id,
+        account.name,
+        account.plan,
+        JSON.stringify(account.packages),
+      ]);
+    },
+    async byId(id: string): Promise<AccountRecord | null> {
+      const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+      return row ? toAccount(row) : null;
+    },
+    async byApiKey(apiKey: string): Promise<AccountRecord | null> {
+      const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE api_key = $1', [apiKey]);
+      return row ? toAccount(row) : null;
+    },
+    async count(): Promise<number> {
+      const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM accounts');
+      return Number(row?.n ?? 0);
+    },
+    async usage(accountId: string, month: string): Promise<UsageRecord> {
+      const row = await db.get<{ messages: number; replies: number; notifications: number; api_calls: number }>(
+        'SELECT messages, replies, notifications, api_calls FROM usage WHERE account_id = $1 AND month = $2',
+        [accountId, month],
+      );
+      return {
+        month,
+        messages: Number(row?.messages ?? 0),
+        replies: Number(row?.replies ?? 0),
+        notifications: Number(row?.notifications ?? 0),
+        apiCalls: Number(row?.api_calls ?? 0),
+      };
+    },
+    /** Adds to this month's counters (api.md section 13); called inside the turn's transaction. */
+    async addUsage(accountId: string, month: string, add: Omit<UsageRecord, 'month'>): Promise<void> {
+      await db.run(
+        `INSERT INTO usage (account_id, month, messages, replies, notifications, api_calls) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (account_id, month) DO UPDATE SET messages = usage.messages + $3, replies = usage.replies + $4,
+           notifications = usage.notifications + $5, api_calls = usage.api_calls + $6`,
+        [accountId, month, add.messages, add.replies, add.notifications, add.apiCalls],
+      );
+    },
+  };
+}
+
+export type AccountRepository = ReturnType<typeof accountRepository>;

@@ -1,0 +1,130 @@
+import type { Queryable } from './driver.js';
+import type { BotContent, BotRecord, BotRole, BotVersionRecord } from './records.js';
+
+interface BotRow {
+  id: string;
+  account_id: string;
+  api_key: string;
+  api_secret: string;
+  secret_version: number;
+  web_key: string;
+  name: string;
+  description: string;
+  avatar: string;
+  settings: string;
+  version: number;
+  live_version_id: number | null;
+  role: string;
+  master_bot_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = `id, account_id, api_key, api_secret, secret_version, web_key, name, description, avatar, settings,
+  version, live_version_id, role, master_bot_id, created_at, updated_at`;
+
+const toBot = (row: BotRow): BotRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  apiKey: row.api_key,
+  apiSecret: row.api_secret,
+  secretVersion: Number(row.secret_version),
+  webKey: row.web_key,
+  name: row.name,
+  description: row.description,
+  avatar: row.avatar,
+  settings: JSON.parse(row.settings),
+  version: Number(row.version),
+  liveVersionId: row.live_version_id === null ? null : Number(row.live_version_id),
+  role: row.role as BotRole,
+  masterBotId: row.master_bot_id,
+  createdAt: Number(row.created_at),
+  updatedAt: Number(row.updated_at),
+});
+
+export function botRepository(db: Queryable) {
+  return {
+    async insert(bot: BotRecord, draft: BotContent): Promise<void> {
+      await db.run(
+        `INSERT INTO bots (id, account_id, api_key, api_secret, secret_version, web_key, name, description, avatar,
+           settings, draft, version, live_version_id, role, master_bot_id, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+        [
+          bot.id, bot.accountId, bot.apiKey, bot.apiSecret, bot.secretVersion, bot.webKey, bot.name, bot.description,
+          bot.avatar, JSON.stringify(bot.settings), JSON.stringify(draft), bot.version, bot.liveVersionId,
+          bot.role, bot.masterBotId, bot.createdAt, bot.updatedAt,
+        ],
+      );
+    },
+    /**
+     * Writes every mutable column, but only if the row still has `expectedVersion`: concurrent
+     * edits cannot silently overwrite each other. Returns false when the row moved on.
+     */
+    async update(bot: BotRecord, expectedVersion: number, draft?: BotContent): Promise<boolean> {
+      const changed = await db.run(
+        `UPDATE bots SET api_secret = $2, secret_version = $3, name = $4, description = $5, avatar = $6, settings = $7,
+           draft = COALESCE($8, draft), version = $9, live_version_id = $10, role = $11, master_bot_id = $12, updated_at = $13
+         WHERE id = $1 AND version = $14`,
+        [
+          bot.id, bot.apiSecret, bot.secretVersion, bot.name, bot.description, bot.avatar, JSON.stringify(bot.settings),
+          draft ? JSON.stringify(draft) : null, bot.version, bot.liveVersionId, bot.role, bot.masterBotId, bot.updatedAt,
+          expectedVersion,
+        ],
+      );
+      return changed === 1;
+    },
+    /** The draft content (kept out of BotRecord: it can be megabytes and most requests never need it). */
+    async draft(botId: string): Promise<BotContent | null> {
+      const row = await db.get<{ draft: string }>('SELECT draft FROM bots WHERE id = $1', [botId]);
+      return row ? JSON.parse(row.draft) : null;
+    },
+    async byId(id: string): Promise<BotRecord | null> {
+      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE id = $1`, [id]);
+      return row ? toBot(row) : null;
+    },
+    async byApiKey(apiKey: string): Promise<BotRecord | null> {
+      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE api_key = $1`, [apiKey]);
+      return row ? toBot(row) : null;
+    },
+    async byAccount(accountId: string): Promise<BotRecord[]> {
+      const rows = await db.all<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE account_id = $1 ORDER BY created_at, id`, [accountId]);
+      return rows.map(toBot);
+    },
+    async clonesOf(masterId: string): Promise<BotRecord[]> {
+      const rows = await db.all<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE master_bot_id = $1 ORDER BY created_at, id`, [masterId]);
+      return rows.map(toBot);
+    },
+    async remove(id: string): Promise<void> {
+      await db.run('DELETE FROM bots WHERE id = $1', [id]);
+    },
+    async insertVersion(botId: string, version: number, content: BotContent, publishedAt: number): Promise<number> {
+      const row = await db.get<{ id: number }>(
+        'INSERT INTO bot_versions (bot_id, version, content, published_at) VALUES ($1, $2, $3, $4) RETURNING id',
+        [botId, version, JSON.stringify(content), publishedAt],
+      );
+      return Number(row!.id);
+    },
+    async versions(botId: string): Promise<Array<Omit<BotVersionRecord, 'content'>>> {
+      const rows = await db.all<{ id: number; bot_id: string; version: number; published_at: number }>(
+        'SELECT id, bot_id, version, published_at FROM bot_versions WHERE bot_id = $1 ORDER BY version DESC',
+        [botId],
+      );
+      return rows.map((r) => ({ id: Number(r.id), botId: r.bot_id, version: Number(r.version), publishedAt: Number(r.published_at) }));
+    },
+    async versionById(id: number): Promise<BotVersionRecord | null> {
+      const row = await db.get<{ id: number; bot_id: string; version: number; content: string; published_at: number }>(
+        'SELECT * FROM bot_versions WHERE id = $1',
+        [id],
+      );
+      return row
+        ? { id: Number(row.id), botId: row.bot_id, version: Number(row.version), content: JSON.parse(row.content), publishedAt: Number(row.published_at) }
+        : null;
+    },
+    async versionByNumber(botId: string, version: number): Promise<BotVersionRecord | null> {
+      const row = await db.get<{ id: number }>('SELECT id FROM bot_versions WHERE bot_id = $1 AND version = $2', [botId, version]);
+      return row ? this.versionById(Number(row.id)) : null;
+    },
+  };
+}
+
+export type BotRepository = ReturnType<typeof botRepository>;

@@ -1,0 +1,162 @@
+import type { ConversationState, ReplyPart } from '../engine/types.js';
+import type { Queryable } from './driver.js';
+
+export type ControlState = 0 | 1 | 2 | 3;
+export type Direction = 'USER' | 'BOT' | 'OPERATOR';
+
+export interface ConversationRecord {
+  id: number;
+  botId: string;
+  userId: string;
+  channel: string;
+  state: ConversationState;
+  controlState: ControlState;
+  operator: string | null;
+  banExpiration: string | null;
+  banMessage: string | null;
+  forgetting: boolean;
+  revision: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewMessage {
+  direction: Direction;
+  parts: ReplyPart[];
+  /** queued for the next PENDING poll of a custom-channel client */
+  pending: boolean;
+}
+
+interface ConversationRow {
+  id: number;
+  bot_id: string;
+  user_id: string;
+  channel: string;
+  state: string;
+  control_state: number;
+  operator: string | null;
+  ban_expiration: string | null;
+  ban_message: string | null;
+  forgetting: number;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const toConversation = (r: ConversationRow): ConversationRecord => ({
+  id: Number(r.id),
+  botId: r.bot_id,
+  userId: r.user_id,
+  channel: r.channel,
+  state: JSON.parse(r.state),
+  controlState: Number(r.control_state) as ControlState,
+  operator: r.operator,
+  banExpiration: r.ban_expiration,
+  banMessage: r.ban_message,
+  forgetting: Number(r.forgetting) === 1,
+  revision: Number(r.revision),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+export function conversationRepository(db: Queryable) {
+  return {
+    async byUser(botId: string, userId: string): Promise<ConversationRecord | null> {
+      const row = await db.get<ConversationRow>('SELECT * FROM conversations WHERE bot_id = $1 AND user_id = $2', [botId, userId]);
+      return row ? toConversation(row) : null;
+    },
+    /** Inserts a new conversation; returns its id, or null when another request created it first. */
+    async insert(c: Omit<ConversationRecord, 'id'>): Promise<number | null> {
+      const row = await db.get<{ id: number }>(
+        `INSERT INTO conversations (bot_id, user_id, channel, state, control_state, operator, ban_expiration, ban_message,
+           forgetting, revision, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         ON CONFLICT (bot_id, user_id) DO NOTHING RETURNING id`,
+        [
+          c.botId, c.userId, c.channel, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage,
+          c.forgetting ? 1 : 0, c.revision, c.createdAt, c.updatedAt,
+        ],
+      );
+      return row ? Number(row.id) : null;
+    },
+    /**
+     * Saves a conversation only if nobody else saved it since it was read (`revision` check), so
+     * two nodes can never interleave turns of one conversation. Returns false on a lost race.
+     */
+    async save(c: ConversationRecord): Promise<boolean> {
+      const changed = await db.run(
+        `UPDATE conversations SET state = $2, control_state = $3, operator = $4, ban_expiration = $5, ban_message = $6,
+           forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9
+         WHERE id = $1 AND revision = $10`,
+        [
+          c.id, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage, c.forgetting ? 1 : 0,
+          c.channel, c.updatedAt, c.revision,
+        ],
+      );
+      return changed === 1;
+    },
+    async appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<void> {
+      for (const m of messages) {
+        await db.run('INSERT INTO messages (conversation_id, direction, parts, pending, created_at) VALUES ($1, $2, $3, $4, $5)', [
+          conversationId,
+          m.direction,
+          JSON.stringify(m.parts),
+          m.pending ? 1 : 0,
+          now,
+        ]);
+      }
+    },
+    /** Stored history, oldest first; with `limit`, only the last `limit` parts. */
+    async historyParts(conversationId: number, limit?: number): Promise<ReplyPart[]> {
+      if (limit === undefined) {
+        const rows = await db.all<{ parts: string }>('SELECT parts FROM messages WHERE conversation_id = $1 ORDER BY id', [conversationId]);
+        return rows.flatMap((r) => JSON.parse(r.parts) as ReplyPart[]);
+      }
+      if (limit <= 0) return [];
+      // A message holds at least one part, so the last `limit` messages hold the last `limit` parts.
+      const rows = await db.all<{ parts: string }>(
+        'SELECT parts FROM messages WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2',
+        [conversationId, limit],
+      );
+      const parts = rows.reverse().flatMap((r) => JSON.parse(r.parts) as ReplyPart[]);
+      return parts.slice(Math.max(0, parts.length - limit));
+    },
+    /** Returns the queued messages' parts, oldest first, and marks them delivered — in one statement,
+     *  so two pollers (even on two nodes) never both receive the same message. */
+    async takePending(conversationId: number): Promise<ReplyPart[]> {
+      const rows = await db.all<{ id: number; parts: string }>(
+        'UPDATE messages SET pending = 0 WHERE conversation_id = $1 AND pending = 1 RETURNING id, parts',
+        [conversationId],
+      );
+      rows.sort((a, b) => Number(a.id) - Number(b.id));
+      return rows.flatMap((r) => JSON.parse(r.parts) as ReplyPart[]);
+    },
+    remove: (id: number) => removeConversation(db, id),
+    forgettingIds: () => forgettingConversationIds(db),
+    async messageCount(conversationId: number): Promise<number> {
+      const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = $1', [conversationId]);
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+
+export type ConversationRepository = ReturnType<typeof conversationRepository>;
+
+/** Counts for the /metrics gauge. */
+export async function conversationsByState(db: Queryable): Promise<Record<string, number>> {
+  const names = ['bot', 'requested', 'operator', 'banned'];
+  const counts: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  const rows = await db.all<{ control_state: number; n: number }>('SELECT control_state, COUNT(*) AS n FROM conversations GROUP BY control_state');
+  for (const row of rows) counts[names[Number(row.control_state)] ?? 'bot'] += Number(row.n);
+  return counts;
+}
+
+/** Deleting a conversation takes its history with it (ON DELETE CASCADE). */
+export async function removeConversation(db: Queryable, id: number): Promise<void> {
+  await db.run('DELETE FROM conversations WHERE id = $1', [id]);
+}
+
+export async function forgettingConversationIds(db: Queryable): Promise<number[]> {
+  const rows = await db.all<{ id: number }>('SELECT id FROM conversations WHERE forgetting = 1');
+  return rows.map((r) => Number(r.id));
+}

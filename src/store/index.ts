@@ -1,0 +1,57 @@
+// The store: one set of repositories over whichever database the config names. `transaction`
+// hands out the same repositories bound to one transaction.
+import path from 'node:path';
+import { accountRepository } from './accounts.js';
+import { botRepository } from './bots.js';
+import { conversationRepository, conversationsByState } from './conversations.js';
+import type { Queryable, SqlDriver } from './driver.js';
+import { metaRepository } from './meta.js';
+import { migrate } from './migrations/index.js';
+import { operatorRepository } from './operators.js';
+import { openPostgres } from './postgres.js';
+import { openSqlite } from './sqlite.js';
+
+function repositories(db: Queryable) {
+  return {
+    accounts: accountRepository(db),
+    bots: botRepository(db),
+    conversations: conversationRepository(db),
+    meta: metaRepository(db),
+    operators: operatorRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof repositories>;
+
+export interface Store extends Repositories {
+  readonly dialect: SqlDriver['dialect'];
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  migrate(log?: (line: string) => void): Promise<number>;
+  ping(): Promise<void>;
+  conversationsByState(): Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+export function storeOver(driver: SqlDriver): Store {
+  return {
+    ...repositories(driver),
+    dialect: driver.dialect,
+    transaction: (work) => driver.transaction((tx) => work(repositories(tx))),
+    migrate: (log) => migrate(driver, log),
+    ping: async () => void (await driver.get('SELECT 1 AS one')),
+    conversationsByState: () => conversationsByState(driver),
+    close: () => driver.close(),
+  };
+}
+
+export interface StoreOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const driver = options.databaseUrl
+    ? await openPostgres(options.databaseUrl)
+    : openSqlite(path.join(options.dataDir, 'colloquy.sqlite'));
+  return storeOver(driver);
+}

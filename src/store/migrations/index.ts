@@ -1,0 +1,44 @@
+// Ordered schema migrations, each written once per dialect. They run on start under the
+// migration lock, so several PostgreSQL nodes starting at once apply each exactly once.
+import type { SqlDriver } from '../driver.js';
+import { initial } from './001-initial.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+export const migrations: Migration[] = [initial];
+
+export async function migrate(db: SqlDriver, log: (line: string) => void = () => undefined): Promise<number> {
+  return db.withMigrationLock(async () => {
+    await db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const done = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
+    let applied = 0;
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await db.transaction(async (tx) => {
+        for (const statement of splitStatements(db.dialect === 'sqlite' ? migration.sqlite : migration.postgres)) {
+          await tx.run(statement);
+        }
+        await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          new Date().toISOString(),
+        ]);
+      });
+      log(`applied migration ${migration.version} (${migration.name})`);
+      applied++;
+    }
+    return applied;
+  });
+}
+
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*\n/)
+    .map((s) => s.trim().replace(/;$/, ''))
+    .filter((s) => s.length > 0);
+}

@@ -1,0 +1,46 @@
+import type { Queryable } from './driver.js';
+
+export interface OperatorRecord {
+  id: string;
+  accountId: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+  createdAt: number;
+}
+
+interface OperatorRow {
+  id: string;
+  account_id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  created_at: number;
+}
+
+const toOperator = (r: OperatorRow): OperatorRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  email: r.email,
+  name: r.name,
+  passwordHash: r.password_hash,
+  createdAt: Number(r.created_at),
+});
+
+export function operatorRepository(db: Queryable) {
+  return {
+    /** Returns false when the account already has an operator with this e-mail. */
+    async insert(op: OperatorRecord): Promise<boolean> {
+      const changed = await db.run(
+        `INSERT INTO operators (id, account_id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (account_id, email) DO NOTHING`,
+        [op.id, op.accountId, op.email, op.name, op.passwordHash, op.createdAt],
+      );
+      return changed === 1;
+    },
+    async byEmail(accountId: string, email: string): Promise<OperatorRecord | null> {
+      const row = await db.get<OperatorRow>('SELECT * FROM operators WHERE account_id = $1 AND email = $2', [accountId, email]);
+      return row ? toOperator(row) : null;
+    },
+  };
+}
