@@ -18,6 +18,7 @@ import { botRoutes } from './routes/bots.js';
 import { operabilityRoutes } from './routes/operability.js';
 import { tokenRoutes } from './routes/token.js';
 import { customRoutes } from './routes/custom.js';
+import { apihookRoutes } from './routes/apihook.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -100,7 +101,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -12,7 +12,7 @@ import type { Store } from '../../store/index.js';
 import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { activeControl, assertCanChat } from '../../conversations/control.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
-import { type VariableUpdate } from '../../conversations/values.js';
+import { applyTags, applyVariables, type VariableUpdate } from '../../conversations/values.js';
 import { injectedParts } from './inject.js';
 import { UserTurn, type TurnRunnerDeps } from './user-turn.js';
 
@@ -101,6 +101,20 @@ export class ChatService {
         save: { ...current },
         reply: this.reply(compiled, current, parts),
       };
+    });
+  }
+
+  /** First-generation `POST /apihook/status`: one variable or tag change, applied atomically. */
+  async updateValue(account: AccountRecord, bot: BotRecord, userId: string, update: { kind: 'set-var' | 'del-var' | 'set-tag' | 'del-tag'; name: string; value?: unknown }): Promise<ConversationRecord> {
+    return this.deps.turns.run(account.id, bot.id, userId, async (current) => {
+      if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
+      const state = structuredClone(current.state);
+      if (update.kind === 'set-var') applyVariables(state, [{ Name: update.name, Value: update.value ?? '' }]);
+      if (update.kind === 'del-var') applyVariables(state, [{ Name: update.name, Value: null }]);
+      if (update.kind === 'set-tag') applyTags(state, [update.name]);
+      if (update.kind === 'del-tag') applyTags(state, [], [update.name]);
+      const next = { ...current, state };
+      return { save: next, reply: next };
     });
   }
 

@@ -74,6 +74,20 @@ export function chatInputOf(body: ChatBodyType, headers: FastifyRequest['headers
   };
 }
 
+/** api.md section 2. */
+export async function botConfig(s: Services, bot: BotRecord) {
+  const start = (await s.chat.live(bot)).startBehaviour;
+  const avatar = bot.avatar ? new URL(bot.avatar, `${s.config.publicUrl}/`).toString() : `${s.config.publicUrl}/avatar.svg`;
+  return {
+    Name: bot.name,
+    EnableTypeSpeed: bot.settings.enableTypeSpeed === true,
+    WordsPerMinute: bot.settings.wordsPerMinute,
+    Avatar: avatar,
+    Version: bot.version,
+    DefaultBehaviour: { Name: start?.name ?? null, APIKey: start?.apiKey ?? null },
+  };
+}
+
 export function customRoutes(app: App, s: Services): void {
   const chat = { ...authed('chat', s), schema: { tags: ['custom channel'], security: [{ bearer: [] }] } };
 
@@ -83,20 +97,9 @@ export function customRoutes(app: App, s: Services): void {
     return conversation;
   };
 
-  app.get('/custom/config', { ...chat, schema: { ...chat.schema, summary: "The bot's configuration" } }, async (request) => {
-    const { bot } = principalOf(request);
-    const compiled = await s.chat.live(bot);
-    const start = compiled.startBehaviour;
-    const avatar = bot.avatar ? new URL(bot.avatar, `${s.config.publicUrl}/`).toString() : `${s.config.publicUrl}/avatar.svg`;
-    return {
-      Name: bot.name,
-      EnableTypeSpeed: bot.settings.enableTypeSpeed === true,
-      WordsPerMinute: bot.settings.wordsPerMinute,
-      Avatar: avatar,
-      Version: bot.version,
-      DefaultBehaviour: { Name: start?.name ?? null, APIKey: start?.apiKey ?? null },
-    };
-  });
+  app.get('/custom/config', { ...chat, schema: { ...chat.schema, summary: "The bot's configuration" } }, async (request) =>
+    botConfig(s, principalOf(request).bot),
+  );
 
   app.post('/custom/chat', { ...chat, schema: { ...chat.schema, summary: 'Talk to the bot', body: ChatBody } }, async (request) => {
     const { account, bot } = principalOf(request);

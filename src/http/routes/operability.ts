@@ -1,4 +1,5 @@
 // Health, metrics, the bot-file JSON Schema and the OpenAPI document (api.md section 15).
+import fs from 'node:fs';
 import { AppError } from '../../shared/errors.js';
 import type { App } from '../server.js';
 import type { Services } from '../services.js';
@@ -20,5 +21,7 @@ export function operabilityRoutes(app: App, s: Services): void {
     reply.type('application/schema+json');
     return s.botSchema;
   });
+  const avatar = fs.readFileSync(new URL('../../../assets/avatar.svg', import.meta.url));
+  app.get('/avatar.svg', { schema: { hide: true } }, async (_request, reply) => reply.type('image/svg+xml').send(avatar));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -1,0 +1,41 @@
+// A real server on a real port for HTTP tests, on the database kind asked for.
+import { loadConfig, type Config } from '../../src/config.js';
+import { start, type Running, type StartOptions } from '../../src/main.js';
+import { createTestDatabase, type DatabaseKind } from './databases.js';
+import { Client } from './client.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestServer {
+  url: string;
+  kind: DatabaseKind;
+  running: Running;
+  client: Client;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(kind: DatabaseKind, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase(kind);
+  const config: Config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    COLLOQUY_DATA_DIR: database.dataDir,
+    COLLOQUY_DEMO: '0',
+    COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
+    COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
+    COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...env,
+  });
+  const running = await start(config, options);
+  return {
+    url: running.url,
+    kind,
+    running,
+    client: new Client(running.url),
+    close: async () => {
+      await running.close();
+      await database.drop();
+    },
+  };
+}
