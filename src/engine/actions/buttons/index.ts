@@ -1,0 +1,15 @@
+// `buttons`: a text with buttons and links under it (Type 13, the buttons as child parts).
+
+import type { ActionDefinition } from '../../action-definition.js';
+import { buttonOrLinkParts } from '../button-parts.js';
+import { actionSchema, BUTTON_OR_LINK_LIST, TEXT } from '../schema-parts.js';
+
+export const buttonsAction: ActionDefinition = {
+  type: 'buttons',
+  needsId: false,
+  schema: actionSchema('buttons', { text: TEXT, buttons: BUTTON_OR_LINK_LIST }, ['text', 'buttons']),
+  *run(action, rc) {
+    if (typeof action.text !== 'string') return;
+    rc.say(rc.part(13, { Text: rc.render(action.text), Parts: buttonOrLinkParts(action.buttons, rc) }));
+  },
+};

@@ -1,0 +1,36 @@
+// `carousel`: cards side by side (Type 5) each a Type 14 part with Title/Subtitle/ImageUrl and its
+// buttons. A click on a card button also stores the button text in `variable` (see button/index.ts).
+
+import type { ActionDefinition } from '../../action-definition.js';
+import type { ReplyPart } from '../../types.js';
+import { buttonOrLinkParts } from '../button-parts.js';
+import { objectList } from '../fields.js';
+import { actionSchema, BUTTON_OR_LINK_LIST, NON_EMPTY_TEXT, TEXT } from '../schema-parts.js';
+
+const cardSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'buttons'],
+  properties: { title: TEXT, subtitle: TEXT, imageUrl: TEXT, buttons: BUTTON_OR_LINK_LIST },
+};
+
+export const carouselAction: ActionDefinition = {
+  type: 'carousel',
+  needsId: false,
+  schema: actionSchema('carousel', { cards: { type: 'array', items: cardSchema }, variable: NON_EMPTY_TEXT }, ['cards']),
+  *run(action, rc) {
+    const cards: ReplyPart[] = [];
+    for (const card of objectList(action.cards)) {
+      if (typeof card.title !== 'string') continue;
+      cards.push(
+        rc.part(14, {
+          Parts: buttonOrLinkParts(card.buttons, rc),
+          Title: rc.render(card.title),
+          Subtitle: typeof card.subtitle === 'string' ? rc.render(card.subtitle) : null,
+          ImageUrl: typeof card.imageUrl === 'string' ? rc.render(card.imageUrl) : null,
+        }),
+      );
+    }
+    if (cards.length > 0) rc.say(rc.part(5, { Parts: cards }));
+  },
+};

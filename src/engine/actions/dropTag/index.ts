@@ -1,0 +1,15 @@
+// `dropTag`: removes a tag from the conversation.
+
+import type { ActionDefinition } from '../../action-definition.js';
+import { actionSchema, NON_EMPTY_TEXT } from '../schema-parts.js';
+
+export const dropTagAction: ActionDefinition = {
+  type: 'dropTag',
+  needsId: false,
+  schema: actionSchema('dropTag', { tag: NON_EMPTY_TEXT }, ['tag']),
+  *run(action, rc) {
+    const tag = rc.render(action.tag);
+    const tags = rc.state.tags;
+    for (let index = tags.indexOf(tag); index !== -1; index = tags.indexOf(tag)) tags.splice(index, 1);
+  },
+};

@@ -1,0 +1,20 @@
+// `tagSwitch`: runs `then` when the tag is present (or absent with `present: false`), else `else`.
+
+import type { ActionDefinition } from '../../action-definition.js';
+import { actionSchema, NON_EMPTY_TEXT, OPERATIONS } from '../schema-parts.js';
+
+export const tagSwitchAction: ActionDefinition = {
+  type: 'tagSwitch',
+  needsId: false,
+  schema: actionSchema(
+    'tagSwitch',
+    { tag: NON_EMPTY_TEXT, present: { type: 'boolean' }, then: OPERATIONS, else: OPERATIONS },
+    ['tag', 'then'],
+  ),
+  *run(action, rc) {
+    if (typeof action.tag !== 'string') return;
+    const wanted = action.present !== false;
+    const holds = rc.state.tags.includes(rc.render(action.tag)) === wanted;
+    return yield* rc.runActions(holds ? action.then : action.else);
+  },
+};

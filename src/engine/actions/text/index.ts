@@ -1,0 +1,22 @@
+// `text`: says a text (Type 0); with `texts`, one of them picked at random.
+
+import type { ActionDefinition } from '../../action-definition.js';
+import { stringField, stringList } from '../fields.js';
+import { actionSchema, TEXT } from '../schema-parts.js';
+
+export const textAction: ActionDefinition = {
+  type: 'text',
+  needsId: false,
+  schema: actionSchema(
+    'text',
+    { text: TEXT, texts: { type: 'array', items: TEXT, minItems: 1 } },
+    [],
+    { anyOf: [{ required: ['text'] }, { required: ['texts'] }] },
+  ),
+  *run(action, rc) {
+    const choices = stringList(action.texts);
+    const chosen = choices.length > 0 ? rc.pick(choices) : stringField(action.text);
+    if (chosen === undefined || chosen === null) return;
+    rc.say(rc.part(0, { Text: rc.render(chosen) }));
+  },
+};

@@ -1,0 +1,207 @@
+// A live bot version is compiled once into lookup indexes, so that a turn never scans the bot file:
+// names (matched case-insensitively), the start behaviour/interaction, fallbacks, text triggers and
+// every action carrying an `id`, wherever it is nested. Pure: the same file gives the same result.
+// The compiler trusts nothing: a malformed part of the file is ignored, never a crash.
+
+import type { Action, Behaviour, BotFile, Interaction, TextTrigger } from '../bots/bot-file.js';
+import type { Position } from './types.js';
+import { matchesPattern } from './matching.js';
+
+export interface CompiledInteraction {
+  readonly name: string;
+  readonly behaviour: CompiledBehaviour;
+  readonly actions: readonly Action[];
+  /** the reply's EnableUserChat when a turn ends here (default true) */
+  readonly enableUserChat: boolean;
+}
+
+export interface CompiledTrigger {
+  matches(text: string): boolean;
+  readonly variable: string | null;
+  readonly whileWaiting: boolean;
+  readonly actions: readonly Action[];
+}
+
+export interface CompiledBehaviour {
+  readonly name: string;
+  readonly apiKey: string | null;
+  readonly triggers: readonly CompiledTrigger[];
+  /** keyed by lower-cased name */
+  readonly interactions: ReadonlyMap<string, CompiledInteraction>;
+  readonly start: CompiledInteraction | null;
+  readonly fallback: CompiledInteraction | null;
+}
+
+/** Where an action with an `id` lives: payloads and waiting inputs are resolved through this. */
+export interface ActionLocation {
+  readonly action: Action;
+  /** null for actions inside bot-level triggers */
+  readonly behaviour: CompiledBehaviour | null;
+  /** null for actions inside triggers: they run wherever the conversation is */
+  readonly interaction: CompiledInteraction | null;
+  /** the nearest enclosing action (e.g. the `carousel` or `buttons` holding a button), null at top level */
+  readonly container: Action | null;
+}
+
+export interface CompiledBot {
+  readonly source: BotFile;
+  /** keyed by lower-cased name */
+  readonly behaviours: ReadonlyMap<string, CompiledBehaviour>;
+  readonly startBehaviour: CompiledBehaviour | null;
+  readonly triggers: readonly CompiledTrigger[];
+  readonly actionsById: ReadonlyMap<string, ActionLocation>;
+  /** behaviour API key → behaviour name (ForcedBehaviourKey, DefaultBehaviour.APIKey) */
+  readonly behaviourByApiKey: ReadonlyMap<string, string>;
+  readonly enableTypeSpeed: boolean;
+  readonly wordsPerMinute: number;
+  /** copied into every new conversation */
+  readonly defaultVariables: Readonly<Record<string, string>>;
+}
+
+const DEFAULT_WORDS_PER_MINUTE = 200;
+/** JSON cannot be cyclic, but a hostile file can nest deep enough to overflow the stack. */
+const MAX_NESTING = 200;
+
+export function compileBot(bot: BotFile): CompiledBot {
+  const behaviours = new Map<string, CompiledBehaviour>();
+  const actionsById = new Map<string, ActionLocation>();
+  const behaviourByApiKey = new Map<string, string>();
+  let startBehaviour: CompiledBehaviour | null = null;
+
+  for (const source of arrayOf<Behaviour>(bot?.behaviours)) {
+    if (!isObject(source) || typeof source.name !== 'string') continue;
+    const key = source.name.toLowerCase();
+    if (behaviours.has(key)) continue; // names are unique on save; first one wins otherwise
+    const behaviour = compileBehaviour(source, actionsById);
+    behaviours.set(key, behaviour);
+    if (behaviour.apiKey !== null && !behaviourByApiKey.has(behaviour.apiKey)) behaviourByApiKey.set(behaviour.apiKey, behaviour.name);
+    if (source.start === true && startBehaviour === null) startBehaviour = behaviour;
+  }
+  // A file without a start behaviour fails validation; at run time the first one stands in.
+  startBehaviour ??= behaviours.values().next().value ?? null;
+
+  const triggers = compileTriggers(bot?.triggers);
+  for (const trigger of triggers) indexIds(trigger.actions, { behaviour: null, interaction: null }, null, actionsById, 0);
+
+  const settings = isObject(bot?.settings) ? bot.settings : {};
+  const wpm = settings.wordsPerMinute;
+  return {
+    source: bot,
+    behaviours,
+    startBehaviour,
+    triggers,
+    actionsById,
+    behaviourByApiKey,
+    enableTypeSpeed: settings.enableTypeSpeed === true,
+    wordsPerMinute: typeof wpm === 'number' && Number.isFinite(wpm) && wpm > 0 ? wpm : DEFAULT_WORDS_PER_MINUTE,
+    defaultVariables: stringRecord(bot?.variables),
+  };
+}
+
+function compileBehaviour(source: Behaviour, actionsById: Map<string, ActionLocation>): CompiledBehaviour {
+  const interactions = new Map<string, CompiledInteraction>();
+  const behaviour = {
+    name: source.name,
+    apiKey: typeof source.apiKey === 'string' && source.apiKey !== '' ? source.apiKey : null,
+    triggers: compileTriggers(source.triggers),
+    interactions,
+    start: null as CompiledInteraction | null,
+    fallback: null as CompiledInteraction | null,
+  };
+  for (const item of arrayOf<Interaction>(source.interactions)) {
+    if (!isObject(item) || typeof item.name !== 'string') continue;
+    const key = item.name.toLowerCase();
+    if (interactions.has(key)) continue;
+    const interaction: CompiledInteraction = {
+      name: item.name,
+      behaviour,
+      actions: arrayOf<Action>(item.actions),
+      enableUserChat: item.enableUserChat !== false,
+    };
+    interactions.set(key, interaction);
+    if (item.start === true) behaviour.start ??= interaction;
+    if (item.fallback === true) behaviour.fallback ??= interaction;
+    indexIds(interaction.actions, { behaviour, interaction }, null, actionsById, 0);
+  }
+  behaviour.start ??= interactions.values().next().value ?? null;
+  for (const trigger of behaviour.triggers) indexIds(trigger.actions, { behaviour, interaction: null }, null, actionsById, 0);
+  return behaviour;
+}
+
+function compileTriggers(value: unknown): CompiledTrigger[] {
+  const triggers: CompiledTrigger[] = [];
+  for (const source of arrayOf<TextTrigger>(value)) {
+    if (!isObject(source)) continue;
+    const match = source.match;
+    triggers.push({
+      matches: (text) => matchesPattern(match, text),
+      variable: typeof source.variable === 'string' && source.variable !== '' ? source.variable : null,
+      whileWaiting: source.whileWaiting === true,
+      actions: arrayOf<Action>(source.actions),
+    });
+  }
+  return triggers;
+}
+
+type Owner = Pick<ActionLocation, 'behaviour' | 'interaction'>;
+
+/** Walks every nested value: any object with a string `type` is an action, wherever it sits
+ *  (button lists, carousel cards, then/else, onSuccess, trigger actions, future action types). */
+function indexIds(value: unknown, owner: Owner, container: Action | null, out: Map<string, ActionLocation>, depth: number): void {
+  if (depth > MAX_NESTING || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) indexIds(item, owner, container, out, depth + 1);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const isAction = typeof record.type === 'string';
+  if (isAction && typeof record.id === 'string' && record.id !== '' && !out.has(record.id)) {
+    out.set(record.id, { action: record as Action, ...owner, container });
+  }
+  const nextContainer = isAction ? (record as Action) : container;
+  for (const field of Object.values(record)) indexIds(field, owner, nextContainer, out, depth + 1);
+}
+
+// ---- lookups used by the turn runner and the actions ----
+
+export function findBehaviour(bot: CompiledBot, name: string): CompiledBehaviour | null {
+  return bot.behaviours.get(name.toLowerCase()) ?? null;
+}
+
+export function findInteraction(behaviour: CompiledBehaviour, name: string): CompiledInteraction | null {
+  return behaviour.interactions.get(name.toLowerCase()) ?? null;
+}
+
+/** The start interaction of the start behaviour: where new, reset and lost conversations go. */
+export function startInteraction(bot: CompiledBot): CompiledInteraction | null {
+  return bot.startBehaviour?.start ?? null;
+}
+
+/** A stored position in this live version, or null when the names no longer exist. */
+export function resolvePosition(bot: CompiledBot, position: Position | null): CompiledInteraction | null {
+  if (position === null) return null;
+  const behaviour = findBehaviour(bot, position.behaviour);
+  return behaviour === null ? null : findInteraction(behaviour, position.interaction);
+}
+
+export function positionOf(interaction: CompiledInteraction): Position {
+  return { behaviour: interaction.behaviour.name, interaction: interaction.name };
+}
+
+function arrayOf<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isObject(value)) return out;
+  for (const [name, item] of Object.entries(value)) {
+    if (typeof item === 'string') out[name] = item;
+    else if (typeof item === 'number' || typeof item === 'boolean') out[name] = String(item);
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+// A turn (bot-format.md "How a turn runs"): (live bot, conversation state, input) → outcome.
+// Pure: the state passed in is not modified, I/O is requested by yielding (see types.ts), time and
+// randomness come from ctx. A bad bot never makes it throw: at worst the turn ends early.
+
+import type { CompiledBot, CompiledBehaviour, CompiledInteraction, CompiledTrigger } from './compile.js';
+import { findBehaviour, findInteraction, resolvePosition, startInteraction, positionOf } from './compile.js';
+import { definitionOf, Turn } from './turn.js';
+import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnEnd, TurnGenerator, TurnInput } from './types.js';
+
+type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
+
+export function* runTurn(bot: CompiledBot, state: ConversationState, input: TurnInput, ctx: EngineContext): TurnGenerator {
+  const turn = new Turn(bot, copyState(state), ctx);
+  let endedBy: TurnEnd;
+  try {
+    placeInLiveBot(turn);
+    endedBy = yield* dispatch(turn, input);
+  } catch {
+    endedBy = 'done'; // defensive: keep what was produced rather than fail the request
+  }
+  const where = resolvePosition(bot, turn.state.position);
+  return {
+    state: turn.state,
+    parts: turn.parts,
+    effects: turn.effects,
+    enableUserChat: where?.enableUserChat ?? true,
+    endedBy,
+    apiCalls: turn.apiCalls,
+  };
+}
+
+function dispatch(turn: Turn, input: TurnInput): TurnGen<TurnEnd> {
+  switch (input.kind) {
+    case 'start':
+      return startConversation(turn, input.text);
+    case 'text':
+      return userText(turn, input.text);
+    case 'command':
+      return command(turn, input.payload);
+    case 'goto':
+      return forcedGoTo(turn, input.behaviour, input.interaction);
+    default:
+      return nothing();
+  }
+}
+
+/** RESET / new conversation, optionally "skipping initiation" with a first user text. */
+function* startConversation(turn: Turn, text: string | undefined): TurnGen<TurnEnd> {
+  const { state, bot } = turn;
+  state.position = null;
+  state.previous = null;
+  state.bookmark = null;
+  state.waiting = null;
+  const start = startInteraction(bot);
+  if (start === null) return 'done';
+  if (text !== undefined && text.trim() !== '') {
+    turn.setVariable('last_user_text', text);
+    // Triggers run "in" the start interaction: their parts carry its names, and it is the position.
+    turn.moveTo(start, false);
+    const trigger = findTrigger(bot, start.behaviour, text, false);
+    if (trigger !== null) return yield* runTrigger(turn, trigger, text);
+  }
+  return yield* turn.enter(start);
+}
+
+function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
+  const { state, bot } = turn;
+  turn.setVariable('last_user_text', text);
+  const waiting = state.waiting;
+  const location = waiting === null ? undefined : bot.actionsById.get(waiting.actionId);
+  const answer = location === undefined ? undefined : definitionOf(location.action)?.answer;
+  if (waiting !== null && answer === undefined) state.waiting = null; // the live bot lost that input
+
+  const trigger = findTrigger(bot, turn.currentBehaviour(), text, state.waiting !== null);
+  if (trigger !== null) return yield* runTrigger(turn, trigger, text);
+
+  if (state.waiting !== null && location !== undefined && answer !== undefined) {
+    if (location.interaction !== null) turn.moveTo(location.interaction, false);
+    state.waiting = waiting; // moveTo clears it; the input's own answer decides what happens to it
+    return yield* turn.follow(yield* turn.safely(answer(location.action, turn, text, waiting!)));
+  }
+  return yield* runFallback(turn);
+}
+
+/** A button payload: the button's onClick; a payload the live bot does not know runs the fallback. */
+function* command(turn: Turn, payload: string): TurnGen<TurnEnd> {
+  turn.state.waiting = null;
+  const location = turn.bot.actionsById.get(payload);
+  const click = location === undefined ? undefined : definitionOf(location.action)?.click;
+  if (location === undefined || click === undefined) return yield* runFallback(turn);
+  // The onClick runs in the interaction that holds the button (it may be an older one).
+  if (location.interaction !== null) turn.moveTo(location.interaction, false);
+  return yield* turn.follow(yield* turn.safely(click(location.action, turn, location.container)));
+}
+
+/** Forced position: unknown names go to the start interaction of the start behaviour. */
+function* forcedGoTo(turn: Turn, behaviourName: string | undefined, interactionName: string | undefined): TurnGen<TurnEnd> {
+  turn.state.waiting = null;
+  const behaviour = behaviourName ? findBehaviour(turn.bot, behaviourName) : turn.currentBehaviour();
+  let target: CompiledInteraction | null = null;
+  if (behaviour !== null) target = interactionName ? findInteraction(behaviour, interactionName) : behaviour.start;
+  target ??= startInteraction(turn.bot);
+  if (target === null) return 'done';
+  return yield* turn.enter(target, true);
+}
+
+/** Fallback interaction of the current behaviour, else of the start behaviour. */
+function* runFallback(turn: Turn): TurnGen<TurnEnd> {
+  const fallback = turn.currentBehaviour()?.fallback ?? turn.bot.startBehaviour?.fallback ?? null;
+  if (fallback === null) return 'done';
+  return yield* turn.enter(fallback);
+}
+
+/** Behaviour triggers first, then the bot's; while an input waits only `whileWaiting` ones count. */
+function findTrigger(bot: CompiledBot, behaviour: CompiledBehaviour | null, text: string, waiting: boolean): CompiledTrigger | null {
+  for (const list of [behaviour?.triggers ?? [], bot.triggers]) {
+    for (const trigger of list) {
+      if (waiting && !trigger.whileWaiting) continue;
+      if (trigger.matches(text)) return trigger;
+    }
+  }
+  return null;
+}
+
+function* runTrigger(turn: Turn, trigger: CompiledTrigger, text: string): TurnGen<TurnEnd> {
+  if (trigger.variable !== null) turn.setVariable(trigger.variable, text.trim());
+  return yield* turn.follow(yield* turn.runActions(trigger.actions));
+}
+
+/** A publish takes effect at the same names; where those are gone, at the start interaction. */
+function placeInLiveBot(turn: Turn): void {
+  const { state, bot } = turn;
+  if (state.position === null) return;
+  const here = resolvePosition(bot, state.position) ?? startInteraction(bot);
+  turn.here = here;
+  state.position = here === null ? null : positionOf(here);
+}
+
+function copyState(state: ConversationState): ConversationState {
+  return {
+    position: state?.position ?? null,
+    previous: state?.previous ?? null,
+    bookmark: state?.bookmark ?? null,
+    variables: { ...(state?.variables ?? {}) },
+    tags: [...(state?.tags ?? [])],
+    privacy: { ...(state?.privacy ?? {}) },
+    waiting: state?.waiting ? { ...state.waiting } : null,
+  };
+}
+
+function* nothing(): TurnGen<TurnEnd> {
+  return 'done';
+}

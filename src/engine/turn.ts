@@ -1,0 +1,193 @@
+// One turn in progress: the RunContext given to actions, the guards that keep a bad bot from
+// looping forever (25 moves, 1,000 actions, 10 s), and the loop that follows goTo moves.
+
+import type { Action } from '../bots/bot-file.js';
+import { renderTemplate } from '../shared/template.js';
+import type { ActionDefinition } from './action-definition.js';
+import { positionOf, type CompiledBehaviour, type CompiledBot, type CompiledInteraction } from './compile.js';
+import { actionRegistry } from './registry.js';
+import { NEXT, type ActionRun, type Flow, type PartFields, type RunContext } from './run-context.js';
+import type { ConversationState, Effect, EngineContext, EngineRequest, ReplyPart, RequestAnswer, TurnEnd } from './types.js';
+
+export const MAX_MOVES = 25;
+export const MAX_ACTIONS = 1000;
+export const MAX_TURN_MS = 10_000;
+
+const GUARD: Flow = Object.freeze({ kind: 'end', reason: 'guard' });
+/** Reply part types whose text is "typed" and so carries a TypeDelay (api.md 3 rule 10). */
+const TYPED_PART_TYPES = new Set([0, 6, 13]);
+
+type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
+
+export class Turn implements RunContext {
+  readonly parts: ReplyPart[] = [];
+  readonly effects: Effect[] = [];
+  apiCalls = 0;
+  here: CompiledInteraction | null = null;
+  private moves = 0;
+  private actionsRun = 0;
+  private readonly startedAt: number;
+
+  constructor(
+    readonly bot: CompiledBot,
+    readonly state: ConversationState,
+    private readonly ctx: EngineContext,
+  ) {
+    this.startedAt = ctx.now();
+  }
+
+  // ---- RunContext ----
+
+  currentBehaviour(): CompiledBehaviour | null {
+    return this.here?.behaviour ?? this.bot.startBehaviour;
+  }
+
+  render(template: unknown): string {
+    return typeof template === 'string' ? renderTemplate(template, this.state.variables) : '';
+  }
+
+  part(type: number, fields: PartFields = {}): ReplyPart {
+    const text = fields.Text ?? null;
+    const part: ReplyPart = {
+      Type: type,
+      Text: text,
+      Command: fields.Command ?? null,
+      TypeDelay: fields.TypeDelay ?? this.typingDelay(type, text),
+      BehaviourName: this.here?.behaviour.name ?? '',
+      InteractionName: this.here?.name ?? '',
+      Parts: fields.Parts ?? [],
+    };
+    // Optional wire fields are added only when given, after the common ones (stable field order).
+    if (fields.Url !== undefined) part.Url = fields.Url;
+    if (fields.Title !== undefined) part.Title = fields.Title;
+    if (fields.Subtitle !== undefined) part.Subtitle = fields.Subtitle;
+    if (fields.ImageUrl !== undefined) part.ImageUrl = fields.ImageUrl;
+    return part;
+  }
+
+  say(part: ReplyPart): void {
+    this.parts.push(part);
+  }
+
+  setVariable(name: string, value: string | null): void {
+    if (value === null) delete this.state.variables[name];
+    else this.state.variables[name] = value;
+  }
+
+  getVariable(name: string): string | undefined {
+    return Object.hasOwn(this.state.variables, name) ? this.state.variables[name] : undefined;
+  }
+
+  effect(effect: Effect): void {
+    this.effects.push(effect);
+  }
+
+  pick<T>(items: readonly T[]): T | undefined {
+    if (items.length === 0) return undefined;
+    const index = Math.floor(this.ctx.random() * items.length);
+    return items[Math.min(Math.max(index, 0), items.length - 1)];
+  }
+
+  timeLeftMs(): number {
+    return MAX_TURN_MS - (this.ctx.now() - this.startedAt);
+  }
+
+  countApiCall(): void {
+    this.apiCalls += 1;
+  }
+
+  *runActions(actions: unknown): TurnGen<Flow> {
+    if (!Array.isArray(actions)) return NEXT;
+    for (const action of actions) {
+      if (this.guardTripped()) return GUARD;
+      if (!isAction(action)) continue;
+      const definition = actionRegistry.get(action.type);
+      if (definition === undefined) continue; // unknown type: skipped, as any malformed action
+      const flow = yield* this.safely(definition.run(action, this));
+      if (flow.kind !== 'next') return flow;
+    }
+    return NEXT;
+  }
+
+  // ---- used by runTurn ----
+
+  /** Runs an action's generator; an action that throws on a malformed bot is skipped, never fatal. */
+  *safely(run: ActionRun): TurnGen<Flow> {
+    try {
+      return (yield* run) ?? NEXT;
+    } catch {
+      return NEXT;
+    }
+  }
+
+  /** Changes the position to `target`. `fromGoTo` records the goto_source_* variables. */
+  moveTo(target: CompiledInteraction, fromGoTo: boolean): void {
+    if (fromGoTo && this.here !== null) {
+      this.setVariable('goto_source_behaviour', this.here.behaviour.name);
+      this.setVariable('goto_source_interaction', this.here.name);
+    }
+    const from = this.state.position;
+    const to = positionOf(target);
+    // `previous` is the interaction the conversation was in before this one: re-entering the same
+    // interaction keeps it, so that `goTo previous` never points at where we already are.
+    if (from === null || !samePosition(from, to)) this.state.previous = from;
+    this.state.position = to;
+    this.state.waiting = null; // a waiting input belongs to the interaction we are leaving
+    this.here = target;
+  }
+
+  /** Enters an interaction as the turn's first (not a counted move) and follows where it leads. */
+  *enter(target: CompiledInteraction, fromGoTo = false): TurnGen<TurnEnd> {
+    this.moveTo(target, fromGoTo);
+    return yield* this.follow(yield* this.runActions(target.actions));
+  }
+
+  /** Follows a flow to the end of the turn: each goTo is a move, the 26th stops the turn. */
+  *follow(first: Flow): TurnGen<TurnEnd> {
+    let flow = first;
+    for (;;) {
+      switch (flow.kind) {
+        case 'next':
+          return 'done';
+        case 'wait':
+          return 'input';
+        case 'handover':
+          return 'operator';
+        case 'end':
+          return flow.reason;
+        case 'goto': {
+          this.moves += 1;
+          if (this.moves > MAX_MOVES) return 'guard';
+          this.moveTo(flow.target, true);
+          if (flow.cancelFurtherExecution) return 'done';
+          flow = yield* this.runActions(flow.target.actions);
+          break;
+        }
+      }
+    }
+  }
+
+  /** Every action run counts, nested ones included; the clock is read before each. */
+  private guardTripped(): boolean {
+    this.actionsRun += 1;
+    return this.actionsRun > MAX_ACTIONS || this.timeLeftMs() <= 0;
+  }
+
+  private typingDelay(type: number, text: string | null): number {
+    if (!this.bot.enableTypeSpeed || text === null || !TYPED_PART_TYPES.has(type)) return 0;
+    const words = text.split(/\s+/).filter((word) => word !== '').length;
+    return Math.round((words * 60_000) / this.bot.wordsPerMinute);
+  }
+}
+
+export function isAction(value: unknown): value is Action {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+export function definitionOf(action: Action): ActionDefinition | undefined {
+  return actionRegistry.get(action.type);
+}
+
+function samePosition(a: { behaviour: string; interaction: string }, b: { behaviour: string; interaction: string }): boolean {
+  return a.behaviour.toLowerCase() === b.behaviour.toLowerCase() && a.interaction.toLowerCase() === b.interaction.toLowerCase();
+}
