@@ -9,7 +9,9 @@ export interface Config {
   databaseUrl: string | null;
   demo: boolean;
   adminToken: string | null;
+  /** base of the URLs the server hands out; when COLLOQUY_PUBLIC_URL is unset it follows the listening address */
   publicUrl: string;
+  publicUrlFromEnv: boolean;
   tokenMinutes: number;
   rateLimitPerMinute: number;
   allowPrivateNetwork: boolean;
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: env.COLLOQUY_DEMO !== '0',
     adminToken: env.COLLOQUY_ADMIN_TOKEN || null,
     publicUrl,
+    publicUrlFromEnv: Boolean(env.COLLOQUY_PUBLIC_URL),
     tokenMinutes: integer(env, 'COLLOQUY_TOKEN_MINUTES', 60, 1, 60 * 24 * 365),
     rateLimitPerMinute: integer(env, 'COLLOQUY_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
     allowPrivateNetwork: env.COLLOQUY_ALLOW_PRIVATE_NETWORK === '1',

@@ -10,6 +10,10 @@ import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
 import type { Config } from './config.js';
 import { ConversationTurns } from './conversations/turns.js';
+import { InProcessEventBus } from './conversations/events.js';
+import { ControlService } from './conversations/control-service.js';
+import { Maintenance } from './conversations/maintenance.js';
+import { ShareService } from './operators/share-service.js';
 import { actionRegistry } from './engine/registry.js';
 import { buildServer, type App } from './http/server.js';
 import type { Services } from './http/services.js';
@@ -30,6 +34,7 @@ export interface Running {
   app: App;
   store: Store;
   services: Services;
+  maintenance: Maintenance;
   url: string;
   adminTokenGenerated: string | null;
   close(): Promise<void>;
@@ -56,9 +61,13 @@ export async function createServices(config: Config, store: Store, options: Star
   const signingKey = await store.meta.getOrInit(SIGNING_KEY_META, newSigningKey());
   const adminToken = await loadAdminToken(store, config.adminToken);
   const tokens = new TokenService(signingKey, config.tokenMinutes, () => clock.now());
-  const turns = new ConversationTurns(store, clock);
+  const events = new InProcessEventBus();
+  const turns = new ConversationTurns(store, clock, events);
   const metrics = new Metrics(() => store.conversationsByState());
+  // Forgetting: the conversation is marked in the turn's transaction, deleted right after it, and
+  // the maintenance loop deletes any that a stop interrupted.
   const forget = (c: ConversationRecord) => void store.conversations.remove(c.id).catch(() => undefined);
+  const shares = new ShareService(store, clock, config);
   const services: Services = {
     config,
     clock,
@@ -67,20 +76,24 @@ export async function createServices(config: Config, store: Store, options: Star
     tokens,
     accounts: new AccountService(store, clock),
     bots: new BotService(store, clock),
-    chat: new ChatService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget }),
+    chat: new ChatService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares }),
+    control: new ControlService(store, turns, clock, forget),
+    shares,
+    events,
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
   };
+  const maintenance = new Maintenance(store, shares, clock);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
-  for (const id of await store.conversations.forgettingIds()) await store.conversations.remove(id);
-  return { services, adminTokenGenerated: adminToken.generated };
+  await maintenance.runOnce();
+  return { services, maintenance, adminTokenGenerated: adminToken.generated };
 }
 
 export async function start(config: Config, options: StartOptions = {}): Promise<Running> {
   const log = options.log ?? (() => undefined);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openMigratedStore(config, log);
-  const { services, adminTokenGenerated } = await createServices(config, store, options);
+  const { services, maintenance, adminTokenGenerated } = await createServices(config, store, options);
   const app = await buildServer(services, { logger: options.logger ?? false });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -90,17 +103,22 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     const why = code === 'EADDRINUSE' ? `port ${config.port} is already in use (set PORT to another one)` : (error as Error).message;
     throw new StartupError(`cannot listen on ${config.host}:${config.port}: ${why}`);
   }
+  maintenance.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // With PORT=0 the real port is known only now; links handed out must point at it.
+  if (!config.publicUrlFromEnv) config.publicUrl = `http://${host}:${port}`;
   return {
     app,
     store,
     services,
+    maintenance,
     url: `http://${host}:${port}`,
     adminTokenGenerated,
     close: async () => {
       await app.close();
+      await maintenance.stop();
       await store.close();
     },
   };

@@ -8,6 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Repositories, Store } from '../store/index.js';
 import type { ConversationRecord, NewMessage } from '../store/conversations.js';
 import type { UsageRecord } from '../store/records.js';
+import type { EventBus } from './events.js';
 
 export interface TurnResult<T> {
   /** the conversation to write: new (id 0) or changed; absent when nothing about it changed */
@@ -29,6 +30,7 @@ export class ConversationTurns {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly events: EventBus,
   ) {}
 
   /** Runs `work` while no turn of this conversation runs in this process. */
@@ -48,12 +50,23 @@ export class ConversationTurns {
         const result = await decide(current);
         const committed = await this.commit(accountId, result);
         if (committed) {
-          if (result.afterCommit && result.save) result.afterCommit(committed === true ? result.save : committed);
+          const saved = committed === true ? result.save : committed;
+          if (saved) this.announce(current, saved, result.messages ?? []);
+          if (result.afterCommit && saved) result.afterCommit(saved);
           return result.reply;
         }
         if (attempt >= MAX_ATTEMPTS) throw new AppError('INTERNAL', 'The conversation is too busy; try again.');
       }
     });
+  }
+
+  /** Live events for what this turn committed: its messages, then a control-state change. */
+  private announce(before: ConversationRecord | null, after: ConversationRecord, messages: NewMessage[]): void {
+    const base = { botId: after.botId, userId: after.userId, channel: after.channel, at: this.clock.now() };
+    for (const m of messages) this.events.publish({ ...base, kind: 'message', direction: m.direction, parts: m.parts });
+    if (!before || before.controlState !== after.controlState || before.operator !== after.operator) {
+      this.events.publish({ ...base, kind: 'state', state: after.controlState, operator: after.operator });
+    }
   }
 
   /** Returns false when another writer got there first (the turn is then run again). */

@@ -28,9 +28,9 @@ export function applyTags(state: ConversationState, add: string[] = [], drop: st
   state.tags = [...tags];
 }
 
+/** Tags are compared exactly, as the engine's tagSwitch does. */
 export function hasTag(state: ConversationState, tag: string): boolean {
-  const wanted = tag.toLowerCase();
-  return state.tags.some((t) => t.toLowerCase() === wanted);
+  return state.tags.includes(tag);
 }
 
 export function valuesView(c: ConversationRecord) {

@@ -19,6 +19,7 @@ import { operabilityRoutes } from './routes/operability.js';
 import { tokenRoutes } from './routes/token.js';
 import { customRoutes } from './routes/custom.js';
 import { apihookRoutes } from './routes/apihook.js';
+import { controlRoutes } from './routes/control.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -101,7 +102,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes, controlRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -5,6 +5,9 @@ import type { TokenService } from '../auth/tokens.js';
 import type { BotService } from '../bots/service.js';
 import type { ChatService } from '../channels/custom/chat-service.js';
 import type { Config } from '../config.js';
+import type { ControlService } from '../conversations/control-service.js';
+import type { EventBus } from '../conversations/events.js';
+import type { ShareService } from '../operators/share-service.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
@@ -18,6 +21,9 @@ export interface Services {
   accounts: AccountService;
   bots: BotService;
   chat: ChatService;
+  control: ControlService;
+  shares: ShareService;
+  events: EventBus;
   metrics: Metrics;
   botSchema: Record<string, unknown>;
 }

@@ -14,6 +14,7 @@ export const errorCatalogue = {
   PLAN_FORBIDDEN: { status: 403, message: "The account's plan does not include the integration API." },
   PACKAGE_REQUIRED: { status: 403, message: 'The account needs a package it does not have.' },
   USER_BANNED: { status: 403, message: 'This user is banned from the conversation.' },
+  SHARE_READ_ONLY: { status: 403, message: 'This shared link only lets you watch the conversation.' },
   ORIGIN_FORBIDDEN: { status: 403, message: 'This origin may not use this bot.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },
   ACCOUNT_NOT_FOUND: { status: 404, message: 'No account has this key.' },

@@ -65,6 +65,10 @@ export function conversationRepository(db: Queryable) {
       const row = await db.get<ConversationRow>('SELECT * FROM conversations WHERE bot_id = $1 AND user_id = $2', [botId, userId]);
       return row ? toConversation(row) : null;
     },
+    async byId(id: number): Promise<ConversationRecord | null> {
+      const row = await db.get<ConversationRow>('SELECT * FROM conversations WHERE id = $1', [id]);
+      return row ? toConversation(row) : null;
+    },
     /** Inserts a new conversation; returns its id, or null when another request created it first. */
     async insert(c: Omit<ConversationRecord, 'id'>): Promise<number | null> {
       const row = await db.get<{ id: number }>(
@@ -130,6 +134,14 @@ export function conversationRepository(db: Queryable) {
       );
       rows.sort((a, b) => Number(a.id) - Number(b.id));
       return rows.flatMap((r) => JSON.parse(r.parts) as ReplyPart[]);
+    },
+    /** Bans whose last day (UTC) is before `today` are lifted (reads already treat them as lifted). */
+    async liftExpiredBans(today: string, now: number): Promise<number> {
+      return db.run(
+        `UPDATE conversations SET control_state = 0, ban_expiration = NULL, ban_message = NULL, revision = revision + 1, updated_at = $2
+         WHERE control_state = 3 AND ban_expiration IS NOT NULL AND ban_expiration < $1`,
+        [today, now],
+      );
     },
     remove: (id: number) => removeConversation(db, id),
     forgettingIds: () => forgettingConversationIds(db),

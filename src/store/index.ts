@@ -8,6 +8,7 @@ import type { Queryable, SqlDriver } from './driver.js';
 import { metaRepository } from './meta.js';
 import { migrate } from './migrations/index.js';
 import { operatorRepository } from './operators.js';
+import { shareRepository } from './shares.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
@@ -18,6 +19,7 @@ function repositories(db: Queryable) {
     conversations: conversationRepository(db),
     meta: metaRepository(db),
     operators: operatorRepository(db),
+    shares: shareRepository(db),
   };
 }
 

@@ -1,6 +1,5 @@
 // A user's message on the custom channel (DIRECTION USER): RESET, a text, a button payload, a
 // forced position, with variables and tags applied first — run through the engine as one turn.
-import crypto from 'node:crypto';
 import type { CompiledBot } from '../../engine/compile.js';
 import { newConversationState } from '../../engine/state.js';
 import type { ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome } from '../../engine/types.js';
@@ -16,6 +15,8 @@ import { driveTurn, type AnswerMemo, type RequestHandlers } from '../../conversa
 import type { ConversationTurns } from '../../conversations/turns.js';
 import { applyTags, applyVariables } from '../../conversations/values.js';
 import type { ChatInput, ChatReply } from './chat-service.js';
+import type { ShareService } from '../../operators/share-service.js';
+import type { ShareMode } from '../../store/shares.js';
 
 export interface TurnRunnerDeps {
   store: Store;
@@ -26,6 +27,7 @@ export interface TurnRunnerDeps {
   random?: () => number;
   /** deletes a conversation marked as forgetting (after the turn that asked for it committed) */
   forget: (conversation: ConversationRecord) => void;
+  shares: ShareService;
 }
 
 const USER_TEXT_TYPE = 19;
@@ -36,6 +38,9 @@ export class UserTurn {
   async run(account: AccountRecord, bot: BotRecord, compiled: CompiledBot, userId: string, input: ChatInput): Promise<ChatReply> {
     const started = process.hrtime.bigint();
     const memo: AnswerMemo = new Map();
+    // Links made by `shareUrl` actions; their rows are written with the turn (answers are memoized,
+    // so a retried turn hands out the same links).
+    const newShares = new Map<string, { mode: ShareMode; hours: number }>();
     let endedBy = 'none';
     const reply = await this.deps.turns.run(account.id, bot.id, userId, async (current) => {
       const conversation = current ? assertCanChat(current, this.deps.clock) : this.newConversation(bot, compiled, userId);
@@ -55,7 +60,7 @@ export class UserTurn {
       const outcomes: TurnOutcome[] = [];
       for (const turnInput of this.engineInputs(compiled, input, current === null)) {
         const before = outcomes.at(-1)?.state ?? next.state;
-        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(bot), memo));
+        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(newShares), memo));
       }
       const last = outcomes.at(-1)!;
       next.state = last.state;
@@ -68,6 +73,9 @@ export class UserTurn {
         save: next,
         messages,
         usage: { messages: userPart ? 1 : 0, replies: parts.length > 0 ? 1 : 0, notifications: 0, apiCalls: outcomes.reduce((n, o) => n + o.apiCalls, 0) },
+        alsoWrite: async (tx, conversationId) => {
+          for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
+        },
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: this.reply(next, parts, last.enableUserChat),
       };
@@ -153,10 +161,16 @@ export class UserTurn {
     return { now: () => Date.now(), random: this.deps.random ?? Math.random };
   }
 
-  private handlers(_bot: BotRecord): RequestHandlers {
+  private handlers(newShares: Map<string, { mode: ShareMode; hours: number }>): RequestHandlers {
     return {
       http: (request) => performHttpCall(request, { allowPrivateNetwork: this.deps.config.allowPrivateNetwork }),
-      shareUrl: async () => `${this.deps.config.publicUrl}/share/${crypto.randomBytes(12).toString('base64url')}`,
+      shareUrl: async (request) => {
+        const mode = (['view', 'takeover', 'auto'].includes(request.mode) ? request.mode : 'view') as ShareMode;
+        const hours = Number.isFinite(request.hours) && request.hours > 0 ? request.hours : 24;
+        const code = this.deps.shares.newShare(0, mode, hours).code;
+        newShares.set(code, { mode, hours });
+        return this.deps.shares.url(code);
+      },
     };
   }
 

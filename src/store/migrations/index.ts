@@ -2,6 +2,7 @@
 // migration lock, so several PostgreSQL nodes starting at once apply each exactly once.
 import type { SqlDriver } from '../driver.js';
 import { initial } from './001-initial.js';
+import { shares } from './002-shares.js';
 
 export interface Migration {
   version: number;
@@ -10,7 +11,7 @@ export interface Migration {
   postgres: string;
 }
 
-export const migrations: Migration[] = [initial];
+export const migrations: Migration[] = [initial, shares];
 
 export async function migrate(db: SqlDriver, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {

@@ -1,0 +1,40 @@
+// Background upkeep, once a second: finish forgetting conversations, lift expired bans, hand
+// `auto` shares back to the bot. Every step is idempotent, so any number of nodes may run it; the
+// state it works from is in the database, so a restart loses nothing.
+import type { Clock } from '../shared/clock.js';
+import type { Store } from '../store/index.js';
+import type { ShareService } from '../operators/share-service.js';
+
+export class Maintenance {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly shares: ShareService,
+    private readonly clock: Clock,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  async runOnce(): Promise<void> {
+    for (const id of await this.store.conversations.forgettingIds()) await this.store.conversations.remove(id);
+    await this.store.conversations.liftExpiredBans(this.clock.date(), this.clock.now());
+    await this.shares.handBackExpired();
+  }
+
+  start(intervalMs = 1000): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.runOnce()
+        .catch(this.onError)
+        .finally(() => (this.running = null));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

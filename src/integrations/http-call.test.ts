@@ -1,0 +1,202 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import dns from 'node:dns';
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performHttpCall, isPrivateAddress, checkPublicUrl, type HttpCallRequest } from './http-call.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+const servers: Server[] = [];
+after(() => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+/** A local server that records every request it sees, then lets `handle` answer (or not). */
+async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      handle(req, res);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return { seen, port, base: `http://127.0.0.1:${port}` };
+}
+
+const call = (url: string, extra: Partial<HttpCallRequest> = {}): HttpCallRequest => ({
+  method: 'GET',
+  url,
+  headers: {},
+  body: null,
+  timeoutMs: 2000,
+  ...extra,
+});
+const open = { allowPrivateNetwork: true };
+const guarded = { allowPrivateNetwork: false };
+
+test('200 with body', async () => {
+  const s = await serve((_q, r) => r.end('héllo'));
+  assert.deepEqual(await performHttpCall(call(`${s.base}/x`), open), { status: 200, body: 'héllo' });
+});
+
+test('404 status is passed through with its body', async () => {
+  const s = await serve((_q, r) => {
+    r.statusCode = 404;
+    r.end('nope');
+  });
+  assert.deepEqual(await performHttpCall(call(s.base), open), { status: 404, body: 'nope' });
+});
+
+test('server that never answers → TIMEOUT', async () => {
+  const s = await serve(() => {});
+  const t0 = Date.now();
+  assert.deepEqual(await performHttpCall(call(s.base, { timeoutMs: 200 }), open), { status: 'TIMEOUT', body: '' });
+  assert.ok(Date.now() - t0 < 1500);
+});
+
+test('headers sent, then the body stalls → TIMEOUT', async () => {
+  const s = await serve((_q, r) => {
+    r.writeHead(200, { 'content-type': 'text/plain' });
+    r.write('partial');
+  });
+  assert.deepEqual(await performHttpCall(call(s.base, { timeoutMs: 200 }), open), { status: 'TIMEOUT', body: '' });
+});
+
+test('body over maxBytes → ERROR (an endless body is cut off, not waited for); exactly maxBytes is fine', async () => {
+  let dropped!: Promise<void>;
+  const endless = await serve((_q, r) => {
+    dropped = new Promise((done) => r.on('close', done));
+    const tick = setInterval(() => (r.destroyed ? clearInterval(tick) : r.write('x'.repeat(64))), 5);
+  });
+  const t0 = Date.now();
+  assert.deepEqual(await performHttpCall(call(endless.base), { ...open, maxBytes: 100 }), { status: 'ERROR', body: '' });
+  assert.ok(Date.now() - t0 < 1500, 'stopped reading before the timeout');
+  // the stream was cancelled: the connection goes away instead of lingering
+  await Promise.race([dropped, new Promise((_, no) => setTimeout(() => no(new Error('connection not dropped')), 1000))]);
+
+  const exact = await serve((_q, r) => r.end('y'.repeat(100)));
+  assert.deepEqual(await performHttpCall(call(exact.base), { ...open, maxBytes: 100 }), { status: 200, body: 'y'.repeat(100) });
+  assert.deepEqual(await performHttpCall(call(exact.base), { ...open, maxBytes: 99 }), { status: 'ERROR', body: '' });
+});
+
+test('refused connection, DNS failure, invalid URL, non-http scheme → ERROR', async () => {
+  const s = await serve(() => {});
+  const dead = servers.pop()!;
+  dead.close();
+  await new Promise((r) => setTimeout(r, 20));
+  const err = { status: 'ERROR', body: '' };
+  assert.deepEqual(await performHttpCall(call(s.base), open), err);
+  assert.deepEqual(await performHttpCall(call('http://nonexistent.invalid/'), open), err);
+  assert.deepEqual(await performHttpCall(call('not a url'), open), err);
+  assert.deepEqual(await performHttpCall(call('ftp://8.8.8.8/file'), open), err);
+  assert.deepEqual(await performHttpCall(call('file:///etc/passwd'), open), err);
+});
+
+test('loopback refused without a connection unless allowPrivateNetwork', async () => {
+  const s = await serve((_q, r) => r.end('secret'));
+  for (const url of [s.base, `http://localhost:${s.port}/`, `http://[::ffff:127.0.0.1]:${s.port}/`, `http://2130706433:${s.port}/`]) {
+    assert.deepEqual(await performHttpCall(call(url), guarded), { status: 'ERROR', body: '' }, url);
+  }
+  assert.equal(s.seen.length, 0, 'the server saw no request');
+  assert.deepEqual(await performHttpCall(call(s.base), open), { status: 200, body: 'secret' });
+  assert.equal(s.seen.length, 1);
+});
+
+test('a name with ANY private address is refused; the vetted lookup is the only one (no rebinding)', async (t) => {
+  const s = await serve((_q, r) => r.end('secret'));
+  const answers: Record<string, dns.LookupAddress[][]> = {
+    'mixed.test': [[{ address: '8.8.8.8', family: 4 }, { address: '127.0.0.1', family: 4 }]],
+    // first answer public (TEST-NET-3, unroutable), any later answer would be loopback
+    'rebind.test': [[{ address: '203.0.113.7', family: 4 }], [{ address: '127.0.0.1', family: 4 }]],
+  };
+  const calls: string[] = [];
+  const fake = async (host: string) => {
+    calls.push(host);
+    const list = answers[host];
+    return list.length > 1 ? list.shift()! : list[0];
+  };
+  t.mock.method(dns.promises, 'lookup', fake as unknown as typeof dns.promises.lookup);
+
+  assert.deepEqual(await performHttpCall(call(`http://mixed.test:${s.port}/`), guarded), { status: 'ERROR', body: '' });
+  const r = await performHttpCall(call(`http://rebind.test:${s.port}/`, { timeoutMs: 300 }), guarded);
+  assert.notEqual(r.status, 200);
+  assert.equal(s.seen.length, 0, 'the server saw no request');
+  assert.deepEqual(calls, ['mixed.test', 'rebind.test']);
+
+  assert.equal(await checkPublicUrl('https://mixed.test/hook'), false);
+  assert.equal(await checkPublicUrl('https://rebind.test/hook'), false); // now answers 127.0.0.1
+});
+
+test('checkPublicUrl', async (t) => {
+  assert.equal(await checkPublicUrl('https://8.8.8.8/hook'), true);
+  assert.equal(await checkPublicUrl('http://[2606:4700::1]/'), true);
+  assert.equal(await checkPublicUrl('http://127.0.0.1/'), false);
+  assert.equal(await checkPublicUrl('http://localhost/'), false);
+  assert.equal(await checkPublicUrl('http://[fe80::1]/'), false);
+  assert.equal(await checkPublicUrl('ftp://8.8.8.8/'), false);
+  assert.equal(await checkPublicUrl('nonsense'), false);
+  assert.equal(await checkPublicUrl('http://nonexistent.invalid/'), false);
+  t.mock.method(dns.promises, 'lookup', (async () => [{ address: '93.184.215.14', family: 4 }]) as unknown as typeof dns.promises.lookup);
+  assert.equal(await checkPublicUrl('https://example.test/'), true);
+});
+
+test('method, headers and body are sent exactly; redirects are returned, not followed', async () => {
+  const target = await serve((_q, r) => r.end('followed'));
+  const s = await serve((q, r) => {
+    if (q.url === '/redirect') {
+      r.writeHead(302, { location: `${target.base}/` });
+      return r.end();
+    }
+    r.end('ok');
+  });
+  const headers = { 'Content-Type': 'application/json', 'X-Api-Key': 'k-123' };
+  const body = '{"a":1}';
+  assert.deepEqual(await performHttpCall(call(`${s.base}/p?q=1`, { method: 'PUT', headers, body }), open), { status: 200, body: 'ok' });
+  assert.deepEqual(await performHttpCall(call(`${s.base}/d`, { method: 'DELETE' }), open), { status: 200, body: 'ok' });
+  // a body templated onto a GET is dropped rather than failing the call
+  assert.deepEqual(await performHttpCall(call(`${s.base}/g`, { body: 'ignored' }), open), { status: 200, body: 'ok' });
+  const [put, del, get] = s.seen;
+  assert.deepEqual([put.method, put.url, put.body], ['PUT', '/p?q=1', body]);
+  assert.equal(put.headers['content-type'], 'application/json');
+  assert.equal(put.headers['x-api-key'], 'k-123');
+  assert.equal(put.headers['content-length'], String(body.length));
+  assert.deepEqual([del.method, del.url, del.body], ['DELETE', '/d', '']);
+  assert.deepEqual([get.method, get.body], ['GET', '']);
+
+  assert.deepEqual(await performHttpCall(call(`${s.base}/redirect`), open), { status: 302, body: '' });
+  assert.equal(target.seen.length, 0, 'redirect target never contacted');
+});
+
+test('isPrivateAddress', () => {
+  const table: [string, boolean][] = [
+    ['127.0.0.1', true], ['127.255.255.254', true], ['::1', true],
+    ['10.0.0.1', true], ['10.255.255.255', true],
+    ['172.16.0.1', true], ['172.31.255.255', true], ['172.15.255.255', false], ['172.32.0.1', false],
+    ['192.168.0.1', true], ['192.168.255.255', true], ['192.169.0.1', false],
+    ['fc00::1', true], ['fd12:3456::1', true], ['fe00::1', false],
+    ['169.254.169.254', true], ['169.253.0.1', false], ['fe80::1', true], ['fe80::1%eth0', true], ['febf::1', true], ['fec0::1', false],
+    ['0.0.0.0', true], ['::', true],
+    ['100.64.0.1', true], ['100.127.255.255', true], ['100.63.255.255', false], ['100.128.0.1', false],
+    ['::ffff:127.0.0.1', true], ['::ffff:7f00:1', true], ['::ffff:10.1.2.3', true], ['::ffff:192.168.1.1', true],
+    ['::ffff:169.254.169.254', true], ['::ffff:100.64.0.1', true], ['::ffff:0.0.0.0', true], ['::ffff:8.8.8.8', false],
+    ['64:ff9b::127.0.0.1', true], ['64:ff9b::8.8.8.8', false],
+    ['8.8.8.8', false], ['1.1.1.1', false], ['2606:4700::1', false], ['2001:4860:4860::8888', false],
+    ['not-an-ip', true], ['', true],
+  ];
+  for (const [ip, want] of table) assert.equal(isPrivateAddress(ip), want, ip);
+});
