@@ -29,6 +29,8 @@ export interface ChatInput {
   dropTags: string[];
   /** named by the CHANNEL header or the Channel field: the conversation must exist on it */
   channel?: string;
+  /** the channel a conversation this request creates starts on (the web channel sets `web`) */
+  newChannel?: string;
   direction: Direction;
   historyLimit?: number;
 }

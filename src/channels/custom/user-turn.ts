@@ -42,8 +42,10 @@ export class UserTurn {
     // so a retried turn hands out the same links).
     const newShares = new Map<string, { mode: ShareMode; hours: number }>();
     let endedBy = 'none';
+    let channel = input.newChannel ?? 'custom';
     const reply = await this.deps.turns.run(account.id, bot.id, userId, async (current) => {
-      const conversation = current ? assertCanChat(current, this.deps.clock) : this.newConversation(bot, compiled, userId);
+      const conversation = current ? assertCanChat(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
+      channel = conversation.channel;
       const state: ConversationState = structuredClone(conversation.state);
       applyVariables(state, input.variables);
       applyTags(state, input.tags, input.dropTags);
@@ -80,7 +82,7 @@ export class UserTurn {
         reply: this.reply(next, parts, last.enableUserChat),
       };
     });
-    this.deps.metrics.turns.inc({ channel: 'custom', ended: endedBy });
+    this.deps.metrics.turns.inc({ channel, ended: endedBy });
     this.deps.metrics.turnSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     return reply;
   }
@@ -148,11 +150,11 @@ export class UserTurn {
     }
   }
 
-  private newConversation(bot: BotRecord, compiled: CompiledBot, userId: string): ConversationRecord {
+  private newConversation(bot: BotRecord, compiled: CompiledBot, userId: string, channel: string): ConversationRecord {
     const now = this.deps.clock.now();
-    const state = newConversationState(compiled, { user_id: userId, channel: 'custom', creation_date: this.deps.clock.iso(now) });
+    const state = newConversationState(compiled, { user_id: userId, channel, creation_date: this.deps.clock.iso(now) });
     return {
-      id: 0, botId: bot.id, userId, channel: 'custom', state, controlState: STATE_BOT, operator: null, banExpiration: null,
+      id: 0, botId: bot.id, userId, channel, state, controlState: STATE_BOT, operator: null, banExpiration: null,
       banMessage: null, forgetting: false, revision: 0, createdAt: now, updatedAt: now,
     };
   }
