@@ -1,0 +1,174 @@
+// The rules of bot-format.md "Rules checked on save" that a JSON Schema cannot express, plus regex
+// compilation. They read the document defensively: a rule looks only at values of the right type,
+// so a part the schema rejected is skipped rather than reported twice or crashing the check.
+
+import { GUID_PATTERN, type ActionRegistry, type JsonSchema } from './schema.js';
+import { toJsonPath } from './problems.js';
+import { forEachAction, isObj, type Obj, type Segment } from './walk.js';
+
+export interface RawProblem {
+  path: Segment[];
+  message: string;
+}
+
+const GUID = new RegExp(GUID_PATTERN);
+const isTemplate = (s: string): boolean => s.includes('{{');
+const key = (s: string): string => s.toLowerCase();
+
+/** Compile error of a user regex, or null. Same flags as the engine: case-insensitive search. */
+export function regexError(source: string): string | null {
+  try {
+    new RegExp(source, 'i');
+    return null;
+  } catch (err) {
+    // V8 says "Invalid regular expression: /<source>/i: <reason>"; the path already says which.
+    return `invalid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`;
+  }
+}
+
+/** Paths (JSONPath) where the schema found a problem: rules that depend on those values stay quiet. */
+export type Failed = ReadonlySet<string>;
+
+/**
+ * `start`/`fallback` flag rules: none → problem at the list; extras (2nd onwards) → at their flag.
+ * Skipped when the list, an element or a flag failed the schema: counting them would only echo that.
+ */
+function exactlyOne(nodes: unknown[], listPath: Segment[], flag: 'start' | 'fallback', what: string, min: 0 | 1, failed: Failed, out: RawProblem[]): void {
+  if (failed.has(toJsonPath(listPath))) return;
+  for (let i = 0; i < nodes.length; i++) {
+    if (failed.has(toJsonPath([...listPath, i])) || failed.has(toJsonPath([...listPath, i, flag]))) return;
+  }
+  const flagged = nodes.flatMap((n, i) => (isObj(n) && n[flag] === true ? [i] : []));
+  if (flagged.length < min) out.push({ path: listPath, message: `no ${what} has "${flag}": true; exactly one must` });
+  for (const i of flagged.slice(1)) {
+    out.push({ path: [...listPath, i, flag], message: `only one ${what} may have "${flag}": true (the first is at index ${flagged[0]})` });
+  }
+}
+
+function uniqueNames(nodes: unknown[], listPath: Segment[], what: string, out: RawProblem[]): void {
+  const first = new Map<string, number>();
+  nodes.forEach((n, i) => {
+    if (!isObj(n) || typeof n.name !== 'string') return;
+    const k = key(n.name);
+    const at = first.get(k);
+    if (at === undefined) first.set(k, i);
+    else out.push({ path: [...listPath, i, 'name'], message: `duplicate ${what} name '${n.name}' (names are case-insensitive; first at index ${at})` });
+  });
+}
+
+/** Not in the spec's list, but a behaviour key (ForcedBehaviourKey) must name one behaviour. */
+function uniqueApiKeys(behaviours: unknown[], out: RawProblem[]): void {
+  const first = new Map<string, number>();
+  behaviours.forEach((b, i) => {
+    if (!isObj(b) || typeof b.apiKey !== 'string') return;
+    const at = first.get(b.apiKey);
+    if (at === undefined) first.set(b.apiKey, i);
+    else out.push({ path: ['behaviours', i, 'apiKey'], message: `duplicate behaviour apiKey (first at index ${at})` });
+  });
+}
+
+function checkTriggers(triggers: unknown, path: Segment[], out: RawProblem[]): void {
+  if (!Array.isArray(triggers)) return;
+  triggers.forEach((t, i) => {
+    if (isObj(t) && isObj(t.match) && typeof t.match.regex === 'string') {
+      const err = regexError(t.match.regex);
+      if (err) out.push({ path: [...path, i, 'match', 'regex'], message: err });
+    }
+  });
+}
+
+/**
+ * What goTo targets can be checked against: behaviour name (lower case) → its interaction names,
+ * or null where the schema rejected a name (then "missing" could be a false alarm, so no check).
+ */
+interface NameIndex {
+  behaviours: Map<string, Set<string> | null>;
+  /** false when some behaviour has no usable name: a missing behaviour cannot be asserted */
+  complete: boolean;
+}
+
+function nameIndex(behaviours: unknown[] | null): NameIndex {
+  const index: NameIndex = { behaviours: new Map(), complete: behaviours !== null };
+  for (const b of behaviours ?? []) {
+    if (!isObj(b) || typeof b.name !== 'string') {
+      index.complete = false;
+      continue;
+    }
+    if (index.behaviours.has(key(b.name))) continue;
+    let names: Set<string> | null = new Set<string>();
+    if (!Array.isArray(b.interactions)) names = null;
+    else for (const it of b.interactions) {
+      if (isObj(it) && typeof it.name === 'string') names?.add(key(it.name));
+      else names = null;
+    }
+    index.behaviours.set(key(b.name), names);
+  }
+  return index;
+}
+
+/**
+ * An absolute goTo with literal names must land somewhere. Without `behaviour` it targets the
+ * current behaviour, which is only known for actions inside a behaviour.
+ */
+function checkGoTo(action: Obj, path: Segment[], current: Obj | undefined, index: NameIndex, out: RawProblem[]): void {
+  if (action.mode !== 'absolute') return;
+  const { behaviour, interaction } = action;
+  let target: string | undefined;
+  if (typeof behaviour === 'string') {
+    if (isTemplate(behaviour)) return;
+    if (!index.behaviours.has(key(behaviour))) {
+      if (index.complete) out.push({ path: [...path, 'behaviour'], message: `goTo target: there is no behaviour named '${behaviour}'` });
+      return;
+    }
+    target = behaviour;
+  } else if (behaviour === undefined && current && typeof current.name === 'string') {
+    target = current.name;
+  } else return;
+  if (typeof interaction !== 'string' || isTemplate(interaction)) return;
+  const names = index.behaviours.get(key(target));
+  if (names && !names.has(key(interaction))) {
+    out.push({ path: [...path, 'interaction'], message: `goTo target: behaviour '${target}' has no interaction named '${interaction}'` });
+  }
+}
+
+export function semanticProblems(doc: unknown, registry: ActionRegistry, schema: JsonSchema, failed: Failed = new Set()): RawProblem[] {
+  const out: RawProblem[] = [];
+  if (!isObj(doc)) return out;
+  checkTriggers(doc.triggers, ['triggers'], out);
+  const behaviours = Array.isArray(doc.behaviours) ? doc.behaviours : null;
+  if (behaviours) {
+    exactlyOne(behaviours, ['behaviours'], 'start', 'behaviour', 1, failed, out);
+    uniqueNames(behaviours, ['behaviours'], 'behaviour', out);
+    uniqueApiKeys(behaviours, out);
+    behaviours.forEach((b, bi) => {
+      if (!isObj(b)) return;
+      checkTriggers(b.triggers, ['behaviours', bi, 'triggers'], out);
+      if (!Array.isArray(b.interactions)) return;
+      const listPath: Segment[] = ['behaviours', bi, 'interactions'];
+      exactlyOne(b.interactions, listPath, 'start', 'interaction of this behaviour', 1, failed, out);
+      exactlyOne(b.interactions, listPath, 'fallback', 'interaction of this behaviour', 0, failed, out);
+      uniqueNames(b.interactions, listPath, 'interaction', out);
+    });
+  }
+  const index = nameIndex(behaviours);
+  const ids = new Map<string, string>();
+  forEachAction(doc, registry, schema, (action, path, scope) => {
+    if (typeof action.id === 'string') {
+      if (!GUID.test(action.id)) out.push({ path: [...path, 'id'], message: 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)' });
+      const k = key(action.id);
+      const first = ids.get(k);
+      if (first !== undefined) out.push({ path: [...path, 'id'], message: `duplicate id '${action.id}' (ids must be unique in the bot; first used at ${first})` });
+      else ids.set(k, toJsonPath(path));
+    }
+    if (action.type === 'goTo') checkGoTo(action, path, scope.behaviour?.node, index, out);
+    if (action.type === 'input' && isObj(action.expect) && typeof action.expect.regex === 'string') {
+      const err = regexError(action.expect.regex);
+      if (err) out.push({ path: [...path, 'expect', 'regex'], message: err });
+    }
+    if (action.type === 'variableSwitch' && action.criteria === 'matches' && typeof action.value === 'string' && !isTemplate(action.value)) {
+      const err = regexError(action.value);
+      if (err) out.push({ path: [...path, 'value'], message: err });
+    }
+  });
+  return out;
+}
