@@ -63,7 +63,7 @@ export class ControlService {
 
   /** Returns the HTTP status (200, or 202 for forget) and the body. */
   async change(account: AccountRecord, bot: BotRecord, userId: string, change: StateChange): Promise<{ status: number; body: unknown }> {
-    return this.turns.run<{ status: number; body: unknown }>(account.id, bot.id, userId, async (current) => {
+    return this.turns.run<{ status: number; body: unknown }>(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
       if (current.forgetting) {
         if (change.state === 'forget') return { reply: { status: 202, body: { UserId: userId, State: 'forgetting' } } };

@@ -1,28 +1,35 @@
 // One turn of one conversation, atomically: load, decide (maybe running the engine, whose HTTP
-// calls happen here, outside any transaction), then commit state, history and usage together.
-// Turns of a conversation are serialized by a keyed mutex in this process, and across processes by
-// the revision check in `save`: a turn that lost the race is run again on the fresh state.
+// calls happen here, outside any transaction), then commit state, history, queued messages,
+// webhook outbox rows and usage together. Turns of a conversation are serialized by a keyed
+// mutex in this process, and across processes by the revision check in `save`: a turn that lost
+// the race is decided again on the fresh state.
 import { KeyedMutex } from '../shared/mutex.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Repositories, Store } from '../store/index.js';
-import type { ConversationRecord, NewMessage } from '../store/conversations.js';
-import type { UsageRecord } from '../store/records.js';
+import type { ConversationRecord } from '../store/conversations.js';
+import type { BotRecord, UsageRecord } from '../store/records.js';
+import { planWebhooks, webhookUrlOf, type TurnMessage } from '../webhooks/plan.js';
 import type { EventBus } from './events.js';
 
 export interface TurnResult<T> {
   /** the conversation to write: new (id 0) or changed; absent when nothing about it changed */
   save?: ConversationRecord;
-  messages?: NewMessage[];
+  messages?: TurnMessage[];
   usage?: Omit<UsageRecord, 'month'>;
-  /** more writes that must commit with the turn (outbox rows, shares, …) */
+  /** more writes that must commit with the turn (shares, …) */
   alsoWrite?: (tx: Repositories, conversationId: number) => Promise<void>;
   /** runs once the transaction committed (fire-and-forget work) */
   afterCommit?: (conversation: ConversationRecord) => void;
   reply: T;
 }
 
-const MAX_ATTEMPTS = 5;
+// Another node may win the race for the same conversation again and again while its own queue of
+// turns drains; a loser backs off a little (jittered, so two nodes fall out of lockstep) and tries
+// again until the deadline, so that a busy conversation is served late rather than refused.
+const RETRY_DEADLINE_MS = 30_000;
+const MAX_BACKOFF_MS = 50;
+const NO_USAGE = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
 
 export class ConversationTurns {
   private readonly mutex = new KeyedMutex();
@@ -31,6 +38,8 @@ export class ConversationTurns {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    /** told when outbox rows were written, so deliveries start without waiting for a poll */
+    private readonly onOutbox: () => void = () => undefined,
   ) {}
 
   /** Runs `work` while no turn of this conversation runs in this process. */
@@ -38,30 +47,28 @@ export class ConversationTurns {
     return this.mutex.run(`${botId}\u0000${userId}`, work);
   }
 
-  run<T>(
-    accountId: string,
-    botId: string,
-    userId: string,
-    decide: (current: ConversationRecord | null) => Promise<TurnResult<T>>,
-  ): Promise<T> {
-    return this.exclusive(botId, userId, async () => {
+  run<T>(bot: BotRecord, userId: string, decide: (current: ConversationRecord | null) => Promise<TurnResult<T>>): Promise<T> {
+    return this.exclusive(bot.id, userId, async () => {
+      const startedAt = Date.now();
       for (let attempt = 1; ; attempt++) {
-        const current = await this.store.conversations.byUser(botId, userId);
+        const current = await this.store.conversations.byUser(bot.id, userId);
         const result = await decide(current);
-        const committed = await this.commit(accountId, result);
+        const committed = await this.commit(bot, current, result);
         if (committed) {
-          const saved = committed === true ? result.save : committed;
+          const saved = committed === true ? result.save : committed.conversation;
           if (saved) this.announce(current, saved, result.messages ?? []);
+          if (committed !== true && committed.outbox > 0) this.onOutbox();
           if (result.afterCommit && saved) result.afterCommit(saved);
           return result.reply;
         }
-        if (attempt >= MAX_ATTEMPTS) throw new AppError('INTERNAL', 'The conversation is too busy; try again.');
+        if (Date.now() - startedAt > RETRY_DEADLINE_MS) throw new AppError('INTERNAL', 'The conversation is too busy; try again.');
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
       }
     });
   }
 
   /** Live events for what this turn committed: its messages, then a control-state change. */
-  private announce(before: ConversationRecord | null, after: ConversationRecord, messages: NewMessage[]): void {
+  private announce(before: ConversationRecord | null, after: ConversationRecord, messages: TurnMessage[]): void {
     const base = { botId: after.botId, userId: after.userId, channel: after.channel, at: this.clock.now() };
     for (const m of messages) this.events.publish({ ...base, kind: 'message', direction: m.direction, parts: m.parts });
     if (!before || before.controlState !== after.controlState || before.operator !== after.operator) {
@@ -69,26 +76,40 @@ export class ConversationTurns {
     }
   }
 
-  /** Returns false when another writer got there first (the turn is then run again). */
-  private async commit<T>(accountId: string, result: TurnResult<T>): Promise<ConversationRecord | boolean> {
+  /** Returns false when another writer got there first (the turn is then decided again). */
+  private async commit<T>(
+    bot: BotRecord,
+    before: ConversationRecord | null,
+    result: TurnResult<T>,
+  ): Promise<{ conversation: ConversationRecord; outbox: number } | boolean> {
     const { save, messages = [], usage, alsoWrite } = result;
-    if (!save && messages.length === 0 && !usage) return true;
+    if (!save) return true;
     const now = this.clock.now();
     return this.store.transaction(async (tx) => {
-      let conversation = save;
-      if (save) {
-        if (save.id === 0) {
-          const id = await tx.conversations.insert({ ...save, createdAt: save.createdAt, updatedAt: now });
-          if (id === null) return false;
-          conversation = { ...save, id };
-        } else if (!(await tx.conversations.save({ ...save, updatedAt: now }))) {
-          return false;
-        }
+      let conversation: ConversationRecord;
+      if (save.id === 0) {
+        const id = await tx.conversations.insert({ ...save, updatedAt: now });
+        if (id === null) return false;
+        conversation = { ...save, id };
+      } else {
+        if (!(await tx.conversations.save({ ...save, updatedAt: now }))) return false;
+        conversation = { ...save, revision: save.revision + 1 };
       }
-      if (conversation && messages.length > 0) await tx.conversations.appendMessages(conversation.id, messages, now);
-      if (usage) await tx.accounts.addUsage(accountId, this.clock.iso(now).slice(0, 7), usage);
-      if (conversation && alsoWrite) await alsoWrite(tx, conversation.id);
-      return conversation ?? true;
+      // Pushed messages on the custom channel wait for a PENDING poll unless a webhook takes them.
+      const queue = conversation.channel === 'custom' && !webhookUrlOf(bot);
+      if (messages.length > 0) {
+        await tx.conversations.appendMessages(
+          conversation.id,
+          messages.map((m) => ({ direction: m.direction, parts: m.parts, pending: m.pushed && queue })),
+          now,
+        );
+      }
+      const plan = planWebhooks(bot, before, conversation, messages, now);
+      for (const row of plan.rows) await tx.outbox.insert(row);
+      const counted = { ...NO_USAGE, ...usage, notifications: (usage?.notifications ?? 0) + plan.notifications };
+      if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, this.clock.iso(now).slice(0, 7), counted);
+      if (alsoWrite) await alsoWrite(tx, conversation.id);
+      return { conversation, outbox: plan.rows.length };
     });
   }
 }

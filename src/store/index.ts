@@ -8,7 +8,9 @@ import type { Queryable, SqlDriver } from './driver.js';
 import { metaRepository } from './meta.js';
 import { migrate } from './migrations/index.js';
 import { operatorRepository } from './operators.js';
+import { operatorSessionRepository } from './operator-sessions.js';
 import { shareRepository } from './shares.js';
+import { outboxRepository } from './outbox.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
@@ -19,7 +21,9 @@ function repositories(db: Queryable) {
     conversations: conversationRepository(db),
     meta: metaRepository(db),
     operators: operatorRepository(db),
+    operatorSessions: operatorSessionRepository(db),
     shares: shareRepository(db),
+    outbox: outboxRepository(db),
   };
 }
 

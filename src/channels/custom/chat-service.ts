@@ -61,13 +61,16 @@ export class ChatService {
     const onAnotherChannel = input.channel !== undefined || input.direction !== 'USER';
 
     if (onAnotherChannel || command === 'PENDING' || command === 'READY') {
-      const existing = await this.deps.store.conversations.byUser(bot.id, userId);
+      let existing = await this.deps.store.conversations.byUser(bot.id, userId);
       if (onAnotherChannel) {
         if (!existing) throw new AppError('CONVERSATION_NOT_FOUND');
         if (input.channel !== undefined && input.channel.toLowerCase() !== existing.channel) {
           throw new AppError('CHANNEL_MISMATCH', `The conversation is on the ${existing.channel} channel.`, { Channel: existing.channel });
         }
       }
+      // Variables and tags come first in any request, READY and PENDING included.
+      const updates = input.variables.length + input.tags.length + input.dropTags.length > 0;
+      if (existing && updates && input.direction === 'USER') existing = await this.applyValues(bot, userId, input);
       if (command === 'PENDING' && input.direction === 'USER') return this.pending(bot, compiled, userId, existing);
       if (command === 'READY' && input.direction === 'USER' && existing) return this.ready(bot, compiled, existing, input.historyLimit);
       if (input.direction !== 'USER') return this.inject(account, bot, compiled, existing!, input);
@@ -95,20 +98,32 @@ export class ChatService {
     assertCanChat(existing, this.deps.clock);
     const position = existing.state.position ?? { behaviour: '', interaction: '' };
     const parts = injectedParts(input.text, input.parts, position, this.deps.clock);
-    const queue = existing.channel === 'custom' && !bot.settings.channels?.custom?.webhookUrl;
-    return this.deps.turns.run(account.id, bot.id, existing.userId, async (current) => {
+    return this.deps.turns.run(bot, existing.userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
       return {
-        messages: parts.length > 0 ? [{ direction: input.direction, parts, pending: queue }] : [],
+        messages: parts.length > 0 ? [{ direction: input.direction, parts, pushed: true }] : [],
         save: { ...current },
         reply: this.reply(compiled, current, parts),
       };
     });
   }
 
+  /** The Variables, Tags and DropTags of a READY or PENDING request, applied atomically. */
+  private applyValues(bot: BotRecord, userId: string, input: ChatInput): Promise<ConversationRecord> {
+    return this.deps.turns.run(bot, userId, async (current) => {
+      if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
+      const checked = assertCanChat(current, this.deps.clock);
+      const state = structuredClone(checked.state);
+      applyVariables(state, input.variables);
+      applyTags(state, input.tags, input.dropTags);
+      const next = { ...checked, state };
+      return { save: next, reply: next };
+    });
+  }
+
   /** First-generation `POST /apihook/status`: one variable or tag change, applied atomically. */
   async updateValue(account: AccountRecord, bot: BotRecord, userId: string, update: { kind: 'set-var' | 'del-var' | 'set-tag' | 'del-tag'; name: string; value?: unknown }): Promise<ConversationRecord> {
-    return this.deps.turns.run(account.id, bot.id, userId, async (current) => {
+    return this.deps.turns.run(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
       const state = structuredClone(current.state);
       if (update.kind === 'set-var') applyVariables(state, [{ Name: update.name, Value: update.value ?? '' }]);

@@ -7,7 +7,8 @@ import { performHttpCall } from '../../integrations/http-call.js';
 import type { Config } from '../../config.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Clock } from '../../shared/clock.js';
-import type { ConversationRecord, NewMessage } from '../../store/conversations.js';
+import type { ConversationRecord } from '../../store/conversations.js';
+import type { TurnMessage } from '../../webhooks/plan.js';
 import type { Store } from '../../store/index.js';
 import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { assertCanChat, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from '../../conversations/control.js';
@@ -43,16 +44,16 @@ export class UserTurn {
     const newShares = new Map<string, { mode: ShareMode; hours: number }>();
     let endedBy = 'none';
     let channel = input.newChannel ?? 'custom';
-    const reply = await this.deps.turns.run(account.id, bot.id, userId, async (current) => {
+    const reply = await this.deps.turns.run(bot, userId, async (current) => {
       const conversation = current ? assertCanChat(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
       channel = conversation.channel;
       const state: ConversationState = structuredClone(conversation.state);
       applyVariables(state, input.variables);
       applyTags(state, input.tags, input.dropTags);
       const next: ConversationRecord = { ...conversation, state };
-      const messages: NewMessage[] = [];
+      const messages: TurnMessage[] = [];
       const userPart = this.userPart(compiled, state, input);
-      if (userPart) messages.push({ direction: 'USER', parts: [userPart], pending: false });
+      if (userPart) messages.push({ direction: 'USER', parts: [userPart], pushed: false });
 
       if (next.controlState === STATE_TAKEN_OVER) {
         // Rule 7: an operator has the conversation; the text is kept for them, the bot stays silent.
@@ -69,7 +70,7 @@ export class UserTurn {
       const parts = outcomes.flatMap((o) => o.parts);
       const effects = outcomes.flatMap((o) => o.effects);
       this.applyControl(next, effects);
-      if (parts.length > 0) messages.push({ direction: 'BOT', parts, pending: false });
+      if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
       return {
         save: next,

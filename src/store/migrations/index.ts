@@ -3,6 +3,8 @@
 import type { SqlDriver } from '../driver.js';
 import { initial } from './001-initial.js';
 import { shares } from './002-shares.js';
+import { clones } from './003-clones.js';
+import { webhooks } from './004-webhooks.js';
 
 export interface Migration {
   version: number;
@@ -11,14 +13,14 @@ export interface Migration {
   postgres: string;
 }
 
-export const migrations: Migration[] = [initial, shares];
+export const migrations: Migration[] = [initial, shares, clones, webhooks];
 
 export async function migrate(db: SqlDriver, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {
     await db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
     const done = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
     let applied = 0;
-    for (const migration of migrations) {
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(migration.version)) continue;
       await db.transaction(async (tx) => {
         for (const statement of splitStatements(db.dialect === 'sqlite' ? migration.sqlite : migration.postgres)) {

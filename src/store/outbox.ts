@@ -1,0 +1,122 @@
+import type { Queryable } from './driver.js';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface OutboxRow {
+  id: number;
+  deliveryId: string;
+  botId: string;
+  conversationId: number;
+  userId: string;
+  event: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: number;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+export type NewOutboxRow = Pick<OutboxRow, 'deliveryId' | 'botId' | 'conversationId' | 'userId' | 'event' | 'body' | 'createdAt'>;
+
+interface Row {
+  id: number;
+  delivery_id: string;
+  bot_id: string;
+  conversation_id: number;
+  user_id: string;
+  event: string;
+  body: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: number;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+const toRow = (r: Row): OutboxRow => ({
+  id: Number(r.id),
+  deliveryId: r.delivery_id,
+  botId: r.bot_id,
+  conversationId: Number(r.conversation_id),
+  userId: r.user_id,
+  event: r.event,
+  body: r.body,
+  status: r.status as DeliveryStatus,
+  attempts: Number(r.attempts),
+  lastStatusCode: r.last_status_code === null ? null : Number(r.last_status_code),
+  lastError: r.last_error,
+  nextAttemptAt: Number(r.next_attempt_at),
+  createdAt: Number(r.created_at),
+  deliveredAt: r.delivered_at === null ? null : Number(r.delivered_at),
+});
+
+export function outboxRepository(db: Queryable) {
+  return {
+    async insert(row: NewOutboxRow): Promise<void> {
+      await db.run(
+        `INSERT INTO outbox (delivery_id, bot_id, conversation_id, user_id, event, body, status, attempts, next_attempt_at, claimed_until, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, 0, $7)`,
+        [row.deliveryId, row.botId, row.conversationId, row.userId, row.event, row.body, row.createdAt],
+      );
+    },
+    /**
+     * Due deliveries that are first in line for their conversation (order per conversation: a
+     * row waits while an older row of the same conversation is still pending), not claimed by
+     * anyone, of endpoints that are not paused.
+     */
+    async due(now: number, limit: number): Promise<OutboxRow[]> {
+      const rows = await db.all<Row>(
+        `SELECT o.* FROM outbox o
+         WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND o.claimed_until <= $1
+           AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.conversation_id = o.conversation_id AND e.status = 'pending' AND e.id < o.id)
+           AND NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.bot_id = o.bot_id AND w.paused_until > $1)
+         ORDER BY o.id LIMIT $2`,
+        [now, limit],
+      );
+      return rows.map(toRow);
+    },
+    /** Claims a row for one delivery attempt; false when another dispatcher (or node) has it. */
+    async claim(id: number, now: number, until: number): Promise<boolean> {
+      return (await db.run("UPDATE outbox SET claimed_until = $3 WHERE id = $1 AND status = 'pending' AND claimed_until <= $2", [id, now, until])) === 1;
+    },
+    async recordAttempt(id: number, outcome: { status: DeliveryStatus; statusCode: number | null; error: string | null; nextAttemptAt: number; at: number }): Promise<void> {
+      await db.run(
+        `UPDATE outbox SET status = $2, attempts = attempts + 1, last_status_code = $3, last_error = $4, next_attempt_at = $5,
+           claimed_until = 0, delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END
+         WHERE id = $1`,
+        [id, outcome.status, outcome.statusCode, outcome.error, outcome.nextAttemptAt, outcome.at],
+      );
+    },
+    async byBot(botId: string, limit: number): Promise<OutboxRow[]> {
+      const rows = await db.all<Row>('SELECT * FROM outbox WHERE bot_id = $1 ORDER BY id DESC LIMIT $2', [botId, limit]);
+      return rows.map(toRow);
+    },
+    async byDeliveryId(botId: string, deliveryId: string): Promise<OutboxRow | null> {
+      const row = await db.get<Row>('SELECT * FROM outbox WHERE bot_id = $1 AND delivery_id = $2', [botId, deliveryId]);
+      return row ? toRow(row) : null;
+    },
+    /** Sends one again: back to pending, due now. */
+    async requeue(id: number, now: number): Promise<void> {
+      await db.run("UPDATE outbox SET status = 'pending', next_attempt_at = $2, claimed_until = 0 WHERE id = $1", [id, now]);
+    },
+    async endpoint(botId: string): Promise<{ consecutiveFailures: number; pausedUntil: number }> {
+      const row = await db.get<{ consecutive_failures: number; paused_until: number }>(
+        'SELECT consecutive_failures, paused_until FROM webhook_endpoints WHERE bot_id = $1',
+        [botId],
+      );
+      return { consecutiveFailures: Number(row?.consecutive_failures ?? 0), pausedUntil: Number(row?.paused_until ?? 0) };
+    },
+    async setEndpoint(botId: string, consecutiveFailures: number, pausedUntil: number): Promise<void> {
+      await db.run(
+        `INSERT INTO webhook_endpoints (bot_id, consecutive_failures, paused_until) VALUES ($1, $2, $3)
+         ON CONFLICT (bot_id) DO UPDATE SET consecutive_failures = $2, paused_until = $3`,
+        [botId, consecutiveFailures, pausedUntil],
+      );
+    },
+  };
+}

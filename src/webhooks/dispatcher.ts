@@ -1,0 +1,147 @@
+// Delivers the outbox (api.md section 12): at least once, in order per conversation, with
+// exponential backoff (1 s doubling, capped at 10 min, for 24 h) and a 5-minute pause of an
+// endpoint after more than 5 consecutive failures. Any number of dispatchers (nodes) may run:
+// a row is claimed before each attempt, and a claim that outlives a dead node simply expires.
+import { performHttpCall } from '../integrations/http-call.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Clock } from '../shared/clock.js';
+import type { Store } from '../store/index.js';
+import type { OutboxRow } from '../store/outbox.js';
+import type { BotRecord } from '../store/records.js';
+import { webhookUrlOf } from './plan.js';
+import { sign } from './signature.js';
+
+export const RETRY_FOR_MS = 24 * 3_600_000;
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 10 * 60_000;
+const PAUSE_AFTER_FAILURES = 5;
+const PAUSE_MS = 5 * 60_000;
+const CLAIM_MS = 60_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
+const BATCH = 50;
+
+export function retryDelay(attempts: number): number {
+  return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+export interface DispatcherOptions {
+  allowPrivateNetwork: boolean;
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export class Dispatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly metrics: Metrics,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 500);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Runs a pass now (or right after the current one): new outbox rows need not wait for a poll. */
+  wake(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.runOnce()
+      .then(() => undefined, (error) => this.options.onError?.(error))
+      .finally(() => {
+        this.running = null;
+        if (this.again && this.timer) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** One pass over what is due; returns how many attempts were made. */
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.store.outbox.due(now, BATCH);
+    // Rows of one conversation go one after another; conversations go side by side.
+    const byConversation = new Map<number, OutboxRow>();
+    for (const row of due) if (!byConversation.has(row.conversationId)) byConversation.set(row.conversationId, row);
+    const attempts = await Promise.all([...byConversation.values()].map((row) => this.attempt(row, now)));
+    return attempts.filter(Boolean).length;
+  }
+
+  private async attempt(row: OutboxRow, now: number): Promise<boolean> {
+    if (!(await this.store.outbox.claim(row.id, now, now + CLAIM_MS))) return false;
+    const bot = await this.store.bots.byId(row.botId);
+    const url = bot ? webhookUrlOf(bot) : null;
+    if (!bot || !url) {
+      await this.finish(row, null, { ok: false, statusCode: null, error: 'the bot has no webhook URL any more' });
+      return true;
+    }
+    const result = await this.send(bot, url, row);
+    await this.finish(row, bot, result);
+    return true;
+  }
+
+  private async send(bot: BotRecord, url: string, row: OutboxRow): Promise<{ ok: boolean; statusCode: number | null; error: string | null }> {
+    const seconds = Math.floor(this.clock.now() / 1000);
+    const answer = await performHttpCall(
+      {
+        method: 'POST',
+        url,
+        headers: {
+          'content-type': 'application/json',
+          authorization: bot.apiSecret,
+          'x-colloquy-delivery': row.deliveryId,
+          'x-colloquy-signature': sign(bot.apiSecret, row.body, seconds),
+        },
+        body: row.body,
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+      },
+      { allowPrivateNetwork: this.options.allowPrivateNetwork, maxBytes: 64 * 1024 },
+    );
+    if (typeof answer.status === 'number') {
+      const ok = answer.status >= 200 && answer.status < 300;
+      return { ok, statusCode: answer.status, error: ok ? null : `HTTP ${answer.status}` };
+    }
+    return { ok: false, statusCode: null, error: answer.status === 'TIMEOUT' ? 'timeout' : 'connection failed or address refused' };
+  }
+
+  private async finish(row: OutboxRow, bot: BotRecord | null, result: { ok: boolean; statusCode: number | null; error: string | null }): Promise<void> {
+    const at = this.clock.now();
+    const attempts = row.attempts + 1;
+    this.metrics.webhookDeliveries.inc({ outcome: result.ok ? 'delivered' : 'failed' });
+    if (result.ok) {
+      await this.store.transaction(async (tx) => {
+        await tx.outbox.recordAttempt(row.id, { status: 'delivered', statusCode: result.statusCode, error: null, nextAttemptAt: at, at });
+        await tx.outbox.setEndpoint(row.botId, 0, 0);
+      });
+      return;
+    }
+    const givenUp = at - row.createdAt >= RETRY_FOR_MS || !bot;
+    await this.store.transaction(async (tx) => {
+      await tx.outbox.recordAttempt(row.id, {
+        status: givenUp ? 'failed' : 'pending',
+        statusCode: result.statusCode,
+        error: result.error,
+        nextAttemptAt: at + retryDelay(attempts),
+        at,
+      });
+      if (!bot) return;
+      const endpoint = await tx.outbox.endpoint(row.botId);
+      const failures = endpoint.consecutiveFailures + 1;
+      await tx.outbox.setEndpoint(row.botId, failures, failures > PAUSE_AFTER_FAILURES ? at + PAUSE_MS : endpoint.pausedUntil);
+    });
+  }
+}

@@ -1,0 +1,52 @@
+// Which webhook deliveries a committed turn causes (api.md section 12), decided inside the
+// turn's transaction so that the outbox rows commit with it or not at all.
+import crypto from 'node:crypto';
+import type { ReplyPart } from '../engine/types.js';
+import type { ConversationRecord, Direction } from '../store/conversations.js';
+import type { NewOutboxRow } from '../store/outbox.js';
+import type { BotRecord } from '../store/records.js';
+import { isoWithOffset } from '../shared/clock.js';
+
+/** A message of a turn. `pushed`: it reaches the conversation's channel rather than being returned to the API caller. */
+export interface TurnMessage {
+  direction: Direction;
+  parts: ReplyPart[];
+  pushed: boolean;
+  enableUserChat?: boolean;
+}
+
+export interface WebhookPlan {
+  rows: NewOutboxRow[];
+  /** includeAllChannels notifications, counted in the account's usage */
+  notifications: number;
+}
+
+export function webhookUrlOf(bot: BotRecord): string | null {
+  const url = bot.settings.channels?.custom?.webhookUrl;
+  return typeof url === 'string' && url !== '' ? url : null;
+}
+
+export function planWebhooks(bot: BotRecord, before: ConversationRecord | null, after: ConversationRecord, messages: TurnMessage[], now: number): WebhookPlan {
+  const plan: WebhookPlan = { rows: [], notifications: 0 };
+  if (!webhookUrlOf(bot)) return plan;
+  const all = bot.settings.channels?.custom?.includeAllChannels === true;
+  const onCustom = after.channel === 'custom';
+  const row = (event: string, direction: Direction, reply: unknown): NewOutboxRow => {
+    const deliveryId = crypto.randomUUID();
+    const body = { DeliveryId: deliveryId, Event: event, BotAPIKey: bot.apiKey, UserId: after.userId, Channel: after.channel, Direction: direction, Reply: reply };
+    return { deliveryId, botId: bot.id, conversationId: after.id, userId: after.userId, event, body: JSON.stringify(body), createdAt: now };
+  };
+  for (const m of messages) {
+    if (!all && !(onCustom && m.pushed)) continue;
+    const reply = { Parts: m.parts, UserId: after.userId, Creation: isoWithOffset(after.createdAt), EnableUserChat: m.enableUserChat ?? true, ControlType: after.controlState };
+    plan.rows.push(row('message', m.direction, reply));
+    // Pushed custom-channel messages are the webhook's own job; only the extra ones are notifications.
+    if (all && !(onCustom && m.pushed)) plan.notifications++;
+  }
+  const stateChanged = before !== null && (before.controlState !== after.controlState || before.operator !== after.operator);
+  if (stateChanged && (all || onCustom)) {
+    const state = { UserId: after.userId, State: after.controlState, Operator: after.operator, BanExpiration: after.banExpiration, BanMessage: after.banMessage };
+    plan.rows.push(row('state', 'BOT', state));
+  }
+  return plan;
+}
