@@ -65,24 +65,25 @@ export function outboxRepository(db: Queryable) {
       );
     },
     /**
-     * Due deliveries that are first in line for their conversation (order per conversation: a
-     * row waits while an older row of the same conversation is still pending), not claimed by
-     * anyone, of endpoints that are not paused.
+     * Claims up to `limit` due deliveries for one attempt each, until `until`: rows first in line
+     * for their conversation (a row waits while an older one of the same conversation is pending —
+     * order per conversation), not claimed by anyone, of endpoints that are not paused. On
+     * PostgreSQL the candidates are locked with FOR UPDATE SKIP LOCKED, so several nodes claiming
+     * at once never get the same row; SQLite has a single writer.
      */
-    async due(now: number, limit: number): Promise<OutboxRow[]> {
+    async claimDue(now: number, until: number, limit: number): Promise<OutboxRow[]> {
+      const lock = db.dialect === 'postgres' ? 'FOR UPDATE OF o SKIP LOCKED' : '';
       const rows = await db.all<Row>(
-        `SELECT o.* FROM outbox o
-         WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND o.claimed_until <= $1
-           AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.conversation_id = o.conversation_id AND e.status = 'pending' AND e.id < o.id)
-           AND NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.bot_id = o.bot_id AND w.paused_until > $1)
-         ORDER BY o.id LIMIT $2`,
-        [now, limit],
+        `UPDATE outbox SET claimed_until = $2 WHERE id IN (
+           SELECT o.id FROM outbox o
+           WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND o.claimed_until <= $1
+             AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.conversation_id = o.conversation_id AND e.status = 'pending' AND e.id < o.id)
+             AND NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.bot_id = o.bot_id AND w.paused_until > $1)
+           ORDER BY o.id LIMIT $3 ${lock})
+         RETURNING *`,
+        [now, until, limit],
       );
-      return rows.map(toRow);
-    },
-    /** Claims a row for one delivery attempt; false when another dispatcher (or node) has it. */
-    async claim(id: number, now: number, until: number): Promise<boolean> {
-      return (await db.run("UPDATE outbox SET claimed_until = $3 WHERE id = $1 AND status = 'pending' AND claimed_until <= $2", [id, now, until])) === 1;
+      return rows.map(toRow).sort((a, b) => a.id - b.id);
     },
     async recordAttempt(id: number, outcome: { status: DeliveryStatus; statusCode: number | null; error: string | null; nextAttemptAt: number; at: number }): Promise<void> {
       await db.run(

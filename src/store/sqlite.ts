@@ -29,7 +29,11 @@ export function openSqlite(file: string): SqlDriver {
   };
   const bind = (params: SqlValue[]): Record<string, SqlValue> => {
     const named: Record<string, SqlValue> = {};
-    params.forEach((value, i) => (named[`p${i + 1}`] = value));
+    params.forEach((value, i) => {
+      // PostgreSQL cannot store NUL in text; refusing it here too keeps both databases alike.
+      if (typeof value === 'string' && value.includes('\u0000')) throw new Error('text values may not contain NUL characters');
+      named[`p${i + 1}`] = value;
+    });
     return named;
   };
   const direct: Queryable = {
@@ -43,8 +47,8 @@ export function openSqlite(file: string): SqlDriver {
     async run(sql: string, params: SqlValue[] = []) {
       const statement = prepare(sql);
       if (!statement.reader) return statement.run(bind(params)).changes;
-      statement.all(bind(params));
-      return 0;
+      // A statement with RETURNING yields one row per row written (as pg's rowCount counts them).
+      return statement.all(bind(params)).length;
     },
   };
   const lock = new Mutex();

@@ -73,25 +73,22 @@ export class Dispatcher {
   /** One pass over what is due; returns how many attempts were made. */
   async runOnce(): Promise<number> {
     const now = this.clock.now();
-    const due = await this.store.outbox.due(now, BATCH);
-    // Rows of one conversation go one after another; conversations go side by side.
-    const byConversation = new Map<number, OutboxRow>();
-    for (const row of due) if (!byConversation.has(row.conversationId)) byConversation.set(row.conversationId, row);
-    const attempts = await Promise.all([...byConversation.values()].map((row) => this.attempt(row, now)));
-    return attempts.filter(Boolean).length;
+    // At most one row per conversation is claimable at a time (the oldest pending one), so
+    // conversations go side by side while each one's rows go in order.
+    const claimed = await this.store.outbox.claimDue(now, now + CLAIM_MS, BATCH);
+    await Promise.all(claimed.map((row) => this.attempt(row)));
+    return claimed.length;
   }
 
-  private async attempt(row: OutboxRow, now: number): Promise<boolean> {
-    if (!(await this.store.outbox.claim(row.id, now, now + CLAIM_MS))) return false;
+  private async attempt(row: OutboxRow): Promise<void> {
     const bot = await this.store.bots.byId(row.botId);
     const url = bot ? webhookUrlOf(bot) : null;
     if (!bot || !url) {
       await this.finish(row, null, { ok: false, statusCode: null, error: 'the bot has no webhook URL any more' });
-      return true;
+      return;
     }
     const result = await this.send(bot, url, row);
     await this.finish(row, bot, result);
-    return true;
   }
 
   private async send(bot: BotRecord, url: string, row: OutboxRow): Promise<{ ok: boolean; statusCode: number | null; error: string | null }> {
