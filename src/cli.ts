@@ -10,10 +10,15 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function withServices<T>(work: (services: Awaited<ReturnType<typeof createServices>>['services']) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const store = await openMigratedStore(config, (line) => say(`colloquy: ${line}`));
+  // Progress goes to stderr so that `bot export` prints nothing but the bot file on stdout.
+  const store = await openMigratedStore(config, (line) => process.stderr.write(`colloquy: ${line}\n`));
   try {
     const { services } = await createServices(config, store);
-    return await work(services);
+    try {
+      return await work(services);
+    } finally {
+      await services.events.close?.();
+    }
   } finally {
     await store.close();
   }

@@ -25,7 +25,6 @@ export const errorCatalogue = {
   SHARE_NOT_FOUND: { status: 404, message: 'No such shared conversation link.' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'This bot has no such webhook delivery.' },
   OPERATOR_NOT_FOUND: { status: 404, message: 'No such operator.' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'This route does not accept this method.' },
   CHANNEL_MISMATCH: { status: 409, message: 'The conversation belongs to another channel.' },
   STATE_CONFLICT: { status: 409, message: 'The conversation is not in a state that allows this.' },
   BEHAVIOUR_LINKED: { status: 409, message: "This behaviour is linked to the master bot's content." },

@@ -1,7 +1,7 @@
 // A real server on a real port for HTTP tests, on the database kind asked for.
 import { loadConfig, type Config } from '../../src/config.js';
 import { start, type Running, type StartOptions } from '../../src/main.js';
-import { createTestDatabase, type DatabaseKind } from './databases.js';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
 import { Client } from './client.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -16,6 +16,21 @@ export interface TestServer {
 
 export async function startTestServer(kind: DatabaseKind, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(kind);
+  const server = await startTestServerOn(database, env, options);
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * A server on an existing test database. Closing it leaves the database as it is, so another
+ * server can start on the same data (a restart, or a second node); the caller drops the database.
+ */
+export async function startTestServerOn(database: TestDatabase, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const config: Config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -30,12 +45,9 @@ export async function startTestServer(kind: DatabaseKind, env: Record<string, st
   const running = await start(config, options);
   return {
     url: running.url,
-    kind,
+    kind: database.kind,
     running,
     client: new Client(running.url),
-    close: async () => {
-      await running.close();
-      await database.drop();
-    },
+    close: () => running.close(),
   };
 }

@@ -1,0 +1,113 @@
+// Every route the server registers, read from its own OpenAPI document, with path parameters
+// filled in and the credential that opens it: tests that must cover every route (hostile input)
+// pick up a new route without being edited.
+import type { Client } from './client.js';
+
+export type JsonSchema = Record<string, any>;
+
+export interface RouteInfo {
+  method: string;
+  /** the OpenAPI path, e.g. /bots/{APIKey} */
+  template: string;
+  /** the path with parameters filled in */
+  path: string;
+  /** the JSON schema of the request body, or null when the route declares none */
+  body: JsonSchema | null;
+  /** true when the route declares bearer security */
+  secured: boolean;
+  /** the bearer token that opens it (undefined for open routes) */
+  token?: string;
+}
+
+export interface RouteContext {
+  botKey: string;
+  /** the bot's public web key (web channel routes carry it in the path) */
+  webKey: string;
+  accountId: string;
+  userId: string;
+  tokens: { admin: string; account: string; bot: string };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const carriesBody = (route: RouteInfo) => BODY_METHODS.has(route.method);
+export const label = (route: RouteInfo) => `${route.method} ${route.template}`;
+
+/** A value for a path parameter, by name (case-insensitive); unknown names get a plain word. */
+function parameterValue(name: string, context: RouteContext): string {
+  const values: Record<string, string> = {
+    apikey: context.botKey,
+    botapikey: context.botKey,
+    key: context.webKey,
+    webkey: context.webKey,
+    accountid: context.accountId,
+    userid: context.userId,
+    mode: 'view',
+    hours: '1',
+  };
+  return encodeURIComponent(values[name.toLowerCase()] ?? 'hostile-param');
+}
+
+export async function discoverRoutes(client: Client, context: RouteContext): Promise<RouteInfo[]> {
+  const openapi = await client.get('/openapi.json');
+  if (openapi.status !== 200) throw new Error(`GET /openapi.json: ${openapi.status}`);
+  const routes: RouteInfo[] = [];
+  for (const [template, operations] of Object.entries<Record<string, any>>(openapi.body.paths)) {
+    for (const [method, operation] of Object.entries<any>(operations)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const route: RouteInfo = {
+        method: method.toUpperCase(),
+        template,
+        path: template.replace(/\{([^}]+)\}/g, (_m, name: string) => parameterValue(name, context)),
+        body: operation.requestBody?.content?.['application/json']?.schema ?? null,
+        secured: Array.isArray(operation.security) && operation.security.length > 0,
+      };
+      if (route.secured) route.token = await credentialFor(client, route, context);
+      routes.push(route);
+    }
+  }
+  return routes;
+}
+
+/**
+ * The first token the route does not refuse with 401/403. Probes never reach a handler with side
+ * effects: requests that carry a body send malformed JSON (authentication runs before parsing).
+ */
+async function credentialFor(client: Client, route: RouteInfo, context: RouteContext): Promise<string> {
+  for (const token of [context.tokens.bot, context.tokens.account, context.tokens.admin]) {
+    const res = carriesBody(route)
+      ? await client.call(route.method, route.path, undefined, { token, raw: '{"probe":' })
+      : await client.call(route.method, route.path, undefined, { token });
+    if (res.status !== 401 && res.status !== 403) return token;
+  }
+  throw new Error(`no token opens ${label(route)}`);
+}
+
+/** A value that satisfies `schema` with the fewest fields (required ones only). */
+export function sampleOf(schema: JsonSchema): unknown {
+  if (Array.isArray(schema.anyOf)) return sampleOf(schema.anyOf[0]);
+  if (Array.isArray(schema.oneOf)) return sampleOf(schema.oneOf[0]);
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if ('const' in schema) return schema.const;
+  switch (schema.type) {
+    case 'string':
+      if (schema.format === 'email') return 'hostile@example.org';
+      return 'x'.repeat(Math.max(schema.minLength ?? 1, 1));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'null':
+      return null;
+    default: {
+      const out: Record<string, unknown> = {};
+      for (const name of schema.required ?? []) out[name] = sampleOf(schema.properties?.[name] ?? {});
+      return out;
+    }
+  }
+}
+
+/** A body schema that names its fields and refuses others (the usual route). */
+export const isStrictObject = (schema: JsonSchema | null): boolean => schema?.type === 'object' && schema.additionalProperties === false;
