@@ -61,7 +61,7 @@ export class ConversationTurns {
           if (result.afterCommit && saved) result.afterCommit(saved);
           return result.reply;
         }
-        if (Date.now() - startedAt > RETRY_DEADLINE_MS) throw new AppError('INTERNAL', 'The conversation is too busy; try again.');
+        if (Date.now() - startedAt > RETRY_DEADLINE_MS) throw new AppError('UNAVAILABLE', 'The conversation is too busy; try again.');
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
       }
     });

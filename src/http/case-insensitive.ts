@@ -3,10 +3,12 @@
 // spelling, recursively through nested object schemas. Keys the schema does not know stay as sent
 // (and are then refused by `additionalProperties: false`).
 
-type Schema = { properties?: Record<string, Schema>; items?: Schema };
+type Schema = { properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; type?: unknown };
 
 export function canonicalizeKeys(value: unknown, schema: Schema | undefined): unknown {
   if (!schema || value === null || typeof value !== 'object') return value;
+  // A union (e.g. Variables: a list of {Name, Value} or an object): follow the branch of the value's shape.
+  if (schema.anyOf) return canonicalizeKeys(value, schema.anyOf.find((branch) => branch.type === (Array.isArray(value) ? 'array' : 'object')));
   if (Array.isArray(value)) {
     return schema.items ? value.map((item) => canonicalizeKeys(item, schema.items)) : value;
   }

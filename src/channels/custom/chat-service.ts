@@ -100,10 +100,11 @@ export class ChatService {
     const parts = injectedParts(input.text, input.parts, position, this.deps.clock);
     return this.deps.turns.run(bot, existing.userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
+      const reply = this.reply(compiled, current, parts);
       return {
-        messages: parts.length > 0 ? [{ direction: input.direction, parts, pushed: true }] : [],
+        messages: parts.length > 0 ? [{ direction: input.direction, parts, pushed: true, enableUserChat: reply.EnableUserChat }] : [],
         save: { ...current },
-        reply: this.reply(compiled, current, parts),
+        reply,
       };
     });
   }
