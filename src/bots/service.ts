@@ -9,6 +9,7 @@ import type { AccountRecord, BotContent, BotRecord } from '../store/records.js';
 import type { BotFile } from './bot-file.js';
 import { contentOf, mergeSettings, normalizeSettings, toBotFile } from './files.js';
 import { assignIds } from './ids.js';
+import { CloneLinks, type CloneOutcome } from './links.js';
 import { BotParseError, parseBotDocument } from './parse.js';
 import { validateBotFile } from './validate.js';
 
@@ -17,11 +18,18 @@ export interface VersionInfo {
   PublishedAt: string;
 }
 
+/** A publish; a master's also says what became of each of its clones (api.md section 10). */
+export type Published = BotRecord & { clones?: CloneOutcome[] };
+
 export class BotService {
+  private readonly links: CloneLinks;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.links = new CloneLinks(store, clock);
+  }
 
   /** Parses and validates a bot file; throws 400 INVALID_BOT listing every problem. */
   checkFile(raw: unknown, contentType?: string, previousDraft?: BotContent): BotFile {
@@ -85,12 +93,16 @@ export class BotService {
     if (ifMatch !== null && ifMatch !== bot.version) throw new AppError('VERSION_MISMATCH', undefined, { Version: bot.version });
     const previous = (await this.store.bots.draft(bot.id)) ?? undefined;
     const file = this.checkFile(raw, contentType, previous);
-    return this.edit(bot, (tx, next) => {
+    // A referenced clone may not change linked behaviours (409); its own ones are recorded.
+    const own = await this.links.ownAfterEdit(bot, previous, contentOf(file));
+    return this.edit(bot, async (tx, next) => {
       next.name = file.name;
       next.description = file.description ?? '';
       next.avatar = file.avatar ?? '';
       next.settings = normalizeSettings(file.settings);
-      return tx.bots.update(next, bot.version, contentOf(file));
+      const saved = await tx.bots.update(next, bot.version, contentOf(file));
+      if (saved && own) await tx.bots.setDetached(bot.id, own);
+      return saved;
     });
   }
 
@@ -105,12 +117,18 @@ export class BotService {
     });
   }
 
-  async publish(bot: BotRecord): Promise<BotRecord> {
-    return this.edit(bot, async (tx, next) => {
+  async publish(bot: BotRecord): Promise<Published> {
+    const published = await this.edit(bot, async (tx, next) => {
       const draft = await tx.bots.draft(bot.id);
       next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, draft!, next.updatedAt);
       return tx.bots.update(next, bot.version);
     });
+    return this.republishClones(published);
+  }
+
+  /** After a master's publish (or rollback) has committed: each clone in a transaction of its own. */
+  private async republishClones(published: BotRecord): Promise<Published> {
+    return published.role === 'master' ? { ...published, clones: await this.links.propagate(published) } : published;
   }
 
   async versions(bot: BotRecord): Promise<VersionInfo[]> {
@@ -118,13 +136,16 @@ export class BotService {
     return rows.map((v) => ({ Version: v.version, PublishedAt: this.clock.iso(v.publishedAt) }));
   }
 
-  async rollback(bot: BotRecord, version: number): Promise<BotRecord> {
+  async rollback(bot: BotRecord, version: number): Promise<Published> {
     const old = await this.store.bots.versionByNumber(bot.id, version);
     if (!old) throw new AppError('VERSION_NOT_FOUND');
-    return this.edit(bot, async (tx, next) => {
-      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, old.content, next.updatedAt);
+    // A clone rolls back its own behaviours only: linked ones stay the master's live content.
+    const content = await this.links.relink(bot, old.content);
+    const published = await this.edit(bot, async (tx, next) => {
+      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, content, next.updatedAt);
       return tx.bots.update(next, bot.version);
     });
+    return this.republishClones(published);
   }
 
   /** A new secret; tokens issued with the old one stop working (their secret version is stale). */
@@ -136,7 +157,12 @@ export class BotService {
   }
 
   async remove(bot: BotRecord): Promise<void> {
-    await this.store.bots.remove(bot.id);
+    // A master's clones keep their content and become standard bots, atomically with the delete.
+    // Not only when `bot` says master: a refclone may have made it one since it was read.
+    await this.store.transaction(async (tx) => {
+      await tx.bots.releaseClones(bot.id, this.clock.now());
+      await tx.bots.remove(bot.id);
+    });
   }
 
   /** One edit: Version + 1, written only if nobody else edited the bot meanwhile. */

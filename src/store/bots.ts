@@ -86,6 +86,11 @@ export function botRepository(db: Queryable) {
       const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE api_key = $1`, [apiKey]);
       return row ? toBot(row) : null;
     },
+    /** The web channel's public key (the widget's only credential). */
+    async byWebKey(webKey: string): Promise<BotRecord | null> {
+      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE web_key = $1`, [webKey]);
+      return row ? toBot(row) : null;
+    },
     async byAccount(accountId: string): Promise<BotRecord[]> {
       const rows = await db.all<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE account_id = $1 ORDER BY created_at, id`, [accountId]);
       return rows.map(toBot);
@@ -93,6 +98,27 @@ export function botRepository(db: Queryable) {
     async clonesOf(masterId: string): Promise<BotRecord[]> {
       const rows = await db.all<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE master_bot_id = $1 ORDER BY created_at, id`, [masterId]);
       return rows.map(toBot);
+    },
+    /** Names of the behaviours a referenced clone made its own (api.md section 10). */
+    async detached(botId: string): Promise<string[]> {
+      const row = await db.get<{ detached_behaviours: string }>('SELECT detached_behaviours FROM bots WHERE id = $1', [botId]);
+      return row ? JSON.parse(row.detached_behaviours) : [];
+    },
+    /** Written next to a version-checked `update` in the same transaction: the version guards both. */
+    async setDetached(botId: string, names: string[]): Promise<void> {
+      await db.run('UPDATE bots SET detached_behaviours = $2 WHERE id = $1', [botId, JSON.stringify(names)]);
+    },
+    /**
+     * A deleted master's clones become standard bots keeping their content. Version moves on in
+     * SQL (not from a record read earlier), so a concurrent edit of a clone holding the old
+     * Version fails its check instead of writing the clone role back.
+     */
+    async releaseClones(masterId: string, now: number): Promise<number> {
+      return db.run(
+        `UPDATE bots SET role = 'standard', master_bot_id = NULL, detached_behaviours = '[]', version = version + 1, updated_at = $2
+         WHERE master_bot_id = $1`,
+        [masterId, now],
+      );
     },
     async remove(id: string): Promise<void> {
       await db.run('DELETE FROM bots WHERE id = $1', [id]);

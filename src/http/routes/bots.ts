@@ -29,7 +29,8 @@ export function botRoutes(app: App, s: Services): void {
   const account = { ...authed('account', s), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
   const botFileRoute = { ...account, bodyLimit: BOT_FILE_BODY_LIMIT };
   const owned = (request: FastifyRequest) => s.bots.owned(accountOf(request), (request.params as { APIKey: string }).APIKey);
-  const edited = (bot: BotRecord) => ({ APIKey: bot.apiKey, Version: bot.version });
+  // A master's publish and rollback also list what became of each clone (`Clones`).
+  const edited = (bot: BotRecord & { clones?: unknown[] }) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
 
   app.get('/bots', { ...account, schema: { ...account.schema, summary: "The account's bots" } }, async (request) => {
     const bots = await s.store.bots.byAccount(accountOf(request).id);

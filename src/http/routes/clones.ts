@@ -1,0 +1,67 @@
+// api.md section 10: reference clones, full clones with tagged text, detaching a clone's behaviour.
+// Every field is optional in the schemas so that an absent one is 400 MISSING_FIELD naming it (the
+// spec's code), while unknown fields and wrong types stay 400 INVALID_REQUEST.
+import { Type } from 'typebox';
+import { CloneService } from '../../bots/clones.js';
+import type { AccountRecord, BotRecord } from '../../store/records.js';
+import { authed, type App } from '../server.js';
+import type { Services } from '../services.js';
+import type { FastifyRequest } from 'fastify';
+
+const Source = Type.Object(
+  { BotAPIKey: Type.Optional(Type.String({ maxLength: 256 })), BotSecret: Type.Optional(Type.String({ maxLength: 256 })) },
+  { additionalProperties: false },
+);
+const RefCloneBody = Type.Object({ Source: Type.Optional(Source) }, { additionalProperties: false });
+const TagValue = Type.Object(
+  {
+    Name: Type.Optional(Type.String({ maxLength: 200 })),
+    // Numbers are taken as their text: integrators often send ids and prices as numbers.
+    Value: Type.Optional(Type.Union([Type.String({ maxLength: 100_000 }), Type.Number(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const CloneBody = Type.Object(
+  {
+    Source: Type.Optional(Source),
+    Destination: Type.Optional(
+      Type.Object(
+        { BotName: Type.Optional(Type.String({ maxLength: 200 })), Variables: Type.Optional(Type.Array(TagValue, { maxItems: 1000 })) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+const DetachBody = Type.Object({ Behaviour: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
+
+const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
+const credentials = (bot: BotRecord) => ({ APIKey: bot.apiKey, APISecret: bot.apiSecret });
+
+export function cloneRoutes(app: App, s: Services): void {
+  const clones = new CloneService(s.store, s.clock);
+  const account = { ...authed('account', s), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
+
+  app.post(
+    '/bot/refclone',
+    { ...account, schema: { ...account.schema, summary: 'A referenced clone of a bot, which becomes its master', body: RefCloneBody } },
+    async (request) => credentials(await clones.refClone(accountOf(request), request.body.Source)),
+  );
+
+  app.post(
+    '/bot/clone',
+    { ...account, schema: { ...account.schema, summary: 'A full, detached copy with [[tags]] filled in', body: CloneBody } },
+    async (request) => credentials(await clones.fullClone(accountOf(request), request.body.Source, request.body.Destination)),
+  );
+
+  app.post(
+    '/bots/:APIKey/detach',
+    { ...account, schema: { ...account.schema, summary: "Make one of a clone's linked behaviours its own", params: KeyParams, body: DetachBody } },
+    async (request) => {
+      const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
+      const result = await clones.detach(bot, request.body.Behaviour);
+      return { APIKey: result.bot.apiKey, Version: result.bot.version, Detached: result.detached };
+    },
+  );
+}
