@@ -8,6 +8,7 @@ import type { Store } from '../store/index.js';
 import type { BotRecord } from '../store/records.js';
 import type { ShareMode, ShareRecord } from '../store/shares.js';
 import { STATE_BOT, STATE_TAKEN_OVER } from '../conversations/control.js';
+import type { EventBus } from '../conversations/events.js';
 
 export const SHARE_MODES: ShareMode[] = ['view', 'takeover', 'auto'];
 const HOUR_MS = 3_600_000;
@@ -23,6 +24,8 @@ export class ShareService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly config: { publicUrl: string },
+    /** told of conversations an expired `auto` link handed back, so open consoles see it live */
+    private readonly events?: EventBus,
   ) {}
 
   url(code: string): string {
@@ -78,9 +81,12 @@ export class ShareService {
           if (!(await tx.conversations.save({ ...c, controlState: STATE_BOT, operator: null, updatedAt: this.clock.now() }))) {
             throw new Error('conversation busy');
           }
-          return true;
+          return c;
         })
-        .catch(() => false);
+        .catch(() => false as const);
+      if (done && done !== true) {
+        this.events?.publish({ kind: 'state', botId: done.botId, userId: done.userId, channel: done.channel, state: STATE_BOT, operator: null, at: this.clock.now() });
+      }
       if (done) handed++;
     }
     return handed;

@@ -145,6 +145,8 @@ export function conversationRepository(db: Queryable) {
     },
     remove: (id: number) => removeConversation(db, id),
     forgettingIds: () => forgettingConversationIds(db),
+    listByBots: (botIds: string[], limit: number) => conversationsOfBots(db, botIds, limit),
+    storedMessages: (conversationId: number, limit: number) => storedMessages(db, conversationId, limit),
     async messageCount(conversationId: number): Promise<number> {
       const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = $1', [conversationId]);
       return Number(row?.n ?? 0);
@@ -171,4 +173,51 @@ export async function removeConversation(db: Queryable, id: number): Promise<voi
 export async function forgettingConversationIds(db: Queryable): Promise<number[]> {
   const rows = await db.all<{ id: number }>('SELECT id FROM conversations WHERE forgetting = 1');
   return rows.map((r) => Number(r.id));
+}
+
+export interface ConversationListing extends ConversationRecord {
+  /** time of the last stored message (the conversation's creation when it has none) */
+  lastActivity: number;
+  /** parts of the last stored message, for a preview line */
+  lastParts: ReplyPart[];
+}
+
+/**
+ * The operator console's list: conversations of these bots (not being forgotten), operator
+ * requested first, then taken over, then by last activity. The last message comes from the
+ * (conversation_id, id) index, so the cost grows with the number of conversations, not messages.
+ */
+export async function conversationsOfBots(db: Queryable, botIds: string[], limit: number): Promise<ConversationListing[]> {
+  if (botIds.length === 0) return [];
+  const placeholders = botIds.map((_, i) => `$${i + 2}`).join(', ');
+  const rows = await db.all<ConversationRow & { last_activity: number; last_parts: string | null }>(
+    `SELECT c.*,
+       COALESCE((SELECT m.created_at FROM messages m WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1), c.created_at) AS last_activity,
+       (SELECT m.parts FROM messages m WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1) AS last_parts
+     FROM conversations c
+     WHERE c.forgetting = 0 AND c.bot_id IN (${placeholders})
+     ORDER BY CASE c.control_state WHEN 1 THEN 0 WHEN 2 THEN 1 ELSE 2 END, last_activity DESC, c.id DESC
+     LIMIT $1`,
+    [limit, ...botIds],
+  );
+  return rows.map((r) => ({
+    ...toConversation(r),
+    lastActivity: Number(r.last_activity),
+    lastParts: r.last_parts ? (JSON.parse(r.last_parts) as ReplyPart[]) : [],
+  }));
+}
+
+export interface StoredMessage {
+  direction: Direction;
+  parts: ReplyPart[];
+  createdAt: number;
+}
+
+/** The last `limit` messages with who said them (the console labels operator and user lines). */
+export async function storedMessages(db: Queryable, conversationId: number, limit: number): Promise<StoredMessage[]> {
+  const rows = await db.all<{ direction: string; parts: string; created_at: number }>(
+    'SELECT direction, parts, created_at FROM messages WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2',
+    [conversationId, limit],
+  );
+  return rows.reverse().map((r) => ({ direction: r.direction as Direction, parts: JSON.parse(r.parts) as ReplyPart[], createdAt: Number(r.created_at) }));
 }

@@ -42,5 +42,14 @@ export function operatorRepository(db: Queryable) {
       const row = await db.get<OperatorRow>('SELECT * FROM operators WHERE account_id = $1 AND email = $2', [accountId, email]);
       return row ? toOperator(row) : null;
     },
+    async byId(id: string): Promise<OperatorRecord | null> {
+      const row = await db.get<OperatorRow>('SELECT * FROM operators WHERE id = $1', [id]);
+      return row ? toOperator(row) : null;
+    },
+    /** Console sign-in: the same e-mail may be an operator of several accounts. */
+    async allByEmail(email: string): Promise<OperatorRecord[]> {
+      const rows = await db.all<OperatorRow>('SELECT * FROM operators WHERE email = $1 ORDER BY created_at, id', [email]);
+      return rows.map(toOperator);
+    },
   };
 }

@@ -1,0 +1,140 @@
+// The operator console: its page and assets (/console), and its JSON API (/console/api/*) signed in
+// with an HttpOnly session cookie. The work is done by operators/console-service.ts; this file
+// only maps HTTP to it. Shared conversation URLs (/share/*) are registered from here too.
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HANDOVER_MODES, type HandoverMode } from '../../conversations/control-service.js';
+import { operatorView, SESSION_HOURS, type OperatorContext } from '../../operators/sessions.js';
+import { eventView } from '../../operators/views.js';
+import { AppError } from '../../shared/errors.js';
+import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
+import type { App } from '../server.js';
+import type { Services } from '../services.js';
+import { consolePage, sendAsset } from './console-assets.js';
+import { shareRoutes } from './share.js';
+
+export const SESSION_COOKIE = 'colloquy_console';
+export const LOGINS_PER_MINUTE = 30;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    operatorContext: OperatorContext | null;
+  }
+}
+
+/** The value of one cookie from the Cookie header (no library needed for one name). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** Path=/console keeps the cookie off every other route; Secure when the server is served over https. */
+function sessionCookie(s: Services, value: string, maxAgeSeconds: number): string {
+  const secure = s.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  return `${SESSION_COOKIE}=${value}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+const UserParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), userId: Type.String({ minLength: 1, maxLength: 256 }) });
+const LoginBody = Type.Object(
+  {
+    Email: Type.String({ minLength: 1, maxLength: 254 }),
+    Password: Type.String({ minLength: 1, maxLength: 1024 }),
+    AccountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+const HandoverBody = Type.Object({ Mode: Type.Optional(Type.String({ maxLength: 16 })) }, { additionalProperties: false });
+const BanBody = Type.Object(
+  { Days: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })), Message: Type.Optional(Type.String({ maxLength: 2000 })) },
+  { additionalProperties: false },
+);
+const MessageBody = Type.Object({ Text: Type.String({ minLength: 1, maxLength: 16_384 }) }, { additionalProperties: false });
+const Empty = Type.Object({}, { additionalProperties: false });
+
+export function consoleRoutes(app: App, s: Services): void {
+  closeStreamsOnShutdown(app);
+  app.decorateRequest('operatorContext', null);
+  // The console API is the console page's own, signed in with a cookie rather than a bearer
+  // token: it stays out of the integration API's OpenAPI document (hide).
+  const tags = ['operator console'];
+  // Signed in before the body is read: an anonymous request never gets its body parsed.
+  const signedIn = {
+    onRequest: async (request: FastifyRequest) => {
+      request.operatorContext = await s.operatorSessions.authenticate(cookieValue(request.headers.cookie, SESSION_COOKIE));
+    },
+  };
+  const ctxOf = (request: FastifyRequest) => request.operatorContext!;
+
+  app.get('/console', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
+  app.get('/console/', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
+  app.get('/console/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } }, async (request, reply) =>
+    sendAsset(reply, request.params.file),
+  );
+
+  // Password guessing is slowed by scrypt and capped per client address (when limits are on).
+  const loginLimit = s.config.rateLimitPerMinute > 0 ? { config: { rateLimit: { max: LOGINS_PER_MINUTE, timeWindow: 60_000 } } } : {};
+  app.post('/console/api/login', { ...loginLimit, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
+    const { Email, Password, AccountId } = request.body;
+    const session = await s.operatorSessions.login(Email, Password, AccountId);
+    reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
+    return { ...operatorView(session), SessionExpires: s.clock.iso(session.expiresAt) };
+  });
+
+  app.post('/console/api/logout', { schema: { hide: true, tags, summary: 'Sign out (deletes the session)' } }, async (request, reply) => {
+    await s.operatorSessions.logout(cookieValue(request.headers.cookie, SESSION_COOKIE));
+    reply.header('set-cookie', sessionCookie(s, '', 0));
+    return { LoggedOut: true };
+  });
+
+  app.get('/console/api/me', { ...signedIn, schema: { hide: true, tags, summary: 'The signed-in operator' } }, async (request) => operatorView(ctxOf(request)));
+
+  app.get('/console/api/conversations', { ...signedIn, schema: { hide: true, tags, summary: "Conversations of the account's bots" } }, async (request) => ({
+    Conversations: await s.console.list(ctxOf(request)),
+  }));
+
+  const one = '/console/api/conversations/:botId/:userId';
+  app.get(one, { ...signedIn, schema: { hide: true, tags, summary: 'One conversation: state and transcript', params: UserParams } }, async (request) =>
+    s.console.open(ctxOf(request), request.params.botId, request.params.userId),
+  );
+  app.post(`${one}/takeover`, { ...signedIn, schema: { hide: true, tags, summary: 'Take over (as the signed-in operator)', params: UserParams, body: Empty } }, async (request) =>
+    (await s.console.takeover(ctxOf(request), request.params.botId, request.params.userId)).body,
+  );
+  app.post(`${one}/handover`, { ...signedIn, schema: { hide: true, tags, summary: 'Hand back to the bot', params: UserParams, body: HandoverBody } }, async (request) => {
+    const mode = (request.body.Mode ?? '*').toLowerCase() as HandoverMode;
+    if (!HANDOVER_MODES.includes(mode)) throw new AppError('INVALID_REQUEST', 'Mode must be viewshares, dropshares or *.', { Field: 'Mode' });
+    return (await s.console.handover(ctxOf(request), request.params.botId, request.params.userId, mode)).body;
+  });
+  app.post(`${one}/ban`, { ...signedIn, schema: { hide: true, tags, summary: 'Ban the user', params: UserParams, body: BanBody } }, async (request) =>
+    (await s.console.ban(ctxOf(request), request.params.botId, request.params.userId, request.body.Days, request.body.Message || undefined)).body,
+  );
+  app.post(`${one}/unban`, { ...signedIn, schema: { hide: true, tags, summary: 'Lift a ban', params: UserParams, body: Empty } }, async (request) =>
+    (await s.console.unban(ctxOf(request), request.params.botId, request.params.userId)).body,
+  );
+  app.post(`${one}/forget`, { ...signedIn, schema: { hide: true, tags, summary: 'Forget the user', params: UserParams, body: Empty } }, async (request, reply) => {
+    const result = await s.console.forget(ctxOf(request), request.params.botId, request.params.userId);
+    return reply.status(result.status).send(result.body);
+  });
+  app.post(`${one}/messages`, { ...signedIn, schema: { hide: true, tags, summary: 'Write to the user as operator', params: UserParams, body: MessageBody } }, async (request) =>
+    s.console.send(ctxOf(request), request.params.botId, request.params.userId, request.body.Text),
+  );
+
+  app.get('/console/api/events', { ...signedIn, schema: { hide: true, tags, summary: "Live events of the account's bots (text/event-stream)" } }, async (request, reply) =>
+    streamConsoleEvents(app, s, request, reply),
+  );
+
+  shareRoutes(app, s);
+}
+
+function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, reply: FastifyReply): void {
+  const ctx = request.operatorContext!;
+  let unsubscribe = () => undefined as void;
+  const stream = openEventStream(app, request, reply, {
+    onClose: () => unsubscribe(),
+    // A session that expired or was logged out ends the stream at the next heartbeat.
+    onHeartbeat: () => void s.operatorSessions.authenticate(cookieValue(request.headers.cookie, SESSION_COOKIE)).catch(() => stream.close()),
+  });
+  unsubscribe = s.console.subscribe(ctx, (event) => stream.send(eventView(event, s.clock)));
+}

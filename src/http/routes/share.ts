@@ -1,0 +1,62 @@
+// Shared conversation URLs (api.md section 9), opened by whoever holds the link: the console page in
+// one-conversation mode, and the small API that page uses. The link itself is the credential.
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { eventView } from '../../operators/views.js';
+import { AppError } from '../../shared/errors.js';
+import { openEventStream, type EventStream } from '../event-stream.js';
+import type { App } from '../server.js';
+import type { Services } from '../services.js';
+import { consolePage, errorPage } from './console-assets.js';
+
+const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 128 }) });
+const MessageBody = Type.Object({ Text: Type.String({ minLength: 1, maxLength: 16_384 }) }, { additionalProperties: false });
+
+/** A browser asks for HTML and gets the page; any other client gets JSON (errors included). */
+const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/html');
+
+export function shareRoutes(app: App, s: Services): void {
+  const tags = ['shared conversation URLs'];
+
+  app.get('/share/:code', { schema: { tags, summary: 'Open a shared conversation (the page for browsers, JSON for other clients)', params: CodeParams } }, async (request, reply) => {
+    if (!wantsHtml(request)) return s.shareAccess.conversation(request.params.code);
+    try {
+      await s.shareAccess.open(request.params.code);
+    } catch (error) {
+      if (error instanceof AppError) return errorPage(reply, error);
+      throw error;
+    }
+    return consolePage(reply, { mode: 'share', code: request.params.code });
+  });
+
+  app.get('/share/:code/api/conversation', { schema: { tags, summary: 'The shared conversation: state, transcript, mode', params: CodeParams } }, async (request) =>
+    s.shareAccess.conversation(request.params.code),
+  );
+
+  app.post('/share/:code/api/messages', { schema: { tags, summary: 'Write to the user as operator (takeover and auto links)', params: CodeParams, body: MessageBody } }, async (request) =>
+    s.shareAccess.send(request.params.code, request.body.Text),
+  );
+
+  app.get('/share/:code/api/events', { schema: { tags, summary: 'Live events of the shared conversation (text/event-stream)', params: CodeParams } }, async (request, reply) =>
+    streamShareEvents(app, s, request.params.code, request, reply),
+  );
+}
+
+async function streamShareEvents(app: App, s: Services, code: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  let stream: EventStream | null = null;
+  // An expired or dropped link says so and ends the stream; the page then shows why.
+  const end = () => {
+    stream?.send({ Kind: 'ended' });
+    stream?.close();
+  };
+  // Opening the link first: an unknown or expired one answers its 404/410 as JSON, not a stream.
+  const subscription = await s.shareAccess.subscribe(code, (event) => {
+    stream?.send(eventView(event, s.clock));
+    if (event.kind === 'forgotten') end();
+    else if (event.kind === 'state') void subscription.stillValid().then((valid) => valid || end());
+  });
+  stream = openEventStream(app, request, reply, {
+    onClose: () => subscription.unsubscribe(),
+    onHeartbeat: () => void subscription.stillValid().then((valid) => valid || end()),
+  });
+}

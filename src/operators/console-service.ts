@@ -1,0 +1,130 @@
+// The operator console's use cases: list and open the conversations of the operator's account's
+// bots, control them (take over, hand back, ban, unban, forget) and write to the user. Control
+// goes through ControlService and messages through ChatService (DIRECTION OPERATOR), so the
+// console does exactly what the integration API does, and reaches the user the same way.
+import type { ChatService } from '../channels/custom/chat-service.js';
+import { STATE_TAKEN_OVER } from '../conversations/control.js';
+import type { ControlService, HandoverMode, StateChange } from '../conversations/control-service.js';
+import type { ConversationEvent, EventBus } from '../conversations/events.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { ConversationRecord } from '../store/conversations.js';
+import type { Store } from '../store/index.js';
+import type { BotRecord } from '../store/records.js';
+import type { OperatorContext } from './sessions.js';
+import { botSummary, previewOf, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
+
+export const LIST_LIMIT = 200;
+export const TRANSCRIPT_LIMIT = 500;
+
+export interface ConversationDetail {
+  Conversation: ConversationSummary;
+  Transcript: TranscriptLine[];
+}
+
+export class ConsoleService {
+  constructor(
+    private readonly deps: { store: Store; control: ControlService; chat: ChatService; events: EventBus; clock: Clock },
+  ) {}
+
+  /** Requested first, then taken over, then by last activity (the store orders them). */
+  async list(ctx: OperatorContext): Promise<ConversationSummary[]> {
+    const bots = await this.deps.store.bots.byAccount(ctx.account.id);
+    const byId = new Map(bots.map((b) => [b.id, b]));
+    const rows = await this.deps.store.conversations.listByBots([...byId.keys()], LIST_LIMIT);
+    return rows.map((c) => ({
+      ...this.summary(byId.get(c.botId)!, c),
+      LastActivity: this.deps.clock.iso(c.lastActivity),
+      Preview: previewOf(c.lastParts),
+    }));
+  }
+
+  async open(ctx: OperatorContext, botId: string, userId: string): Promise<ConversationDetail> {
+    const { bot, conversation } = await this.find(ctx, botId, userId);
+    const messages = await this.deps.store.conversations.storedMessages(conversation.id, TRANSCRIPT_LIMIT);
+    const last = messages.at(-1);
+    return {
+      Conversation: {
+        ...this.summary(bot, conversation),
+        LastActivity: this.deps.clock.iso(last?.createdAt ?? conversation.createdAt),
+        Preview: previewOf(last?.parts ?? []),
+      },
+      Transcript: transcriptOf(messages, this.deps.clock),
+    };
+  }
+
+  /** The operator's own e-mail goes into `Operator`, as in POST /custom/state. */
+  takeover(ctx: OperatorContext, botId: string, userId: string) {
+    return this.change(ctx, botId, userId, { state: 'takeover', operator: ctx.operator.email });
+  }
+
+  handover(ctx: OperatorContext, botId: string, userId: string, mode: HandoverMode) {
+    return this.change(ctx, botId, userId, { state: 'handover', mode });
+  }
+
+  ban(ctx: OperatorContext, botId: string, userId: string, days?: number, message?: string) {
+    return this.change(ctx, botId, userId, { state: 'ban', days, message });
+  }
+
+  unban(ctx: OperatorContext, botId: string, userId: string) {
+    return this.change(ctx, botId, userId, { state: 'unban' });
+  }
+
+  forget(ctx: OperatorContext, botId: string, userId: string) {
+    return this.change(ctx, botId, userId, { state: 'forget' });
+  }
+
+  /**
+   * An operator line to the user. The console only writes into conversations it has taken over,
+   * so the bot and a person never answer the user at the same time.
+   */
+  async send(ctx: OperatorContext, botId: string, userId: string, text: string) {
+    const { bot, conversation } = await this.find(ctx, botId, userId);
+    if (this.deps.control.view(conversation).State !== STATE_TAKEN_OVER) {
+      throw new AppError('STATE_CONFLICT', 'Take the conversation over before writing to the user.', { State: this.deps.control.view(conversation).State });
+    }
+    const reply = await this.deps.chat.chat(ctx.account, bot, { userId, text, direction: 'OPERATOR', variables: [], tags: [], dropTags: [] });
+    return { Parts: reply.Parts };
+  }
+
+  /**
+   * Live events of the account's bots. Bots created after the stream opened are looked up once
+   * and remembered, so a new bot's conversations show up without reconnecting.
+   */
+  subscribe(ctx: OperatorContext, deliver: (event: ConversationEvent) => void): () => void {
+    const mine = new Map<string, Promise<boolean>>();
+    const owns = (botId: string) => {
+      let known = mine.get(botId);
+      if (!known) {
+        known = this.deps.store.bots.byId(botId).then((b) => b?.accountId === ctx.account.id, () => false);
+        mine.set(botId, known);
+      }
+      return known;
+    };
+    // Events are delivered in the order they were published, even while a bot lookup is pending.
+    let queue: Promise<void> = Promise.resolve();
+    return this.deps.events.subscribe((event) => {
+      queue = queue.then(async () => {
+        if (await owns(event.botId)) deliver(event);
+      });
+    });
+  }
+
+  private async change(ctx: OperatorContext, botId: string, userId: string, change: StateChange) {
+    const { bot } = await this.find(ctx, botId, userId);
+    return this.deps.control.change(ctx.account, bot, userId, change);
+  }
+
+  /** Another account's bot or conversation answers exactly as a missing one: 404. */
+  private async find(ctx: OperatorContext, botId: string, userId: string): Promise<{ bot: BotRecord; conversation: ConversationRecord }> {
+    const bot = await this.deps.store.bots.byId(botId);
+    if (!bot || bot.accountId !== ctx.account.id) throw new AppError('CONVERSATION_NOT_FOUND');
+    const conversation = await this.deps.store.conversations.byUser(bot.id, userId);
+    if (!conversation || conversation.forgetting) throw new AppError('CONVERSATION_NOT_FOUND');
+    return { bot, conversation };
+  }
+
+  private summary(bot: BotRecord, c: ConversationRecord): Omit<ConversationSummary, 'LastActivity' | 'Preview'> {
+    return { ...botSummary(bot), ...this.deps.control.view(c), Channel: c.channel, Creation: this.deps.clock.iso(c.createdAt) };
+  }
+}

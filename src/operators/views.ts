@@ -1,0 +1,55 @@
+// What the console and share pages receive: conversations, transcript lines and live events in
+// the API's PascalCase wire form, built from store records and the event bus's events.
+import type { ConversationEvent } from '../conversations/events.js';
+import type { StateView } from '../conversations/control-service.js';
+import type { ReplyPart } from '../engine/types.js';
+import type { Clock } from '../shared/clock.js';
+import type { StoredMessage } from '../store/conversations.js';
+import type { BotRecord } from '../store/records.js';
+
+export interface ConversationSummary extends StateView {
+  BotId: string;
+  BotName: string;
+  Channel: string;
+  Creation: string;
+  LastActivity: string;
+  /** a short text of the last message, for the list */
+  Preview: string;
+}
+
+export interface TranscriptLine {
+  Direction: string;
+  At: string;
+  Parts: ReplyPart[];
+}
+
+export const transcriptOf = (messages: StoredMessage[], clock: Clock): TranscriptLine[] =>
+  messages.map((m) => ({ Direction: m.direction, At: clock.iso(m.createdAt), Parts: m.parts }));
+
+/** The first text found in the parts (depth first), cut to a list line. */
+export function previewOf(parts: ReplyPart[]): string {
+  const stack = [...parts];
+  while (stack.length > 0) {
+    const part = stack.shift()!;
+    const text = part.Text ?? part.Title ?? null;
+    if (text) return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+    stack.unshift(...part.Parts);
+  }
+  return '';
+}
+
+export const botSummary = (bot: BotRecord) => ({ BotId: bot.id, BotName: bot.name });
+
+/** A bus event as the browser receives it (one JSON object per Server-Sent Event). */
+export function eventView(event: ConversationEvent, clock: Clock): Record<string, unknown> {
+  const base = { BotId: event.botId, UserId: event.userId, Channel: event.channel, At: clock.iso(event.at) };
+  switch (event.kind) {
+    case 'message':
+      // Truncated: too large to relay between nodes; the page reads the transcript again anyway.
+      return { Kind: 'message', ...base, Direction: event.direction, Parts: event.parts, ...(event.truncated ? { Truncated: true } : {}) };
+    case 'state':
+      return { Kind: 'state', ...base, State: event.state, Operator: event.operator };
+    case 'forgotten':
+      return { Kind: 'forgotten', ...base };
+  }
+}

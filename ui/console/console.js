@@ -1,0 +1,274 @@
+// @ts-check
+// The operator console in the browser (no framework). Two modes, from <body data-mode>:
+// "console": sign in, list the account's conversations, open one, control it, write to the user;
+// "share": one conversation opened by a shared URL, read-only or with operator writing as the link allows.
+// Live updates come from an EventSource; on each event the affected views are fetched again, so
+// what is shown is always what the server has (no client-side merging to get wrong).
+import { el, renderLine, stateLabel, STATE_CLASSES } from './render.js';
+
+const body = document.body;
+const mode = body.dataset.mode === 'share' ? 'share' : 'console';
+const code = body.dataset.code ?? '';
+const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
+
+/** @type {{BotId: string, UserId: string} | null} */
+let current = null;
+/** @type {any} */
+let currentView = null;
+/** @type {EventSource | null} */
+let events = null;
+
+const api = {
+  base: mode === 'share' ? `/share/${encodeURIComponent(code)}/api` : '/console/api',
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [payload]
+   * @returns {Promise<any>}
+   */
+  async call(method, path, payload) {
+    const init = /** @type {RequestInit} */ ({ method, headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    if (payload !== undefined) {
+      init.headers = { ...init.headers, 'content-type': 'application/json' };
+      init.body = JSON.stringify(payload);
+    }
+    const res = await fetch(this.base + path, init);
+    const data = res.status === 204 ? null : await res.json().catch(() => null);
+    if (!res.ok) throw Object.assign(new Error(data?.Message ?? `HTTP ${res.status}`), { status: res.status, code: data?.Code });
+    return data;
+  },
+};
+
+function say(/** @type {string} */ text, isError = false) {
+  $('status').textContent = text;
+  $('status').classList.toggle('error', isError);
+}
+
+/** Runs `work`, reporting failures; a lost session sends the operator back to the sign-in form. */
+async function attempt(/** @type {() => Promise<unknown>} */ work) {
+  try {
+    await work();
+  } catch (error) {
+    const e = /** @type {any} */ (error);
+    if (mode === 'console' && e.status === 401) return showSignIn('Your session has ended; sign in again.');
+    say(e.message, true);
+  }
+}
+
+/** Calls `fn` once, `ms` after the last of a burst of calls. */
+function debounce(/** @type {() => void} */ fn, ms = 120) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(fn, ms);
+  };
+}
+
+// ---- sign-in (console mode) ----
+
+function showSignIn(/** @type {string} */ message = '') {
+  events?.close();
+  events = null;
+  current = null;
+  $('workspace').hidden = true;
+  $('who').hidden = true;
+  $('signin').hidden = false;
+  $('signin-error').textContent = message;
+  $('signin-email').focus();
+}
+
+async function showWorkspace(/** @type {any} */ me) {
+  $('signin').hidden = true;
+  $('workspace').hidden = false;
+  $('who').hidden = false;
+  $('who-name').textContent = `${me.Name} <${me.Email}>`;
+  say('');
+  await refreshList();
+  listen('/console/api/events');
+}
+
+$('signin-form').addEventListener('submit', async (/** @type {Event} */ event) => {
+  event.preventDefault();
+  $('signin-error').textContent = '';
+  const account = $('signin-account').value.trim();
+  try {
+    const me = await api.call('POST', '/login', { Email: $('signin-email').value, Password: $('signin-password').value, ...(account ? { AccountId: account } : {}) });
+    $('signin-password').value = '';
+    await showWorkspace(me);
+  } catch (error) {
+    $('signin-error').textContent = /** @type {Error} */ (error).message;
+  }
+});
+
+$('logout').addEventListener('click', () =>
+  attempt(async () => {
+    await api.call('POST', '/logout', {});
+    showSignIn('Signed out.');
+  }),
+);
+
+// ---- conversation list ----
+
+async function refreshList() {
+  const { Conversations } = await api.call('GET', '/conversations');
+  const list = $('conversation-list');
+  list.replaceChildren(
+    ...Conversations.map((/** @type {any} */ c) => {
+      const item = el('li', 'conversation-item');
+      const button = /** @type {HTMLButtonElement} */ (el('button', 'conversation-open'));
+      button.type = 'button';
+      button.dataset.botId = c.BotId;
+      button.dataset.userId = c.UserId;
+      if (current && current.BotId === c.BotId && current.UserId === c.UserId) button.setAttribute('aria-current', 'true');
+      const badge = el('span', `badge ${STATE_CLASSES[c.State] ?? ''}`, stateLabel(c));
+      button.append(el('span', 'conversation-user', c.UserId), badge, el('span', 'conversation-bot hint', `${c.BotName} · ${c.Channel}`));
+      if (c.Preview) button.append(el('span', 'conversation-preview', c.Preview));
+      button.addEventListener('click', () => attempt(() => openConversation(c.BotId, c.UserId)));
+      item.append(button);
+      return item;
+    }),
+  );
+  $('list-empty').hidden = Conversations.length > 0;
+}
+const refreshListSoon = debounce(() => void attempt(refreshList));
+
+// ---- one conversation ----
+
+const conversationPath = () => (mode === 'share' ? '/conversation' : `/conversations/${encodeURIComponent(current?.BotId ?? '')}/${encodeURIComponent(current?.UserId ?? '')}`);
+
+async function openConversation(/** @type {string} */ botId, /** @type {string} */ userId) {
+  current = { BotId: botId, UserId: userId };
+  for (const button of document.querySelectorAll('.conversation-open')) {
+    const b = /** @type {HTMLElement} */ (button);
+    b.toggleAttribute('aria-current', b.dataset.botId === botId && b.dataset.userId === userId);
+  }
+  await refreshConversation();
+}
+
+async function refreshConversation() {
+  if (mode === 'console' && !current) return;
+  const view = await api.call('GET', conversationPath());
+  currentView = view;
+  const c = view.Conversation;
+  current = { BotId: c.BotId, UserId: c.UserId };
+  $('conversation-placeholder').hidden = true;
+  $('conversation-body').hidden = false;
+  $('conversation-title').textContent = c.UserId;
+  const badge = $('conversation-state');
+  badge.className = `badge ${STATE_CLASSES[c.State] ?? ''}`;
+  badge.textContent = stateLabel(c);
+  $('conversation-meta').textContent = `${c.BotName} · ${c.Channel}${view.Mode ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
+  const transcript = $('transcript');
+  transcript.replaceChildren(...view.Transcript.map(renderLine));
+  transcript.lastElementChild?.scrollIntoView({ block: 'end' });
+  updateControls(c, view);
+}
+const refreshConversationSoon = debounce(() => void attempt(refreshConversation), 60);
+
+/** Buttons follow the state: api.md section 8 says what each state allows. */
+function updateControls(/** @type {any} */ c, /** @type {any} */ view) {
+  const takenOver = c.State === 2;
+  const banned = c.State === 3;
+  $('takeover').disabled = takenOver || banned;
+  $('handover').disabled = banned || c.State === 0;
+  $('handover-mode').disabled = $('handover').disabled;
+  $('ban').disabled = banned;
+  $('unban').disabled = !banned;
+  const canSend = mode === 'share' ? Boolean(view.CanSend) : takenOver;
+  $('message-text').disabled = !canSend;
+  $('message-send').disabled = !canSend;
+  $('message-hint').textContent = canSend
+    ? ''
+    : mode === 'share'
+      ? view.Mode === 'view'
+        ? 'This link lets you watch the conversation only.'
+        : 'The conversation is not taken over now.'
+      : 'Take the conversation over to write to the user.';
+}
+
+/** POSTs a control action for the open conversation (console mode). */
+function control(/** @type {string} */ action, /** @type {unknown} */ payload = {}) {
+  return attempt(async () => {
+    if (!current) return;
+    const result = await api.call('POST', `${conversationPath()}/${action}`, payload);
+    if (action === 'forget') {
+      say(`${current.UserId} is being forgotten.`);
+      current = null;
+      $('conversation-body').hidden = true;
+      $('conversation-placeholder').hidden = false;
+    } else {
+      say(`${current.UserId}: ${stateLabel(result)}.`);
+      await refreshConversation();
+    }
+    await refreshList();
+  });
+}
+
+$('takeover').addEventListener('click', () => control('takeover'));
+$('handover').addEventListener('click', () => control('handover', { Mode: $('handover-mode').value }));
+$('unban').addEventListener('click', () => control('unban'));
+$('ban').addEventListener('click', () => {
+  const days = $('ban-days').value.trim();
+  const message = $('ban-message').value.trim();
+  if (days !== '' && !/^[1-9]\d*$/.test(days)) return say('Ban days must be a whole number of at least 1.', true);
+  return control('ban', { ...(days ? { Days: Number(days) } : {}), ...(message ? { Message: message } : {}) });
+});
+$('forget').addEventListener('click', () => {
+  if (current && confirm(`Forget ${current.UserId}? Every trace of the conversation will be deleted.`)) void control('forget');
+});
+
+$('message-form').addEventListener('submit', (/** @type {Event} */ event) => {
+  event.preventDefault();
+  const text = $('message-text').value.trim();
+  if (!text) return;
+  void attempt(async () => {
+    await api.call('POST', mode === 'share' ? '/messages' : `${conversationPath()}/messages`, { Text: text });
+    $('message-text').value = '';
+    await refreshConversation();
+  });
+});
+
+// ---- live events ----
+
+function listen(/** @type {string} */ url) {
+  events?.close();
+  events = new EventSource(url);
+  events.addEventListener('message', (message) => {
+    const event = JSON.parse(message.data);
+    if (event.Kind === 'ended') {
+      events?.close();
+      return void attempt(refreshConversation);
+    }
+    const isOpen = current && event.BotId === current.BotId && event.UserId === current.UserId;
+    if (event.Kind === 'forgotten' && isOpen && mode === 'console') {
+      current = null;
+      $('conversation-body').hidden = true;
+      $('conversation-placeholder').hidden = false;
+      say(`${event.UserId} was forgotten.`);
+    } else if (isOpen) {
+      refreshConversationSoon();
+    }
+    if (mode === 'console') refreshListSoon();
+  });
+  // EventSource reconnects by itself; a stream that stays closed usually means a lost session.
+  events.addEventListener('error', () => {
+    if (events?.readyState === EventSource.CLOSED && mode === 'console') void attempt(() => api.call('GET', '/me'));
+  });
+}
+
+// ---- start ----
+
+if (mode === 'share') {
+  $('page-subtitle').textContent = 'shared conversation';
+  $('workspace').hidden = false;
+  $('workspace').classList.add('single');
+  $('list-panel').hidden = true;
+  $('controls').hidden = true;
+  void attempt(async () => {
+    await refreshConversation();
+    listen(`${api.base}/events`);
+  });
+} else {
+  api.call('GET', '/me').then(showWorkspace, () => showSignIn());
+}

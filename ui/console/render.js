@@ -1,0 +1,160 @@
+// @ts-check
+// Transcript rendering for the operator console: reply parts (api.md section 3) to DOM nodes.
+// Everything goes through textContent and checked URLs, never innerHTML: transcripts hold what
+// users and integrators typed.
+
+/** Part types the console knows by name. */
+export const PART = { TEXT: 0, BUTTON: 1, IMAGE: 3, CAROUSEL: 5, QUESTION: 6, VIDEO: 9, AUDIO: 10, FILE: 11, BUTTONS: 13, CARD: 14, LINK: 17, USER: 19, DELAY: 25 };
+
+const WHO = { USER: 'User', BOT: 'Bot', OPERATOR: 'Operator' };
+
+export const STATES = ['Bot', 'Operator requested', 'Taken over', 'Banned'];
+export const STATE_CLASSES = ['state-bot', 'state-requested', 'state-taken', 'state-banned'];
+
+/**
+ * @param {string} tag
+ * @param {string} [className]
+ * @param {string | null} [text]
+ */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+/** Only http(s) URLs become links or media sources (no javascript: or data: from a transcript). */
+function safeUrl(/** @type {unknown} */ url) {
+  if (typeof url !== 'string') return null;
+  try {
+    const parsed = new URL(url, location.href);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function link(/** @type {unknown} */ url, /** @type {string} */ text) {
+  const href = safeUrl(url);
+  if (!href) return el('span', 'part-text', text);
+  const a = /** @type {HTMLAnchorElement} */ (el('a', 'part-link', text));
+  a.href = href;
+  a.target = '_blank';
+  a.rel = 'noopener noreferrer';
+  return a;
+}
+
+/** A button as the user saw it; the console only shows it (clicking is the user's business). */
+function chip(/** @type {any} */ part) {
+  if (part.Type === PART.LINK) return link(part.Url, part.Text ?? part.Url ?? 'link');
+  const chipNode = el('span', 'part-button', part.Text ?? '');
+  chipNode.setAttribute('role', 'note');
+  chipNode.setAttribute('aria-label', `button: ${part.Text ?? ''}`);
+  return chipNode;
+}
+
+function chips(/** @type {any[]} */ parts) {
+  const row = el('div', 'part-buttons');
+  for (const child of parts ?? []) row.append(chip(child));
+  return row;
+}
+
+function card(/** @type {any} */ part) {
+  const box = el('div', 'part-card');
+  const image = safeUrl(part.ImageUrl);
+  if (image) {
+    const img = /** @type {HTMLImageElement} */ (el('img'));
+    img.src = image;
+    img.alt = part.Title ?? '';
+    img.loading = 'lazy';
+    box.append(img);
+  }
+  box.append(el('strong', 'card-title', part.Title ?? part.Text ?? ''));
+  if (part.Subtitle) box.append(el('span', 'card-subtitle', part.Subtitle));
+  if (part.Parts?.length) box.append(chips(part.Parts));
+  return box;
+}
+
+function media(/** @type {any} */ part, /** @type {string} */ kind) {
+  const src = safeUrl(part.Url);
+  const box = el('div', 'part-media');
+  if (src && kind === 'img') {
+    const img = /** @type {HTMLImageElement} */ (el('img'));
+    img.src = src;
+    img.alt = part.Text ?? 'image';
+    img.loading = 'lazy';
+    box.append(img);
+  } else if (src && (kind === 'video' || kind === 'audio')) {
+    const player = /** @type {HTMLMediaElement} */ (el(kind));
+    player.src = src;
+    player.controls = true;
+    player.preload = 'none';
+    box.append(player);
+  } else {
+    box.append(link(part.Url, part.Url ?? kind));
+  }
+  if (part.Text) box.append(el('span', 'part-caption', part.Text));
+  return box;
+}
+
+/** One reply part as a node, or null for parts with nothing to show (delays). */
+export function renderPart(/** @type {any} */ part) {
+  switch (part.Type) {
+    case PART.TEXT:
+    case PART.QUESTION:
+    case PART.USER:
+      return el('p', 'part-text', part.Text ?? '');
+    case PART.BUTTON:
+    case PART.LINK:
+      return chips([part]);
+    case PART.BUTTONS: {
+      const box = el('div', 'part-group');
+      if (part.Text) box.append(el('p', 'part-text', part.Text));
+      box.append(chips(part.Parts));
+      return box;
+    }
+    case PART.CAROUSEL: {
+      const row = el('div', 'part-carousel');
+      for (const child of part.Parts ?? []) row.append(card(child));
+      return row;
+    }
+    case PART.CARD:
+      return card(part);
+    case PART.IMAGE:
+      return media(part, 'img');
+    case PART.VIDEO:
+      return media(part, 'video');
+    case PART.AUDIO:
+      return media(part, 'audio');
+    case PART.FILE:
+      return media(part, 'file');
+    case PART.DELAY:
+      return null;
+    default:
+      return el('p', 'part-text part-unknown', part.Text ?? `[part of type ${part.Type}]`);
+  }
+}
+
+/** One stored message: who said it, when, and its parts. */
+export function renderLine(/** @type {{Direction: string, At: string, Parts: any[]}} */ line) {
+  const direction = line.Parts.every((p) => p.Type === PART.USER) ? 'USER' : line.Direction;
+  const item = el('li', `line line-${direction.toLowerCase()}`);
+  const head = el('div', 'line-head');
+  head.append(el('span', 'line-who', WHO[/** @type {keyof typeof WHO} */ (direction)] ?? direction));
+  const time = /** @type {HTMLTimeElement} */ (el('time', 'line-time', new Date(line.At).toLocaleTimeString()));
+  time.dateTime = line.At;
+  head.append(time);
+  item.append(head);
+  for (const part of line.Parts) {
+    const node = renderPart(part);
+    if (node) item.append(node);
+  }
+  return item;
+}
+
+/** The state badge text, with the operator for taken-over conversations and the end of a ban. */
+export function stateLabel(/** @type {any} */ c) {
+  if (c.State === 2 && c.Operator) return `${STATES[2]} by ${c.Operator === '*' ? 'any operator' : c.Operator}`;
+  if (c.State === 3) return c.BanExpiration ? `${STATES[3]} until ${c.BanExpiration}` : STATES[3];
+  return STATES[c.State] ?? `State ${c.State}`;
+}
