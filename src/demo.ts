@@ -1,6 +1,7 @@
 // The demo: on an empty database, an account and the support bot, so `npm start` is enough to
 // have something to talk to. Prints what a person needs to try it.
 import fs from 'node:fs';
+import { DEMO_WEB_KEY_META } from './channels/web/demo-page.js';
 import type { Services } from './http/services.js';
 import { DEMO_BOT_FILE } from './main.js';
 
@@ -16,6 +17,8 @@ export async function seedDemo(services: Services): Promise<DemoKeys | null> {
   const account = await services.accounts.create({ name: 'Demo', plan: 'standard', packages: ['master-bot'] });
   const file = services.bots.checkFile(fs.readFileSync(DEMO_BOT_FILE, 'utf8'), 'application/json');
   const bot = await services.bots.create(account, file);
+  // GET /demo embeds the widget for this bot.
+  await services.store.meta.set(DEMO_WEB_KEY_META, bot.webKey);
   return { accountKey: account.apiKey, botKey: bot.apiKey, botSecret: bot.apiSecret, webKey: bot.webKey };
 }
 
@@ -33,6 +36,7 @@ export function demoInstructions(base: string, keys: DemoKeys): string {
     `  curl -s ${base}/custom/config -H "Authorization: Bearer $TOKEN"`,
     `  curl -s -X POST ${base}/custom/chat -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"UserId":"me"}'`,
     '',
+    `Web chat demo: ${base}/demo   (embed: <script src="${base}/widget.js" data-bot="${keys.webKey}"></script>)`,
     `API docs: ${base}/docs   bot file schema: ${base}/schema/bot.json`,
   ].join('\n');
 }

@@ -1,0 +1,183 @@
+// The web channel (the embeddable widget's server side). Its only credential is the bot's public
+// web key, which can chat and listen to the conversations it started, never read or control
+// anything else: every call resolves the key, checks that the web channel is on and that the
+// page's origin is allowed, and only ever touches conversations on the `web` channel.
+import type { ChatInput, ChatReply, ChatService } from '../custom/chat-service.js';
+import type { Config } from '../../config.js';
+import { withEventOrigin, type ConversationEvent, type EventBus } from '../../conversations/events.js';
+import type { VariableUpdate } from '../../conversations/values.js';
+import type { ReplyPart } from '../../engine/types.js';
+import { AppError } from '../../shared/errors.js';
+import type { ConversationRecord } from '../../store/conversations.js';
+import type { Store } from '../../store/index.js';
+import type { AccountRecord, BotRecord } from '../../store/records.js';
+import { originAllowed } from './origins.js';
+
+export const WEB_CHANNEL = 'web';
+
+export interface WebPrincipal {
+  account: AccountRecord;
+  bot: BotRecord;
+}
+
+export interface StartRequest {
+  /** the id the browser kept from an earlier visit */
+  userId?: string;
+  variables: VariableUpdate[];
+  behaviour?: string;
+  clientId?: string;
+}
+
+export interface SendRequest {
+  userId: string;
+  text?: string;
+  command?: string;
+  clientId?: string;
+}
+
+/** What a live stream delivers: a named SSE event and its JSON data. */
+export type LiveDelivery =
+  | { event: 'message'; data: { Direction: string; Parts: ReplyPart[]; EnableUserChat: boolean; ControlType: number; At: string } }
+  | { event: 'state'; data: { State: number; Operator: string | null } }
+  | { event: 'forgotten'; data: Record<string, never> }
+  /** a message too large to be relayed between nodes: the widget re-reads the history */
+  | { event: 'resync'; data: Record<string, never> };
+
+export interface WebChannelDeps {
+  store: Store;
+  chat: ChatService;
+  events: EventBus;
+  config: Pick<Config, 'publicUrl'>;
+  clock: { iso(ms: number): string };
+}
+
+const NO_VALUES = { variables: [], tags: [], dropTags: [] };
+
+export class WebChannel {
+  /** How often an idle live stream sends a comment line, so proxies and browsers keep it open. */
+  heartbeatMs = 15_000;
+
+  constructor(private readonly deps: WebChannelDeps) {}
+
+  /**
+   * The bot behind a web key: 404 BOT_NOT_FOUND for an unknown key, 403 ORIGIN_FORBIDDEN when
+   * its web channel is off or the page's origin is not allowed (docs/errors.md). `origin` is the
+   * browser's Origin header: absent for same-origin GETs and for clients that are not browsers,
+   * which CORS does not concern (the key is public; the origin check protects sites, not data).
+   */
+  async open(webKey: string, origin: string | undefined): Promise<WebPrincipal> {
+    const bot = await this.deps.store.bots.byWebKey(webKey);
+    if (!bot) throw new AppError('BOT_NOT_FOUND', 'No bot has this web key.');
+    const web = bot.settings.channels?.web;
+    if (web?.enabled !== true) throw new AppError('ORIGIN_FORBIDDEN', "This bot's web channel is turned off.");
+    if (origin !== undefined && !originAllowed(web.allowedOrigins ?? [], origin)) {
+      throw new AppError('ORIGIN_FORBIDDEN', `The origin ${origin} may not use this bot's web channel.`);
+    }
+    const account = await this.deps.store.accounts.byId(bot.accountId);
+    if (!account) throw new AppError('BOT_NOT_FOUND', 'No bot has this web key.');
+    return { account, bot };
+  }
+
+  /** What the widget shows in its header. */
+  config(bot: BotRecord): { Name: string; Avatar: string } {
+    const base = `${this.deps.config.publicUrl}/`;
+    return { Name: bot.name, Avatar: bot.avatar ? new URL(bot.avatar, base).toString() : new URL('avatar.svg', base).toString() };
+  }
+
+  /**
+   * Resumes the browser's conversation (its READY history) or starts a new one on the web
+   * channel. A user id the bot does not know on this channel is not adopted: new web
+   * conversations always get a server-made id, so a page cannot squat ids that an integrator
+   * uses on the custom channel, nor guess its way into someone else's conversation.
+   */
+  async start({ account, bot }: WebPrincipal, request: StartRequest): Promise<ChatReply> {
+    const existing = request.userId ? await this.webConversation(bot, request.userId, false) : null;
+    const input: ChatInput = existing
+      ? { ...NO_VALUES, userId: existing.userId, command: 'READY', channel: WEB_CHANNEL, direction: 'USER' }
+      : {
+          ...NO_VALUES,
+          variables: request.variables,
+          newChannel: WEB_CHANNEL,
+          direction: 'USER',
+          // A start behaviour is a forced position on the new conversation; without one, a RESET
+          // runs the start interaction (a forced position together with RESET would run both).
+          ...(request.behaviour ? { forcedBehaviour: request.behaviour } : { command: 'RESET' }),
+        };
+    return this.asClient(request.clientId, () => this.deps.chat.chat(account, bot, input));
+  }
+
+  /** A text or a button payload from the widget, on an existing web conversation. */
+  async send({ account, bot }: WebPrincipal, request: SendRequest): Promise<ChatReply> {
+    await this.webConversation(bot, request.userId, true);
+    const input: ChatInput = {
+      ...NO_VALUES,
+      userId: request.userId,
+      text: request.text,
+      command: request.command,
+      channel: WEB_CHANNEL,
+      direction: 'USER',
+    };
+    return this.asClient(request.clientId, () => this.deps.chat.chat(account, bot, input));
+  }
+
+  /**
+   * Listens to one web conversation: operator messages, BOT/OPERATOR injections, turns run
+   * elsewhere (another tab, `POST /custom/chat` with `CHANNEL: web`), control-state changes.
+   * Messages caused by `clientId` itself are skipped: that client already shows its replies.
+   * Returns the function that stops listening.
+   */
+  async watch({ bot }: WebPrincipal, userId: string, clientId: string | undefined, deliver: (d: LiveDelivery) => void): Promise<() => void> {
+    await this.webConversation(bot, userId, true);
+    const own = clientId ? originOf(clientId) : undefined;
+    // Deliveries that need a lookup are chained, so the stream keeps the order of the events.
+    let chain: Promise<void> = Promise.resolve();
+    const unsubscribe = this.deps.events.subscribe((event) => {
+      if (event.botId !== bot.id || event.userId !== userId) return;
+      if (event.kind === 'message' && own !== undefined && event.origin === own) return;
+      chain = chain.then(() => this.delivery(bot, event)).then(
+        (d) => {
+          if (d) deliver(d);
+        },
+        () => undefined, // a failed lookup loses that one event, never the stream
+      );
+    });
+    return unsubscribe;
+  }
+
+  private async delivery(bot: BotRecord, event: ConversationEvent): Promise<LiveDelivery | null> {
+    if (event.kind === 'state') return { event: 'state', data: { State: event.state, Operator: event.operator } };
+    if (event.kind === 'forgotten') return { event: 'forgotten', data: {} };
+    if (event.truncated) return { event: 'resync', data: {} };
+    // The answer of a turn run elsewhere can move the conversation to an interaction whose
+    // EnableUserChat differs: the stream says what the input should be now.
+    const [fresh, conversation] = await Promise.all([
+      this.deps.store.bots.byId(bot.id),
+      this.deps.store.conversations.byUser(bot.id, event.userId),
+    ]);
+    let status = { EnableUserChat: true, ControlType: 0 };
+    if (fresh && conversation) {
+      const reply = this.deps.chat.reply(await this.deps.chat.live(fresh), conversation, []);
+      status = { EnableUserChat: reply.EnableUserChat, ControlType: reply.ControlType };
+    }
+    return { event: 'message', data: { Direction: event.direction, Parts: event.parts, ...status, At: this.deps.clock.iso(event.at) } };
+  }
+
+  /**
+   * The conversation of `userId` if it is on the web channel. A conversation on another channel
+   * is never reachable with a web key; it answers as if it did not exist.
+   */
+  private async webConversation(bot: BotRecord, userId: string, required: true): Promise<ConversationRecord>;
+  private async webConversation(bot: BotRecord, userId: string, required: false): Promise<ConversationRecord | null>;
+  private async webConversation(bot: BotRecord, userId: string, required: boolean): Promise<ConversationRecord | null> {
+    const conversation = await this.deps.store.conversations.byUser(bot.id, userId);
+    const found = conversation && conversation.channel === WEB_CHANNEL && !conversation.forgetting ? conversation : null;
+    if (!found && required) throw new AppError('CONVERSATION_NOT_FOUND');
+    return found;
+  }
+
+  private asClient<T>(clientId: string | undefined, work: () => Promise<T>): Promise<T> {
+    return clientId ? withEventOrigin(originOf(clientId), work) : work();
+  }
+}
+
+const originOf = (clientId: string) => `web:${clientId}`;

@@ -1,0 +1,129 @@
+// The web channel over HTTP: the widget script, the demo page, and the endpoints the widget calls
+// with nothing but the bot's public web key in the path (a key in the path, not a header, because
+// EventSource cannot send headers and a CORS preflight must be answerable per bot).
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DEMO_WEB_KEY_META, demoPage } from '../../channels/web/demo-page.js';
+import type { WebPrincipal } from '../../channels/web/web-channel.js';
+import { widgetBundle } from '../../channels/web/widget-bundle.js';
+import { variableUpdates } from '../../conversations/values.js';
+import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
+import type { App } from '../server.js';
+import type { Services } from '../services.js';
+import { ChatBody } from './custom.js';
+
+const KeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 128 }) });
+const UserId = Type.String({ minLength: 1, maxLength: 256 });
+/** A random id per page load: the widget's own turns are not echoed back on its live stream. */
+const ClientId = Type.String({ minLength: 1, maxLength: 64 });
+
+const StartBody = Type.Object(
+  {
+    UserId: Type.Optional(UserId),
+    Variables: ChatBody.properties.Variables,
+    Behaviour: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    ClientId: Type.Optional(ClientId),
+  },
+  { additionalProperties: false },
+);
+const SendBody = Type.Object(
+  {
+    UserId,
+    Text: Type.Optional(Type.String({ maxLength: 16384 })),
+    Command: Type.Optional(Type.String({ maxLength: 256 })),
+    ClientId: Type.Optional(ClientId),
+  },
+  { additionalProperties: false },
+);
+const EventsQuery = Type.Object({ userid: UserId, client: Type.Optional(ClientId) }, { additionalProperties: false });
+
+const ALLOWED_METHODS = 'GET, POST, OPTIONS';
+
+const principalOf = (request: FastifyRequest) => request.principal as unknown as WebPrincipal;
+
+export function webRoutes(app: App, s: Services): void {
+  closeStreamsOnShutdown(app);
+  const tags = ['web channel'];
+  // With limits on, web calls are counted per client address (they carry no token).
+  const config = s.config.rateLimitPerMinute > 0 ? { rateLimit: {} } : {};
+
+  /** Resolves the web key and checks the origin before anything else (preflights included). */
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+    const { account, bot } = await s.web.open((request.params as { key: string }).key, origin);
+    if (origin !== undefined) {
+      // The bot's own origin list decides, so the answer differs by Origin: caches must know.
+      reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
+    }
+    request.principal = { kind: 'bot', account, bot };
+  };
+  const web = { onRequest, config };
+
+  app.options('/web/:key/*', { ...web, schema: { hide: true } }, async (request, reply) => {
+    const asked = request.headers['access-control-request-headers'];
+    reply
+      .header('Access-Control-Allow-Methods', ALLOWED_METHODS)
+      .header('Access-Control-Allow-Headers', typeof asked === 'string' && asked !== '' ? asked : 'Content-Type')
+      .header('Access-Control-Max-Age', '600');
+    return reply.status(204).send();
+  });
+
+  app.get('/web/:key/config', { ...web, schema: { tags, summary: "The bot's name and avatar for the widget", params: KeyParams } }, async (request) =>
+    s.web.config(principalOf(request).bot),
+  );
+
+  app.post(
+    '/web/:key/conversation',
+    { ...web, schema: { tags, summary: 'Start a web conversation, or resume it (READY history)', params: KeyParams, body: StartBody } },
+    async (request) => {
+      const body = request.body;
+      return s.web.start(principalOf(request), {
+        userId: body.UserId,
+        variables: variableUpdates(body.Variables),
+        behaviour: body.Behaviour,
+        clientId: body.ClientId,
+      });
+    },
+  );
+
+  app.post(
+    '/web/:key/messages',
+    { ...web, schema: { tags, summary: 'Send a text or a button payload', params: KeyParams, body: SendBody } },
+    async (request) => {
+      const { UserId: userId, Text: text, Command: command, ClientId: clientId } = request.body;
+      return s.web.send(principalOf(request), { userId, text, command, clientId });
+    },
+  );
+
+  app.get(
+    '/web/:key/events',
+    { ...web, schema: { tags, summary: 'Live messages of a web conversation (Server-Sent Events)', params: KeyParams, querystring: EventsQuery } },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const userId = request.query.userid;
+      let stream: ReturnType<typeof openEventStream> | null = null;
+      const early: Array<() => void> = [];
+      const stop = await s.web.watch(principal, userId, request.query.client, (d) =>
+        stream ? stream.send(d.data, d.event) : early.push(() => stream!.send(d.data, d.event)),
+      );
+      // The stream takes the response over; headers set on the reply (CORS, Vary) go with it.
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      stream = openEventStream(app, request, reply, { onClose: stop, heartbeatMs: s.web.heartbeatMs });
+      // Tells the widget (and tests) that everything written from now on reaches it.
+      stream.send({ UserId: userId }, 'ready');
+      for (const send of early.splice(0)) send();
+    },
+  );
+
+  app.get('/widget.js', { schema: { hide: true } }, async (request, reply) => {
+    const bundle = await widgetBundle();
+    reply.header('ETag', bundle.etag).header('Cache-Control', 'public, max-age=300').header('Access-Control-Allow-Origin', '*');
+    if (request.headers['if-none-match'] === bundle.etag) return reply.status(304).send();
+    return reply.type('application/javascript; charset=utf-8').send(bundle.code);
+  });
+
+  app.get('/demo', { schema: { hide: true, querystring: Type.Object({ bot: Type.Optional(Type.String({ maxLength: 128 })) }) } }, async (request, reply) => {
+    const webKey = request.query.bot ?? (await s.store.meta.get(DEMO_WEB_KEY_META));
+    return reply.type('text/html; charset=utf-8').send(demoPage(webKey));
+  });
+}

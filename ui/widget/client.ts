@@ -1,0 +1,81 @@
+// The web channel's HTTP API as the widget uses it: JSON calls and the live event stream.
+import type { BotInfo, ChatReply, LiveMessage } from './types.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Record<string, unknown> | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface LiveHandlers {
+  ready(): void;
+  message(message: LiveMessage): void;
+  state(state: { State: number; Operator: string | null }): void;
+  forgotten(): void;
+  /** something was said that the stream could not carry: fetch the history again */
+  resync(): void;
+  /** the stream ended for good (the conversation is gone, the key was refused) */
+  failed(): void;
+}
+
+export class Api {
+  constructor(
+    private readonly base: string,
+    private readonly key: string,
+    private readonly clientId: string,
+  ) {}
+
+  config(): Promise<BotInfo> {
+    return this.call('GET', 'config');
+  }
+
+  start(userId: string | null, variables?: Record<string, unknown>, behaviour?: string): Promise<ChatReply> {
+    const body: Record<string, unknown> = { ClientId: this.clientId };
+    if (userId) body.UserId = userId;
+    if (variables) body.Variables = variables;
+    if (behaviour) body.Behaviour = behaviour;
+    return this.call('POST', 'conversation', body);
+  }
+
+  send(userId: string, what: { Text: string } | { Command: string }): Promise<ChatReply> {
+    return this.call('POST', 'messages', { UserId: userId, ClientId: this.clientId, ...what });
+  }
+
+  /** Opens the live stream; returns the function that closes it. */
+  listen(userId: string, on: LiveHandlers): () => void {
+    const source = new EventSource(this.url(`events?userid=${encodeURIComponent(userId)}&client=${encodeURIComponent(this.clientId)}`));
+    const json = (e: Event) => JSON.parse((e as MessageEvent<string>).data);
+    source.addEventListener('ready', () => on.ready());
+    source.addEventListener('message', (e) => on.message(json(e)));
+    source.addEventListener('state', (e) => on.state(json(e)));
+    source.addEventListener('forgotten', () => on.forgotten());
+    source.addEventListener('resync', () => on.resync());
+    // EventSource reconnects by itself after a dropped connection; an error status closes it.
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) on.failed();
+    });
+    return () => source.close();
+  }
+
+  private url(path: string): string {
+    return `${this.base}/web/${encodeURIComponent(this.key)}/${path}`;
+  }
+
+  private async call<R>(method: string, path: string, body?: unknown): Promise<R> {
+    const response = await fetch(this.url(path), {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!response.ok) {
+      throw new ApiError(response.status, String(data?.Code ?? 'NETWORK'), String(data?.Message ?? response.statusText), data);
+    }
+    return data as R;
+  }
+}

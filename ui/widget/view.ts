@@ -1,0 +1,170 @@
+// The widget's DOM: a launcher button and a chat window, inside a shadow root so that the host
+// page's styles and the widget's never meet. No logic about conversations lives here.
+import { h, renderPart, type RenderContext, type Who } from './parts.js';
+import { STYLES } from './styles.js';
+import { T, type BotInfo, type Part } from './types.js';
+
+const CHAT_ICON =
+  '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>';
+
+export interface ViewEvents {
+  open(): void;
+  close(): void;
+  submit(text: string): void;
+}
+
+export class View {
+  readonly host: HTMLElement;
+  private readonly root: ShadowRoot;
+  private readonly launcher: HTMLButtonElement;
+  private readonly badge: HTMLElement;
+  private readonly window: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly avatar: HTMLImageElement;
+  private readonly scroller: HTMLElement;
+  private readonly log: HTMLElement;
+  private readonly typing: HTMLElement;
+  private readonly input: HTMLInputElement;
+  private readonly sendButton: HTMLButtonElement;
+  private unread = 0;
+
+  constructor(private readonly on: ViewEvents) {
+    this.host = h('div', { id: 'colloquy-widget', 'data-state': 'idle' });
+    this.root = this.host.attachShadow({ mode: 'open' });
+    this.launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': 'Open chat', 'aria-expanded': 'false', 'aria-controls': 'cq-window', 'aria-haspopup': 'dialog' });
+    this.launcher.innerHTML = CHAT_ICON; // a constant, not content
+    this.badge = h('span', { class: 'badge', hidden: true, 'aria-hidden': 'true' });
+    this.launcher.append(this.badge);
+    this.avatar = h('img', { class: 'avatar', alt: '', hidden: true });
+    this.title = h('h2', { id: 'cq-title' }, 'Chat');
+    const close = h('button', { type: 'button', class: 'close', 'aria-label': 'Close chat' }, '×');
+    this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Conversation' });
+    this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('span', { class: 'sr' }, 'The bot is typing'), h('i'), h('i'), h('i'));
+    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': 'Messages' }, this.log, this.typing);
+    this.input = h('input', { id: 'cq-input', type: 'text', autocomplete: 'off', maxlength: '4000', placeholder: 'Type a message…' });
+    this.sendButton = h('button', { type: 'submit', class: 'send', 'aria-label': 'Send' }, '➤');
+    const form = h('form', { class: 'composer' }, h('label', { class: 'sr', for: 'cq-input' }, 'Message'), this.input, this.sendButton);
+    this.window = h(
+      'section',
+      { id: 'cq-window', class: 'window', role: 'dialog', 'aria-labelledby': 'cq-title', hidden: true },
+      h('header', {}, this.avatar, this.title, close),
+      this.scroller,
+      form,
+    );
+    this.root.append(h('style', {}, STYLES), this.window, this.launcher);
+
+    this.launcher.addEventListener('click', () => (this.isOpen ? on.close() : on.open()));
+    close.addEventListener('click', () => on.close());
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const text = this.input.value.trim();
+      if (text === '' || this.input.disabled) return;
+      this.input.value = '';
+      on.submit(text);
+    });
+    // Escape closes the window and gives the focus back to the launcher.
+    this.window.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        on.close();
+      }
+    });
+  }
+
+  get isOpen(): boolean {
+    return !this.window.hidden;
+  }
+
+  setState(state: 'idle' | 'starting' | 'ready' | 'live' | 'failed'): void {
+    this.host.setAttribute('data-state', state);
+  }
+
+  setBot(bot: BotInfo): void {
+    this.title.textContent = bot.Name;
+    this.avatar.src = bot.Avatar;
+    this.avatar.hidden = false;
+    this.launcher.setAttribute('aria-label', `Open chat with ${bot.Name}`);
+  }
+
+  /** `focus`: false when the page opened it on load, which must not steal the page's focus. */
+  open(focus = true): void {
+    this.window.hidden = false;
+    this.launcher.setAttribute('aria-expanded', 'true');
+    this.unread = 0;
+    this.badge.hidden = true;
+    this.scrollDown();
+    if (focus) this.focusInside();
+  }
+
+  close(): void {
+    const hadFocus = this.root.activeElement !== null;
+    this.window.hidden = true;
+    this.launcher.setAttribute('aria-expanded', 'false');
+    if (hadFocus) this.launcher.focus();
+  }
+
+  clear(): void {
+    this.log.textContent = '';
+  }
+
+  /**
+   * Adds a part to the transcript; consecutive quick-reply buttons share one row. `fresh`: said
+   * just now (not history), so it counts as unread while the window is closed.
+   */
+  append(part: Part, who: Who, ctx: RenderContext, fresh = true): void {
+    const row = renderPart(part, who, ctx);
+    if (!row) return;
+    const last = this.log.lastElementChild;
+    const standalone = part.Type === T.button || part.Type === T.link;
+    if (standalone && last?.classList.contains('buttons-only')) {
+      last.querySelector('.actions')!.append(...Array.from(row.querySelector('.actions')!.childNodes));
+    } else {
+      if (standalone) row.classList.add('buttons-only');
+      this.log.append(row);
+    }
+    if (fresh && !this.isOpen && part.Type !== T.user) {
+      this.unread++;
+      this.badge.textContent = String(this.unread);
+      this.badge.hidden = false;
+    }
+    this.scrollDown();
+  }
+
+  notice(text: string): void {
+    this.log.append(h('div', { class: 'row notice' }, text));
+    this.scrollDown();
+  }
+
+  showTyping(on: boolean): void {
+    this.typing.hidden = !on;
+    if (on) this.scrollDown();
+  }
+
+  /** EnableUserChat: the input is off while the bot expects a click. */
+  setInputEnabled(enabled: boolean): void {
+    const active = this.root.activeElement;
+    const wasTyping = active === this.input || active === this.sendButton;
+    this.input.disabled = !enabled;
+    this.sendButton.disabled = !enabled;
+    this.input.placeholder = enabled ? 'Type a message…' : 'Choose an option above';
+    if (!this.isOpen) return;
+    // Keep keyboard users where they can act: on the newest buttons when typing is off, back in
+    // the input when it is on again after a click.
+    if (!enabled && wasTyping) this.newestButton()?.focus();
+    if (enabled && active instanceof HTMLElement && this.log.contains(active)) this.input.focus();
+  }
+
+  private newestButton(): HTMLElement | null {
+    const buttons = this.log.querySelectorAll<HTMLElement>('button');
+    return buttons.length > 0 ? buttons[buttons.length - 1].closest('.row')!.querySelector<HTMLElement>('button') : null;
+  }
+
+  private focusInside(): void {
+    if (!this.input.disabled) this.input.focus();
+    else (this.newestButton() ?? this.scroller).focus();
+  }
+
+  private scrollDown(): void {
+    this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+}
