@@ -16,9 +16,10 @@ const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 10 * 60_000;
 const PAUSE_AFTER_FAILURES = 5;
 const PAUSE_MS = 5 * 60_000;
-const CLAIM_MS = 60_000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 const BATCH = 50;
+/** attempts under way at once in this process (a hanging endpoint holds its claims up to 10 s) */
+const MAX_IN_FLIGHT = 200;
 
 export function retryDelay(attempts: number): number {
   return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
@@ -26,6 +27,8 @@ export function retryDelay(attempts: number): number {
 
 export interface DispatcherOptions {
   allowPrivateNetwork: boolean;
+  /** a claim outlives a dead node by this much; must exceed one delivery attempt (10 s) */
+  claimMs: number;
   pollMs?: number;
   onError?: (error: unknown) => void;
 }
@@ -34,6 +37,8 @@ export class Dispatcher {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  private stopped = false;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -48,13 +53,16 @@ export class Dispatcher {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    await Promise.all(this.inFlight);
   }
 
   /** Runs a pass now (or right after the current one): new outbox rows need not wait for a poll. */
   wake(): void {
+    if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
@@ -70,13 +78,28 @@ export class Dispatcher {
       });
   }
 
-  /** One pass over what is due; returns how many attempts were made. */
+  /**
+   * One pass over what is due: claims it and starts the attempts; returns how many were started.
+   * The pass does not wait for them, so a slow or hanging endpoint holds up no other conversation
+   * or bot; each attempt that ends wakes the dispatcher again, since the next row of its
+   * conversation may now be due (a burst drains at once, not one row per poll).
+   */
   async runOnce(): Promise<number> {
+    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    if (room <= 0) return 0;
     const now = this.clock.now();
     // At most one row per conversation is claimable at a time (the oldest pending one), so
     // conversations go side by side while each one's rows go in order.
-    const claimed = await this.store.outbox.claimDue(now, now + CLAIM_MS, BATCH);
-    await Promise.all(claimed.map((row) => this.attempt(row)));
+    const claimed = await this.store.outbox.claimDue(now, now + this.options.claimMs, Math.min(BATCH, room));
+    for (const row of claimed) {
+      const attempt: Promise<void> = this.attempt(row)
+        .catch((error) => this.options.onError?.(error))
+        .finally(() => {
+          this.inFlight.delete(attempt);
+          this.wake();
+        });
+      this.inFlight.add(attempt);
+    }
     return claimed.length;
   }
 
