@@ -15,6 +15,8 @@ export interface Config {
   tokenMinutes: number;
   rateLimitPerMinute: number;
   allowPrivateNetwork: boolean;
+  /** how long a node holds a claimed background job (a webhook delivery) before another node may take it over */
+  jobClaimSeconds: number;
   logLevel: string;
 }
 
@@ -55,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenMinutes: integer(env, 'COLLOQUY_TOKEN_MINUTES', 60, 1, 60 * 24 * 365),
     rateLimitPerMinute: integer(env, 'COLLOQUY_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
     allowPrivateNetwork: env.COLLOQUY_ALLOW_PRIVATE_NETWORK === '1',
+    jobClaimSeconds: integer(env, 'COLLOQUY_JOB_CLAIM_SECONDS', 60, 1, 3600),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -8,12 +8,20 @@ import { LiveBots } from './bots/live.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
+import { WebChannel } from './channels/web/web-channel.js';
 import type { Config } from './config.js';
 import { ConversationTurns } from './conversations/turns.js';
-import { InProcessEventBus } from './conversations/events.js';
+import { InProcessEventBus, RelayedEventBus, type EventBus } from './conversations/events.js';
+import { MAX_NOTIFY_BYTES, openPostgresRelay } from './store/pg-events.js';
+import crypto from 'node:crypto';
 import { ControlService } from './conversations/control-service.js';
 import { Maintenance } from './conversations/maintenance.js';
 import { ShareService } from './operators/share-service.js';
+import { ConsoleService } from './operators/console-service.js';
+import { OperatorSessions } from './operators/sessions.js';
+import { ShareAccess } from './operators/share-access.js';
+import { Dispatcher } from './webhooks/dispatcher.js';
+import { Deliveries } from './webhooks/deliveries.js';
 import { actionRegistry } from './engine/registry.js';
 import { buildServer, type App } from './http/server.js';
 import type { Services } from './http/services.js';
@@ -35,6 +43,7 @@ export interface Running {
   store: Store;
   services: Services;
   maintenance: Maintenance;
+  dispatcher: Dispatcher;
   url: string;
   adminTokenGenerated: string | null;
   close(): Promise<void>;
@@ -61,13 +70,20 @@ export async function createServices(config: Config, store: Store, options: Star
   const signingKey = await store.meta.getOrInit(SIGNING_KEY_META, newSigningKey());
   const adminToken = await loadAdminToken(store, config.adminToken);
   const tokens = new TokenService(signingKey, config.tokenMinutes, () => clock.now());
-  const events = new InProcessEventBus();
-  const turns = new ConversationTurns(store, clock, events);
+  const events = await openEventBus(config, options.log);
   const metrics = new Metrics(() => store.conversationsByState());
+  const dispatcher = new Dispatcher(store, clock, metrics, { allowPrivateNetwork: config.allowPrivateNetwork, claimMs: config.jobClaimSeconds * 1000 });
+  const turns = new ConversationTurns(store, clock, events, () => dispatcher.wake());
   // Forgetting: the conversation is marked in the turn's transaction, deleted right after it, and
   // the maintenance loop deletes any that a stop interrupted.
-  const forget = (c: ConversationRecord) => void store.conversations.remove(c.id).catch(() => undefined);
-  const shares = new ShareService(store, clock, config);
+  const forget = (c: ConversationRecord) =>
+    void store.conversations
+      .remove(c.id)
+      .then(() => events.publish({ kind: 'forgotten', botId: c.botId, userId: c.userId, channel: c.channel, at: clock.now() }))
+      .catch(() => undefined);
+  const shares = new ShareService(store, clock, config, events);
+  const control = new ControlService(store, turns, clock, forget);
+  const chat = new ChatService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares });
   const services: Services = {
     config,
     clock,
@@ -76,24 +92,29 @@ export async function createServices(config: Config, store: Store, options: Star
     tokens,
     accounts: new AccountService(store, clock),
     bots: new BotService(store, clock),
-    chat: new ChatService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares }),
-    control: new ControlService(store, turns, clock, forget),
+    chat,
+    web: new WebChannel({ store, chat, events, config, clock }),
+    control,
     shares,
+    operatorSessions: new OperatorSessions(store, clock),
+    console: new ConsoleService({ store, control, chat, events, clock }),
+    shareAccess: new ShareAccess({ store, shares, control, chat, events, clock }),
     events,
+    deliveries: new Deliveries(store, clock, () => dispatcher.wake()),
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
   };
   const maintenance = new Maintenance(store, shares, clock);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
-  return { services, maintenance, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, dispatcher, adminTokenGenerated: adminToken.generated };
 }
 
 export async function start(config: Config, options: StartOptions = {}): Promise<Running> {
   const log = options.log ?? (() => undefined);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openMigratedStore(config, log);
-  const { services, maintenance, adminTokenGenerated } = await createServices(config, store, options);
+  const { services, maintenance, dispatcher, adminTokenGenerated } = await createServices(config, store, options);
   const app = await buildServer(services, { logger: options.logger ?? false });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -104,6 +125,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     throw new StartupError(`cannot listen on ${config.host}:${config.port}: ${why}`);
   }
   maintenance.start();
+  dispatcher.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -114,14 +136,26 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     store,
     services,
     maintenance,
+    dispatcher,
     url: `http://${host}:${port}`,
     adminTokenGenerated,
     close: async () => {
       await app.close();
       await maintenance.stop();
+      await dispatcher.stop();
+      await services.events.close?.();
       await store.close();
     },
   };
+}
+
+/** One process: an in-process bus. On PostgreSQL (maybe several nodes): relayed with LISTEN/NOTIFY. */
+async function openEventBus(config: Config, log: (line: string) => void = () => undefined): Promise<EventBus> {
+  if (!config.databaseUrl) return new InProcessEventBus();
+  const bus = new RelayedEventBus(crypto.randomUUID(), MAX_NOTIFY_BYTES);
+  const relay = await openPostgresRelay(config.databaseUrl, (payload) => bus.receive(payload), (error) => log(`event relay: ${(error as Error).message}`));
+  bus.attach(relay);
+  return Object.assign(bus, { close: () => relay.close() });
 }
 
 function redact(url: string): string {

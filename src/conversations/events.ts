@@ -1,19 +1,40 @@
 // The live-event port: what the console and the web widget listen to. Events are published after
 // the turn that caused them committed. In one process an EventEmitter carries them; the
 // PostgreSQL implementation (several nodes) relays them through LISTEN/NOTIFY.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import type { ReplyPart } from '../engine/types.js';
 import type { ControlState, Direction } from '../store/conversations.js';
 
+/** `origin`: who caused the event, when it was caused inside `withEventOrigin` (see below). */
 export type ConversationEvent =
-  | { kind: 'message'; botId: string; userId: string; channel: string; direction: Direction; parts: ReplyPart[]; at: number }
-  | { kind: 'state'; botId: string; userId: string; channel: string; state: ControlState; operator: string | null; at: number }
-  | { kind: 'forgotten'; botId: string; userId: string; channel: string; at: number };
+  | { kind: 'message'; botId: string; userId: string; channel: string; direction: Direction; parts: ReplyPart[]; at: number; origin?: string; truncated?: boolean }
+  | { kind: 'state'; botId: string; userId: string; channel: string; state: ControlState; operator: string | null; at: number; origin?: string }
+  | { kind: 'forgotten'; botId: string; userId: string; channel: string; at: number; origin?: string };
+
+const origins = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` so that every event published while it runs carries `origin`. A client that shows
+ * the reply of its own request (the web widget) can then skip the live echo of that same turn,
+ * without the turn machinery having to know about clients.
+ */
+export function withEventOrigin<T>(origin: string, work: () => Promise<T>): Promise<T> {
+  return origins.run(origin, work);
+}
+
+/** Every bus implementation stamps events with this before it delivers or relays them. */
+export function stampOrigin(event: ConversationEvent): ConversationEvent {
+  const origin = origins.getStore();
+  return origin !== undefined && event.origin === undefined ? { ...event, origin } : event;
+}
 
 export interface EventBus {
   publish(event: ConversationEvent): void;
   /** Returns the function that unsubscribes. */
   subscribe(handler: (event: ConversationEvent) => void): () => void;
+  /** releases connections (the PostgreSQL relay) */
+  close?(): Promise<void>;
 }
 
 export class InProcessEventBus implements EventBus {
@@ -25,7 +46,7 @@ export class InProcessEventBus implements EventBus {
   }
 
   publish(event: ConversationEvent): void {
-    this.emitter.emit('event', event);
+    this.emitter.emit('event', stampOrigin(event));
   }
 
   subscribe(handler: (event: ConversationEvent) => void): () => void {
@@ -38,5 +59,51 @@ export class InProcessEventBus implements EventBus {
     };
     this.emitter.on('event', safe);
     return () => this.emitter.off('event', safe);
+  }
+}
+
+/**
+ * Events of several nodes: delivered at once to this node's listeners, and relayed (NOTIFY) to
+ * the other nodes, which deliver them to theirs. Each node ignores its own relayed copies. A
+ * message too large for one notification reaches other nodes with `parts: []` and
+ * `truncated: true`; their listeners re-read the history.
+ */
+export class RelayedEventBus implements EventBus {
+  private readonly local = new InProcessEventBus();
+  private relay: { send(payload: string): void } | null = null;
+
+  constructor(
+    private readonly nodeId: string,
+    private readonly maxPayloadBytes: number,
+  ) {}
+
+  attach(relay: { send(payload: string): void }): void {
+    this.relay = relay;
+  }
+
+  /** Called with every relayed payload (including this node's own). */
+  receive(payload: string): void {
+    let envelope: { node: string; event: ConversationEvent };
+    try {
+      envelope = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    if (envelope.node !== this.nodeId) this.local.publish(envelope.event);
+  }
+
+  publish(event: ConversationEvent): void {
+    const stamped = stampOrigin(event);
+    this.local.publish(stamped);
+    if (!this.relay) return;
+    let payload = JSON.stringify({ node: this.nodeId, event: stamped });
+    if (Buffer.byteLength(payload) > this.maxPayloadBytes && stamped.kind === 'message') {
+      payload = JSON.stringify({ node: this.nodeId, event: { ...stamped, parts: [], truncated: true } });
+    }
+    if (Buffer.byteLength(payload) <= this.maxPayloadBytes) this.relay.send(payload);
+  }
+
+  subscribe(handler: (event: ConversationEvent) => void): () => void {
+    return this.local.subscribe(handler);
   }
 }

@@ -12,6 +12,7 @@ import type { Principal } from '../auth/authenticate.js';
 import { AppError } from '../shared/errors.js';
 import { canonicalizeKeys } from './case-insensitive.js';
 import { installErrorHandling } from './errors.js';
+import { PerTokenStore } from './rate-limit-store.js';
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
 import { botRoutes } from './routes/bots.js';
@@ -20,6 +21,10 @@ import { tokenRoutes } from './routes/token.js';
 import { customRoutes } from './routes/custom.js';
 import { apihookRoutes } from './routes/apihook.js';
 import { controlRoutes } from './routes/control.js';
+import { consoleRoutes } from './routes/console.js';
+import { cloneRoutes } from './routes/clones.js';
+import { webRoutes } from './routes/web.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -66,6 +71,9 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.method === 'POST') request.body = {};
+    if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) {
+      throw new AppError('INVALID_REQUEST', 'Text may not contain NUL characters.');
+    }
     const schema = request.routeOptions.schema;
     if (schema?.body && request.body && typeof request.body === 'object') {
       request.body = canonicalizeKeys(request.body, schema.body as object);
@@ -84,6 +92,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   if (services.config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
       global: false,
+      store: PerTokenStore,
       max: services.config.rateLimitPerMinute,
       timeWindow: 60_000,
       hook: 'onRequest',
@@ -102,7 +111,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes, controlRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes];
   for (const register of routes) register(app, services);
   return app;
 }
@@ -111,6 +120,14 @@ export async function buildServer(services: Services, options: { logger?: boolea
 export function authed(access: import('../auth/authenticate.js').Access, services: Services): { config: FastifyContextConfig } {
   // With limits off (COLLOQUY_RATE_LIMIT_PER_MINUTE=0) the plugin is not registered and routes carry no rateLimit.
   return { config: services.config.rateLimitPerMinute > 0 ? { access, rateLimit: {} } : { access } };
+}
+
+/** NUL cannot be stored in PostgreSQL text; it is refused at the edge on every database alike. */
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  for (const [key, item] of Object.entries(value)) if (key.includes('\u0000') || containsNul(item, depth + 1)) return true;
+  return false;
 }
 
 function installBodyParsers(app: App): void {
