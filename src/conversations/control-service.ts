@@ -4,7 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ConversationRecord } from '../store/conversations.js';
 import type { Store } from '../store/index.js';
-import type { AccountRecord, BotRecord } from '../store/records.js';
+import type { BotRecord } from '../store/records.js';
 import { banIsActive, STATE_BANNED, STATE_BOT, STATE_TAKEN_OVER } from './control.js';
 import type { ConversationTurns } from './turns.js';
 
@@ -62,7 +62,7 @@ export class ControlService {
   }
 
   /** Returns the HTTP status (200, or 202 for forget) and the body. */
-  async change(account: AccountRecord, bot: BotRecord, userId: string, change: StateChange): Promise<{ status: number; body: unknown }> {
+  async change(bot: BotRecord, userId: string, change: StateChange): Promise<{ status: number; body: unknown }> {
     return this.turns.run<{ status: number; body: unknown }>(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
       if (current.forgetting) {

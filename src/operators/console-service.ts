@@ -83,7 +83,7 @@ export class ConsoleService {
     if (this.deps.control.view(conversation).State !== STATE_TAKEN_OVER) {
       throw new AppError('STATE_CONFLICT', 'Take the conversation over before writing to the user.', { State: this.deps.control.view(conversation).State });
     }
-    const reply = await this.deps.chat.chat(ctx.account, bot, { userId, text, direction: 'OPERATOR', variables: [], tags: [], dropTags: [] });
+    const reply = await this.deps.chat.chat(bot, { userId, text, direction: 'OPERATOR', variables: [], tags: [], dropTags: [] });
     return { Parts: reply.Parts };
   }
 
@@ -112,7 +112,7 @@ export class ConsoleService {
 
   private async change(ctx: OperatorContext, botId: string, userId: string, change: StateChange) {
     const { bot } = await this.find(ctx, botId, userId);
-    return this.deps.control.change(ctx.account, bot, userId, change);
+    return this.deps.control.change(bot, userId, change);
   }
 
   /** Another account's bot or conversation answers exactly as a missing one: 404. */

@@ -36,7 +36,7 @@ export class ShareAccess {
     if (state === STATE_TAKEN_OVER || state === STATE_BANNED) return opened;
     const account = await this.deps.store.accounts.byId(opened.bot.accountId);
     if (!account) throw new AppError('SHARE_NOT_FOUND');
-    await this.deps.control.change(account, opened.bot, opened.conversation.userId, { state: 'takeover', operator: '*' });
+    await this.deps.control.change(opened.bot, opened.conversation.userId, { state: 'takeover', operator: '*' });
     return this.deps.shares.open(code);
   }
 
@@ -68,7 +68,7 @@ export class ShareAccess {
     const { conversation, bot } = await this.open(code);
     const account = await this.deps.store.accounts.byId(bot.accountId);
     if (!account) throw new AppError('SHARE_NOT_FOUND');
-    const reply = await this.deps.chat.chat(account, bot, { userId: conversation.userId, text, direction: 'OPERATOR', variables: [], tags: [], dropTags: [] });
+    const reply = await this.deps.chat.chat(bot, { userId: conversation.userId, text, direction: 'OPERATOR', variables: [], tags: [], dropTags: [] });
     return { Parts: reply.Parts };
   }
 

@@ -10,7 +10,6 @@ import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const DAY = 86_400_000;
 const handoffBot = () =>
   botFile([{ name: 'Start', actions: [text('Hi')] }, { name: 'Fallback', fallback: true, actions: [text('fallback')] }], {
     triggers: [

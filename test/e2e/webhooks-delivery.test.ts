@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { botFile, chatOk, text, uid } from '../support/chat-kit.js';
 import { GUID, ISO_WITH_OFFSET } from '../support/bots.js';
 import { databaseKinds } from '../support/databases.js';
-import { createTenant, type Tenant } from '../support/fixtures.js';
+import { createTenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { deliveries, hookBot, inject, setCustomChannel, waitForDeliveries } from '../support/webhook-kit.js';
 import { sleep, WebhookReceiver } from '../support/webhook-receiver.js';

@@ -111,7 +111,7 @@ function normalize(raw: FlowStep | string): FlowStep {
 
 function substitute<T>(value: T, env: Record<string, string>): T {
   if (typeof value === 'string') {
-    return value.replace(/\$\{(\w+)\}/g, (whole, name: string) => {
+    return value.replace(/\$\{(\w+)\}/g, (_whole, name: string) => {
       assert.ok(name in env, `the script uses \${${name}} but the runner has no such value`);
       return env[name];
     }) as T;

@@ -9,7 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { ConversationRecord, Direction } from '../../store/conversations.js';
 import type { Store } from '../../store/index.js';
-import type { AccountRecord, BotRecord } from '../../store/records.js';
+import type { BotRecord } from '../../store/records.js';
 import { activeControl, assertCanChat } from '../../conversations/control.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
 import { applyTags, applyVariables, type VariableUpdate } from '../../conversations/values.js';
@@ -54,7 +54,7 @@ export class ChatService {
     return this.deps.live.get(bot);
   }
 
-  async chat(account: AccountRecord, bot: BotRecord, input: ChatInput): Promise<ChatReply> {
+  async chat(bot: BotRecord, input: ChatInput): Promise<ChatReply> {
     const compiled = await this.deps.live.get(bot);
     const userId = input.userId ?? crypto.randomUUID();
     const command = input.command?.toUpperCase();
@@ -73,9 +73,9 @@ export class ChatService {
       if (existing && updates && input.direction === 'USER') existing = await this.applyValues(bot, userId, input);
       if (command === 'PENDING' && input.direction === 'USER') return this.pending(bot, compiled, userId, existing);
       if (command === 'READY' && input.direction === 'USER' && existing) return this.ready(bot, compiled, existing, input.historyLimit);
-      if (input.direction !== 'USER') return this.inject(account, bot, compiled, existing!, input);
+      if (input.direction !== 'USER') return this.inject(bot, compiled, existing!, input);
     }
-    return this.userTurn.run(account, bot, compiled, userId, input);
+    return this.userTurn.run(bot, compiled, userId, input);
   }
 
   /** Rule 4: queued messages, marked delivered; no conversation is created for an unknown user. */
@@ -94,7 +94,7 @@ export class ChatService {
   }
 
   /** DIRECTION BOT / OPERATOR: stored as said by the bot or an operator and delivered on the conversation's channel. */
-  private async inject(account: AccountRecord, bot: BotRecord, compiled: CompiledBot, existing: ConversationRecord, input: ChatInput): Promise<ChatReply> {
+  private async inject(bot: BotRecord, compiled: CompiledBot, existing: ConversationRecord, input: ChatInput): Promise<ChatReply> {
     assertCanChat(existing, this.deps.clock);
     const position = existing.state.position ?? { behaviour: '', interaction: '' };
     const parts = injectedParts(input.text, input.parts, position, this.deps.clock);
@@ -123,7 +123,7 @@ export class ChatService {
   }
 
   /** First-generation `POST /apihook/status`: one variable or tag change, applied atomically. */
-  async updateValue(account: AccountRecord, bot: BotRecord, userId: string, update: { kind: 'set-var' | 'del-var' | 'set-tag' | 'del-tag'; name: string; value?: unknown }): Promise<ConversationRecord> {
+  async updateValue(bot: BotRecord, userId: string, update: { kind: 'set-var' | 'del-var' | 'set-tag' | 'del-tag'; name: string; value?: unknown }): Promise<ConversationRecord> {
     return this.deps.turns.run(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
       const state = structuredClone(current.state);

@@ -10,7 +10,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { ConversationRecord } from '../../store/conversations.js';
 import type { TurnMessage } from '../../webhooks/plan.js';
 import type { Store } from '../../store/index.js';
-import type { AccountRecord, BotRecord } from '../../store/records.js';
+import type { BotRecord } from '../../store/records.js';
 import { assertCanChat, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from '../../conversations/control.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from '../../conversations/drive-turn.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
@@ -36,7 +36,7 @@ const USER_TEXT_TYPE = 19;
 export class UserTurn {
   constructor(private readonly deps: TurnRunnerDeps) {}
 
-  async run(account: AccountRecord, bot: BotRecord, compiled: CompiledBot, userId: string, input: ChatInput): Promise<ChatReply> {
+  async run(bot: BotRecord, compiled: CompiledBot, userId: string, input: ChatInput): Promise<ChatReply> {
     const started = process.hrtime.bigint();
     const memo: AnswerMemo = new Map();
     // Links made by `shareUrl` actions; their rows are written with the turn (answers are memoized,

@@ -90,7 +90,7 @@ export class WebChannel {
    * conversations always get a server-made id, so a page cannot squat ids that an integrator
    * uses on the custom channel, nor guess its way into someone else's conversation.
    */
-  async start({ account, bot }: WebPrincipal, request: StartRequest): Promise<ChatReply> {
+  async start({ bot }: WebPrincipal, request: StartRequest): Promise<ChatReply> {
     const existing = request.userId ? await this.webConversation(bot, request.userId, false) : null;
     const input: ChatInput = existing
       ? { ...NO_VALUES, userId: existing.userId, command: 'READY', channel: WEB_CHANNEL, direction: 'USER' }
@@ -103,11 +103,11 @@ export class WebChannel {
           // runs the start interaction (a forced position together with RESET would run both).
           ...(request.behaviour ? { forcedBehaviour: request.behaviour } : { command: 'RESET' }),
         };
-    return this.asClient(request.clientId, () => this.deps.chat.chat(account, bot, input));
+    return this.asClient(request.clientId, () => this.deps.chat.chat(bot, input));
   }
 
   /** A text or a button payload from the widget, on an existing web conversation. */
-  async send({ account, bot }: WebPrincipal, request: SendRequest): Promise<ChatReply> {
+  async send({ bot }: WebPrincipal, request: SendRequest): Promise<ChatReply> {
     await this.webConversation(bot, request.userId, true);
     const input: ChatInput = {
       ...NO_VALUES,
@@ -117,7 +117,7 @@ export class WebChannel {
       channel: WEB_CHANNEL,
       direction: 'USER',
     };
-    return this.asClient(request.clientId, () => this.deps.chat.chat(account, bot, input));
+    return this.asClient(request.clientId, () => this.deps.chat.chat(bot, input));
   }
 
   /**

@@ -35,8 +35,8 @@ export function apihookRoutes(app: App, s: Services): void {
   const hook = { ...authed('apihook', s), schema: { tags: ['first-generation API'], security: [{ bearer: [] }] } };
 
   app.post('/apihook/chat', { ...hook, schema: { ...hook.schema, summary: 'As POST /custom/chat', body: ChatBody } }, async (request) => {
-    const { account, bot } = principalOf(request);
-    return s.chat.chat(account, bot, chatInputOf(request.body, request.headers));
+    const { bot } = principalOf(request);
+    return s.chat.chat(bot, chatInputOf(request.body, request.headers));
   });
 
   app.get('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/values', querystring: StatusQuery } }, async (request) => {
@@ -47,10 +47,10 @@ export function apihookRoutes(app: App, s: Services): void {
   });
 
   app.post('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'Set or delete a variable or tag', body: StatusUpdate } }, async (request) => {
-    const { account, bot } = principalOf(request);
+    const { bot } = principalOf(request);
     const { UpdateType, Name, Value, UserId } = request.body;
     if (UpdateType === 'set-var' && Value === undefined) throw new AppError('INVALID_REQUEST', 'set-var needs a Value.', { Field: 'Value' });
-    const updated = await s.chat.updateValue(account, bot, userIdOf(request, UserId), { kind: UpdateType, name: Name, value: Value });
+    const updated = await s.chat.updateValue(bot, userIdOf(request, UserId), { kind: UpdateType, name: Name, value: Value });
     return valuesView(updated);
   });
 

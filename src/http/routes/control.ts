@@ -70,8 +70,8 @@ export function controlRoutes(app: App, s: Services): void {
       if (mode !== undefined && !HANDOVER_MODES.includes(mode)) invalid('mode', 'mode must be viewshares, dropshares or *.');
       if (p.operator !== undefined && p.operator !== '*' && !EMAIL.test(p.operator)) invalid('operator', 'operator must be an e-mail address or *.');
       const days = positiveInteger(p.days, 'days');
-      const { account, bot: owner } = principalOf(request);
-      const result = await s.control.change(account, owner, p.userid, { state, mode, operator: p.operator?.toLowerCase(), days, message: p.message });
+      const { bot: owner } = principalOf(request);
+      const result = await s.control.change(owner, p.userid, { state, mode, operator: p.operator?.toLowerCase(), days, message: p.message });
       return reply.status(result.status).send(result.body);
     },
   );

@@ -102,8 +102,8 @@ export function customRoutes(app: App, s: Services): void {
   );
 
   app.post('/custom/chat', { ...chat, schema: { ...chat.schema, summary: 'Talk to the bot', body: ChatBody } }, async (request) => {
-    const { account, bot } = principalOf(request);
-    return s.chat.chat(account, bot, chatInputOf(request.body, request.headers));
+    const { bot } = principalOf(request);
+    return s.chat.chat(bot, chatInputOf(request.body, request.headers));
   });
 
   app.get('/custom/position', { ...chat, schema: { ...chat.schema, summary: "The conversation's position", querystring: UserQuery } }, async (request) =>
