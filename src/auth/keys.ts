@@ -18,3 +18,8 @@ export const sha256 = (text: string) => crypto.createHash('sha256').update(text)
 export function sameSecret(a: string, b: string): boolean {
   return crypto.timingSafeEqual(Buffer.from(sha256(a), 'hex'), Buffer.from(sha256(b), 'hex'));
 }
+
+/** Identity and credentials of a new bot (its own key, secret and web key, whatever it was made from). */
+export function newBotCredentials() {
+  return { id: newBotId(), apiKey: newBotKey(), apiSecret: newBotSecret(), secretVersion: 1, webKey: newWebKey() };
+}

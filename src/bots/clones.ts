@@ -2,7 +2,7 @@
 // detached copies with tagged text filled in, and detaching one behaviour of a referenced clone.
 // Both kinds start with the source's draft as draft and its live version as live version, so
 // they chat at once; the linking itself (publish, edits, rollback) is in links.ts.
-import { newBotId, newBotKey, newBotSecret, newWebKey, sameSecret } from '../auth/keys.js';
+import { newBotCredentials, sameSecret } from '../auth/keys.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Repositories, Store } from '../store/index.js';
@@ -148,12 +148,8 @@ export class CloneService {
   ): Promise<BotRecord> {
     const now = this.clock.now();
     const bot: BotRecord = {
-      id: newBotId(),
+      ...newBotCredentials(),
       accountId: source.accountId,
-      apiKey: newBotKey(),
-      apiSecret: newBotSecret(),
-      secretVersion: 1,
-      webKey: newWebKey(),
       description: source.description,
       avatar: source.avatar,
       // Settings are copied once; from now on they are the clone's own (webhook URL included).

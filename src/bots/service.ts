@@ -1,7 +1,7 @@
 // Bot management (api.md section 11): create, edit the draft, settings, publish, versions,
 // rollback, secret rotation, delete, backup and restore. Every edit bumps `Version` by one, with a
 // version-checked write so two concurrent edits never silently overwrite each other.
-import { newBotId, newBotKey, newBotSecret, newWebKey } from '../auth/keys.js';
+import { newBotCredentials, newBotSecret } from '../auth/keys.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Repositories, Store } from '../store/index.js';
@@ -49,12 +49,8 @@ export class BotService {
   async create(account: AccountRecord, file: BotFile): Promise<BotRecord> {
     const now = this.clock.now();
     const bot: BotRecord = {
-      id: newBotId(),
+      ...newBotCredentials(),
       accountId: account.id,
-      apiKey: newBotKey(),
-      apiSecret: newBotSecret(),
-      secretVersion: 1,
-      webKey: newWebKey(),
       name: file.name,
       description: file.description ?? '',
       avatar: file.avatar ?? '',
