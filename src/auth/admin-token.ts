@@ -1,7 +1,8 @@
 // The admin token: COLLOQUY_ADMIN_TOKEN, or one generated on first start. A generated token is
 // kept only as a hash in the database (every node reads it) and shown once, when it is made.
 import type { Store } from '../store/index.js';
-import { newAdminToken, sameSecret, sha256 } from './keys.js';
+import crypto from 'node:crypto';
+import { newAdminToken, sha256 } from './keys.js';
 
 const META_KEY = 'admin_token_sha256';
 
@@ -12,11 +13,12 @@ export interface AdminToken {
 }
 
 export async function loadAdminToken(store: Store, fromEnv: string | null): Promise<AdminToken> {
-  if (fromEnv) return { matches: (token) => sameSecret(token, fromEnv), generated: null };
   const candidate = newAdminToken();
-  const storedHash = await store.meta.getOrInit(META_KEY, sha256(candidate));
+  const expected = fromEnv ? sha256(fromEnv) : await store.meta.getOrInit(META_KEY, sha256(candidate));
+  const expectedBytes = Buffer.from(expected, 'hex');
   return {
-    matches: (token) => sameSecret(sha256(token), storedHash),
-    generated: storedHash === sha256(candidate) ? candidate : null,
+    // Every request's bearer is checked against the admin token: one hash, one constant-time compare.
+    matches: (token) => crypto.timingSafeEqual(Buffer.from(sha256(token), 'hex'), expectedBytes),
+    generated: !fromEnv && expected === sha256(candidate) ? candidate : null,
   };
 }

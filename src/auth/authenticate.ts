@@ -45,11 +45,14 @@ export class Authenticator {
 
   private async fromJwt(token: string): Promise<Principal> {
     const claims = await this.tokens.verify(token);
-    const account = await this.store.accounts.byId(claims.accountId);
-    if (!account) throw new AppError('TOKEN_INVALID', 'The account of this token no longer exists.');
-    if (claims.kind === 'account') return { kind: 'account', account };
-    const bot = await this.store.bots.byId(claims.botId);
-    if (!bot || bot.accountId !== account.id) throw new AppError('TOKEN_INVALID', 'The bot of this token no longer exists.');
+    if (claims.kind === 'account') {
+      const account = await this.store.accounts.byId(claims.accountId);
+      if (!account) throw new AppError('TOKEN_INVALID', 'The account of this token no longer exists.');
+      return { kind: 'account', account };
+    }
+    const found = await this.store.bots.withAccount(claims.botId);
+    if (!found || found.account.id !== claims.accountId) throw new AppError('TOKEN_INVALID', 'The bot of this token no longer exists.');
+    const { bot, account } = found;
     if (bot.secretVersion !== claims.secretVersion) throw new AppError('TOKEN_INVALID', "The bot's secret was rotated after this token was issued.");
     return { kind: 'bot', account, bot };
   }

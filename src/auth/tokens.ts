@@ -12,8 +12,13 @@ export type TokenClaims =
 export const SIGNING_KEY_META = 'token_signing_key';
 export const newSigningKey = () => crypto.randomBytes(32).toString('base64');
 
+/** Verified tokens kept in memory: integrators send the same token for an hour, and a signature
+ *  check through WebCrypto costs more than the rest of a chat turn's authentication. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export class TokenService {
   private readonly key: Uint8Array;
+  private readonly verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
 
   constructor(
     signingKeyBase64: string,
@@ -43,6 +48,19 @@ export class TokenService {
   }
 
   async verify(token: string): Promise<TokenClaims> {
+    const cached = this.verified.get(token);
+    if (cached) {
+      if (this.now() < cached.expiresAt) return cached.claims;
+      this.verified.delete(token);
+      throw new AppError('TOKEN_EXPIRED');
+    }
+    const { claims, expiresAt } = await this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { claims, expiresAt });
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<{ claims: TokenClaims; expiresAt: number }> {
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, this.key, {
@@ -53,9 +71,10 @@ export class TokenService {
       if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
       throw new AppError('TOKEN_INVALID');
     }
-    if (payload.k === 'a' && typeof payload.acc === 'string') return { kind: 'account', accountId: payload.acc };
+    const expiresAt = Number(payload.exp) * 1000;
+    if (payload.k === 'a' && typeof payload.acc === 'string') return { claims: { kind: 'account', accountId: payload.acc }, expiresAt };
     if (payload.k === 'b' && typeof payload.acc === 'string' && typeof payload.bot === 'string' && typeof payload.sv === 'number') {
-      return { kind: 'bot', accountId: payload.acc, botId: payload.bot, secretVersion: payload.sv };
+      return { claims: { kind: 'bot', accountId: payload.acc, botId: payload.bot, secretVersion: payload.sv }, expiresAt };
     }
     throw new AppError('TOKEN_INVALID');
   }

@@ -46,6 +46,8 @@ export class InProcessEventBus implements EventBus {
   }
 
   publish(event: ConversationEvent): void {
+    // Most turns happen with no console or widget watching: skip the work of an event nobody gets.
+    if (this.emitter.listenerCount('event') === 0) return;
     this.emitter.emit('event', stampOrigin(event));
   }
 

@@ -1,7 +1,7 @@
 import type { Queryable } from './driver.js';
 import type { AccountRecord, Plan, UsageRecord } from './records.js';
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   name: string;
   plan: string;
@@ -10,7 +10,7 @@ interface AccountRow {
   created_at: number;
 }
 
-const toAccount = (row: AccountRow): AccountRecord => ({
+export const toAccount = (row: AccountRow): AccountRecord => ({
   id: row.id,
   name: row.name,
   plan: row.plan as Plan,

@@ -1,5 +1,6 @@
 import type { Queryable } from './driver.js';
-import type { BotContent, BotRecord, BotRole, BotVersionRecord } from './records.js';
+import { toAccount, type AccountRow } from './accounts.js';
+import type { AccountRecord, BotContent, BotRecord, BotRole, BotVersionRecord } from './records.js';
 
 interface BotRow {
   id: string;
@@ -81,6 +82,18 @@ export function botRepository(db: Queryable) {
     async byId(id: string): Promise<BotRecord | null> {
       const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE id = $1`, [id]);
       return row ? toBot(row) : null;
+    },
+    /** A bot and its account in one read: what authenticating a bot token needs on every request. */
+    async withAccount(botId: string): Promise<{ bot: BotRecord; account: AccountRecord } | null> {
+      const row = await db.get<BotRow & { a_name: string; a_plan: string; a_packages: string; a_api_key: string; a_created_at: number }>(
+        `SELECT ${COLUMNS.replace(/(\w+)/g, 'b.$1')}, a.name AS a_name, a.plan AS a_plan, a.packages AS a_packages,
+           a.api_key AS a_api_key, a.created_at AS a_created_at
+         FROM bots b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1`,
+        [botId],
+      );
+      if (!row) return null;
+      const account: AccountRow = { id: row.account_id, name: row.a_name, plan: row.a_plan, packages: row.a_packages, api_key: row.a_api_key, created_at: row.a_created_at };
+      return { bot: toBot(row), account: toAccount(account) };
     },
     async byApiKey(apiKey: string): Promise<BotRecord | null> {
       const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE api_key = $1`, [apiKey]);

@@ -1,69 +1,99 @@
-// SQLite adapter (better-sqlite3). One connection per process, WAL, synchronous=NORMAL. The
-// driver is synchronous, so an async transaction could interleave with other callers' statements
-// on the same connection; every statement therefore runs under one process-wide mutex.
+// SQLite adapter (better-sqlite3), WAL, synchronous=NORMAL. Two connections: the writer, used by
+// transactions and by every statement that writes, and a read-only reader for plain reads. The
+// driver is synchronous, so an async transaction on the writer could interleave with other
+// callers' statements on that connection; writes therefore run under one process-wide mutex.
+// Plain reads go to the reader without waiting: in WAL mode it sees the last commit and never
+// a transaction in progress.
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Mutex } from '../shared/mutex.js';
 import type { Queryable, SqlDriver, SqlValue } from './driver.js';
 
-type Statement = Database.Statement<Record<string, SqlValue>>;
+interface Prepared {
+  statement: Database.Statement<SqlValue[]>;
+  /** for each `?` in order, which `$n` parameter (0-based) it takes: $n may repeat */
+  order: number[];
+}
+
+function statementCache(db: Database.Database) {
+  const cache = new Map<string, Prepared>();
+  return (sql: string): Prepared => {
+    let prepared = cache.get(sql);
+    if (!prepared) {
+      const order: number[] = [];
+      const text = sql.replace(/\$(\d+)/g, (_match, n: string) => {
+        order.push(Number(n) - 1);
+        return '?';
+      });
+      prepared = { statement: db.prepare(text) as Database.Statement<SqlValue[]>, order };
+      cache.set(sql, prepared);
+    }
+    return prepared;
+  };
+}
+
+function bind(prepared: Prepared, params: SqlValue[]): SqlValue[] {
+  return prepared.order.map((i) => {
+    const value = params[i] ?? null;
+    // PostgreSQL cannot store NUL in text; refusing it here too keeps both databases alike.
+    if (typeof value === 'string' && value.includes('\u0000')) throw new Error('text values may not contain NUL characters');
+    return value;
+  });
+}
+
+function queryable(prepare: (sql: string) => Prepared): Queryable {
+  return {
+    dialect: 'sqlite',
+    async all<T>(sql: string, params: SqlValue[] = []) {
+      const p = prepare(sql);
+      return p.statement.all(...bind(p, params)) as T[];
+    },
+    async get<T>(sql: string, params: SqlValue[] = []) {
+      const p = prepare(sql);
+      return p.statement.get(...bind(p, params)) as T | undefined;
+    },
+    async run(sql: string, params: SqlValue[] = []) {
+      const p = prepare(sql);
+      if (!p.statement.reader) return p.statement.run(...bind(p, params)).changes;
+      // A statement with RETURNING yields one row per row written (as pg's rowCount counts them).
+      return p.statement.all(...bind(p, params)).length;
+    },
+  };
+}
 
 export function openSqlite(file: string): SqlDriver {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const inMemory = file === ':memory:';
+  if (!inMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  const reader = inMemory ? null : new Database(file, { readonly: true });
+  reader?.pragma('busy_timeout = 5000');
 
-  const statements = new Map<string, Statement>();
-  const prepare = (sql: string): Statement => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      // $1 → @p1: better-sqlite3 binds named parameters from an object.
-      statement = db.prepare(sql.replace(/\$(\d+)/g, '@p$1')) as Statement;
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
-  const bind = (params: SqlValue[]): Record<string, SqlValue> => {
-    const named: Record<string, SqlValue> = {};
-    params.forEach((value, i) => {
-      // PostgreSQL cannot store NUL in text; refusing it here too keeps both databases alike.
-      if (typeof value === 'string' && value.includes('\u0000')) throw new Error('text values may not contain NUL characters');
-      named[`p${i + 1}`] = value;
-    });
-    return named;
-  };
-  const direct: Queryable = {
-    dialect: 'sqlite',
-    async all<T>(sql: string, params: SqlValue[] = []) {
-      return prepare(sql).all(bind(params)) as T[];
-    },
-    async get<T>(sql: string, params: SqlValue[] = []) {
-      return prepare(sql).get(bind(params)) as T | undefined;
-    },
-    async run(sql: string, params: SqlValue[] = []) {
-      const statement = prepare(sql);
-      if (!statement.reader) return statement.run(bind(params)).changes;
-      // A statement with RETURNING yields one row per row written (as pg's rowCount counts them).
-      return statement.all(bind(params)).length;
-    },
-  };
+  const prepareWrite = statementCache(db);
+  const prepareRead = reader ? statementCache(reader) : prepareWrite;
+  const writer = queryable(prepareWrite);
+  const read = queryable(prepareRead);
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
   const lock = new Mutex();
+  /** plain reads skip the writer's queue; anything that writes (UPDATE … RETURNING included) waits its turn */
+  const isRead = (sql: string) => reader !== null && prepareWrite(sql).statement.readonly;
 
   return {
     dialect: 'sqlite',
-    all: (sql, params) => lock.run(() => direct.all(sql, params)),
-    get: (sql, params) => lock.run(() => direct.get(sql, params)),
-    run: (sql, params) => lock.run(() => direct.run(sql, params)),
+    all: (sql, params) => (isRead(sql) ? read.all(sql, params) : lock.run(() => writer.all(sql, params))),
+    get: (sql, params) => (isRead(sql) ? read.get(sql, params) : lock.run(() => writer.get(sql, params))),
+    run: (sql, params) => lock.run(() => writer.run(sql, params)),
     transaction: (work) =>
       lock.run(async () => {
-        db.exec('BEGIN IMMEDIATE');
+        begin.run();
         try {
-          const result = await work(direct);
-          db.exec('COMMIT');
+          const result = await work(writer);
+          commit.run();
           return result;
         } catch (error) {
           if (db.inTransaction) db.exec('ROLLBACK');
@@ -72,6 +102,9 @@ export function openSqlite(file: string): SqlDriver {
       }),
     exec: (sql) => lock.run(async () => void db.exec(sql)),
     withMigrationLock: (work) => work(),
-    close: async () => void db.close(),
+    close: async () => {
+      reader?.close();
+      db.close();
+    },
   };
 }

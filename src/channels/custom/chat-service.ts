@@ -14,6 +14,9 @@ import { activeControl, assertCanChat } from '../../conversations/control.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
 import { applyTags, applyVariables, type VariableUpdate } from '../../conversations/values.js';
 import { injectedParts } from './inject.js';
+import { replyWithPartsJson, type ChatReply } from './chat-reply.js';
+
+export type { ChatReply };
 import { UserTurn, type TurnRunnerDeps } from './user-turn.js';
 
 export interface ChatInput {
@@ -35,13 +38,6 @@ export interface ChatInput {
   historyLimit?: number;
 }
 
-export interface ChatReply {
-  Parts: ReplyPart[];
-  UserId: string;
-  Creation: string;
-  EnableUserChat: boolean;
-  ControlType: number;
-}
 
 export class ChatService {
   private readonly userTurn: UserTurn;
@@ -89,8 +85,9 @@ export class ChatService {
   /** Rule 3: the whole stored history (or its last HistoryLimit parts); not stored again. */
   private async ready(_bot: BotRecord, compiled: CompiledBot, existing: ConversationRecord, limit?: number): Promise<ChatReply> {
     const checked = assertCanChat(existing, this.deps.clock);
-    const parts = await this.deps.store.conversations.historyParts(existing.id, limit);
-    return this.reply(compiled, checked, parts);
+    if (limit !== undefined) return this.reply(compiled, checked, await this.deps.store.conversations.historyParts(existing.id, limit));
+    const { Parts: _none, ...reply } = this.reply(compiled, checked, []);
+    return replyWithPartsJson(reply, await this.deps.store.conversations.historyJson(existing.id));
   }
 
   /** DIRECTION BOT / OPERATOR: stored as said by the bot or an operator and delivered on the conversation's channel. */

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { valuesView } from '../../conversations/values.js';
 import { AppError } from '../../shared/errors.js';
+import { chatReplyJson } from '../../channels/custom/chat-reply.js';
 import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { authed, type App } from '../server.js';
 import type { Services } from '../services.js';
@@ -34,9 +35,9 @@ function userIdOf(request: FastifyRequest, fallback?: string): string {
 export function apihookRoutes(app: App, s: Services): void {
   const hook = { ...authed('apihook', s), schema: { tags: ['first-generation API'], security: [{ bearer: [] }] } };
 
-  app.post('/apihook/chat', { ...hook, schema: { ...hook.schema, summary: 'As POST /custom/chat', body: ChatBody } }, async (request) => {
+  app.post('/apihook/chat', { ...hook, schema: { ...hook.schema, summary: 'As POST /custom/chat', body: ChatBody } }, async (request, reply) => {
     const { bot } = principalOf(request);
-    return s.chat.chat(bot, chatInputOf(request.body, request.headers));
+    return reply.type('application/json; charset=utf-8').send(chatReplyJson(await s.chat.chat(bot, chatInputOf(request.body, request.headers))));
   });
 
   app.get('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/values', querystring: StatusQuery } }, async (request) => {

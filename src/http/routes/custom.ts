@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ChatInput } from '../../channels/custom/chat-service.js';
 import { positionView, singleValue, valuesView, variableUpdates, DEFAULT_PRIVACY_FLAG } from '../../conversations/values.js';
 import { AppError } from '../../shared/errors.js';
+import { chatReplyJson } from '../../channels/custom/chat-reply.js';
 import type { Direction } from '../../store/conversations.js';
 import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { authed, type App } from '../server.js';
@@ -101,9 +102,9 @@ export function customRoutes(app: App, s: Services): void {
     botConfig(s, principalOf(request).bot),
   );
 
-  app.post('/custom/chat', { ...chat, schema: { ...chat.schema, summary: 'Talk to the bot', body: ChatBody } }, async (request) => {
+  app.post('/custom/chat', { ...chat, schema: { ...chat.schema, summary: 'Talk to the bot', body: ChatBody } }, async (request, reply) => {
     const { bot } = principalOf(request);
-    return s.chat.chat(bot, chatInputOf(request.body, request.headers));
+    return reply.type('application/json; charset=utf-8').send(chatReplyJson(await s.chat.chat(bot, chatInputOf(request.body, request.headers))));
   });
 
   app.get('/custom/position', { ...chat, schema: { ...chat.schema, summary: "The conversation's position", querystring: UserQuery } }, async (request) =>

@@ -5,6 +5,7 @@ import { initial } from './001-initial.js';
 import { shares } from './002-shares.js';
 import { clones } from './003-clones.js';
 import { webhooks } from './004-webhooks.js';
+import { pendingIndex } from './005-pending-index.js';
 
 export interface Migration {
   version: number;
@@ -13,7 +14,7 @@ export interface Migration {
   postgres: string;
 }
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks];
+export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex];
 
 export async function migrate(db: SqlDriver, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {
