@@ -5,6 +5,18 @@
 
 type Schema = { properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; type?: unknown };
 
+/** Lower-cased property names per schema object, built once: this runs on every request. */
+const namesBySchema = new WeakMap<Record<string, Schema>, Map<string, string>>();
+
+function namesOf(properties: Record<string, Schema>): Map<string, string> {
+  let names = namesBySchema.get(properties);
+  if (!names) {
+    names = new Map(Object.keys(properties).map((name) => [name.toLowerCase(), name]));
+    namesBySchema.set(properties, names);
+  }
+  return names;
+}
+
 export function canonicalizeKeys(value: unknown, schema: Schema | undefined): unknown {
   if (!schema || value === null || typeof value !== 'object') return value;
   // A union (e.g. Variables: a list of {Name, Value} or an object): follow the branch of the value's shape.
@@ -14,7 +26,7 @@ export function canonicalizeKeys(value: unknown, schema: Schema | undefined): un
   }
   const properties = schema.properties;
   if (!properties) return value;
-  const byLowerCase = new Map(Object.keys(properties).map((name) => [name.toLowerCase(), name]));
+  const byLowerCase = namesOf(properties);
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     const canonical = byLowerCase.get(key.toLowerCase()) ?? key;
