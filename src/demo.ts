@@ -1,5 +1,6 @@
 // The demo: on an empty database, an account and the support bot, so `npm start` is enough to
 // have something to talk to. Prints what a person needs to try it.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { DEMO_WEB_KEY_META } from './channels/web/demo-page.js';
 import type { Services } from './http/services.js';
@@ -10,7 +11,11 @@ export interface DemoKeys {
   botKey: string;
   botSecret: string;
   webKey: string;
+  operatorEmail: string;
+  operatorPassword: string;
 }
+
+export const DEMO_OPERATOR_EMAIL = 'operator@demo.local';
 
 export async function seedDemo(services: Services): Promise<DemoKeys | null> {
   if ((await services.store.accounts.count()) > 0) return null;
@@ -19,7 +24,17 @@ export async function seedDemo(services: Services): Promise<DemoKeys | null> {
   const bot = await services.bots.create(account, file);
   // GET /demo embeds the widget for this bot.
   await services.store.meta.set(DEMO_WEB_KEY_META, bot.webKey);
-  return { accountKey: account.apiKey, botKey: bot.apiKey, botSecret: bot.apiSecret, webKey: bot.webKey };
+  // An operator, so the console works from the first start; the password is shown once.
+  const operatorPassword = crypto.randomBytes(9).toString('base64url');
+  await services.accounts.addOperator(account.id, { email: DEMO_OPERATOR_EMAIL, name: 'Demo operator', password: operatorPassword });
+  return {
+    accountKey: account.apiKey,
+    botKey: bot.apiKey,
+    botSecret: bot.apiSecret,
+    webKey: bot.webKey,
+    operatorEmail: DEMO_OPERATOR_EMAIL,
+    operatorPassword,
+  };
 }
 
 export function demoInstructions(base: string, keys: DemoKeys): string {
@@ -37,6 +52,7 @@ export function demoInstructions(base: string, keys: DemoKeys): string {
     `  curl -s -X POST ${base}/custom/chat -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"UserId":"me"}'`,
     '',
     `Web chat demo: ${base}/demo   (embed: <script src="${base}/widget.js" data-bot="${keys.webKey}"></script>)`,
+    `Operator console: ${base}/console   (sign in as ${keys.operatorEmail} / ${keys.operatorPassword})`,
     `API docs: ${base}/docs   bot file schema: ${base}/schema/bot.json`,
   ].join('\n');
 }
