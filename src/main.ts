@@ -107,14 +107,14 @@ export async function createServices(config: Config, store: Store, options: Star
   const maintenance = new Maintenance(store, shares, clock);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
-  return { services, maintenance, dispatcher, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, dispatcher, turns, adminTokenGenerated: adminToken.generated };
 }
 
 export async function start(config: Config, options: StartOptions = {}): Promise<Running> {
   const log = options.log ?? (() => undefined);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openMigratedStore(config, log);
-  const { services, maintenance, dispatcher, adminTokenGenerated } = await createServices(config, store, options);
+  const { services, maintenance, dispatcher, turns, adminTokenGenerated } = await createServices(config, store, options);
   const app = await buildServer(services, { logger: options.logger ?? false });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -139,8 +139,11 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     dispatcher,
     url: `http://${host}:${port}`,
     adminTokenGenerated,
+    // Stop taking requests, let started turns commit (their clients may have hung up), stop the
+    // background loops (in-flight deliveries finish and release their claims), then disconnect.
     close: async () => {
       await app.close();
+      await turns.drain();
       await maintenance.stop();
       await dispatcher.stop();
       await services.events.close?.();

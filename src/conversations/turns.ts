@@ -33,6 +33,8 @@ const NO_USAGE = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
 
 export class ConversationTurns {
   private readonly mutex = new KeyedMutex();
+  /** turns under way: a client that hangs up does not stop its turn, and shutdown waits for them */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly store: Store,
@@ -47,7 +49,22 @@ export class ConversationTurns {
     return this.mutex.run(`${botId}\u0000${userId}`, work);
   }
 
+  /** Resolves when every turn under way has committed or failed (graceful shutdown). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
   run<T>(bot: BotRecord, userId: string, decide: (current: ConversationRecord | null) => Promise<TurnResult<T>>): Promise<T> {
+    const turn = this.runTurn(bot, userId, decide);
+    this.inFlight.add(turn);
+    void turn.then(
+      () => this.inFlight.delete(turn),
+      () => this.inFlight.delete(turn),
+    );
+    return turn;
+  }
+
+  private runTurn<T>(bot: BotRecord, userId: string, decide: (current: ConversationRecord | null) => Promise<TurnResult<T>>): Promise<T> {
     return this.exclusive(bot.id, userId, async () => {
       const startedAt = Date.now();
       for (let attempt = 1; ; attempt++) {

@@ -100,11 +100,14 @@ export function conversationRepository(db: Queryable) {
       return changed === 1;
     },
     async appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<void> {
-      if (messages.length === 0) return;
-      // One statement for the turn's messages (usually the user's and the bot's): fewer round trips.
-      const rows = messages.map((_m, i) => `($1, $2, $${i * 3 + 3}, $${i * 3 + 4}, $${i * 3 + 5})`).join(', ');
-      const params = [conversationId, now, ...messages.flatMap((m) => [m.direction, JSON.stringify(m.parts), m.pending ? 1 : 0])];
-      await db.run(`INSERT INTO messages (conversation_id, created_at, direction, parts, pending) VALUES ${rows}`, params);
+      // One statement per 500 messages (a turn has one or two): few round trips, and far below
+      // SQLite's limit on parameters in one statement.
+      for (let start = 0; start < messages.length; start += 500) {
+        const chunk = messages.slice(start, start + 500);
+        const rows = chunk.map((_m, i) => `($1, $2, $${i * 3 + 3}, $${i * 3 + 4}, $${i * 3 + 5})`).join(', ');
+        const params = [conversationId, now, ...chunk.flatMap((m) => [m.direction, JSON.stringify(m.parts), m.pending ? 1 : 0])];
+        await db.run(`INSERT INTO messages (conversation_id, created_at, direction, parts, pending) VALUES ${rows}`, params);
+      }
     },
     /** The whole stored history as the JSON text of one array of parts, oldest first, never parsed. */
     async historyJson(conversationId: number): Promise<string> {

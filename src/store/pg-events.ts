@@ -35,6 +35,7 @@ export async function openPostgresRelay(url: string, onPayload: (payload: string
   sender.on('error', onError);
   return {
     send(payload) {
+      if (closed) return; // work finishing during shutdown: other nodes no longer need to hear of it
       sender.query('SELECT pg_notify($1, $2)', [EVENT_CHANNEL, payload]).catch(onError);
     },
     async close() {

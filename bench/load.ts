@@ -1,0 +1,139 @@
+// Load generation with autocannon's programmatic API, in the benchmark's own process (the servers
+// are children). Latencies are taken from every 2xx response (microsecond precision, not the
+// whole-millisecond histogram autocannon keeps); throughput is 2xx responses per second of run.
+import autocannon from 'autocannon';
+import os from 'node:os';
+
+export interface LoadOptions {
+  url: string;
+  path: string;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  headers: Record<string, string>;
+  /** the JSON body of the next request (called once per request) */
+  body: () => string;
+}
+
+export interface LoadResult {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  max: number;
+  ok: number;
+  failed: number;
+  errors: number;
+  seconds: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+interface Samples {
+  /** latencies of the 2xx responses, ms, sorted */
+  latencies: number[];
+  failed: number;
+  errors: number;
+  seconds: number;
+}
+
+function summarise(s: Samples): LoadResult {
+  const sum = s.latencies.reduce((total, v) => total + v, 0);
+  return {
+    perSecond: s.latencies.length / s.seconds,
+    p50: percentile(s.latencies, 50),
+    p99: percentile(s.latencies, 99),
+    mean: s.latencies.length ? sum / s.latencies.length : NaN,
+    max: s.latencies.at(-1) ?? NaN,
+    ok: s.latencies.length,
+    failed: s.failed,
+    errors: s.errors,
+    seconds: s.seconds,
+  };
+}
+
+async function run(options: LoadOptions, seconds: number): Promise<Samples> {
+  const latencies: number[] = [];
+  let failed = 0;
+  const started = performance.now();
+  const instance = autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        path: options.path,
+        headers: { 'content-type': 'application/json', ...options.headers },
+        setupRequest: (request) => ({ ...request, body: options.body() }),
+      },
+    ],
+  });
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    else failed++;
+  });
+  const result = await instance;
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { latencies, failed, errors: result.errors, seconds: elapsed };
+}
+
+export interface SpreadResult extends LoadResult {
+  /** one result per target, in the order given */
+  perTarget: LoadResult[];
+}
+
+/**
+ * One autocannon run per target, all at the same time (several servers behind an imaginary load
+ * balancer). Throughput is the sum of the targets' throughputs; the latency percentiles are taken
+ * over the merged samples of all targets.
+ */
+async function runSpread(targets: LoadOptions[], seconds: number): Promise<SpreadResult> {
+  const each = await Promise.all(targets.map((t) => run(t, seconds)));
+  const merged = summarise({
+    latencies: each.flatMap((e) => e.latencies).sort((a, b) => a - b),
+    failed: each.reduce((n, e) => n + e.failed, 0),
+    errors: each.reduce((n, e) => n + e.errors, 0),
+    seconds: Math.max(...each.map((e) => e.seconds)),
+  });
+  const perTarget = each.map(summarise);
+  return { ...merged, perSecond: perTarget.reduce((n, r) => n + r.perSecond, 0), perTarget };
+}
+
+const line = (label: string, r: LoadResult) =>
+  `  ${label}: ${r.perSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` +
+  ` (${r.ok} ok, ${r.failed} non-2xx, ${r.errors} errors in ${r.seconds.toFixed(1)} s; load average ${os.loadavg()[0].toFixed(1)})\n`;
+
+function check(label: string, r: LoadResult): void {
+  if (r.ok === 0 || r.failed + r.errors > r.ok / 100) {
+    throw new Error(`${label}: ${r.failed} non-2xx responses and ${r.errors} connection errors; the figures would be meaningless`);
+  }
+}
+
+/** A warm-up run (discarded), then the measured run. Fails when more than 1% of requests failed. */
+export async function measure(label: string, options: LoadOptions): Promise<LoadResult> {
+  if (options.warmupSeconds > 0) await run(options, options.warmupSeconds);
+  const result = summarise(await run(options, options.seconds));
+  process.stdout.write(line(label, result));
+  check(label, result);
+  return result;
+}
+
+/** measure() over several targets at once (warm-up and measured run both in parallel on all of them). */
+export async function measureSpread(label: string, targets: LoadOptions[]): Promise<SpreadResult> {
+  if (targets.length === 0) throw new Error(`${label}: no target`);
+  const warmup = Math.max(...targets.map((t) => t.warmupSeconds));
+  const seconds = Math.max(...targets.map((t) => t.seconds));
+  if (warmup > 0) await runSpread(targets, warmup);
+  const result = await runSpread(targets, seconds);
+  process.stdout.write(line(`${label}, all ${targets.length} together`, result));
+  result.perTarget.forEach((r, i) => process.stdout.write(`  ${line(`target ${i + 1} (${targets[i].url}, ${targets[i].connections} conn.)`, r)}`));
+  check(label, result);
+  return result;
+}
