@@ -15,6 +15,8 @@ export interface OutboxRow {
   lastStatusCode: number | null;
   lastError: string | null;
   nextAttemptAt: number;
+  /** while an attempt is under way: the claim's deadline, which also identifies the claim */
+  claimedUntil: number;
   createdAt: number;
   deliveredAt: number | null;
 }
@@ -34,6 +36,7 @@ interface Row {
   last_status_code: number | null;
   last_error: string | null;
   next_attempt_at: number;
+  claimed_until: number;
   created_at: number;
   delivered_at: number | null;
 }
@@ -51,6 +54,7 @@ const toRow = (r: Row): OutboxRow => ({
   lastStatusCode: r.last_status_code === null ? null : Number(r.last_status_code),
   lastError: r.last_error,
   nextAttemptAt: Number(r.next_attempt_at),
+  claimedUntil: Number(r.claimed_until),
   createdAt: Number(r.created_at),
   deliveredAt: r.delivered_at === null ? null : Number(r.delivered_at),
 });
@@ -85,12 +89,24 @@ export function outboxRepository(db: Queryable) {
       );
       return rows.map(toRow).sort((a, b) => a.id - b.id);
     },
-    async recordAttempt(id: number, outcome: { status: DeliveryStatus; statusCode: number | null; error: string | null; nextAttemptAt: number; at: number }): Promise<void> {
+    /**
+     * Records how an attempt went. The attempt always counts; its outcome (status, next attempt)
+     * applies only if the row is still under the same claim: a retry requested while the attempt
+     * was under way (requeue) wins, so that delivery is made again.
+     */
+    async recordAttempt(
+      id: number,
+      claim: number,
+      outcome: { status: DeliveryStatus; statusCode: number | null; error: string | null; nextAttemptAt: number; at: number },
+    ): Promise<void> {
       await db.run(
-        `UPDATE outbox SET status = $2, attempts = attempts + 1, last_status_code = $3, last_error = $4, next_attempt_at = $5,
-           claimed_until = 0, delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END
+        `UPDATE outbox SET attempts = attempts + 1, last_status_code = $3, last_error = $4,
+           status = CASE WHEN claimed_until = $7 THEN $2 ELSE status END,
+           next_attempt_at = CASE WHEN claimed_until = $7 THEN $5 ELSE next_attempt_at END,
+           delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END,
+           claimed_until = CASE WHEN claimed_until = $7 THEN 0 ELSE claimed_until END
          WHERE id = $1`,
-        [id, outcome.status, outcome.statusCode, outcome.error, outcome.nextAttemptAt, outcome.at],
+        [id, outcome.status, outcome.statusCode, outcome.error, outcome.nextAttemptAt, outcome.at, claim],
       );
     },
     async byBot(botId: string, limit: number): Promise<OutboxRow[]> {

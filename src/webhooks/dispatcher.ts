@@ -144,14 +144,14 @@ export class Dispatcher {
     this.metrics.webhookDeliveries.inc({ outcome: result.ok ? 'delivered' : 'failed' });
     if (result.ok) {
       await this.store.transaction(async (tx) => {
-        await tx.outbox.recordAttempt(row.id, { status: 'delivered', statusCode: result.statusCode, error: null, nextAttemptAt: at, at });
+        await tx.outbox.recordAttempt(row.id, row.claimedUntil, { status: 'delivered', statusCode: result.statusCode, error: null, nextAttemptAt: at, at });
         await tx.outbox.setEndpoint(row.botId, 0, 0);
       });
       return;
     }
     const givenUp = at - row.createdAt >= RETRY_FOR_MS || !bot;
     await this.store.transaction(async (tx) => {
-      await tx.outbox.recordAttempt(row.id, {
+      await tx.outbox.recordAttempt(row.id, row.claimedUntil, {
         status: givenUp ? 'failed' : 'pending',
         statusCode: result.statusCode,
         error: result.error,

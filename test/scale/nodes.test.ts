@@ -5,8 +5,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
-import { createTenant, type Tenant } from '../support/fixtures.js';
+import { createTenant, supportBot, type Tenant } from '../support/fixtures.js';
 import { startNode, type NodeProcess } from '../support/node-process.js';
+import { openSse } from '../support/sse.js';
+import { startWeb, webKeyOf } from '../support/web-kit.js';
 
 const counterBot = {
   format: 'colloquy/bot@1',
@@ -83,6 +85,26 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
       const seen = results.map((r) => Number(/count is (\d+)/.exec(r.body.Parts[0].Text)![1])).sort((x, y) => x - y);
       assert.deepEqual(seen, Array.from({ length: 100 }, (_, i) => i + 1));
       assert.equal(await countOf(a, tenant, 'race'), '100');
+    });
+
+    test('a browser stream on node B receives what node A wrote (web channel, LISTEN/NOTIFY)', async () => {
+      const support = await createTenant(a.client, supportBot());
+      const key = await webKeyOf(a.client, support);
+      const started = await startWeb(b.client, key, { ClientId: 'tab-b' });
+      const stream = await openSse(`${b.url}/web/${key}/events?userid=${started.UserId}&client=tab-b`);
+      try {
+        assert.equal(stream.status, 200);
+        await stream.next((e) => e.event === 'ready');
+        const injected = await a.client.post('/custom/chat', { UserId: started.UserId, Text: 'Hello from node A' }, {
+          token: support.botToken,
+          headers: { channel: 'web', direction: 'OPERATOR' },
+        });
+        assert.equal(injected.status, 200);
+        const event = await stream.next((e) => e.event === 'message', 10_000);
+        assert.deepEqual(event.data.Parts, injected.body.Parts);
+      } finally {
+        stream.close();
+      }
     });
 
     test('an injection on one node is in a PENDING poll on the other, once', async () => {

@@ -1,0 +1,49 @@
+// The webhook outbox: claims, order per conversation, and a retry that arrives mid-attempt.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { databaseKinds } from '../support/databases.js';
+import { conversationRecord, seedBot, storePerTest } from './store-fixtures.js';
+
+for (const kind of databaseKinds()) {
+  describe(`store outbox (${kind})`, () => {
+    const ctx = storePerTest(kind);
+
+    const setup = async () => {
+      const { bot } = await seedBot(ctx.store);
+      const conversationId = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'u1')))!;
+      const row = (deliveryId: string) => ({ deliveryId, botId: bot.id, conversationId, userId: 'u1', event: 'message', body: `{"d":"${deliveryId}"}`, createdAt: 1000 });
+      return { bot, row };
+    };
+
+    test('only the oldest pending row of a conversation can be claimed, and only once until its claim ends', async () => {
+      const { row } = await setup();
+      await ctx.store.outbox.insert(row('d1'));
+      await ctx.store.outbox.insert(row('d2'));
+      const first = await ctx.store.outbox.claimDue(2000, 62_000, 10);
+      assert.deepEqual(first.map((r) => [r.deliveryId, r.claimedUntil]), [['d1', 62_000]]);
+      assert.deepEqual(await ctx.store.outbox.claimDue(2001, 62_001, 10), []);
+      // a claim that outlived its node expires: the row is claimable again
+      assert.deepEqual((await ctx.store.outbox.claimDue(62_000, 122_000, 10)).map((r) => r.deliveryId), ['d1']);
+    });
+
+    test('a retry requested while an attempt is under way is not undone by that attempt', async () => {
+      const { bot, row } = await setup();
+      await ctx.store.outbox.insert(row('d1'));
+      const [claimed] = await ctx.store.outbox.claimDue(2000, 62_000, 10);
+      await ctx.store.outbox.requeue(claimed.id, 2500);
+      await ctx.store.outbox.recordAttempt(claimed.id, claimed.claimedUntil, { status: 'delivered', statusCode: 200, error: null, nextAttemptAt: 3000, at: 3000 });
+      const [after] = await ctx.store.outbox.byBot(bot.id, 10);
+      assert.deepEqual([after.status, after.attempts, after.lastStatusCode, after.nextAttemptAt, after.claimedUntil], ['pending', 1, 200, 2500, 0]);
+      assert.deepEqual((await ctx.store.outbox.claimDue(3000, 63_000, 10)).map((r) => r.deliveryId), ['d1']);
+    });
+
+    test('an attempt under its own claim records its outcome and releases the claim', async () => {
+      const { bot, row } = await setup();
+      await ctx.store.outbox.insert(row('d1'));
+      const [claimed] = await ctx.store.outbox.claimDue(2000, 62_000, 10);
+      await ctx.store.outbox.recordAttempt(claimed.id, claimed.claimedUntil, { status: 'pending', statusCode: 500, error: 'HTTP 500', nextAttemptAt: 3000, at: 2100 });
+      const [after] = await ctx.store.outbox.byBot(bot.id, 10);
+      assert.deepEqual([after.status, after.attempts, after.lastStatusCode, after.lastError, after.nextAttemptAt, after.claimedUntil], ['pending', 1, 500, 'HTTP 500', 3000, 0]);
+    });
+  });
+}
