@@ -12,6 +12,8 @@ export interface TurnMessage {
   direction: Direction;
   parts: ReplyPart[];
   pushed: boolean;
+  /** a user's message while an operator has the conversation: forwarded to the operators (api.md 3, rule 7) */
+  toOperators?: boolean;
   enableUserChat?: boolean;
 }
 
@@ -37,11 +39,12 @@ export function planWebhooks(bot: BotRecord, before: ConversationRecord | null, 
     return { deliveryId, botId: bot.id, conversationId: after.id, userId: after.userId, event, body: JSON.stringify(body), createdAt: now };
   };
   for (const m of messages) {
-    if (!all && !(onCustom && m.pushed)) continue;
+    const webhooksOwn = onCustom && (m.pushed || m.toOperators === true);
+    if (!all && !webhooksOwn) continue;
     const reply = { Parts: m.parts, UserId: after.userId, Creation: isoWithOffset(after.createdAt), EnableUserChat: m.enableUserChat ?? true, ControlType: after.controlState };
     plan.rows.push(row('message', m.direction, reply));
-    // Pushed custom-channel messages are the webhook's own job; only the extra ones are notifications.
-    if (all && !(onCustom && m.pushed)) plan.notifications++;
+    // Pushed and forwarded custom-channel messages are the webhook's own job; only the extra ones are notifications.
+    if (all && !webhooksOwn) plan.notifications++;
   }
   const stateChanged = before !== null && (before.controlState !== after.controlState || before.operator !== after.operator);
   if (stateChanged && (all || onCustom)) {

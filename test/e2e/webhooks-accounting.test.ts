@@ -85,9 +85,10 @@ for (const kind of databaseKinds()) {
       const list = await waitForDeliveries(server, tenant, (l) => l.length === 11 && l.every((d) => d.Status === 'delivered'), '11 delivered');
       assert.deepEqual(list.map((d) => d.Event).reverse(), calls.map((c) => c.body.Event));
 
-      // 3 user messages and 3 bot messages (RESET, hello, what?) were notifications; the operator's
-      // message is the webhook's own job on the custom channel, and state events are not counted.
-      const expected = { Month: month(), Messages: 3, Replies: 3, Notifications: 6, ApiCalls: 0 };
+      // 2 user messages and 3 bot messages (RESET, hello, what?) were notifications; the operator's
+      // message and the user's text while taken over (forwarded to operators, rule 7) are the
+      // webhook's own job on the custom channel, and state events are not counted.
+      const expected = { Month: month(), Messages: 3, Replies: 3, Notifications: 5, ApiCalls: 0 };
       assert.deepEqual(await usage(server, tenant), expected);
       assert.deepEqual(await adminUsage(tenant), expected);
     });

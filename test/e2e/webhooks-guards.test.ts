@@ -54,6 +54,26 @@ for (const kind of databaseKinds()) {
       assert.deepEqual((await waitForDeliveries(open, tenant, (l) => l[0]?.Status === 'delivered', 'delivered')).map(row), [[user, 'delivered', 1, 200, null]]);
     });
 
+    test('while taken over, what the user writes is forwarded to the webhook (rule 7) and not queued for PENDING', async () => {
+      const tenant = await createTenant(open.client, hookBot());
+      await setCustomChannel(open, tenant, { webhookUrl: receiver.url });
+      const user = uid('taken');
+      await chatOk(open, tenant.botToken, { UserId: user });
+      const takeover = await open.client.post('/custom/state', { userid: user, state: 'takeover', operator: 'ann@example.org' }, { token: tenant.botToken });
+      assert.equal(takeover.status, 200);
+      const silent = await chatOk(open, tenant.botToken, { UserId: user, Text: 'is anyone there?' });
+      assert.deepEqual([silent.Parts, silent.ControlType], [[], 2]);
+      const mine = () => receiver.accepted.filter((c) => c.body.UserId === user);
+      await receiver.waitFor(() => mine().length >= 2, 'the state change and the forwarded message');
+      const forwarded = mine().map((c) => [c.body.Event, c.body.Direction, c.body.Reply.Parts?.[0]?.Text ?? c.body.Reply.State]);
+      assert.deepEqual(forwarded, [
+        ['state', 'BOT', 2],
+        ['message', 'USER', 'is anyone there?'],
+      ]);
+      const pending = await chatOk(open, tenant.botToken, { UserId: user, Command: 'PENDING' });
+      assert.deepEqual(pending.Parts, []);
+    });
+
     test('forget: the pending deliveries of that conversation are gone, the others are delivered', async () => {
       const tenant = await createTenant(open.client, hookBot());
       await setCustomChannel(open, tenant, { webhookUrl: receiver.url });

@@ -56,7 +56,9 @@ export class UserTurn {
       if (userPart) messages.push({ direction: 'USER', parts: [userPart], pushed: false });
 
       if (next.controlState === STATE_TAKEN_OVER) {
-        // Rule 7: an operator has the conversation; the text is kept for them, the bot stays silent.
+        // Rule 7: an operator has the conversation; the text is kept and forwarded to them (console,
+        // webhook), the bot stays silent.
+        if (userPart) messages[0].toOperators = true;
         return { save: next, messages, usage: { messages: userPart ? 1 : 0, replies: 0, notifications: 0, apiCalls: 0 }, reply: this.reply(next, [], true) };
       }
 
