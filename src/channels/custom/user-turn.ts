@@ -9,7 +9,6 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { Clock } from '../../shared/clock.js';
 import type { ConversationRecord } from '../../store/conversations.js';
 import type { TurnMessage } from '../../webhooks/plan.js';
-import type { Store } from '../../store/index.js';
 import type { BotRecord } from '../../store/records.js';
 import { assertCanChat, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from '../../conversations/control.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from '../../conversations/drive-turn.js';
@@ -20,11 +19,10 @@ import type { ShareService } from '../../operators/share-service.js';
 import type { ShareMode } from '../../store/shares.js';
 
 export interface TurnRunnerDeps {
-  store: Store;
   clock: Clock;
   turns: ConversationTurns;
   metrics: Metrics;
-  config: Pick<Config, 'allowPrivateNetwork' | 'publicUrl'>;
+  config: Pick<Config, 'allowPrivateNetwork'>;
   random?: () => number;
   /** deletes a conversation marked as forgetting (after the turn that asked for it committed) */
   forget: (conversation: ConversationRecord) => void;
