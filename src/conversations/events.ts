@@ -8,7 +8,20 @@ import type { ControlState, Direction } from '../store/conversations.js';
 
 /** `origin`: who caused the event, when it was caused inside `withEventOrigin` (see below). */
 export type ConversationEvent =
-  | { kind: 'message'; botId: string; userId: string; channel: string; direction: Direction; parts: ReplyPart[]; at: number; origin?: string; truncated?: boolean }
+  | {
+      kind: 'message';
+      botId: string;
+      userId: string;
+      channel: string;
+      direction: Direction;
+      parts: ReplyPart[];
+      /** where the turn that wrote it left the conversation: what a client's input should be now */
+      enableUserChat: boolean;
+      controlType: number;
+      at: number;
+      origin?: string;
+      truncated?: boolean;
+    }
   | { kind: 'state'; botId: string; userId: string; channel: string; state: ControlState; operator: string | null; at: number; origin?: string }
   | { kind: 'forgotten'; botId: string; userId: string; channel: string; at: number; origin?: string };
 

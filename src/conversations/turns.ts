@@ -87,7 +87,11 @@ export class ConversationTurns {
   /** Live events for what this turn committed: its messages, then a control-state change. */
   private announce(before: ConversationRecord | null, after: ConversationRecord, messages: TurnMessage[]): void {
     const base = { botId: after.botId, userId: after.userId, channel: after.channel, at: this.clock.now() };
-    for (const m of messages) this.events.publish({ ...base, kind: 'message', direction: m.direction, parts: m.parts });
+    // The turn knows where it left the conversation; listeners need not read it back.
+    const enableUserChat = [...messages].reverse().find((m) => m.enableUserChat !== undefined)?.enableUserChat ?? true;
+    for (const m of messages) {
+      this.events.publish({ ...base, kind: 'message', direction: m.direction, parts: m.parts, enableUserChat, controlType: after.controlState });
+    }
     if (!before || before.controlState !== after.controlState || before.operator !== after.operator) {
       this.events.publish({ ...base, kind: 'state', state: after.controlState, operator: after.operator });
     }

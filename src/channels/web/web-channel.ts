@@ -129,36 +129,21 @@ export class WebChannel {
   async watch({ bot }: WebPrincipal, userId: string, clientId: string | undefined, deliver: (d: LiveDelivery) => void): Promise<() => void> {
     await this.webConversation(bot, userId, true);
     const own = clientId ? originOf(clientId) : undefined;
-    // Deliveries that need a lookup are chained, so the stream keeps the order of the events.
-    let chain: Promise<void> = Promise.resolve();
     const unsubscribe = this.deps.events.subscribe((event) => {
       if (event.botId !== bot.id || event.userId !== userId) return;
       if (event.kind === 'message' && own !== undefined && event.origin === own) return;
-      chain = chain.then(() => this.delivery(bot, event)).then(
-        (d) => {
-          if (d) deliver(d);
-        },
-        () => undefined, // a failed lookup loses that one event, never the stream
-      );
+      deliver(this.delivery(event));
     });
     return unsubscribe;
   }
 
-  private async delivery(bot: BotRecord, event: ConversationEvent): Promise<LiveDelivery | null> {
+  private delivery(event: ConversationEvent): LiveDelivery {
     if (event.kind === 'state') return { event: 'state', data: { State: event.state, Operator: event.operator } };
     if (event.kind === 'forgotten') return { event: 'forgotten', data: {} };
     if (event.truncated) return { event: 'resync', data: {} };
-    // The answer of a turn run elsewhere can move the conversation to an interaction whose
-    // EnableUserChat differs: the stream says what the input should be now.
-    const [fresh, conversation] = await Promise.all([
-      this.deps.store.bots.byId(bot.id),
-      this.deps.store.conversations.byUser(bot.id, event.userId),
-    ]);
-    let status = { EnableUserChat: true, ControlType: 0 };
-    if (fresh && conversation) {
-      const reply = this.deps.chat.reply(await this.deps.chat.live(fresh), conversation, []);
-      status = { EnableUserChat: reply.EnableUserChat, ControlType: reply.ControlType };
-    }
+    // The turn that wrote the message says where it left the conversation (a turn run elsewhere
+    // can move it to an interaction whose EnableUserChat differs).
+    const status = { EnableUserChat: event.enableUserChat, ControlType: event.controlType };
     return { event: 'message', data: { Direction: event.direction, Parts: event.parts, ...status, At: this.deps.clock.iso(event.at) } };
   }
 
