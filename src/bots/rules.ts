@@ -1,10 +1,11 @@
 // The rules of bot-format.md "Rules checked on save" that a JSON Schema cannot express, plus regex
-// compilation. They read the document defensively: a rule looks only at values of the right type,
+// checks. They read the document defensively: a rule looks only at values of the right type,
 // so a part the schema rejected is skipped rather than reported twice or crashing the check.
 
 import { GUID_PATTERN, type ActionRegistry, type JsonSchema } from './schema.js';
 import { toJsonPath } from './problems.js';
 import { forEachAction, isObj, type Obj, type Segment } from './walk.js';
+import { regexProblem } from '../engine/matching.js';
 
 export interface RawProblem {
   path: Segment[];
@@ -15,15 +16,13 @@ const GUID = new RegExp(GUID_PATTERN);
 const isTemplate = (s: string): boolean => s.includes('{{');
 const key = (s: string): string => s.toLowerCase();
 
-/** Compile error of a user regex, or null. Same flags as the engine: case-insensitive search. */
+/**
+ * Why a user regex cannot run, or null. The engine's own compiler (linear-time RE2, issue 11), so a
+ * pattern accepted here is one the engine runs: syntax errors, backreferences, lookarounds and
+ * oversized patterns are refused, each in words that say what to change.
+ */
 export function regexError(source: string): string | null {
-  try {
-    new RegExp(source, 'i');
-    return null;
-  } catch (err) {
-    // V8 says "Invalid regular expression: /<source>/i: <reason>"; the path already says which.
-    return `invalid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`;
-  }
+  return regexProblem(source);
 }
 
 /** Paths (JSONPath) where the schema found a problem: rules that depend on those values stay quiet. */
@@ -75,6 +74,27 @@ function checkTriggers(triggers: unknown, path: Segment[], out: RawProblem[]): v
       if (err) out.push({ path: [...path, i, 'match', 'regex'], message: err });
     }
   });
+}
+
+/**
+ * Webhooks are POSTed to `channels.custom.webhookUrl`: anything but an absolute http(s) URL
+ * (ftp:, file:, javascript:, no scheme...) is refused on save rather than failing every delivery.
+ * null or '' mean no webhook. A URL with clone tags (`https://[[domain]]/hook`) is a template:
+ * only its scheme is checked here, and the copy made from it is validated again once filled in.
+ */
+function checkWebhookUrl(settings: unknown, out: RawProblem[]): void {
+  if (!isObj(settings) || !isObj(settings.channels) || !isObj(settings.channels.custom)) return;
+  const url = settings.channels.custom.webhookUrl;
+  if (typeof url !== 'string' || url === '') return;
+  let ok = /^https?:\/\/[^/?#\s]/i.test(url);
+  if (ok && !url.includes('[[')) {
+    try {
+      ok = ['http:', 'https:'].includes(new URL(url).protocol);
+    } catch {
+      ok = false;
+    }
+  }
+  if (!ok) out.push({ path: ['settings', 'channels', 'custom', 'webhookUrl'], message: 'must be an absolute http:// or https:// URL' });
 }
 
 /**
@@ -135,6 +155,7 @@ export function semanticProblems(doc: unknown, registry: ActionRegistry, schema:
   const out: RawProblem[] = [];
   if (!isObj(doc)) return out;
   checkTriggers(doc.triggers, ['triggers'], out);
+  checkWebhookUrl(doc.settings, out);
   const behaviours = Array.isArray(doc.behaviours) ? doc.behaviours : null;
   if (behaviours) {
     exactlyOne(behaviours, ['behaviours'], 'start', 'behaviour', 1, failed, out);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { invalidBot, invalidBots, supportBot } from '../../test/fixtures/invalid-bots.js';
+import { offThread } from '../../test/support/off-thread.js';
 import { actionRegistry } from '../engine/registry.js';
 import type { ActionRegistry } from './schema.js';
 import { MAX_DEPTH, validateBotFile, type Problem } from './validate.js';
@@ -164,5 +165,18 @@ describe('validateBotFile', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('validateBotFile on hostile strings (issue 11)', () => {
+  const VALIDATE = new URL('./validate.ts', import.meta.url);
+
+  // The avatar pattern used to hold two overlapping runs ([^\s/?#]+[^\s]*): quadratic backtracking,
+  // minutes for a long avatar with a space near its end. Off the thread so a freeze fails by timeout.
+  it('refuses a 300,000-character avatar with a space promptly', { timeout: 10_000 }, async (t) => {
+    const bot = supportBot();
+    bot.avatar = 'https://' + 'a'.repeat(300_000) + ' x';
+    const result = await offThread(VALIDATE, 'validateBotFile', [bot], t.signal);
+    assert.deepEqual(result, { ok: false, problems: [{ Path: '$.avatar', Message: 'must be an absolute http(s) URL or a path starting with /' }] });
   });
 });

@@ -1,27 +1,35 @@
 // Text matching shared by triggers, variableSwitch and input: alternatives lists ("yes|no") and
 // author-written regular expressions. Every comparison ignores case (bot-format.md).
 
+import type { RE2JS } from 're2js';
+import { compileAuthorRegex } from './author-regex.js';
+
 // Bot authors write regexes once and they are tested on every turn: compile each pattern once.
 // Bounded so that templated patterns (different per conversation) cannot grow memory forever.
 const MAX_CACHED_PATTERNS = 1000;
-const regexCache = new Map<string, RegExp | null>();
+const regexCache = new Map<string, RE2JS | null>();
 
-/** Case-insensitive RegExp for an author's pattern, or null when the pattern is invalid. */
-export function authorRegex(pattern: string): RegExp | null {
+/**
+ * Case-insensitive, linear-time regex for an author's pattern (author-regex.ts), or null when the
+ * engine cannot run it: an invalid pattern, a backreference or lookaround, or one too large.
+ */
+export function authorRegex(pattern: string): RE2JS | null {
   const cached = regexCache.get(pattern);
   if (cached !== undefined) return cached;
-  let compiled: RegExp | null;
-  try {
-    compiled = new RegExp(pattern, 'i');
-  } catch {
-    compiled = null; // a bad pattern never matches; it must not crash the turn
-  }
+  // a pattern that cannot run never matches; it must not crash the turn (an old stored bot may
+  // hold one that JavaScript accepted)
+  const compiled = compileAuthorRegex(pattern).regex;
   if (regexCache.size >= MAX_CACHED_PATTERNS) regexCache.clear();
   regexCache.set(pattern, compiled);
   return compiled;
 }
 
-/** Regex search (not a whole match), case-insensitive; invalid patterns never match. */
+/** Why the engine cannot run this pattern (for the save-time check), or null when it can. */
+export function regexProblem(pattern: string): string | null {
+  return compileAuthorRegex(pattern).problem;
+}
+
+/** Regex search (not a whole match), case-insensitive; patterns that cannot run never match. */
 export function regexFinds(pattern: string, text: string): boolean {
   return authorRegex(pattern)?.test(text) ?? false;
 }

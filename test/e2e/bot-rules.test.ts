@@ -40,6 +40,22 @@ for (const kind of databaseKinds()) {
       });
     }
 
+    test('a regex that cannot run in linear time is refused with the feature named at its path', async () => {
+      const cases: [rule: string, feature: string][] = [
+        ['backreference in a bot trigger regex', 'backreference'],
+        ['backreference in a behaviour trigger regex', 'backreference'],
+        ['lookahead in input expect', 'lookahead'],
+        ['lookbehind in variableSwitch matches', 'lookbehind'],
+      ];
+      for (const [rule, feature] of cases) {
+        const fixture = invalidBots.find((f) => f.rule === rule)!;
+        const res = await server.client.post('/bots', invalidBot(fixture), { token: tenant.accountToken });
+        assert.equal(res.status, 400, rule);
+        assert.equal(res.body.Code, 'INVALID_BOT', rule);
+        assert.deepEqual(res.body.Problems, [{ Path: fixture.path, Message: `regular expression uses a feature that cannot run in linear time (${feature})` }], rule);
+      }
+    });
+
     test('the same rules hold on PUT /bots/{key}: 400 and the draft is unchanged', async () => {
       const before = await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken });
       for (const fixture of invalidBots) {

@@ -38,6 +38,17 @@ const hangingBot = () =>
     },
   ]);
 
+// Issue 11: regexes met by visitor text used to backtrack for seconds to hours on the event loop.
+const regexBot = () =>
+  botFile(
+    [
+      { name: 'Start', actions: [text('ready')] },
+      { name: 'Fallback', fallback: true, actions: [text('Sorry, say that again?')] },
+      { name: 'Site', actions: [{ type: 'input', question: 'Your website?', expect: 'url', variable: 'site', onSuccess: [text('site {{site}}')] }] },
+    ],
+    { triggers: [{ match: { regex: '^(a+)+$' }, actions: [text('only a')] }] },
+  );
+
 for (const kind of databaseKinds()) {
   describe(`hostile bots (${kind})`, () => {
     let server: TestServer;
@@ -85,6 +96,25 @@ for (const kind of databaseKinds()) {
       assert.ok(reply.Parts.every((p: any) => p.Type === 0 && p.InteractionName === 'Huge'));
       const ready = await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY' });
       assert.equal(ready.Parts.length, 1000);
+    });
+
+    test('hostile texts against a url input and a ^(a+)+$ trigger get the normal answers at once', { timeout: 10_000 }, async () => {
+      const tenant = await createTenant(server.client, regexBot());
+      const user = uid('regex');
+      const health = async () => assert.equal((await server.client.get('/health')).status, 200);
+      assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user })).Parts), [[0, 'ready']]);
+      // the trigger: 31 a and a ! is no match, so the fallback answers; all a still matches
+      const noMatch = await chatOk(server, tenant.botToken, { UserId: user, Text: 'a'.repeat(31) + '!' });
+      assert.deepEqual(summary(noMatch.Parts), [[0, 'Sorry, say that again?']]);
+      await health();
+      assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user, Text: 'a'.repeat(5000) })).Parts), [[0, 'only a']]);
+      // the url input: the hostile text is a wrong answer, and the question is asked again
+      assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user, ForcedInteraction: 'Site' })).Parts), [[6, 'Your website?']]);
+      const retry = await chatOk(server, tenant.botToken, { UserId: user, Text: 'http://' + 'a.'.repeat(2500) + ' b' });
+      assert.deepEqual(summary(retry.Parts), [[0, "Sorry, I didn't get that."], [6, 'Your website?']]);
+      await health();
+      const done = await chatOk(server, tenant.botToken, { UserId: user, Text: 'https://example.org/shop' });
+      assert.deepEqual(summary(done.Parts), [[0, 'site https://example.org/shop']]);
     });
 
     describe('a callApi that never gets an answer', () => {

@@ -5,7 +5,12 @@
 
 /** `scheme://host[:port]` in lower case, without a trailing slash or path; null when unusable. */
 export function normalizeOrigin(origin: string): string | null {
-  const trimmed = origin.trim().toLowerCase().replace(/\/+$/, '');
+  // A loop, not /\/+$/: that regex retries its run of slashes from every slash, quadratic in a
+  // header any visitor writes (issue 11).
+  const lower = origin.trim().toLowerCase();
+  let end = lower.length;
+  while (end > 0 && lower[end - 1] === '/') end--;
+  const trimmed = lower.slice(0, end);
   if (trimmed === '' || trimmed === 'null') return null;
   return trimmed;
 }
