@@ -49,7 +49,7 @@ function runTurns(v: Variant): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-sqlite-turn-'));
   const db = open(dir);
   try {
-    db.exec(`INSERT INTO accounts VALUES ('a', 'A', 'standard', '[]', 'ak', 0);
+    db.exec(`INSERT INTO accounts (id, name, plan, packages, api_key_hash, created_at) VALUES ('a', 'A', 'standard', '[]', 'ak', 0);
       INSERT INTO bots (id, account_id, api_key, api_secret, secret_version, web_key, name, description, avatar, settings, draft, version,
         live_version_id, role, master_bot_id, created_at, updated_at) VALUES ('b', 'a', 'bk', 's', 1, 'wk', 'B', '', '', '{}', '{}', 1, NULL, 'standard', NULL, 0, 0)`);
     v.prepare?.(db);

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { AccountService } from './accounts/service.js';
 import { loadAdminToken } from './auth/admin-token.js';
 import { Authenticator } from './auth/authenticate.js';
+import { SecretKeyMismatch } from './auth/secret-box.js';
+import { loadServerKey, type ServerKey } from './auth/secret-key.js';
 import { newSigningKey, SIGNING_KEY_META, TokenService } from './auth/tokens.js';
 import { LiveBots } from './bots/live.js';
 import { buildBotSchema } from './bots/schema.js';
@@ -54,20 +56,34 @@ export const DEMO_BOT_FILE = new URL('../assets/support.bot.json', import.meta.u
 export class StartupError extends Error {}
 
 export async function openMigratedStore(config: Config, log: (line: string) => void = () => undefined): Promise<Store> {
+  let key: ServerKey;
+  try {
+    key = loadServerKey(config);
+  } catch (error) {
+    throw new StartupError(`cannot load the secret key: ${(error as Error).message}`);
+  }
+  if (key.created) log(`created ${key.source.replace(/^the /, '')}: back it up with the database, other nodes need the same key`);
   let store: Store;
   try {
-    store = await openStore(config);
+    store = await openStore({ ...config, secrets: key.box });
   } catch (error) {
     const where = config.databaseUrl ? `PostgreSQL at ${redact(config.databaseUrl)}` : `SQLite in ${config.dataDir}`;
     throw new StartupError(`cannot open the database (${where}): ${(error as Error).message}`);
   }
-  await store.migrate(log);
+  try {
+    await store.migrate(log);
+  } catch (error) {
+    await store.close();
+    // Serving with another node's key would answer with garbage: refuse, saying what to do.
+    if (error instanceof SecretKeyMismatch) throw new StartupError(`${error.message} (this node's key came from ${key.source})`);
+    throw error;
+  }
   return store;
 }
 
 export async function createServices(config: Config, store: Store, options: StartOptions = {}) {
   const clock = options.clock ?? systemClock;
-  const signingKey = await store.meta.getOrInit(SIGNING_KEY_META, newSigningKey());
+  const signingKey = await store.meta.getOrInitSecret(SIGNING_KEY_META, newSigningKey());
   const adminToken = await loadAdminToken(store, config.adminToken);
   const tokens = new TokenService(signingKey, config.tokenMinutes, () => clock.now());
   const events = await openEventBus(config, options.log);

@@ -12,15 +12,19 @@ export const PACKAGES = ['master-bot'];
 
 export interface AccountView {
   AccountId: string;
-  AccountAPIKey: string;
+  AccountAPIKey?: string;
   Name: string;
   Plan: Plan;
   Packages: string[];
 }
 
-export const accountView = (a: AccountRecord): AccountView => ({
+/** An account just made: the only moment (with a rotation) its key exists in clear. */
+export type NewAccount = AccountRecord & { apiKey: string };
+
+/** The key is stored only as a hash, so it appears when the account is created, never afterwards. */
+export const accountView = (a: AccountRecord & { apiKey?: string }): AccountView => ({
   AccountId: a.id,
-  AccountAPIKey: a.apiKey,
+  ...(a.apiKey ? { AccountAPIKey: a.apiKey } : {}),
   Name: a.name,
   Plan: a.plan,
   Packages: a.packages,
@@ -40,13 +44,14 @@ export class AccountService {
     private readonly clock: Clock,
   ) {}
 
-  async create(input: { name: string; plan: Plan; packages?: string[] }): Promise<AccountRecord> {
-    const account: AccountRecord = {
+  async create(input: { name: string; plan: Plan; packages?: string[] }): Promise<NewAccount> {
+    const account: NewAccount = {
       id: newAccountId(),
       name: input.name,
       plan: input.plan,
       packages: [...new Set(input.packages ?? [])],
       apiKey: newAccountKey(),
+      keyVersion: 1,
       createdAt: this.clock.now(),
     };
     await this.store.accounts.insert(account);
@@ -69,6 +74,13 @@ export class AccountService {
     };
     await this.store.accounts.update(next);
     return next;
+  }
+
+  /** A new account API key; the old one and every token issued with it stop working at once. */
+  async rotateKey(id: string): Promise<{ AccountAPIKey: string }> {
+    const apiKey = newAccountKey();
+    if (!(await this.store.accounts.rotateKey(id, apiKey))) throw new AppError('ACCOUNT_NOT_FOUND', 'No account has this id.');
+    return { AccountAPIKey: apiKey };
   }
 
   usage(accountId: string): Promise<UsageRecord> {

@@ -1,13 +1,14 @@
-// Account and bot tokens: HS256 JWTs signed with a key kept in the database, so they verify on
-// every node and after restarts. A bot token carries the bot's secret version: rotating the
-// secret bumps it and every older token stops working at once.
+// Account and bot tokens: HS256 JWTs signed with a key kept in the database (encrypted under the
+// server key), so they verify on every node and after restarts. A bot token carries the bot's
+// secret version, and both kinds the account's key version: rotating the secret or the account
+// key bumps it and every older token stops working at once.
 import crypto from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../shared/errors.js';
 
 export type TokenClaims =
-  | { kind: 'account'; accountId: string }
-  | { kind: 'bot'; accountId: string; botId: string; secretVersion: number };
+  | { kind: 'account'; accountId: string; keyVersion: number }
+  | { kind: 'bot'; accountId: string; keyVersion: number; botId: string; secretVersion: number };
 
 export const SIGNING_KEY_META = 'token_signing_key';
 export const newSigningKey = () => crypto.randomBytes(32).toString('base64');
@@ -36,8 +37,8 @@ export class TokenService {
     const issuedAt = Math.floor(this.now() / 1000);
     const payload =
       claims.kind === 'account'
-        ? { k: 'a', acc: claims.accountId }
-        : { k: 'b', acc: claims.accountId, bot: claims.botId, sv: claims.secretVersion };
+        ? { k: 'a', acc: claims.accountId, kv: claims.keyVersion }
+        : { k: 'b', acc: claims.accountId, kv: claims.keyVersion, bot: claims.botId, sv: claims.secretVersion };
     return new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(issuedAt)
@@ -66,15 +67,20 @@ export class TokenService {
       ({ payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         currentDate: new Date(this.now()),
+        // Without exp a token would never expire: a leaked one would work forever.
+        requiredClaims: ['exp'],
       }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
       throw new AppError('TOKEN_INVALID');
     }
     const expiresAt = Number(payload.exp) * 1000;
-    if (payload.k === 'a' && typeof payload.acc === 'string') return { claims: { kind: 'account', accountId: payload.acc }, expiresAt };
-    if (payload.k === 'b' && typeof payload.acc === 'string' && typeof payload.bot === 'string' && typeof payload.sv === 'number') {
-      return { claims: { kind: 'bot', accountId: payload.acc, botId: payload.bot, secretVersion: payload.sv }, expiresAt };
+    // Tokens from before key rotation existed carry no key version: they were issued at version 1.
+    const keyVersion = payload.kv === undefined ? 1 : payload.kv;
+    if (typeof payload.acc !== 'string' || typeof keyVersion !== 'number') throw new AppError('TOKEN_INVALID');
+    if (payload.k === 'a') return { claims: { kind: 'account', accountId: payload.acc, keyVersion }, expiresAt };
+    if (payload.k === 'b' && typeof payload.bot === 'string' && typeof payload.sv === 'number') {
+      return { claims: { kind: 'bot', accountId: payload.acc, keyVersion, botId: payload.bot, secretVersion: payload.sv }, expiresAt };
     }
     throw new AppError('TOKEN_INVALID');
   }

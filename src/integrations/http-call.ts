@@ -4,6 +4,7 @@
 // address we vet is the address we dial (no DNS-rebinding window between check and connect).
 
 import dns from 'node:dns';
+import ipaddr from 'ipaddr.js';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
 import type { HttpAnswer } from '../engine/types.js';
@@ -26,57 +27,52 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 const ERROR: HttpAnswer = { status: 'ERROR', body: '' };
 const TIMEOUT: HttpAnswer = { status: 'TIMEOUT', body: '' };
 
-function parseV4(ip: string): number[] | null {
-  if (isIP(ip) !== 4) return null;
-  return ip.split('.').map(Number);
-}
+/** A v4 address is dialable when ipaddr.js files it under no special-purpose range at all. */
+const publicV4 = (v4: ipaddr.IPv4): boolean => v4.range() === 'unicast';
 
-/** IPv6 text → 8 sixteen-bit groups (handles `::`, an embedded dotted IPv4 tail and a zone id). */
-function parseV6(ip: string): number[] | null {
-  const bare = ip.split('%')[0];
-  if (isIP(bare) !== 6) return null;
-  let text = bare;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = parseV4(dotted[1])!;
-    text = text.slice(0, -dotted[1].length) + ((a << 8) | b).toString(16) + ':' + ((c << 8) | d).toString(16);
+/** The four bytes of `parts[i]` and `parts[i + 1]` as an IPv4 address. */
+const v4At = (parts: number[], i: number) => new ipaddr.IPv4([parts[i] >> 8, parts[i] & 0xff, parts[i + 1] >> 8, parts[i + 1] & 0xff]);
+
+function publicV6(v6: ipaddr.IPv6): boolean {
+  const p = v6.parts;
+  switch (v6.range()) {
+    // Forms that carry an IPv4 address some OS or gateway ends up dialling: judge that address.
+    case 'ipv4Mapped': // ipaddr.js also files the dotted `::a.b.c.d` form here
+      return publicV4(v6.toIPv4Address());
+    case 'rfc6052':
+      // 64:ff9b::/96 embeds the v4 in the last 32 bits; the local-use 64:ff9b:1::/48 (RFC 8215)
+      // may embed it anywhere, for a gateway of the operator's own: refused whole.
+      return p[2] === 0 && publicV4(v4At(p, 6));
+    case '6to4':
+      return publicV4(v4At(p, 1));
+    case 'teredo':
+      // server at bits 32-63, client (bit-inverted) in the last 32 bits
+      return publicV4(v4At(p, 2)) && publicV4(v4At(p.map((x) => ~x & 0xffff), 6));
+    case 'unicast':
+      // Only 2000::/3 is allocated for global unicast; ::/96 (IPv4-compatible, deprecated) and the
+      // rest are unassigned or reserved, so none of it is a place a bot may call.
+      return (p[0] & 0xe000) === 0x2000;
+    default:
+      return false;
   }
-  const [head, tail] = text.split('::');
-  const toGroups = (s: string | undefined) => (s ? s.split(':').map((h) => parseInt(h, 16)) : []);
-  const h = toGroups(head);
-  const t = toGroups(tail);
-  return tail === undefined ? h : [...h, ...new Array(8 - h.length - t.length).fill(0), ...t];
-}
-
-function isPrivateV4([a, b]: number[]): boolean {
-  return (
-    a === 0 || // 0.0.0.0/8: "this network"; 0.0.0.0 reaches the local host on Linux
-    a === 10 ||
-    a === 127 ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b <= 127) // CGNAT
-  );
 }
 
 /**
- * True for loopback, private, link-local, unspecified and CGNAT addresses, in IPv4 or IPv6 form
- * (including IPv4-mapped / IPv4-compatible / NAT64 forms that embed one). Anything that is not an
- * IP address counts as private: the callers use this to decide what may be dialled, so fail closed.
+ * True for every address a bot must not reach: whatever ipaddr.js does not class as plain
+ * `unicast` (loopback, private, link-local, unique-local, site-local, multicast, broadcast,
+ * CGNAT, reserved, documentation, benchmarking, RFC 6145...), and IPv6 forms embedding such an
+ * IPv4 address. Anything that is not an IP address counts as private: the callers use this to
+ * decide what may be dialled, so fail closed.
  */
 export function isPrivateAddress(ip: string): boolean {
-  const v4 = parseV4(ip);
-  if (v4) return isPrivateV4(v4);
-  const g = parseV6(ip);
-  if (!g) return true;
-  const embedded = [g[6] >> 8, g[6] & 0xff, g[7] >> 8, g[7] & 0xff];
-  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  // ::/96 (covers :: and ::1 as 0.0.0.0 and 0.0.0.1), ::ffff:0:0/96, and NAT64 64:ff9b::/96 all
-  // carry an IPv4 address that the OS or a gateway may end up dialling.
-  if (zero(0, 5) && (g[5] === 0 || g[5] === 0xffff)) return isPrivateV4(embedded);
-  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return isPrivateV4(embedded);
-  return (g[0] & 0xfe00) === 0xfc00 || (g[0] & 0xffc0) === 0xfe80; // fc00::/7, fe80::/10
+  // net.isIP is the strict gate (ipaddr.js alone also accepts "0x7f.1" and other legacy forms).
+  const family = isIP(ip);
+  if (family === 0) return true;
+  try {
+    return family === 4 ? !publicV4(ipaddr.IPv4.parse(ip)) : !publicV6(ipaddr.IPv6.parse(ip));
+  } catch {
+    return true;
+  }
 }
 
 /** All addresses of `host` if every one is public, else null (an IP literal is its own answer). */

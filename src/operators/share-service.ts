@@ -6,7 +6,7 @@ import { AppError } from '../shared/errors.js';
 import type { ConversationRecord } from '../store/conversations.js';
 import type { Store } from '../store/index.js';
 import type { BotRecord } from '../store/records.js';
-import type { ShareMode, ShareRecord } from '../store/shares.js';
+import type { ShareMode, ShareRecord, StoredShare } from '../store/shares.js';
 import { STATE_BOT, STATE_TAKEN_OVER } from '../conversations/control.js';
 import type { EventBus } from '../conversations/events.js';
 
@@ -14,7 +14,7 @@ export const SHARE_MODES: ShareMode[] = ['view', 'takeover', 'auto'];
 const HOUR_MS = 3_600_000;
 
 export interface OpenShare {
-  share: ShareRecord;
+  share: StoredShare;
   conversation: ConversationRecord;
   bot: BotRecord;
 }
@@ -74,7 +74,7 @@ export class ShareService {
     for (const share of await this.store.shares.expiredAuto(this.clock.now())) {
       const done = await this.store
         .transaction(async (tx) => {
-          if (!(await tx.shares.markHandedBack(share.code))) return false;
+          if (!(await tx.shares.markHandedBack(share.codeHash))) return false;
           const c = await tx.conversations.byId(share.conversationId);
           if (!c || c.controlState !== STATE_TAKEN_OVER) return true;
           // A turn saved the conversation meanwhile: roll back the claim and try again next time.

@@ -1,3 +1,6 @@
+// Accounts. The API key is stored only as its SHA-256 (a copy of the database hands out no
+// working key); `key_version` counts rotations, and tokens carry the version they were issued at.
+import { sha256 } from '../auth/keys.js';
 import type { Queryable } from './driver.js';
 import type { AccountRecord, Plan, UsageRecord } from './records.js';
 
@@ -6,28 +9,33 @@ export interface AccountRow {
   name: string;
   plan: string;
   packages: string;
-  api_key: string;
+  key_version: number;
   created_at: number;
 }
+
+/** Only what a record needs: never the key hash. */
+export const ACCOUNT_COLUMNS = 'id, name, plan, packages, key_version, created_at';
 
 export const toAccount = (row: AccountRow): AccountRecord => ({
   id: row.id,
   name: row.name,
   plan: row.plan as Plan,
   packages: JSON.parse(row.packages),
-  apiKey: row.api_key,
+  keyVersion: Number(row.key_version),
   createdAt: Number(row.created_at),
 });
 
 export function accountRepository(db: Queryable) {
   return {
-    async insert(account: AccountRecord): Promise<void> {
-      await db.run('INSERT INTO accounts (id, name, plan, packages, api_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+    /** `apiKey` is the new key in clear: only its hash is written. */
+    async insert(account: AccountRecord & { apiKey: string }): Promise<void> {
+      await db.run('INSERT INTO accounts (id, name, plan, packages, api_key_hash, key_version, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
         account.id,
         account.name,
         account.plan,
         JSON.stringify(account.packages),
-        account.apiKey,
+        sha256(account.apiKey),
+        account.keyVersion,
         account.createdAt,
       ]);
     },
@@ -39,12 +47,16 @@ export function accountRepository(db: Queryable) {
         JSON.stringify(account.packages),
       ]);
     },
+    /** Replaces the key and moves the key version on (older tokens stop working); false: no such account. */
+    async rotateKey(id: string, apiKey: string): Promise<boolean> {
+      return (await db.run('UPDATE accounts SET api_key_hash = $2, key_version = key_version + 1 WHERE id = $1', [id, sha256(apiKey)])) === 1;
+    },
     async byId(id: string): Promise<AccountRecord | null> {
-      const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+      const row = await db.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, [id]);
       return row ? toAccount(row) : null;
     },
     async byApiKey(apiKey: string): Promise<AccountRecord | null> {
-      const row = await db.get<AccountRow>('SELECT * FROM accounts WHERE api_key = $1', [apiKey]);
+      const row = await db.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE api_key_hash = $1`, [sha256(apiKey)]);
       return row ? toAccount(row) : null;
     },
     async count(): Promise<number> {

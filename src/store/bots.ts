@@ -1,3 +1,6 @@
+// Bots. The API secret is read back (GET /bots shows it, webhooks are signed with it), so it is
+// stored encrypted under the server key, bound to its bot; records carry it in clear.
+import type { SecretBox } from '../auth/secret-box.js';
 import type { Queryable } from './driver.js';
 import { toAccount, type AccountRow } from './accounts.js';
 import type { AccountRecord, BotContent, BotRecord, BotRole, BotVersionRecord } from './records.js';
@@ -24,11 +27,13 @@ interface BotRow {
 const COLUMNS = `id, account_id, api_key, api_secret, secret_version, web_key, name, description, avatar, settings,
   version, live_version_id, role, master_bot_id, created_at, updated_at`;
 
-const toBot = (row: BotRow): BotRecord => ({
+export const botSecretContext = (botId: string) => `bots.api_secret:${botId}`;
+
+const toBotWith = (secrets: SecretBox) => (row: BotRow): BotRecord => ({
   id: row.id,
   accountId: row.account_id,
   apiKey: row.api_key,
-  apiSecret: row.api_secret,
+  apiSecret: secrets.decrypt(row.api_secret, botSecretContext(row.id)),
   secretVersion: Number(row.secret_version),
   webKey: row.web_key,
   name: row.name,
@@ -43,7 +48,9 @@ const toBot = (row: BotRow): BotRecord => ({
   updatedAt: Number(row.updated_at),
 });
 
-export function botRepository(db: Queryable) {
+export function botRepository(db: Queryable, secrets: SecretBox) {
+  const toBot = toBotWith(secrets);
+  const sealed = (bot: BotRecord) => secrets.encrypt(bot.apiSecret, botSecretContext(bot.id));
   return {
     async insert(bot: BotRecord, draft: BotContent): Promise<void> {
       await db.run(
@@ -51,7 +58,7 @@ export function botRepository(db: Queryable) {
            settings, draft, version, live_version_id, role, master_bot_id, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
         [
-          bot.id, bot.accountId, bot.apiKey, bot.apiSecret, bot.secretVersion, bot.webKey, bot.name, bot.description,
+          bot.id, bot.accountId, bot.apiKey, sealed(bot), bot.secretVersion, bot.webKey, bot.name, bot.description,
           bot.avatar, JSON.stringify(bot.settings), JSON.stringify(draft), bot.version, bot.liveVersionId,
           bot.role, bot.masterBotId, bot.createdAt, bot.updatedAt,
         ],
@@ -67,7 +74,7 @@ export function botRepository(db: Queryable) {
            draft = COALESCE($8, draft), version = $9, live_version_id = $10, role = $11, master_bot_id = $12, updated_at = $13
          WHERE id = $1 AND version = $14`,
         [
-          bot.id, bot.apiSecret, bot.secretVersion, bot.name, bot.description, bot.avatar, JSON.stringify(bot.settings),
+          bot.id, sealed(bot), bot.secretVersion, bot.name, bot.description, bot.avatar, JSON.stringify(bot.settings),
           draft ? JSON.stringify(draft) : null, bot.version, bot.liveVersionId, bot.role, bot.masterBotId, bot.updatedAt,
           expectedVersion,
         ],
@@ -85,14 +92,16 @@ export function botRepository(db: Queryable) {
     },
     /** A bot and its account in one read: what authenticating a bot token needs on every request. */
     async withAccount(botId: string): Promise<{ bot: BotRecord; account: AccountRecord } | null> {
-      const row = await db.get<BotRow & { a_name: string; a_plan: string; a_packages: string; a_api_key: string; a_created_at: number }>(
+      const row = await db.get<BotRow & { a_name: string; a_plan: string; a_packages: string; a_key_version: number; a_created_at: number }>(
         `SELECT ${COLUMNS.replace(/(\w+)/g, 'b.$1')}, a.name AS a_name, a.plan AS a_plan, a.packages AS a_packages,
-           a.api_key AS a_api_key, a.created_at AS a_created_at
+           a.key_version AS a_key_version, a.created_at AS a_created_at
          FROM bots b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1`,
         [botId],
       );
       if (!row) return null;
-      const account: AccountRow = { id: row.account_id, name: row.a_name, plan: row.a_plan, packages: row.a_packages, api_key: row.a_api_key, created_at: row.a_created_at };
+      const account: AccountRow = {
+        id: row.account_id, name: row.a_name, plan: row.a_plan, packages: row.a_packages, key_version: row.a_key_version, created_at: row.a_created_at,
+      };
       return { bot: toBot(row), account: toAccount(account) };
     },
     async byApiKey(apiKey: string): Promise<BotRecord | null> {

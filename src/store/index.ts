@@ -1,6 +1,8 @@
 // The store: one set of repositories over whichever database the config names. `transaction`
 // hands out the same repositories bound to one transaction.
 import path from 'node:path';
+import type { SecretBox } from '../auth/secret-box.js';
+import { loadServerKey } from '../auth/secret-key.js';
 import { accountRepository } from './accounts.js';
 import { botRepository } from './bots.js';
 import { conversationRepository, conversationsByState } from './conversations.js';
@@ -14,12 +16,12 @@ import { outboxRepository } from './outbox.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
-function repositories(db: Queryable) {
+function repositories(db: Queryable, secrets: SecretBox) {
   return {
     accounts: accountRepository(db),
-    bots: botRepository(db),
+    bots: botRepository(db, secrets),
     conversations: conversationRepository(db),
-    meta: metaRepository(db),
+    meta: metaRepository(db, secrets),
     operators: operatorRepository(db),
     operatorSessions: operatorSessionRepository(db),
     shares: shareRepository(db),
@@ -32,18 +34,24 @@ export type Repositories = ReturnType<typeof repositories>;
 export interface Store extends Repositories {
   readonly dialect: SqlDriver['dialect'];
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Applies pending migrations, then checks that this store's server key is the database's (SecretKeyMismatch if not). */
   migrate(log?: (line: string) => void): Promise<number>;
   ping(): Promise<void>;
   conversationsByState(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
-export function storeOver(driver: SqlDriver): Store {
+export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
+  const repos = repositories(driver, secrets);
   return {
-    ...repositories(driver),
+    ...repos,
     dialect: driver.dialect,
-    transaction: (work) => driver.transaction((tx) => work(repositories(tx))),
-    migrate: (log) => migrate(driver, log),
+    transaction: (work) => driver.transaction((tx) => work(repositories(tx, secrets))),
+    migrate: async (log) => {
+      const applied = await migrate(driver, { secrets }, log);
+      await repos.meta.ensureKeyCheck();
+      return applied;
+    },
     ping: async () => void (await driver.get('SELECT 1 AS one')),
     conversationsByState: () => conversationsByState(driver),
     close: () => driver.close(),
@@ -53,11 +61,15 @@ export function storeOver(driver: SqlDriver): Store {
 export interface StoreOptions {
   databaseUrl: string | null;
   dataDir: string;
+  /** the server key; when absent it is loaded from `secretKey` (COLLOQUY_SECRET_KEY) or the data dir's key file */
+  secrets?: SecretBox;
+  secretKey?: string | null;
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
+  const secrets = options.secrets ?? loadServerKey(options).box;
   const driver = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
     : openSqlite(path.join(options.dataDir, 'colloquy.sqlite'));
-  return storeOver(driver);
+  return storeOver(driver, secrets);
 }

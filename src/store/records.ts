@@ -8,7 +8,8 @@ export interface AccountRecord {
   name: string;
   plan: Plan;
   packages: string[];
-  apiKey: string;
+  /** moves on with every key rotation; tokens issued at an older version no longer work */
+  keyVersion: number;
   createdAt: number;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { databaseKinds } from '../support/databases.js';
-import { accountRecord, storePerTest } from './store-fixtures.js';
+import { accountRecord, storedAccount, storePerTest } from './store-fixtures.js';
 
 const ZERO = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
 
@@ -9,11 +9,11 @@ for (const kind of databaseKinds()) {
   describe(`store accounts (${kind})`, () => {
     const ctx = storePerTest(kind);
 
-    test('insert, then byId and byApiKey return the same record; unknown ids give null', async () => {
+    test('insert, then byId and byApiKey return the same record (without the key); unknown ids give null', async () => {
       const account = accountRecord({ plan: 'free', packages: ['PACKAGE_WHITELABEL', 'PACKAGE_EXTRA'] });
       await ctx.store.accounts.insert(account);
-      assert.deepEqual(await ctx.store.accounts.byId(account.id), account);
-      assert.deepEqual(await ctx.store.accounts.byApiKey(account.apiKey), account);
+      assert.deepEqual(await ctx.store.accounts.byId(account.id), storedAccount(account));
+      assert.deepEqual(await ctx.store.accounts.byApiKey(account.apiKey), storedAccount(account));
       assert.equal(await ctx.store.accounts.byId('no-such-account'), null);
       assert.equal(await ctx.store.accounts.byApiKey('no-such-key'), null);
       // The key is matched exactly, not as a pattern or case-insensitively.
@@ -35,21 +35,30 @@ for (const kind of databaseKinds()) {
       await ctx.store.accounts.insert(account);
       await ctx.store.accounts.insert(other);
       await ctx.store.accounts.update({
-        ...account,
+        ...storedAccount(account),
         name: 'Renamed',
         plan: 'standard',
         packages: ['PACKAGE_WHITELABEL'],
-        apiKey: 'ignored-key',
+        keyVersion: 7,
         createdAt: 1,
       });
       assert.deepEqual(await ctx.store.accounts.byId(account.id), {
-        ...account,
+        ...storedAccount(account),
         name: 'Renamed',
         plan: 'standard',
         packages: ['PACKAGE_WHITELABEL'],
       });
-      assert.equal(await ctx.store.accounts.byApiKey('ignored-key'), null);
-      assert.deepEqual(await ctx.store.accounts.byId(other.id), other);
+      assert.deepEqual(await ctx.store.accounts.byApiKey(account.apiKey), await ctx.store.accounts.byId(account.id));
+      assert.deepEqual(await ctx.store.accounts.byId(other.id), storedAccount(other));
+    });
+
+    test('rotateKey: the new key finds the account, the old one no longer does; the key version moves on', async () => {
+      const account = accountRecord();
+      await ctx.store.accounts.insert(account);
+      assert.equal(await ctx.store.accounts.rotateKey(account.id, 'fresh-key'), true);
+      assert.equal(await ctx.store.accounts.byApiKey(account.apiKey), null);
+      assert.deepEqual(await ctx.store.accounts.byApiKey('fresh-key'), { ...storedAccount(account), keyVersion: 2 });
+      assert.equal(await ctx.store.accounts.rotateKey('no-such-account', 'other-key'), false);
     });
 
     test('count follows inserts', async () => {

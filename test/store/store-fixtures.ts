@@ -42,7 +42,8 @@ export async function openRaw(db: TestDatabase): Promise<SqlDriver> {
 
 let sequence = 0;
 
-export function accountRecord(over: Partial<AccountRecord> = {}): AccountRecord {
+/** A new account: the record plus its API key in clear (the store keeps only the key's hash). */
+export function accountRecord(over: Partial<AccountRecord & { apiKey: string }> = {}): AccountRecord & { apiKey: string } {
   const n = ++sequence;
   return {
     id: `acc-${n}`,
@@ -50,10 +51,14 @@ export function accountRecord(over: Partial<AccountRecord> = {}): AccountRecord 
     plan: 'standard',
     packages: [],
     apiKey: `account-key-${n}`,
+    keyVersion: 1,
     createdAt: 1_700_000_000_000 + n,
     ...over,
   };
 }
+
+/** What reading an account back gives: the record without the key. */
+export const storedAccount = ({ apiKey: _key, ...account }: AccountRecord & { apiKey: string }): AccountRecord => account;
 
 export function botRecord(accountId: string, over: Partial<BotRecord> = {}): BotRecord {
   const n = ++sequence;
@@ -117,7 +122,7 @@ export function part(text: string, children: ReplyPart[] = []): ReplyPart {
 }
 
 /** An account with one bot, the usual parent rows of a test. */
-export async function seedBot(store: Store): Promise<{ account: AccountRecord; bot: BotRecord }> {
+export async function seedBot(store: Store): Promise<{ account: AccountRecord & { apiKey: string }; bot: BotRecord }> {
   const account = accountRecord();
   await store.accounts.insert(account);
   const bot = botRecord(account.id);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { databaseKinds } from '../support/databases.js';
-import { accountRecord, botContent, botRecord, conversationRecord, part, seedBot, storePerTest } from './store-fixtures.js';
+import { accountRecord, botContent, botRecord, conversationRecord, part, seedBot, storedAccount, storePerTest } from './store-fixtures.js';
 
 const ZERO = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
 const ONE_MESSAGE = { messages: 1, replies: 0, notifications: 0, apiCalls: 0 };
@@ -17,11 +17,11 @@ for (const kind of databaseKinds()) {
         await tx.accounts.insert(account);
         await tx.meta.set('k', 'v');
         // Reads inside the transaction see its own writes.
-        assert.deepEqual(await tx.accounts.byId(account.id), account);
+        assert.deepEqual(await tx.accounts.byId(account.id), storedAccount(account));
         return { answer: 42 };
       });
       assert.deepEqual(result, { answer: 42 });
-      assert.deepEqual(await ctx.store.accounts.byId(account.id), account);
+      assert.deepEqual(await ctx.store.accounts.byId(account.id), storedAccount(account));
       assert.equal(await ctx.store.meta.get('k'), 'v');
     });
 
@@ -60,7 +60,7 @@ for (const kind of databaseKinds()) {
 
       assert.equal(await ctx.store.accounts.byId(newAccount.id), null);
       assert.equal(await ctx.store.accounts.count(), 1);
-      assert.deepEqual(await ctx.store.accounts.byId(account.id), account);
+      assert.deepEqual(await ctx.store.accounts.byId(account.id), storedAccount(account));
       assert.deepEqual(await ctx.store.accounts.usage(account.id, '2024-05'), { month: '2024-05', ...ONE_MESSAGE });
       assert.deepEqual(await ctx.store.accounts.usage(account.id, '2024-06'), { month: '2024-06', ...ZERO });
       assert.equal(await ctx.store.bots.byId(newBot.id), null);
@@ -93,7 +93,7 @@ for (const kind of databaseKinds()) {
         await assert.rejects(ctx.store.transaction(async () => Promise.reject(new Error(`fail ${i}`))), { message: `fail ${i}` });
       }
       await ctx.store.transaction((tx) => tx.accounts.insert(fresh));
-      assert.deepEqual(await ctx.store.accounts.byId(fresh.id), fresh);
+      assert.deepEqual(await ctx.store.accounts.byId(fresh.id), storedAccount(fresh));
     });
 
     test('writes made outside a transaction while it is open survive its rollback; its writes are never seen', async () => {

@@ -29,6 +29,9 @@ export async function startNode(env: Record<string, string>): Promise<NodeProces
       COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
       COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
       COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+      // Nodes on one database must share the server key (secrets at rest); without it each would
+      // make a key file of its own in the data directory.
+      COLLOQUY_SECRET_KEY: 'colloquy test nodes share this secret key',
       LOG_LEVEL: 'warn',
       ...env,
     },

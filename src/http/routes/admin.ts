@@ -10,7 +10,7 @@ const Name = Type.String({ minLength: 1, maxLength: 200 });
 const AccountParams = Type.Object({ AccountId: Type.String({ maxLength: 64 }) });
 
 export function adminRoutes(app: App, s: Services): void {
-  const admin = { ...authed('admin', s), schema: { tags: ['admin'], security: [{ bearer: [] }] } };
+  const admin = { ...authed('admin'), schema: { tags: ['admin'], security: [{ bearer: [] }] } };
 
   app.post(
     '/admin/accounts',
@@ -49,6 +49,13 @@ export function adminRoutes(app: App, s: Services): void {
       const account = await s.accounts.get(request.params.AccountId);
       return { ...accountView(account), Usage: usageView(await s.accounts.usage(account.id)) };
     },
+  );
+
+  // Not in api.md: see docs/decisions.md "Credentials and tokens".
+  app.post(
+    '/admin/accounts/:AccountId/key',
+    { ...admin, schema: { ...admin.schema, summary: 'Rotate the account API key (old key and its tokens stop working)', params: AccountParams } },
+    async (request) => s.accounts.rotateKey(request.params.AccountId),
   );
 
   app.post(

@@ -26,7 +26,7 @@ function parseIfMatch(header: string | string[] | undefined): number | null {
 }
 
 export function botRoutes(app: App, s: Services): void {
-  const account = { ...authed('account', s), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
+  const account = { ...authed('account'), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
   const botFileRoute = { ...account, bodyLimit: BOT_FILE_BODY_LIMIT };
   const owned = (request: FastifyRequest) => s.bots.owned(accountOf(request), (request.params as { APIKey: string }).APIKey);
   // A master's publish and rollback also list what became of each clone (`Clones`).
@@ -61,12 +61,17 @@ export function botRoutes(app: App, s: Services): void {
 
   app.get(
     '/bots/backup',
-    { ...authed('bot', s), schema: { tags: ['bots'], security: [{ bearer: [] }], summary: "The bot token's bot as a bot file (its draft)" } },
+    { ...authed('bot'), schema: { tags: ['bots'], security: [{ bearer: [] }], summary: "The bot token's bot as a bot file (its draft)" } },
     async (request) => s.bots.draftFile((request.principal as { bot: BotRecord }).bot),
   );
 
   app.get('/account/usage', { ...account, schema: { ...account.schema, summary: "This month's message accounting" } }, async (request) =>
     usageView(await s.accounts.usage(accountOf(request).id)),
+  );
+
+  // Not in api.md: see docs/decisions.md "Credentials and tokens".
+  app.post('/account/key', { ...account, schema: { ...account.schema, summary: 'Rotate the account API key (old key and its tokens stop working)' } }, async (request) =>
+    s.accounts.rotateKey(accountOf(request).id),
   );
 
   app.get('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'The draft as a bot file', params: KeyParams } }, async (request) =>

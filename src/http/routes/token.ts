@@ -28,11 +28,11 @@ export function tokenRoutes(app: App, s: Services): void {
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
       if (account.plan === 'free') throw new AppError('PLAN_FORBIDDEN');
       if (!BotAPIKey) {
-        return { token: await s.tokens.issue({ kind: 'account', accountId: account.id }), expires: s.tokens.lifetimeMinutes };
+        return { token: await s.tokens.issue({ kind: 'account', accountId: account.id, keyVersion: account.keyVersion }), expires: s.tokens.lifetimeMinutes };
       }
       const bot = await s.store.bots.byApiKey(BotAPIKey);
       if (!bot || bot.accountId !== account.id || !sameSecret(BotAPISecret!, bot.apiSecret)) throw new AppError('BOT_NOT_FOUND');
-      const token = await s.tokens.issue({ kind: 'bot', accountId: account.id, botId: bot.id, secretVersion: bot.secretVersion });
+      const token = await s.tokens.issue({ kind: 'bot', accountId: account.id, keyVersion: account.keyVersion, botId: bot.id, secretVersion: bot.secretVersion });
       return { token, expires: s.tokens.lifetimeMinutes };
     },
   );

@@ -1,22 +1,32 @@
 // Ordered schema migrations, each written once per dialect. They run on start under the
 // migration lock, so several PostgreSQL nodes starting at once apply each exactly once.
-import type { SqlDriver } from '../driver.js';
+import type { SecretBox } from '../../auth/secret-box.js';
+import type { Queryable, SqlDriver } from '../driver.js';
 import { initial } from './001-initial.js';
 import { shares } from './002-shares.js';
 import { clones } from './003-clones.js';
 import { webhooks } from './004-webhooks.js';
 import { pendingIndex } from './005-pending-index.js';
+import { secretsAtRest } from './006-secrets-at-rest.js';
 
 export interface Migration {
   version: number;
   name: string;
   sqlite: string;
   postgres: string;
+  /** Rewrites existing rows after the SQL, in the same transaction (data no SQL text can convert). */
+  data?: (tx: Queryable, context: MigrationContext) => Promise<void>;
 }
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex];
+/** What data steps may need besides the database. */
+export interface MigrationContext {
+  /** the server key (secrets at rest) */
+  secrets: SecretBox;
+}
 
-export async function migrate(db: SqlDriver, log: (line: string) => void = () => undefined): Promise<number> {
+export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest];
+
+export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {
     await db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
     const done = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
@@ -27,6 +37,7 @@ export async function migrate(db: SqlDriver, log: (line: string) => void = () =>
         for (const statement of splitStatements(db.dialect === 'sqlite' ? migration.sqlite : migration.postgres)) {
           await tx.run(statement);
         }
+        await migration.data?.(tx, context);
         await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
           migration.version,
           migration.name,
