@@ -36,6 +36,8 @@ export interface CustomChannelSettings {
 export interface WebChannelSettings {
   enabled?: boolean;
   allowedOrigins?: string[];
+  /** the only variables a web page may set on a new conversation (never a system variable) */
+  acceptVariables?: string[];
 }
 
 export interface BotSettings {

@@ -4,6 +4,8 @@
 
 import type { ActionSchemaDefinition } from '../engine/action-definition.js';
 import { actionRegistry } from '../engine/registry.js';
+import { SYSTEM_VARIABLES } from '../engine/state.js';
+import { LIMITS } from '../conversations/limits.js';
 
 export type ActionRegistry = ReadonlyMap<string, ActionSchemaDefinition>;
 export type JsonSchema = Record<string, unknown>;
@@ -15,12 +17,18 @@ export const BUTTON_TYPES = ['button', 'link'] as const;
 
 export const GUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 // `//host/x` is a protocol-relative URL, not a path under the server's base, hence the (?!/).
-export const AVATAR_PATTERN = '^(?:https?://[^\\s/?#]+[^\\s]*|/(?!/)[^\\s]*)$';
+// One host character, then any non-space: the same texts as `[^\s/?#]+[^\s]*`, without two
+// overlapping runs that made a long avatar with a late space backtrack for minutes (issue 11).
+export const AVATAR_PATTERN = '^(?:https?://[^\\s/?#][^\\s]*|/(?!/)[^\\s]*)$';
+
+/** Any name but a system variable's (bot-format.md "System variables"; none contains a regex metacharacter). */
+export const NOT_SYSTEM_VARIABLE_PATTERN = `^(?!(?:${SYSTEM_VARIABLES.join('|')})$)`;
 
 /** Human wording for the patterns above; ajv's "must match pattern ..." helps nobody. */
 export const PATTERN_MESSAGES: Record<string, string> = {
   [GUID_PATTERN]: 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)',
   [AVATAR_PATTERN]: 'must be an absolute http(s) URL or a path starting with /',
+  [NOT_SYSTEM_VARIABLE_PATTERN]: `must not be a system variable (${SYSTEM_VARIABLES.join(', ')}): no request may write those`,
 };
 
 /** Descriptions of the dispatchers' `type` enums; problems.ts recognises those enums by them. */
@@ -90,7 +98,7 @@ const triggerSchema: JsonSchema = {
       minLength: 1,
       required: ['regex'],
       additionalProperties: false,
-      properties: { regex: { type: 'string', minLength: 1, description: 'a JavaScript regular expression' } },
+      properties: { regex: { type: 'string', minLength: 1, description: 'a regular expression in RE2 syntax (JavaScript spellings accepted; no backreferences or lookarounds)' } },
     },
     variable: str('variable that receives the matched text'),
     whileWaiting: bool('also checked while an input action waits (default false)'),
@@ -155,6 +163,13 @@ const settingsSchema: JsonSchema = {
           properties: {
             enabled: bool('whether the web chat widget is served'),
             allowedOrigins: { type: 'array', items: { type: 'string' }, description: 'origins allowed to embed the widget; * for any' },
+            acceptVariables: {
+              type: 'array',
+              maxItems: LIMITS.variablesPerConversation,
+              uniqueItems: true,
+              items: { type: 'string', minLength: 1, maxLength: 256, pattern: NOT_SYSTEM_VARIABLE_PATTERN },
+              description: 'the only variables a web page may set when it starts a conversation (empty by default); never a system variable',
+            },
           },
         },
       },

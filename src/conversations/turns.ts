@@ -11,6 +11,7 @@ import type { ConversationRecord } from '../store/conversations.js';
 import type { BotRecord, UsageRecord } from '../store/records.js';
 import { planWebhooks, webhookUrlOf, type TurnMessage } from '../webhooks/plan.js';
 import type { EventBus } from './events.js';
+import { LIMITS } from './limits.js';
 
 export interface TurnResult<T> {
   /** the conversation to write: new (id 0) or changed; absent when nothing about it changed */
@@ -124,6 +125,8 @@ export class ConversationTurns {
           messages.map((m) => ({ direction: m.direction, parts: m.parts, pending: m.pushed && queue })),
           now,
         );
+        // The history is bounded on write, oldest first (docs/limits.md), so READY stays bounded too.
+        await tx.conversations.trimHistory(conversation.id, LIMITS.historyMessages, LIMITS.historyBytes);
       }
       const plan = planWebhooks(bot, before, conversation, messages, now);
       for (const row of plan.rows) await tx.outbox.insert(row);

@@ -4,6 +4,19 @@
 import type { CompiledBot } from './compile.js';
 import type { ConversationState } from './types.js';
 
+/**
+ * bot-format.md "System variables": the engine (or the conversation's creation) sets them; flows
+ * read them like any variable, and no request on any channel may write them.
+ */
+export const SYSTEM_VARIABLES: readonly string[] = Object.freeze([
+  'user_id', 'channel', 'last_user_text', 'last_command', 'goto_source_behaviour',
+  'goto_source_interaction', 'api_status', 'conversation_share_url', 'creation_date',
+]);
+
+const systemNames = new Set(SYSTEM_VARIABLES);
+
+export const isSystemVariable = (name: string): boolean => systemNames.has(name);
+
 export function newConversationState(bot: CompiledBot, systemVariables: Readonly<Record<string, string>> = {}): ConversationState {
   return {
     position: null,

@@ -109,6 +109,33 @@ export function conversationRepository(db: Queryable) {
         await db.run(`INSERT INTO messages (conversation_id, created_at, direction, parts, pending) VALUES ${rows}`, params);
       }
     },
+    /**
+     * Keeps the newest `maxMessages` messages of a conversation and at most `maxBytes` of their
+     * parts (the newest message always stays), deleting older ones (docs/limits.md). The common
+     * case costs one aggregate over the conversation's index range: octet_length reads no value
+     * (SQLite and PostgreSQL both take it from the record header or the TOAST pointer).
+     */
+    async trimHistory(conversationId: number, maxMessages: number, maxBytes: number): Promise<number> {
+      const size = await db.get<{ n: number; bytes: number | null }>(
+        'SELECT COUNT(*) AS n, SUM(octet_length(parts)) AS bytes FROM messages WHERE conversation_id = $1',
+        [conversationId],
+      );
+      if (Number(size?.n ?? 0) <= maxMessages && Number(size?.bytes ?? 0) <= maxBytes) return 0;
+      // The newest message that must go: the first one, newest first, past either limit.
+      return db.run(
+        `DELETE FROM messages WHERE conversation_id = $1 AND id <= (
+           SELECT id FROM (
+             SELECT id,
+               ROW_NUMBER() OVER (ORDER BY id DESC) AS n,
+               SUM(octet_length(parts)) OVER (ORDER BY id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS bytes
+             FROM messages WHERE conversation_id = $1
+           ) AS newest
+           WHERE n > $2 OR (n > 1 AND bytes > $3)
+           ORDER BY id DESC LIMIT 1
+         )`,
+        [conversationId, maxMessages, maxBytes],
+      );
+    },
     /** The whole stored history as the JSON text of one array of parts, oldest first, never parsed. */
     async historyJson(conversationId: number): Promise<string> {
       const rows = await db.all<{ parts: string }>('SELECT parts FROM messages WHERE conversation_id = $1 ORDER BY id', [conversationId]);
@@ -168,9 +195,15 @@ export async function conversationsByState(db: Queryable): Promise<Record<string
   return counts;
 }
 
-/** Deleting a conversation takes its history with it (ON DELETE CASCADE). */
+/**
+ * Deleting a conversation takes its history, shares and outbox rows with it (ON DELETE CASCADE).
+ * It is how a conversation is forgotten, so on SQLite the write-ahead log is then checkpointed and
+ * truncated: its older frames still hold the deleted rows, and `secure_delete` (sqlite.ts) only
+ * zeroes the pages the delete wrote. docs/limits.md "Forgetting".
+ */
 export async function removeConversation(db: Queryable, id: number): Promise<void> {
   await db.run('DELETE FROM conversations WHERE id = $1', [id]);
+  if (db.dialect === 'sqlite') await db.run('PRAGMA wal_checkpoint(TRUNCATE)');
 }
 
 export async function forgettingConversationIds(db: Queryable): Promise<number[]> {

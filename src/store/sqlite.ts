@@ -69,6 +69,9 @@ export function openSqlite(file: string): SqlDriver {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // Deleted rows are overwritten with zeros, not left in free space and free pages where a copy of
+  // the file would still show them: forgetting a conversation must leave nothing to read back.
+  db.pragma('secure_delete = ON');
   db.pragma('busy_timeout = 5000');
   const reader = inMemory ? null : new Database(file, { readonly: true });
   reader?.pragma('busy_timeout = 5000');

@@ -73,7 +73,7 @@ describe('web widget embedded in other sites (Chromium)', () => {
     const started = await site(
       `<script src="${server.url}/widget.js"></script><script>Colloquy.start({ bot: ${JSON.stringify(key)}, behaviour: 'Orders', open: true });</script>`,
     );
-    await setWeb(server.client, support, { enabled: true, allowedOrigins: [withVariables.url, started.url] });
+    await setWeb(server.client, support, { enabled: true, allowedOrigins: [withVariables.url, started.url], acceptVariables: ['company'] });
 
     const page = await newPage();
     await page.goto(withVariables.url);

@@ -134,12 +134,17 @@ for (const kind of databaseKinds()) {
       assert.equal(values.Context.Channel, 'web');
       assert.equal(values.Variables.find((v: any) => v.Name === 'channel').Value, 'web');
 
+      // A page sets only the variables the bot accepts from pages (docs/decisions.md "Web channel").
+      const ignored = await startWeb(server.client, key, { Variables: { company: 'Initech' } });
+      assert.equal(ignored.Parts[0].Text, 'Welcome to ACME support!');
+      await setWeb(server.client, support, { acceptVariables: ['company'] });
       const withVariables = await startWeb(server.client, key, { Variables: { company: 'Initech' } });
+      await setWeb(server.client, support, { acceptVariables: [] });
       assert.equal(withVariables.Parts[0].Text, 'Welcome to Initech support!');
       const inOrders = await startWeb(server.client, key, { Behaviour: 'Orders' });
       assert.deepEqual(summary(inOrders.Parts), [ORDER_QUESTION]);
       assert.equal(inOrders.EnableUserChat, true);
-      assert.equal(new Set([started.UserId, withVariables.UserId, inOrders.UserId]).size, 3);
+      assert.equal(new Set([started.UserId, ignored.UserId, withVariables.UserId, inOrders.UserId]).size, 4);
     });
 
     test('resume: a known web user id gets its READY history, stored once; other ids start afresh', async () => {

@@ -33,7 +33,7 @@ export async function sendWeb(client: Client, key: string, body: Record<string, 
 }
 
 /** Turns the bot's web channel on or off, with these allowed origins. */
-export async function setWeb(client: Client, tenant: Tenant, web: { enabled?: boolean; allowedOrigins?: string[] }): Promise<void> {
+export async function setWeb(client: Client, tenant: Tenant, web: { enabled?: boolean; allowedOrigins?: string[]; acceptVariables?: string[] }): Promise<void> {
   const res = await client.patch(`/bots/${tenant.botKey}/settings`, { channels: { web } }, { token: tenant.accountToken });
   assert.equal(res.status, 200, res.text);
 }

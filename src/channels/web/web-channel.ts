@@ -6,6 +6,7 @@ import type { ChatInput, ChatReply, ChatService } from '../custom/chat-service.j
 import type { Config } from '../../config.js';
 import { withEventOrigin, type ConversationEvent, type EventBus } from '../../conversations/events.js';
 import type { VariableUpdate } from '../../conversations/values.js';
+import { isSystemVariable } from '../../engine/state.js';
 import type { ReplyPart } from '../../engine/types.js';
 import { AppError } from '../../shared/errors.js';
 import type { ConversationRecord } from '../../store/conversations.js';
@@ -96,7 +97,7 @@ export class WebChannel {
       ? { ...NO_VALUES, userId: existing.userId, command: 'READY', channel: WEB_CHANNEL, direction: 'USER' }
       : {
           ...NO_VALUES,
-          variables: request.variables,
+          variables: pageVariables(bot, request.variables),
           newChannel: WEB_CHANNEL,
           direction: 'USER',
           // A start behaviour is a forced position on the new conversation; without one, a RESET
@@ -166,3 +167,14 @@ export class WebChannel {
 }
 
 const originOf = (clientId: string) => `web:${clientId}`;
+
+/**
+ * The variables a page may set on a new conversation: only those the bot lists in
+ * `channels.web.acceptVariables`, never a system variable. The others are ignored, not refused:
+ * the visitor did not write the page, and a widget that stopped working over a stale
+ * `data-variables` would punish the wrong person (docs/decisions.md "Web channel").
+ */
+function pageVariables(bot: BotRecord, variables: VariableUpdate[]): VariableUpdate[] {
+  const accepted = new Set(bot.settings.channels?.web?.acceptVariables ?? []);
+  return variables.filter(({ Name }) => accepted.has(Name) && !isSystemVariable(Name));
+}
