@@ -1,5 +1,6 @@
 // Environment → typed, validated configuration. Anything wrong here stops the server with a
 // message that says which variable is wrong and why.
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -18,6 +19,10 @@ export interface Config {
   /** how long a node holds a claimed background job (a webhook delivery) before another node may take it over */
   jobClaimSeconds: number;
   logLevel: string;
+  /** COLLOQUY_SECRET_KEY: the key secrets at rest are encrypted with; null = <dataDir>/secret.key */
+  secretKey: string | null;
+  /** which proxies' X-Forwarded-For to believe for the client address (false: the socket's address) */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {}
@@ -29,6 +34,31 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
+  return value;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** COLLOQUY_TRUST_PROXY: unset (trust no proxy), a hop count, or addresses/CIDRs/loopback of the proxies. */
+function trustProxyOf(raw: string | undefined): boolean | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const fits = PROXY_NAMES.includes(entry) || (isIP(address) !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!fits) throw new ConfigError(`COLLOQUY_TRUST_PROXY must be a hop count, or proxy addresses/CIDRs (or loopback, linklocal, uniquelocal) separated by commas; "${entry}" is neither`);
+  }
+  return entries;
+}
+
+/** 64 hex digits, base64 of 32 bytes, or a passphrase; all are at least 16 characters. */
+function secretKeyOf(raw: string | undefined): string | null {
+  const value = (raw ?? '').trim();
+  if (value === '') return null;
+  if (value.length < 16) throw new ConfigError('COLLOQUY_SECRET_KEY must be 64 hex digits, base64 of 32 bytes, or a passphrase of at least 16 characters');
   return value;
 }
 
@@ -59,5 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateNetwork: env.COLLOQUY_ALLOW_PRIVATE_NETWORK === '1',
     jobClaimSeconds: integer(env, 'COLLOQUY_JOB_CLAIM_SECONDS', 60, 1, 3600),
     logLevel: env.LOG_LEVEL || 'info',
+    secretKey: secretKeyOf(env.COLLOQUY_SECRET_KEY),
+    trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
   };
 }

@@ -30,17 +30,31 @@ export class Authenticator {
   ) {}
 
   async authenticate(header: string | undefined, access: Access): Promise<Principal> {
+    const principal = await this.identify(header, access);
+    this.authorize(principal, access);
+    return principal;
+  }
+
+  /** Who the credential proves the caller is: 401 when it proves nothing. */
+  async identify(header: string | undefined, access: Access): Promise<Principal> {
     const token = bearerOf(header);
     if (token === null) throw new AppError('TOKEN_MISSING');
-    if (this.isAdminToken(token)) {
-      if (access !== 'admin') throw new AppError('TOKEN_SCOPE', 'The admin token only opens /admin routes.');
-      return { kind: 'admin' };
-    }
-    const principal = looksLikeJwt(token) ? await this.fromJwt(token) : await this.fromBotKey(token, access);
+    if (this.isAdminToken(token)) return { kind: 'admin' };
+    return looksLikeJwt(token) ? await this.fromJwt(token) : await this.fromBotKey(token, access);
+  }
+
+  /**
+   * Whether that principal may use a route of this access: 403. Separate from identify so that
+   * the HTTP layer can count the request against the principal's rate limit in between.
+   */
+  authorize(principal: Principal, access: Access): void {
+    if (principal.kind === 'admin' && access !== 'admin') throw new AppError('TOKEN_SCOPE', 'The admin token only opens /admin routes.');
     if (!allows(access, principal)) {
       throw new AppError('TOKEN_SCOPE', `This route needs ${describe(access)}.`);
     }
-    return principal;
+    // The plan is read on every request (the account is loaded anyway): moving an account to
+    // `free` closes the integration API at once, not only to tokens issued afterwards.
+    if (principal.kind !== 'admin' && principal.account.plan === 'free') throw new AppError('PLAN_FORBIDDEN');
   }
 
   private async fromJwt(token: string): Promise<Principal> {
@@ -48,11 +62,13 @@ export class Authenticator {
     if (claims.kind === 'account') {
       const account = await this.store.accounts.byId(claims.accountId);
       if (!account) throw new AppError('TOKEN_INVALID', 'The account of this token no longer exists.');
+      checkKeyVersion(account, claims.keyVersion);
       return { kind: 'account', account };
     }
     const found = await this.store.bots.withAccount(claims.botId);
     if (!found || found.account.id !== claims.accountId) throw new AppError('TOKEN_INVALID', 'The bot of this token no longer exists.');
     const { bot, account } = found;
+    checkKeyVersion(account, claims.keyVersion);
     if (bot.secretVersion !== claims.secretVersion) throw new AppError('TOKEN_INVALID', "The bot's secret was rotated after this token was issued.");
     return { kind: 'bot', account, bot };
   }
@@ -68,6 +84,11 @@ export class Authenticator {
     if (!account) throw new AppError('TOKEN_INVALID');
     return { kind: 'bot', account, bot };
   }
+}
+
+/** Every token was issued with the account key: rotating the key revokes them all, bot tokens included. */
+function checkKeyVersion(account: AccountRecord, keyVersion: number): void {
+  if (account.keyVersion !== keyVersion) throw new AppError('TOKEN_INVALID', "The account's key was rotated after this token was issued.");
 }
 
 function allows(access: Access, principal: Principal): boolean {

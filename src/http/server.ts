@@ -1,18 +1,18 @@
 // The HTTP server: the only place that knows Fastify. Builds the app from the services that
 // main.ts wired, with the conventions of api.md applied to every route.
 import crypto from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   LogController,
-  type FastifyContextConfig, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
+  type FastifyContextConfig, type FastifyInstance, type FastifyReply, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
 import type { Principal } from '../auth/authenticate.js';
 import { AppError } from '../shared/errors.js';
-import { canonicalizeKeys } from './case-insensitive.js';
+import { normalizeMembers } from './request-members.js';
 import { installErrorHandling } from './errors.js';
-import { PerTokenStore } from './rate-limit-store.js';
+import { installAccessControl } from './access.js';
+import { answerExpectContinue, clientErrorAnswer, installCrossSiteGuard, installSecurityHeaders, loggedRoute } from './edge.js';
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
 import { botRoutes } from './routes/bots.js';
@@ -32,9 +32,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
-  interface FastifyContextConfig {
-    access?: import('../auth/authenticate.js').Access;
-  }
 }
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -45,62 +42,64 @@ export async function buildServer(services: Services, options: { logger?: boolea
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // a hop count works at run time (Fastify's proxy-addr) though its types leave numbers out
+    trustProxy: services.config.trustProxy as boolean | string[],
     requestIdHeader: false,
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && /^[\w.:-]{1,128}$/.test(sent) ? sent : crypto.randomUUID();
     },
+    // user ids (up to 256 characters, percent-encoded) travel in console paths
+    maxParamLength: 1024,
+    // a body with __proto__ or constructor.prototype keys loses them, like any unknown member
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    // what the router refuses before any route runs (a bad percent-encoding, an over-long
+    // parameter) is answered from the catalogue like everything else
+    frameworkErrors: (error, request, reply) => {
+      const known = new AppError(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'INVALID_REQUEST', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not validly encoded.');
+      return (reply as unknown as FastifyReply).status(known.status).header('X-Request-Id', request.id).send(known.toBody());
+    },
+    clientErrorHandler: clientErrorAnswer,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
   installBodyParsers(app);
+  installSecurityHeaders(app);
+  answerExpectContinue(app.server, (method, url) => (isBotFileRoute(method, url) ? BOT_FILE_BODY_LIMIT : DEFAULT_BODY_LIMIT));
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     (request as { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+    // NUL cannot be stored in PostgreSQL text; refused at the edge on every database alike, before
+    // any route's own hook looks a path parameter up (a web key, a share code)
+    if (containsNul(request.params) || containsNul(request.query)) throw new AppError('INVALID_REQUEST', 'Text may not contain NUL characters.');
   });
+  installCrossSiteGuard(app, () => services.config.publicUrl);
   // One log line per request, written when the answer has gone out.
   app.addHook('onResponse', async (request, reply) => {
     const started = (request as { startedAt?: bigint }).startedAt ?? process.hrtime.bigint();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const route = request.routeOptions.url ?? 'unknown';
     services.metrics.requests.inc({ route, status: String(reply.statusCode) });
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    request.log.info({ method: request.method, route: loggedRoute(request), status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
   });
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.method === 'POST') request.body = {};
-    if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) {
-      throw new AppError('INVALID_REQUEST', 'Text may not contain NUL characters.');
-    }
     const schema = request.routeOptions.schema;
     if (schema?.body && request.body && typeof request.body === 'object') {
-      request.body = canonicalizeKeys(request.body, schema.body as object);
+      request.body = normalizeMembers(request.body, schema.body as object);
     }
     if (schema?.querystring && request.query && typeof request.query === 'object') {
-      request.query = canonicalizeKeys(request.query, schema.querystring as object);
+      request.query = normalizeMembers(request.query, schema.querystring as object);
     }
-  });
-  // Authentication runs after the per-token rate limit (an onRequest hook) and before the body is read.
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    const access = request.routeOptions.config?.access;
-    if (access) request.principal = await services.auth.authenticate(request.headers.authorization, access);
-    return payload;
+    // after unknown members are dropped: a NUL in a member we ignore changes nothing
+    if (containsNul(request.body)) throw new AppError('INVALID_REQUEST', 'Text may not contain NUL characters.');
   });
 
-  if (services.config.rateLimitPerMinute > 0) {
-    await app.register(rateLimit, {
-      global: false,
-      store: PerTokenStore,
-      max: services.config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      hook: 'onRequest',
-      keyGenerator: (request) => request.headers.authorization ?? request.ip,
-      errorResponseBuilder: (_request, context) =>
-        new AppError('RATE_LIMITED', `Rate limit of ${context.max} requests a minute exceeded; retry in ${context.after}.`),
-    });
-  }
+  await installAccessControl(app, services);
 
   await app.register(swagger, {
     openapi: {
@@ -109,18 +108,26 @@ export async function buildServer(services: Services, options: { logger?: boolea
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // The UI's own policy (hashes of its inline scripts), framed by no one; no forced https
+    // upgrade, which would break a server reached over plain http.
+    staticCSP: true,
+    transformStaticCSP: (policy) => policy.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 
   const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes];
   for (const register of routes) register(app, services);
   return app;
 }
 
-/** Route options for an authenticated route: who may call it, and its per-token rate limit. */
-export function authed(access: import('../auth/authenticate.js').Access, services: Services): { config: FastifyContextConfig } {
-  // With limits off (COLLOQUY_RATE_LIMIT_PER_MINUTE=0) the plugin is not registered and routes carry no rateLimit.
-  return { config: services.config.rateLimitPerMinute > 0 ? { access, rateLimit: {} } : { access } };
+/** Route options for an authenticated route: who may call it; counted in its principal's rate limit. */
+export function authed(access: import('../auth/authenticate.js').Access): { config: FastifyContextConfig } {
+  return { config: { access, limit: 'principal' } };
 }
+
+const BOT_FILE_ROUTES = /^(POST \/bots(\/restore)?|PUT \/bots\/[^/?]+)\/?(\?|$)/;
+const isBotFileRoute = (method: string, url: string) => BOT_FILE_ROUTES.test(`${method} ${url}`);
 
 /** NUL cannot be stored in PostgreSQL text; it is refused at the edge on every database alike. */
 function containsNul(value: unknown, depth = 0): boolean {
@@ -131,7 +138,7 @@ function containsNul(value: unknown, depth = 0): boolean {
 }
 
 function installBodyParsers(app: App): void {
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  const defaultJson = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
   // An empty body is read as {} (api.md Conventions: on the chat endpoints that is a RESET).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

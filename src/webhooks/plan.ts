@@ -15,6 +15,8 @@ export interface TurnMessage {
   /** a user's message while an operator has the conversation: forwarded to the operators (api.md 3, rule 7) */
   toOperators?: boolean;
   enableUserChat?: boolean;
+  /** `Creation` of the chat reply this message went out in, so a webhook's Reply equals that reply */
+  creation?: string;
 }
 
 export interface WebhookPlan {
@@ -41,7 +43,7 @@ export function planWebhooks(bot: BotRecord, before: ConversationRecord | null, 
   for (const m of messages) {
     const webhooksOwn = onCustom && (m.pushed || m.toOperators === true);
     if (!all && !webhooksOwn) continue;
-    const reply = { Parts: m.parts, UserId: after.userId, Creation: isoWithOffset(after.createdAt), EnableUserChat: m.enableUserChat ?? true, ControlType: after.controlState };
+    const reply = { Parts: m.parts, UserId: after.userId, Creation: m.creation ?? isoWithOffset(now), EnableUserChat: m.enableUserChat ?? true, ControlType: after.controlState };
     plan.rows.push(row('message', m.direction, reply));
     // Pushed and forwarded custom-channel messages are the webhook's own job; only the extra ones are notifications.
     if (all && !webhooksOwn) plan.notifications++;

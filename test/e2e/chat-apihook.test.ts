@@ -56,7 +56,8 @@ for (const kind of databaseKinds()) {
       ]);
       const hookReady = await hookChat(user, { Command: 'READY' });
       const customReady = await chatOk(server, support.botToken, { UserId: user, Command: 'READY' });
-      assert.deepEqual(hookReady.body, customReady);
+      // the same reply but for Creation, the time each was made
+      assert.deepEqual({ ...hookReady.body, Creation: null }, { ...customReady, Creation: null });
       assert.deepEqual(summary(customReady.Parts), [...WELCOME, [19, 'Track an order'], ORDER_QUESTION, [19, '123456'], ...summary(answered.body.Parts)]);
     });
 

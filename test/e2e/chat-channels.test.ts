@@ -35,7 +35,8 @@ for (const kind of databaseKinds()) {
       assert.equal(reply.UserId, user);
       assert.equal(reply.ControlType, 0);
       assert.equal(reply.EnableUserChat, false);
-      assert.equal(reply.Creation, welcome.Creation);
+      // Creation is the time of this reply (api.md Conventions), not of the conversation
+      assert.ok(Date.parse(reply.Creation) >= Date.parse(welcome.Creation), `${reply.Creation} ≥ ${welcome.Creation}`);
       const where = { BehaviourName: 'Main', InteractionName: 'Welcome' };
       assert.deepEqual(reply.Parts, [
         { Type: 0, Text: 'Your parcel left the warehouse.', Command: null, TypeDelay: 0, ...where, Parts: [] },

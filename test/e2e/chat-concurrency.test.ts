@@ -66,7 +66,9 @@ for (const kind of databaseKinds()) {
         Array.from({ length: N }, () => server.client.post('/custom/chat', { UserId: user, Command: 'RESET' }, { token: tenant.botToken })),
       );
       assert.deepEqual(replies.map((r) => r.status), new Array(N).fill(200));
-      assert.equal(new Set(replies.map((r) => r.body.Creation)).size, 1);
+      // one conversation: its start date is one, and its history holds every turn's welcome
+      const values = await server.client.get(`/custom/values?userid=${user}`, { token: tenant.botToken });
+      assert.equal(values.body.Variables.filter((v: any) => v.Name === 'creation_date').length, 1);
       const ready = await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY' });
       assert.equal(ready.Parts.length, N);
     });

@@ -36,7 +36,10 @@ for (const kind of databaseKinds()) {
       assert.equal(variables.channel, 'custom');
       assert.equal(variables.user_id, user);
       assert.equal(variables.company, 'ACME');
-      assert.equal(variables.creation_date, reply.Creation);
+      // creation_date is when the conversation started, just before this first reply was made
+      assert.match(variables.creation_date, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/);
+      assert.ok(Date.parse(variables.creation_date) <= Date.parse(reply.Creation));
+      assert.ok(Date.parse(reply.Creation) - Date.parse(variables.creation_date) < 10_000);
       assert.equal(await positionOf(server, support.botToken, user), 'Main/Welcome');
     });
 

@@ -94,12 +94,15 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200);
       assert.deepEqual(Object.keys(res.body), ['UserId', 'Variables', 'Tags', 'PrivacyFlags', 'Context']);
       const byName = (a: any, b: any) => a.Name.localeCompare(b.Name);
+      // the conversation's start, made just before its first reply (whose Creation is the reply's time)
+      const started = res.body.Variables.find((v: any) => v.Name === 'creation_date')?.Value;
+      assert.ok(Date.parse(started) <= Date.parse(welcome.Creation) && Date.parse(welcome.Creation) - Date.parse(started) < 10_000);
       assert.deepEqual({ ...res.body, Variables: [...res.body.Variables].sort(byName) }, {
         UserId: user,
         Variables: [
           { Name: 'channel', Value: 'custom' },
           { Name: 'company', Value: 'ACME' },
-          { Name: 'creation_date', Value: welcome.Creation },
+          { Name: 'creation_date', Value: started },
           { Name: 'user_id', Value: user },
         ],
         Tags: [],

@@ -100,7 +100,7 @@ for (const kind of databaseKinds()) {
     });
     const count = async () => (await server.client.get('/bots', { token: api.accountToken })).body.Result.length;
 
-    test('400 MISSING_FIELD names the field; 400 INVALID_REQUEST for unknown fields and wrong types; 401', async () => {
+    test('400 MISSING_FIELD names the field; unknown fields are ignored, wrong types are 400 INVALID_REQUEST; 401', async () => {
       const source = await api.newBot(linkBot('v1'));
       const src = { BotAPIKey: source.key, BotSecret: source.secret };
       const missing: [unknown, string][] = [
@@ -119,7 +119,7 @@ for (const kind of databaseKinds()) {
         expectError(res, 400, 'MISSING_FIELD', JSON.stringify(body));
         assert.equal(res.body.Field, field);
       }
-      expectError(await clone({ Source: src, Destination: { BotName: 'x', Colour: 'red' } }), 400, 'INVALID_REQUEST');
+      expectError(await clone({ Source: src, Destination: { BotName: 5, Colour: 'red' } }), 400, 'INVALID_REQUEST');
       expectError(await clone({ Source: src, Destination: { BotName: 'x', Variables: [{ Name: 'a', Value: {} }] } }), 400, 'INVALID_REQUEST');
       expectError(await server.client.post('/bot/clone', bodyFor(source)), 401, 'TOKEN_MISSING');
       expectError(await clone(bodyFor(source), source.token), 403, 'TOKEN_SCOPE');

@@ -122,7 +122,7 @@ for (const kind of databaseKinds()) {
       expectError(await api.detach(clones[0].key, 'Nowhere'), 404, 'BEHAVIOUR_NOT_FOUND');
       expectError(await api.detach(clones[0].key), 400, 'MISSING_FIELD');
       expectError(await api.detach(clones[0].key, ''), 400, 'MISSING_FIELD');
-      expectError(await server.client.post(`/bots/${clones[0].key}/detach`, { Behaviour: 'Main', More: 1 }, { token: api.accountToken }), 400, 'INVALID_REQUEST');
+      expectError(await server.client.post(`/bots/${clones[0].key}/detach`, { Behaviour: ['Main'], More: 1 }, { token: api.accountToken }), 400, 'INVALID_REQUEST');
       expectError(await api.detach(master.key, 'Main'), 409, 'STATE_CONFLICT');
       const standard = await api.newBot(linkBot('v1'));
       expectError(await api.detach(standard.key, 'Main'), 409, 'STATE_CONFLICT');

@@ -31,7 +31,7 @@ for (const kind of databaseKinds()) {
 
     const post = (body: unknown, token = api.accountToken) => server.client.post('/bot/refclone', body, { token });
 
-    test('400 MISSING_FIELD names the missing field; unknown fields and wrong types are 400 INVALID_REQUEST', async () => {
+    test('400 MISSING_FIELD names the missing field; unknown fields are ignored, wrong types are 400 INVALID_REQUEST', async () => {
       const bot = await api.newBot(linkBot('v1'));
       const missing: [unknown, string][] = [
         [{}, 'Source'],
@@ -45,7 +45,7 @@ for (const kind of databaseKinds()) {
         expectError(res, 400, 'MISSING_FIELD', JSON.stringify(body));
         assert.equal(res.body.Field, field);
       }
-      expectError(await post({ Source: { BotAPIKey: bot.key, BotSecret: bot.secret, Extra: 1 } }), 400, 'INVALID_REQUEST');
+      expectError(await post({ Source: { BotAPIKey: [bot.key], BotSecret: bot.secret, Extra: 1 } }), 400, 'INVALID_REQUEST');
       expectError(await post({ Source: { BotAPIKey: 5, BotSecret: bot.secret } }), 400, 'INVALID_REQUEST');
       // Without fields, even an account without the package hears about the fields first.
       expectError(await post({}, plain.accountToken), 400, 'MISSING_FIELD');

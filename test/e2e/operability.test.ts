@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { databaseKinds } from '../support/databases.js';
-import { botToken, createTenant, type Tenant } from '../support/fixtures.js';
+import { botToken, createTenant, supportBot, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /** Sum of the samples of one metric in Prometheus text, by label set. */
@@ -122,18 +122,27 @@ for (const kind of databaseKinds()) {
       const again = await c.get('/custom/config', { token });
       assert.equal(again.status, 429, 'still limited on another route');
 
-      // another token (same bot, same account) has its own budget
+      // another token of the same bot is the same principal: still limited (the limit counts the
+      // verified principal, so fresh tokens buy nothing)
       const other = await botToken(c, tenant.accountKey, tenant.botKey, tenant.botSecret);
-      const fresh = await c.get('/custom/config', { token: other });
+      const same = await c.get('/custom/config', { token: other });
+      assert.equal(same.status, 429);
+      // another bot of the same account has its own budget
+      const second = await c.post('/bots', supportBot(), { token: tenant.accountToken });
+      assert.equal(second.status, 201, second.text);
+      const secondToken = await botToken(c, tenant.accountKey, second.body.APIKey, second.body.APISecret);
+      const fresh = await c.get('/custom/config', { token: secondToken });
       assert.equal(fresh.status, 200);
       assert.equal(limits(fresh).remaining, '2');
-      // the refused turn did not run
-      const values = await c.get('/custom/values?userid=rl', { token: other });
-      assert.equal(values.body.Variables.find((v: any) => v.Name === 'last_user_text')?.Value ?? null, null);
+      // the refused turn did not run (read from the store: the API is closed to this bot for now)
+      const bot = await server.running.store.bots.byApiKey(tenant.botKey);
+      const conversation = await server.running.store.conversations.byUser(bot!.id, 'rl');
+      assert.equal(conversation?.state.variables.last_user_text ?? null, null);
     });
 
     test('errors of authenticated routes carry the headers too, and the account token has its own budget', async () => {
       const c = server.client;
+      const tenant = await createTenant(c); // a bot whose budget the test above did not use
       const refused = await c.get('/bots', { token: tenant.botToken });
       assert.equal(refused.status, 403);
       assert.equal(limits(refused).limit, '3');

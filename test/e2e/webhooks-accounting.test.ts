@@ -59,17 +59,18 @@ for (const kind of databaseKinds()) {
         Event: 'state', Direction: 'BOT', Reply: { UserId: user, State, Operator, BanExpiration, BanMessage },
       });
       const message = (Direction: string, Reply: any) => ({ Event: 'message', Direction, Reply });
-      const userReply = (said: string, interaction: string, ControlType = 0) => ({
-        Parts: [userPart(said, 'Main', interaction)], UserId: user, Creation: start.Creation, EnableUserChat: true, ControlType,
+      // a user's message goes out with the Creation of the reply its turn made
+      const userReply = (said: string, interaction: string, answered: { Creation: string }, ControlType = 0) => ({
+        Parts: [userPart(said, 'Main', interaction)], UserId: user, Creation: answered.Creation, EnableUserChat: true, ControlType,
       });
       assert.deepEqual(calls.map((c) => ({ Event: c.body.Event, Direction: c.body.Direction, Reply: c.body.Reply })), [
         message('BOT', start),
-        message('USER', userReply('hello', 'Start')),
+        message('USER', userReply('hello', 'Start', hello)),
         message('BOT', hello),
-        message('USER', userReply('what?', 'Start')),
+        message('USER', userReply('what?', 'Start', what)),
         message('BOT', what),
         state(2, 'ann@example.org'),
-        message('USER', userReply('anyone there?', 'Fallback', 2)),
+        message('USER', userReply('anyone there?', 'Fallback', silent, 2)),
         message('OPERATOR', ann),
         state(0, null),
         state(3, null, banned.BanExpiration, 'Bye'),

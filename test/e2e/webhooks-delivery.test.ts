@@ -53,7 +53,7 @@ for (const kind of databaseKinds()) {
       const tenant = await createTenant(server.client, hookBot());
       await setCustomChannel(server, tenant, { webhookUrl: `${receiver.url}?src=colloquy` });
       const user = uid('hook');
-      const start = await chatOk(server, tenant.botToken, { UserId: user, Command: 'RESET' });
+      await chatOk(server, tenant.botToken, { UserId: user, Command: 'RESET' });
       const seen = receiver.calls.length;
       const injected = await inject(server, tenant, user, 'An operator here', 'OPERATOR');
       assert.deepEqual(injected.Parts.map((p: any) => [p.Type, p.Text]), [[0, 'An operator here']]);
@@ -78,7 +78,7 @@ for (const kind of databaseKinds()) {
         UserId: user,
         Channel: 'custom',
         Direction: 'OPERATOR',
-        Reply: { Parts: injected.Parts, UserId: user, Creation: start.Creation, EnableUserChat: true, ControlType: 0 },
+        Reply: { Parts: injected.Parts, UserId: user, Creation: injected.Creation, EnableUserChat: true, ControlType: 0 },
       });
       assert.deepEqual(call.body.Reply, injected, 'Reply is the chat reply the injection echoed');
 

@@ -12,7 +12,8 @@ import type { Store } from '../../store/index.js';
 import type { BotRecord } from '../../store/records.js';
 import { activeControl, assertCanChat } from '../../conversations/control.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
-import { applyTags, applyVariables, type VariableUpdate } from '../../conversations/values.js';
+import type { VariableUpdate } from '../../conversations/values.js';
+import { applyRequestValues, assertPartsDepth, assertWritableVariables } from '../../conversations/limits.js';
 import { injectedParts } from './inject.js';
 import { replyWithPartsJson, type ChatReply } from './chat-reply.js';
 
@@ -51,6 +52,9 @@ export class ChatService {
   }
 
   async chat(bot: BotRecord, input: ChatInput): Promise<ChatReply> {
+    // Refused before anything runs, whatever the route or direction (docs/limits.md).
+    assertWritableVariables(input.variables);
+    if (input.direction !== 'USER') assertPartsDepth(input.parts);
     const compiled = await this.deps.live.get(bot);
     const userId = input.userId ?? crypto.randomUUID();
     const command = input.command?.toUpperCase();
@@ -99,7 +103,7 @@ export class ChatService {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
       const reply = this.reply(compiled, current, parts);
       return {
-        messages: parts.length > 0 ? [{ direction: input.direction, parts, pushed: true, enableUserChat: reply.EnableUserChat }] : [],
+        messages: parts.length > 0 ? [{ direction: input.direction, parts, pushed: true, enableUserChat: reply.EnableUserChat, creation: reply.Creation }] : [],
         save: { ...current },
         reply,
       };
@@ -112,8 +116,7 @@ export class ChatService {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
       const checked = assertCanChat(current, this.deps.clock);
       const state = structuredClone(checked.state);
-      applyVariables(state, input.variables);
-      applyTags(state, input.tags, input.dropTags);
+      applyRequestValues(state, input.variables, input.tags, input.dropTags);
       const next = { ...checked, state };
       return { save: next, reply: next };
     });
@@ -121,13 +124,12 @@ export class ChatService {
 
   /** First-generation `POST /apihook/status`: one variable or tag change, applied atomically. */
   async updateValue(bot: BotRecord, userId: string, update: { kind: 'set-var' | 'del-var' | 'set-tag' | 'del-tag'; name: string; value?: unknown }): Promise<ConversationRecord> {
+    const variables = update.kind === 'set-var' ? [{ Name: update.name, Value: update.value ?? '' }] : update.kind === 'del-var' ? [{ Name: update.name, Value: null }] : [];
+    assertWritableVariables(variables, { name: 'Name', value: 'Value' });
     return this.deps.turns.run(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
       const state = structuredClone(current.state);
-      if (update.kind === 'set-var') applyVariables(state, [{ Name: update.name, Value: update.value ?? '' }]);
-      if (update.kind === 'del-var') applyVariables(state, [{ Name: update.name, Value: null }]);
-      if (update.kind === 'set-tag') applyTags(state, [update.name]);
-      if (update.kind === 'del-tag') applyTags(state, [], [update.name]);
+      applyRequestValues(state, variables, update.kind === 'set-tag' ? [update.name] : [], update.kind === 'del-tag' ? [update.name] : []);
       const next = { ...current, state };
       return { save: next, reply: next };
     });
@@ -142,7 +144,7 @@ export class ChatService {
     return {
       Parts: parts,
       UserId: conversation.userId,
-      Creation: this.deps.clock.iso(conversation.createdAt),
+      Creation: this.deps.clock.iso(), // api.md: the time this reply was made
       EnableUserChat: enableUserChat ?? enableUserChatAt(compiled, conversation.state),
       ControlType: activeControl(conversation.controlState),
     };

@@ -13,7 +13,7 @@ import type { BotRecord } from '../../store/records.js';
 import { assertCanChat, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from '../../conversations/control.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from '../../conversations/drive-turn.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
-import { applyTags, applyVariables } from '../../conversations/values.js';
+import { applyRequestValues, clampFlowState } from '../../conversations/limits.js';
 import type { ChatInput, ChatReply } from './chat-service.js';
 import type { ShareService } from '../../operators/share-service.js';
 import type { ShareMode } from '../../store/shares.js';
@@ -46,8 +46,7 @@ export class UserTurn {
       const conversation = current ? assertCanChat(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
       channel = conversation.channel;
       const state: ConversationState = structuredClone(conversation.state);
-      applyVariables(state, input.variables);
-      applyTags(state, input.tags, input.dropTags);
+      applyRequestValues(state, input.variables, input.tags, input.dropTags);
       const next: ConversationRecord = { ...conversation, state };
       const messages: TurnMessage[] = [];
       const userPart = this.userPart(compiled, state, input);
@@ -57,7 +56,9 @@ export class UserTurn {
         // Rule 7: an operator has the conversation; the text is kept and forwarded to them (console,
         // webhook), the bot stays silent.
         if (userPart) messages[0].toOperators = true;
-        return { save: next, messages, usage: { messages: userPart ? 1 : 0, replies: 0, notifications: 0, apiCalls: 0 }, reply: this.reply(next, [], true) };
+        const silent = this.reply(next, [], true);
+        for (const m of messages) m.creation = silent.Creation;
+        return { save: next, messages, usage: { messages: userPart ? 1 : 0, replies: 0, notifications: 0, apiCalls: 0 }, reply: silent };
       }
 
       const outcomes: TurnOutcome[] = [];
@@ -67,11 +68,16 @@ export class UserTurn {
       }
       const last = outcomes.at(-1)!;
       next.state = last.state;
+      // What the flow wrote is bounded too (docs/limits.md): a visitor cannot grow it turn by turn.
+      clampFlowState(next.state);
       const parts = outcomes.flatMap((o) => o.parts);
       const effects = outcomes.flatMap((o) => o.effects);
       this.applyControl(next, effects);
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
+      const answer = this.reply(next, parts, last.enableUserChat);
+      // the turn's messages go out (webhooks) with the time of the reply they were answered in
+      for (const m of messages) m.creation = answer.Creation;
       return {
         save: next,
         messages,
@@ -80,7 +86,7 @@ export class UserTurn {
           for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
         },
         afterCommit: (saved) => this.afterCommit(saved, effects),
-        reply: this.reply(next, parts, last.enableUserChat),
+        reply: answer,
       };
     });
     this.deps.metrics.turns.inc({ channel, ended: endedBy });
@@ -178,6 +184,6 @@ export class UserTurn {
   }
 
   private reply(c: ConversationRecord, parts: ReplyPart[], enableUserChat: boolean): ChatReply {
-    return { Parts: parts, UserId: c.userId, Creation: this.deps.clock.iso(c.createdAt), EnableUserChat: enableUserChat, ControlType: c.controlState };
+    return { Parts: parts, UserId: c.userId, Creation: this.deps.clock.iso(), EnableUserChat: enableUserChat, ControlType: c.controlState };
   }
 }

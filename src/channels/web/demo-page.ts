@@ -7,6 +7,25 @@ export const DEMO_WEB_KEY_META = 'demo.webKey';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/**
+ * The page's policy: scripts only from this server (so the buttons are wired by /demo.js, not by
+ * inline handlers), styles inline too (the widget styles its shadow DOM), pictures of bot
+ * messages from anywhere, framed by no one.
+ */
+export const DEMO_PAGE_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https: http:; media-src https: http:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** The demo page's buttons, served as /demo.js. */
+export const DEMO_SCRIPT = `document.addEventListener('click', (event) => {
+  const button = event.target.closest && event.target.closest('[data-demo]');
+  if (!button || !window.Colloquy) return;
+  const action = button.getAttribute('data-demo');
+  if (action === 'open') Colloquy.open();
+  else if (action === 'human') Colloquy.say('human');
+  else if (action === 'reset') Colloquy.reset();
+});
+`;
+
 export function demoPage(webKey: string | null): string {
   const body = webKey
     ? `<p>The chat window in the corner is the Colloquy widget, added to this page with one line:</p>
@@ -14,11 +33,12 @@ export function demoPage(webKey: string | null): string {
     <p>Try the buttons, the product carousel, or track order <code>123456</code>.
     Reload the page: the conversation resumes where you left it.</p>
     <p>
-      <button type="button" onclick="Colloquy.open()">Open the chat</button>
-      <button type="button" onclick="Colloquy.say('human')">Ask for a person</button>
-      <button type="button" onclick="Colloquy.reset()">Start a new conversation</button>
+      <button type="button" data-demo="open">Open the chat</button>
+      <button type="button" data-demo="human">Ask for a person</button>
+      <button type="button" data-demo="reset">Start a new conversation</button>
     </p>
-    <script src="/widget.js" data-bot="${escapeHtml(webKey)}" data-open="true"></script>`
+    <script src="/widget.js" data-bot="${escapeHtml(webKey)}" data-open="true"></script>
+    <script src="/demo.js"></script>`
     : `<p>No demo bot here. Start the server on an empty database (with <code>COLLOQUY_DEMO</code> not
     <code>0</code>) to create one, or open <code>/demo?bot=&lt;web key&gt;</code> for a bot whose web channel is on.</p>`;
   return `<!doctype html>

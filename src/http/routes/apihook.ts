@@ -33,7 +33,7 @@ function userIdOf(request: FastifyRequest, fallback?: string): string {
 }
 
 export function apihookRoutes(app: App, s: Services): void {
-  const hook = { ...authed('apihook', s), schema: { tags: ['first-generation API'], security: [{ bearer: [] }] } };
+  const hook = { ...authed('apihook'), schema: { tags: ['first-generation API'], security: [{ bearer: [] }] } };
 
   app.post('/apihook/chat', { ...hook, schema: { ...hook.schema, summary: 'As POST /custom/chat', body: ChatBody } }, async (request, reply) => {
     const { bot } = principalOf(request);

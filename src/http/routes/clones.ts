@@ -41,7 +41,7 @@ const credentials = (bot: BotRecord) => ({ APIKey: bot.apiKey, APISecret: bot.ap
 
 export function cloneRoutes(app: App, s: Services): void {
   const clones = new CloneService(s.store, s.clock);
-  const account = { ...authed('account', s), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
+  const account = { ...authed('account'), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
 
   app.post(
     '/bot/refclone',

@@ -14,7 +14,6 @@ import { consolePage, sendAsset } from './console-assets.js';
 import { shareRoutes } from './share.js';
 
 export const SESSION_COOKIE = 'colloquy_console';
-export const LOGINS_PER_MINUTE = 30;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,10 +59,14 @@ export function consoleRoutes(app: App, s: Services): void {
   // The console API is the console page's own, signed in with a cookie rather than a bearer
   // token: it stays out of the integration API's OpenAPI document (hide).
   const tags = ['operator console'];
-  // Signed in before the body is read: an anonymous request never gets its body parsed.
+  // Signed in before the body is read: an anonymous request never gets its body parsed. Limits
+  // count per operator; failed session cookies are throttled like failed tokens.
   const signedIn = {
-    onRequest: async (request: FastifyRequest) => {
-      request.operatorContext = await s.operatorSessions.authenticate(cookieValue(request.headers.cookie, SESSION_COOKIE));
+    config: { limit: 'principal' as const },
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
+      request.operatorContext = await app.failedAuth.guard(request, reply, cookie, () => s.operatorSessions.authenticate(cookie));
+      request.limitKey = `operator:${request.operatorContext.operator.id}`;
     },
   };
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
@@ -74,11 +77,12 @@ export function consoleRoutes(app: App, s: Services): void {
     sendAsset(reply, request.params.file),
   );
 
-  // Password guessing is slowed by scrypt and capped per client address (when limits are on).
-  const loginLimit = s.config.rateLimitPerMinute > 0 ? { config: { rateLimit: { max: LOGINS_PER_MINUTE, timeWindow: 60_000 } } } : {};
-  app.post('/console/api/login', { ...loginLimit, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
+  // Password guessing is slowed by scrypt and capped per client address in a bucket of its own
+  // (other requests from the same address do not use it up), and failed attempts are throttled
+  // per address and per e-mail (when limits are on).
+  app.post('/console/api/login', { config: { limit: 'sign-in' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
     const { Email, Password, AccountId } = request.body;
-    const session = await s.operatorSessions.login(Email, Password, AccountId);
+    const session = await app.failedAuth.guard(request, reply, `login:${Email.trim().toLowerCase()}`, () => s.operatorSessions.login(Email, Password, AccountId));
     reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
     return { ...operatorView(session), SessionExpires: s.clock.iso(session.expiresAt) };
   });

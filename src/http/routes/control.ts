@@ -49,7 +49,7 @@ function shareMode(value: string): ShareMode {
 }
 
 export function controlRoutes(app: App, s: Services): void {
-  const bot = { ...authed('chat', s), schema: { tags: ['conversation control'], security: [{ bearer: [] }] } };
+  const bot = { ...authed('chat'), schema: { tags: ['conversation control'], security: [{ bearer: [] }] } };
 
   app.get(
     '/custom/state',

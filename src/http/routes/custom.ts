@@ -85,12 +85,13 @@ export async function botConfig(s: Services, bot: BotRecord) {
     WordsPerMinute: bot.settings.wordsPerMinute,
     Avatar: avatar,
     Version: bot.version,
-    DefaultBehaviour: { Name: start?.name ?? null, APIKey: start?.apiKey ?? null },
+    // APIToken: the name Xenioo's published C# client reads; the same key.
+    DefaultBehaviour: { Name: start?.name ?? null, APIKey: start?.apiKey ?? null, APIToken: start?.apiKey ?? null },
   };
 }
 
 export function customRoutes(app: App, s: Services): void {
-  const chat = { ...authed('chat', s), schema: { tags: ['custom channel'], security: [{ bearer: [] }] } };
+  const chat = { ...authed('chat'), schema: { tags: ['custom channel'], security: [{ bearer: [] }] } };
 
   const conversationOf = async (request: FastifyRequest, userId: string) => {
     const conversation = await s.store.conversations.byUser(principalOf(request).bot.id, userId);

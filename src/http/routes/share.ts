@@ -17,8 +17,10 @@ const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').in
 
 export function shareRoutes(app: App, s: Services): void {
   const tags = ['shared conversation URLs'];
+  // The link is the credential: counted per client address when limits are on.
+  const limited = { config: { limit: 'principal' as const } };
 
-  app.get('/share/:code', { schema: { tags, summary: 'Open a shared conversation (the page for browsers, JSON for other clients)', params: CodeParams } }, async (request, reply) => {
+  app.get('/share/:code', { ...limited, schema: { tags, summary: 'Open a shared conversation (the page for browsers, JSON for other clients)', params: CodeParams } }, async (request, reply) => {
     if (!wantsHtml(request)) return s.shareAccess.conversation(request.params.code);
     try {
       await s.shareAccess.open(request.params.code);
@@ -29,15 +31,15 @@ export function shareRoutes(app: App, s: Services): void {
     return consolePage(reply, { mode: 'share', code: request.params.code });
   });
 
-  app.get('/share/:code/api/conversation', { schema: { tags, summary: 'The shared conversation: state, transcript, mode', params: CodeParams } }, async (request) =>
+  app.get('/share/:code/api/conversation', { ...limited, schema: { tags, summary: 'The shared conversation: state, transcript, mode', params: CodeParams } }, async (request) =>
     s.shareAccess.conversation(request.params.code),
   );
 
-  app.post('/share/:code/api/messages', { schema: { tags, summary: 'Write to the user as operator (takeover and auto links)', params: CodeParams, body: MessageBody } }, async (request) =>
+  app.post('/share/:code/api/messages', { ...limited, schema: { tags, summary: 'Write to the user as operator (takeover and auto links)', params: CodeParams, body: MessageBody } }, async (request) =>
     s.shareAccess.send(request.params.code, request.body.Text),
   );
 
-  app.get('/share/:code/api/events', { schema: { tags, summary: 'Live events of the shared conversation (text/event-stream)', params: CodeParams } }, async (request, reply) =>
+  app.get('/share/:code/api/events', { ...limited, schema: { tags, summary: 'Live events of the shared conversation (text/event-stream)', params: CodeParams } }, async (request, reply) =>
     streamShareEvents(app, s, request.params.code, request, reply),
   );
 }

@@ -3,7 +3,7 @@
 // EventSource cannot send headers and a CORS preflight must be answerable per bot).
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEMO_WEB_KEY_META, demoPage } from '../../channels/web/demo-page.js';
+import { DEMO_PAGE_POLICY, DEMO_SCRIPT, DEMO_WEB_KEY_META, demoPage } from '../../channels/web/demo-page.js';
 import type { WebPrincipal } from '../../channels/web/web-channel.js';
 import { widgetBundle } from '../../channels/web/widget-bundle.js';
 import { variableUpdates } from '../../conversations/values.js';
@@ -44,8 +44,8 @@ const principalOf = (request: FastifyRequest) => request.principal as unknown as
 export function webRoutes(app: App, s: Services): void {
   closeStreamsOnShutdown(app);
   const tags = ['web channel'];
-  // With limits on, web calls are counted per client address (they carry no token).
-  const config = s.config.rateLimitPerMinute > 0 ? { rateLimit: {} } : {};
+  // With limits on, web calls are counted per bot and client address (they carry no token).
+  const config = { limit: 'principal' as const };
 
   /** Resolves the web key and checks the origin before anything else (preflights included). */
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -56,6 +56,7 @@ export function webRoutes(app: App, s: Services): void {
       reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
     }
     request.principal = { kind: 'bot', account, bot };
+    request.limitKey = `web:${bot.id}:${request.ip}`;
   };
   const web = { onRequest, config };
 
@@ -124,6 +125,10 @@ export function webRoutes(app: App, s: Services): void {
 
   app.get('/demo', { schema: { hide: true, querystring: Type.Object({ bot: Type.Optional(Type.String({ maxLength: 128 })) }) } }, async (request, reply) => {
     const webKey = request.query.bot ?? (await s.store.meta.get(DEMO_WEB_KEY_META));
-    return reply.type('text/html; charset=utf-8').send(demoPage(webKey));
+    return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', DEMO_PAGE_POLICY).send(demoPage(webKey));
   });
+
+  app.get('/demo.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(DEMO_SCRIPT),
+  );
 }

@@ -18,7 +18,7 @@ async function botOf(s: Services, request: FastifyRequest): Promise<BotRecord> {
 }
 
 export function webhookRoutes(app: App, s: Services): void {
-  const route = { ...authed('accountOrBot', s), schema: { tags: ['webhooks'], security: [{ bearer: [] }] } };
+  const route = { ...authed('accountOrBot'), schema: { tags: ['webhooks'], security: [{ bearer: [] }] } };
   const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 
   app.get('/bots/:APIKey/deliveries', { ...route, schema: { ...route.schema, summary: 'Webhook deliveries, newest first', params: KeyParams } }, async (request) => ({

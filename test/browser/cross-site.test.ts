@@ -1,0 +1,62 @@
+// Issue 11 finding 4 in real Chromium: an operator signed in to the console visits a page on
+// another port of the same host (same-site, so SameSite=Strict cookies are sent), which posts a
+// ban with a no-cors fetch carrying credentials. The server must refuse it and change nothing.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchChromium, serveSite, type SiteServer } from '../support/browser.js';
+import { addOperator, botIdOf } from '../support/console-kit.js';
+import { createTenant, type Tenant } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+describe('cross-site request forgery against the console (Chromium)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let tenant: Tenant;
+  let site: SiteServer | null = null;
+
+  before(async () => {
+    server = await startTestServer('sqlite');
+    tenant = await createTenant(server.client);
+    await addOperator(server.client, tenant.accountId, 'ann@example.org', 'a long password', 'Ann');
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await site?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('a no-cors POST from another port of the same host does not ban; the console itself still can', async () => {
+    const user = 'csrf-victim';
+    assert.equal((await server.client.post('/custom/chat', { UserId: user }, { token: tenant.botToken })).status, 200);
+    const botId = await botIdOf(server, tenant.botKey);
+    const banUrl = `${server.url}/console/api/conversations/${botId}/${user}/ban`;
+
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${server.url}/console`);
+    await page.getByLabel('E-mail', { exact: true }).fill('ann@example.org');
+    await page.getByLabel('Password', { exact: true }).fill('a long password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+
+    site = await serveSite(`<!doctype html><title>evil</title><script>
+      window.attack = fetch(${JSON.stringify(banUrl)}, { method: 'POST', mode: 'no-cors', credentials: 'include' })
+        .then(() => 'sent', (e) => 'failed: ' + e);
+    </script>`);
+    await page.goto(site.url);
+    assert.equal(await page.evaluate(() => (window as any).attack), 'sent');
+    const state = await server.client.get(`/custom/state?userid=${user}`, { token: tenant.botToken });
+    assert.equal(state.status, 200);
+    assert.equal(state.body.State, 0, 'the forged ban did not happen');
+
+    // the console page, same origin, still changes state
+    await page.goto(`${server.url}/console`);
+    const result = await page.evaluate(async (url) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      return [res.status, (await res.json()).State];
+    }, banUrl);
+    assert.deepEqual(result, [200, 3]);
+  });
+});
