@@ -26,6 +26,10 @@ export interface RouteContext {
   accountId: string;
   userId: string;
   tokens: { admin: string; account: string; bot: string };
+  /** a share code (share routes carry it in the path); a made-up one when absent */
+  shareCode?: string;
+  /** the bot's internal id, as the console names bots */
+  botId?: string;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -43,6 +47,8 @@ function parameterValue(name: string, context: RouteContext): string {
     userid: context.userId,
     mode: 'view',
     hours: '1',
+    ...(context.shareCode ? { code: context.shareCode } : {}),
+    ...(context.botId ? { botid: context.botId } : {}),
   };
   return encodeURIComponent(values[name.toLowerCase()] ?? 'hostile-param');
 }
@@ -111,3 +117,55 @@ export function sampleOf(schema: JsonSchema): unknown {
 
 /** A body schema that names its fields and refuses others (the usual route). */
 export const isStrictObject = (schema: JsonSchema | null): boolean => schema?.type === 'object' && schema.additionalProperties === false;
+
+/**
+ * The credential a route takes, by the rules of api.md "Credentials" and docs/decisions.md (web
+ * key and share code in the path, the console's session cookie). Derived from the path, not from
+ * probing the server, so a test can hold the server to it; a route no rule covers throws.
+ */
+export type RouteAccess = 'open' | 'admin' | 'account' | 'bot' | 'apihook' | 'accountOrBot' | 'webKey' | 'shareCode' | 'session';
+
+export function accessOf(route: Pick<RouteInfo, 'method' | 'template'>): RouteAccess {
+  const path = route.template;
+  if (['/health', '/metrics', '/schema/bot.json', '/authorization/integration', '/console/api/login', '/console/api/logout'].includes(path)) return 'open';
+  if (path.startsWith('/admin/')) return 'admin';
+  if (/^\/bots\/\{[^}]+\}\/deliveries(\/|$)/.test(path)) return 'accountOrBot';
+  if (path === '/bots/backup') return 'bot';
+  if (path === '/bots' || path.startsWith('/bots/') || path.startsWith('/bot/') || path.startsWith('/account/')) return 'account';
+  if (path.startsWith('/custom/') || path.startsWith('/conversation/')) return 'bot';
+  if (path.startsWith('/apihook/')) return 'apihook';
+  if (path.startsWith('/web/{')) return 'webKey';
+  if (path.startsWith('/share/{')) return 'shareCode';
+  if (path.startsWith('/console/api/')) return 'session';
+  throw new Error(`no credential rule covers ${route.method} ${path}: add one to accessOf (test/support/routes.ts)`);
+}
+
+/** Fills a path template (`/bots/{APIKey}` or `/console/api/conversations/:botId/:userId`) from the context. */
+export const fillPath = (template: string, context: RouteContext) =>
+  template.replace(/\{([^}]+)\}|:(\w+)/g, (_m, braced: string | undefined, colon: string | undefined) => parameterValue((braced ?? colon)!, context));
+
+/**
+ * The console API routes (`/console/api/*`): cookie-authenticated, so they stay out of
+ * /openapi.json (decisions.md). Read from the server's own router instead, so that a new console
+ * route is covered too. HEAD twins of GET routes are left out.
+ */
+export function consoleApiRoutes(app: { printRoutes(options: { commonPrefix: boolean }): string }, context: RouteContext): RouteInfo[] {
+  const routes: RouteInfo[] = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    // "│   │   ├── api/login (POST)": four characters per level, then the segment and its methods
+    const match = /^((?:│ {3}| {4})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1].length / 4;
+    stack.length = depth;
+    stack.push(match[2]);
+    const template = stack.join('');
+    if (!match[3] || !template.startsWith('/console/api/')) continue;
+    for (const method of match[3].split(', ')) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      const openApiTemplate = template.replace(/:(\w+)/g, '{$1}');
+      routes.push({ method, template: openApiTemplate, path: fillPath(template, context), body: null, secured: accessOf({ method, template: openApiTemplate }) !== 'open' });
+    }
+  }
+  return routes;
+}

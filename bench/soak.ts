@@ -1,0 +1,191 @@
+// npm run soak [-- flags]: one Colloquy node under mixed traffic for a set time, to find what only
+// time shows (errors that come late, latency that creeps, memory that grows).
+//
+//   --minutes N     how long the traffic runs (default 10; fractions allowed, e.g. 0.5)
+//   --rate N        requests a second, all kinds together (default 40; the two console event
+//                   streams come on top)
+//   --every N       seconds per progress line (default 30)
+//   --postgres      PostgreSQL instead of SQLite: a database colloquy_soak_<random> is created on
+//                   --pg-url for the run and dropped at the end, however the run ends
+//   --pg-url URL    default postgres://postgres@127.0.0.1:5432/postgres (only 127.0.0.1)
+//   --keep          keep the data directory (printed at the start)
+//
+// The server is a child process (`node --import tsx src/cli.ts serve`, LOG_LEVEL=warn, rate limits
+// off as for every benchmark); traffic, the webhook receiver and the server are all on
+// 127.0.0.1. Every --every seconds a line: requests, 5xx, other non-2xx by status and Code, p50
+// and p99 of that window, the server's RSS and heap. At the end a table per kind of traffic and
+// the memory growth between the first and the last minute. Exit status 1 when any request got a
+// 5xx or no answer, a webhook call was not signed right, or the server died; 2 for bad flags.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { installCleanup, killAllChildren, onCleanup, runCleanups, startChild, type Child } from './children.js';
+import { failed, Recorder, summaryTable, windowLine } from './soak-stats.js';
+import { ADMIN_TOKEN, call, Receiver, runTraffic, seed } from './soak-traffic.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BOT_FILE = new URL('../assets/support.bot.json', import.meta.url);
+const MEMORY_EVERY_MS = 5000;
+
+function parseOptions(argv: string[]) {
+  const valued = new Set(['--minutes', '--rate', '--every', '--pg-url']);
+  const known = new Set([...valued, '--postgres', '--keep']);
+  const values = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    if (!known.has(argv[i])) throw new Error(`unknown flag ${argv[i]} (the flags are described at the top of bench/soak.ts)`);
+    if (valued.has(argv[i])) {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith('--')) throw new Error(`${argv[i - 1]} needs a value`);
+      values.set(argv[i - 1], value);
+    }
+  }
+  const positive = (name: string, fallback: number, max: number) => {
+    const value = values.has(name) ? Number(values.get(name)) : fallback;
+    if (!Number.isFinite(value) || value <= 0 || value > max) throw new Error(`${name} must be a number above 0 and at most ${max}`);
+    return value;
+  };
+  const pgUrl = values.get('--pg-url') ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (new URL(pgUrl).hostname !== '127.0.0.1') throw new Error(`--pg-url must be on 127.0.0.1, got ${pgUrl}`);
+  return {
+    minutes: positive('--minutes', 10, 24 * 60),
+    rate: positive('--rate', 40, 1000),
+    every: positive('--every', 30, 3600),
+    postgres: argv.includes('--postgres'),
+    keep: argv.includes('--keep'),
+    pgUrl,
+  };
+}
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/** A database for the run on the local PostgreSQL, dropped however the run ends. */
+async function createPgDatabase(serverUrl: string): Promise<string> {
+  const name = `colloquy_soak_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  onCleanup(async () => {
+    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      say(`database ${name} dropped`);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  say(`database ${name} created on 127.0.0.1`);
+  return url.toString();
+}
+
+async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
+  const durationMs = options.minutes * 60_000;
+  // the run, plus seeding and shutting down; past that, everything is killed
+  installCleanup(durationMs + 5 * 60_000);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-soak-'));
+  if (!options.keep) onCleanup(async () => fs.rmSync(tmp, { recursive: true, force: true }));
+  const receiver = await Receiver.start();
+  onCleanup(() => receiver.close());
+  const databaseUrl = options.postgres ? await createPgDatabase(options.pgUrl) : null;
+  say(`Colloquy soak: ${options.minutes} min at ${options.rate} requests/s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, data in ${tmp}`);
+
+  const env: Record<string, string> = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    COLLOQUY_DATA_DIR: tmp,
+    COLLOQUY_DEMO: '0',
+    COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+    COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
+    // tokens must outlive the run; webhooks go to the receiver on 127.0.0.1
+    COLLOQUY_TOKEN_MINUTES: String(Math.ceil(options.minutes) + 60),
+    COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
+    LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const server: Child = await startChild({ name: 'colloquy', cwd: ROOT, args: ['--import', 'tsx', 'src/cli.ts', 'serve'], env });
+  let died = false;
+  try {
+    const recorder = new Recorder();
+    const seeded = await seed(recorder, server.url, BOT_FILE, receiver);
+    say(`server ${server.url} (pid ${server.pid}); seeded: 1 account, ${seeded.bots.length} bots (one with the webhook and includeAllChannels), ${seeded.bots.reduce((n, b) => n + b.users.length, 0)} conversations, an operator`);
+    recorder.restart(); // the seeding is not part of the figures
+
+    const traffic = { base: server.url, recorder, seeded, until: performance.now() + durationMs, rate: options.rate };
+    const streams = { events: 0, opened: 0 };
+    const startedAt = recorder.now();
+    let lastLine = startedAt;
+    const extra = () => `webhook calls ${receiver.calls}, console events ${streams.events}`;
+    await recorder.sampleMemory(server.pid, server.url);
+    const memoryTimer = setInterval(() => void recorder.sampleMemory(server.pid, server.url).then((m) => (died ||= m === null)), MEMORY_EVERY_MS);
+    const lineTimer = setInterval(() => {
+      const now = recorder.now();
+      say(windowLine(recorder, lastLine, now, extra()));
+      lastLine = now;
+    }, options.every * 1000);
+    try {
+      await runTraffic(traffic, streams);
+    } finally {
+      clearInterval(memoryTimer);
+      clearInterval(lineTimer);
+    }
+    await recorder.sampleMemory(server.pid, server.url);
+    const end = recorder.now();
+    if (end - lastLine > 1000) say(windowLine(recorder, lastLine, end, extra()));
+
+    // Webhook deliveries still on their way get a moment; then the delivery log of the hooked bot.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const hooked = seeded.bots[0];
+    const log = await call(recorder, 'deliveries', server.url, 'GET', `/bots/${hooked.botKey}/deliveries`, { headers: { authorization: `Bearer ${seeded.accountToken}` } });
+    const statuses = new Map<string, number>();
+    for (const d of log.body?.Result ?? []) statuses.set(d.Status, (statuses.get(d.Status) ?? 0) + 1);
+    const failures = recorder.samples.filter(failed);
+    say('');
+    say(
+      summaryTable(recorder, end - startedAt, [
+        `Webhook calls received: ${receiver.calls} (${[...receiver.events].map(([e, n]) => `${e} ${n}`).join(', ') || 'none'}), badly signed: ${receiver.badlySigned}; ` +
+          `the latest ${log.body?.Result?.length ?? 0} deliveries listed: ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ') || 'none'}`,
+        `Console event streams: opened ${streams.opened} times, ${streams.events} events received`,
+        `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, load average ${os.loadavg()[0].toFixed(1)} at the end; ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`,
+      ]),
+    );
+    const verdict = [
+      failures.length ? `${failures.length} requests got a 5xx or no answer` : '',
+      receiver.badlySigned ? `${receiver.badlySigned} webhook calls were not signed right` : '',
+      died ? 'the server process died' : '',
+    ].filter(Boolean);
+    say(verdict.length ? `\nFAILED: ${verdict.join('; ')}` : '\nOK: no 5xx, every request answered, every webhook call signed');
+    return verdict.length ? 1 : 0;
+  } finally {
+    await server.stop();
+  }
+}
+
+const options = (() => {
+  try {
+    return parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`soak: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+})();
+main(options).then(
+  async (code) => {
+    await runCleanups();
+    process.exit(code);
+  },
+  async (error: unknown) => {
+    process.stderr.write(`soak: ${(error as Error).stack ?? String(error)}\n`);
+    killAllChildren();
+    await runCleanups();
+    process.exit(1);
+  },
+);
