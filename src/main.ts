@@ -97,7 +97,7 @@ export async function createServices(config: Config, store: Store, options: Star
       .remove(c.id)
       .then(() => events.publish({ kind: 'forgotten', botId: c.botId, userId: c.userId, channel: c.channel, at: clock.now() }))
       .catch(() => undefined);
-  const shares = new ShareService(store, clock, config, events);
+  const shares = new ShareService(store, clock, config);
   const control = new ControlService(store, turns, clock, forget);
   const chat = new ChatService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares });
   const services: Services = {
@@ -120,7 +120,7 @@ export async function createServices(config: Config, store: Store, options: Star
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
   };
-  const maintenance = new Maintenance(store, shares, clock);
+  const maintenance = new Maintenance(store, control);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
   return { services, maintenance, dispatcher, turns, adminTokenGenerated: adminToken.generated };

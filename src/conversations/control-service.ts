@@ -1,11 +1,13 @@
-// Conversation control (api.md sections 7 and 8): ban, unban, forget, takeover, handover — each
-// one atomic turn on the conversation, serialized with chat turns.
+// Conversation control (api.md sections 7 and 8): ban, unban, forget, takeover, handover, and the
+// changes time makes (ended bans, expired `auto` links) — each one atomic turn on the conversation,
+// serialized with chat turns, through the one state machine (control-machine.ts).
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ConversationRecord } from '../store/conversations.js';
 import type { Store } from '../store/index.js';
 import type { BotRecord } from '../store/records.js';
 import { banIsActive, STATE_BANNED, STATE_BOT, STATE_TAKEN_OVER } from './control.js';
+import { liftEndedBan, transition, type ControlChange } from './control-machine.js';
 import type { ConversationTurns } from './turns.js';
 
 export const STATE_COMMANDS = ['ban', 'unban', 'forget', 'takeover', 'handover'] as const;
@@ -29,8 +31,6 @@ export interface StateView {
   BanExpiration: string | null;
   BanMessage: string | null;
 }
-
-const DAY_MS = 86_400_000;
 
 export class ControlService {
   constructor(
@@ -61,42 +61,17 @@ export class ControlService {
     return this.view(c);
   }
 
-  /** Returns the HTTP status (200, or 202 for forget) and the body. */
+  /** Returns 200 with the new state, or 202 for forget (api.md section 8). */
   async change(bot: BotRecord, userId: string, change: StateChange): Promise<{ status: number; body: unknown }> {
     return this.turns.run<{ status: number; body: unknown }>(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
+      const forgetting = { status: 202, body: { UserId: userId, State: 'forgetting' } };
       if (current.forgetting) {
-        if (change.state === 'forget') return { reply: { status: 202, body: { UserId: userId, State: 'forgetting' } } };
+        if (change.state === 'forget') return { reply: forgetting };
         throw new AppError('CONVERSATION_FORGETTING');
       }
-      const banned = banIsActive(current, this.clock);
-      const next: ConversationRecord = { ...current };
-      if (current.controlState === STATE_BANNED && !banned) Object.assign(next, { controlState: STATE_BOT, banExpiration: null, banMessage: null });
-      switch (change.state) {
-        case 'forget':
-          next.forgetting = true;
-          return { save: next, afterCommit: (saved) => this.forget(saved), reply: { status: 202, body: { UserId: userId, State: 'forgetting' } } };
-        case 'ban':
-          Object.assign(next, {
-            controlState: STATE_BANNED,
-            operator: null,
-            banExpiration: change.days === undefined ? null : this.clock.date(this.clock.now() + change.days * DAY_MS),
-            banMessage: change.message ?? null,
-          });
-          break;
-        case 'unban':
-          if (!banned) throw new AppError('STATE_CONFLICT', 'Only a banned conversation can be unbanned.', { State: this.view(current).State });
-          Object.assign(next, { controlState: STATE_BOT, banExpiration: null, banMessage: null });
-          break;
-        case 'takeover':
-          if (banned) throw new AppError('STATE_CONFLICT', 'A banned conversation cannot be taken over; unban it first.', { State: STATE_BANNED });
-          Object.assign(next, { controlState: STATE_TAKEN_OVER, operator: change.operator ?? '*' });
-          break;
-        case 'handover':
-          if (banned) throw new AppError('STATE_CONFLICT', 'A banned conversation cannot be handed over; unban it first.', { State: STATE_BANNED });
-          Object.assign(next, { controlState: STATE_BOT, operator: null });
-          break;
-      }
+      const next = transition(current, machineChange(change), this.clock);
+      if (change.state === 'forget') return { save: next, afterCommit: (saved) => this.forget(saved), reply: forgetting };
       const mode = change.state === 'handover' ? (change.mode ?? '*') : '*';
       return {
         save: next,
@@ -107,5 +82,74 @@ export class ControlService {
         reply: { status: 200, body: this.view(next) },
       };
     });
+  }
+
+  /**
+   * Bans whose last day ended are lifted in the stored row too (readers already see state 0), each
+   * in a turn of its conversation, so the change has its `state` webhook and live event.
+   */
+  async liftEndedBans(): Promise<number> {
+    let lifted = 0;
+    for (const ended of await this.store.conversations.endedBans(this.clock.date())) {
+      const bot = await this.store.bots.byId(ended.botId);
+      if (!bot) continue;
+      await this.turns.run(bot, ended.userId, async (current) => {
+        const next = current && !current.forgetting ? liftEndedBan(current, this.clock) : current;
+        if (!next || next === current) return { reply: undefined };
+        lifted++;
+        return { save: next, reply: undefined };
+      });
+    }
+    return lifted;
+  }
+
+  /**
+   * `auto` share links hand their conversation back to the bot when they expire (api.md section
+   * 9). Each expired link is claimed once, in the same transaction as the hand-back, so any number
+   * of nodes may run this.
+   */
+  async handBackExpiredLinks(): Promise<number> {
+    let handed = 0;
+    for (const link of await this.store.shares.expiredAuto(this.clock.now())) {
+      const target = await this.store.conversations.byId(link.conversationId);
+      const bot = target && (await this.store.bots.byId(target.botId));
+      if (!target || !bot) {
+        await this.store.shares.markHandedBack(link.codeHash);
+        continue;
+      }
+      const claimed = await this.turns
+        .run(bot, target.userId, async (current) => {
+          const next = current && !current.forgetting ? transition(current, { kind: 'linkExpired' }, this.clock) : null;
+          // Nothing to hand back (handed back already, or another link's): the claim alone.
+          if (!next || next === current) return { reply: await this.store.shares.markHandedBack(link.codeHash) };
+          return {
+            save: next,
+            alsoWrite: async (tx) => {
+              if (!(await tx.shares.markHandedBack(link.codeHash))) throw new ClaimedElsewhere();
+            },
+            reply: true,
+          };
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ClaimedElsewhere) return false;
+          throw error;
+        });
+      if (claimed) handed++;
+    }
+    return handed;
+  }
+}
+
+/** Another node handed this link back first; the transaction that found it out is rolled back. */
+class ClaimedElsewhere extends Error {}
+
+function machineChange(change: StateChange): ControlChange {
+  switch (change.state) {
+    case 'ban':
+      return { kind: 'ban', days: change.days, message: change.message };
+    case 'takeover':
+      return { kind: 'takeover', operator: change.operator ?? '*' };
+    default:
+      return { kind: change.state };
   }
 }

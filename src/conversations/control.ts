@@ -1,5 +1,6 @@
-// Control state of a conversation (api.md sections 7 and 8) as far as a chat turn must respect
-// it: being forgotten (423), banned (403, bounced), and a ban that lifts when its day has ended.
+// Control states of a conversation (api.md sections 7 and 8), and what a chat turn must respect:
+// being forgotten (423), banned (403, bounced), and a ban that lifts when its day has ended.
+// Changes of the state are transitions of control-machine.ts.
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ControlState, ConversationRecord } from '../store/conversations.js';
@@ -14,14 +15,10 @@ export function banIsActive(c: Pick<ConversationRecord, 'controlState' | 'banExp
   return c.controlState === STATE_BANNED && (c.banExpiration === null || clock.date() <= c.banExpiration);
 }
 
-/** Throws when the conversation may not take a message now; returns it with an expired ban lifted. */
-export function assertCanChat(c: ConversationRecord, clock: Clock): ConversationRecord {
+/** Throws when the conversation may not take a message now (423 forgetting, 403 banned). */
+export function assertCanChat(c: ConversationRecord, clock: Clock): void {
   if (c.forgetting) throw new AppError('CONVERSATION_FORGETTING');
-  if (c.controlState !== STATE_BANNED) return c;
   if (banIsActive(c, clock)) {
     throw new AppError('USER_BANNED', c.banMessage ?? undefined, { BanExpiration: c.banExpiration, BanMessage: c.banMessage });
   }
-  return { ...c, controlState: STATE_BOT, banExpiration: null, banMessage: null };
 }
-
-export const activeControl = (state: ControlState): number => state;

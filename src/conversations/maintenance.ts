@@ -1,9 +1,8 @@
 // Background upkeep, once a second: finish forgetting conversations, lift expired bans, hand
 // `auto` shares back to the bot. Every step is idempotent, so any number of nodes may run it; the
 // state it works from is in the database, so a restart loses nothing.
-import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
-import type { ShareService } from '../operators/share-service.js';
+import type { ControlService } from './control-service.js';
 
 export class Maintenance {
   private timer: NodeJS.Timeout | null = null;
@@ -11,15 +10,14 @@ export class Maintenance {
 
   constructor(
     private readonly store: Store,
-    private readonly shares: ShareService,
-    private readonly clock: Clock,
+    private readonly control: ControlService,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
   async runOnce(): Promise<void> {
     for (const id of await this.store.conversations.forgettingIds()) await this.store.conversations.remove(id);
-    await this.store.conversations.liftExpiredBans(this.clock.date(), this.clock.now());
-    await this.shares.handBackExpired();
+    await this.control.liftEndedBans();
+    await this.control.handBackExpiredLinks();
   }
 
   start(intervalMs = 1000): void {

@@ -7,8 +7,6 @@ import type { ConversationRecord } from '../store/conversations.js';
 import type { Store } from '../store/index.js';
 import type { BotRecord } from '../store/records.js';
 import type { ShareMode, ShareRecord, StoredShare } from '../store/shares.js';
-import { STATE_BOT, STATE_TAKEN_OVER } from '../conversations/control.js';
-import type { EventBus } from '../conversations/events.js';
 
 export const SHARE_MODES: ShareMode[] = ['view', 'takeover', 'auto'];
 const HOUR_MS = 3_600_000;
@@ -24,8 +22,6 @@ export class ShareService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly config: { publicUrl: string },
-    /** told of conversations an expired `auto` link handed back, so open consoles see it live */
-    private readonly events?: EventBus,
   ) {}
 
   url(code: string): string {
@@ -63,32 +59,5 @@ export class ShareService {
     const bot = await this.store.bots.byId(conversation.botId);
     if (!bot) throw new AppError('SHARE_NOT_FOUND');
     return { share, conversation, bot };
-  }
-
-  /**
-   * `auto` links hand their conversation back to the bot when they expire. Idempotent and safe
-   * on several nodes: each expired link is claimed once.
-   */
-  async handBackExpired(): Promise<number> {
-    let handed = 0;
-    for (const share of await this.store.shares.expiredAuto(this.clock.now())) {
-      const done = await this.store
-        .transaction(async (tx) => {
-          if (!(await tx.shares.markHandedBack(share.codeHash))) return false;
-          const c = await tx.conversations.byId(share.conversationId);
-          if (!c || c.controlState !== STATE_TAKEN_OVER) return true;
-          // A turn saved the conversation meanwhile: roll back the claim and try again next time.
-          if (!(await tx.conversations.save({ ...c, controlState: STATE_BOT, operator: null, updatedAt: this.clock.now() }))) {
-            throw new Error('conversation busy');
-          }
-          return c;
-        })
-        .catch(() => false as const);
-      if (done && done !== true) {
-        this.events?.publish({ kind: 'state', botId: done.botId, userId: done.userId, channel: done.channel, state: STATE_BOT, operator: null, at: this.clock.now() });
-      }
-      if (done) handed++;
-    }
-    return handed;
   }
 }

@@ -165,13 +165,13 @@ export function conversationRepository(db: Queryable) {
       rows.sort((a, b) => Number(a.id) - Number(b.id));
       return rows.flatMap((r) => JSON.parse(r.parts) as ReplyPart[]);
     },
-    /** Bans whose last day (UTC) is before `today` are lifted (reads already treat them as lifted). */
-    async liftExpiredBans(today: string, now: number): Promise<number> {
-      return db.run(
-        `UPDATE conversations SET control_state = 0, ban_expiration = NULL, ban_message = NULL, revision = revision + 1, updated_at = $2
-         WHERE control_state = 3 AND ban_expiration IS NOT NULL AND ban_expiration < $1`,
-        [today, now],
+    /** Conversations whose ban's last day (UTC) is before `today`, to be lifted one turn each. */
+    async endedBans(today: string, limit = 500): Promise<Array<{ botId: string; userId: string }>> {
+      const rows = await db.all<{ bot_id: string; user_id: string }>(
+        'SELECT bot_id, user_id FROM conversations WHERE control_state = 3 AND ban_expiration IS NOT NULL AND ban_expiration < $1 LIMIT $2',
+        [today, limit],
       );
+      return rows.map((r) => ({ botId: r.bot_id, userId: r.user_id }));
     },
     remove: (id: number) => removeConversation(db, id),
     forgettingIds: () => forgettingConversationIds(db),

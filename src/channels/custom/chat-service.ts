@@ -10,7 +10,8 @@ import { AppError } from '../../shared/errors.js';
 import type { ConversationRecord, Direction } from '../../store/conversations.js';
 import type { Store } from '../../store/index.js';
 import type { BotRecord } from '../../store/records.js';
-import { activeControl, assertCanChat } from '../../conversations/control.js';
+import { assertCanChat } from '../../conversations/control.js';
+import { liftEndedBan } from '../../conversations/control-machine.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
 import type { VariableUpdate } from '../../conversations/values.js';
 import { applyRequestValues, assertPartsDepth, assertWritableVariables } from '../../conversations/limits.js';
@@ -81,14 +82,16 @@ export class ChatService {
   /** Rule 4: queued messages, marked delivered; no conversation is created for an unknown user. */
   private async pending(bot: BotRecord, compiled: CompiledBot, userId: string, existing: ConversationRecord | null): Promise<ChatReply> {
     if (!existing) return this.reply(compiled, { userId, createdAt: this.deps.clock.now(), state: null, controlState: 0 }, []);
-    const checked = assertCanChat(existing, this.deps.clock);
+    assertCanChat(existing, this.deps.clock);
+    const checked = liftEndedBan(existing, this.deps.clock);
     const parts = await this.deps.turns.exclusive(bot.id, userId, () => this.deps.store.transaction((tx) => tx.conversations.takePending(existing.id)));
     return this.reply(compiled, checked, parts);
   }
 
   /** Rule 3: the whole stored history (or its last HistoryLimit parts); not stored again. */
   private async ready(_bot: BotRecord, compiled: CompiledBot, existing: ConversationRecord, limit?: number): Promise<ChatReply> {
-    const checked = assertCanChat(existing, this.deps.clock);
+    assertCanChat(existing, this.deps.clock);
+    const checked = liftEndedBan(existing, this.deps.clock);
     if (limit !== undefined) return this.reply(compiled, checked, await this.deps.store.conversations.historyParts(existing.id, limit));
     const { Parts: _none, ...reply } = this.reply(compiled, checked, []);
     return replyWithPartsJson(reply, await this.deps.store.conversations.historyJson(existing.id));
@@ -114,7 +117,8 @@ export class ChatService {
   private applyValues(bot: BotRecord, userId: string, input: ChatInput): Promise<ConversationRecord> {
     return this.deps.turns.run(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
-      const checked = assertCanChat(current, this.deps.clock);
+      assertCanChat(current, this.deps.clock);
+      const checked = liftEndedBan(current, this.deps.clock);
       const state = structuredClone(checked.state);
       applyRequestValues(state, input.variables, input.tags, input.dropTags);
       const next = { ...checked, state };
@@ -146,7 +150,7 @@ export class ChatService {
       UserId: conversation.userId,
       Creation: this.deps.clock.iso(), // api.md: the time this reply was made
       EnableUserChat: enableUserChat ?? enableUserChatAt(compiled, conversation.state),
-      ControlType: activeControl(conversation.controlState),
+      ControlType: conversation.controlState,
     };
   }
 }

@@ -10,7 +10,8 @@ import type { Clock } from '../../shared/clock.js';
 import type { ConversationRecord } from '../../store/conversations.js';
 import type { TurnMessage } from '../../webhooks/plan.js';
 import type { BotRecord } from '../../store/records.js';
-import { assertCanChat, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from '../../conversations/control.js';
+import { assertCanChat, STATE_BOT, STATE_TAKEN_OVER } from '../../conversations/control.js';
+import { liftEndedBan, transition } from '../../conversations/control-machine.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from '../../conversations/drive-turn.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
 import { applyRequestValues, clampFlowState } from '../../conversations/limits.js';
@@ -43,7 +44,8 @@ export class UserTurn {
     let endedBy = 'none';
     let channel = input.newChannel ?? 'custom';
     const reply = await this.deps.turns.run(bot, userId, async (current) => {
-      const conversation = current ? assertCanChat(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
+      if (current) assertCanChat(current, this.deps.clock);
+      const conversation = current ? liftEndedBan(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
       channel = conversation.channel;
       const state: ConversationState = structuredClone(conversation.state);
       applyRequestValues(state, input.variables, input.tags, input.dropTags);
@@ -72,7 +74,7 @@ export class UserTurn {
       clampFlowState(next.state);
       const parts = outcomes.flatMap((o) => o.parts);
       const effects = outcomes.flatMap((o) => o.effects);
-      this.applyControl(next, effects);
+      Object.assign(next, this.applyControl(next, effects));
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
       const answer = this.reply(next, parts, last.enableUserChat);
@@ -138,15 +140,17 @@ export class UserTurn {
     };
   }
 
-  private applyControl(conversation: ConversationRecord, effects: Effect[]): void {
+  /** The flow's `operator` and `forget` actions, as transitions of the one control-state machine. */
+  private applyControl(conversation: ConversationRecord, effects: Effect[]): ConversationRecord {
+    let c = conversation;
     for (const effect of effects) {
-      if (effect.kind === 'control') {
-        conversation.controlState = effect.mode === 'request' ? STATE_REQUESTED : effect.mode === 'takeover' ? STATE_TAKEN_OVER : STATE_BOT;
-        conversation.operator = effect.mode === 'takeover' ? (effect.operator ?? '*') : null;
-      } else if (effect.kind === 'forget') {
-        conversation.forgetting = true;
-      }
+      if (effect.kind === 'forget') c = transition(c, { kind: 'forget' }, this.deps.clock);
+      if (effect.kind !== 'control') continue;
+      if (effect.mode === 'request') c = transition(c, { kind: 'request' }, this.deps.clock);
+      else if (effect.mode === 'takeover') c = transition(c, { kind: 'takeover', operator: effect.operator ?? '*' }, this.deps.clock);
+      else c = transition(c, { kind: 'handover' }, this.deps.clock);
     }
+    return c;
   }
 
   private afterCommit(saved: ConversationRecord, effects: Effect[]): void {
