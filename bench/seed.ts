@@ -8,8 +8,8 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import type { ReplyPart } from '../src/engine/types.js';
 import { openMigratedStore } from '../src/main.js';
-import type { NewMessage } from '../src/store/conversations.js';
 import type { Store } from '../src/store/index.js';
+import type { NewMessage } from '../src/conversations/model.js';
 
 /** Where the server's data is: its SQLite data directory, or a PostgreSQL database when databaseUrl is set. */
 export interface Db {

@@ -30,7 +30,7 @@ import type { Services } from './http/services.js';
 import { Metrics } from './observability/metrics.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { openStore, type Store } from './store/index.js';
-import type { ConversationRecord } from './store/conversations.js';
+import type { ConversationRecord } from './conversations/model.js';
 
 export interface StartOptions {
   clock?: Clock;

@@ -5,7 +5,7 @@ import { hashPassword } from '../auth/passwords.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import type { AccountRecord, Plan, UsageRecord } from '../store/records.js';
+import type { AccountRecord, Plan, UsageRecord } from './model.js';
 
 export const PLANS: Plan[] = ['free', 'standard'];
 export const PACKAGES = ['master-bot'];

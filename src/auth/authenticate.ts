@@ -1,8 +1,9 @@
 // Turns an Authorization header into a principal, or the 401/403 of api.md "Credentials".
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import type { AccountRecord, BotRecord } from '../store/records.js';
 import { looksLikeJwt, type TokenService } from './tokens.js';
+import type { AccountRecord } from '../accounts/model.js';
+import type { BotRecord } from '../bots/model.js';
 
 export type Principal =
   | { kind: 'admin' }

@@ -6,10 +6,11 @@ import { newBotCredentials, sameSecret } from '../auth/keys.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Repositories, Store } from '../store/index.js';
-import type { AccountRecord, BotContent, BotRecord } from '../store/records.js';
 import type { BotFile } from './bot-file.js';
 import { fillTags, fillTagsDeep, tagValues } from './tags.js';
 import { validateBotFile } from './validate.js';
+import type { AccountRecord } from '../accounts/model.js';
+import type { BotContent, BotRecord } from './model.js';
 
 export const MASTER_BOT_PACKAGE = 'master-bot';
 

@@ -9,9 +9,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Repositories, Store } from '../store/index.js';
-import type { BotContent, BotRecord } from '../store/records.js';
 import type { Behaviour, BotFile } from './bot-file.js';
 import { validateBotFile } from './validate.js';
+import type { BotContent, BotRecord } from './model.js';
 
 const nameKey = (name: string) => name.toLowerCase();
 

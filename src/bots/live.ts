@@ -5,8 +5,8 @@
 import { compileBot, type CompiledBot } from '../engine/compile.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import type { BotRecord } from '../store/records.js';
 import type { BotFile } from './bot-file.js';
+import type { BotRecord } from './model.js';
 
 interface Entry {
   key: string;

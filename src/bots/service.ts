@@ -5,13 +5,14 @@ import { newBotCredentials, newBotSecret } from '../auth/keys.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Repositories, Store } from '../store/index.js';
-import type { AccountRecord, BotContent, BotRecord } from '../store/records.js';
 import type { BotFile } from './bot-file.js';
 import { contentOf, mergeSettings, normalizeSettings, toBotFile } from './files.js';
 import { assignIds } from './ids.js';
 import { CloneLinks, type CloneOutcome } from './links.js';
 import { BotParseError, parseBotDocument } from './parse.js';
 import { validateBotFile } from './validate.js';
+import type { AccountRecord } from '../accounts/model.js';
+import type { BotContent, BotRecord } from './model.js';
 
 export interface VersionInfo {
   Version: number;

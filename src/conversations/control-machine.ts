@@ -6,8 +6,8 @@
 // webhook and live event.
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { ConversationRecord } from '../store/conversations.js';
 import { banIsActive, STATE_BANNED, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from './control.js';
+import type { ConversationRecord } from './model.js';
 
 export type ControlChange =
   | { kind: 'ban'; days?: number; message?: string }

@@ -3,12 +3,12 @@
 // serialized with chat turns, through the one state machine (control-machine.ts).
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { ConversationRecord } from '../store/conversations.js';
 import type { Store } from '../store/index.js';
-import type { BotRecord } from '../store/records.js';
 import { banIsActive, STATE_BANNED, STATE_BOT, STATE_TAKEN_OVER } from './control.js';
 import { liftEndedBan, transition, type ControlChange } from './control-machine.js';
 import type { ConversationTurns } from './turns.js';
+import type { ConversationRecord } from './model.js';
+import type { BotRecord } from '../bots/model.js';
 
 export const STATE_COMMANDS = ['ban', 'unban', 'forget', 'takeover', 'handover'] as const;
 export type StateCommand = (typeof STATE_COMMANDS)[number];

@@ -3,7 +3,7 @@
 // Changes of the state are transitions of control-machine.ts.
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { ControlState, ConversationRecord } from '../store/conversations.js';
+import type { ControlState, ConversationRecord } from './model.js';
 
 export const STATE_BOT: ControlState = 0;
 export const STATE_REQUESTED: ControlState = 1;

@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import type { ReplyPart } from '../engine/types.js';
-import type { ControlState, Direction } from '../store/conversations.js';
+import type { ControlState, Direction } from './model.js';
 
 /** `origin`: who caused the event, when it was caused inside `withEventOrigin` (see below). */
 export type ConversationEvent =

@@ -7,11 +7,12 @@ import { KeyedMutex } from '../shared/mutex.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Repositories, Store } from '../store/index.js';
-import type { ConversationRecord } from '../store/conversations.js';
-import type { BotRecord, UsageRecord } from '../store/records.js';
 import { planWebhooks, webhookUrlOf, type TurnMessage } from '../webhooks/plan.js';
 import type { EventBus } from './events.js';
 import { LIMITS } from './limits.js';
+import type { ConversationRecord } from './model.js';
+import type { BotRecord } from '../bots/model.js';
+import type { UsageRecord } from '../accounts/model.js';
 
 export interface TurnResult<T> {
   /** the conversation to write: new (id 0) or changed; absent when nothing about it changed */

@@ -1,7 +1,7 @@
 // Variables, tags and privacy flags of a conversation: applying what a request sends, and the
 // read views of api.md sections 4 to 6.
 import type { ConversationState } from '../engine/types.js';
-import type { ConversationRecord } from '../store/conversations.js';
+import type { ConversationRecord } from './model.js';
 
 export type VariableUpdate = { Name: string; Value: unknown };
 

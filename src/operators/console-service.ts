@@ -8,11 +8,11 @@ import type { ControlService, HandoverMode, StateChange } from '../conversations
 import type { ConversationEvent, EventBus } from '../conversations/events.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { ConversationRecord } from '../store/conversations.js';
 import type { Store } from '../store/index.js';
-import type { BotRecord } from '../store/records.js';
 import type { OperatorContext } from './sessions.js';
 import { botSummary, previewOf, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
+import type { ConversationRecord } from '../conversations/model.js';
+import type { BotRecord } from '../bots/model.js';
 
 export const LIST_LIMIT = 200;
 export const TRANSCRIPT_LIMIT = 500;

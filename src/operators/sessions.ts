@@ -6,8 +6,8 @@ import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import type { OperatorRecord } from '../store/operators.js';
-import type { AccountRecord } from '../store/records.js';
+import type { OperatorRecord } from './model.js';
+import type { AccountRecord } from '../accounts/model.js';
 
 export const SESSION_HOURS = 12;
 const SESSION_MS = SESSION_HOURS * 3_600_000;

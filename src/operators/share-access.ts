@@ -9,10 +9,10 @@ import type { ConversationEvent, EventBus } from '../conversations/events.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import type { ShareMode } from '../store/shares.js';
 import { TRANSCRIPT_LIMIT } from './console-service.js';
 import type { OpenShare, ShareService } from './share-service.js';
 import { botSummary, previewOf, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
+import type { ShareMode } from './model.js';
 
 export interface SharedConversation {
   Mode: ShareMode;

@@ -3,10 +3,10 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { ConversationRecord } from '../store/conversations.js';
 import type { Store } from '../store/index.js';
-import type { BotRecord } from '../store/records.js';
-import type { ShareMode, ShareRecord, StoredShare } from '../store/shares.js';
+import type { ConversationRecord } from '../conversations/model.js';
+import type { BotRecord } from '../bots/model.js';
+import type { ShareMode, ShareRecord, StoredShare } from './model.js';
 
 export const SHARE_MODES: ShareMode[] = ['view', 'takeover', 'auto'];
 const HOUR_MS = 3_600_000;

@@ -4,8 +4,8 @@ import type { ConversationEvent } from '../conversations/events.js';
 import type { StateView } from '../conversations/control-service.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
-import type { StoredMessage } from '../store/conversations.js';
-import type { BotRecord } from '../store/records.js';
+import type { StoredMessage } from '../conversations/model.js';
+import type { BotRecord } from '../bots/model.js';
 
 export interface ConversationSummary extends StateView {
   BotId: string;

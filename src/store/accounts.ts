@@ -2,7 +2,7 @@
 // working key); `key_version` counts rotations, and tokens carry the version they were issued at.
 import { sha256 } from '../auth/keys.js';
 import type { Queryable } from './driver.js';
-import type { AccountRecord, Plan, UsageRecord } from './records.js';
+import type { AccountRecord, Plan, UsageRecord } from '../accounts/model.js';
 
 export interface AccountRow {
   id: string;

@@ -3,7 +3,8 @@
 import type { SecretBox } from '../auth/secret-box.js';
 import type { Queryable } from './driver.js';
 import { toAccount, type AccountRow } from './accounts.js';
-import type { AccountRecord, BotContent, BotRecord, BotRole, BotVersionRecord } from './records.js';
+import type { AccountRecord } from '../accounts/model.js';
+import type { BotContent, BotRecord, BotRole, BotVersionRecord } from '../bots/model.js';
 
 interface BotRow {
   id: string;

@@ -1,31 +1,7 @@
-import type { ConversationState, ReplyPart } from '../engine/types.js';
+// Conversations and their messages in SQL: the conversation model's persistence.
+import type { ControlState, ConversationListing, ConversationRecord, Direction, NewMessage, StoredMessage } from '../conversations/model.js';
+import type { ReplyPart } from '../engine/types.js';
 import type { Queryable } from './driver.js';
-
-export type ControlState = 0 | 1 | 2 | 3;
-export type Direction = 'USER' | 'BOT' | 'OPERATOR';
-
-export interface ConversationRecord {
-  id: number;
-  botId: string;
-  userId: string;
-  channel: string;
-  state: ConversationState;
-  controlState: ControlState;
-  operator: string | null;
-  banExpiration: string | null;
-  banMessage: string | null;
-  forgetting: boolean;
-  revision: number;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface NewMessage {
-  direction: Direction;
-  parts: ReplyPart[];
-  /** queued for the next PENDING poll of a custom-channel client */
-  pending: boolean;
-}
 
 interface ConversationRow {
   id: number;
@@ -211,13 +187,6 @@ export async function forgettingConversationIds(db: Queryable): Promise<number[]
   return rows.map((r) => Number(r.id));
 }
 
-export interface ConversationListing extends ConversationRecord {
-  /** time of the last stored message (the conversation's creation when it has none) */
-  lastActivity: number;
-  /** parts of the last stored message, for a preview line */
-  lastParts: ReplyPart[];
-}
-
 /**
  * The operator console's list: conversations of these bots (not being forgotten), operator
  * requested first, then taken over, then by last activity. The last message comes from the
@@ -241,12 +210,6 @@ export async function conversationsOfBots(db: Queryable, botIds: string[], limit
     lastActivity: Number(r.last_activity),
     lastParts: r.last_parts ? (JSON.parse(r.last_parts) as ReplyPart[]) : [],
   }));
-}
-
-export interface StoredMessage {
-  direction: Direction;
-  parts: ReplyPart[];
-  createdAt: number;
 }
 
 /** The last `limit` messages with who said them (the console labels operator and user lines). */

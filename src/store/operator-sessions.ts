@@ -1,13 +1,7 @@
 // Operator console sessions (table operator_sessions of migration 002). Only the sha256 of the
 // session token is stored, so a copy of the database does not hand out live sessions.
+import type { OperatorSessionRecord } from '../operators/model.js';
 import type { Queryable } from './driver.js';
-
-export interface OperatorSessionRecord {
-  tokenHash: string;
-  operatorId: string;
-  expiresAt: number;
-  createdAt: number;
-}
 
 interface OperatorSessionRow {
   token_hash: string;

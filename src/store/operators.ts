@@ -1,13 +1,5 @@
+import type { OperatorRecord } from '../operators/model.js';
 import type { Queryable } from './driver.js';
-
-export interface OperatorRecord {
-  id: string;
-  accountId: string;
-  email: string;
-  name: string;
-  passwordHash: string;
-  createdAt: number;
-}
 
 interface OperatorRow {
   id: string;

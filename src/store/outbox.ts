@@ -1,27 +1,5 @@
+import type { DeliveryStatus, NewOutboxRow, OutboxRow } from '../webhooks/model.js';
 import type { Queryable } from './driver.js';
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-
-export interface OutboxRow {
-  id: number;
-  deliveryId: string;
-  botId: string;
-  conversationId: number;
-  userId: string;
-  event: string;
-  body: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  nextAttemptAt: number;
-  /** while an attempt is under way: the claim's deadline, which also identifies the claim */
-  claimedUntil: number;
-  createdAt: number;
-  deliveredAt: number | null;
-}
-
-export type NewOutboxRow = Pick<OutboxRow, 'deliveryId' | 'botId' | 'conversationId' | 'userId' | 'event' | 'body' | 'createdAt'>;
 
 interface Row {
   id: number;

@@ -1,25 +1,9 @@
 // Shared conversation links. Whoever holds a link's code opens the conversation, so the code is
 // stored only as its SHA-256: a copy of the database opens no link. Records read back carry the
 // hash (`codeHash`), never the code.
+import type { ShareMode, ShareRecord, StoredShare } from '../operators/model.js';
 import { sha256 } from '../auth/keys.js';
 import type { Queryable } from './driver.js';
-
-export type ShareMode = 'view' | 'takeover' | 'auto';
-
-/** A new link, its code in clear (to build its URL once). */
-export interface ShareRecord {
-  code: string;
-  conversationId: number;
-  mode: ShareMode;
-  expiresAt: number;
-  handedBack: boolean;
-  createdAt: number;
-}
-
-/** A link as stored. */
-export interface StoredShare extends Omit<ShareRecord, 'code'> {
-  codeHash: string;
-}
 
 interface ShareRow {
   code_hash: string;

@@ -2,7 +2,7 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import type { BotRecord } from '../store/records.js';
+import type { BotRecord } from '../bots/model.js';
 
 const LIST_LIMIT = 500;
 

@@ -6,10 +6,10 @@ import { performHttpCall } from '../integrations/http-call.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
-import type { OutboxRow } from '../store/outbox.js';
-import type { BotRecord } from '../store/records.js';
 import { webhookUrlOf } from './plan.js';
 import { sign } from './signature.js';
+import type { OutboxRow } from './model.js';
+import type { BotRecord } from '../bots/model.js';
 
 export const RETRY_FOR_MS = 24 * 3_600_000;
 const FIRST_RETRY_MS = 1_000;

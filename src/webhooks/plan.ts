@@ -2,10 +2,10 @@
 // turn's transaction so that the outbox rows commit with it or not at all.
 import crypto from 'node:crypto';
 import type { ReplyPart } from '../engine/types.js';
-import type { ConversationRecord, Direction } from '../store/conversations.js';
-import type { NewOutboxRow } from '../store/outbox.js';
-import type { BotRecord } from '../store/records.js';
 import { isoWithOffset } from '../shared/clock.js';
+import type { ConversationRecord, Direction } from '../conversations/model.js';
+import type { NewOutboxRow } from './model.js';
+import type { BotRecord } from '../bots/model.js';
 
 /** A message of a turn. `pushed`: it reaches the conversation's channel rather than being returned to the API caller. */
 export interface TurnMessage {

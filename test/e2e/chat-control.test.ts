@@ -7,7 +7,7 @@ import { botFile, chat, chatOk, positionOf, summary, text, uid, valuesOf, variab
 import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import type { ConversationRecord } from '../../src/store/conversations.js';
+import type { ConversationRecord } from '../../src/conversations/model.js';
 
 const controlBot = () =>
   botFile(

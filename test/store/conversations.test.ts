@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ReplyPart } from '../../src/engine/types.js';
-import type { ConversationRecord } from '../../src/store/conversations.js';
 import { databaseKinds } from '../support/databases.js';
 import { conversationRecord, part, seedBot, storePerTest } from './store-fixtures.js';
+import type { ConversationRecord } from '../../src/conversations/model.js';
 
 for (const kind of databaseKinds()) {
   describe(`store conversations (${kind})`, () => {

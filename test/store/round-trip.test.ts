@@ -1,9 +1,9 @@
 // What goes in comes out unchanged on both databases: awkward text, large JSON, 64-bit times.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { BotContent } from '../../src/store/records.js';
 import { databaseKinds } from '../support/databases.js';
 import { accountRecord, botRecord, conversationRecord, openRaw, part, seedBot, storedAccount, storePerTest } from './store-fixtures.js';
+import type { BotContent } from '../../src/bots/model.js';
 
 /** Quotes, SQL and placeholder look-alikes, several scripts, emoji sequences, combining marks. */
 const TRICKY = `O'Brien said "hi" \\ back\\slash; DROP TABLE accounts; -- $1 $2 @p1 ? %_ 日本語 Ελληνικά עברית العربية 🤖👩‍👩‍👧 é \u2028 tab\tnewline\n`;

@@ -3,13 +3,14 @@
 import path from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
 import type { ReplyPart } from '../../src/engine/types.js';
-import type { ConversationRecord } from '../../src/store/conversations.js';
 import type { SqlDriver } from '../../src/store/driver.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { openPostgres } from '../../src/store/postgres.js';
-import type { AccountRecord, BotContent, BotRecord } from '../../src/store/records.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from '../support/databases.js';
+import type { ConversationRecord } from '../../src/conversations/model.js';
+import type { AccountRecord } from '../../src/accounts/model.js';
+import type { BotContent, BotRecord } from '../../src/bots/model.js';
 
 export interface StoreContext {
   store: Store;

@@ -7,9 +7,7 @@ import type { CompiledBot } from '../../engine/compile.js';
 import type { ReplyPart } from '../../engine/types.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
-import type { ConversationRecord, Direction } from '../../store/conversations.js';
 import type { Store } from '../../store/index.js';
-import type { BotRecord } from '../../store/records.js';
 import { assertCanChat } from '../../conversations/control.js';
 import { liftEndedBan } from '../../conversations/control-machine.js';
 import type { ConversationTurns } from '../../conversations/turns.js';
@@ -20,6 +18,8 @@ import { replyWithPartsJson, type ChatReply } from './chat-reply.js';
 
 export type { ChatReply };
 import { UserTurn, type TurnRunnerDeps } from './user-turn.js';
+import type { ConversationRecord, Direction } from '../../conversations/model.js';
+import type { BotRecord } from '../../bots/model.js';
 
 export interface ChatInput {
   userId?: string;

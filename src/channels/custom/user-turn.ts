@@ -7,9 +7,7 @@ import { performHttpCall } from '../../integrations/http-call.js';
 import type { Config } from '../../config.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Clock } from '../../shared/clock.js';
-import type { ConversationRecord } from '../../store/conversations.js';
 import type { TurnMessage } from '../../webhooks/plan.js';
-import type { BotRecord } from '../../store/records.js';
 import { assertCanChat, STATE_BOT, STATE_TAKEN_OVER } from '../../conversations/control.js';
 import { liftEndedBan, transition } from '../../conversations/control-machine.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from '../../conversations/drive-turn.js';
@@ -17,7 +15,9 @@ import type { ConversationTurns } from '../../conversations/turns.js';
 import { applyRequestValues, clampFlowState } from '../../conversations/limits.js';
 import type { ChatInput, ChatReply } from './chat-service.js';
 import type { ShareService } from '../../operators/share-service.js';
-import type { ShareMode } from '../../store/shares.js';
+import type { ConversationRecord } from '../../conversations/model.js';
+import type { BotRecord } from '../../bots/model.js';
+import type { ShareMode } from '../../operators/model.js';
 
 export interface TurnRunnerDeps {
   clock: Clock;

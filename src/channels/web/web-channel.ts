@@ -9,10 +9,11 @@ import type { VariableUpdate } from '../../conversations/values.js';
 import { isSystemVariable } from '../../engine/state.js';
 import type { ReplyPart } from '../../engine/types.js';
 import { AppError } from '../../shared/errors.js';
-import type { ConversationRecord } from '../../store/conversations.js';
 import type { Store } from '../../store/index.js';
-import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { originAllowed } from './origins.js';
+import type { ConversationRecord } from '../../conversations/model.js';
+import type { AccountRecord } from '../../accounts/model.js';
+import type { BotRecord } from '../../bots/model.js';
 
 export const WEB_CHANNEL = 'web';
 

@@ -5,10 +5,11 @@ import type { FastifyRequest } from 'fastify';
 import { valuesView } from '../../conversations/values.js';
 import { AppError } from '../../shared/errors.js';
 import { chatReplyJson } from '../../channels/custom/chat-reply.js';
-import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { authed, type App } from '../server.js';
 import type { Services } from '../services.js';
 import { botConfig, ChatBody, chatInputOf } from './custom.js';
+import type { AccountRecord } from '../../accounts/model.js';
+import type { BotRecord } from '../../bots/model.js';
 
 const principalOf = (request: FastifyRequest) => request.principal as { account: AccountRecord; bot: BotRecord };
 

@@ -2,10 +2,11 @@
 import { Type } from 'typebox';
 import { usageView } from '../../accounts/service.js';
 import { AppError } from '../../shared/errors.js';
-import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { authed, BOT_FILE_BODY_LIMIT, type App } from '../server.js';
 import type { Services } from '../services.js';
 import type { FastifyRequest } from 'fastify';
+import type { AccountRecord } from '../../accounts/model.js';
+import type { BotRecord } from '../../bots/model.js';
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };

@@ -3,10 +3,11 @@
 // spec's code), while unknown fields and wrong types stay 400 INVALID_REQUEST.
 import { Type } from 'typebox';
 import { CloneService } from '../../bots/clones.js';
-import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { authed, type App } from '../server.js';
 import type { Services } from '../services.js';
 import type { FastifyRequest } from 'fastify';
+import type { AccountRecord } from '../../accounts/model.js';
+import type { BotRecord } from '../../bots/model.js';
 
 const Source = Type.Object(
   { BotAPIKey: Type.Optional(Type.String({ maxLength: 256 })), BotSecret: Type.Optional(Type.String({ maxLength: 256 })) },

@@ -4,10 +4,11 @@ import type { FastifyRequest } from 'fastify';
 import { HANDOVER_MODES, STATE_COMMANDS, type HandoverMode, type StateCommand } from '../../conversations/control-service.js';
 import { SHARE_MODES } from '../../operators/share-service.js';
 import { AppError } from '../../shared/errors.js';
-import type { ShareMode } from '../../store/shares.js';
-import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { authed, type App } from '../server.js';
 import type { Services } from '../services.js';
+import type { ShareMode } from '../../operators/model.js';
+import type { AccountRecord } from '../../accounts/model.js';
+import type { BotRecord } from '../../bots/model.js';
 
 const principalOf = (request: FastifyRequest) => request.principal as { account: AccountRecord; bot: BotRecord };
 const UserId = Type.String({ minLength: 1, maxLength: 256 });

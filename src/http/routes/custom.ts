@@ -5,10 +5,11 @@ import type { ChatInput } from '../../channels/custom/chat-service.js';
 import { positionView, singleValue, valuesView, variableUpdates, DEFAULT_PRIVACY_FLAG } from '../../conversations/values.js';
 import { AppError } from '../../shared/errors.js';
 import { chatReplyJson } from '../../channels/custom/chat-reply.js';
-import type { Direction } from '../../store/conversations.js';
-import type { AccountRecord, BotRecord } from '../../store/records.js';
 import { authed, type App } from '../server.js';
 import type { Services } from '../services.js';
+import type { Direction } from '../../conversations/model.js';
+import type { AccountRecord } from '../../accounts/model.js';
+import type { BotRecord } from '../../bots/model.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 256 });
 const VariableValue = Type.Union([Type.String({ maxLength: 65536 }), Type.Number(), Type.Boolean(), Type.Null()]);

@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/authenticate.js';
 import { AppError } from '../../shared/errors.js';
-import type { BotRecord } from '../../store/records.js';
 import { authed, type App } from '../server.js';
 import type { Services } from '../services.js';
+import type { BotRecord } from '../../bots/model.js';
 
 async function botOf(s: Services, request: FastifyRequest): Promise<BotRecord> {
   const apiKey = (request.params as { APIKey: string }).APIKey;

@@ -1,17 +1,5 @@
-// What the store hands to the rest of the server: plain records, no SQL shapes.
-import type { BotSettings, Behaviour, TextTrigger } from '../bots/bot-file.js';
-
-export type Plan = 'free' | 'standard';
-
-export interface AccountRecord {
-  id: string;
-  name: string;
-  plan: Plan;
-  packages: string[];
-  /** moves on with every key rotation; tokens issued at an older version no longer work */
-  keyVersion: number;
-  createdAt: number;
-}
+// Bots as the rest of the server sees them: plain records, no SQL shapes.
+import type { Behaviour, BotSettings, TextTrigger } from './bot-file.js';
 
 /** The versioned part of a bot file: what a publish freezes. */
 export interface BotContent {
@@ -47,12 +35,4 @@ export interface BotVersionRecord {
   version: number;
   content: BotContent;
   publishedAt: number;
-}
-
-export interface UsageRecord {
-  month: string;
-  messages: number;
-  replies: number;
-  notifications: number;
-  apiCalls: number;
 }

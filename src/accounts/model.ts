@@ -1,0 +1,21 @@
+// Accounts as the rest of the server sees them: plain records, no SQL shapes.
+
+export type Plan = 'free' | 'standard';
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  plan: Plan;
+  packages: string[];
+  /** moves on with every key rotation; tokens issued at an older version no longer work */
+  keyVersion: number;
+  createdAt: number;
+}
+
+export interface UsageRecord {
+  month: string;
+  messages: number;
+  replies: number;
+  notifications: number;
+  apiCalls: number;
+}

@@ -1,0 +1,43 @@
+// The conversation model: what the conversation service, the channels and the console share,
+// and what the store persists. Plain records, no SQL shapes.
+import type { ConversationState, ReplyPart } from '../engine/types.js';
+
+export type ControlState = 0 | 1 | 2 | 3;
+
+export type Direction = 'USER' | 'BOT' | 'OPERATOR';
+
+export interface ConversationRecord {
+  id: number;
+  botId: string;
+  userId: string;
+  channel: string;
+  state: ConversationState;
+  controlState: ControlState;
+  operator: string | null;
+  banExpiration: string | null;
+  banMessage: string | null;
+  forgetting: boolean;
+  revision: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewMessage {
+  direction: Direction;
+  parts: ReplyPart[];
+  /** queued for the next PENDING poll of a custom-channel client */
+  pending: boolean;
+}
+
+export interface ConversationListing extends ConversationRecord {
+  /** time of the last stored message (the conversation's creation when it has none) */
+  lastActivity: number;
+  /** parts of the last stored message, for a preview line */
+  lastParts: ReplyPart[];
+}
+
+export interface StoredMessage {
+  direction: Direction;
+  parts: ReplyPart[];
+  createdAt: number;
+}
