@@ -10,6 +10,7 @@ import { LiveBots } from './bots/live.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
+import { ConversationService } from './conversations/service.js';
 import { WebChannel } from './channels/web/web-channel.js';
 import type { Config } from './config.js';
 import { ConversationTurns } from './conversations/turns.js';
@@ -99,7 +100,8 @@ export async function createServices(config: Config, store: Store, options: Star
       .catch(() => undefined);
   const shares = new ShareService(store, clock, config);
   const control = new ControlService(store, turns, clock, forget);
-  const chat = new ChatService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares });
+  const conversations = new ConversationService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares });
+  const chat = new ChatService(conversations);
   const services: Services = {
     config,
     clock,
@@ -108,13 +110,14 @@ export async function createServices(config: Config, store: Store, options: Star
     tokens,
     accounts: new AccountService(store, clock),
     bots: new BotService(store, clock),
+    conversations,
     chat,
-    web: new WebChannel({ store, chat, events, config, clock }),
+    web: new WebChannel({ store, conversations, events, config, clock }),
     control,
     shares,
     operatorSessions: new OperatorSessions(store, clock),
-    console: new ConsoleService({ store, control, chat, events, clock }),
-    shareAccess: new ShareAccess({ store, shares, control, chat, events, clock }),
+    console: new ConsoleService({ store, control, conversations, events, clock }),
+    shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
     events,
     deliveries: new Deliveries(store, clock, () => dispatcher.wake()),
     metrics,

@@ -41,3 +41,21 @@ export interface StoredMessage {
   parts: ReplyPart[];
   createdAt: number;
 }
+
+/** Shared conversation links (api.md section 9). */
+export type ShareMode = 'view' | 'takeover' | 'auto';
+
+/** A new link, its code in clear (to build its URL once). */
+export interface ShareRecord {
+  code: string;
+  conversationId: number;
+  mode: ShareMode;
+  expiresAt: number;
+  handedBack: boolean;
+  createdAt: number;
+}
+
+/** A link as stored. */
+export interface StoredShare extends Omit<ShareRecord, 'code'> {
+  codeHash: string;
+}

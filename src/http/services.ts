@@ -4,6 +4,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { BotService } from '../bots/service.js';
 import type { ChatService } from '../channels/custom/chat-service.js';
+import type { ConversationService } from '../conversations/service.js';
 import type { WebChannel } from '../channels/web/web-channel.js';
 import type { Config } from '../config.js';
 import type { ControlService } from '../conversations/control-service.js';
@@ -25,6 +26,7 @@ export interface Services {
   tokens: TokenService;
   accounts: AccountService;
   bots: BotService;
+  conversations: ConversationService;
   chat: ChatService;
   web: WebChannel;
   control: ControlService;

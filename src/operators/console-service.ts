@@ -1,11 +1,11 @@
 // The operator console's use cases: list and open the conversations of the operator's account's
 // bots, control them (take over, hand back, ban, unban, forget) and write to the user. Control
-// goes through ControlService and messages through ChatService (DIRECTION OPERATOR), so the
-// console does exactly what the integration API does, and reaches the user the same way.
-import type { ChatService } from '../channels/custom/chat-service.js';
+// goes through ControlService and messages through the conversation service's injection, so
+// the console does exactly what the integration API does, and reaches the user the same way.
 import { STATE_TAKEN_OVER } from '../conversations/control.js';
 import type { ControlService, HandoverMode, StateChange } from '../conversations/control-service.js';
 import type { ConversationEvent, EventBus } from '../conversations/events.js';
+import type { ConversationService } from '../conversations/service.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
@@ -24,7 +24,7 @@ export interface ConversationDetail {
 
 export class ConsoleService {
   constructor(
-    private readonly deps: { store: Store; control: ControlService; chat: ChatService; events: EventBus; clock: Clock },
+    private readonly deps: { store: Store; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
   ) {}
 
   /** Requested first, then taken over, then by last activity (the store orders them). */
@@ -83,7 +83,7 @@ export class ConsoleService {
     if (this.deps.control.view(conversation).State !== STATE_TAKEN_OVER) {
       throw new AppError('STATE_CONFLICT', 'Take the conversation over before writing to the user.', { State: this.deps.control.view(conversation).State });
     }
-    const reply = await this.deps.chat.chat(bot, { userId, text, direction: 'OPERATOR', variables: [], tags: [], dropTags: [] });
+    const reply = await this.deps.conversations.inject(bot, conversation, { direction: 'OPERATOR', text });
     return { Parts: reply.Parts };
   }
 

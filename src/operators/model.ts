@@ -1,4 +1,4 @@
-// Operators, their console sessions and shared conversation links: plain records.
+// Operators and their console sessions: plain records.
 
 export interface OperatorRecord {
   id: string;
@@ -16,19 +16,3 @@ export interface OperatorSessionRecord {
   createdAt: number;
 }
 
-export type ShareMode = 'view' | 'takeover' | 'auto';
-
-/** A new link, its code in clear (to build its URL once). */
-export interface ShareRecord {
-  code: string;
-  conversationId: number;
-  mode: ShareMode;
-  expiresAt: number;
-  handedBack: boolean;
-  createdAt: number;
-}
-
-/** A link as stored. */
-export interface StoredShare extends Omit<ShareRecord, 'code'> {
-  codeHash: string;
-}

@@ -2,17 +2,17 @@
 // conversation live, and — with a `takeover` or `auto` link — take it over (operator `*`) and write
 // to the user as an operator. Every call re-opens the link, so a link that expired (410), was
 // dropped (404) or turned view-only by a handover stops working at once.
-import type { ChatService } from '../channels/custom/chat-service.js';
 import { STATE_BANNED, STATE_TAKEN_OVER } from '../conversations/control.js';
 import type { ControlService } from '../conversations/control-service.js';
 import type { ConversationEvent, EventBus } from '../conversations/events.js';
+import type { ConversationService } from '../conversations/service.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import { TRANSCRIPT_LIMIT } from './console-service.js';
 import type { OpenShare, ShareService } from './share-service.js';
 import { botSummary, previewOf, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
-import type { ShareMode } from './model.js';
+import type { ShareMode } from '../conversations/model.js';
 
 export interface SharedConversation {
   Mode: ShareMode;
@@ -25,7 +25,7 @@ export interface SharedConversation {
 
 export class ShareAccess {
   constructor(
-    private readonly deps: { store: Store; shares: ShareService; control: ControlService; chat: ChatService; events: EventBus; clock: Clock },
+    private readonly deps: { store: Store; shares: ShareService; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
   ) {}
 
   /** Opening a `takeover` or `auto` link takes the conversation over for "any operator" (`*`). */
@@ -68,7 +68,7 @@ export class ShareAccess {
     const { conversation, bot } = await this.open(code);
     const account = await this.deps.store.accounts.byId(bot.accountId);
     if (!account) throw new AppError('SHARE_NOT_FOUND');
-    const reply = await this.deps.chat.chat(bot, { userId: conversation.userId, text, direction: 'OPERATOR', variables: [], tags: [], dropTags: [] });
+    const reply = await this.deps.conversations.inject(bot, conversation, { direction: 'OPERATOR', text });
     return { Parts: reply.Parts };
   }
 

@@ -6,7 +6,7 @@ import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { ConversationRecord } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
-import type { ShareMode, ShareRecord, StoredShare } from './model.js';
+import type { ShareMode, ShareRecord, StoredShare } from '../conversations/model.js';
 
 export const SHARE_MODES: ShareMode[] = ['view', 'takeover', 'auto'];
 const HOUR_MS = 3_600_000;

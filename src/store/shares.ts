@@ -1,7 +1,7 @@
 // Shared conversation links. Whoever holds a link's code opens the conversation, so the code is
 // stored only as its SHA-256: a copy of the database opens no link. Records read back carry the
 // hash (`codeHash`), never the code.
-import type { ShareMode, ShareRecord, StoredShare } from '../operators/model.js';
+import type { ShareMode, ShareRecord, StoredShare } from '../conversations/model.js';
 import { sha256 } from '../auth/keys.js';
 import type { Queryable } from './driver.js';
 

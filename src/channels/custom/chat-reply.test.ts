@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chatReplyJson, replyWithPartsJson, type ChatReply } from './chat-reply.js';
+import { replyWithPartsJson, type ChatReply } from '../../conversations/reply.js';
+import { chatReplyJson } from './chat-reply.js';
 
 const part = (Text: string) => ({ Type: 0, Text, Command: null, TypeDelay: 0, BehaviourName: 'Main', InteractionName: 'Start', Parts: [] });
 const rest = { UserId: 'u"1', Creation: '2026-11-22T10:15:03.123+00:00', EnableUserChat: false, ControlType: 2 };

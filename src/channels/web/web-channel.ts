@@ -2,7 +2,7 @@
 // web key, which can chat and listen to the conversations it started, never read or control
 // anything else: every call resolves the key, checks that the web channel is on and that the
 // page's origin is allowed, and only ever touches conversations on the `web` channel.
-import type { ChatInput, ChatReply, ChatService } from '../custom/chat-service.js';
+import type { ChatReply, ConversationService } from '../../conversations/service.js';
 import type { Config } from '../../config.js';
 import { withEventOrigin, type ConversationEvent, type EventBus } from '../../conversations/events.js';
 import type { VariableUpdate } from '../../conversations/values.js';
@@ -47,7 +47,7 @@ export type LiveDelivery =
 
 export interface WebChannelDeps {
   store: Store;
-  chat: ChatService;
+  conversations: ConversationService;
   events: EventBus;
   config: Pick<Config, 'publicUrl'>;
   clock: { iso(ms: number): string };
@@ -94,32 +94,27 @@ export class WebChannel {
    */
   async start({ bot }: WebPrincipal, request: StartRequest): Promise<ChatReply> {
     const existing = request.userId ? await this.webConversation(bot, request.userId, false) : null;
-    const input: ChatInput = existing
-      ? { ...NO_VALUES, userId: existing.userId, command: 'READY', channel: WEB_CHANNEL, direction: 'USER' }
-      : {
-          ...NO_VALUES,
-          variables: pageVariables(bot, request.variables),
-          newChannel: WEB_CHANNEL,
-          direction: 'USER',
-          // A start behaviour is a forced position on the new conversation; without one, a RESET
-          // runs the start interaction (a forced position together with RESET would run both).
-          ...(request.behaviour ? { forcedBehaviour: request.behaviour } : { command: 'RESET' }),
-        };
-    return this.asClient(request.clientId, () => this.deps.chat.chat(bot, input));
+    if (existing) return this.deps.conversations.history(bot, existing);
+    return this.asClient(request.clientId, () =>
+      this.deps.conversations.say(bot, undefined, {
+        ...NO_VALUES,
+        variables: pageVariables(bot, request.variables),
+        newChannel: WEB_CHANNEL,
+        // A start behaviour is a forced position on the new conversation; without one, a RESET
+        // runs the start interaction (a forced position together with RESET would run both).
+        ...(request.behaviour ? { forcedBehaviour: request.behaviour } : { command: 'RESET' }),
+      }),
+    );
   }
 
   /** A text or a button payload from the widget, on an existing web conversation. */
   async send({ bot }: WebPrincipal, request: SendRequest): Promise<ChatReply> {
-    await this.webConversation(bot, request.userId, true);
-    const input: ChatInput = {
-      ...NO_VALUES,
-      userId: request.userId,
-      text: request.text,
-      command: request.command,
-      channel: WEB_CHANNEL,
-      direction: 'USER',
-    };
-    return this.asClient(request.clientId, () => this.deps.chat.chat(bot, input));
+    const existing = await this.webConversation(bot, request.userId, true);
+    const command = request.command?.toUpperCase();
+    if (command === 'READY') return this.deps.conversations.history(bot, existing);
+    if (command === 'PENDING') return this.deps.conversations.takePending(bot, existing.userId, existing);
+    const message = { ...NO_VALUES, text: request.text, command: request.command };
+    return this.asClient(request.clientId, () => this.deps.conversations.say(bot, existing.userId, message));
   }
 
   /**

@@ -43,7 +43,7 @@ export function apihookRoutes(app: App, s: Services): void {
 
   app.get('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/values', querystring: StatusQuery } }, async (request) => {
     const { bot } = principalOf(request);
-    const conversation = await s.store.conversations.byUser(bot.id, userIdOf(request, request.query.userid));
+    const conversation = await s.conversations.find(bot, userIdOf(request, request.query.userid));
     if (!conversation) throw new AppError('CONVERSATION_NOT_FOUND');
     return valuesView(conversation);
   });

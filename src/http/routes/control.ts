@@ -6,7 +6,7 @@ import { SHARE_MODES } from '../../operators/share-service.js';
 import { AppError } from '../../shared/errors.js';
 import { authed, type App } from '../server.js';
 import type { Services } from '../services.js';
-import type { ShareMode } from '../../operators/model.js';
+import type { ShareMode } from '../../conversations/model.js';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 

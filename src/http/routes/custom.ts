@@ -78,7 +78,7 @@ export function chatInputOf(body: ChatBodyType, headers: FastifyRequest['headers
 
 /** api.md section 2. */
 export async function botConfig(s: Services, bot: BotRecord) {
-  const start = (await s.chat.live(bot)).startBehaviour;
+  const start = (await s.conversations.live(bot)).startBehaviour;
   const avatar = bot.avatar ? new URL(bot.avatar, `${s.config.publicUrl}/`).toString() : `${s.config.publicUrl}/avatar.svg`;
   return {
     Name: bot.name,
@@ -95,7 +95,7 @@ export function customRoutes(app: App, s: Services): void {
   const chat = { ...authed('chat'), schema: { tags: ['custom channel'], security: [{ bearer: [] }] } };
 
   const conversationOf = async (request: FastifyRequest, userId: string) => {
-    const conversation = await s.store.conversations.byUser(principalOf(request).bot.id, userId);
+    const conversation = await s.conversations.find(principalOf(request).bot, userId);
     if (!conversation) throw new AppError('CONVERSATION_NOT_FOUND');
     return conversation;
   };

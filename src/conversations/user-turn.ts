@@ -1,23 +1,23 @@
-// A user's message on the custom channel (DIRECTION USER): RESET, a text, a button payload, a
-// forced position, with variables and tags applied first — run through the engine as one turn.
-import type { CompiledBot } from '../../engine/compile.js';
-import { newConversationState } from '../../engine/state.js';
-import type { ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome } from '../../engine/types.js';
-import { performHttpCall } from '../../integrations/http-call.js';
-import type { Config } from '../../config.js';
-import type { Metrics } from '../../observability/metrics.js';
-import type { Clock } from '../../shared/clock.js';
-import type { TurnMessage } from '../../webhooks/plan.js';
-import { assertCanChat, STATE_BOT, STATE_TAKEN_OVER } from '../../conversations/control.js';
-import { liftEndedBan, transition } from '../../conversations/control-machine.js';
-import { driveTurn, type AnswerMemo, type RequestHandlers } from '../../conversations/drive-turn.js';
-import type { ConversationTurns } from '../../conversations/turns.js';
-import { applyRequestValues, clampFlowState } from '../../conversations/limits.js';
-import type { ChatInput, ChatReply } from './chat-service.js';
-import type { ShareService } from '../../operators/share-service.js';
-import type { ConversationRecord } from '../../conversations/model.js';
-import type { BotRecord } from '../../bots/model.js';
-import type { ShareMode } from '../../operators/model.js';
+// A user's message, on whatever channel: RESET, a text, a button payload, a forced position, with
+// variables and tags applied first — run through the engine as one turn.
+import type { CompiledBot } from '../engine/compile.js';
+import { newConversationState } from '../engine/state.js';
+import type { ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome } from '../engine/types.js';
+import { performHttpCall } from '../integrations/http-call.js';
+import type { Config } from '../config.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Clock } from '../shared/clock.js';
+import type { TurnMessage } from '../webhooks/plan.js';
+import { assertCanChat, STATE_BOT, STATE_TAKEN_OVER } from './control.js';
+import { liftEndedBan, transition } from './control-machine.js';
+import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.js';
+import type { ConversationTurns } from './turns.js';
+import { applyRequestValues, clampFlowState } from './limits.js';
+import { replyOf, type ChatReply } from './reply.js';
+import type { VariableUpdate } from './values.js';
+import type { ConversationRecord } from './model.js';
+import type { BotRecord } from '../bots/model.js';
+import type { ShareMode, ShareRecord } from './model.js';
 
 export interface TurnRunnerDeps {
   clock: Clock;
@@ -27,7 +27,22 @@ export interface TurnRunnerDeps {
   random?: () => number;
   /** deletes a conversation marked as forgetting (after the turn that asked for it committed) */
   forget: (conversation: ConversationRecord) => void;
-  shares: ShareService;
+  /** makes the links of `shareUrl` actions (operators/share-service.ts) */
+  shares: { newShare(conversationId: number, mode: ShareMode, hours: number): ShareRecord; url(code: string): string };
+}
+
+/** What a user sent, as every channel hands it to the conversation service. */
+export interface UserMessage {
+  command?: string;
+  text?: string;
+  forcedBehaviour?: string;
+  forcedInteraction?: string;
+  forcedBehaviourKey?: string;
+  variables: VariableUpdate[];
+  tags: string[];
+  dropTags: string[];
+  /** the channel a conversation this message creates starts on (default `custom`) */
+  newChannel?: string;
 }
 
 const USER_TEXT_TYPE = 19;
@@ -35,7 +50,7 @@ const USER_TEXT_TYPE = 19;
 export class UserTurn {
   constructor(private readonly deps: TurnRunnerDeps) {}
 
-  async run(bot: BotRecord, compiled: CompiledBot, userId: string, input: ChatInput): Promise<ChatReply> {
+  async run(bot: BotRecord, compiled: CompiledBot, userId: string, input: UserMessage): Promise<ChatReply> {
     const started = process.hrtime.bigint();
     const memo: AnswerMemo = new Map();
     // Links made by `shareUrl` actions; their rows are written with the turn (answers are memoized,
@@ -97,7 +112,7 @@ export class UserTurn {
   }
 
   /** Forced position first, then the command or text (api.md section 3, order inside one request). */
-  private engineInputs(compiled: CompiledBot, input: ChatInput, isNew: boolean): TurnInput[] {
+  private engineInputs(compiled: CompiledBot, input: UserMessage, isNew: boolean): TurnInput[] {
     const inputs: TurnInput[] = [];
     const forced = input.forcedBehaviour !== undefined || input.forcedInteraction !== undefined || input.forcedBehaviourKey !== undefined;
     if (forced) {
@@ -119,7 +134,7 @@ export class UserTurn {
   }
 
   /** What the user said, as stored in the history: a Type 19 part (a click: the button's text). */
-  private userPart(compiled: CompiledBot, state: ConversationState, input: ChatInput): ReplyPart | null {
+  private userPart(compiled: CompiledBot, state: ConversationState, input: UserMessage): ReplyPart | null {
     const upper = input.command?.toUpperCase();
     let text: string | null = null;
     if (input.command && upper !== 'RESET' && upper !== 'READY') {
@@ -188,6 +203,6 @@ export class UserTurn {
   }
 
   private reply(c: ConversationRecord, parts: ReplyPart[], enableUserChat: boolean): ChatReply {
-    return { Parts: parts, UserId: c.userId, Creation: this.deps.clock.iso(), EnableUserChat: enableUserChat, ControlType: c.controlState };
+    return replyOf(c, parts, enableUserChat, this.deps.clock);
   }
 }

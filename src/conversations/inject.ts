@@ -2,13 +2,12 @@
 // well-formed reply parts. Their buttons get fresh payloads that no bot knows, so a click on one
 // runs the fallback (api.md section 3) instead of an operation the client made up.
 import crypto from 'node:crypto';
-import type { Position, ReplyPart } from '../../engine/types.js';
-import type { Clock } from '../../shared/clock.js';
+import type { Position, ReplyPart } from '../engine/types.js';
 
 const BUTTON_TYPE = 1;
 const TEXT_TYPE = 0;
 
-export function injectedParts(text: string | undefined, parts: unknown[] | undefined, position: Position, _clock: Clock): ReplyPart[] {
+export function injectedParts(text: string | undefined, parts: unknown[] | undefined, position: Position): ReplyPart[] {
   const out: ReplyPart[] = [];
   if (text !== undefined && text !== '') out.push(part({ Type: TEXT_TYPE, Text: text }, position));
   for (const raw of parts ?? []) out.push(part(raw as Record<string, unknown>, position));

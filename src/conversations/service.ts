@@ -1,0 +1,116 @@
+// THE conversation use-case: what a conversation can undergo, whatever the channel or the console
+// asks. Every channel adapter (custom, web, and the messaging platforms to come) and the operator
+// console call these intents; none of them commits a conversation itself: the only committer is
+// the turn pipeline (turns.ts).
+import crypto from 'node:crypto';
+import type { LiveBots } from '../bots/live.js';
+import type { BotRecord } from '../bots/model.js';
+import type { CompiledBot } from '../engine/compile.js';
+import type { ReplyPart } from '../engine/types.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import { assertCanChat } from './control.js';
+import { liftEndedBan } from './control-machine.js';
+import { injectedParts } from './inject.js';
+import { applyRequestValues, assertPartsDepth, assertWritableVariables, type VariableFields } from './limits.js';
+import type { ConversationRecord, Direction } from './model.js';
+import { replyOf, replyWithPartsJson, type ChatReply } from './reply.js';
+import type { ConversationTurns } from './turns.js';
+import { UserTurn, type TurnRunnerDeps, type UserMessage } from './user-turn.js';
+import type { VariableUpdate } from './values.js';
+
+export type { ChatReply, UserMessage };
+
+export interface ValueChanges {
+  variables: VariableUpdate[];
+  tags: string[];
+  dropTags: string[];
+}
+
+export type ConversationServiceDeps = TurnRunnerDeps & { store: Store; live: LiveBots; clock: Clock; turns: ConversationTurns };
+
+export class ConversationService {
+  private readonly userTurn: UserTurn;
+
+  constructor(private readonly deps: ConversationServiceDeps) {
+    this.userTurn = new UserTurn(deps);
+  }
+
+  /** The bot's live version, compiled (cached per version). */
+  live(bot: BotRecord): Promise<CompiledBot> {
+    return this.deps.live.get(bot);
+  }
+
+  /** The conversation of `userId` with this bot, if any (a forgetting one included). */
+  find(bot: BotRecord, userId: string): Promise<ConversationRecord | null> {
+    return this.deps.store.conversations.byUser(bot.id, userId);
+  }
+
+  /** A user says or clicks something (or a new conversation starts): one engine turn. */
+  async say(bot: BotRecord, userId: string | undefined, message: UserMessage): Promise<ChatReply> {
+    assertWritableVariables(message.variables);
+    return this.userTurn.run(bot, await this.live(bot), userId ?? crypto.randomUUID(), message);
+  }
+
+  /** A message said by the bot or an operator (no flow runs), delivered on the conversation's channel. */
+  async inject(bot: BotRecord, existing: ConversationRecord, message: { direction: Exclude<Direction, 'USER'>; text?: string; parts?: unknown[] }): Promise<ChatReply> {
+    assertPartsDepth(message.parts);
+    assertCanChat(existing, this.deps.clock);
+    const compiled = await this.live(bot);
+    const position = existing.state.position ?? { behaviour: '', interaction: '' };
+    const parts = injectedParts(message.text, message.parts, position);
+    return this.deps.turns.run(bot, existing.userId, async (current) => {
+      if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
+      const reply = replyOf(current, parts, enableUserChatAt(compiled, current.state), this.deps.clock);
+      return {
+        messages: parts.length > 0 ? [{ direction: message.direction, parts, pushed: true, enableUserChat: reply.EnableUserChat, creation: reply.Creation }] : [],
+        save: { ...current },
+        reply,
+      };
+    });
+  }
+
+  /** Variables and tags change, atomically, without a flow turn. */
+  async changeValues(bot: BotRecord, userId: string, changes: ValueChanges, options: { checkChat: boolean; fields?: VariableFields } = { checkChat: true }): Promise<ConversationRecord> {
+    assertWritableVariables(changes.variables, options.fields);
+    return this.deps.turns.run(bot, userId, async (current) => {
+      if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
+      if (options.checkChat) assertCanChat(current, this.deps.clock);
+      const checked = liftEndedBan(current, this.deps.clock);
+      const state = structuredClone(checked.state);
+      applyRequestValues(state, changes.variables, changes.tags, changes.dropTags);
+      const next = { ...checked, state };
+      return { save: next, reply: next };
+    });
+  }
+
+  /** The stored history (or its last `limit` parts), as a reply that is not stored again. */
+  async history(bot: BotRecord, existing: ConversationRecord, limit?: number): Promise<ChatReply> {
+    assertCanChat(existing, this.deps.clock);
+    const checked = liftEndedBan(existing, this.deps.clock);
+    const enableUserChat = enableUserChatAt(await this.live(bot), checked.state);
+    if (limit !== undefined) return replyOf(checked, await this.deps.store.conversations.historyParts(existing.id, limit), enableUserChat, this.deps.clock);
+    const { Parts: _none, ...reply } = replyOf(checked, [], enableUserChat, this.deps.clock);
+    return replyWithPartsJson(reply, await this.deps.store.conversations.historyJson(existing.id));
+  }
+
+  /** Messages queued while no client was asking, taken (marked delivered) once. */
+  async takePending(bot: BotRecord, userId: string, existing: ConversationRecord | null): Promise<ChatReply> {
+    if (!existing) return replyOf({ userId, controlState: 0 }, [], true, this.deps.clock);
+    assertCanChat(existing, this.deps.clock);
+    const checked = liftEndedBan(existing, this.deps.clock);
+    const parts = await this.deps.turns.exclusive(bot.id, userId, () => this.deps.store.transaction((tx) => tx.conversations.takePending(existing.id)));
+    return replyOf(checked, parts, enableUserChatAt(await this.live(bot), checked.state), this.deps.clock);
+  }
+}
+
+/** EnableUserChat of the interaction where the conversation stands (true without a position). */
+export function enableUserChatAt(compiled: CompiledBot, state: ConversationRecord['state'] | null): boolean {
+  const position = state?.position;
+  if (!position) return true;
+  const interaction = compiled.behaviours.get(position.behaviour.toLowerCase())?.interactions.get(position.interaction.toLowerCase());
+  return interaction?.enableUserChat ?? true;
+}
+
+export type { ReplyPart };
