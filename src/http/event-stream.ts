@@ -2,7 +2,7 @@
 // a comment line every 15 s keeps proxies from closing an idle stream; a client that goes away
 // ends it. Open streams are ended when the server closes, or `app.close()` would wait for them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from './server.js';
+import type { App } from './app.js';
 
 export const HEARTBEAT_MS = 15_000;
 

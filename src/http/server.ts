@@ -4,14 +4,15 @@ import crypto from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  LogController,
-  type FastifyContextConfig, type FastifyInstance, type FastifyReply, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
+import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { Principal } from '../auth/authenticate.js';
 import { AppError } from '../shared/errors.js';
 import { normalizeMembers } from './request-members.js';
 import { installErrorHandling } from './errors.js';
 import { installAccessControl } from './access.js';
+import { BOT_FILE_BODY_LIMIT, DEFAULT_BODY_LIMIT, type App } from './app.js';
+
+export type { App };
 import { answerExpectContinue, clientErrorAnswer, installCrossSiteGuard, installSecurityHeaders, loggedRoute } from './edge.js';
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
@@ -26,16 +27,11 @@ import { cloneRoutes } from './routes/clones.js';
 import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
-
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
 }
-
-export const DEFAULT_BODY_LIMIT = 256 * 1024;
-export const BOT_FILE_BODY_LIMIT = 5 * 1024 * 1024;
 
 export async function buildServer(services: Services, options: { logger?: boolean | object } = {}): Promise<App> {
   const app = Fastify({
@@ -119,11 +115,6 @@ export async function buildServer(services: Services, options: { logger?: boolea
   const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes];
   for (const register of routes) register(app, services);
   return app;
-}
-
-/** Route options for an authenticated route: who may call it; counted in its principal's rate limit. */
-export function authed(access: import('../auth/authenticate.js').Access): { config: FastifyContextConfig } {
-  return { config: { access, limit: 'principal' } };
 }
 
 const BOT_FILE_ROUTES = /^(POST \/bots(\/restore)?|PUT \/bots\/[^/?]+)\/?(\?|$)/;

@@ -1,7 +1,7 @@
 // api.md "Administration": accounts and operators, with the admin token.
 import { Type } from 'typebox';
 import { accountView, PACKAGES, PLANS, usageView } from '../../accounts/service.js';
-import { authed, type App } from '../server.js';
+import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 
 const Plan = Type.Union(PLANS.map((p) => Type.Literal(p)));

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { valuesView } from '../../conversations/values.js';
 import { AppError } from '../../shared/errors.js';
 import { chatReplyJson } from '../../channels/custom/chat-reply.js';
-import { authed, type App } from '../server.js';
+import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import { botConfig, ChatBody, chatInputOf } from './custom.js';
 import type { AccountRecord } from '../../accounts/model.js';

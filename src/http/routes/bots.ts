@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { usageView } from '../../accounts/service.js';
 import { AppError } from '../../shared/errors.js';
-import { authed, BOT_FILE_BODY_LIMIT, type App } from '../server.js';
+import { authed, BOT_FILE_BODY_LIMIT, type App } from '../app.js';
 import type { Services } from '../services.js';
 import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';

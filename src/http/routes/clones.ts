@@ -3,7 +3,7 @@
 // spec's code), while unknown fields and wrong types stay 400 INVALID_REQUEST.
 import { Type } from 'typebox';
 import { CloneService } from '../../bots/clones.js';
-import { authed, type App } from '../server.js';
+import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';

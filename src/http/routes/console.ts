@@ -8,7 +8,7 @@ import { operatorView, SESSION_HOURS, type OperatorContext } from '../../operato
 import { eventView } from '../../operators/views.js';
 import { AppError } from '../../shared/errors.js';
 import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
-import type { App } from '../server.js';
+import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
 import { shareRoutes } from './share.js';

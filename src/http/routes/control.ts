@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { HANDOVER_MODES, STATE_COMMANDS, type HandoverMode, type StateCommand } from '../../conversations/control-service.js';
 import { SHARE_MODES } from '../../operators/share-service.js';
 import { AppError } from '../../shared/errors.js';
-import { authed, type App } from '../server.js';
+import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import type { ShareMode } from '../../conversations/model.js';
 import type { AccountRecord } from '../../accounts/model.js';

@@ -5,7 +5,7 @@ import type { ChatInput } from '../../channels/custom/chat-service.js';
 import { positionView, singleValue, valuesView, variableUpdates, DEFAULT_PRIVACY_FLAG } from '../../conversations/values.js';
 import { AppError } from '../../shared/errors.js';
 import { chatReplyJson } from '../../channels/custom/chat-reply.js';
-import { authed, type App } from '../server.js';
+import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import type { Direction } from '../../conversations/model.js';
 import type { AccountRecord } from '../../accounts/model.js';

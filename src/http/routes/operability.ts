@@ -1,7 +1,7 @@
 // Health, metrics, the bot-file JSON Schema and the OpenAPI document (api.md section 15).
 import fs from 'node:fs';
 import { AppError } from '../../shared/errors.js';
-import type { App } from '../server.js';
+import type { App } from '../app.js';
 import type { Services } from '../services.js';
 
 export function operabilityRoutes(app: App, s: Services): void {

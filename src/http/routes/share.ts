@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { eventView } from '../../operators/views.js';
 import { AppError } from '../../shared/errors.js';
 import { openEventStream, type EventStream } from '../event-stream.js';
-import type { App } from '../server.js';
+import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, errorPage } from './console-assets.js';
 

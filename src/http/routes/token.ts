@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { sameSecret } from '../../auth/keys.js';
 import { AppError } from '../../shared/errors.js';
-import type { App } from '../server.js';
+import type { App } from '../app.js';
 import type { Services } from '../services.js';
 
 const TokenRequest = Type.Object(

@@ -8,7 +8,7 @@ import type { WebPrincipal } from '../../channels/web/web-channel.js';
 import { widgetBundle } from '../../channels/web/widget-bundle.js';
 import { variableUpdates } from '../../conversations/values.js';
 import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
-import type { App } from '../server.js';
+import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { ChatBody } from './custom.js';
 

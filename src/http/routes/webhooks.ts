@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/authenticate.js';
 import { AppError } from '../../shared/errors.js';
-import { authed, type App } from '../server.js';
+import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import type { BotRecord } from '../../bots/model.js';
 

@@ -1,6 +1,6 @@
 // Accounts, bots with draft and published versions, conversations with their history, usage.
 // Times are integer milliseconds since the epoch in both databases; JSON is stored as text.
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 const tables = (t: { id: string; big: string }) => `
 CREATE TABLE meta (

@@ -1,5 +1,5 @@
 // Shared conversation URLs (api.md section 9) and operator console sessions.
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 const tables = (big: string) => `
 CREATE TABLE shares (

@@ -1,6 +1,6 @@
 // Referenced clones (api.md section 10): the behaviours each clone made its own (detached), as a
 // JSON list of names, and an index to find a master's clones on every publish of the master.
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // The same DDL works on both dialects.
 const sql = `

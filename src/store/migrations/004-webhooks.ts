@@ -1,6 +1,6 @@
 // The webhook outbox (api.md section 12): rows written in the same transaction as the turn or
 // state change that causes them, delivered in order per conversation by any node.
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 const tables = (t: { id: string; big: string }) => `
 CREATE TABLE outbox (

@@ -1,6 +1,6 @@
 // Only queued messages need finding by `pending`: a partial index stays tiny and costs a chat
 // turn's insert nothing when the message is not queued.
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 const sql = `
 DROP INDEX messages_pending;

@@ -7,7 +7,7 @@ import { sha256 } from '../../auth/keys.js';
 import { SIGNING_KEY_META } from '../../auth/tokens.js';
 import { botSecretContext } from '../bots.js';
 import { metaRepository } from '../meta.js';
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 const sql = `
 ALTER TABLE accounts RENAME COLUMN api_key TO api_key_hash;

@@ -1,28 +1,15 @@
 // Ordered schema migrations, each written once per dialect. They run on start under the
 // migration lock, so several PostgreSQL nodes starting at once apply each exactly once.
-import type { SecretBox } from '../../auth/secret-box.js';
-import type { Queryable, SqlDriver } from '../driver.js';
+import type { SqlDriver } from '../driver.js';
+import type { Migration, MigrationContext } from './migration.js';
+
+export type { Migration, MigrationContext } from './migration.js';
 import { initial } from './001-initial.js';
 import { shares } from './002-shares.js';
 import { clones } from './003-clones.js';
 import { webhooks } from './004-webhooks.js';
 import { pendingIndex } from './005-pending-index.js';
 import { secretsAtRest } from './006-secrets-at-rest.js';
-
-export interface Migration {
-  version: number;
-  name: string;
-  sqlite: string;
-  postgres: string;
-  /** Rewrites existing rows after the SQL, in the same transaction (data no SQL text can convert). */
-  data?: (tx: Queryable, context: MigrationContext) => Promise<void>;
-}
-
-/** What data steps may need besides the database. */
-export interface MigrationContext {
-  /** the server key (secrets at rest) */
-  secrets: SecretBox;
-}
 
 export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest];
 

@@ -1,0 +1,114 @@
+// The layout's rules (architecture.md "Layout", issue 12), checked on every `npm test`: only
+// src/http imports the web framework, only src/store the SQL drivers, the engine does no I/O, and
+// the folders of src/ do not import each other in a circle. Runtime imports are what a circle is
+// made of (a load order that cannot exist); `import type` is erased by the compiler, and the
+// domain's records are shared with store/ on purpose (store/ persists them).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const SRC = path.resolve(new URL('../../src', import.meta.url).pathname);
+
+interface ImportLine {
+  file: string;
+  spec: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+/** Every `import … from '…'` and `export … from '…'` of the production sources. */
+function importsOf(): ImportLine[] {
+  const out: ImportLine[] = [];
+  const pattern = /^(?:import|export)(\s+type)?\s[^;]*?\sfrom\s+'([^']+)'|^import\s+'([^']+)'/gm;
+  for (const file of sourceFiles(SRC)) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const match of text.matchAll(pattern)) out.push({ file: path.relative(SRC, file), spec: match[2] ?? match[3], typeOnly: Boolean(match[1]) });
+  }
+  return out;
+}
+
+const folderOf = (relative: string) => (relative.includes(path.sep) ? relative.split(path.sep)[0] : null);
+const imports = importsOf();
+
+function offenders(allowedFolder: string, packages: RegExp): string[] {
+  return imports.filter((i) => packages.test(i.spec) && folderOf(i.file) !== allowedFolder).map((i) => `${i.file} imports ${i.spec}`);
+}
+
+test('the source tree is where this test looks (guards against an empty scan)', () => {
+  assert.ok(imports.length > 300, `${imports.length} imports found`);
+  assert.ok(imports.some((i) => i.spec === 'fastify'));
+  assert.ok(imports.some((i) => i.spec === 'better-sqlite3'));
+});
+
+test('only src/http imports Fastify and its plugins', () => {
+  assert.deepEqual(offenders('http', /^(fastify|@fastify\/)/), []);
+});
+
+test('only src/store imports the SQL drivers', () => {
+  assert.deepEqual(offenders('store', /^(better-sqlite3|pg|pg-[\w-]+)$/), []);
+});
+
+test('src/engine does no I/O: no node I/O modules, HTTP clients, drivers, or other folders with I/O', () => {
+  const io = /^(node:)?(fs|fs\/promises|net|http|https|dns|child_process|dgram|tls|worker_threads)$|^(undici|pg|better-sqlite3|fastify)$/;
+  const bad = imports.filter((i) => folderOf(i.file) === 'engine' && !i.typeOnly).filter((i) => {
+    if (io.test(i.spec)) return true;
+    if (!i.spec.startsWith('.')) return false;
+    const target = folderOf(path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)));
+    return target !== 'engine' && target !== 'shared';
+  });
+  assert.deepEqual(bad.map((i) => `${i.file} imports ${i.spec}`), []);
+});
+
+test('the folders of src/ import each other in no circle', () => {
+  const graph = new Map<string, Set<string>>();
+  for (const i of imports) {
+    const from = folderOf(i.file);
+    if (i.typeOnly || !from || !i.spec.startsWith('.')) continue;
+    const to = folderOf(path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)));
+    if (!to || to === from) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
+  }
+  // depth-first search for a back edge; reports the circle it closes
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (node: string, trail: string[]) => {
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') circles.push([...trail.slice(trail.indexOf(next)), node, next].join(' → '));
+      else if (!state.has(next)) walk(next, [...trail, node]);
+    }
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) walk(node, []);
+  assert.deepEqual(circles, []);
+});
+
+test('no two source files import each other, directly or in a longer circle (types included)', () => {
+  const graph = new Map<string, string[]>();
+  for (const i of imports) {
+    if (!i.spec.startsWith('.')) continue;
+    const target = path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
+    graph.set(i.file, [...(graph.get(i.file) ?? []), target]);
+  }
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (node: string, trail: string[]) => {
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') circles.push([...trail.slice(trail.indexOf(next)), node, next].join(' → '));
+      else if (!state.has(next)) walk(next, [...trail, node]);
+    }
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) walk(node, []);
+  assert.deepEqual(circles, []);
+});
