@@ -104,10 +104,20 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException, socket: import('
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${appError.status} ${STATUS_TEXT[appError.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${crypto.randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${sentRequestId(error) ?? crypto.randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
+}
+
+/** The X-Request-Id the client sent, when it can be read from what the parser received. */
+function sentRequestId(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): string | null {
+  const raw = error.rawPacket?.toString('latin1').toLowerCase();
+  const at = raw?.indexOf('\r\nx-request-id:') ?? -1;
+  if (!raw || at < 0) return null;
+  const end = raw.indexOf('\r\n', at + 2);
+  const value = error.rawPacket!.toString('latin1', at + '\r\nx-request-id:'.length, end < 0 ? undefined : end).trim();
+  return /^[\w.:-]{1,128}$/.test(value) ? value : null;
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
