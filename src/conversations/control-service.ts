@@ -3,7 +3,7 @@
 // serialized with chat turns, through the one state machine (control-machine.ts).
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { ConversationStorage } from './port.js';
 import { banIsActive, STATE_BANNED, STATE_BOT, STATE_TAKEN_OVER } from './control.js';
 import { liftEndedBan, transition, type ControlChange } from './control-machine.js';
 import type { ConversationTurns } from './turns.js';
@@ -34,7 +34,7 @@ export interface StateView {
 
 export class ControlService {
   constructor(
-    private readonly store: Store,
+    private readonly store: ConversationStorage,
     private readonly turns: ConversationTurns,
     private readonly clock: Clock,
     /** deletes a conversation marked as forgetting, right after the change committed */

@@ -1,7 +1,7 @@
 // Background upkeep, once a second: finish forgetting conversations, lift expired bans, hand
 // `auto` shares back to the bot. Every step is idempotent, so any number of nodes may run it; the
 // state it works from is in the database, so a restart loses nothing.
-import type { Store } from '../store/index.js';
+import type { ConversationStorage } from './port.js';
 import type { ControlService } from './control-service.js';
 
 export class Maintenance {
@@ -9,7 +9,7 @@ export class Maintenance {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: ConversationStorage,
     private readonly control: ControlService,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}

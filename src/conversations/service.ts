@@ -9,7 +9,7 @@ import type { CompiledBot } from '../engine/compile.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { ConversationStorage } from './port.js';
 import { assertCanChat } from './control.js';
 import { liftEndedBan } from './control-machine.js';
 import { injectedParts } from './inject.js';
@@ -28,7 +28,7 @@ export interface ValueChanges {
   dropTags: string[];
 }
 
-export type ConversationServiceDeps = TurnRunnerDeps & { store: Store; live: LiveBots; clock: Clock; turns: ConversationTurns };
+export type ConversationServiceDeps = TurnRunnerDeps & { store: ConversationStorage; live: Pick<LiveBots, 'get'>; clock: Clock; turns: ConversationTurns };
 
 export class ConversationService {
   private readonly userTurn: UserTurn;

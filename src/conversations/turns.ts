@@ -6,7 +6,7 @@
 import { KeyedMutex } from '../shared/mutex.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import type { Repositories, Store } from '../store/index.js';
+import type { ConversationStorage, TurnWrites } from './port.js';
 import { planWebhooks, webhookUrlOf, type TurnMessage } from '../webhooks/plan.js';
 import type { EventBus } from './events.js';
 import { LIMITS } from './limits.js';
@@ -20,7 +20,7 @@ export interface TurnResult<T> {
   messages?: TurnMessage[];
   usage?: Omit<UsageRecord, 'month'>;
   /** more writes that must commit with the turn (shares, …) */
-  alsoWrite?: (tx: Repositories, conversationId: number) => Promise<void>;
+  alsoWrite?: (tx: TurnWrites, conversationId: number) => Promise<void>;
   /** runs once the transaction committed (fire-and-forget work) */
   afterCommit?: (conversation: ConversationRecord) => void;
   reply: T;
@@ -39,7 +39,7 @@ export class ConversationTurns {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: ConversationStorage,
     private readonly clock: Clock,
     private readonly events: EventBus,
     /** told when outbox rows were written, so deliveries start without waiting for a poll */

@@ -1,0 +1,56 @@
+// What the conversation use-case needs from storage, declared here and implemented by store/
+// (SQLite and PostgreSQL) and, for unit tests, in memory. The same contract suite runs on all
+// three (test/store/conversation-port.test.ts).
+import type { UsageRecord } from '../accounts/model.js';
+import type { BotRecord } from '../bots/model.js';
+import type { ReplyPart } from '../engine/types.js';
+import type { NewOutboxRow } from '../webhooks/model.js';
+import type { ConversationRecord, NewMessage, ShareRecord, StoredShare } from './model.js';
+
+/** Reads of conversations, outside or inside a transaction. */
+export interface ConversationReads {
+  byUser(botId: string, userId: string): Promise<ConversationRecord | null>;
+  byId(id: number): Promise<ConversationRecord | null>;
+  /** the stored history, oldest first, as the JSON text of an array of parts */
+  historyJson(conversationId: number): Promise<string>;
+  /** the stored history's parts, oldest first; with `limit`, only the last `limit` */
+  historyParts(conversationId: number, limit?: number): Promise<ReplyPart[]>;
+  /** conversations whose ban's last day is before `today` (YYYY-MM-DD) */
+  endedBans(today: string, limit?: number): Promise<Array<{ botId: string; userId: string }>>;
+}
+
+/** What one turn writes, all in one transaction. */
+export interface TurnWrites {
+  conversations: ConversationReads & {
+    /** the new conversation's id, or null when one with this bot and user id exists already */
+    insert(c: Omit<ConversationRecord, 'id'>): Promise<number | null>;
+    /** false when the stored revision is not `c.revision` (another writer got there first) */
+    save(c: ConversationRecord): Promise<boolean>;
+    appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<void>;
+    /** keeps the newest `maxMessages` messages and at most `maxBytes` of parts; returns how many went */
+    trimHistory(conversationId: number, maxMessages: number, maxBytes: number): Promise<number>;
+    /** the parts of messages queued for PENDING, oldest first, marked delivered */
+    takePending(conversationId: number): Promise<ReplyPart[]>;
+  };
+  outbox: { insert(row: NewOutboxRow): Promise<void> };
+  accounts: { addUsage(accountId: string, month: string, add: Omit<UsageRecord, 'month'>): Promise<void> };
+  shares: {
+    insert(share: ShareRecord): Promise<void>;
+    makeViewOnly(conversationId: number): Promise<void>;
+    dropAll(conversationId: number): Promise<void>;
+    /** claims the hand-back of an expired `auto` link once; false when already claimed */
+    markHandedBack(codeHash: string): Promise<boolean>;
+  };
+}
+
+export interface ConversationStorage {
+  conversations: ConversationReads & {
+    remove(id: number): Promise<void>;
+    /** conversations marked as being forgotten whose deletion has not happened yet */
+    forgettingIds(): Promise<number[]>;
+  };
+  shares: { expiredAuto(now: number): Promise<StoredShare[]>; markHandedBack(codeHash: string): Promise<boolean> };
+  bots: { byId(id: string): Promise<BotRecord | null> };
+  /** runs `work` in one transaction: all its writes commit together, or none (it threw) */
+  transaction<T>(work: (tx: TurnWrites) => Promise<T>): Promise<T>;
+}
