@@ -89,7 +89,7 @@ bot
   .requiredOption('--account <id-or-key>', 'account id or account API key')
   .action(async (file: string, options: { account: string }) => {
     await withServices(async (services) => {
-      const owner = (await services.store.accounts.byId(options.account)) ?? (await services.store.accounts.byApiKey(options.account));
+      const owner = await services.accounts.byIdOrKey(options.account);
       if (!owner) throw new AppError('ACCOUNT_NOT_FOUND', `no account with id or key ${options.account}`);
       const text = fs.readFileSync(file, 'utf8');
       const checked = services.bots.checkFile(text, /\.ya?ml$/i.test(file) ? 'application/yaml' : 'application/json');
@@ -105,7 +105,7 @@ bot
   .option('--out <file>', 'write to a file instead of standard output')
   .action(async (apiKey: string, options: { out?: string }) => {
     await withServices(async (services) => {
-      const found = await services.store.bots.byApiKey(apiKey);
+      const found = await services.bots.byApiKey(apiKey);
       if (!found) throw new AppError('BOT_NOT_FOUND', `no bot with API key ${apiKey}`);
       const text = JSON.stringify(await services.bots.draftFile(found), null, 2);
       if (options.out) {

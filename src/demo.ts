@@ -2,7 +2,6 @@
 // have something to talk to. Prints what a person needs to try it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { DEMO_WEB_KEY_META } from './channels/web/demo-page.js';
 import type { Services } from './http/services.js';
 import { DEMO_BOT_FILE } from './main.js';
 
@@ -18,12 +17,12 @@ export interface DemoKeys {
 export const DEMO_OPERATOR_EMAIL = 'operator@demo.local';
 
 export async function seedDemo(services: Services): Promise<DemoKeys | null> {
-  if ((await services.store.accounts.count()) > 0) return null;
+  if ((await services.accounts.count()) > 0) return null;
   const account = await services.accounts.create({ name: 'Demo', plan: 'standard', packages: ['master-bot'] });
   const file = services.bots.checkFile(fs.readFileSync(DEMO_BOT_FILE, 'utf8'), 'application/json');
   const bot = await services.bots.create(account, file);
   // GET /demo embeds the widget for this bot.
-  await services.store.meta.set(DEMO_WEB_KEY_META, bot.webKey);
+  await services.web.rememberDemoWebKey(bot.webKey);
   // An operator, so the console works from the first start; the password is shown once.
   const operatorPassword = crypto.randomBytes(9).toString('base64url');
   await services.accounts.addOperator(account.id, { email: DEMO_OPERATOR_EMAIL, name: 'Demo operator', password: operatorPassword });

@@ -5,12 +5,15 @@ import { loadAdminToken } from './auth/admin-token.js';
 import { Authenticator } from './auth/authenticate.js';
 import { SecretKeyMismatch } from './auth/secret-box.js';
 import { loadServerKey, type ServerKey } from './auth/secret-key.js';
+import { TokenGrants } from './auth/grants.js';
+import { CloneService } from './bots/clones.js';
 import { newSigningKey, SIGNING_KEY_META, TokenService } from './auth/tokens.js';
 import { LiveBots } from './bots/live.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
 import { ConversationService } from './conversations/service.js';
+import { Forgetting } from './conversations/forgetting.js';
 import { WebChannel } from './channels/web/web-channel.js';
 import type { Config } from './config.js';
 import { ConversationTurns } from './conversations/turns.js';
@@ -91,13 +94,8 @@ export async function createServices(config: Config, store: Store, options: Star
   const metrics = new Metrics(() => store.conversationsByState());
   const dispatcher = new Dispatcher(store, clock, metrics, { allowPrivateNetwork: config.allowPrivateNetwork, claimMs: config.jobClaimSeconds * 1000 });
   const turns = new ConversationTurns(store, clock, events, () => dispatcher.wake());
-  // Forgetting: the conversation is marked in the turn's transaction, deleted right after it, and
-  // the maintenance loop deletes any that a stop interrupted.
-  const forget = (c: ConversationRecord) =>
-    void store.conversations
-      .remove(c.id)
-      .then(() => events.publish({ kind: 'forgotten', botId: c.botId, userId: c.userId, channel: c.channel, at: clock.now() }))
-      .catch(() => undefined);
+  const forgetting = new Forgetting(store, events, clock);
+  const forget = (c: ConversationRecord) => forgetting.forget(c);
   const shares = new ShareService(store, clock, config);
   const control = new ControlService(store, turns, clock, forget);
   const conversations = new ConversationService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares });
@@ -105,7 +103,9 @@ export async function createServices(config: Config, store: Store, options: Star
   const services: Services = {
     config,
     clock,
-    store,
+    ping: () => store.ping(),
+    grants: new TokenGrants(store, tokens),
+    clones: new CloneService(store, clock),
     auth: new Authenticator(store, tokens, adminToken.matches),
     tokens,
     accounts: new AccountService(store, clock),
@@ -123,7 +123,7 @@ export async function createServices(config: Config, store: Store, options: Star
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
   };
-  const maintenance = new Maintenance(store, control);
+  const maintenance = new Maintenance(forgetting, control);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
   return { services, maintenance, dispatcher, turns, adminTokenGenerated: adminToken.generated };

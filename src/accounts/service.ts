@@ -58,6 +58,16 @@ export class AccountService {
     return account;
   }
 
+  /** How many accounts exist (the demo is seeded only on an empty database). */
+  count(): Promise<number> {
+    return this.store.accounts.count();
+  }
+
+  /** An account by its id or its API key (the command line takes either). */
+  async byIdOrKey(ref: string): Promise<AccountRecord | null> {
+    return (await this.store.accounts.byId(ref)) ?? (await this.store.accounts.byApiKey(ref));
+  }
+
   async get(id: string): Promise<AccountRecord> {
     const account = await this.store.accounts.byId(id);
     if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'No account has this id.');

@@ -73,6 +73,16 @@ export class BotService {
   }
 
   /** The bot in `account` with this API key; 404 when unknown, 403 when it is another account's. */
+  /** A bot by its API key, whatever its account (the command line's export). */
+  byApiKey(apiKey: string): Promise<BotRecord | null> {
+    return this.store.bots.byApiKey(apiKey);
+  }
+
+  /** The account's bots. */
+  list(account: AccountRecord): Promise<BotRecord[]> {
+    return this.store.bots.byAccount(account.id);
+  }
+
   async owned(account: AccountRecord, apiKey: string): Promise<BotRecord> {
     const bot = await this.store.bots.byApiKey(apiKey);
     if (!bot) throw new AppError('BOT_NOT_FOUND');

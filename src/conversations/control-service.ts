@@ -24,6 +24,14 @@ export interface StateChange {
   message?: string;
 }
 
+/** What a `forget` answers: deletion has started (api.md section 8). */
+export interface BeingForgotten {
+  UserId: string;
+  State: 'forgetting';
+}
+
+export const isBeingForgotten = (result: StateView | BeingForgotten): result is BeingForgotten => result.State === 'forgetting';
+
 export interface StateView {
   UserId: string;
   State: number;
@@ -61,11 +69,11 @@ export class ControlService {
     return this.view(c);
   }
 
-  /** Returns 200 with the new state, or 202 for forget (api.md section 8). */
-  async change(bot: BotRecord, userId: string, change: StateChange): Promise<{ status: number; body: unknown }> {
-    return this.turns.run<{ status: number; body: unknown }>(bot, userId, async (current) => {
+  /** The new state, or that the user is being forgotten (the HTTP layer answers 202 for it). */
+  async change(bot: BotRecord, userId: string, change: StateChange): Promise<StateView | BeingForgotten> {
+    return this.turns.run<StateView | BeingForgotten>(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
-      const forgetting = { status: 202, body: { UserId: userId, State: 'forgetting' } };
+      const forgetting: BeingForgotten = { UserId: userId, State: 'forgetting' };
       if (current.forgetting) {
         if (change.state === 'forget') return { reply: forgetting };
         throw new AppError('CONVERSATION_FORGETTING');
@@ -79,7 +87,7 @@ export class ControlService {
           if (mode === 'viewshares') await tx.shares.makeViewOnly(conversationId);
           if (mode === 'dropshares') await tx.shares.dropAll(conversationId);
         },
-        reply: { status: 200, body: this.view(next) },
+        reply: this.view(next),
       };
     });
   }

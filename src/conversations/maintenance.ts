@@ -1,21 +1,21 @@
 // Background upkeep, once a second: finish forgetting conversations, lift expired bans, hand
 // `auto` shares back to the bot. Every step is idempotent, so any number of nodes may run it; the
 // state it works from is in the database, so a restart loses nothing.
-import type { ConversationStorage } from './port.js';
 import type { ControlService } from './control-service.js';
+import type { Forgetting } from './forgetting.js';
 
 export class Maintenance {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly store: ConversationStorage,
+    private readonly forgetting: Forgetting,
     private readonly control: ControlService,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
   async runOnce(): Promise<void> {
-    for (const id of await this.store.conversations.forgettingIds()) await this.store.conversations.remove(id);
+    await this.forgetting.finishInterrupted();
     await this.control.liftEndedBans();
     await this.control.handBackExpiredLinks();
   }

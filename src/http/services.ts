@@ -2,6 +2,8 @@
 import type { AccountService } from '../accounts/service.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { TokenService } from '../auth/tokens.js';
+import type { TokenGrants } from '../auth/grants.js';
+import type { CloneService } from '../bots/clones.js';
 import type { BotService } from '../bots/service.js';
 import type { ChatService } from '../channels/custom/chat-service.js';
 import type { ConversationService } from '../conversations/service.js';
@@ -16,12 +18,14 @@ import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
 
 export interface Services {
   config: Config;
   clock: Clock;
-  store: Store;
+  /** resolves when the database answers (GET /health) */
+  ping: () => Promise<void>;
+  grants: TokenGrants;
+  clones: CloneService;
   auth: Authenticator;
   tokens: TokenService;
   accounts: AccountService;

@@ -10,6 +10,7 @@ import { isSystemVariable } from '../../engine/state.js';
 import type { ReplyPart } from '../../engine/types.js';
 import { AppError } from '../../shared/errors.js';
 import type { Store } from '../../store/index.js';
+import { DEMO_WEB_KEY_META } from './demo-page.js';
 import { originAllowed } from './origins.js';
 import type { ConversationRecord } from '../../conversations/model.js';
 import type { AccountRecord } from '../../accounts/model.js';
@@ -78,6 +79,15 @@ export class WebChannel {
     const account = await this.deps.store.accounts.byId(bot.accountId);
     if (!account) throw new AppError('BOT_NOT_FOUND', 'No bot has this web key.');
     return { account, bot };
+  }
+
+  /** The web key of the demo bot, remembered when the demo was seeded (null without a demo). */
+  demoWebKey(): Promise<string | null> {
+    return this.deps.store.meta.get(DEMO_WEB_KEY_META);
+  }
+
+  rememberDemoWebKey(webKey: string): Promise<void> {
+    return this.deps.store.meta.set(DEMO_WEB_KEY_META, webKey);
   }
 
   /** What the widget shows in its header. */

@@ -34,7 +34,7 @@ export function botRoutes(app: App, s: Services): void {
   const edited = (bot: BotRecord & { clones?: unknown[] }) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
 
   app.get('/bots', { ...account, schema: { ...account.schema, summary: "The account's bots" } }, async (request) => {
-    const bots = await s.store.bots.byAccount(accountOf(request).id);
+    const bots = await s.bots.list(accountOf(request));
     const keyOf = new Map(bots.map((b) => [b.id, b.apiKey]));
     return {
       Result: bots.map((b) => ({

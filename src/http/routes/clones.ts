@@ -2,7 +2,6 @@
 // Every field is optional in the schemas so that an absent one is 400 MISSING_FIELD naming it (the
 // spec's code), while unknown fields and wrong types stay 400 INVALID_REQUEST.
 import { Type } from 'typebox';
-import { CloneService } from '../../bots/clones.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import type { FastifyRequest } from 'fastify';
@@ -41,19 +40,18 @@ const accountOf = (request: FastifyRequest): AccountRecord => (request.principal
 const credentials = (bot: BotRecord) => ({ APIKey: bot.apiKey, APISecret: bot.apiSecret });
 
 export function cloneRoutes(app: App, s: Services): void {
-  const clones = new CloneService(s.store, s.clock);
   const account = { ...authed('account'), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
 
   app.post(
     '/bot/refclone',
     { ...account, schema: { ...account.schema, summary: 'A referenced clone of a bot, which becomes its master', body: RefCloneBody } },
-    async (request) => credentials(await clones.refClone(accountOf(request), request.body.Source)),
+    async (request) => credentials(await s.clones.refClone(accountOf(request), request.body.Source)),
   );
 
   app.post(
     '/bot/clone',
     { ...account, schema: { ...account.schema, summary: 'A full, detached copy with [[tags]] filled in', body: CloneBody } },
-    async (request) => credentials(await clones.fullClone(accountOf(request), request.body.Source, request.body.Destination)),
+    async (request) => credentials(await s.clones.fullClone(accountOf(request), request.body.Source, request.body.Destination)),
   );
 
   app.post(
@@ -61,7 +59,7 @@ export function cloneRoutes(app: App, s: Services): void {
     { ...account, schema: { ...account.schema, summary: "Make one of a clone's linked behaviours its own", params: KeyParams, body: DetachBody } },
     async (request) => {
       const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
-      const result = await clones.detach(bot, request.body.Behaviour);
+      const result = await s.clones.detach(bot, request.body.Behaviour);
       return { APIKey: result.bot.apiKey, Version: result.bot.version, Detached: result.detached };
     },
   );

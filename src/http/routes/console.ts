@@ -3,7 +3,7 @@
 // only maps HTTP to it. Shared conversation URLs (/share/*) are registered from here too.
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HANDOVER_MODES, type HandoverMode } from '../../conversations/control-service.js';
+import { HANDOVER_MODES, isBeingForgotten, type HandoverMode } from '../../conversations/control-service.js';
 import { operatorView, SESSION_HOURS, type OperatorContext } from '../../operators/sessions.js';
 import { eventView } from '../../operators/views.js';
 import { AppError } from '../../shared/errors.js';
@@ -104,22 +104,22 @@ export function consoleRoutes(app: App, s: Services): void {
     s.console.open(ctxOf(request), request.params.botId, request.params.userId),
   );
   app.post(`${one}/takeover`, { ...signedIn, schema: { hide: true, tags, summary: 'Take over (as the signed-in operator)', params: UserParams, body: Empty } }, async (request) =>
-    (await s.console.takeover(ctxOf(request), request.params.botId, request.params.userId)).body,
+    s.console.takeover(ctxOf(request), request.params.botId, request.params.userId),
   );
   app.post(`${one}/handover`, { ...signedIn, schema: { hide: true, tags, summary: 'Hand back to the bot', params: UserParams, body: HandoverBody } }, async (request) => {
     const mode = (request.body.Mode ?? '*').toLowerCase() as HandoverMode;
     if (!HANDOVER_MODES.includes(mode)) throw new AppError('INVALID_REQUEST', 'Mode must be viewshares, dropshares or *.', { Field: 'Mode' });
-    return (await s.console.handover(ctxOf(request), request.params.botId, request.params.userId, mode)).body;
+    return s.console.handover(ctxOf(request), request.params.botId, request.params.userId, mode);
   });
   app.post(`${one}/ban`, { ...signedIn, schema: { hide: true, tags, summary: 'Ban the user', params: UserParams, body: BanBody } }, async (request) =>
-    (await s.console.ban(ctxOf(request), request.params.botId, request.params.userId, request.body.Days, request.body.Message || undefined)).body,
+    s.console.ban(ctxOf(request), request.params.botId, request.params.userId, request.body.Days, request.body.Message || undefined),
   );
   app.post(`${one}/unban`, { ...signedIn, schema: { hide: true, tags, summary: 'Lift a ban', params: UserParams, body: Empty } }, async (request) =>
-    (await s.console.unban(ctxOf(request), request.params.botId, request.params.userId)).body,
+    s.console.unban(ctxOf(request), request.params.botId, request.params.userId),
   );
   app.post(`${one}/forget`, { ...signedIn, schema: { hide: true, tags, summary: 'Forget the user', params: UserParams, body: Empty } }, async (request, reply) => {
     const result = await s.console.forget(ctxOf(request), request.params.botId, request.params.userId);
-    return reply.status(result.status).send(result.body);
+    return reply.status(isBeingForgotten(result) ? 202 : 200).send(result);
   });
   app.post(`${one}/messages`, { ...signedIn, schema: { hide: true, tags, summary: 'Write to the user as operator', params: UserParams, body: MessageBody } }, async (request) =>
     s.console.send(ctxOf(request), request.params.botId, request.params.userId, request.body.Text),

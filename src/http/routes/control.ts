@@ -1,7 +1,7 @@
 // api.md sections 7 to 9: conversation state and shared conversation URLs.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { HANDOVER_MODES, STATE_COMMANDS, type HandoverMode, type StateCommand } from '../../conversations/control-service.js';
+import { HANDOVER_MODES, isBeingForgotten, STATE_COMMANDS, type HandoverMode, type StateCommand } from '../../conversations/control-service.js';
 import { SHARE_MODES } from '../../operators/share-service.js';
 import { AppError } from '../../shared/errors.js';
 import { authed, type App } from '../app.js';
@@ -73,7 +73,7 @@ export function controlRoutes(app: App, s: Services): void {
       const days = positiveInteger(p.days, 'days');
       const { bot: owner } = principalOf(request);
       const result = await s.control.change(owner, p.userid, { state, mode, operator: p.operator?.toLowerCase(), days, message: p.message });
-      return reply.status(result.status).send(result.body);
+      return reply.status(isBeingForgotten(result) ? 202 : 200).send(result);
     },
   );
 

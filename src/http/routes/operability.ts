@@ -7,7 +7,7 @@ import type { Services } from '../services.js';
 export function operabilityRoutes(app: App, s: Services): void {
   app.get('/health', { schema: { tags: ['operability'], summary: 'Readiness: 200 when the database answers' } }, async () => {
     try {
-      await s.store.ping();
+      await s.ping();
     } catch {
       throw new AppError('UNAVAILABLE');
     }

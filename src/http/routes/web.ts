@@ -3,7 +3,7 @@
 // EventSource cannot send headers and a CORS preflight must be answerable per bot).
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEMO_PAGE_POLICY, DEMO_SCRIPT, DEMO_WEB_KEY_META, demoPage } from '../../channels/web/demo-page.js';
+import { DEMO_PAGE_POLICY, DEMO_SCRIPT, demoPage } from '../../channels/web/demo-page.js';
 import type { WebPrincipal } from '../../channels/web/web-channel.js';
 import { widgetBundle } from '../../channels/web/widget-bundle.js';
 import { variableUpdates } from '../../conversations/values.js';
@@ -124,7 +124,7 @@ export function webRoutes(app: App, s: Services): void {
   });
 
   app.get('/demo', { schema: { hide: true, querystring: Type.Object({ bot: Type.Optional(Type.String({ maxLength: 128 })) }) } }, async (request, reply) => {
-    const webKey = request.query.bot ?? (await s.store.meta.get(DEMO_WEB_KEY_META));
+    const webKey = request.query.bot ?? (await s.web.demoWebKey());
     return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', DEMO_PAGE_POLICY).send(demoPage(webKey));
   });
 
