@@ -75,6 +75,18 @@ export type Effect =
 
 export type TurnEnd = 'done' | 'input' | 'operator' | 'stop' | 'guard';
 
+/**
+ * An action that threw while it ran. The turn skips it and goes on (a bad bot never fails a
+ * request), but the caller logs these so the failure is not silent.
+ */
+export interface ActionDiagnostic {
+  /** the action's `type`; null when the turn itself failed outside any action */
+  action: string | null;
+  /** where it stood: the interaction the turn was in, and its index in the list being run (null for a click or an answer) */
+  at: { behaviour: string | null; interaction: string | null; index: number | null };
+  error: string;
+}
+
 export interface TurnOutcome {
   state: ConversationState;
   parts: ReplyPart[];
@@ -84,6 +96,8 @@ export interface TurnOutcome {
   endedBy: TurnEnd;
   /** how many callApi actions ran (accounting, api.md section 13) */
   apiCalls: number;
+  /** actions that threw and were skipped, in the order they failed; [] when none did */
+  diagnostics: ActionDiagnostic[];
 }
 
 export interface EngineContext {
