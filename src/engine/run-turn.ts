@@ -138,15 +138,14 @@ function placeInLiveBot(turn: Turn): void {
   state.position = here === null ? null : positionOf(here);
 }
 
+/** The turn's working copy: the caller's state is never modified (it was read by stateFromStored). */
 function copyState(state: ConversationState): ConversationState {
   return {
-    position: state?.position ?? null,
-    previous: state?.previous ?? null,
-    bookmark: state?.bookmark ?? null,
-    variables: { ...(state?.variables ?? {}) },
-    tags: [...(state?.tags ?? [])],
-    privacy: { ...(state?.privacy ?? {}) },
-    waiting: state?.waiting ? { ...state.waiting } : null,
+    ...state,
+    variables: { ...state.variables },
+    tags: [...state.tags],
+    privacy: { ...state.privacy },
+    waiting: state.waiting === null ? null : { ...state.waiting },
   };
 }
 

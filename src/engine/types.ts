@@ -31,8 +31,11 @@ export interface WaitingInput {
   wrongAnswers: number;
 }
 
-/** Everything the engine needs to remember about a conversation between turns (stored as JSON). */
+/** Everything the engine needs to remember about a conversation between turns (stored as JSON).
+ *  Stored states are read through `stateFromStored` (state.ts), which upgrades older shapes. */
 export interface ConversationState {
+  /** shape version (STATE_VERSION); a state stored before versions existed has none */
+  v: 1;
   /** null until the conversation has run its first interaction */
   position: Position | null;
   previous: Position | null;

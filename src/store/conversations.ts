@@ -1,3 +1,4 @@
+import { stateFromStored } from '../engine/state.js';
 import type { ConversationState, ReplyPart } from '../engine/types.js';
 import type { Queryable } from './driver.js';
 
@@ -48,7 +49,8 @@ const toConversation = (r: ConversationRow): ConversationRecord => ({
   botId: r.bot_id,
   userId: r.user_id,
   channel: r.channel,
-  state: JSON.parse(r.state),
+  // Stored states may predate the current shape: one function upgrades them (engine/state.ts).
+  state: stateFromStored(JSON.parse(r.state)),
   controlState: Number(r.control_state) as ControlState,
   operator: r.operator,
   banExpiration: r.ban_expiration,
