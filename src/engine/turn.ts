@@ -8,6 +8,7 @@ import { positionOf, type CompiledBehaviour, type CompiledBot, type CompiledInte
 import { actionRegistry } from './registry.js';
 import { NEXT, type ActionRun, type Flow, type PartFields, type RunContext } from './run-context.js';
 import type { ActionDiagnostic, ConversationState, Effect, EngineContext, EngineRequest, ReplyPart, RequestAnswer, TurnEnd } from './types.js';
+import { PartType, type PartTypeCode } from './parts.js';
 
 export const MAX_MOVES = 25;
 export const MAX_ACTIONS = 1000;
@@ -15,7 +16,7 @@ export const MAX_TURN_MS = 10_000;
 
 const GUARD: Flow = Object.freeze({ kind: 'end', reason: 'guard' });
 /** Reply part types whose text is "typed" and so carries a TypeDelay (api.md 3 rule 10). */
-const TYPED_PART_TYPES = new Set([0, 6, 13]);
+const TYPED_PART_TYPES: ReadonlySet<number> = new Set([PartType.Text, PartType.Question, PartType.Buttons]);
 
 type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
 
@@ -47,7 +48,7 @@ export class Turn implements RunContext {
     return typeof template === 'string' ? renderTemplate(template, this.state.variables) : '';
   }
 
-  part(type: number, fields: PartFields = {}): ReplyPart {
+  part(type: PartTypeCode, fields: PartFields = {}): ReplyPart {
     const text = fields.Text ?? null;
     const part: ReplyPart = {
       Type: type,

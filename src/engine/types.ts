@@ -7,6 +7,7 @@ import type { Action, BotFile } from '../bots/bot-file.js';
 
 /** A reply part on the wire (api.md section 3). Optional fields appear only on the types that use them. */
 export interface ReplyPart {
+  /** a PartType (engine/parts.ts); a number on the wire, since injected parts may carry any */
   Type: number;
   Text: string | null;
   Command: string | null;

@@ -4,9 +4,10 @@
 import crypto from 'node:crypto';
 import type { Position, ReplyPart } from '../../engine/types.js';
 import type { Clock } from '../../shared/clock.js';
+import { PartType } from '../../engine/parts.js';
 
-const BUTTON_TYPE = 1;
-const TEXT_TYPE = 0;
+const BUTTON_TYPE = PartType.Button;
+const TEXT_TYPE = PartType.Text;
 
 export function injectedParts(text: string | undefined, parts: unknown[] | undefined, position: Position, _clock: Clock): ReplyPart[] {
   const out: ReplyPart[] = [];

@@ -2,6 +2,7 @@
 // forced position, with variables and tags applied first — run through the engine as one turn.
 import type { CompiledBot } from '../../engine/compile.js';
 import { newConversationState } from '../../engine/state.js';
+import { PartType } from '../../engine/parts.js';
 import type { ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome } from '../../engine/types.js';
 import { performHttpCall } from '../../integrations/http-call.js';
 import type { Config } from '../../config.js';
@@ -29,7 +30,7 @@ export interface TurnRunnerDeps {
   shares: ShareService;
 }
 
-const USER_TEXT_TYPE = 19;
+const USER_TEXT_TYPE = PartType.UserText;
 
 export class UserTurn {
   constructor(private readonly deps: TurnRunnerDeps) {}

@@ -3,6 +3,7 @@
 import type { ActionDefinition } from '../../action-definition.js';
 import { buttonOrLinkParts } from '../button-parts.js';
 import { actionSchema, BUTTON_OR_LINK_LIST, TEXT } from '../schema-parts.js';
+import { PartType } from '../../parts.js';
 
 export const buttonsAction: ActionDefinition = {
   type: 'buttons',
@@ -10,6 +11,6 @@ export const buttonsAction: ActionDefinition = {
   schema: actionSchema('buttons', { text: TEXT, buttons: BUTTON_OR_LINK_LIST }, ['text', 'buttons']),
   *run(action, rc) {
     if (typeof action.text !== 'string') return;
-    rc.say(rc.part(13, { Text: rc.render(action.text), Parts: buttonOrLinkParts(action.buttons, rc) }));
+    rc.say(rc.part(PartType.Buttons, { Text: rc.render(action.text), Parts: buttonOrLinkParts(action.buttons, rc) }));
   },
 };

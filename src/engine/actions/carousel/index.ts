@@ -6,6 +6,7 @@ import type { ReplyPart } from '../../types.js';
 import { buttonOrLinkParts } from '../button-parts.js';
 import { objectList } from '../fields.js';
 import { actionSchema, BUTTON_OR_LINK_LIST, NON_EMPTY_TEXT, TEXT } from '../schema-parts.js';
+import { PartType } from '../../parts.js';
 
 const cardSchema = {
   type: 'object',
@@ -23,7 +24,7 @@ export const carouselAction: ActionDefinition = {
     for (const card of objectList(action.cards)) {
       if (typeof card.title !== 'string') continue;
       cards.push(
-        rc.part(14, {
+        rc.part(PartType.Card, {
           Parts: buttonOrLinkParts(card.buttons, rc),
           Title: rc.render(card.title),
           Subtitle: typeof card.subtitle === 'string' ? rc.render(card.subtitle) : null,
@@ -31,6 +32,6 @@ export const carouselAction: ActionDefinition = {
         }),
       );
     }
-    if (cards.length > 0) rc.say(rc.part(5, { Parts: cards }));
+    if (cards.length > 0) rc.say(rc.part(PartType.Carousel, { Parts: cards }));
   },
 };

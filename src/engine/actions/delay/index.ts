@@ -3,6 +3,7 @@
 import type { ActionDefinition } from '../../action-definition.js';
 import { numberField } from '../fields.js';
 import { actionSchema } from '../schema-parts.js';
+import { PartType } from '../../parts.js';
 
 export const delayAction: ActionDefinition = {
   type: 'delay',
@@ -11,6 +12,6 @@ export const delayAction: ActionDefinition = {
   *run(action, rc) {
     const ms = numberField(action.ms);
     if (ms === null || ms < 0) return;
-    rc.say(rc.part(25, { TypeDelay: Math.round(ms) }));
+    rc.say(rc.part(PartType.Delay, { TypeDelay: Math.round(ms) }));
   },
 };

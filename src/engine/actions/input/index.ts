@@ -9,6 +9,7 @@ import type { RunContext } from '../../run-context.js';
 import { numberField, stringList } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS, TEXT } from '../schema-parts.js';
 import { EXPECT_KINDS, fitsExpect } from './expect.js';
+import { PartType } from '../../parts.js';
 
 export const DEFAULT_WRONG_ANSWER = "Sorry, I didn't get that.";
 
@@ -58,7 +59,7 @@ export const inputAction: ActionDefinition = {
       return yield* rc.runActions(Array.isArray(action.onGiveUp) ? action.onGiveUp : action.onSuccess);
     }
     const wrongTexts = stringList(action.wrongAnswerTexts);
-    rc.say(rc.part(0, { Text: rc.render(rc.pick(wrongTexts) ?? DEFAULT_WRONG_ANSWER) }));
+    rc.say(rc.part(PartType.Text, { Text: rc.render(rc.pick(wrongTexts) ?? DEFAULT_WRONG_ANSWER) }));
     ask(action, rc);
     rc.state.waiting = { actionId: waiting.actionId, wrongAnswers };
     return { kind: 'wait' };
@@ -66,5 +67,5 @@ export const inputAction: ActionDefinition = {
 };
 
 function ask(action: Action, rc: RunContext): void {
-  if (typeof action.question === 'string') rc.say(rc.part(6, { Text: rc.render(action.question) }));
+  if (typeof action.question === 'string') rc.say(rc.part(PartType.Question, { Text: rc.render(action.question) }));
 }

@@ -5,10 +5,11 @@ import type { ActionDefinition } from '../../action-definition.js';
 import type { RunContext } from '../../run-context.js';
 import type { ReplyPart } from '../../types.js';
 import { actionSchema, NON_EMPTY_TEXT } from '../schema-parts.js';
+import { PartType } from '../../parts.js';
 
 export function linkPart(action: Action, rc: RunContext): ReplyPart | null {
   if (typeof action.text !== 'string' || typeof action.url !== 'string') return null;
-  return rc.part(17, { Text: rc.render(action.text), Url: rc.render(action.url) });
+  return rc.part(PartType.Link, { Text: rc.render(action.text), Url: rc.render(action.url) });
 }
 
 export const linkAction: ActionDefinition = {

@@ -3,8 +3,9 @@
 
 import type { ActionDefinition } from '../../action-definition.js';
 import { actionSchema, NON_EMPTY_TEXT, TEXT } from '../schema-parts.js';
+import { PartType, type PartTypeCode } from '../../parts.js';
 
-function mediaAction(type: string, partType: number): ActionDefinition {
+function mediaAction(type: string, partType: PartTypeCode): ActionDefinition {
   return {
     type,
     needsId: false,
@@ -17,7 +18,7 @@ function mediaAction(type: string, partType: number): ActionDefinition {
   };
 }
 
-export const imageAction = mediaAction('image', 3);
-export const videoAction = mediaAction('video', 9);
-export const audioAction = mediaAction('audio', 10);
-export const fileAction = mediaAction('file', 11);
+export const imageAction = mediaAction('image', PartType.Image);
+export const videoAction = mediaAction('video', PartType.Video);
+export const audioAction = mediaAction('audio', PartType.Audio);
+export const fileAction = mediaAction('file', PartType.File);

@@ -3,6 +3,7 @@
 import type { ActionDefinition } from '../../action-definition.js';
 import { stringField, stringList } from '../fields.js';
 import { actionSchema, TEXT } from '../schema-parts.js';
+import { PartType } from '../../parts.js';
 
 export const textAction: ActionDefinition = {
   type: 'text',
@@ -17,6 +18,6 @@ export const textAction: ActionDefinition = {
     const choices = stringList(action.texts);
     const chosen = choices.length > 0 ? rc.pick(choices) : stringField(action.text);
     if (chosen === undefined || chosen === null) return;
-    rc.say(rc.part(0, { Text: rc.render(chosen) }));
+    rc.say(rc.part(PartType.Text, { Text: rc.render(chosen) }));
   },
 };
