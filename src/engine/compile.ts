@@ -6,6 +6,8 @@
 import type { Action, Behaviour, BotFile, Interaction, TextTrigger } from '../bots/bot-file.js';
 import type { Position } from './types.js';
 import { matchesPattern } from './matching.js';
+import { actionRegistry } from './registry.js';
+import { walkActions } from './walk.js';
 
 export interface CompiledInteraction {
   readonly name: string;
@@ -59,8 +61,6 @@ export interface CompiledBot {
 }
 
 const DEFAULT_WORDS_PER_MINUTE = 200;
-/** JSON cannot be cyclic, but a hostile file can nest deep enough to overflow the stack. */
-const MAX_NESTING = 200;
 
 export function compileBot(bot: BotFile): CompiledBot {
   const behaviours = new Map<string, CompiledBehaviour>();
@@ -81,7 +81,7 @@ export function compileBot(bot: BotFile): CompiledBot {
   startBehaviour ??= behaviours.values().next().value ?? null;
 
   const triggers = compileTriggers(bot?.triggers);
-  for (const trigger of triggers) indexIds(trigger.actions, { behaviour: null, interaction: null }, null, actionsById, 0);
+  for (const trigger of triggers) indexIds(trigger.actions, { behaviour: null, interaction: null }, actionsById);
 
   const settings = isObject(bot?.settings) ? bot.settings : {};
   const wpm = settings.wordsPerMinute;
@@ -121,10 +121,10 @@ function compileBehaviour(source: Behaviour, actionsById: Map<string, ActionLoca
     interactions.set(key, interaction);
     if (item.start === true) behaviour.start ??= interaction;
     if (item.fallback === true) behaviour.fallback ??= interaction;
-    indexIds(interaction.actions, { behaviour, interaction }, null, actionsById, 0);
+    indexIds(interaction.actions, { behaviour, interaction }, actionsById);
   }
   behaviour.start ??= interactions.values().next().value ?? null;
-  for (const trigger of behaviour.triggers) indexIds(trigger.actions, { behaviour, interaction: null }, null, actionsById, 0);
+  for (const trigger of behaviour.triggers) indexIds(trigger.actions, { behaviour, interaction: null }, actionsById);
   return behaviour;
 }
 
@@ -145,21 +145,16 @@ function compileTriggers(value: unknown): CompiledTrigger[] {
 
 type Owner = Pick<ActionLocation, 'behaviour' | 'interaction'>;
 
-/** Walks every nested value: any object with a string `type` is an action, wherever it sits
- *  (button lists, carousel cards, then/else, onSuccess, trigger actions, future action types). */
-function indexIds(value: unknown, owner: Owner, container: Action | null, out: Map<string, ActionLocation>, depth: number): void {
-  if (depth > MAX_NESTING || value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (const item of value) indexIds(item, owner, container, out, depth + 1);
-    return;
-  }
-  const record = value as Record<string, unknown>;
-  const isAction = typeof record.type === 'string';
-  if (isAction && typeof record.id === 'string' && record.id !== '' && !out.has(record.id)) {
-    out.set(record.id, { action: record as Action, ...owner, container });
-  }
-  const nextContainer = isAction ? (record as Action) : container;
-  for (const field of Object.values(record)) indexIds(field, owner, nextContainer, out, depth + 1);
+/**
+ * Indexes every action with an id in an operation list, however deeply nested, with the walker
+ * that validation and id generation use (walk.ts): the same actions, found the same way. The first
+ * action with an id wins (ids are unique on save).
+ */
+function indexIds(actions: readonly Action[], owner: Owner, out: Map<string, ActionLocation>): void {
+  walkActions(actions, [], actionRegistry, (node, _path, _embedded, parent) => {
+    if (typeof node.type !== 'string' || typeof node.id !== 'string' || node.id === '' || out.has(node.id)) return;
+    out.set(node.id, { action: node as Action, ...owner, container: (parent as Action | null) ?? null });
+  });
 }
 
 // ---- lookups used by the turn runner and the actions ----

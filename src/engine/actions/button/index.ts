@@ -3,7 +3,7 @@
 // then runs `onClick`.
 
 import type { Action } from '../../../bots/bot-file.js';
-import type { ActionDefinition } from '../../action-definition.js';
+import { defineAction } from '../../action-definition.js';
 import type { RunContext } from '../../run-context.js';
 import type { ReplyPart } from '../../types.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS } from '../schema-parts.js';
@@ -15,10 +15,10 @@ export function buttonPart(action: Action, rc: RunContext): ReplyPart | null {
   return rc.part(PartType.Button, { Text: rc.render(action.text), Command: action.id });
 }
 
-export const buttonAction: ActionDefinition = {
+export const buttonAction = defineAction({
   type: 'button',
   needsId: true,
-  schema: actionSchema('button', { text: NON_EMPTY_TEXT, onClick: OPERATIONS }, ['text', 'onClick']),
+  schema: actionSchema('button', { text: NON_EMPTY_TEXT, onClick: OPERATIONS }),
   *run(action, rc) {
     const part = buttonPart(action, rc);
     if (part !== null) rc.say(part);
@@ -32,4 +32,4 @@ export const buttonAction: ActionDefinition = {
     }
     return yield* rc.runActions(action.onClick);
   },
-};
+});

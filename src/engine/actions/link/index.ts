@@ -1,7 +1,7 @@
 // `link`: a link button (Type 17 with `Url`). It is not clickable by payload: the client opens the URL.
 
 import type { Action } from '../../../bots/bot-file.js';
-import type { ActionDefinition } from '../../action-definition.js';
+import { defineAction } from '../../action-definition.js';
 import type { RunContext } from '../../run-context.js';
 import type { ReplyPart } from '../../types.js';
 import { actionSchema, NON_EMPTY_TEXT } from '../schema-parts.js';
@@ -12,12 +12,12 @@ export function linkPart(action: Action, rc: RunContext): ReplyPart | null {
   return rc.part(PartType.Link, { Text: rc.render(action.text), Url: rc.render(action.url) });
 }
 
-export const linkAction: ActionDefinition = {
+export const linkAction = defineAction({
   type: 'link',
   needsId: false,
-  schema: actionSchema('link', { text: NON_EMPTY_TEXT, url: NON_EMPTY_TEXT }, ['text', 'url']),
+  schema: actionSchema('link', { text: NON_EMPTY_TEXT, url: NON_EMPTY_TEXT }),
   *run(action, rc) {
     const part = linkPart(action, rc);
     if (part !== null) rc.say(part);
   },
-};
+});
