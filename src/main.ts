@@ -13,6 +13,7 @@ import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
 import { ConversationService } from './conversations/service.js';
+import type { ActionDiagnostic } from './engine/types.js';
 import { Forgetting } from './conversations/forgetting.js';
 import { WebChannel } from './channels/web/web-channel.js';
 import type { Config } from './config.js';
@@ -98,7 +99,11 @@ export async function createServices(config: Config, store: Store, options: Star
   const forget = (c: ConversationRecord) => forgetting.forget(c);
   const shares = new ShareService(store, clock, config);
   const control = new ControlService(store, turns, clock, forget);
-  const conversations = new ConversationService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares });
+  // An action that throws is skipped and the turn goes on; the designer learns of it from the log.
+  const onDiagnostics = (bot: { apiKey: string }, _userId: string, diagnostics: ActionDiagnostic[]) => {
+    for (const d of diagnostics) options.log?.(`bot ${bot.apiKey}: action ${d.action ?? '(turn)'} at ${d.at.behaviour}/${d.at.interaction}#${d.at.index ?? '-'} failed: ${d.error}`);
+  };
+  const conversations = new ConversationService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares, onDiagnostics });
   const chat = new ChatService(conversations);
   const services: Services = {
     config,

@@ -1,6 +1,9 @@
 // The bot file format (bot-format.md) as TypeScript types. The JSON Schema in bots/schema.ts is the
 // authority at the edge; these types describe what a validated file looks like inside the server.
 
+/** The format and version every bot file names (bot-format.md). */
+export const BOT_FORMAT = 'colloquy/bot@1';
+
 export type Action = { type: string; id?: string; [field: string]: unknown };
 
 export interface TextTrigger {
@@ -48,7 +51,7 @@ export interface BotSettings {
 }
 
 export interface BotFile {
-  format: 'colloquy/bot@1';
+  format: typeof BOT_FORMAT;
   name: string;
   description?: string;
   avatar?: string;

@@ -7,6 +7,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Repositories, Store } from '../store/index.js';
 import type { BotFile } from './bot-file.js';
+import { BOT_FORMAT } from './bot-file.js';
 import { fillTags, fillTagsDeep, tagValues } from './tags.js';
 import { validateBotFile } from './validate.js';
 import type { AccountRecord } from '../accounts/model.js';
@@ -104,7 +105,7 @@ export class CloneService {
     };
     // A value can break a rule (an invalid URL, two behaviours with one name): say which.
     for (const filled of [draft, live]) {
-      const file: BotFile = { format: 'colloquy/bot@1', name, description: identity.description, settings: identity.settings, ...filled };
+      const file: BotFile = { format: BOT_FORMAT, name, description: identity.description, settings: identity.settings, ...filled };
       if (identity.avatar) file.avatar = identity.avatar;
       const result = validateBotFile(file);
       if (!result.ok) throw new AppError('INVALID_BOT', 'The clone with these Variables is not a valid bot.', { Problems: result.problems });

@@ -1,6 +1,7 @@
 // Between the bot file (what clients exchange) and what the store keeps: identity and settings
 // on the bot row (they take effect at once), versioned content in drafts and published versions.
 import type { BotFile, BotSettings } from './bot-file.js';
+import { BOT_FORMAT } from './bot-file.js';
 import type { BotContent, BotRecord } from './model.js';
 
 export const DEFAULT_WORDS_PER_MINUTE = 200;
@@ -28,7 +29,7 @@ export function contentOf(file: BotFile): BotContent {
 
 export function toBotFile(bot: BotRecord, content: BotContent): BotFile {
   const file: BotFile = {
-    format: 'colloquy/bot@1',
+    format: BOT_FORMAT,
     name: bot.name,
     description: bot.description,
     settings: bot.settings,

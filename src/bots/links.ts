@@ -10,6 +10,7 @@ import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Repositories, Store } from '../store/index.js';
 import type { Behaviour, BotFile } from './bot-file.js';
+import { BOT_FORMAT } from './bot-file.js';
 import { validateBotFile } from './validate.js';
 import type { BotContent, BotRecord } from './model.js';
 
@@ -80,7 +81,7 @@ export function ownBehavioursAfterEdit(previous: BotContent, next: BotContent, d
 
 /** The merged content must still be a valid bot: a master's change can break a detached behaviour. */
 export function checkMerged(bot: BotRecord, content: BotContent): void {
-  const file: BotFile = { format: 'colloquy/bot@1', name: bot.name, description: bot.description, settings: bot.settings, ...content };
+  const file: BotFile = { format: BOT_FORMAT, name: bot.name, description: bot.description, settings: bot.settings, ...content };
   if (bot.avatar) file.avatar = bot.avatar;
   const result = validateBotFile(file);
   if (!result.ok) {

@@ -6,6 +6,8 @@ import { GUID_PATTERN, type ActionRegistry, type JsonSchema } from './schema.js'
 import { toJsonPath } from './problems.js';
 import { forEachAction, isObj, type Obj, type Segment } from './walk.js';
 import { regexProblem } from '../engine/matching.js';
+import type { SaveCheckContext } from '../engine/action-definition.js';
+import type { Action } from './bot-file.js';
 
 export interface RawProblem {
   path: Segment[];
@@ -13,7 +15,6 @@ export interface RawProblem {
 }
 
 const GUID = new RegExp(GUID_PATTERN);
-const isTemplate = (s: string): boolean => s.includes('{{');
 const key = (s: string): string => s.toLowerCase();
 
 /**
@@ -98,7 +99,7 @@ function checkWebhookUrl(settings: unknown, out: RawProblem[]): void {
 }
 
 /**
- * What goTo targets can be checked against: behaviour name (lower case) → its interaction names,
+ * What goTo targets are checked against: behaviour name (lower case) → its interaction names,
  * or null where the schema rejected a name (then "missing" could be a false alarm, so no check).
  */
 interface NameIndex {
@@ -126,29 +127,13 @@ function nameIndex(behaviours: unknown[] | null): NameIndex {
   return index;
 }
 
-/**
- * An absolute goTo with literal names must land somewhere. Without `behaviour` it targets the
- * current behaviour, which is only known for actions inside a behaviour.
- */
-function checkGoTo(action: Obj, path: Segment[], current: Obj | undefined, index: NameIndex, out: RawProblem[]): void {
-  if (action.mode !== 'absolute') return;
-  const { behaviour, interaction } = action;
-  let target: string | undefined;
-  if (typeof behaviour === 'string') {
-    if (isTemplate(behaviour)) return;
-    if (!index.behaviours.has(key(behaviour))) {
-      if (index.complete) out.push({ path: [...path, 'behaviour'], message: `goTo target: there is no behaviour named '${behaviour}'` });
-      return;
-    }
-    target = behaviour;
-  } else if (behaviour === undefined && current && typeof current.name === 'string') {
-    target = current.name;
-  } else return;
-  if (typeof interaction !== 'string' || isTemplate(interaction)) return;
-  const names = index.behaviours.get(key(target));
-  if (names && !names.has(key(interaction))) {
-    out.push({ path: [...path, 'interaction'], message: `goTo target: behaviour '${target}' has no interaction named '${interaction}'` });
-  }
+/** What an action type's own save-time check may ask about the file (engine/action-definition.ts). */
+function checkContext(index: NameIndex, behaviour: Obj | undefined): SaveCheckContext {
+  return {
+    behaviourName: behaviour && typeof behaviour.name === 'string' ? behaviour.name : undefined,
+    hasBehaviour: (name) => (index.behaviours.has(key(name)) ? true : index.complete ? false : null),
+    interactionsOf: (name) => index.behaviours.get(key(name)) ?? null,
+  };
 }
 
 export function semanticProblems(doc: unknown, registry: ActionRegistry, schema: JsonSchema, failed: Failed = new Set()): RawProblem[] {
@@ -181,15 +166,9 @@ export function semanticProblems(doc: unknown, registry: ActionRegistry, schema:
       if (first !== undefined) out.push({ path: [...path, 'id'], message: `duplicate id '${action.id}' (ids must be unique in the bot; first used at ${first})` });
       else ids.set(k, toJsonPath(path));
     }
-    if (action.type === 'goTo') checkGoTo(action, path, scope.behaviour?.node, index, out);
-    if (action.type === 'input' && isObj(action.expect) && typeof action.expect.regex === 'string') {
-      const err = regexError(action.expect.regex);
-      if (err) out.push({ path: [...path, 'expect', 'regex'], message: err });
-    }
-    if (action.type === 'variableSwitch' && action.criteria === 'matches' && typeof action.value === 'string' && !isTemplate(action.value)) {
-      const err = regexError(action.value);
-      if (err) out.push({ path: [...path, 'value'], message: err });
-    }
+    // Rules about one action type's fields live with that type (its definition's `check`).
+    const check = typeof action.type === 'string' ? registry.get(action.type)?.check : undefined;
+    if (check) for (const p of check(action as Action, checkContext(index, scope.behaviour?.node))) out.push({ path: [...path, ...p.path], message: p.message });
   });
   return out;
 }

@@ -10,7 +10,9 @@ import { LIMITS } from '../conversations/limits.js';
 export type ActionRegistry = ReadonlyMap<string, ActionSchemaDefinition>;
 export type JsonSchema = Record<string, unknown>;
 
-export const BOT_FORMAT = 'colloquy/bot@1';
+import { BOT_FORMAT } from './bot-file.js';
+
+export { BOT_FORMAT };
 export const BOT_SCHEMA_ID = '/schema/bot.json';
 /** The types a `buttons` list or a carousel card may hold. */
 export const BUTTON_TYPES = ['button', 'link'] as const;

@@ -59,6 +59,20 @@ describe('validateBotFile', () => {
     assert.deepEqual(paths(problems).sort(), [`${at}.behaviour`, `${at}.extra`, `${at}.mode`]);
   });
 
+  it('takes the save-time rules of an action type from its definition (rules.ts knows no types)', () => {
+    const bot = supportBot();
+    bot.behaviours[0].interactions[2].actions[2].interaction = 'Anything'; // goTo to a missing interaction
+    const at = '$.behaviours[0].interactions[2].actions[2]';
+    assert.deepEqual(paths(problemsOf(bot)), [`${at}.interaction`]);
+    const goTo = actionRegistry.get('goTo')!;
+    const unchecked = new Map([...actionRegistry, ['goTo', { ...goTo, check: undefined }]]);
+    assert.equal(validateBotFile(bot, unchecked).ok, true);
+    const strict = new Map([...actionRegistry, ['goTo', { ...goTo, check: () => [{ path: ['mode'], message: 'no jumping' }] }]]);
+    const problems = problemsOf(supportBot(), strict);
+    assert.ok(problems.length > 0);
+    for (const p of problems) assert.deepEqual([p.Path.endsWith('.mode'), p.Message], [true, 'no jumping']);
+  });
+
   it('validates with the registry it is given', () => {
     const withoutCarousel = new Map([...actionRegistry].filter(([type]) => type !== 'carousel'));
     const problems = problemsOf(supportBot(), withoutCarousel);

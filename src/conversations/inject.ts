@@ -2,10 +2,11 @@
 // well-formed reply parts. Their buttons get fresh payloads that no bot knows, so a click on one
 // runs the fallback (api.md section 3) instead of an operation the client made up.
 import crypto from 'node:crypto';
+import { PartType } from '../engine/parts.js';
 import type { Position, ReplyPart } from '../engine/types.js';
 
-const BUTTON_TYPE = 1;
-const TEXT_TYPE = 0;
+const BUTTON_TYPE = PartType.Button;
+const TEXT_TYPE = PartType.Text;
 
 export function injectedParts(text: string | undefined, parts: unknown[] | undefined, position: Position): ReplyPart[] {
   const out: ReplyPart[] = [];

@@ -2,7 +2,8 @@
 // variables and tags applied first — run through the engine as one turn.
 import type { CompiledBot } from '../engine/compile.js';
 import { newConversationState } from '../engine/state.js';
-import type { ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome } from '../engine/types.js';
+import { PartType } from '../engine/parts.js';
+import type { ActionDiagnostic, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome } from '../engine/types.js';
 import { performHttpCall } from '../integrations/http-call.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -25,6 +26,8 @@ export interface TurnRunnerDeps {
   metrics: Metrics;
   config: Pick<Config, 'allowPrivateNetwork'>;
   random?: () => number;
+  /** told of actions that threw during a turn (the turn went on without them): logged by main.ts */
+  onDiagnostics?: (bot: BotRecord, userId: string, diagnostics: ActionDiagnostic[]) => void;
   /** deletes a conversation marked as forgetting (after the turn that asked for it committed) */
   forget: (conversation: ConversationRecord) => void;
   /** makes the links of `shareUrl` actions (operators/share-service.ts) */
@@ -45,7 +48,7 @@ export interface UserMessage {
   newChannel?: string;
 }
 
-const USER_TEXT_TYPE = 19;
+const USER_TEXT_TYPE = PartType.UserText;
 
 export class UserTurn {
   constructor(private readonly deps: TurnRunnerDeps) {}
@@ -84,6 +87,8 @@ export class UserTurn {
         outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(newShares), memo));
       }
       const last = outcomes.at(-1)!;
+      const diagnostics = outcomes.flatMap((o) => o.diagnostics);
+      if (diagnostics.length > 0) this.deps.onDiagnostics?.(bot, userId, diagnostics);
       next.state = last.state;
       // What the flow wrote is bounded too (docs/limits.md): a visitor cannot grow it turn by turn.
       clampFlowState(next.state);

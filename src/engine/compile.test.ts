@@ -83,7 +83,7 @@ test('settings and default variables', () => {
   assert.equal(bare.enableTypeSpeed, false);
   assert.equal(bare.wordsPerMinute, 200);
   assert.deepEqual(newConversationState(bot, { user_id: 'u', channel: 'custom' }), {
-    position: null, previous: null, bookmark: null,
+    v: 1, position: null, previous: null, bookmark: null,
     variables: { company: 'ACME', user_id: 'u', channel: 'custom' },
     tags: [], privacy: {}, waiting: null,
   });

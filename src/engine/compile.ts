@@ -4,63 +4,16 @@
 // The compiler trusts nothing: a malformed part of the file is ignored, never a crash.
 
 import type { Action, Behaviour, BotFile, Interaction, TextTrigger } from '../bots/bot-file.js';
-import type { Position } from './types.js';
 import { matchesPattern } from './matching.js';
+import { actionRegistry } from './registry.js';
+import { walkActions } from './walk.js';
+import type { ActionLocation, CompiledBehaviour, CompiledBot, CompiledInteraction, CompiledTrigger } from './compiled.js';
 
-export interface CompiledInteraction {
-  readonly name: string;
-  readonly behaviour: CompiledBehaviour;
-  readonly actions: readonly Action[];
-  /** the reply's EnableUserChat when a turn ends here (default true) */
-  readonly enableUserChat: boolean;
-}
-
-export interface CompiledTrigger {
-  matches(text: string): boolean;
-  readonly variable: string | null;
-  readonly whileWaiting: boolean;
-  readonly actions: readonly Action[];
-}
-
-export interface CompiledBehaviour {
-  readonly name: string;
-  readonly apiKey: string | null;
-  readonly triggers: readonly CompiledTrigger[];
-  /** keyed by lower-cased name */
-  readonly interactions: ReadonlyMap<string, CompiledInteraction>;
-  readonly start: CompiledInteraction | null;
-  readonly fallback: CompiledInteraction | null;
-}
-
-/** Where an action with an `id` lives: payloads and waiting inputs are resolved through this. */
-export interface ActionLocation {
-  readonly action: Action;
-  /** null for actions inside bot-level triggers */
-  readonly behaviour: CompiledBehaviour | null;
-  /** null for actions inside triggers: they run wherever the conversation is */
-  readonly interaction: CompiledInteraction | null;
-  /** the nearest enclosing action (e.g. the `carousel` or `buttons` holding a button), null at top level */
-  readonly container: Action | null;
-}
-
-export interface CompiledBot {
-  readonly source: BotFile;
-  /** keyed by lower-cased name */
-  readonly behaviours: ReadonlyMap<string, CompiledBehaviour>;
-  readonly startBehaviour: CompiledBehaviour | null;
-  readonly triggers: readonly CompiledTrigger[];
-  readonly actionsById: ReadonlyMap<string, ActionLocation>;
-  /** behaviour API key → behaviour name (ForcedBehaviourKey, DefaultBehaviour.APIKey) */
-  readonly behaviourByApiKey: ReadonlyMap<string, string>;
-  readonly enableTypeSpeed: boolean;
-  readonly wordsPerMinute: number;
-  /** copied into every new conversation */
-  readonly defaultVariables: Readonly<Record<string, string>>;
-}
+// The compiled bot's types and lookups live in compiled.ts (action types use them, and this
+// module depends on the action registry).
+export * from './compiled.js';
 
 const DEFAULT_WORDS_PER_MINUTE = 200;
-/** JSON cannot be cyclic, but a hostile file can nest deep enough to overflow the stack. */
-const MAX_NESTING = 200;
 
 export function compileBot(bot: BotFile): CompiledBot {
   const behaviours = new Map<string, CompiledBehaviour>();
@@ -81,7 +34,7 @@ export function compileBot(bot: BotFile): CompiledBot {
   startBehaviour ??= behaviours.values().next().value ?? null;
 
   const triggers = compileTriggers(bot?.triggers);
-  for (const trigger of triggers) indexIds(trigger.actions, { behaviour: null, interaction: null }, null, actionsById, 0);
+  for (const trigger of triggers) indexIds(trigger.actions, { behaviour: null, interaction: null }, actionsById);
 
   const settings = isObject(bot?.settings) ? bot.settings : {};
   const wpm = settings.wordsPerMinute;
@@ -121,10 +74,10 @@ function compileBehaviour(source: Behaviour, actionsById: Map<string, ActionLoca
     interactions.set(key, interaction);
     if (item.start === true) behaviour.start ??= interaction;
     if (item.fallback === true) behaviour.fallback ??= interaction;
-    indexIds(interaction.actions, { behaviour, interaction }, null, actionsById, 0);
+    indexIds(interaction.actions, { behaviour, interaction }, actionsById);
   }
   behaviour.start ??= interactions.values().next().value ?? null;
-  for (const trigger of behaviour.triggers) indexIds(trigger.actions, { behaviour, interaction: null }, null, actionsById, 0);
+  for (const trigger of behaviour.triggers) indexIds(trigger.actions, { behaviour, interaction: null }, actionsById);
   return behaviour;
 }
 
@@ -145,48 +98,19 @@ function compileTriggers(value: unknown): CompiledTrigger[] {
 
 type Owner = Pick<ActionLocation, 'behaviour' | 'interaction'>;
 
-/** Walks every nested value: any object with a string `type` is an action, wherever it sits
- *  (button lists, carousel cards, then/else, onSuccess, trigger actions, future action types). */
-function indexIds(value: unknown, owner: Owner, container: Action | null, out: Map<string, ActionLocation>, depth: number): void {
-  if (depth > MAX_NESTING || value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (const item of value) indexIds(item, owner, container, out, depth + 1);
-    return;
-  }
-  const record = value as Record<string, unknown>;
-  const isAction = typeof record.type === 'string';
-  if (isAction && typeof record.id === 'string' && record.id !== '' && !out.has(record.id)) {
-    out.set(record.id, { action: record as Action, ...owner, container });
-  }
-  const nextContainer = isAction ? (record as Action) : container;
-  for (const field of Object.values(record)) indexIds(field, owner, nextContainer, out, depth + 1);
+/**
+ * Indexes every action with an id in an operation list, however deeply nested, with the walker
+ * that validation and id generation use (walk.ts): the same actions, found the same way. The first
+ * action with an id wins (ids are unique on save).
+ */
+function indexIds(actions: readonly Action[], owner: Owner, out: Map<string, ActionLocation>): void {
+  walkActions(actions, [], actionRegistry, (node, _path, _embedded, parent) => {
+    if (typeof node.type !== 'string' || typeof node.id !== 'string' || node.id === '' || out.has(node.id)) return;
+    out.set(node.id, { action: node as Action, ...owner, container: (parent as Action | null) ?? null });
+  });
 }
 
 // ---- lookups used by the turn runner and the actions ----
-
-export function findBehaviour(bot: CompiledBot, name: string): CompiledBehaviour | null {
-  return bot.behaviours.get(name.toLowerCase()) ?? null;
-}
-
-export function findInteraction(behaviour: CompiledBehaviour, name: string): CompiledInteraction | null {
-  return behaviour.interactions.get(name.toLowerCase()) ?? null;
-}
-
-/** The start interaction of the start behaviour: where new, reset and lost conversations go. */
-export function startInteraction(bot: CompiledBot): CompiledInteraction | null {
-  return bot.startBehaviour?.start ?? null;
-}
-
-/** A stored position in this live version, or null when the names no longer exist. */
-export function resolvePosition(bot: CompiledBot, position: Position | null): CompiledInteraction | null {
-  if (position === null) return null;
-  const behaviour = findBehaviour(bot, position.behaviour);
-  return behaviour === null ? null : findInteraction(behaviour, position.interaction);
-}
-
-export function positionOf(interaction: CompiledInteraction): Position {
-  return { behaviour: interaction.behaviour.name, interaction: interaction.name };
-}
 
 function arrayOf<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];

@@ -4,8 +4,9 @@
 // Flow the action returns so that a goTo deep inside still moves the conversation.
 
 import type { Action } from '../bots/bot-file.js';
-import type { CompiledBehaviour, CompiledBot, CompiledInteraction } from './compile.js';
+import type { CompiledBehaviour, CompiledBot, CompiledInteraction } from './compiled.js';
 import type { ConversationState, Effect, EngineRequest, ReplyPart, RequestAnswer } from './types.js';
+import type { PartTypeCode } from './parts.js';
 
 /** How an action (or a list of them) hands control back to the turn runner. */
 export type Flow =
@@ -48,7 +49,7 @@ export interface RunContext {
   /** a text field rendered as a template against the current variables; non-strings give '' */
   render(template: unknown): string;
   /** a reply part stamped with here's names and its TypeDelay; not yet said */
-  part(type: number, fields?: PartFields): ReplyPart;
+  part(type: PartTypeCode, fields?: PartFields): ReplyPart;
   /** adds a part to the reply */
   say(part: ReplyPart): void;
   /** null unsets */

@@ -15,8 +15,9 @@ export function* runTurn(bot: CompiledBot, state: ConversationState, input: Turn
   try {
     placeInLiveBot(turn);
     endedBy = yield* dispatch(turn, input);
-  } catch {
+  } catch (error) {
     endedBy = 'done'; // defensive: keep what was produced rather than fail the request
+    turn.diagnose(null, null, error);
   }
   const where = resolvePosition(bot, turn.state.position);
   return {
@@ -26,6 +27,7 @@ export function* runTurn(bot: CompiledBot, state: ConversationState, input: Turn
     enableUserChat: where?.enableUserChat ?? true,
     endedBy,
     apiCalls: turn.apiCalls,
+    diagnostics: turn.diagnostics,
   };
 }
 
@@ -77,7 +79,7 @@ function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
   if (state.waiting !== null && location !== undefined && answer !== undefined) {
     if (location.interaction !== null) turn.moveTo(location.interaction, false);
     state.waiting = waiting; // moveTo clears it; the input's own answer decides what happens to it
-    return yield* turn.follow(yield* turn.safely(answer(location.action, turn, text, waiting!)));
+    return yield* turn.follow(yield* turn.safely(location.action, null, () => answer(location.action, turn, text, waiting!)));
   }
   return yield* runFallback(turn);
 }
@@ -90,7 +92,7 @@ function* command(turn: Turn, payload: string): TurnGen<TurnEnd> {
   if (location === undefined || click === undefined) return yield* runFallback(turn);
   // The onClick runs in the interaction that holds the button (it may be an older one).
   if (location.interaction !== null) turn.moveTo(location.interaction, false);
-  return yield* turn.follow(yield* turn.safely(click(location.action, turn, location.container)));
+  return yield* turn.follow(yield* turn.safely(location.action, null, () => click(location.action, turn, location.container)));
 }
 
 /** Forced position: unknown names go to the start interaction of the start behaviour. */
@@ -136,15 +138,14 @@ function placeInLiveBot(turn: Turn): void {
   state.position = here === null ? null : positionOf(here);
 }
 
+/** The turn's working copy: the caller's state is never modified (it was read by stateFromStored). */
 function copyState(state: ConversationState): ConversationState {
   return {
-    position: state?.position ?? null,
-    previous: state?.previous ?? null,
-    bookmark: state?.bookmark ?? null,
-    variables: { ...(state?.variables ?? {}) },
-    tags: [...(state?.tags ?? [])],
-    privacy: { ...(state?.privacy ?? {}) },
-    waiting: state?.waiting ? { ...state.waiting } : null,
+    ...state,
+    variables: { ...state.variables },
+    tags: [...state.tags],
+    privacy: { ...state.privacy },
+    waiting: state.waiting === null ? null : { ...state.waiting },
   };
 }
 

@@ -1,8 +1,8 @@
 // The state a brand-new conversation starts from: the bot's default variables plus the system
 // variables the caller knows (user_id, channel, creation_date). No position until its first turn.
 
-import type { CompiledBot } from './compile.js';
-import type { ConversationState } from './types.js';
+import type { CompiledBot } from './compiled.js';
+import type { ConversationState, Position, WaitingInput } from './types.js';
 
 /**
  * bot-format.md "System variables": the engine (or the conversation's creation) sets them; flows
@@ -19,6 +19,7 @@ export const isSystemVariable = (name: string): boolean => systemNames.has(name)
 
 export function newConversationState(bot: CompiledBot, systemVariables: Readonly<Record<string, string>> = {}): ConversationState {
   return {
+    v: STATE_VERSION,
     position: null,
     previous: null,
     bookmark: null,
@@ -26,5 +27,50 @@ export function newConversationState(bot: CompiledBot, systemVariables: Readonly
     tags: [],
     privacy: {},
     waiting: null,
+  };
+}
+
+/** The shape version written into every state; bump it with a step in `stateFromStored`. */
+export const STATE_VERSION = 1;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function positionFrom(value: unknown): Position | null {
+  return isRecord(value) && typeof value.behaviour === 'string' && typeof value.interaction === 'string'
+    ? { behaviour: value.behaviour, interaction: value.interaction }
+    : null;
+}
+
+function waitingFrom(value: unknown): WaitingInput | null {
+  if (!isRecord(value) || typeof value.actionId !== 'string') return null;
+  const wrong = value.wrongAnswers;
+  return { actionId: value.actionId, wrongAnswers: typeof wrong === 'number' && Number.isFinite(wrong) && wrong >= 0 ? wrong : 0 };
+}
+
+function entriesOf<T>(value: unknown, keep: (item: unknown) => item is T): Record<string, T> {
+  const out: Record<string, T> = {};
+  if (isRecord(value)) for (const [name, item] of Object.entries(value)) if (keep(item)) out[name] = item;
+  return out;
+}
+
+/**
+ * The one reader of a stored conversation state (the store's row mapping calls it): whatever
+ * version it was written in, the current shape comes out. A state without `v` was written before
+ * versions existed and has today's fields, possibly missing or malformed: each gets its default
+ * here, and nowhere else. A value of the wrong type is dropped rather than trusted, so the engine
+ * can rely on the shape. A state from a newer version is read as far as this shape goes.
+ */
+export function stateFromStored(raw: unknown): ConversationState {
+  const stored = isRecord(raw) ? raw : {};
+  return {
+    v: STATE_VERSION,
+    position: positionFrom(stored.position),
+    previous: positionFrom(stored.previous),
+    bookmark: positionFrom(stored.bookmark),
+    variables: entriesOf(stored.variables, (item): item is string => typeof item === 'string'),
+    tags: Array.isArray(stored.tags) ? stored.tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    privacy: entriesOf(stored.privacy, (item): item is boolean => typeof item === 'boolean'),
+    waiting: waitingFrom(stored.waiting),
   };
 }

@@ -234,3 +234,24 @@ test('the generator answers requests in order and returns the outcome', () => {
   assert.equal(end.done, true);
   if (end.done) assert.deepEqual([end.value.state.variables.conversation_share_url, end.value.state.variables.v], ['https://share/1', 'b']);
 });
+
+test('a throwing action leaves a diagnostic in the outcome; the turn goes on as before', () => {
+  const exploding = { type: 'text', get text(): string { throw new Error('boom'); } };
+  const onClick = { type: 'text', get text(): string { throw new Error('click boom'); } };
+  const BUTTON = '34343434-3434-4343-8343-343434343434';
+  const bot = botWith([say('before'), say('replaced'), say('after'), { type: 'tagSwitch', tag: 't', present: false, then: [say('nested'), say('replaced')] }, { type: 'button', id: BUTTON, text: 'Go', onClick: [] }]);
+  const start = bot.startBehaviour!.start!.actions as Action[];
+  start[1] = exploding; // JSON cannot hold a throwing getter: it stands for any action that throws
+  (start[3]!.then as Action[])[1] = exploding;
+  (start[4]!.onClick as Action[]).push(onClick);
+  const [chat, outcome] = started(bot);
+  assert.deepEqual(texts(outcome), ['before', 'after', 'nested', 'Go']);
+  assert.equal(outcome.endedBy, 'done');
+  assert.deepEqual(outcome.diagnostics, [
+    { action: 'text', at: { behaviour: 'Main', interaction: 'Start', index: 1 }, error: 'boom' },
+    { action: 'text', at: { behaviour: 'Main', interaction: 'Start', index: 1 }, error: 'boom' },
+  ]);
+  const clicked = chat.click(BUTTON);
+  assert.deepEqual(clicked.diagnostics, [{ action: 'text', at: { behaviour: 'Main', interaction: 'Start', index: 0 }, error: 'click boom' }]);
+  assert.deepEqual(chat.say('hi').diagnostics, []); // a turn where nothing failed lists nothing
+});

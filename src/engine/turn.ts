@@ -4,10 +4,11 @@
 import type { Action } from '../bots/bot-file.js';
 import { renderTemplate } from '../shared/template.js';
 import type { ActionDefinition } from './action-definition.js';
-import { positionOf, type CompiledBehaviour, type CompiledBot, type CompiledInteraction } from './compile.js';
+import { positionOf, type CompiledBehaviour, type CompiledBot, type CompiledInteraction } from './compiled.js';
 import { actionRegistry } from './registry.js';
 import { NEXT, type ActionRun, type Flow, type PartFields, type RunContext } from './run-context.js';
-import type { ConversationState, Effect, EngineContext, EngineRequest, ReplyPart, RequestAnswer, TurnEnd } from './types.js';
+import type { ActionDiagnostic, ConversationState, Effect, EngineContext, EngineRequest, ReplyPart, RequestAnswer, TurnEnd } from './types.js';
+import { PartType, type PartTypeCode } from './parts.js';
 
 export const MAX_MOVES = 25;
 export const MAX_ACTIONS = 1000;
@@ -15,13 +16,14 @@ export const MAX_TURN_MS = 10_000;
 
 const GUARD: Flow = Object.freeze({ kind: 'end', reason: 'guard' });
 /** Reply part types whose text is "typed" and so carries a TypeDelay (api.md 3 rule 10). */
-const TYPED_PART_TYPES = new Set([0, 6, 13]);
+const TYPED_PART_TYPES: ReadonlySet<number> = new Set([PartType.Text, PartType.Question, PartType.Buttons]);
 
 type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
 
 export class Turn implements RunContext {
   readonly parts: ReplyPart[] = [];
   readonly effects: Effect[] = [];
+  readonly diagnostics: ActionDiagnostic[] = [];
   apiCalls = 0;
   here: CompiledInteraction | null = null;
   private moves = 0;
@@ -46,7 +48,7 @@ export class Turn implements RunContext {
     return typeof template === 'string' ? renderTemplate(template, this.state.variables) : '';
   }
 
-  part(type: number, fields: PartFields = {}): ReplyPart {
+  part(type: PartTypeCode, fields: PartFields = {}): ReplyPart {
     const text = fields.Text ?? null;
     const part: ReplyPart = {
       Type: type,
@@ -98,12 +100,12 @@ export class Turn implements RunContext {
 
   *runActions(actions: unknown): TurnGen<Flow> {
     if (!Array.isArray(actions)) return NEXT;
-    for (const action of actions) {
+    for (const [index, action] of actions.entries()) {
       if (this.guardTripped()) return GUARD;
       if (!isAction(action)) continue;
       const definition = actionRegistry.get(action.type);
       if (definition === undefined) continue; // unknown type: skipped, as any malformed action
-      const flow = yield* this.safely(definition.run(action, this));
+      const flow = yield* this.safely(action, index, () => definition.run(action, this));
       if (flow.kind !== 'next') return flow;
     }
     return NEXT;
@@ -111,13 +113,26 @@ export class Turn implements RunContext {
 
   // ---- used by runTurn ----
 
-  /** Runs an action's generator; an action that throws on a malformed bot is skipped, never fatal. */
-  *safely(run: ActionRun): TurnGen<Flow> {
+  /**
+   * Runs an action's generator; an action that throws on a malformed bot is skipped, never fatal,
+   * but leaves a diagnostic. `index` is its place in the list being run, null for a click or an answer.
+   */
+  *safely(action: Action, index: number | null, run: () => ActionRun): TurnGen<Flow> {
     try {
-      return (yield* run) ?? NEXT;
-    } catch {
+      return (yield* run()) ?? NEXT;
+    } catch (error) {
+      this.diagnose(action.type, index, error);
       return NEXT;
     }
+  }
+
+  /** Records a failure where the turn stands now. */
+  diagnose(action: string | null, index: number | null, error: unknown): void {
+    this.diagnostics.push({
+      action,
+      at: { behaviour: this.here?.behaviour.name ?? null, interaction: this.here?.name ?? null, index },
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 
   /** Changes the position to `target`. `fromGoTo` records the goto_source_* variables. */

@@ -7,6 +7,7 @@ import type { Action, BotFile } from '../bots/bot-file.js';
 
 /** A reply part on the wire (api.md section 3). Optional fields appear only on the types that use them. */
 export interface ReplyPart {
+  /** a PartType (engine/parts.ts); a number on the wire, since injected parts may carry any */
   Type: number;
   Text: string | null;
   Command: string | null;
@@ -31,8 +32,11 @@ export interface WaitingInput {
   wrongAnswers: number;
 }
 
-/** Everything the engine needs to remember about a conversation between turns (stored as JSON). */
+/** Everything the engine needs to remember about a conversation between turns (stored as JSON).
+ *  Stored states are read through `stateFromStored` (state.ts), which upgrades older shapes. */
 export interface ConversationState {
+  /** shape version (STATE_VERSION); a state stored before versions existed has none */
+  v: 1;
   /** null until the conversation has run its first interaction */
   position: Position | null;
   previous: Position | null;
@@ -75,6 +79,18 @@ export type Effect =
 
 export type TurnEnd = 'done' | 'input' | 'operator' | 'stop' | 'guard';
 
+/**
+ * An action that threw while it ran. The turn skips it and goes on (a bad bot never fails a
+ * request), but the caller logs these so the failure is not silent.
+ */
+export interface ActionDiagnostic {
+  /** the action's `type`; null when the turn itself failed outside any action */
+  action: string | null;
+  /** where it stood: the interaction the turn was in, and its index in the list being run (null for a click or an answer) */
+  at: { behaviour: string | null; interaction: string | null; index: number | null };
+  error: string;
+}
+
 export interface TurnOutcome {
   state: ConversationState;
   parts: ReplyPart[];
@@ -84,6 +100,8 @@ export interface TurnOutcome {
   endedBy: TurnEnd;
   /** how many callApi actions ran (accounting, api.md section 13) */
   apiCalls: number;
+  /** actions that threw and were skipped, in the order they failed; [] when none did */
+  diagnostics: ActionDiagnostic[];
 }
 
 export interface EngineContext {

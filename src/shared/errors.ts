@@ -61,7 +61,3 @@ export class AppError extends Error {
     return { Code: this.code, Message: this.message, ...this.extra };
   }
 }
-
-export function fail(code: ErrorCode, message?: string, extra?: Record<string, unknown>): never {
-  throw new AppError(code, message, extra);
-}

@@ -1,5 +1,6 @@
 // Conversations and their messages in SQL: the conversation model's persistence.
 import type { ControlState, ConversationListing, ConversationRecord, Direction, NewMessage, StoredMessage } from '../conversations/model.js';
+import { stateFromStored } from '../engine/state.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { Queryable } from './driver.js';
 
@@ -24,7 +25,8 @@ const toConversation = (r: ConversationRow): ConversationRecord => ({
   botId: r.bot_id,
   userId: r.user_id,
   channel: r.channel,
-  state: JSON.parse(r.state),
+  // Stored states may predate the current shape: one function upgrades them (engine/state.ts).
+  state: stateFromStored(JSON.parse(r.state)),
   controlState: Number(r.control_state) as ControlState,
   operator: r.operator,
   banExpiration: r.ban_expiration,

@@ -14,6 +14,7 @@ for (const kind of databaseKinds()) {
       const fields = conversationRecord(bot.id, 'user-1', {
         channel: 'web',
         state: {
+          v: 1,
           position: { behaviour: 'Main', interaction: 'Welcome' },
           previous: null,
           bookmark: { behaviour: 'Main', interaction: 'Start' },
@@ -56,6 +57,23 @@ for (const kind of databaseKinds()) {
         const winner = ids.find((id) => id !== null);
         assert.equal((await ctx.store.conversations.byUser(bot.id, `racer-${round}`))!.id, winner);
       }
+    });
+
+    test('a state stored before versions existed reads back upgraded to the current shape', async () => {
+      const { bot } = await seedBot(ctx.store);
+      // The shape written before issue 12: no `v`, and rows from older code may lack fields.
+      const old = { position: { behaviour: 'Main', interaction: 'Start' }, variables: { name: 'Ana' }, tags: ['vip'] };
+      const id = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'old-user', { state: old as never })))!;
+      assert.deepEqual((await ctx.store.conversations.byId(id))!.state, {
+        v: 1,
+        position: { behaviour: 'Main', interaction: 'Start' },
+        previous: null,
+        bookmark: null,
+        variables: { name: 'Ana' },
+        tags: ['vip'],
+        privacy: {},
+        waiting: null,
+      });
     });
 
     test('save with the current revision writes and bumps the revision; a stale one writes nothing', async () => {

@@ -55,7 +55,7 @@ for (const kind of databaseKinds()) {
         channel: TRICKY,
         operator: TRICKY,
         banMessage: TRICKY,
-        state: { position: null, previous: null, bookmark: null, variables: { [TRICKY]: JSON_ONLY }, tags: [TRICKY], privacy: {}, waiting: null },
+        state: { v: 1, position: null, previous: null, bookmark: null, variables: { [TRICKY]: JSON_ONLY }, tags: [TRICKY], privacy: {}, waiting: null },
       });
       const id = (await ctx.store.conversations.insert(conversation))!;
       assert.deepEqual(await ctx.store.conversations.byUser(bot.id, TRICKY), { ...conversation, id });

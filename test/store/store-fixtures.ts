@@ -104,7 +104,7 @@ export function conversationRecord(botId: string, userId: string, over: Partial<
     botId,
     userId,
     channel: 'custom',
-    state: { position: null, previous: null, bookmark: null, variables: {}, tags: [], privacy: {}, waiting: null },
+    state: { v: 1, position: null, previous: null, bookmark: null, variables: {}, tags: [], privacy: {}, waiting: null },
     controlState: 0,
     operator: null,
     banExpiration: null,

@@ -18,3 +18,8 @@ export function objectList(value: unknown): Record<string, unknown>[] {
 export function numberField(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
+
+/** A text with `{{...}}` is a template: its value is only known at run time. */
+export function isTemplate(value: string): boolean {
+  return value.includes('{{');
+}

@@ -1,14 +1,14 @@
 // `bookmark`: remembers the current interaction for `goTo` with mode `bookmark`.
 
-import type { ActionDefinition } from '../../action-definition.js';
-import { positionOf } from '../../compile.js';
+import { defineAction } from '../../action-definition.js';
+import { positionOf } from '../../compiled.js';
 import { actionSchema } from '../schema-parts.js';
 
-export const bookmarkAction: ActionDefinition = {
+export const bookmarkAction = defineAction({
   type: 'bookmark',
   needsId: false,
   schema: actionSchema('bookmark', {}),
   *run(_action, rc) {
     if (rc.here !== null) rc.state.bookmark = positionOf(rc.here);
   },
-};
+});

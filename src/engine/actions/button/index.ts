@@ -3,21 +3,22 @@
 // then runs `onClick`.
 
 import type { Action } from '../../../bots/bot-file.js';
-import type { ActionDefinition } from '../../action-definition.js';
+import { defineAction } from '../../action-definition.js';
 import type { RunContext } from '../../run-context.js';
 import type { ReplyPart } from '../../types.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS } from '../schema-parts.js';
+import { PartType } from '../../parts.js';
 
 /** The Type 1 part of a button, or null when it cannot be clicked (no id or no text). */
 export function buttonPart(action: Action, rc: RunContext): ReplyPart | null {
   if (typeof action.id !== 'string' || action.id === '' || typeof action.text !== 'string') return null;
-  return rc.part(1, { Text: rc.render(action.text), Command: action.id });
+  return rc.part(PartType.Button, { Text: rc.render(action.text), Command: action.id });
 }
 
-export const buttonAction: ActionDefinition = {
+export const buttonAction = defineAction({
   type: 'button',
   needsId: true,
-  schema: actionSchema('button', { text: NON_EMPTY_TEXT, onClick: OPERATIONS }, ['text', 'onClick']),
+  schema: actionSchema('button', { text: NON_EMPTY_TEXT, onClick: OPERATIONS }),
   *run(action, rc) {
     const part = buttonPart(action, rc);
     if (part !== null) rc.say(part);
@@ -31,4 +32,4 @@ export const buttonAction: ActionDefinition = {
     }
     return yield* rc.runActions(action.onClick);
   },
-};
+});

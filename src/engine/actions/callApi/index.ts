@@ -3,7 +3,8 @@
 // `async: true` calls become an `asyncHttp` effect made after the turn, with no answer used.
 // `api_status` gets the status or TIMEOUT / ERROR; `variable` the body or the value at `responsePath`.
 
-import type { ActionDefinition } from '../../action-definition.js';
+import { defineAction } from '../../action-definition.js';
+import { Type } from 'typebox';
 import type { HttpAnswer, RequestAnswer } from '../../types.js';
 import { numberField } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS, TEXT } from '../schema-parts.js';
@@ -12,24 +13,20 @@ import { pickFromJson } from './response-path.js';
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const MAX_TIMEOUT_MS = 30_000;
 
-export const callApiAction: ActionDefinition = {
+export const callApiAction = defineAction({
   type: 'callApi',
   needsId: false,
-  schema: actionSchema(
-    'callApi',
-    {
-      method: NON_EMPTY_TEXT,
-      url: NON_EMPTY_TEXT,
-      headers: { type: 'object', additionalProperties: TEXT },
-      body: TEXT,
-      timeoutMs: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS },
-      responsePath: TEXT,
-      variable: NON_EMPTY_TEXT,
-      async: { type: 'boolean' },
-      onError: OPERATIONS,
-    },
-    ['method', 'url'],
-  ),
+  schema: actionSchema('callApi', {
+    method: NON_EMPTY_TEXT,
+    url: NON_EMPTY_TEXT,
+    headers: Type.Optional(Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: TEXT })),
+    body: Type.Optional(TEXT),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS })),
+    responsePath: Type.Optional(TEXT),
+    variable: Type.Optional(NON_EMPTY_TEXT),
+    async: Type.Optional(Type.Boolean()),
+    onError: Type.Optional(OPERATIONS),
+  }),
   *run(action, rc) {
     const url = rc.render(action.url);
     if (url === '') return;
@@ -61,7 +58,7 @@ export const callApiAction: ActionDefinition = {
     const succeeded = typeof answer.status === 'number' && answer.status >= 200 && answer.status < 300;
     if (!succeeded) return yield* rc.runActions(action.onError);
   },
-};
+});
 
 /** The caller's answer, read defensively: anything unexpected counts as ERROR. */
 function toHttpAnswer(answer: RequestAnswer | undefined): HttpAnswer {

@@ -1,29 +1,29 @@
 // `carousel`: cards side by side (Type 5) each a Type 14 part with Title/Subtitle/ImageUrl and its
 // buttons. A click on a card button also stores the button text in `variable` (see button/index.ts).
 
-import type { ActionDefinition } from '../../action-definition.js';
+import { Type } from 'typebox';
+import { defineAction } from '../../action-definition.js';
 import type { ReplyPart } from '../../types.js';
 import { buttonOrLinkParts } from '../button-parts.js';
 import { objectList } from '../fields.js';
 import { actionSchema, BUTTON_OR_LINK_LIST, NON_EMPTY_TEXT, TEXT } from '../schema-parts.js';
+import { PartType } from '../../parts.js';
 
-const cardSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'buttons'],
-  properties: { title: TEXT, subtitle: TEXT, imageUrl: TEXT, buttons: BUTTON_OR_LINK_LIST },
-};
+const cardSchema = Type.Object(
+  { title: TEXT, subtitle: Type.Optional(TEXT), imageUrl: Type.Optional(TEXT), buttons: BUTTON_OR_LINK_LIST },
+  { additionalProperties: false },
+);
 
-export const carouselAction: ActionDefinition = {
+export const carouselAction = defineAction({
   type: 'carousel',
   needsId: false,
-  schema: actionSchema('carousel', { cards: { type: 'array', items: cardSchema }, variable: NON_EMPTY_TEXT }, ['cards']),
+  schema: actionSchema('carousel', { cards: Type.Array(cardSchema), variable: Type.Optional(NON_EMPTY_TEXT) }),
   *run(action, rc) {
     const cards: ReplyPart[] = [];
     for (const card of objectList(action.cards)) {
       if (typeof card.title !== 'string') continue;
       cards.push(
-        rc.part(14, {
+        rc.part(PartType.Card, {
           Parts: buttonOrLinkParts(card.buttons, rc),
           Title: rc.render(card.title),
           Subtitle: typeof card.subtitle === 'string' ? rc.render(card.subtitle) : null,
@@ -31,6 +31,6 @@ export const carouselAction: ActionDefinition = {
         }),
       );
     }
-    if (cards.length > 0) rc.say(rc.part(5, { Parts: cards }));
+    if (cards.length > 0) rc.say(rc.part(PartType.Carousel, { Parts: cards }));
   },
-};
+});

@@ -1,28 +1,56 @@
 // `goTo`: moves the conversation (bot-format.md rule 2). The action only resolves the target; the
 // turn runner makes the move, counts it against the loop guard and runs the target.
 
+import { Type } from 'typebox';
 import type { Action } from '../../../bots/bot-file.js';
-import type { ActionDefinition } from '../../action-definition.js';
-import { findBehaviour, findInteraction, resolvePosition, type CompiledInteraction } from '../../compile.js';
+import { defineAction, type SaveCheckContext, type SaveProblem } from '../../action-definition.js';
+import { findBehaviour, findInteraction, resolvePosition, type CompiledInteraction } from '../../compiled.js';
 import type { RunContext } from '../../run-context.js';
+import { isTemplate } from '../fields.js';
 import { actionSchema, TEXT } from '../schema-parts.js';
 
 export const GOTO_MODES = ['absolute', 'start', 'previous', 'fallback', 'bookmark'] as const;
 
-export const goToAction: ActionDefinition = {
+export const goToAction = defineAction({
   type: 'goTo',
   needsId: false,
-  schema: actionSchema(
-    'goTo',
-    { mode: { enum: [...GOTO_MODES] }, behaviour: TEXT, interaction: TEXT, cancelFurtherExecution: { type: 'boolean' } },
-    ['mode'],
-  ),
+  schema: actionSchema('goTo', {
+    mode: Type.Enum([...GOTO_MODES]),
+    behaviour: Type.Optional(TEXT),
+    interaction: Type.Optional(TEXT),
+    cancelFurtherExecution: Type.Optional(Type.Boolean()),
+  }),
+  check: checkTarget,
   *run(action, rc) {
     const target = targetOf(action, rc);
     if (target === null) return; // a missing target makes the action do nothing
     return { kind: 'goto', target, cancelFurtherExecution: action.cancelFurtherExecution === true };
   },
-};
+});
+
+/**
+ * Save-time rule: an absolute goTo with literal names must land somewhere. Without `behaviour` it
+ * targets the current behaviour, which is only known for actions inside a behaviour. Templates
+ * (`{{...}}`) are only known at run time, and names the schema rejected cannot be judged.
+ */
+function checkTarget(action: Action, context: SaveCheckContext): SaveProblem[] {
+  if (action.mode !== 'absolute') return [];
+  const { behaviour, interaction } = action;
+  let target: string;
+  if (typeof behaviour === 'string') {
+    if (isTemplate(behaviour)) return [];
+    const known = context.hasBehaviour(behaviour);
+    if (known === false) return [{ path: ['behaviour'], message: `goTo target: there is no behaviour named '${behaviour}'` }];
+    if (known === null) return [];
+    target = behaviour;
+  } else if (behaviour === undefined && context.behaviourName !== undefined) {
+    target = context.behaviourName;
+  } else return [];
+  if (typeof interaction !== 'string' || isTemplate(interaction)) return [];
+  const names = context.interactionsOf(target);
+  if (names === null || names.has(interaction.toLowerCase())) return [];
+  return [{ path: ['interaction'], message: `goTo target: behaviour '${target}' has no interaction named '${interaction}'` }];
+}
 
 function targetOf(action: Action, rc: RunContext): CompiledInteraction | null {
   const current = rc.currentBehaviour();

@@ -4,38 +4,42 @@
 // `onSuccess`, with the variable unset). 0 or absent = never give up.
 
 import type { Action } from '../../../bots/bot-file.js';
-import type { ActionDefinition } from '../../action-definition.js';
+import { Type } from 'typebox';
+import { defineAction } from '../../action-definition.js';
+import { regexProblem } from '../../matching.js';
 import type { RunContext } from '../../run-context.js';
+import { isObj } from '../../walk.js';
 import { numberField, stringList } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS, TEXT } from '../schema-parts.js';
 import { EXPECT_KINDS, fitsExpect } from './expect.js';
+import { PartType } from '../../parts.js';
 
 export const DEFAULT_WRONG_ANSWER = "Sorry, I didn't get that.";
 
-const expectSchema = {
-  anyOf: [
-    { enum: [...EXPECT_KINDS] },
-    { type: 'string', minLength: 1, description: 'alternatives, e.g. "yes|no|maybe"' },
-    { type: 'object', additionalProperties: false, required: ['regex'], properties: { regex: { type: 'string' } } },
-  ],
-};
+const expectSchema = Type.Union([
+  Type.Enum([...EXPECT_KINDS]),
+  Type.String({ minLength: 1, description: 'alternatives, e.g. "yes|no|maybe"' }),
+  Type.Object({ regex: Type.String() }, { additionalProperties: false }),
+]);
 
-export const inputAction: ActionDefinition = {
+export const inputAction = defineAction({
   type: 'input',
   needsId: true,
-  schema: actionSchema(
-    'input',
-    {
-      question: TEXT,
-      expect: expectSchema,
-      variable: NON_EMPTY_TEXT,
-      maxWrongAnswers: { type: 'integer', minimum: 0 },
-      wrongAnswerTexts: { type: 'array', items: TEXT },
-      onSuccess: OPERATIONS,
-      onGiveUp: OPERATIONS,
-    },
-    ['expect', 'variable', 'onSuccess'],
-  ),
+  schema: actionSchema('input', {
+    question: Type.Optional(TEXT),
+    expect: expectSchema,
+    variable: NON_EMPTY_TEXT,
+    maxWrongAnswers: Type.Optional(Type.Integer({ minimum: 0 })),
+    wrongAnswerTexts: Type.Optional(Type.Array(TEXT)),
+    onSuccess: OPERATIONS,
+    onGiveUp: Type.Optional(OPERATIONS),
+  }),
+  /** Save-time rule: a regex `expect` must be one the engine can run (linear time, issue 11). */
+  check(action) {
+    const { expect } = action as Action;
+    const error = isObj(expect) && typeof expect.regex === 'string' ? regexProblem(expect.regex) : null;
+    return error === null ? [] : [{ path: ['expect', 'regex'], message: error }];
+  },
   *run(action, rc) {
     // Without an id the answer could never find its way back to this action: skip it.
     if (typeof action.id !== 'string' || action.id === '' || typeof action.variable !== 'string') return;
@@ -58,13 +62,13 @@ export const inputAction: ActionDefinition = {
       return yield* rc.runActions(Array.isArray(action.onGiveUp) ? action.onGiveUp : action.onSuccess);
     }
     const wrongTexts = stringList(action.wrongAnswerTexts);
-    rc.say(rc.part(0, { Text: rc.render(rc.pick(wrongTexts) ?? DEFAULT_WRONG_ANSWER) }));
+    rc.say(rc.part(PartType.Text, { Text: rc.render(rc.pick(wrongTexts) ?? DEFAULT_WRONG_ANSWER) }));
     ask(action, rc);
     rc.state.waiting = { actionId: waiting.actionId, wrongAnswers };
     return { kind: 'wait' };
   },
-};
+});
 
 function ask(action: Action, rc: RunContext): void {
-  if (typeof action.question === 'string') rc.say(rc.part(6, { Text: rc.render(action.question) }));
+  if (typeof action.question === 'string') rc.say(rc.part(PartType.Question, { Text: rc.render(action.question) }));
 }

@@ -1,7 +1,8 @@
 // `setVariable`: changes one variable (bot-format.md "setVariable modes"). Variables are strings;
 // arithmetic modes read both sides as numbers (unparsable = 0) and write them without a trailing `.0`.
 
-import type { ActionDefinition } from '../../action-definition.js';
+import { Type } from 'typebox';
+import { defineAction } from '../../action-definition.js';
 import { readNumber, writeNumber } from '../../numbers.js';
 import { actionSchema, NON_EMPTY_TEXT, TEXT } from '../schema-parts.js';
 
@@ -40,14 +41,15 @@ export function applyMode(mode: Mode, current: string | undefined, value: string
   }
 }
 
-export const setVariableAction: ActionDefinition = {
+export const setVariableAction = defineAction({
   type: 'setVariable',
   needsId: false,
-  schema: actionSchema(
-    'setVariable',
-    { name: NON_EMPTY_TEXT, mode: { enum: [...SET_VARIABLE_MODES] }, value: TEXT, find: TEXT },
-    ['name'],
-  ),
+  schema: actionSchema('setVariable', {
+    name: NON_EMPTY_TEXT,
+    mode: Type.Optional(Type.Enum([...SET_VARIABLE_MODES])),
+    value: Type.Optional(TEXT),
+    find: Type.Optional(TEXT),
+  }),
   *run(action, rc) {
     if (typeof action.name !== 'string' || action.name === '') return;
     const mode = (action.mode ?? 'overwrite') as Mode;
@@ -55,4 +57,4 @@ export const setVariableAction: ActionDefinition = {
     const next = applyMode(mode, rc.getVariable(action.name), rc.render(action.value), rc.render(action.find));
     if (next !== undefined) rc.setVariable(action.name, next);
   },
-};
+});

@@ -1,15 +1,16 @@
 // `shareUrl`: asks the caller for a shared conversation URL and stores it in `conversation_share_url`.
 
-import type { ActionDefinition } from '../../action-definition.js';
+import { Type } from 'typebox';
+import { defineAction } from '../../action-definition.js';
 import { numberField } from '../fields.js';
 import { actionSchema } from '../schema-parts.js';
 
 const MODES = ['view', 'takeover', 'auto'] as const;
 
-export const shareUrlAction: ActionDefinition = {
+export const shareUrlAction = defineAction({
   type: 'shareUrl',
   needsId: false,
-  schema: actionSchema('shareUrl', { mode: { enum: [...MODES] }, hours: { type: 'number', exclusiveMinimum: 0 } }, ['mode', 'hours']),
+  schema: actionSchema('shareUrl', { mode: Type.Enum([...MODES]), hours: Type.Number({ exclusiveMinimum: 0 }) }),
   *run(action, rc) {
     const mode = rc.render(action.mode);
     const hours = numberField(action.hours);
@@ -17,4 +18,4 @@ export const shareUrlAction: ActionDefinition = {
     const url = yield { kind: 'shareUrl', mode, hours };
     if (typeof url === 'string' && url !== '') rc.setVariable('conversation_share_url', url);
   },
-};
+});

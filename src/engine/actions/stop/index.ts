@@ -1,13 +1,13 @@
 // `stop`: ends the turn here.
 
-import type { ActionDefinition } from '../../action-definition.js';
+import { defineAction } from '../../action-definition.js';
 import { actionSchema } from '../schema-parts.js';
 
-export const stopAction: ActionDefinition = {
+export const stopAction = defineAction({
   type: 'stop',
   needsId: false,
   schema: actionSchema('stop', {}),
   *run() {
     return { kind: 'end', reason: 'stop' };
   },
-};
+});
