@@ -46,7 +46,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
       return typeof sent === 'string' && /^[\w.:-]{1,128}$/.test(sent) ? sent : crypto.randomUUID();
     },
     // user ids (up to 256 characters, percent-encoded) travel in console paths
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     // a body with __proto__ or constructor.prototype keys loses them, like any unknown member
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
