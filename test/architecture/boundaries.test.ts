@@ -38,6 +38,22 @@ function importsOf(): ImportLine[] {
 const folderOf = (relative: string) => (relative.includes(path.sep) ? relative.split(path.sep)[0] : null);
 const imports = importsOf();
 
+/** Depth-first search for back edges; each reported as the circle it closes (a → b → a). */
+function circlesOf(graph: ReadonlyMap<string, Iterable<string>>): string[] {
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (node: string, trail: string[]) => {
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') circles.push([...trail.slice(trail.indexOf(next)), node, next].join(' → '));
+      else if (!state.has(next)) walk(next, [...trail, node]);
+    }
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) walk(node, []);
+  return circles;
+}
+
 function offenders(allowedFolder: string, packages: RegExp): string[] {
   return imports.filter((i) => packages.test(i.spec) && folderOf(i.file) !== allowedFolder).map((i) => `${i.file} imports ${i.spec}`);
 }
@@ -77,19 +93,7 @@ test('the folders of src/ import each other in no circle', () => {
     if (!graph.has(from)) graph.set(from, new Set());
     graph.get(from)!.add(to);
   }
-  // depth-first search for a back edge; reports the circle it closes
-  const circles: string[] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const walk = (node: string, trail: string[]) => {
-    state.set(node, 'open');
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') circles.push([...trail.slice(trail.indexOf(next)), node, next].join(' → '));
-      else if (!state.has(next)) walk(next, [...trail, node]);
-    }
-    state.set(node, 'done');
-  };
-  for (const node of graph.keys()) if (!state.has(node)) walk(node, []);
-  assert.deepEqual(circles, []);
+  assert.deepEqual(circlesOf(graph), []);
 });
 
 test('no two source files import each other, directly or in a longer circle (types included)', () => {
@@ -99,16 +103,5 @@ test('no two source files import each other, directly or in a longer circle (typ
     const target = path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
     graph.set(i.file, [...(graph.get(i.file) ?? []), target]);
   }
-  const circles: string[] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const walk = (node: string, trail: string[]) => {
-    state.set(node, 'open');
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') circles.push([...trail.slice(trail.indexOf(next)), node, next].join(' → '));
-      else if (!state.has(next)) walk(next, [...trail, node]);
-    }
-    state.set(node, 'done');
-  };
-  for (const node of graph.keys()) if (!state.has(node)) walk(node, []);
-  assert.deepEqual(circles, []);
+  assert.deepEqual(circlesOf(graph), []);
 });
