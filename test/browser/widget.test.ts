@@ -36,7 +36,8 @@ describe('web widget on /demo (Chromium)', () => {
 
   const log = () => page.getByRole('log', { name: 'Conversation' });
   const input = () => page.getByRole('textbox', { name: 'Message' });
-  const button = (name: string) => log().getByRole('button', { name, exact: true }).last();
+  // the newest of the buttons still enabled: older ones are turned off once the bot asks something new
+  const button = (name: string) => log().getByRole('button', { name, exact: true, disabled: false }).last();
   // the host element has no box of its own (its content is fixed): attached, not visible
   const live = () => page.locator('#colloquy-widget[data-state="live"]').waitFor({ state: 'attached' });
   const said = (text: string) => log().getByText(text, { exact: true }).last().waitFor();

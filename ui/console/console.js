@@ -18,6 +18,10 @@ let currentView = null;
 /** @type {EventSource | null} */
 let events = null;
 
+const OFFLINE = 'The server cannot be reached. Check your connection; the console tries again on your next action.';
+
+const PAUSED = 'Live updates paused: the server cannot be reached. Reconnecting…';
+
 const api = {
   base: mode === 'share' ? `/share/${encodeURIComponent(code)}/api` : '/console/api',
   /**
@@ -32,7 +36,11 @@ const api = {
       init.headers = { ...init.headers, 'content-type': 'application/json' };
       init.body = JSON.stringify(payload);
     }
-    const res = await fetch(this.base + path, init);
+    // fetch rejects only when no answer came: say so in words, not as the browser's "Failed to fetch".
+    const res = await fetch(this.base + path, init).catch(() => {
+      throw Object.assign(new Error(OFFLINE), { status: 0, code: 'NETWORK' });
+    });
+    if ($('status').textContent === OFFLINE) say('');
     const data = res.status === 204 ? null : await res.json().catch(() => null);
     if (!res.ok) throw Object.assign(new Error(data?.Message ?? `HTTP ${res.status}`), { status: res.status, code: data?.Code });
     return data;
@@ -86,6 +94,9 @@ async function showWorkspace(/** @type {any} */ me) {
   say('');
   await refreshList();
   listen('/console/api/events');
+  // The sign-in form is gone: focus would fall back to the page; put it where work starts.
+  const first = /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open'));
+  (first ?? $('list-title')).focus();
 }
 
 $('signin-form').addEventListener('submit', async (/** @type {Event} */ event) => {
@@ -120,7 +131,7 @@ async function refreshList() {
       button.type = 'button';
       button.dataset.botId = c.BotId;
       button.dataset.userId = c.UserId;
-      if (current && current.BotId === c.BotId && current.UserId === c.UserId) button.setAttribute('aria-current', 'true');
+      markCurrent(button, Boolean(current && current.BotId === c.BotId && current.UserId === c.UserId));
       const badge = el('span', `badge ${STATE_CLASSES[c.State] ?? ''}`, stateLabel(c));
       button.append(el('span', 'conversation-user', c.UserId), badge, el('span', 'conversation-bot hint', `${c.BotName} · ${c.Channel}`));
       if (c.Preview) button.append(el('span', 'conversation-preview', c.Preview));
@@ -130,6 +141,11 @@ async function refreshList() {
     }),
   );
   $('list-empty').hidden = Conversations.length > 0;
+}
+/** aria-current="true" (not an empty attribute, which means false) marks the open conversation, for eyes and screen readers. */
+function markCurrent(/** @type {HTMLElement} */ button, /** @type {boolean} */ isCurrent) {
+  if (isCurrent) button.setAttribute('aria-current', 'true');
+  else button.removeAttribute('aria-current');
 }
 const refreshListSoon = debounce(() => void attempt(refreshList));
 
@@ -141,7 +157,7 @@ async function openConversation(/** @type {string} */ botId, /** @type {string} 
   current = { BotId: botId, UserId: userId };
   for (const button of document.querySelectorAll('.conversation-open')) {
     const b = /** @type {HTMLElement} */ (button);
-    b.toggleAttribute('aria-current', b.dataset.botId === botId && b.dataset.userId === userId);
+    markCurrent(b, b.dataset.botId === botId && b.dataset.userId === userId);
   }
   await refreshConversation();
 }
@@ -191,14 +207,16 @@ function updateControls(/** @type {any} */ c, /** @type {any} */ view) {
 function control(/** @type {string} */ action, /** @type {unknown} */ payload = {}) {
   return attempt(async () => {
     if (!current) return;
+    // The live "forgotten" event may clear `current` while the request is on its way: keep our own copy.
+    const target = current;
     const result = await api.call('POST', `${conversationPath()}/${action}`, payload);
     if (action === 'forget') {
-      say(`${current.UserId} is being forgotten.`);
+      say(`${target.UserId} is being forgotten.`);
       current = null;
       $('conversation-body').hidden = true;
       $('conversation-placeholder').hidden = false;
     } else {
-      say(`${current.UserId}: ${stateLabel(result)}.`);
+      say(`${target.UserId}: ${stateLabel(result)}.`);
       await refreshConversation();
     }
     await refreshList();
@@ -253,7 +271,15 @@ function listen(/** @type {string} */ url) {
   });
   // EventSource reconnects by itself; a stream that stays closed usually means a lost session.
   events.addEventListener('error', () => {
-    if (events?.readyState === EventSource.CLOSED && mode === 'console') void attempt(() => api.call('GET', '/me'));
+    if (events?.readyState === EventSource.CONNECTING) say(PAUSED, true);
+    else if (events?.readyState === EventSource.CLOSED && mode === 'console') void attempt(() => api.call('GET', '/me'));
+  });
+  // Back after a drop: what happened meanwhile was not streamed, so it is fetched again.
+  events.addEventListener('open', () => {
+    if ($('status').textContent !== PAUSED) return;
+    say('');
+    if (mode === 'console') refreshListSoon();
+    if (current || mode === 'share') refreshConversationSoon();
   });
 }
 

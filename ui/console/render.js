@@ -19,7 +19,11 @@ export const STATE_CLASSES = ['state-bot', 'state-requested', 'state-taken', 'st
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = text;
+  if (text !== undefined && text !== null) {
+    node.textContent = text;
+    // Each text runs in its own direction: Arabic or Hebrew right to left inside an English page.
+    node.dir = 'auto';
+  }
   return node;
 }
 

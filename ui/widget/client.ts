@@ -10,6 +10,11 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+
+  /** The server could not be reached (status 0), or a proxy says it is down: worth retrying. */
+  get offline(): boolean {
+    return this.status === 0 || this.status === 502 || this.status === 503 || this.status === 504;
+  }
 }
 
 export interface LiveHandlers {
@@ -21,6 +26,8 @@ export interface LiveHandlers {
   resync(): void;
   /** the stream ended for good (the conversation is gone, the key was refused) */
   failed(): void;
+  /** the connection dropped; the browser is trying to reconnect (`ready` follows when it has) */
+  lost(): void;
 }
 
 export class Api {
@@ -58,6 +65,7 @@ export class Api {
     // EventSource reconnects by itself after a dropped connection; an error status closes it.
     source.addEventListener('error', () => {
       if (source.readyState === EventSource.CLOSED) on.failed();
+      else on.lost();
     });
     return () => source.close();
   }
@@ -67,10 +75,13 @@ export class Api {
   }
 
   private async call<R>(method: string, path: string, body?: unknown): Promise<R> {
+    // fetch rejects (a TypeError) only when no answer came: the server or the network is down.
     const response = await fetch(this.url(path), {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch(() => {
+      throw new ApiError(0, 'NETWORK', 'The server cannot be reached.', null);
     });
     const data = (await response.json().catch(() => null)) as Record<string, unknown> | null;
     if (!response.ok) {

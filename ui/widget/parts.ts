@@ -55,7 +55,8 @@ function externalLink(href: string, label: string, cls?: string): HTMLAnchorElem
 }
 
 function bubble(text: string | null): HTMLElement {
-  return h('div', { class: 'bubble' }, linkified(text ?? ''));
+  // dir=auto: each text runs in its own direction (Arabic, Hebrew right to left), whatever the page's.
+  return h('div', { class: 'bubble', dir: 'auto' }, linkified(text ?? ''));
 }
 
 function button(part: Part, ctx: RenderContext): HTMLElement {
@@ -84,7 +85,7 @@ function card(part: Part, ctx: RenderContext, index: number, count: number): HTM
     'div',
     { class: 'card', role: 'group', 'aria-roledescription': 'card', 'aria-label': count > 1 ? `${title} (${index + 1} of ${count})` : title, tabindex: '-1' },
     image ? h('img', { src: image, alt: title, loading: 'lazy' }) : null,
-    h('div', { class: 'card-body' }, h('strong', {}, title), part.Subtitle ? h('p', {}, part.Subtitle) : null),
+    h('div', { class: 'card-body', dir: 'auto' }, h('strong', {}, title), part.Subtitle ? h('p', {}, part.Subtitle) : null),
     actions(part.Parts, ctx),
   );
 }
@@ -113,7 +114,7 @@ function carousel(part: Part, ctx: RenderContext): HTMLElement {
 
 function media(part: Part): HTMLElement {
   const url = safeUrl(part.Url, true);
-  const caption = part.Text ? h('figcaption', {}, part.Text) : null;
+  const caption = part.Text ? h('figcaption', { dir: 'auto' }, part.Text) : null;
   if (part.Type === T.image) return h('figure', { class: 'media' }, h('img', { src: url, alt: part.Text ?? 'Image', loading: 'lazy' }), caption);
   if (part.Type === T.video) return h('figure', { class: 'media' }, h('video', { src: url, controls: true, preload: 'metadata', 'aria-label': part.Text ?? 'Video' }), caption);
   if (part.Type === T.audio) return h('figure', { class: 'media' }, h('audio', { src: url, controls: true, preload: 'none', 'aria-label': part.Text ?? 'Audio' }), caption);

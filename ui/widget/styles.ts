@@ -22,11 +22,19 @@ header h2{flex:1;margin:0;font-size:16px;font-weight:600}
 .user .bubble a{color:#fff}
 .operator .bubble{background:#fef3c7}
 .who{font-size:12px;color:#92400e;margin:0 0 2px 4px}
+.grouped{margin-top:-4px}
+.bot.grouped .bubble,.operator.grouped .bubble{border-top-left-radius:4px}
+.user.grouped .bubble{border-top-right-radius:4px}
+.at{font-size:11px;color:#4b5563;margin:2px 4px 0}.at::after{content:attr(data-t)}
 .notice{align-items:center;font-size:13px;color:#4b5563;text-align:center}
 a{color:#1d4ed8}
 .actions{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}
 .btn{display:inline-block;padding:6px 12px;border:1px solid #1d4ed8;border-radius:16px;background:#fff;color:#1d4ed8;cursor:pointer;text-decoration:none;font-size:14px}
 .btn:hover{background:#eff6ff}
+.btn:disabled{border-color:#9ca3af;color:#4b5563;background:#f3f4f6;cursor:default}
+.pending .bubble{opacity:.7}
+.wait{font-size:12px;color:#4b5563;margin-top:2px}
+.offline{padding:6px 12px;background:#fef3c7;color:#78350f;font-size:13px;text-align:center}
 .btn.link::after{content:" ↗"}
 .carousel{display:flex;gap:10px;max-width:100%;overflow-x:auto;padding:2px 2px 8px;scroll-snap-type:x mandatory}
 .card{flex:0 0 210px;scroll-snap-align:start;background:#fff;border:1px solid #d1d5db;border-radius:10px;overflow:hidden;display:flex;flex-direction:column}

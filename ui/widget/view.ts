@@ -7,6 +7,8 @@ import { T, type BotInfo, type Part } from './types.js';
 const CHAT_ICON =
   '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>';
 
+const TYPE_HERE = 'Type a message…';
+
 export interface ViewEvents {
   open(): void;
   close(): void;
@@ -24,6 +26,7 @@ export class View {
   private readonly scroller: HTMLElement;
   private readonly log: HTMLElement;
   private readonly typing: HTMLElement;
+  private readonly offline: HTMLElement;
   private readonly input: HTMLInputElement;
   private readonly sendButton: HTMLButtonElement;
   private unread = 0;
@@ -41,13 +44,15 @@ export class View {
     this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Conversation' });
     this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('span', { class: 'sr' }, 'The bot is typing'), h('i'), h('i'), h('i'));
     this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': 'Messages' }, this.log, this.typing);
-    this.input = h('input', { id: 'cq-input', type: 'text', autocomplete: 'off', maxlength: '4000', placeholder: 'Type a message…' });
+    this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: TYPE_HERE });
+    this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, 'Connection lost. Your messages will be sent when it is back.');
     this.sendButton = h('button', { type: 'submit', class: 'send', 'aria-label': 'Send' }, '➤');
     const form = h('form', { class: 'composer' }, h('label', { class: 'sr', for: 'cq-input' }, 'Message'), this.input, this.sendButton);
     this.window = h(
       'section',
       { id: 'cq-window', class: 'window', role: 'dialog', 'aria-labelledby': 'cq-title', hidden: true },
       h('header', {}, this.avatar, this.title, close),
+      this.offline,
       this.scroller,
       form,
     );
@@ -75,8 +80,9 @@ export class View {
     return !this.window.hidden;
   }
 
-  setState(state: 'idle' | 'starting' | 'ready' | 'live' | 'failed'): void {
+  setState(state: 'idle' | 'starting' | 'ready' | 'live' | 'failed' | 'offline'): void {
     this.host.setAttribute('data-state', state);
+    this.offline.hidden = state !== 'offline';
   }
 
   setBot(bot: BotInfo): void {
@@ -111,15 +117,26 @@ export class View {
    * Adds a part to the transcript; consecutive quick-reply buttons share one row. `fresh`: said
    * just now (not history), so it counts as unread while the window is closed.
    */
-  append(part: Part, who: Who, ctx: RenderContext, fresh = true): void {
+  append(part: Part, who: Who, ctx: RenderContext, fresh = true): HTMLElement | null {
     const row = renderPart(part, who, ctx);
-    if (!row) return;
+    if (!row) return null;
+    // In a history, the buttons before a user's answer belong to questions that are over.
+    if (part.Type === T.user && !fresh) this.disableButtons();
     const last = this.log.lastElementChild;
     const standalone = part.Type === T.button || part.Type === T.link;
     if (standalone && last?.classList.contains('buttons-only')) {
       last.querySelector('.actions')!.append(...Array.from(row.querySelector('.actions')!.childNodes));
     } else {
       if (standalone) row.classList.add('buttons-only');
+      // Consecutive rows of one sender form a group: one label, one time (under its newest row).
+      if (last?.classList.contains(row.classList[1])) {
+        row.classList.add('grouped');
+        row.querySelector('.who')?.remove();
+        if (fresh) last.querySelector('.at')?.remove();
+      }
+      // History comes without times (READY has none): only what is said now gets one.
+      // Drawn from an attribute by CSS, so a row's text (and what the live region reads) is the message alone.
+      if (fresh) row.append(h('time', { class: 'at', datetime: new Date().toISOString(), 'data-t': new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) }));
       this.log.append(row);
     }
     if (fresh && !this.isOpen && part.Type !== T.user) {
@@ -128,6 +145,28 @@ export class View {
       this.badge.hidden = false;
     }
     this.scrollDown();
+    return row;
+  }
+
+  /**
+   * Turns off the buttons shown so far: the bot asks something new, and clicking an old button
+   * would silently abandon that question.
+   */
+  disableButtons(): void {
+    for (const old of Array.from(this.log.querySelectorAll('button'))) old.disabled = true;
+  }
+
+  /** Puts back a row that a history reload cleared (a message still waiting to be sent). */
+  appendRow(row: HTMLElement): void {
+    this.log.append(row);
+    this.scrollDown();
+  }
+
+  /** A user message not sent yet (no connection): marked as such until it is. */
+  setPending(row: HTMLElement, pending: boolean): void {
+    row.classList.toggle('pending', pending);
+    row.querySelector('.wait')?.remove();
+    if (pending) row.append(h('span', { class: 'wait' }, 'Waiting to send…'));
   }
 
   notice(text: string): void {
@@ -140,13 +179,13 @@ export class View {
     if (on) this.scrollDown();
   }
 
-  /** EnableUserChat: the input is off while the bot expects a click. */
-  setInputEnabled(enabled: boolean): void {
+  /** EnableUserChat: the input is off while the bot expects a click (or for good: a ban). */
+  setInputEnabled(enabled: boolean, why = 'Choose an option above'): void {
     const active = this.root.activeElement;
     const wasTyping = active === this.input || active === this.sendButton;
     this.input.disabled = !enabled;
     this.sendButton.disabled = !enabled;
-    this.input.placeholder = enabled ? 'Type a message…' : 'Choose an option above';
+    this.input.placeholder = enabled ? TYPE_HERE : why;
     if (!this.isOpen) return;
     // Keep keyboard users where they can act: on the newest buttons when typing is off, back in
     // the input when it is on again after a click.
@@ -155,8 +194,8 @@ export class View {
   }
 
   private newestButton(): HTMLElement | null {
-    const buttons = this.log.querySelectorAll<HTMLElement>('button');
-    return buttons.length > 0 ? buttons[buttons.length - 1].closest('.row')!.querySelector<HTMLElement>('button') : null;
+    const buttons = this.log.querySelectorAll<HTMLElement>('button:not(:disabled)');
+    return buttons.length > 0 ? buttons[buttons.length - 1].closest('.row')!.querySelector<HTMLElement>('button:not(:disabled)') : null;
   }
 
   private focusInside(): void {

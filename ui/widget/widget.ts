@@ -3,34 +3,28 @@
 // interleave and typing pauses (`TypeDelay`, delay parts) are shown where the bot put them.
 import { Api, ApiError } from './client.js';
 import type { RenderContext, Who } from './parts.js';
+import { storage } from './storage.js';
 import { T, type ChatReply, type LiveMessage, type Options, type Part } from './types.js';
 import { View } from './view.js';
 
 /** A pause longer than this is shortened: a page must not look frozen because of a bot's typo. */
 const MAX_TYPING_MS = 10_000;
 const TAKEN_OVER = 2;
+const BANNED = 3;
+/** How long a message that could not be sent waits before it is tried again. */
+const RETRY_MS = 3000;
+const CANNOT_WRITE = 'You cannot write in this chat.';
+/** Parts that ask the user something: a reply with one of these (or open to typing) makes older buttons stale. */
+const ASKING = new Set<number>([T.question, T.button, T.buttons, T.card, T.carousel]);
+
+/** A message the user sent while the server could not be reached; `row` is its transcript row. */
+interface Unsent {
+  what: { Text: string } | { Command: string };
+  row: HTMLElement | null;
+}
 
 const randomId = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** localStorage may be unavailable (privacy modes, sandboxed frames): then nothing is kept. */
-const storage = {
-  get(key: string): string | null {
-    try {
-      return window.localStorage.getItem(key);
-    } catch {
-      return null;
-    }
-  },
-  set(key: string, value: string | null): void {
-    try {
-      if (value === null) window.localStorage.removeItem(key);
-      else window.localStorage.setItem(key, value);
-    } catch {
-      // not kept: the next visit starts a new conversation
-    }
-  },
-};
 
 export class Widget {
   readonly view: View;
@@ -44,6 +38,14 @@ export class Widget {
   private streamOpenedBefore = false;
   private enableUserChat = true;
   private controlType = 0;
+  /** the control state the user was last told about (notices for a person, the bot, a ban) */
+  private toldControl = 0;
+  /** messages waiting for the server, oldest first: sent in order once it answers again */
+  private readonly outbox: Unsent[] = [];
+  private offline = false;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** resyncs and outbox flushes run one at a time, so none sends or shows a message twice */
+  private syncing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: Options & { base: string }) {
     this.api = new Api(options.base, options.bot, randomId());
@@ -79,6 +81,8 @@ export class Widget {
     this.stopListening = null;
     this.streamOpenedBefore = false;
     this.userId = null;
+    this.outbox.length = 0;
+    this.toldControl = 0;
     storage.set(this.storageKey, null);
     this.started = null;
     await this.queue;
@@ -95,6 +99,10 @@ export class Widget {
     this.started ??= this.start().catch((error: unknown) => {
       this.started = null;
       this.view.setState('failed');
+      if (error instanceof ApiError && error.code === 'USER_BANNED') {
+        this.controlType = this.toldControl = BANNED;
+        this.applyInput();
+      }
       this.view.notice(describe(error, 'The chat is not available right now.'));
     });
     return this.started;
@@ -108,6 +116,8 @@ export class Widget {
     storage.set(this.storageKey, reply.UserId);
     // A resumed conversation is history: shown at once. A new one plays its typing pauses.
     await this.show(reply, 'bot', reply.UserId !== known);
+    // A resumed conversation that a person has taken over says so again, as it did live.
+    this.enqueue(() => this.tellControl(reply.ControlType));
     this.view.setState('ready');
     this.listen(reply.UserId);
   }
@@ -115,14 +125,17 @@ export class Widget {
   private listen(userId: string): void {
     this.stopListening = this.api.listen(userId, {
       ready: () => {
+        this.offline = false;
         this.view.setState('live');
         // After a dropped connection, what was said meanwhile is fetched again.
         if (this.streamOpenedBefore) void this.resync();
+        else void this.exclusive(() => this.flush());
         this.streamOpenedBefore = true;
       },
+      lost: () => this.goOffline(),
       message: (m: LiveMessage) => void this.show(m, m.Direction === 'OPERATOR' ? 'operator' : 'bot', true),
       state: (s) => {
-        if (s.State === TAKEN_OVER && this.controlType !== TAKEN_OVER) this.enqueue(async () => this.view.notice('You are now talking with a person.'));
+        this.enqueue(() => this.tellControl(s.State));
         this.controlType = s.State;
         this.enqueue(async () => this.applyInput());
       },
@@ -132,9 +145,16 @@ export class Widget {
     });
   }
 
-  private async resync(): Promise<void> {
-    const reply = await this.api.start(this.userId, undefined, undefined).catch(() => null);
-    if (!reply) return;
+  private resync(): Promise<void> {
+    return this.exclusive(async () => {
+      const reply = await this.api.start(this.userId, undefined, undefined).catch(() => null);
+      if (reply) await this.reshow(reply);
+      await this.flush();
+    });
+  }
+
+  /** Shows the history again, from scratch; messages still waiting to be sent stay at the end. */
+  private async reshow(reply: ChatReply): Promise<void> {
     if (reply.UserId !== this.userId) {
       // The conversation went away while the connection was down; this is a new one.
       this.stopListening?.();
@@ -143,17 +163,41 @@ export class Widget {
       this.streamOpenedBefore = false;
       this.listen(reply.UserId);
     }
-    this.enqueue(async () => this.view.clear());
+    this.enqueue(async () => {
+      this.view.clear();
+      this.toldControl = 0;
+    });
     await this.show(reply, 'bot', false);
+    await this.enqueue(async () => {
+      await this.tellControl(reply.ControlType);
+      for (const unsent of this.outbox) if (unsent.row) this.view.appendRow(unsent.row);
+    });
+  }
+
+  /** Tells the user when a person joins or leaves, or when they were banned (with the ban's message). */
+  private async tellControl(state: number): Promise<void> {
+    const before = this.toldControl;
+    this.toldControl = state;
+    if (state === TAKEN_OVER && before !== TAKEN_OVER) this.view.notice('You are now talking with a person.');
+    else if (state === 0 && before === TAKEN_OVER) this.view.notice('You are talking with the bot again.');
+    else if (state === BANNED && before !== BANNED) {
+      // The state event does not carry the ban's message; the refused resume does (USER_BANNED).
+      const refusal = this.userId ? await this.api.start(this.userId).then(() => null, (error: unknown) => error) : null;
+      this.view.notice(describe(refusal, CANNOT_WRITE));
+    }
   }
 
   private async send(what: { Text: string } | { Command: string }, label: string): Promise<void> {
     await this.ensureStarted();
     if (!this.userId) return;
-    this.enqueue(async () => this.view.append(userPart(label), 'user', this.ctx));
+    const unsent: Unsent = { what, row: null };
+    this.enqueue(async () => void (unsent.row = this.view.append(userPart(label), 'user', this.ctx)));
+    // Messages keep their order: while others wait for the server, this one waits behind them.
+    if (this.outbox.length > 0) return this.keep(unsent);
     try {
       await this.show(await this.api.send(this.userId, what), 'bot', true);
     } catch (error) {
+      if (error instanceof ApiError && error.offline) return this.keep(unsent);
       if (error instanceof ApiError && error.code === 'CONVERSATION_NOT_FOUND') {
         // The conversation was deleted (forgotten) meanwhile: start afresh.
         await this.reset();
@@ -163,9 +207,66 @@ export class Widget {
     }
   }
 
+  /** Keeps a message that could not be sent, marked as waiting, and tries again later. */
+  private keep(unsent: Unsent): void {
+    this.outbox.push(unsent);
+    this.mark(unsent, true);
+    this.goOffline();
+  }
+
+  private mark(unsent: Unsent, pending: boolean): void {
+    this.enqueue(async () => {
+      if (unsent.row) this.view.setPending(unsent.row, pending);
+    });
+  }
+
+  private goOffline(): void {
+    this.offline = true;
+    this.view.setState('offline');
+    if (this.outbox.length > 0 && this.retryTimer === undefined) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        void this.exclusive(() => this.flush());
+      }, RETRY_MS);
+    }
+  }
+
+  /** Sends the waiting messages, oldest first, until the outbox is empty or the server is still away. */
+  private async flush(): Promise<void> {
+    while (this.outbox.length > 0 && this.userId) {
+      const unsent = this.outbox[0];
+      let reply: ChatReply;
+      try {
+        reply = await this.api.send(this.userId, unsent.what);
+      } catch (error) {
+        if (error instanceof ApiError && error.offline) return this.goOffline();
+        this.outbox.shift();
+        this.mark(unsent, false);
+        this.enqueue(async () => this.view.notice(describe(error, 'Your message could not be sent. Please try again.')));
+        continue;
+      }
+      this.outbox.shift();
+      if (this.offline) {
+        this.offline = false;
+        this.view.setState('ready');
+      }
+      this.mark(unsent, false);
+      await this.show(reply, 'bot', true);
+    }
+  }
+
+  private exclusive(work: () => Promise<void>): Promise<void> {
+    this.syncing = this.syncing.then(work).catch(() => undefined);
+    return this.syncing;
+  }
+
   /** Queues a reply's parts; `animate`: honour typing pauses (not for history). */
   private show(reply: Pick<ChatReply, 'Parts' | 'EnableUserChat' | 'ControlType'>, who: Who, animate: boolean): Promise<void> {
+    // Taken now, not after the typing pauses: a state event that arrives meanwhile is newer.
+    this.controlType = reply.ControlType;
+    const asks = who === 'bot' && animate && (reply.EnableUserChat || reply.Parts.some((p) => ASKING.has(p.Type)));
     return this.enqueue(async () => {
+      if (asks) this.view.disableButtons();
       for (const part of reply.Parts) {
         const pause = animate ? Math.min(MAX_TYPING_MS, Math.max(0, part.TypeDelay || 0)) : 0;
         if (pause > 0) {
@@ -176,14 +277,14 @@ export class Widget {
         if (part.Type !== T.delay) this.view.append(part, part.Type === T.user ? 'user' : who, this.ctx, animate);
       }
       this.enableUserChat = reply.EnableUserChat;
-      this.controlType = reply.ControlType;
       this.applyInput();
     });
   }
 
   private applyInput(): void {
-    // While an operator has the conversation, the user can always write to them.
-    this.view.setInputEnabled(this.enableUserChat || this.controlType === TAKEN_OVER);
+    // A banned user cannot write at all; while an operator has the conversation, the user can always write to them.
+    if (this.controlType === BANNED) this.view.setInputEnabled(false, CANNOT_WRITE);
+    else this.view.setInputEnabled(this.enableUserChat || this.controlType === TAKEN_OVER);
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
