@@ -1,24 +1,16 @@
-// The shapes the widget exchanges with the server's web channel (src/http/routes/web.ts).
+// The shapes the widget exchanges with the server's web channel (src/http/routes/web.ts): the
+// wire types are the server's own, imported (type-only, or the tiny part-type table), never
+// declared again here.
 
-/** A reply part (bot-format.md, "Reply part" column). */
-export interface Part {
-  Type: number;
-  Text: string | null;
-  Command: string | null;
-  TypeDelay: number;
-  Parts: Part[];
-  Url?: string;
-  Title?: string;
-  Subtitle?: string | null;
-  ImageUrl?: string | null;
-}
+import type { ChatReply as ServerReply } from '../../src/conversations/reply.js';
+import type { ReplyPart } from '../../src/engine/types.js';
+import { PartType } from '../../src/engine/parts.js';
 
-export interface ChatReply {
-  Parts: Part[];
-  UserId: string;
-  EnableUserChat: boolean;
-  ControlType: number;
-}
+/** A reply part, as the server declares it (src/engine/types.ts). */
+export type Part = ReplyPart;
+
+/** The reply of the web channel's calls: the server's chat reply (src/conversations/reply.ts). */
+export type ChatReply = ServerReply;
 
 export interface LiveMessage {
   Direction: 'USER' | 'BOT' | 'OPERATOR';
@@ -45,19 +37,19 @@ export interface Options {
   open?: boolean;
 }
 
-/** Reply part types (bot-format.md). */
+/** Reply part types: the server's one table (src/engine/parts.ts), under the widget's short names. */
 export const T = {
-  text: 0,
-  button: 1,
-  image: 3,
-  carousel: 5,
-  question: 6,
-  video: 9,
-  audio: 10,
-  file: 11,
-  buttons: 13,
-  card: 14,
-  link: 17,
-  user: 19,
-  delay: 25,
+  text: PartType.Text,
+  button: PartType.Button,
+  image: PartType.Image,
+  carousel: PartType.Carousel,
+  question: PartType.Question,
+  video: PartType.Video,
+  audio: PartType.Audio,
+  file: PartType.File,
+  buttons: PartType.Buttons,
+  card: PartType.Card,
+  link: PartType.Link,
+  user: PartType.UserText,
+  delay: PartType.Delay,
 } as const;

@@ -294,7 +294,7 @@ export class Widget {
 }
 
 function userPart(text: string): Part {
-  return { Type: T.user, Text: text, Command: null, TypeDelay: 0, Parts: [] };
+  return { Type: T.user, Text: text, Command: null, TypeDelay: 0, BehaviourName: '', InteractionName: '', Parts: [] };
 }
 
 function describe(error: unknown, fallback: string): string {
