@@ -5,7 +5,7 @@ import type { UsageRecord } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
-import type { ConversationRecord, NewMessage, ShareRecord, StoredShare } from './model.js';
+import type { ConversationRecord, NewMessage, ShareRecord, StoredMessage, StoredShare } from './model.js';
 
 /** Reads of conversations, outside or inside a transaction. */
 export interface ConversationReads {
@@ -15,6 +15,8 @@ export interface ConversationReads {
   historyJson(conversationId: number): Promise<string>;
   /** the stored history's parts, oldest first; with `limit`, only the last `limit` */
   historyParts(conversationId: number, limit?: number): Promise<ReplyPart[]>;
+  /** the last `limit` messages, oldest first, with who said them and when */
+  storedMessages(conversationId: number, limit: number): Promise<StoredMessage[]>;
   /** conversations whose ban's last day is before `today` (YYYY-MM-DD) */
   endedBans(today: string, limit?: number): Promise<Array<{ botId: string; userId: string }>>;
 }

@@ -13,7 +13,7 @@ import type { ConversationStorage } from './port.js';
 import { assertCanChat } from './control.js';
 import { liftEndedBan } from './control-machine.js';
 import { injectedParts } from './inject.js';
-import { applyRequestValues, assertPartsDepth, assertWritableVariables, type VariableFields } from './limits.js';
+import { applyRequestValues, assertPartsDepth, assertWritableVariables, LIMITS, type VariableFields } from './limits.js';
 import type { ConversationRecord, Direction } from './model.js';
 import { replyOf, replyWithPartsJson, type ChatReply } from './reply.js';
 import type { ConversationTurns } from './turns.js';
@@ -93,6 +93,18 @@ export class ConversationService {
     if (limit !== undefined) return replyOf(checked, await this.deps.store.conversations.historyParts(existing.id, limit), enableUserChat, this.deps.clock);
     const { Parts: _none, ...reply } = replyOf(checked, [], enableUserChat, this.deps.clock);
     return replyWithPartsJson(reply, await this.deps.store.conversations.historyJson(existing.id));
+  }
+
+  /**
+   * The history as the widget resumes it: the parts, and for each top-level part who said it
+   * (`Senders`: USER, BOT or OPERATOR), so that operator messages read back as an operator's.
+   */
+  async historyWithSenders(bot: BotRecord, existing: ConversationRecord): Promise<ChatReply & { Senders: Direction[] }> {
+    assertCanChat(existing, this.deps.clock);
+    const checked = liftEndedBan(existing, this.deps.clock);
+    const messages = await this.deps.store.conversations.storedMessages(existing.id, LIMITS.historyMessages);
+    const reply = replyOf(checked, messages.flatMap((m) => m.parts), enableUserChatAt(await this.live(bot), checked.state), this.deps.clock);
+    return { ...reply, Senders: messages.flatMap((m) => m.parts.map(() => m.direction)) };
   }
 
   /** Messages queued while no client was asking, taken (marked delivered) once. */

@@ -90,13 +90,15 @@ describe('widget defects of issue 15 (Chromium)', () => {
     shots.push(await screenshot(page, 'widget-defect-7-handback'));
   });
 
-  test('item 3: after a reload, a taken-over conversation still says that a person is talking', async () => {
+  test('item 3: after a reload, operator messages are still an operator\'s and a taken-over conversation still says that a person is talking', async () => {
     await setState('takeover');
     await chatOk(server, token, { UserId: await userId(), Text: 'Hello, Ann here.' }, { CHANNEL: 'web', DIRECTION: 'OPERATOR' });
     await log().locator('.row.operator').getByText('Hello, Ann here.').waitFor();
     await page.reload();
     await said('Hello, Ann here.');
     await live();
+    // read back from the history, the line is still in an operator's bubble
+    assert.equal(await log().locator('.row.operator').getByText('Hello, Ann here.').count(), 1);
     assert.equal(await log().getByText('You are now talking with a person.', { exact: true }).count(), 1);
     assert.equal(await input().isEnabled(), true);
     shots.push(await screenshot(page, 'widget-defect-3-reloaded'));

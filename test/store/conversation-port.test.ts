@@ -85,6 +85,8 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
       assert.deepEqual(await s.storage.conversations.historyParts(id), [part('a'), part('b'), part('c'), part('d')]);
       assert.deepEqual(JSON.parse(await s.storage.conversations.historyJson(id)), [part('a'), part('b'), part('c'), part('d')]);
       assert.deepEqual(await s.storage.conversations.historyParts(id, 2), [part('c'), part('d')]);
+      const stored = await s.storage.conversations.storedMessages(id, 2);
+      assert.deepEqual(stored.map((m) => [m.direction, m.parts, m.createdAt]), [['USER', [part('c')], 1000], ['OPERATOR', [part('d')], 1000]]);
       assert.deepEqual(await s.storage.transaction((tx) => tx.conversations.takePending(id)), [part('a'), part('b'), part('d')]);
       assert.deepEqual(await s.storage.transaction((tx) => tx.conversations.takePending(id)), []);
       assert.equal(await s.storage.transaction((tx) => tx.conversations.trimHistory(id, 2, 1_000_000)), 1);

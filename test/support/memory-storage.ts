@@ -77,6 +77,7 @@ export class MemoryStorage implements ConversationStorage {
         byUser: async (botId, userId) => clone([...t().conversations.values()].find((c) => c.botId === botId && c.userId === userId) ?? null),
         byId: async (id) => clone(t().conversations.get(id) ?? null),
         historyJson: async (id) => JSON.stringify(partsOf(messagesOf(id))),
+        storedMessages: async (id, limit) => messagesOf(id).slice(-limit).map((m) => ({ direction: m.direction, parts: clone(m.parts), createdAt: m.createdAt })),
         historyParts: async (id, limit) => {
           const parts = partsOf(messagesOf(id));
           return limit === undefined ? parts : limit === 0 ? [] : parts.slice(-limit);

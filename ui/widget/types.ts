@@ -9,8 +9,12 @@ import { PartType } from '../../src/engine/parts.js';
 /** A reply part, as the server declares it (src/engine/types.ts). */
 export type Part = ReplyPart;
 
-/** The reply of the web channel's calls: the server's chat reply (src/conversations/reply.ts). */
-export type ChatReply = ServerReply;
+/**
+ * The reply of the web channel's calls: the server's chat reply (src/conversations/reply.ts). A
+ * resumed conversation also says who said each top-level part (`Senders`), so an operator's
+ * messages read back as an operator's.
+ */
+export type ChatReply = ServerReply & { Senders?: Array<'USER' | 'BOT' | 'OPERATOR'> };
 
 export interface LiveMessage {
   Direction: 'USER' | 'BOT' | 'OPERATOR';

@@ -261,20 +261,21 @@ export class Widget {
   }
 
   /** Queues a reply's parts; `animate`: honour typing pauses (not for history). */
-  private show(reply: Pick<ChatReply, 'Parts' | 'EnableUserChat' | 'ControlType'>, who: Who, animate: boolean): Promise<void> {
+  private show(reply: Pick<ChatReply, 'Parts' | 'EnableUserChat' | 'ControlType' | 'Senders'>, who: Who, animate: boolean): Promise<void> {
     // Taken now, not after the typing pauses: a state event that arrives meanwhile is newer.
     this.controlType = reply.ControlType;
     const asks = who === 'bot' && animate && (reply.EnableUserChat || reply.Parts.some((p) => ASKING.has(p.Type)));
     return this.enqueue(async () => {
       if (asks) this.view.disableButtons();
-      for (const part of reply.Parts) {
+      for (const [i, part] of reply.Parts.entries()) {
         const pause = animate ? Math.min(MAX_TYPING_MS, Math.max(0, part.TypeDelay || 0)) : 0;
         if (pause > 0) {
           this.view.showTyping(true);
           await sleep(pause);
           this.view.showTyping(false);
         }
-        if (part.Type !== T.delay) this.view.append(part, part.Type === T.user ? 'user' : who, this.ctx, animate);
+        const sender = reply.Senders?.[i] === 'OPERATOR' ? 'operator' : who;
+        if (part.Type !== T.delay) this.view.append(part, part.Type === T.user ? 'user' : sender, this.ctx, animate);
       }
       this.enableUserChat = reply.EnableUserChat;
       this.applyInput();

@@ -104,7 +104,7 @@ export class WebChannel {
    */
   async start({ bot }: WebPrincipal, request: StartRequest): Promise<ChatReply> {
     const existing = request.userId ? await this.webConversation(bot, request.userId, false) : null;
-    if (existing) return this.deps.conversations.history(bot, existing);
+    if (existing) return this.deps.conversations.historyWithSenders(bot, existing);
     return this.asClient(request.clientId, () =>
       this.deps.conversations.say(bot, undefined, {
         ...NO_VALUES,
