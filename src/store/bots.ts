@@ -28,13 +28,22 @@ interface BotRow {
 const COLUMNS = `id, account_id, api_key, api_secret, secret_version, web_key, name, description, avatar, settings,
   version, live_version_id, role, master_bot_id, created_at, updated_at`;
 
+/**
+ * The bot's secret is decrypted on first use, not on every read: a chat turn reads the bot (with
+ * its account) to authenticate and never needs the secret, which only the token grant, GET /bots
+ * and webhook signatures use. It reads as a plain, enumerable property (spreads copy its value).
+ */
+function withLazySecret(bot: Omit<BotRecord, 'apiSecret'>, decrypt: () => string): BotRecord {
+  let secret: string | undefined;
+  return Object.defineProperty(bot, 'apiSecret', { enumerable: true, get: () => (secret ??= decrypt()) }) as BotRecord;
+}
+
 export const botSecretContext = (botId: string) => `bots.api_secret:${botId}`;
 
-const toBotWith = (secrets: SecretBox) => (row: BotRow): BotRecord => ({
+const toBotWith = (secrets: SecretBox) => (row: BotRow): BotRecord => withLazySecret({
   id: row.id,
   accountId: row.account_id,
   apiKey: row.api_key,
-  apiSecret: secrets.decrypt(row.api_secret, botSecretContext(row.id)),
   secretVersion: Number(row.secret_version),
   webKey: row.web_key,
   name: row.name,
@@ -47,7 +56,7 @@ const toBotWith = (secrets: SecretBox) => (row: BotRow): BotRecord => ({
   masterBotId: row.master_bot_id,
   createdAt: Number(row.created_at),
   updatedAt: Number(row.updated_at),
-});
+}, () => secrets.decrypt(row.api_secret, botSecretContext(row.id)));
 
 export function botRepository(db: Queryable, secrets: SecretBox) {
   const toBot = toBotWith(secrets);
