@@ -73,6 +73,16 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(pending.Parts, reply.Parts);
     });
 
+    test('DIRECTION OPERATOR with Variables and Tags: the values are applied first, then the line is injected', async () => {
+      const user = uid('inject-values');
+      await chatOk(server, support.botToken, { UserId: user });
+      const reply = await chatOk(server, support.botToken, { UserId: user, Text: 'Noted.', Variables: { ticket: 'T-1' }, Tags: ['escalated'] }, { DIRECTION: 'OPERATOR' });
+      assert.deepEqual(summary(reply.Parts), [[0, 'Noted.']]);
+      assert.equal((await variablesOf(server, support.botToken, user)).ticket, 'T-1');
+      const values = await server.client.get(`/custom/values?userid=${user}`, { token: support.botToken });
+      assert.deepEqual(values.body.Tags, ['escalated']);
+    });
+
     test('DIRECTION BOT with neither Text nor Parts stores nothing', async () => {
       const user = uid('inject');
       const welcome = await chatOk(server, support.botToken, { UserId: user });
