@@ -6,7 +6,7 @@
 // webhook and live event.
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import { banIsActive, STATE_BANNED, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from './control.js';
+import { assertCanChat, banIsActive, STATE_BANNED, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from './control.js';
 import type { ConversationRecord } from './model.js';
 
 export type ControlChange =
@@ -56,6 +56,15 @@ export function transition(current: ConversationRecord, change: ControlChange, c
     case 'linkExpired':
       return c.controlState === STATE_TAKEN_OVER ? toBot(c) : c;
   }
+}
+
+/**
+ * The conversation as a message may reach it: 423 while it is being forgotten, 403 while banned;
+ * a ban whose last day ended is lifted.
+ */
+export function chattable(c: ConversationRecord, clock: Clock): ConversationRecord {
+  assertCanChat(c, clock);
+  return liftEndedBan(c, clock);
 }
 
 /** The conversation with a ban whose last day ended (UTC) lifted; unchanged otherwise. */

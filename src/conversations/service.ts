@@ -6,12 +6,10 @@ import crypto from 'node:crypto';
 import type { LiveBots } from '../bots/live.js';
 import type { BotRecord } from '../bots/model.js';
 import type { CompiledBot } from '../engine/compile.js';
-import type { ReplyPart } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ConversationStorage } from './port.js';
-import { assertCanChat } from './control.js';
-import { liftEndedBan } from './control-machine.js';
+import { chattable, liftEndedBan } from './control-machine.js';
 import { injectedParts } from './inject.js';
 import { applyRequestValues, assertPartsDepth, assertWritableVariables, LIMITS, type VariableFields } from './limits.js';
 import type { ConversationRecord, Direction } from './model.js';
@@ -27,6 +25,8 @@ export interface ValueChanges {
   tags: string[];
   dropTags: string[];
 }
+
+const NO_CHANGES: ValueChanges = { variables: [], tags: [], dropTags: [] };
 
 export type ConversationServiceDeps = TurnRunnerDeps & { store: ConversationStorage; live: Pick<LiveBots, 'get'>; clock: Clock; turns: ConversationTurns };
 
@@ -53,19 +53,30 @@ export class ConversationService {
     return this.userTurn.run(bot, await this.live(bot), userId ?? crypto.randomUUID(), message);
   }
 
-  /** A message said by the bot or an operator (no flow runs), delivered on the conversation's channel. */
-  async inject(bot: BotRecord, existing: ConversationRecord, message: { direction: Exclude<Direction, 'USER'>; text?: string; parts?: unknown[] }): Promise<ChatReply> {
+  /**
+   * A message said by the bot or an operator (no flow runs), delivered on the conversation's
+   * channel; variables and tags sent with it are applied first, in the same turn.
+   */
+  async inject(
+    bot: BotRecord,
+    existing: ConversationRecord,
+    message: { direction: Exclude<Direction, 'USER'>; text?: string; parts?: unknown[] },
+    changes: ValueChanges = NO_CHANGES,
+  ): Promise<ChatReply> {
     assertPartsDepth(message.parts);
-    assertCanChat(existing, this.deps.clock);
+    assertWritableVariables(changes.variables);
+    chattable(existing, this.deps.clock);
     const compiled = await this.live(bot);
     const position = existing.state.position ?? { behaviour: '', interaction: '' };
     const parts = injectedParts(message.text, message.parts, position);
     return this.deps.turns.run(bot, existing.userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
-      const reply = replyOf(current, parts, enableUserChatAt(compiled, current.state), this.deps.clock);
+      const next = { ...current, state: structuredClone(current.state) };
+      applyRequestValues(next.state, changes.variables, changes.tags, changes.dropTags);
+      const reply = replyOf(next, parts, enableUserChatAt(compiled, next.state), this.deps.clock);
       return {
         messages: parts.length > 0 ? [{ direction: message.direction, parts, pushed: true, enableUserChat: reply.EnableUserChat, creation: reply.Creation }] : [],
-        save: { ...current },
+        save: next,
         reply,
       };
     });
@@ -76,8 +87,7 @@ export class ConversationService {
     assertWritableVariables(changes.variables, options.fields);
     return this.deps.turns.run(bot, userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
-      if (options.checkChat) assertCanChat(current, this.deps.clock);
-      const checked = liftEndedBan(current, this.deps.clock);
+      const checked = options.checkChat ? chattable(current, this.deps.clock) : liftEndedBan(current, this.deps.clock);
       const state = structuredClone(checked.state);
       applyRequestValues(state, changes.variables, changes.tags, changes.dropTags);
       const next = { ...checked, state };
@@ -87,8 +97,7 @@ export class ConversationService {
 
   /** The stored history (or its last `limit` parts), as a reply that is not stored again. */
   async history(bot: BotRecord, existing: ConversationRecord, limit?: number): Promise<ChatReply> {
-    assertCanChat(existing, this.deps.clock);
-    const checked = liftEndedBan(existing, this.deps.clock);
+    const checked = chattable(existing, this.deps.clock);
     const enableUserChat = enableUserChatAt(await this.live(bot), checked.state);
     if (limit !== undefined) return replyOf(checked, await this.deps.store.conversations.historyParts(existing.id, limit), enableUserChat, this.deps.clock);
     const { Parts: _none, ...reply } = replyOf(checked, [], enableUserChat, this.deps.clock);
@@ -100,8 +109,7 @@ export class ConversationService {
    * (`Senders`: USER, BOT or OPERATOR), so that operator messages read back as an operator's.
    */
   async historyWithSenders(bot: BotRecord, existing: ConversationRecord): Promise<ChatReply & { Senders: Direction[] }> {
-    assertCanChat(existing, this.deps.clock);
-    const checked = liftEndedBan(existing, this.deps.clock);
+    const checked = chattable(existing, this.deps.clock);
     const messages = await this.deps.store.conversations.storedMessages(existing.id, LIMITS.historyMessages);
     const reply = replyOf(checked, messages.flatMap((m) => m.parts), enableUserChatAt(await this.live(bot), checked.state), this.deps.clock);
     return { ...reply, Senders: messages.flatMap((m) => m.parts.map(() => m.direction)) };
@@ -110,8 +118,7 @@ export class ConversationService {
   /** Messages queued while no client was asking, taken (marked delivered) once. */
   async takePending(bot: BotRecord, userId: string, existing: ConversationRecord | null): Promise<ChatReply> {
     if (!existing) return replyOf({ userId, controlState: 0 }, [], true, this.deps.clock);
-    assertCanChat(existing, this.deps.clock);
-    const checked = liftEndedBan(existing, this.deps.clock);
+    const checked = chattable(existing, this.deps.clock);
     const parts = await this.deps.turns.exclusive(bot.id, userId, () => this.deps.store.transaction((tx) => tx.conversations.takePending(existing.id)));
     return replyOf(checked, parts, enableUserChatAt(await this.live(bot), checked.state), this.deps.clock);
   }
@@ -124,5 +131,3 @@ export function enableUserChatAt(compiled: CompiledBot, state: ConversationRecor
   const interaction = compiled.behaviours.get(position.behaviour.toLowerCase())?.interactions.get(position.interaction.toLowerCase());
   return interaction?.enableUserChat ?? true;
 }
-
-export type { ReplyPart };

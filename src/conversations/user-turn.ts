@@ -9,8 +9,8 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
 import type { TurnMessage } from '../webhooks/plan.js';
-import { assertCanChat, STATE_BOT, STATE_TAKEN_OVER } from './control.js';
-import { liftEndedBan, transition } from './control-machine.js';
+import { STATE_BOT, STATE_TAKEN_OVER } from './control.js';
+import { chattable, transition } from './control-machine.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.js';
 import type { ConversationTurns } from './turns.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
@@ -62,8 +62,7 @@ export class UserTurn {
     let endedBy = 'none';
     let channel = input.newChannel ?? 'custom';
     const reply = await this.deps.turns.run(bot, userId, async (current) => {
-      if (current) assertCanChat(current, this.deps.clock);
-      const conversation = current ? liftEndedBan(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
+      const conversation = current ? chattable(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
       channel = conversation.channel;
       const state: ConversationState = structuredClone(conversation.state);
       applyRequestValues(state, input.variables, input.tags, input.dropTags);

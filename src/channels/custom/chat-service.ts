@@ -38,11 +38,12 @@ export class ChatService {
         throw new AppError('CHANNEL_MISMATCH', `The conversation is on the ${existing.channel} channel.`, { Channel: existing.channel });
       }
     }
-    // Variables and tags come first in any request: READY, PENDING and injections included.
+    // Variables and tags come first in any request: an injection applies them in its own turn,
+    // READY and PENDING in one before reading.
+    if (input.direction !== 'USER') return this.conversations.inject(bot, existing!, { direction: input.direction, text: input.text, parts: input.parts }, input);
     if (existing && input.variables.length + input.tags.length + input.dropTags.length > 0) {
       existing = await this.conversations.changeValues(bot, userId, input);
     }
-    if (input.direction !== 'USER') return this.conversations.inject(bot, existing!, { direction: input.direction, text: input.text, parts: input.parts });
     if (command === 'PENDING') return this.conversations.takePending(bot, userId, existing);
     // READY for an unknown user acts as RESET (rule 3); on another channel, a text is a user turn.
     if (command === 'READY' && existing) return this.conversations.history(bot, existing, input.historyLimit);
