@@ -19,7 +19,11 @@ export interface Config {
   /** how long a node holds a claimed background job (a webhook delivery) before another node may take it over */
   jobClaimSeconds: number;
   logLevel: string;
-  /** COLLOQUY_SECRET_KEY: the key secrets at rest are encrypted with; null = <dataDir>/secret.key */
+  /** COLLOQUY_TELEGRAM_API_URL: the Telegram Bot API root (trusted: set by whoever runs the server) */
+  telegramApiUrl: string;
+  /** COLLOQUY_META_GRAPH_URL: the Graph API root with its version (WhatsApp, Messenger) */
+  metaGraphUrl: string;
+  /** COLLOQUY_SECRET_KEY (or COLLOQUY_ENCRYPTION_KEY, channels.md's name): the key secrets at rest are encrypted with; null = <dataDir>/secret.key */
   secretKey: string | null;
   /** which proxies' X-Forwarded-For to believe for the client address (false: the socket's address) */
   trustProxy: boolean | number | string[];
@@ -62,6 +66,19 @@ function secretKeyOf(raw: string | undefined): string | null {
   return value;
 }
 
+/** A platform's API root: an absolute http(s) URL, kept without its trailing slash. */
+function upstreamUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = (env[name] || fallback).replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -89,7 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateNetwork: env.COLLOQUY_ALLOW_PRIVATE_NETWORK === '1',
     jobClaimSeconds: integer(env, 'COLLOQUY_JOB_CLAIM_SECONDS', 60, 1, 3600),
     logLevel: env.LOG_LEVEL || 'info',
-    secretKey: secretKeyOf(env.COLLOQUY_SECRET_KEY),
+    secretKey: secretKeyOf(env.COLLOQUY_SECRET_KEY || env.COLLOQUY_ENCRYPTION_KEY),
+    telegramApiUrl: upstreamUrl(env, 'COLLOQUY_TELEGRAM_API_URL', 'https://api.telegram.org'),
+    metaGraphUrl: upstreamUrl(env, 'COLLOQUY_META_GRAPH_URL', 'https://graph.facebook.com/v23.0'),
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
   };
 }

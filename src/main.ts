@@ -28,6 +28,11 @@ import { ConsoleService } from './operators/console-service.js';
 import { OperatorSessions } from './operators/sessions.js';
 import { ShareAccess } from './operators/share-access.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
+import { WebhookTarget } from './webhooks/webhook-target.js';
+import { messagingPlatforms } from './channels/platforms.js';
+import { ChannelOutbound } from './channels/messaging/outbound.js';
+import { ChannelConnections } from './channels/messaging/connections.js';
+import { ChannelInbound } from './channels/messaging/inbound.js';
 import { Deliveries } from './webhooks/deliveries.js';
 import { actionRegistry } from './engine/registry.js';
 import { buildServer, type App } from './http/server.js';
@@ -93,8 +98,16 @@ export async function createServices(config: Config, store: Store, options: Star
   const tokens = new TokenService(signingKey, config.tokenMinutes, () => clock.now());
   const events = await openEventBus(config, options.log);
   const metrics = new Metrics(() => store.conversationsByState());
-  const dispatcher = new Dispatcher(store, clock, metrics, { allowPrivateNetwork: config.allowPrivateNetwork, claimMs: config.jobClaimSeconds * 1000 });
-  const turns = new ConversationTurns(store, clock, events, () => dispatcher.wake());
+  const platforms = messagingPlatforms(config);
+  const channelOutbound = new ChannelOutbound({ store, platforms, metrics });
+  const dispatcher = new Dispatcher(
+    store,
+    clock,
+    metrics,
+    { claimMs: config.jobClaimSeconds * 1000, onError: (error) => options.log?.(`delivery: ${(error as Error).message}`) },
+    { webhook: new WebhookTarget(store, clock, { allowPrivateNetwork: config.allowPrivateNetwork }), channel: channelOutbound },
+  );
+  const turns = new ConversationTurns(store, clock, events, () => dispatcher.wake(), (bot, conversation, messages, now) => channelOutbound.plan(bot, conversation, messages, now));
   const forgetting = new Forgetting(store, events, clock);
   const forget = (c: ConversationRecord) => forgetting.forget(c);
   const shares = new ShareService(store, clock, config);
@@ -105,6 +118,9 @@ export async function createServices(config: Config, store: Store, options: Star
   };
   const conversations = new ConversationService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares, onDiagnostics });
   const chat = new ChatService(conversations);
+  const connections = new ChannelConnections({ store, platforms, clock, publicUrl: () => config.publicUrl });
+  const onChannelError = (error: unknown) => options.log?.(`channel update failed: ${(error as Error).message}`);
+  const inbound = new ChannelInbound({ store, connections, conversations, metrics, clock, wakeDispatcher: () => dispatcher.wake(), onError: onChannelError });
   const services: Services = {
     config,
     clock,
@@ -118,6 +134,7 @@ export async function createServices(config: Config, store: Store, options: Star
     conversations,
     chat,
     web: new WebChannel({ store, conversations, events, config, clock }),
+    channels: { connections, inbound },
     control,
     shares,
     operatorSessions: new OperatorSessions(store, clock),

@@ -35,6 +35,12 @@ export interface TurnWrites {
     takePending(conversationId: number): Promise<ReplyPart[]>;
   };
   outbox: { insert(row: NewOutboxRow): Promise<void> };
+  /** messaging platforms' updates and contacts (channels.md) */
+  channels: {
+    /** false when this update was recorded already */
+    markSeen(channelId: string, key: string, conversationId: number | null, at: number): Promise<boolean>;
+    noteLastInbound(conversationId: number, messageId: string): Promise<void>;
+  };
   accounts: { addUsage(accountId: string, month: string, add: Omit<UsageRecord, 'month'>): Promise<void> };
   shares: {
     insert(share: ShareRecord): Promise<void>;

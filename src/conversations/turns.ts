@@ -13,6 +13,10 @@ import { LIMITS } from './limits.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { UsageRecord } from '../accounts/model.js';
+import type { NewOutboxRow } from '../webhooks/model.js';
+
+/** Outbox rows that deliver a turn's messages on the conversation's messaging platform, if any. */
+export type ChannelDeliveryPlan = (bot: BotRecord, conversation: ConversationRecord, messages: TurnMessage[], now: number) => NewOutboxRow[];
 
 export interface TurnResult<T> {
   /** the conversation to write: new (id 0) or changed; absent when nothing about it changed */
@@ -44,6 +48,8 @@ export class ConversationTurns {
     private readonly events: EventBus,
     /** told when outbox rows were written, so deliveries start without waiting for a poll */
     private readonly onOutbox: () => void = () => undefined,
+    /** the platform deliveries of a turn on a messaging channel (channels/messaging/outbound.ts) */
+    private readonly channelDeliveries: ChannelDeliveryPlan = () => [],
   ) {}
 
   /** Runs `work` while no turn of this conversation runs in this process. */
@@ -130,11 +136,12 @@ export class ConversationTurns {
         await tx.conversations.trimHistory(conversation.id, LIMITS.historyMessages, LIMITS.historyBytes);
       }
       const plan = planWebhooks(bot, before, conversation, messages, now);
-      for (const row of plan.rows) await tx.outbox.insert(row);
+      const deliveries = messages.length > 0 ? this.channelDeliveries(bot, conversation, messages, now) : [];
+      for (const row of [...plan.rows, ...deliveries]) await tx.outbox.insert(row);
       const counted = { ...NO_USAGE, ...usage, notifications: (usage?.notifications ?? 0) + plan.notifications };
       if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, this.clock.iso(now).slice(0, 7), counted);
       if (alsoWrite) await alsoWrite(tx, conversation.id);
-      return { conversation, outbox: plan.rows.length };
+      return { conversation, outbox: plan.rows.length + deliveries.length };
     });
   }
 }

@@ -13,6 +13,7 @@ import { STATE_BOT, STATE_TAKEN_OVER } from './control.js';
 import { chattable, transition } from './control-machine.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.js';
 import type { ConversationTurns } from './turns.js';
+import type { TurnWrites } from './port.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
 import { replyOf, type ChatReply } from './reply.js';
 import type { VariableUpdate } from './values.js';
@@ -46,7 +47,12 @@ export interface UserMessage {
   dropTags: string[];
   /** the channel a conversation this message creates starts on (default `custom`) */
   newChannel?: string;
+  /** a messaging platform's update: recorded with the turn, so that a redelivery runs nothing */
+  inbound?: { channelId: string; key: string; messageId?: string };
 }
+
+/** The update ran already (another node or request committed it first); nothing was written. */
+export class DuplicateInbound extends Error {}
 
 const USER_TEXT_TYPE = PartType.UserText;
 
@@ -77,7 +83,13 @@ export class UserTurn {
         if (userPart) messages[0].toOperators = true;
         const silent = this.reply(next, [], true);
         for (const m of messages) m.creation = silent.Creation;
-        return { save: next, messages, usage: { messages: userPart ? 1 : 0, replies: 0, notifications: 0, apiCalls: 0 }, reply: silent };
+        return {
+          save: next,
+          messages,
+          usage: { messages: userPart ? 1 : 0, replies: 0, notifications: 0, apiCalls: 0 },
+          alsoWrite: (tx, conversationId) => this.recordInbound(tx, conversationId, input),
+          reply: silent,
+        };
       }
 
       const outcomes: TurnOutcome[] = [];
@@ -104,6 +116,7 @@ export class UserTurn {
         messages,
         usage: { messages: userPart ? 1 : 0, replies: parts.length > 0 ? 1 : 0, notifications: 0, apiCalls: outcomes.reduce((n, o) => n + o.apiCalls, 0) },
         alsoWrite: async (tx, conversationId) => {
+          await this.recordInbound(tx, conversationId, input);
           for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
         },
         afterCommit: (saved) => this.afterCommit(saved, effects),
@@ -113,6 +126,14 @@ export class UserTurn {
     this.deps.metrics.turns.inc({ channel, ended: endedBy });
     this.deps.metrics.turnSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     return reply;
+  }
+
+  /** A platform update is run once: its key commits with the turn or the turn rolls back. */
+  private async recordInbound(tx: TurnWrites, conversationId: number, input: UserMessage): Promise<void> {
+    const inbound = input.inbound;
+    if (!inbound) return;
+    if (!(await tx.channels.markSeen(inbound.channelId, inbound.key, conversationId, this.deps.clock.now()))) throw new DuplicateInbound();
+    if (inbound.messageId) await tx.channels.noteLastInbound(conversationId, inbound.messageId);
   }
 
   /** Forced position first, then the command or text (api.md section 3, order inside one request). */

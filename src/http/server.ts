@@ -26,6 +26,7 @@ import { consoleRoutes } from './routes/console.js';
 import { cloneRoutes } from './routes/clones.js';
 import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { channelRoutes } from './routes/channels.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -112,7 +113,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
     transformStaticCSP: (policy) => policy.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
   });
 
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes, channelRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -8,6 +8,8 @@ import type { BotService } from '../bots/service.js';
 import type { ChatService } from '../channels/custom/chat-service.js';
 import type { ConversationService } from '../conversations/service.js';
 import type { WebChannel } from '../channels/web/web-channel.js';
+import type { ChannelConnections } from '../channels/messaging/connections.js';
+import type { ChannelInbound } from '../channels/messaging/inbound.js';
 import type { Config } from '../config.js';
 import type { ControlService } from '../conversations/control-service.js';
 import type { EventBus } from '../conversations/events.js';
@@ -33,6 +35,8 @@ export interface Services {
   conversations: ConversationService;
   chat: ChatService;
   web: WebChannel;
+  /** Telegram, WhatsApp, Messenger (channels.md) */
+  channels: { connections: ChannelConnections; inbound: ChannelInbound };
   control: ControlService;
   shares: ShareService;
   operatorSessions: OperatorSessions;

@@ -29,6 +29,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly channelDeliveries = new client.Counter({
+    name: 'colloquy_channel_deliveries_total',
+    help: 'Calls to messaging platforms (Telegram, WhatsApp, Messenger), by channel and outcome (delivered, failed, given_up)',
+    labelNames: ['channel', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly channelUpdates = new client.Counter({
+    name: 'colloquy_channel_updates_total',
+    help: 'Webhook requests from messaging platforms, by channel and outcome (run, duplicate, refused, banned, ignored)',
+    labelNames: ['channel', 'outcome'],
+    registers: [this.registry],
+  });
+
   constructor(conversationsByState: () => Promise<Record<string, number>>) {
     new client.Gauge({
       name: 'colloquy_conversations',

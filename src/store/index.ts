@@ -13,6 +13,7 @@ import { operatorRepository } from './operators.js';
 import { operatorSessionRepository } from './operator-sessions.js';
 import { shareRepository } from './shares.js';
 import { outboxRepository } from './outbox.js';
+import { channelRepository } from './channels.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
@@ -26,6 +27,7 @@ function repositories(db: Queryable, secrets: SecretBox) {
     operatorSessions: operatorSessionRepository(db),
     shares: shareRepository(db),
     outbox: outboxRepository(db),
+    channels: channelRepository(db, secrets),
   };
 }
 

@@ -1,8 +1,9 @@
-import type { DeliveryStatus, NewOutboxRow, OutboxRow } from '../webhooks/model.js';
+import type { DeliveryStatus, DeliveryTargetName, NewOutboxRow, OutboxRow } from '../webhooks/model.js';
 import type { Queryable } from './driver.js';
 
 interface Row {
   id: number;
+  target: string;
   delivery_id: string;
   bot_id: string;
   conversation_id: number;
@@ -21,6 +22,7 @@ interface Row {
 
 const toRow = (r: Row): OutboxRow => ({
   id: Number(r.id),
+  target: r.target as DeliveryTargetName,
   deliveryId: r.delivery_id,
   botId: r.bot_id,
   conversationId: Number(r.conversation_id),
@@ -41,15 +43,16 @@ export function outboxRepository(db: Queryable) {
   return {
     async insert(row: NewOutboxRow): Promise<void> {
       await db.run(
-        `INSERT INTO outbox (delivery_id, bot_id, conversation_id, user_id, event, body, status, attempts, next_attempt_at, claimed_until, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, 0, $7)`,
-        [row.deliveryId, row.botId, row.conversationId, row.userId, row.event, row.body, row.createdAt],
+        `INSERT INTO outbox (delivery_id, bot_id, conversation_id, user_id, event, body, status, attempts, next_attempt_at, claimed_until, created_at, target)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, 0, $7, $8)`,
+        [row.deliveryId, row.botId, row.conversationId, row.userId, row.event, row.body, row.createdAt, row.target ?? 'webhook'],
       );
     },
     /**
      * Claims up to `limit` due deliveries for one attempt each, until `until`: rows first in line
-     * for their conversation (a row waits while an older one of the same conversation is pending —
-     * order per conversation), not claimed by anyone, of endpoints that are not paused. On
+     * for their conversation and target (a row waits while an older one of the same conversation
+     * and target is pending — order per conversation: a webhook outage does not hold up a
+     * platform's deliveries), not claimed by anyone, of webhook endpoints that are not paused. On
      * PostgreSQL the candidates are locked with FOR UPDATE SKIP LOCKED, so several nodes claiming
      * at once never get the same row; SQLite has a single writer.
      */
@@ -59,8 +62,8 @@ export function outboxRepository(db: Queryable) {
         `UPDATE outbox SET claimed_until = $2 WHERE id IN (
            SELECT o.id FROM outbox o
            WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND o.claimed_until <= $1
-             AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.conversation_id = o.conversation_id AND e.status = 'pending' AND e.id < o.id)
-             AND NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.bot_id = o.bot_id AND w.paused_until > $1)
+             AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.conversation_id = o.conversation_id AND e.target = o.target AND e.status = 'pending' AND e.id < o.id)
+             AND (o.target <> 'webhook' OR NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.bot_id = o.bot_id AND w.paused_until > $1))
            ORDER BY o.id LIMIT $3 ${lock})
          RETURNING *`,
         [now, until, limit],
@@ -88,12 +91,23 @@ export function outboxRepository(db: Queryable) {
       );
     },
     async byBot(botId: string, limit: number): Promise<OutboxRow[]> {
-      const rows = await db.all<Row>('SELECT * FROM outbox WHERE bot_id = $1 ORDER BY id DESC LIMIT $2', [botId, limit]);
+      const rows = await db.all<Row>("SELECT * FROM outbox WHERE bot_id = $1 AND target = 'webhook' ORDER BY id DESC LIMIT $2", [botId, limit]);
       return rows.map(toRow);
     },
     async byDeliveryId(botId: string, deliveryId: string): Promise<OutboxRow | null> {
-      const row = await db.get<Row>('SELECT * FROM outbox WHERE bot_id = $1 AND delivery_id = $2', [botId, deliveryId]);
+      const row = await db.get<Row>("SELECT * FROM outbox WHERE bot_id = $1 AND delivery_id = $2 AND target = 'webhook'", [botId, deliveryId]);
       return row ? toRow(row) : null;
+    },
+    /**
+     * The next pending row of this conversation and target becomes due no earlier than `until`
+     * (a typing action was sent; the part it announces follows after its delay).
+     */
+    async holdNext(row: Pick<OutboxRow, 'id' | 'conversationId' | 'target'>, until: number): Promise<void> {
+      await db.run(
+        `UPDATE outbox SET next_attempt_at = $4 WHERE next_attempt_at < $4 AND id = (
+           SELECT MIN(id) FROM outbox WHERE conversation_id = $1 AND target = $2 AND status = 'pending' AND id > $3)`,
+        [row.conversationId, row.target, row.id, until],
+      );
     },
     /** Sends one again: back to pending, due now. */
     async requeue(id: number, now: number): Promise<void> {

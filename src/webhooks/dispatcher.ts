@@ -1,22 +1,19 @@
-// Delivers the outbox (api.md section 12): at least once, in order per conversation, with
+// Delivers the outbox (api.md section 12, channels.md "Outbound"): at least once, in order per
+// conversation and target (delivery-target.ts), with
 // exponential backoff (1 s doubling, capped at 10 min, for 24 h) and a 5-minute pause of an
 // endpoint after more than 5 consecutive failures. Any number of dispatchers (nodes) may run:
 // a row is claimed before each attempt, and a claim that outlives a dead node simply expires.
-import { performHttpCall } from '../integrations/http-call.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
-import { webhookUrlOf } from './plan.js';
-import { sign } from './signature.js';
-import type { OutboxRow } from './model.js';
-import type { BotRecord } from '../bots/model.js';
+import type { AttemptResult, DeliveryTarget } from './delivery-target.js';
+import type { DeliveryTargetName, OutboxRow } from './model.js';
 
 export const RETRY_FOR_MS = 24 * 3_600_000;
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 10 * 60_000;
 const PAUSE_AFTER_FAILURES = 5;
 const PAUSE_MS = 5 * 60_000;
-const DELIVERY_TIMEOUT_MS = 10_000;
 const BATCH = 50;
 /** attempts under way at once in this process (a hanging endpoint holds its claims up to 10 s) */
 const MAX_IN_FLIGHT = 200;
@@ -26,7 +23,6 @@ export function retryDelay(attempts: number): number {
 }
 
 export interface DispatcherOptions {
-  allowPrivateNetwork: boolean;
   /** a claim outlives a dead node by this much; must exceed one delivery attempt (10 s) */
   claimMs: number;
   pollMs?: number;
@@ -45,6 +41,8 @@ export class Dispatcher {
     private readonly clock: Clock,
     private readonly metrics: Metrics,
     private readonly options: DispatcherOptions,
+    /** how rows of each target are delivered (the webhook target is always there) */
+    private readonly targets: Partial<Record<DeliveryTargetName, DeliveryTarget>>,
   ) {}
 
   start(): void {
@@ -104,64 +102,37 @@ export class Dispatcher {
   }
 
   private async attempt(row: OutboxRow): Promise<void> {
-    const bot = await this.store.bots.byId(row.botId);
-    const url = bot ? webhookUrlOf(bot) : null;
-    if (!bot || !url) {
-      await this.finish(row, null, { ok: false, statusCode: null, error: 'the bot has no webhook URL any more' });
-      return;
-    }
-    const result = await this.send(bot, url, row);
-    await this.finish(row, bot, result);
+    const target = this.targets[row.target];
+    const result = target
+      ? await target.attempt(row)
+      : { ok: false, statusCode: null, error: `no delivery target ${row.target} on this node`, retry: true };
+    const givenUp = await this.finish(row, result);
+    await target?.recorded?.(row, result, givenUp);
   }
 
-  private async send(bot: BotRecord, url: string, row: OutboxRow): Promise<{ ok: boolean; statusCode: number | null; error: string | null }> {
-    const seconds = Math.floor(this.clock.now() / 1000);
-    const answer = await performHttpCall(
-      {
-        method: 'POST',
-        url,
-        headers: {
-          'content-type': 'application/json',
-          authorization: bot.apiSecret,
-          'x-colloquy-delivery': row.deliveryId,
-          'x-colloquy-signature': sign(bot.apiSecret, row.body, seconds),
-        },
-        body: row.body,
-        timeoutMs: DELIVERY_TIMEOUT_MS,
-      },
-      { allowPrivateNetwork: this.options.allowPrivateNetwork, maxBytes: 64 * 1024 },
-    );
-    if (typeof answer.status === 'number') {
-      const ok = answer.status >= 200 && answer.status < 300;
-      return { ok, statusCode: answer.status, error: ok ? null : `HTTP ${answer.status}` };
-    }
-    return { ok: false, statusCode: null, error: answer.status === 'TIMEOUT' ? 'timeout' : 'connection failed or address refused' };
-  }
-
-  private async finish(row: OutboxRow, bot: BotRecord | null, result: { ok: boolean; statusCode: number | null; error: string | null }): Promise<void> {
+  /** Records the attempt; returns true when the row is given up (no attempt follows). */
+  private async finish(row: OutboxRow, result: AttemptResult): Promise<boolean> {
     const at = this.clock.now();
     const attempts = row.attempts + 1;
-    this.metrics.webhookDeliveries.inc({ outcome: result.ok ? 'delivered' : 'failed' });
+    const pauses = row.target === 'webhook';
+    if (pauses) this.metrics.webhookDeliveries.inc({ outcome: result.ok ? 'delivered' : 'failed' });
     if (result.ok) {
       await this.store.transaction(async (tx) => {
         await tx.outbox.recordAttempt(row.id, row.claimedUntil, { status: 'delivered', statusCode: result.statusCode, error: null, nextAttemptAt: at, at });
-        await tx.outbox.setEndpoint(row.botId, 0, 0);
+        if (result.holdNextMs) await tx.outbox.holdNext(row, at + result.holdNextMs);
+        if (pauses) await tx.outbox.setEndpoint(row.botId, 0, 0);
       });
-      return;
+      return false;
     }
-    const givenUp = at - row.createdAt >= RETRY_FOR_MS || !bot;
+    const givenUp = at - row.createdAt >= RETRY_FOR_MS || result.retry === false;
+    const nextAttemptAt = at + Math.max(retryDelay(attempts), result.retryAfterMs ?? 0);
     await this.store.transaction(async (tx) => {
-      await tx.outbox.recordAttempt(row.id, row.claimedUntil, {
-        status: givenUp ? 'failed' : 'pending',
-        statusCode: result.statusCode,
-        error: result.error,
-        nextAttemptAt: at + retryDelay(attempts),
-        at,
-      });
-      if (!bot) return;
+      await tx.outbox.recordAttempt(row.id, row.claimedUntil, { status: givenUp ? 'failed' : 'pending', statusCode: result.statusCode, error: result.error, nextAttemptAt, at });
+      if (!pauses || result.retry === false) return;
       const endpoint = await tx.outbox.endpoint(row.botId);
       const failures = endpoint.consecutiveFailures + 1;
       await tx.outbox.setEndpoint(row.botId, failures, failures > PAUSE_AFTER_FAILURES ? at + PAUSE_MS : endpoint.pausedUntil);
     });
+    return givenUp;
   }
 }

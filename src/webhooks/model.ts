@@ -2,8 +2,12 @@
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
+/** Who delivers a row: the integrator's webhook, or a messaging platform (channels/messaging). */
+export type DeliveryTargetName = 'webhook' | 'channel';
+
 export interface OutboxRow {
   id: number;
+  target: DeliveryTargetName;
   deliveryId: string;
   botId: string;
   conversationId: number;
@@ -21,4 +25,7 @@ export interface OutboxRow {
   deliveredAt: number | null;
 }
 
-export type NewOutboxRow = Pick<OutboxRow, 'deliveryId' | 'botId' | 'conversationId' | 'userId' | 'event' | 'body' | 'createdAt'>;
+export type NewOutboxRow = Pick<OutboxRow, 'deliveryId' | 'botId' | 'conversationId' | 'userId' | 'event' | 'body' | 'createdAt'> & {
+  /** default `webhook` */
+  target?: DeliveryTargetName;
+};

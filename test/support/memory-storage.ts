@@ -20,13 +20,16 @@ interface Tables {
   shares: Map<string, StoredShare>;
   outbox: NewOutboxRow[];
   usage: Map<string, Record<string, number>>;
+  /** messaging updates run: `<channel id>/<key>` → conversation id */
+  seen: Map<string, number | null>;
+  lastInbound: Map<number, string>;
   nextId: number;
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
 
 export class MemoryStorage implements ConversationStorage {
-  private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], usage: new Map(), nextId: 1 };
+  private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], usage: new Map(), seen: new Map(), lastInbound: new Map(), nextId: 1 };
   readonly bots = { byId: async (id: string) => this.botsById.get(id) ?? null };
   readonly conversations: ConversationStorage['conversations'];
   readonly shares: ConversationStorage['shares'];
@@ -67,6 +70,8 @@ export class MemoryStorage implements ConversationStorage {
     this.tables.messages = this.tables.messages.filter((m) => m.conversationId !== id);
     for (const [hash, share] of this.tables.shares) if (share.conversationId === id) this.tables.shares.delete(hash);
     this.tables.outbox = this.tables.outbox.filter((row) => row.conversationId !== id);
+    for (const [key, owner] of this.tables.seen) if (owner === id) this.tables.seen.delete(key);
+    this.tables.lastInbound.delete(id);
   }
 
   private writesOver(t: () => Tables): TurnWrites {
@@ -122,6 +127,15 @@ export class MemoryStorage implements ConversationStorage {
         },
       },
       outbox: { insert: async (row) => void t().outbox.push(clone(row)) },
+      channels: {
+        markSeen: async (channelId, key, conversationId) => {
+          const id = `${channelId}/${key}`;
+          if (t().seen.has(id)) return false;
+          t().seen.set(id, conversationId);
+          return true;
+        },
+        noteLastInbound: async (conversationId, messageId) => void t().lastInbound.set(conversationId, messageId),
+      },
       accounts: {
         addUsage: async (accountId, month, add) => {
           const key = `${accountId}/${month}`;

@@ -1,0 +1,130 @@
+// A platform's webhook request (channels.md "Inbound"): found by its ChannelId, verified before
+// anything is read into the database, then each update it carries runs once as a user turn of
+// the conversation `<channel>:<user>`. Replies never travel in the response: the turn writes them
+// to the outbox (outbound.ts) and the answer is 200 at once.
+import type { BotRecord } from '../../bots/model.js';
+import type { ConversationService, UserMessage } from '../../conversations/service.js';
+import { DuplicateInbound } from '../../conversations/user-turn.js';
+import type { Metrics } from '../../observability/metrics.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import type { Store } from '../../store/index.js';
+import type { ChannelConnections } from './connections.js';
+import type { ChannelConnection, InboundEvent } from './model.js';
+import { callRows } from './outbound.js';
+import type { InboundRequest, MessagingPlatform } from './platform.js';
+
+/** A banned user hears the ban message at most this often (channels.md "Pinned details"). */
+const BAN_NOTICE_EVERY_MS = 3_600_000;
+
+export class ChannelInbound {
+  constructor(
+    private readonly deps: {
+      store: Pick<Store, 'channels' | 'bots' | 'transaction'>;
+      connections: ChannelConnections;
+      conversations: ConversationService;
+      metrics: Metrics;
+      clock: Clock;
+      /** new outbox rows were written outside a turn (acknowledgements, ban notices) */
+      wakeDispatcher: () => void;
+      onError?: (error: unknown) => void;
+    },
+  ) {}
+
+  /** Meta's subscription handshake: the challenge to echo back. */
+  async handshake(channelName: string, channelId: string, query: Record<string, string>): Promise<string> {
+    const platform = this.deps.connections.platform(channelName);
+    const connection = await this.connectionOf(platform, channelId);
+    const challenge = platform.challenge?.(query, connection.credentials!) ?? null;
+    if (challenge === null) throw new AppError('VERIFY_TOKEN_MISMATCH');
+    return challenge;
+  }
+
+  /** Verifies and runs one webhook request; resolves when its updates have run (or were skipped). */
+  async receive(channelName: string, channelId: string, request: InboundRequest): Promise<void> {
+    const platform = this.deps.connections.platform(channelName);
+    const connection = await this.connectionOf(platform, channelId);
+    if (!platform.verify(request, connection.credentials!)) {
+      this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'refused' });
+      throw new AppError('SIGNATURE_INVALID');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(request.rawBody.toString('utf8'));
+    } catch {
+      throw new AppError('INVALID_JSON');
+    }
+    const bot = await this.deps.store.bots.byId(connection.botId);
+    if (!bot) throw new AppError('NOT_FOUND', 'This channel is not connected.');
+    const events = platform.parse(body);
+    await this.deps.store.channels.noteInbound(connection.channelId, this.deps.clock.now());
+    if (events.length === 0) this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'ignored' });
+    // One request may carry several updates (Meta batches them): in order, each on its own.
+    for (const event of events) await this.run(platform, connection, bot, event);
+  }
+
+  private async connectionOf(platform: MessagingPlatform, channelId: string): Promise<ChannelConnection> {
+    const connection = channelId.length <= 64 ? await this.deps.store.channels.byChannelId(platform.channel, channelId) : null;
+    if (!connection?.credentials) throw new AppError('NOT_FOUND', 'This channel is not connected.');
+    return connection;
+  }
+
+  private async run(platform: MessagingPlatform, connection: ChannelConnection, bot: BotRecord, event: InboundEvent): Promise<void> {
+    const count = (outcome: string) => this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome });
+    if (await this.deps.store.channels.seen(connection.channelId, event.key)) return count('duplicate');
+    const message: UserMessage = {
+      ...(event.kind === 'click' ? { command: event.payload } : event.kind === 'reset' ? { command: 'RESET' } : { text: event.text }),
+      variables: Object.entries(event.profile).map(([Name, Value]) => ({ Name, Value })),
+      tags: [],
+      dropTags: [],
+      newChannel: platform.channel,
+      inbound: { channelId: connection.channelId, key: event.key, messageId: event.messageId },
+    };
+    try {
+      await this.deps.conversations.say(bot, event.userId, message);
+      count('run');
+    } catch (error) {
+      if (error instanceof DuplicateInbound) return count('duplicate');
+      if (error instanceof AppError && error.code === 'USER_BANNED') {
+        count('banned');
+        await this.noticeBan(platform, bot, event, error.extra.BanMessage);
+      } else if (error instanceof AppError && error.code === 'CONVERSATION_FORGETTING') {
+        count('ignored');
+      } else {
+        // The platform retries a request that failed; one update that cannot run must not block
+        // the others, so it is logged and answered like the rest.
+        count('failed');
+        this.deps.onError?.(error);
+      }
+    }
+    await this.acknowledge(platform, bot, event);
+  }
+
+  /** Telegram wants a clicked button's callback answered, or the client keeps spinning. */
+  private async acknowledge(platform: MessagingPlatform, bot: BotRecord, event: InboundEvent): Promise<void> {
+    const calls = platform.acknowledge?.(event) ?? [];
+    if (calls.length === 0) return;
+    const conversation = await this.deps.conversations.find(bot, event.userId);
+    if (!conversation) return;
+    await this.deps.store.transaction(async (tx) => {
+      for (const row of callRows(bot, conversation, calls, this.deps.clock.now())) await tx.outbox.insert(row);
+    });
+    this.deps.wakeDispatcher();
+  }
+
+  /** Nothing runs and nothing is stored for a banned user; they hear the ban message once an hour at most. */
+  private async noticeBan(platform: MessagingPlatform, bot: BotRecord, event: InboundEvent, banMessage: unknown): Promise<void> {
+    if (typeof banMessage !== 'string' || banMessage.trim() === '') return;
+    const conversation = await this.deps.conversations.find(bot, event.userId);
+    if (!conversation) return;
+    const now = this.deps.clock.now();
+    const text = { Type: 0, Text: banMessage, Command: null, TypeDelay: 0, BehaviourName: '', InteractionName: '', Parts: [] };
+    const rows = callRows(bot, conversation, platform.render([text], event.userId.slice(platform.channel.length + 1)), now);
+    const claimed = await this.deps.store.transaction(async (tx) => {
+      if (!(await tx.channels.claimBanNotice(conversation.id, now, BAN_NOTICE_EVERY_MS))) return false;
+      for (const row of rows) await tx.outbox.insert(row);
+      return true;
+    });
+    if (claimed) this.deps.wakeDispatcher();
+  }
+}

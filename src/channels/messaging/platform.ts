@@ -1,0 +1,78 @@
+// The small contract every messaging platform folder implements (channels/telegram, whatsapp,
+// messenger): connect, verify and parse an inbound request, render reply parts into the
+// platform's calls, and make one call. Everything else — connections, duplicates, turns, the
+// durable outbound queue — is shared (connections.ts, inbound.ts, outbound.ts).
+import type { ReplyPart } from '../../engine/types.js';
+import type { Credentials, InboundEvent, MessagingChannel, PlatformCall, SendResult } from './model.js';
+
+/** An inbound webhook request as the platform sent it. */
+export interface InboundRequest {
+  /** lower-cased header names */
+  headers: Record<string, string | string[] | undefined>;
+  /** the body exactly as received (signatures are over these bytes) */
+  rawBody: Buffer;
+  query: Record<string, string>;
+}
+
+export interface Connected {
+  credentials: Credentials;
+  /** public: `@username`, a phone number id, a page id */
+  account: string | null;
+  /** members of the connect reply besides Channel, Enabled and WebhookUrl (VerifyToken, Account) */
+  reply: Record<string, unknown>;
+}
+
+export interface MessagingPlatform {
+  readonly channel: MessagingChannel;
+  /** checks the PUT body (400 on a bad one) and, where the platform allows, the credentials themselves */
+  connect(body: Record<string, unknown>, webhookUrl: string): Promise<Connected>;
+  /** undoes what connect set up at the platform (best effort: the credentials go anyway) */
+  disconnect(credentials: Credentials): Promise<void>;
+  /** true only for a request the platform really sent (secret token, HMAC of the raw body) */
+  verify(request: InboundRequest, credentials: Credentials): boolean;
+  /** Meta's subscription handshake: the challenge to echo, or null when the verify token is wrong */
+  challenge?(query: Record<string, string>, credentials: Credentials): string | null;
+  /** what a verified body asks for; unknown kinds become nothing, never an error */
+  parse(body: unknown): InboundEvent[];
+  /** calls to make right after an event ran (Telegram answers a callback query) */
+  acknowledge?(event: InboundEvent): PlatformCall[];
+  /** the platform calls that show these parts to `recipient` (the platform's user id) */
+  render(parts: ReplyPart[], recipient: string): PlatformCall[];
+  /** makes one call; `lastInboundId` is the conversation's latest inbound message id, if known */
+  send(call: PlatformCall, credentials: Credentials, context: { account: string | null; lastInboundId: string | null }): Promise<SendResult>;
+}
+
+/** The longest typing pause a part may ask for (channels.md "Outbound"). */
+export const MAX_TYPING_MS = 10_000;
+
+/**
+ * Splits a text over a platform's limit at word boundaries (a word longer than the limit is cut
+ * inside). Counts UTF-16 code units as the platforms do, without splitting a surrogate pair.
+ */
+export function splitText(text: string, limit: number): string[] {
+  const chunks: string[] = [];
+  let rest = text;
+  while (rest.length > limit) {
+    let cut = rest.lastIndexOf(' ', limit);
+    const newline = rest.lastIndexOf('\n', limit);
+    if (newline > cut) cut = newline;
+    if (cut <= 0) {
+      cut = limit;
+      const code = rest.charCodeAt(cut - 1);
+      if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+    }
+    chunks.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest.length > 0 || chunks.length === 0) chunks.push(rest);
+  return chunks;
+}
+
+/** A button title over the platform's limit, cut with `…` (channels.md). */
+export function cutTitle(title: string, limit: number): string {
+  const chars = [...title];
+  return chars.length <= limit ? title : `${chars.slice(0, limit - 1).join('')}…`;
+}
+
+/** The user part's text of media and other kinds the flow cannot read (`[image]`, `[location]`). */
+export const kindText = (kind: string) => `[${kind}]`;

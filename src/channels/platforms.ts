@@ -1,0 +1,10 @@
+// The messaging platforms this server speaks, with the API roots whoever runs it configured.
+import type { Config } from '../config.js';
+import type { MessagingChannel } from './messaging/model.js';
+import type { MessagingPlatform } from './messaging/platform.js';
+import { TelegramPlatform } from './telegram/index.js';
+
+export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl'>): Map<MessagingChannel, MessagingPlatform> {
+  const platforms: MessagingPlatform[] = [new TelegramPlatform(config.telegramApiUrl)];
+  return new Map(platforms.map((p) => [p.channel, p]));
+}

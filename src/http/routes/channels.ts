@@ -1,0 +1,73 @@
+// Messaging channels (channels.md): connecting a bot to Telegram, WhatsApp or Messenger with an
+// account token, and the platforms' own webhook requests, verified before anything is stored.
+import { Type } from 'typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccountRecord } from '../../accounts/model.js';
+import { authed, DEFAULT_BODY_LIMIT, type App } from '../app.js';
+import type { Services } from '../services.js';
+
+const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
+const ChannelParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }), Channel: Type.String({ maxLength: 32 }) });
+const WebhookParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }) });
+
+export function channelRoutes(app: App, s: Services): void {
+  const account = { ...authed('account'), schema: { tags: ['channels'], security: [{ bearer: [] }] } };
+
+  app.get('/bots/:APIKey/channels', { ...account, schema: { ...account.schema, summary: "The bot's channels: custom, web and the messaging platforms", params: KeyParams } }, async (request) => ({
+    Result: await s.channels.connections.list(await s.bots.owned(accountOf(request), request.params.APIKey)),
+  }));
+
+  app.put(
+    '/bots/:APIKey/channels/:Channel',
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?})',
+        params: ChannelParams,
+        body: Type.Record(Type.String(), Type.Unknown()),
+      },
+    },
+    async (request) => {
+      const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
+      return s.channels.connections.connect(bot, request.params.Channel, request.body);
+    },
+  );
+
+  app.delete('/bots/:APIKey/channels/:Channel', { ...account, schema: { ...account.schema, summary: 'Disconnect: the credentials are erased', params: ChannelParams } }, async (request, reply) => {
+    const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
+    s.channels.connections.platform(request.params.Channel);
+    await s.channels.connections.disconnect(bot, request.params.Channel);
+    return reply.code(204).send();
+  });
+
+  // Meta's subscription handshake: the challenge back as plain text.
+  app.get(
+    '/channels/:Channel/:ChannelId',
+    {
+      config: { limit: 'principal' },
+      schema: { tags: ['channels'], summary: 'Meta webhook verification (hub.mode, hub.verify_token, hub.challenge)', params: WebhookParams, querystring: Type.Record(Type.String(), Type.String({ maxLength: 1024 })) },
+    },
+    async (request, reply) => {
+      const challenge = await s.channels.inbound.handshake(request.params.Channel, request.params.ChannelId, request.query);
+      return reply.type('text/plain; charset=utf-8').send(challenge);
+    },
+  );
+
+  // The platform's update, with its body kept as bytes: signatures are over exactly those bytes.
+  void app.register(async (scope: FastifyInstance) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DEFAULT_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    (scope as unknown as App).post(
+      '/channels/:Channel/:ChannelId',
+      { config: { limit: 'principal' }, schema: { tags: ['channels'], summary: "A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification)", params: WebhookParams } },
+      async (request) => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        await s.channels.inbound.receive(request.params.Channel, request.params.ChannelId, { headers: request.headers, rawBody, query: request.query as Record<string, string> });
+        return { ok: true };
+      },
+    );
+  });
+}
+
+const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
