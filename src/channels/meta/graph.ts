@@ -29,7 +29,8 @@ export interface GraphError {
 
 /** POSTs `body` as JSON to `{graphUrl}/{path}` with the bearer token and says how it went. */
 export async function graphPost(graphUrl: string, path: string, token: string, body: unknown): Promise<SendResult> {
-  const url = `${graphUrl.replace(/\/+$/, '')}/${path}`;
+  // config.ts already dropped any trailing slash of COLLOQUY_META_GRAPH_URL.
+  const url = `${graphUrl}/${path}`;
   let response;
   let text: string;
   try {
@@ -50,7 +51,9 @@ export async function graphPost(graphUrl: string, path: string, token: string, b
   const rateLimited = response.status === 429 || (code !== null && isRateLimit(code));
   const retry = rateLimited || response.status >= 500 || graphError?.is_transient === true || (code !== null && TRANSIENT_CODES.has(code));
   const retryAfterMs = retry ? waitOf(response.headers) : undefined;
-  const described = graphError?.message ? `${code !== null ? `(#${code}) ` : ''}${graphError.message}` : text.slice(0, 200) || response.statusText;
+  // Graph messages usually begin with their code already: `(#131056) (Business Account, …) pair rate limit hit`.
+  const message = graphError?.message ?? '';
+  const described = message ? (code === null || message.startsWith('(#') ? message : `(#${code}) ${message}`) : text.slice(0, 200) || response.statusText;
   return { ok: false, retry, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), statusCode: response.status, error: `Meta ${path}: ${response.status} ${described}` };
 }
 
