@@ -3,7 +3,8 @@
 import { PartType } from '../../engine/parts.js';
 import type { ReplyPart } from '../../engine/types.js';
 import type { PlatformCall } from '../messaging/model.js';
-import { MAX_TYPING_MS, splitText } from '../messaging/platform.js';
+import { walkParts } from '../messaging/part-walk.js';
+import { splitText } from '../messaging/platform.js';
 
 const TEXT_LIMIT = 4096;
 const CAPTION_LIMIT = 1024;
@@ -34,7 +35,7 @@ function keyboardOf(buttons: ReplyPart[]): { inline_keyboard: InlineButton[][] }
 
 export function renderTelegram(parts: ReplyPart[], chatId: string): PlatformCall[] {
   const calls: PlatformCall[] = [];
-  const typing = (ms: number) => calls.push({ method: 'sendChatAction', params: { chat_id: chatId, action: 'typing' }, holdNextMs: Math.min(ms, MAX_TYPING_MS) });
+  const typing = (ms: number) => calls.push({ method: 'sendChatAction', params: { chat_id: chatId, action: 'typing' }, holdNextMs: ms });
   const texts = (text: string, buttons: ReplyPart[]) => {
     const chunks = splitText(text === '' && buttons.length > 0 ? BUTTONS_ONLY_TEXT : text, TEXT_LIMIT);
     const markup = keyboardOf(buttons);
@@ -50,41 +51,25 @@ export function renderTelegram(parts: ReplyPart[], chatId: string): PlatformCall
     if (rest.length > 0) texts(rest.join(' '), buttons);
   };
 
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if (part.Type === PartType.Delay) {
-      typing(part.TypeDelay);
-      continue;
-    }
-    if (part.TypeDelay > 0) typing(part.TypeDelay);
-    const text = part.Text ?? '';
-    switch (part.Type) {
-      case PartType.Button:
-      case PartType.Link: {
-        // Top-level buttons (quick replies) go out as one keyboard message with the ones after them.
-        const run = [part];
-        while (i + 1 < parts.length && (parts[i + 1].Type === PartType.Button || parts[i + 1].Type === PartType.Link) && parts[i + 1].TypeDelay === 0) run.push(parts[++i]);
-        texts('', run);
-        break;
-      }
-      case PartType.Buttons:
-        texts(text, part.Parts);
-        break;
-      case PartType.Carousel:
+  walkParts(parts, {
+    typing,
+    // Top-level buttons (quick replies) go out as one keyboard message.
+    buttons: (run) => texts('', run),
+    part(part) {
+      const text = part.Text ?? '';
+      if (part.Type === PartType.Buttons) return texts(text, part.Parts);
+      if (part.Type === PartType.Carousel) {
         for (const card of part.Parts) {
           const caption = [card.Title, card.Subtitle].filter((t): t is string => Boolean(t)).join('\n');
           if (card.ImageUrl) media('sendPhoto', 'photo', card.ImageUrl, caption, card.Parts);
           else texts(caption, card.Parts);
         }
-        break;
-      case PartType.UserText:
-        break;
-      default: {
-        const kind = MEDIA[part.Type];
-        if (kind && part.Url) media(kind.method, kind.field, part.Url, text, []);
-        else if (text !== '') texts(text, part.Parts);
+        return;
       }
-    }
-  }
+      const kind = MEDIA[part.Type];
+      if (kind && part.Url) media(kind.method, kind.field, part.Url, text, []);
+      else if (text !== '') texts(text, part.Parts);
+    },
+  });
   return calls;
 }
