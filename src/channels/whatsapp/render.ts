@@ -7,7 +7,8 @@
 import { PartType } from '../../engine/parts.js';
 import type { ReplyPart } from '../../engine/types.js';
 import type { PlatformCall } from '../messaging/model.js';
-import { cutTitle, MAX_TYPING_MS, splitText } from '../messaging/platform.js';
+import { walkParts } from '../messaging/part-walk.js';
+import { cutTitle, splitText } from '../messaging/platform.js';
 
 export const LIMITS = {
   text: 4096,
@@ -86,7 +87,7 @@ export function renderWhatsApp(parts: ReplyPart[], to: string): PlatformCall[] {
     calls.push({ method: MESSAGES_PATH, params: { messaging_product: 'whatsapp', recipient_type: 'individual', to, type, [type]: content } });
   // The typing indicator marks the last inbound message read; its id is known only when sent.
   const typing = (ms: number) =>
-    calls.push({ method: MESSAGES_PATH, params: { messaging_product: 'whatsapp', status: 'read', typing_indicator: { type: 'text' } }, onLastInbound: true, holdNextMs: Math.min(ms, MAX_TYPING_MS) });
+    calls.push({ method: MESSAGES_PATH, params: { messaging_product: 'whatsapp', status: 'read', typing_indicator: { type: 'text' } }, onLastInbound: true, holdNextMs: ms });
   const texts = (text: string) => {
     if (text.trim() === '') return;
     for (const chunk of splitText(text, LIMITS.text)) message('text', { body: chunk });
@@ -127,24 +128,12 @@ export function renderWhatsApp(parts: ReplyPart[], to: string): PlatformCall[] {
     if (!fits) texts(caption);
   };
 
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if (part.Type === PartType.Delay) {
-      typing(part.TypeDelay);
-      continue;
-    }
-    if (part.TypeDelay > 0) typing(part.TypeDelay);
-    const text = part.Text ?? '';
-    switch (part.Type) {
-      case PartType.Button:
-      case PartType.Link: {
-        // Top-level buttons (quick replies) go out as one message with the ones after them.
-        const run = [part];
-        while (i + 1 < parts.length && (parts[i + 1].Type === PartType.Button || parts[i + 1].Type === PartType.Link) && parts[i + 1].TypeDelay === 0) run.push(parts[++i]);
-        withButtons('', run);
-        break;
-      }
-      case PartType.Carousel:
+  walkParts(parts, {
+    typing,
+    buttons: (run) => withButtons('', run),
+    part(part) {
+      const text = part.Text ?? '';
+      if (part.Type === PartType.Carousel) {
         // One image per card, then its buttons with the title and subtitle as their text.
         for (const card of part.Parts) {
           const caption = [card.Title, card.Subtitle].filter((t): t is string => Boolean(t)).join('\n');
@@ -153,15 +142,12 @@ export function renderWhatsApp(parts: ReplyPart[], to: string): PlatformCall[] {
           if (hasButtons) withButtons(caption, card.Parts);
           else if (!card.ImageUrl) texts(caption);
         }
-        break;
-      case PartType.UserText:
-        break;
-      default: {
-        const type = MEDIA[part.Type];
-        if (type && part.Url) media(type, part.Url, text);
-        else withButtons(text, part.Parts);
+        return;
       }
-    }
-  }
+      const type = MEDIA[part.Type];
+      if (type && part.Url) media(type, part.Url, text);
+      else withButtons(text, part.Parts);
+    },
+  });
   return calls;
 }
