@@ -4,8 +4,8 @@
 // typing-indicators). A call Meta would refuse is answered with Graph's error envelope (#100) AND
 // recorded in `violations`, which every test asserts is empty. On demand it answers 429 with
 // the throughput error (#130429), 5xx, or hangs.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { closeDouble, listenOnLoopback, waitUntil } from './double-kit.js';
 
 export const GRAPH_VERSION = 'v23.0';
 
@@ -36,9 +36,8 @@ export class WhatsAppDouble {
 
   static async start(): Promise<WhatsAppDouble> {
     let double!: WhatsAppDouble;
-    const server = http.createServer((req, res) => double.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    double = new WhatsAppDouble(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const { server, url } = await listenOnLoopback((req, res) => double.handle(req, res));
+    double = new WhatsAppDouble(server, url);
     return double;
   }
 
@@ -67,18 +66,12 @@ export class WhatsAppDouble {
     return this.delivered(waId).map((m) => (m.type === 'text' ? m.text.body : m.type === 'interactive' ? m.interactive.body.text : (m[m.type]?.caption ?? `<${m.type}>`)));
   }
 
-  async waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; calls: ${JSON.stringify(this.calls.map((c) => [c.status, c.body.to ?? c.body.status, c.body.type]))}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+  waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+    return waitUntil(check, what, () => this.calls.map((c) => [c.status, c.body.to ?? c.body.status, c.body.type]), ms);
   }
 
-  async close(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  close(): Promise<void> {
+    return closeDouble(this.server, this.hanging);
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {

@@ -2,11 +2,13 @@
 // `messages` webhook shapes (WhatsApp "messages webhook reference": text, interactive
 // button_reply / list_reply, media, statuses), sent signed as Meta sends them.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { botFile, text } from './chat-kit.js';
-import type { Tenant } from './fixtures.js';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
+import { createTenant, type Tenant } from './fixtures.js';
 import { metaBytes, metaSignature } from './meta-webhook.js';
-import type { TestServer } from './server.js';
-import type { WhatsAppDouble } from './whatsapp-double.js';
+import { startTestServerOn, type TestServer } from './server.js';
+import { WhatsAppDouble } from './whatsapp-double.js';
 
 export const B_CARDS = '7a1c2a1e-0d4b-4d8e-9a57-0000000000b1';
 export const B_MEDIA = '7a1c2a1e-0d4b-4d8e-9a57-0000000000b2';
@@ -144,4 +146,34 @@ export class WhatsAppKit {
       entry: [{ id: '102290129340398', changes: [{ value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: phoneNumberId }, ...value }, field: 'messages' }] }],
     };
   }
+}
+
+export interface WhatsAppSuite {
+  wa: WhatsAppDouble;
+  database: TestDatabase;
+  server: TestServer;
+  tenant: Tenant;
+  kit: WhatsAppKit;
+}
+
+/** Inside a describe: a Cloud API double, a server pointed at it, and the shop bot connected. */
+export function whatsAppSuite(kind: DatabaseKind): WhatsAppSuite {
+  const suite = {} as WhatsAppSuite;
+  before(async () => {
+    suite.wa = await WhatsAppDouble.start();
+    suite.database = await createTestDatabase(kind);
+    suite.server = await startTestServerOn(suite.database, { COLLOQUY_META_GRAPH_URL: suite.wa.graphUrl });
+    suite.tenant = await createTenant(suite.server.client, shopBot());
+    suite.kit = await WhatsAppKit.connect(suite.server, suite.tenant, suite.wa);
+  });
+  after(async () => {
+    // Closed before asserting, so a failure ends the run instead of leaving the server up. The
+    // double first: a call left hanging would otherwise hold the server's close for 10 s.
+    const violations = [...suite.wa.violations];
+    await suite.wa.close();
+    await suite.server.close();
+    await suite.database.drop();
+    assert.deepEqual(violations, [], 'every Cloud API call had the documented shape');
+  });
+  return suite;
 }

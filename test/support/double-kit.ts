@@ -1,0 +1,25 @@
+// What every local double of an external platform does the same way: listen on loopback, wait
+// until the calls it recorded say something happened, and close even with calls left hanging.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export async function listenOnLoopback(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Resolves once `check` holds; throws after `ms` with what was awaited and what the double saw. */
+export async function waitUntil(check: () => boolean, what: string, seen: () => unknown, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; calls: ${JSON.stringify(seen())}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export async function closeDouble(server: http.Server, hanging: http.ServerResponse[]): Promise<void> {
+  for (const res of hanging) res.destroy();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
