@@ -163,6 +163,7 @@ for (const kind of databaseKinds()) {
       const calls = telegram.delivered(other).filter((c) => c.method !== 'answerCallbackQuery').slice(2);
       assert.deepEqual(calls.map((c) => c.method), ['sendPhoto', 'sendChatAction', 'sendDocument', 'sendMessage', 'sendMessage']);
       assert.equal(calls[1].params.action, 'typing');
+      assert.ok(calls[2].at - calls[1].at >= 300, `the part after a 300 ms delay came ${calls[2].at - calls[1].at} ms after the typing action`);
       assert.equal(calls[2].params.document, 'https://cdn.example.com/terms.pdf');
       assert.equal(calls[3].params.text + calls[4].params.text, 'x'.repeat(5000), 'a text over 4096 characters is split, nothing lost');
     });

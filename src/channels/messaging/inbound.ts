@@ -16,6 +16,9 @@ import type { InboundRequest, MessagingPlatform } from './platform.js';
 
 /** A banned user hears the ban message at most this often (channels.md "Pinned details"). */
 const BAN_NOTICE_EVERY_MS = 3_600_000;
+/** Platforms redeliver an update for a day at most (Telegram, Meta); its record is kept three. */
+const KEEP_UPDATES_MS = 3 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export class ChannelInbound {
   constructor(
@@ -30,6 +33,16 @@ export class ChannelInbound {
       onError?: (error: unknown) => void;
     },
   ) {}
+
+  private prunedAt = 0;
+
+  /** Forgets the records of updates too old to be redelivered (a maintenance chore; cheap when not due). */
+  async pruneSeen(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    await this.deps.store.channels.pruneSeen(now - KEEP_UPDATES_MS);
+  }
 
   /** Meta's subscription handshake: the challenge to echo back. */
   async handshake(channelName: string, channelId: string, query: Record<string, string>): Promise<string> {
