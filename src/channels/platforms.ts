@@ -2,9 +2,10 @@
 import type { Config } from '../config.js';
 import type { MessagingChannel } from './messaging/model.js';
 import type { MessagingPlatform } from './messaging/platform.js';
+import { MessengerPlatform } from './messenger/index.js';
 import { TelegramPlatform } from './telegram/index.js';
 
 export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl'>): Map<MessagingChannel, MessagingPlatform> {
-  const platforms: MessagingPlatform[] = [new TelegramPlatform(config.telegramApiUrl)];
+  const platforms: MessagingPlatform[] = [new TelegramPlatform(config.telegramApiUrl), new MessengerPlatform(config.metaGraphUrl)];
   return new Map(platforms.map((p) => [p.channel, p]));
 }

@@ -20,7 +20,7 @@ function render(parts: ReplyPart[]) {
   }
   return calls;
 }
-const messages = (parts: ReplyPart[]) => render(parts).map((c) => c.params.message);
+const messages = (parts: ReplyPart[]): any[] => render(parts).map((c) => c.params.message);
 
 test('a text is message.text; one over 2000 characters is split at word boundaries', () => {
   assert.deepEqual(messages([part(0, { Text: 'Hello' })]), [{ text: 'Hello' }]);
