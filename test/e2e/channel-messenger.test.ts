@@ -5,63 +5,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { botFile, chatOk, text } from '../support/chat-kit.js';
+import { chatOk } from '../support/chat-kit.js';
 import { addOperator, botIdOf, consoleClient, eventually, openRaw, signIn } from '../support/console-kit.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { MessengerDouble } from '../support/messenger-double.js';
-import { MessengerNotifications, sign } from '../support/messenger-kit.js';
+import { APP_SECRET, B_CARDS, B_MEDIA, C_CAT, IMAGE, MessengerNotifications, PAGE_ID, PAGE_TOKEN, shopBot, sign, SIZES } from '../support/messenger-kit.js';
 import { startTestServerOn, type TestServer } from '../support/server.js';
-
-const B_CARDS = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b1';
-const B_MEDIA = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b2';
-const C_CAT = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b3';
-const SIZES = ['S', 'M', 'L', 'XL', 'XXL'].map((s, i) => ({ label: s, id: `7a2d3b2f-1e5c-4e9f-8b68-00000000010${i}` }));
-const PAGE_ID = '104857600123456';
-const PAGE_TOKEN = 'EAAGm0PX4ZCpsBAPageAccessTokenForTests0123456789';
-const APP_SECRET = 'a3f1c9e27b8d4e6fa0b1c2d3e4f50617';
-const IMAGE = 'https://cdn.example.com/cat.png';
-
-const shopBot = () =>
-  botFile(
-    [
-      {
-        name: 'Welcome',
-        actions: [
-          text('Welcome to the shop!'),
-          { type: 'buttons', text: 'What do you need?', buttons: [
-            { type: 'button', id: B_CARDS, text: 'Catalogue', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Cards' }] },
-            { type: 'button', id: B_MEDIA, text: 'Files', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Media' }] },
-            { type: 'link', text: 'Our site', url: 'https://example.com/' },
-          ] },
-        ],
-      },
-      { name: 'Sorry', fallback: true, actions: [text('You said: {{last_user_text}}')] },
-      {
-        name: 'Cards',
-        actions: [
-          { type: 'carousel', cards: [
-            { title: 'Cat', subtitle: 'A fine cat', imageUrl: IMAGE, buttons: [{ type: 'button', id: C_CAT, text: 'Take the cat', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Sizes' }] }] },
-            { title: 'Dog', buttons: [{ type: 'link', text: 'Read more', url: 'https://example.com/dog' }] },
-          ] },
-        ],
-      },
-      {
-        name: 'Sizes',
-        actions: [
-          { type: 'buttons', text: 'Which size?', buttons: [
-            ...SIZES.map((s) => ({ type: 'button', id: s.id, text: `Size ${s.label} please, thank you`, onClick: [text(`Size ${s.label} it is.`)] })),
-            { type: 'link', text: 'Size guide', url: 'https://example.com/sizes' },
-          ] },
-        ],
-      },
-      {
-        name: 'Media',
-        actions: [{ type: 'image', url: IMAGE, caption: 'A picture' }, { type: 'delay', ms: 400 }, { type: 'file', url: 'https://cdn.example.com/terms.pdf', caption: 'Terms' }, text('x'.repeat(4500))],
-      },
-    ],
-    { name: 'Shop' },
-  );
 
 for (const kind of databaseKinds()) {
   describe(`Messenger channel (${kind})`, () => {
@@ -213,6 +163,8 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200);
       await graph.waitFor(() => graph.textsTo(id).includes('You said: [image]'), 'both attachments');
       assert.deepEqual(graph.textsTo(id).slice(2), ['You said: [location]', 'You said: [image]']);
+      assert.equal((await stateOf(PAGE_ID)).status, 404, 'the page\'s own echo started no conversation');
+      assert.equal(graph.messagesTo(PAGE_ID).length, 0);
     });
 
     test('a wrong, missing or foreign signature is 401 SIGNATURE_INVALID and stores nothing', async () => {

@@ -2,6 +2,58 @@
 // `{object: "page", entry: [{id, time, messaging: [...]}]}`), signed the way Meta signs them:
 // `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body, key = the app secret>`.
 import crypto from 'node:crypto';
+import { botFile, text } from './chat-kit.js';
+
+export const B_CARDS = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b1';
+export const B_MEDIA = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b2';
+export const C_CAT = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b3';
+export const SIZES = ['S', 'M', 'L', 'XL', 'XXL'].map((s, i) => ({ label: s, id: `7a2d3b2f-1e5c-4e9f-8b68-00000000010${i}` }));
+export const PAGE_ID = '104857600123456';
+export const PAGE_TOKEN = 'EAAGm0PX4ZCpsBAPageAccessTokenForTests0123456789';
+export const APP_SECRET = 'a3f1c9e27b8d4e6fa0b1c2d3e4f50617';
+export const IMAGE = 'https://cdn.example.com/cat.png';
+
+/** A shop bot whose flow shows every part type the Messenger column of channels.md renders. */
+export const shopBot = () =>
+  botFile(
+    [
+      {
+        name: 'Welcome',
+        actions: [
+          text('Welcome to the shop!'),
+          { type: 'buttons', text: 'What do you need?', buttons: [
+            { type: 'button', id: B_CARDS, text: 'Catalogue', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Cards' }] },
+            { type: 'button', id: B_MEDIA, text: 'Files', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Media' }] },
+            { type: 'link', text: 'Our site', url: 'https://example.com/' },
+          ] },
+        ],
+      },
+      { name: 'Sorry', fallback: true, actions: [text('You said: {{last_user_text}}')] },
+      {
+        name: 'Cards',
+        actions: [
+          { type: 'carousel', cards: [
+            { title: 'Cat', subtitle: 'A fine cat', imageUrl: IMAGE, buttons: [{ type: 'button', id: C_CAT, text: 'Take the cat', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Sizes' }] }] },
+            { title: 'Dog', buttons: [{ type: 'link', text: 'Read more', url: 'https://example.com/dog' }] },
+          ] },
+        ],
+      },
+      {
+        name: 'Sizes',
+        actions: [
+          { type: 'buttons', text: 'Which size?', buttons: [
+            ...SIZES.map((s) => ({ type: 'button', id: s.id, text: `Size ${s.label} please, thank you`, onClick: [text(`Size ${s.label} it is.`)] })),
+            { type: 'link', text: 'Size guide', url: 'https://example.com/sizes' },
+          ] },
+        ],
+      },
+      {
+        name: 'Media',
+        actions: [{ type: 'image', url: IMAGE, caption: 'A picture' }, { type: 'delay', ms: 400 }, { type: 'file', url: 'https://cdn.example.com/terms.pdf', caption: 'Terms' }, text('x'.repeat(4500))],
+      },
+    ],
+    { name: 'Shop' },
+  );
 
 export const sign = (raw: string, appSecret: string) => `sha256=${crypto.createHmac('sha256', appSecret).update(raw).digest('hex')}`;
 
