@@ -56,7 +56,7 @@ export class ChannelInbound {
     }
     const bot = await this.deps.store.bots.byId(connection.botId);
     if (!bot) throw new AppError('NOT_FOUND', 'This channel is not connected.');
-    const events = platform.parse(body);
+    const events = platform.parse(body, connection.account);
     await this.deps.store.channels.noteInbound(connection.channelId, this.deps.clock.now());
     if (events.length === 0) this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'ignored' });
     // One request may carry several updates (Meta batches them): in order, each on its own.

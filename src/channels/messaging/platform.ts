@@ -32,8 +32,12 @@ export interface MessagingPlatform {
   verify(request: InboundRequest, credentials: Credentials): boolean;
   /** Meta's subscription handshake: the challenge to echo, or null when the verify token is wrong */
   challenge?(query: Record<string, string>, credentials: Credentials): string | null;
-  /** what a verified body asks for; unknown kinds become nothing, never an error */
-  parse(body: unknown): InboundEvent[];
+  /**
+   * what a verified body asks for; unknown kinds become nothing, never an error. `account` is the
+   * connection's public account: a Meta app's webhook carries every phone number / page of the app,
+   * and only the connected one's updates are this bot's.
+   */
+  parse(body: unknown, account: string | null): InboundEvent[];
   /** calls to make right after an event ran (Telegram answers a callback query) */
   acknowledge?(event: InboundEvent): PlatformCall[];
   /** the platform calls that show these parts to `recipient` (the platform's user id) */
