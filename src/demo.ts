@@ -53,5 +53,9 @@ export function demoInstructions(base: string, keys: DemoKeys): string {
     `Web chat demo: ${base}/demo   (embed: <script src="${base}/widget.js" data-bot="${keys.webKey}"></script>)`,
     `Operator console: ${base}/console   (sign in as ${keys.operatorEmail} / ${keys.operatorPassword})`,
     `API docs: ${base}/docs   bot file schema: ${base}/schema/bot.json`,
+    '',
+    'Publish the bot on Telegram (COLLOQUY_PUBLIC_URL must be an https address Telegram can reach; WhatsApp and Messenger: docs/channels.md):',
+    `  ACCOUNT=$(curl -s -X POST ${base}/authorization/integration -H 'Content-Type: application/json' -d '{"AccountAPIKey":"${keys.accountKey}"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')`,
+    `  curl -s -X PUT ${base}/bots/${keys.botKey}/channels/telegram -H "Authorization: Bearer $ACCOUNT" -H 'Content-Type: application/json' -d '{"Token":"<the token @BotFather gave you>"}'`,
   ].join('\n');
 }

@@ -145,7 +145,7 @@ export async function createServices(config: Config, store: Store, options: Star
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
   };
-  const maintenance = new Maintenance(forgetting, control);
+  const maintenance = new Maintenance(forgetting, control, (error) => options.log?.(`maintenance: ${(error as Error).message}`), [() => inbound.pruneSeen()]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
   return { services, maintenance, dispatcher, turns, adminTokenGenerated: adminToken.generated };

@@ -1,5 +1,6 @@
 // Background upkeep, once a second: finish forgetting conversations, lift expired bans, hand
-// `auto` shares back to the bot. Every step is idempotent, so any number of nodes may run it; the
+// `auto` shares back to the bot, and the chores other parts hand in (e.g. pruning the record of
+// messaging updates already run). Every step is idempotent, so any number of nodes may run it; the
 // state it works from is in the database, so a restart loses nothing.
 import type { ControlService } from './control-service.js';
 import type { Forgetting } from './forgetting.js';
@@ -12,12 +13,14 @@ export class Maintenance {
     private readonly forgetting: Forgetting,
     private readonly control: ControlService,
     private readonly onError: (error: unknown) => void = () => undefined,
+    private readonly chores: Array<() => Promise<unknown>> = [],
   ) {}
 
   async runOnce(): Promise<void> {
     await this.forgetting.finishInterrupted();
     await this.control.liftEndedBans();
     await this.control.handBackExpiredLinks();
+    for (const chore of this.chores) await chore();
   }
 
   start(intervalMs = 1000): void {

@@ -1,6 +1,8 @@
 // Telegram (channels.md) end to end: the real server, its webhook driven with Telegram's own
 // Update shapes, and a Bot API double that checks every call Colloquy makes.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { botFile, chatOk, text } from '../support/chat-kit.js';
 import { addOperator, botIdOf, consoleClient, signIn } from '../support/console-kit.js';
@@ -98,9 +100,28 @@ for (const kind of databaseKinds()) {
       const listed = list.body.Result.find((c: any) => c.Channel === 'telegram');
       assert.deepEqual({ ...listed, LastInboundAt: null }, { Channel: 'telegram', Enabled: true, WebhookUrl: `${server.url}${webhookPath}`, Account: '@shop_test_bot', LastInboundAt: null, LastError: null });
       assert.deepEqual(list.body.Result.map((c: any) => c.Channel), ['custom', 'web', 'telegram', 'whatsapp', 'messenger'].filter((c) => list.body.Result.some((r: any) => r.Channel === c)));
-      for (const path of [`/bots/${tenant.botKey}/channels`, '/bots', `/bots/${tenant.botKey}`]) {
+      const clone = await server.client.post('/bot/clone', { Source: { BotAPIKey: tenant.botKey, BotSecret: tenant.botSecret }, Destination: { BotName: 'Copy', Variables: [] } }, { token: tenant.accountToken });
+      assert.equal(clone.status, 200, clone.text);
+      const cloneChannels = await server.client.get(`/bots/${clone.body.APIKey}/channels`, { token: tenant.accountToken });
+      assert.equal(cloneChannels.body.Result.find((c: any) => c.Channel === 'telegram').Enabled, false, 'a clone is not connected');
+      const backup = await server.client.get('/bots/backup', { token: tenant.botToken });
+      assert.equal(backup.status, 200);
+      for (const path of [`/bots/${tenant.botKey}/channels`, '/bots', `/bots/${tenant.botKey}`, `/bots/${tenant.botKey}/versions`]) {
         const res = await server.client.get(path, { token: tenant.accountToken });
         assert.ok(!res.text.includes(TOKEN.split(':')[1]) && !res.text.includes(secret), `${path} holds no credential`);
+      }
+      assert.ok(!backup.text.includes(TOKEN.split(':')[1]) && !backup.text.includes(secret), 'the backup holds no credential');
+      // At rest: the database holds the credentials sealed, never in clear.
+      if (kind === 'sqlite') {
+        const dir = server.running.services.config.dataDir;
+        for (const file of fs.readdirSync(dir).filter((f) => f.startsWith('colloquy.sqlite'))) {
+          const bytes = fs.readFileSync(path.join(dir, file));
+          assert.equal(bytes.includes(TOKEN.split(':')[1]), false, `${file} holds the token in clear`);
+          assert.equal(bytes.includes(secret), false, `${file} holds the secret token in clear`);
+        }
+      } else {
+        const row = await server.running.store.channels.byBot((await server.running.store.bots.byApiKey(tenant.botKey))!.id);
+        assert.equal(row[0].credentials!.token, TOKEN, 'the store opens what it sealed');
       }
     });
 
@@ -163,6 +184,7 @@ for (const kind of databaseKinds()) {
       const calls = telegram.delivered(other).filter((c) => c.method !== 'answerCallbackQuery').slice(2);
       assert.deepEqual(calls.map((c) => c.method), ['sendPhoto', 'sendChatAction', 'sendDocument', 'sendMessage', 'sendMessage']);
       assert.equal(calls[1].params.action, 'typing');
+      assert.ok(calls[2].at - calls[1].at >= 300, `the part after a 300 ms delay came ${calls[2].at - calls[1].at} ms after the typing action`);
       assert.equal(calls[2].params.document, 'https://cdn.example.com/terms.pdf');
       assert.equal(calls[3].params.text + calls[4].params.text, 'x'.repeat(5000), 'a text over 4096 characters is split, nothing lost');
     });

@@ -122,14 +122,20 @@ for (const kind of databaseKinds()) {
       for (const route of world.routes) accessOf(route);
     });
 
-    test('a missing credential: 401 TOKEN_MISSING (bearer, session cookie); an empty web key 404 BOT_NOT_FOUND; an empty share code 400', async () => {
+    test('a missing credential: 401 TOKEN_MISSING (bearer, session cookie); an empty web key 404 BOT_NOT_FOUND; an empty share code 400; an unknown ChannelId 404', async () => {
       const failures: string[] = [];
       for (const route of world.routes) {
         const access = accessOf(route);
         if (access === 'open') continue;
         const call = access === 'webKey' ? callFor(route, world.ours, world.ours, { key: '' }) : access === 'shareCode' ? callFor(route, world.ours, world.ours, { code: '' }) : callFor(route, world.ours);
         const expected: Expected =
-          access === 'webKey' ? { status: 404, code: 'BOT_NOT_FOUND' } : access === 'shareCode' ? { status: 400, code: 'INVALID_REQUEST' } : { status: 401, code: 'TOKEN_MISSING' };
+          access === 'webKey'
+            ? { status: 404, code: 'BOT_NOT_FOUND' }
+            : access === 'shareCode'
+              ? { status: 400, code: 'INVALID_REQUEST' }
+              : access === 'platform'
+                ? { status: 404, code: 'NOT_FOUND' }
+                : { status: 401, code: 'TOKEN_MISSING' };
         await expectRefusals(route, [['no credential', call, {}, expected]], failures);
       }
       assert.deepEqual(failures, []);
@@ -188,6 +194,7 @@ for (const kind of databaseKinds()) {
         if (access === 'session' && has(route, 'botId')) return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
         if (l === 'POST /web/{key}/messages' || l === 'GET /web/{key}/events') return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
         if (l === 'POST /share/{code}/api/messages') return { status: 403, code: 'SHARE_READ_ONLY' };
+        if (access === 'platform') return { status: 404, code: 'NOT_FOUND' };
         return null;
       };
       const secured = world.routes.filter((route) => accessOf(route) !== 'open');

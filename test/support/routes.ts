@@ -46,6 +46,7 @@ function parameterValue(name: string, context: RouteContext): string {
     accountid: context.accountId,
     userid: context.userId,
     mode: 'view',
+    channel: 'telegram',
     hours: '1',
     ...(context.shareCode ? { code: context.shareCode } : {}),
     ...(context.botId ? { botid: context.botId } : {}),
@@ -123,7 +124,7 @@ export const isStrictObject = (schema: JsonSchema | null): boolean => schema?.ty
  * key and share code in the path, the console's session cookie). Derived from the path, not from
  * probing the server, so a test can hold the server to it; a route no rule covers throws.
  */
-export type RouteAccess = 'open' | 'admin' | 'account' | 'bot' | 'apihook' | 'accountOrBot' | 'webKey' | 'shareCode' | 'session';
+export type RouteAccess = 'open' | 'admin' | 'account' | 'bot' | 'apihook' | 'accountOrBot' | 'webKey' | 'shareCode' | 'session' | 'platform';
 
 export function accessOf(route: Pick<RouteInfo, 'method' | 'template'>): RouteAccess {
   const path = route.template;
@@ -137,6 +138,8 @@ export function accessOf(route: Pick<RouteInfo, 'method' | 'template'>): RouteAc
   if (path.startsWith('/web/{')) return 'webKey';
   if (path.startsWith('/share/{')) return 'shareCode';
   if (path.startsWith('/console/api/')) return 'session';
+  // a messaging platform's webhook: the unguessable ChannelId, then its secret token or signature
+  if (path === '/channels/{Channel}/{ChannelId}') return 'platform';
   throw new Error(`no credential rule covers ${route.method} ${path}: add one to accessOf (test/support/routes.ts)`);
 }
 

@@ -12,6 +12,8 @@ export interface TelegramCall {
   params: any;
   /** the status it was answered with */
   status: number;
+  /** when it arrived (ms since the epoch) */
+  at: number;
 }
 
 type Scripted = { status: 429; retryAfter: number } | { status: 500 | 502 } | { hang: true };
@@ -57,7 +59,7 @@ export class TelegramDouble {
   async waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; calls: ${JSON.stringify(this.calls.map((c) => [c.method, c.status, c.params.text ?? c.params.caption ?? c.params.action ?? '']))}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last calls: ${JSON.stringify(this.calls.slice(-20).map((c) => [c.method, c.status, c.params.text ?? c.params.caption ?? c.params.action ?? '']))}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }
@@ -89,7 +91,7 @@ export class TelegramDouble {
           this.violations.push(`${method}: body is not JSON`);
         }
       }
-      const record = (status: number) => this.calls.push({ token, method, params, status });
+      const record = (status: number) => this.calls.push({ token, method, params, status, at: Date.now() });
       if (req.method !== 'POST' && req.method !== 'GET') this.violations.push(`${method}: HTTP ${req.method}`);
       if (!this.bots.has(token)) {
         record(401);

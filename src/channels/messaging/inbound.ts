@@ -16,6 +16,11 @@ import type { InboundRequest, MessagingPlatform } from './platform.js';
 
 /** A banned user hears the ban message at most this often (channels.md "Pinned details"). */
 const BAN_NOTICE_EVERY_MS = 3_600_000;
+/** Platforms redeliver an update for a day at most (Telegram, Meta); its record is kept three. */
+const KEEP_UPDATES_MS = 3 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+/** LastInboundAt is a hint for people, not a log: written at most this often per channel and node. */
+const NOTE_INBOUND_EVERY_MS = 10_000;
 
 export class ChannelInbound {
   constructor(
@@ -30,6 +35,17 @@ export class ChannelInbound {
       onError?: (error: unknown) => void;
     },
   ) {}
+
+  private prunedAt = 0;
+  private readonly notedAt = new Map<string, number>();
+
+  /** Forgets the records of updates too old to be redelivered (a maintenance chore; cheap when not due). */
+  async pruneSeen(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    await this.deps.store.channels.pruneSeen(now - KEEP_UPDATES_MS);
+  }
 
   /** Meta's subscription handshake: the challenge to echo back. */
   async handshake(channelName: string, channelId: string, query: Record<string, string>): Promise<string> {
@@ -57,10 +73,18 @@ export class ChannelInbound {
     const bot = await this.deps.store.bots.byId(connection.botId);
     if (!bot) throw new AppError('NOT_FOUND', 'This channel is not connected.');
     const events = platform.parse(body, connection.account);
-    await this.deps.store.channels.noteInbound(connection.channelId, this.deps.clock.now());
+    await this.noteInbound(connection.channelId);
     if (events.length === 0) this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'ignored' });
     // One request may carry several updates (Meta batches them): in order, each on its own.
     for (const event of events) await this.run(platform, connection, bot, event);
+  }
+
+  private async noteInbound(channelId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    if (now - (this.notedAt.get(channelId) ?? 0) < NOTE_INBOUND_EVERY_MS) return;
+    if (this.notedAt.size > 10_000) this.notedAt.clear();
+    this.notedAt.set(channelId, now);
+    await this.deps.store.channels.noteInbound(channelId, now);
   }
 
   private async connectionOf(platform: MessagingPlatform, channelId: string): Promise<ChannelConnection> {

@@ -8,6 +8,20 @@ import type { Services } from '../services.js';
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 const ChannelParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }), Channel: Type.String({ maxLength: 32 }) });
+const Secret = Type.String({ minLength: 1, maxLength: 1024 });
+/** Every platform's connect fields in one schema (each platform checks that its own are there). */
+const ConnectBody = Type.Object(
+  {
+    Token: Type.Optional(Type.String({ maxLength: 256, description: 'Telegram: the token BotFather gave' })),
+    PhoneNumberId: Type.Optional(Type.String({ maxLength: 64, description: 'WhatsApp: the phone number id of the Meta app' })),
+    AccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'WhatsApp: a system user access token' })),
+    PageId: Type.Optional(Type.String({ maxLength: 64, description: "Messenger: the Facebook page's id" })),
+    PageAccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Messenger: the page access token' })),
+    AppSecret: Type.Optional(Secret),
+    VerifyToken: Type.Optional(Type.String({ minLength: 16, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
+  },
+  { additionalProperties: false },
+);
 const WebhookParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }) });
 
 export function channelRoutes(app: App, s: Services): void {
@@ -25,7 +39,7 @@ export function channelRoutes(app: App, s: Services): void {
         ...account.schema,
         summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?})',
         params: ChannelParams,
-        body: Type.Record(Type.String(), Type.Unknown()),
+        body: ConnectBody,
       },
     },
     async (request) => {
