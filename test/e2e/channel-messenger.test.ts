@@ -10,7 +10,8 @@ import { addOperator, botIdOf, consoleClient, eventually, openRaw, signIn } from
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { MessengerDouble } from '../support/messenger-double.js';
-import { APP_SECRET, B_CARDS, B_MEDIA, C_CAT, IMAGE, MessengerNotifications, PAGE_ID, PAGE_TOKEN, shopBot, sign, SIZES } from '../support/messenger-kit.js';
+import { APP_SECRET, B_CARDS, B_MEDIA, C_CAT, IMAGE, MessengerNotifications, PAGE_ID, PAGE_TOKEN, shopBot, SIZES } from '../support/messenger-kit.js';
+import { metaBytes, metaSignature as sign } from '../support/meta-webhook.js';
 import { startTestServerOn, type TestServer } from '../support/server.js';
 
 for (const kind of databaseKinds()) {
@@ -46,9 +47,9 @@ for (const kind of databaseKinds()) {
     });
 
     const newUser = () => String(++psid);
-    /** POSTs a notification as Meta does: the exact bytes, signed with the app secret (or `signature`). */
+    /** POSTs a notification as Meta does: Meta's JSON bytes, signed with the app secret (or `signature`). */
     const post = (body: unknown, signature?: string | null) => {
-      const raw = JSON.stringify(body);
+      const raw = metaBytes(body);
       const headers: Record<string, string> = signature === null ? {} : { 'x-hub-signature-256': signature ?? sign(raw, APP_SECRET) };
       return server.client.post(webhookPath, undefined, { raw, headers });
     };
@@ -165,14 +166,17 @@ for (const kind of databaseKinds()) {
       await graph.waitFor(() => graph.textsTo(id).includes('You said: [image]'), 'both attachments');
       assert.deepEqual(graph.textsTo(id).slice(2), ['You said: [location]', 'You said: [image]']);
       assert.equal((await stateOf(PAGE_ID)).status, 404, 'the page\'s own echo started no conversation');
+      const stranger = newUser();
+      assert.equal((await post(fb.forPage('999000111', fb.text(stranger, 'for another page')))).status, 200);
+      assert.equal((await stateOf(stranger)).status, 404, 'another Page of the same app is not this bot\'s');
       assert.equal(graph.messagesTo(PAGE_ID).length, 0);
     });
 
     test('a wrong, missing or foreign signature is 401 SIGNATURE_INVALID and stores nothing', async () => {
       const id = newUser();
       const mid = fb.nextMid();
-      const body = fb.notification(fb.text(id, 'let me in', mid));
-      for (const signature of [null, 'sha256=' + '0'.repeat(64), sign(JSON.stringify(body), 'another-app-secret'), sign(JSON.stringify(body) + ' ', APP_SECRET), 'sha1=abc']) {
+      const body = fb.notification(fb.text(id, 'let me in, café/bar', mid));
+      for (const signature of [null, 'sha256=' + '0'.repeat(64), sign(metaBytes(body), 'another-app-secret'), sign(JSON.stringify(body), APP_SECRET), 'sha1=abc']) {
         const res = await post(body, signature);
         assert.equal(res.status, 401, String(signature));
         assert.equal(res.body.Code, 'SIGNATURE_INVALID');
@@ -191,14 +195,14 @@ for (const kind of databaseKinds()) {
       const id = newUser();
       await send(fb.text(id, 'hi'));
       await welcomed(id);
-      const again = fb.notification(fb.text(id, 'only once'));
+      const again = fb.notification(fb.text(id, 'only once, café/bar ✓'));
       assert.deepEqual((await Promise.all([post(again), post(again)])).map((a) => a.status), [200, 200]);
       assert.equal((await post(again)).status, 200);
-      await graph.waitFor(() => graph.textsTo(id).includes('You said: only once'), 'the fallback');
+      await graph.waitFor(() => graph.textsTo(id).includes('You said: only once, café/bar ✓'), 'the fallback');
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(graph.textsTo(id).filter((t) => t === 'You said: only once').length, 1);
+      assert.equal(graph.textsTo(id).filter((t) => t === 'You said: only once, café/bar ✓').length, 1);
       const history = await chatOk(server, tenant.botToken, { UserId: `messenger:${id}`, Command: 'READY', Channel: 'messenger' });
-      assert.equal(history.Parts.filter((p: any) => p.Type === 19 && p.Text === 'only once').length, 1);
+      assert.equal(history.Parts.filter((p: any) => p.Type === 19 && p.Text === 'only once, café/bar ✓').length, 1);
     });
 
     test('an operator takes over from the console and writes; the user\'s words reach the console, the bot stays silent', async () => {
@@ -324,7 +328,7 @@ for (const kind of databaseKinds()) {
       const connected = await server.client.put(`/bots/${other.botKey}/channels/messenger`, { PageId: '999', PageAccessToken: 'EAAsecond', AppSecret: 'second-secret' }, { token: other.accountToken });
       const where = new URL(connected.body.WebhookUrl).pathname;
       assert.equal((await server.client.delete(`/bots/${other.botKey}/channels/messenger`, { token: other.accountToken })).status, 204);
-      const raw = JSON.stringify(fb.notification(fb.text(newUser(), 'hi')));
+      const raw = metaBytes(fb.notification(fb.text(newUser(), 'hi')));
       assert.equal((await server.client.post(where, undefined, { raw, headers: { 'x-hub-signature-256': sign(raw, 'second-secret') } })).status, 404);
       const listed = (await server.client.get(`/bots/${other.botKey}/channels`, { token: other.accountToken })).body.Result.find((c: any) => c.Channel === 'messenger');
       assert.deepEqual([listed.Enabled, listed.WebhookUrl], [false, null]);

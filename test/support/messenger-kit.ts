@@ -1,7 +1,6 @@
 // Messenger webhook notifications as Meta sends them (Messenger Platform webhook reference:
-// `{object: "page", entry: [{id, time, messaging: [...]}]}`), signed the way Meta signs them:
-// `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body, key = the app secret>`.
-import crypto from 'node:crypto';
+// `{object: "page", entry: [{id, time, messaging: [...]}]}`); meta-webhook.ts encodes and signs
+// them as Meta does. And the shop bot the Messenger tests talk to.
 import { botFile, text } from './chat-kit.js';
 
 export const B_CARDS = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b1';
@@ -55,8 +54,6 @@ export const shopBot = () =>
     { name: 'Shop' },
   );
 
-export const sign = (raw: string, appSecret: string) => `sha256=${crypto.createHmac('sha256', appSecret).update(raw).digest('hex')}`;
-
 export class MessengerNotifications {
   private mid = 0;
 
@@ -64,7 +61,12 @@ export class MessengerNotifications {
 
   /** One notification carrying these `messaging` items. */
   notification(...messaging: unknown[]) {
-    return { object: 'page', entry: [{ id: this.pageId, time: Date.now(), messaging }] };
+    return this.forPage(this.pageId, ...messaging);
+  }
+
+  /** A notification for another Page subscribed to the same Meta app. */
+  forPage(pageId: string, ...messaging: unknown[]) {
+    return { object: 'page', entry: [{ id: pageId, time: Date.now(), messaging }] };
   }
 
   private item(psid: string, extra: Record<string, unknown>) {

@@ -34,8 +34,8 @@ export class MessengerPlatform implements MessagingPlatform {
     return metaChallenge(query, credentials.verifyToken);
   }
 
-  parse(body: unknown): InboundEvent[] {
-    return parseMessenger(body);
+  parse(body: unknown, account: string | null): InboundEvent[] {
+    return parseMessenger(body, account);
   }
 
   render(parts: ReplyPart[], psid: string): PlatformCall[] {

@@ -16,11 +16,13 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** Attachment types as the flow reads them; a sticker arrives as an image with a `sticker_id`. */
 const KINDS: Record<string, string> = { image: 'image', video: 'video', audio: 'audio', file: 'file', location: 'location', fallback: 'link', reel: 'video', ig_reel: 'video', template: 'template' };
 
-export function parseMessenger(body: unknown): InboundEvent[] {
+/** `pageId`: the connected Page; a Meta app's webhook carries every Page subscribed to the app. */
+export function parseMessenger(body: unknown, pageId: string | null): InboundEvent[] {
   if (!isObject(body) || body.object !== 'page' || !Array.isArray(body.entry)) return [];
   const events: InboundEvent[] = [];
   for (const entry of body.entry) {
     if (!isObject(entry) || !Array.isArray(entry.messaging)) continue;
+    if (pageId !== null && str(entry.id) !== pageId) continue;
     for (const item of entry.messaging) {
       const event = isObject(item) ? eventOf(item) : null;
       if (event) events.push(event);

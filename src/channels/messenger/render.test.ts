@@ -100,7 +100,7 @@ test('parse: texts, quick replies and postbacks; attachments name their kind; ec
     { sender: { id: '1' }, recipient: { id: '9' }, timestamp: 7, delivery: { mids: ['m6'], watermark: 7 } },
     { sender: { id: '1' }, recipient: { id: '9' }, timestamp: 8, read: { watermark: 8 } },
   ];
-  const events = parseMessenger({ object: 'page', entry: [{ id: '9', time: 9, messaging }] });
+  const events = parseMessenger({ object: 'page', entry: [{ id: '9', time: 9, messaging }] }, '9');
   assert.deepEqual(
     events.map((e) => [e.key, e.userId, e.kind, e.text ?? e.payload]),
     [
@@ -111,6 +111,7 @@ test('parse: texts, quick replies and postbacks; attachments name their kind; ec
       ['m5', 'messenger:1', 'text', '[sticker]'],
     ],
   );
-  assert.deepEqual(parseMessenger({ object: 'instagram', entry: [{ messaging }] }), []);
-  assert.deepEqual(parseMessenger('nonsense'), []);
+  assert.deepEqual(parseMessenger({ object: 'instagram', entry: [{ id: '9', messaging }] }, '9'), []);
+  assert.deepEqual(parseMessenger({ object: 'page', entry: [{ id: '8', messaging }] }, '9'), [], 'another Page of the same app');
+  assert.deepEqual(parseMessenger('nonsense', '9'), []);
 });
