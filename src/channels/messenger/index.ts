@@ -1,0 +1,48 @@
+// Facebook Messenger (channels.md): a Page connected by pasting the WebhookUrl and VerifyToken into
+// the Meta app's Messenger settings; notifications arrive signed with the app secret; replies are
+// Send API calls (`POST {graph}/me/messages`, bearer = the Page access token) made by the
+// dispatcher. What Messenger shares with WhatsApp (connect checks, signature, handshake, the Graph
+// call and its error classes) lives in channels/meta.
+import type { ReplyPart } from '../../engine/types.js';
+import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
+import type { Connected, InboundRequest, MessagingPlatform } from '../messaging/platform.js';
+import { connectMeta } from '../meta/connect.js';
+import { graphPost } from '../meta/graph.js';
+import { metaChallenge, verifyMetaSignature } from '../meta/webhook.js';
+import { parseMessenger } from './parse.js';
+import { renderMessenger } from './render.js';
+
+export class MessengerPlatform implements MessagingPlatform {
+  readonly channel = 'messenger' as const;
+
+  constructor(private readonly graphUrl: string) {}
+
+  async connect(body: Record<string, unknown>): Promise<Connected> {
+    return connectMeta(body, { account: 'PageId', token: 'PageAccessToken' });
+  }
+
+  async disconnect(): Promise<void> {
+    // Nothing was set up at Meta: the subscription lives in the app dashboard, and the erased
+    // credentials with the dead webhook path are enough.
+  }
+
+  verify(request: InboundRequest, credentials: Credentials): boolean {
+    return verifyMetaSignature(request, credentials.appSecret);
+  }
+
+  challenge(query: Record<string, string>, credentials: Credentials): string | null {
+    return metaChallenge(query, credentials.verifyToken);
+  }
+
+  parse(body: unknown, account: string | null): InboundEvent[] {
+    return parseMessenger(body, account);
+  }
+
+  render(parts: ReplyPart[], psid: string): PlatformCall[] {
+    return renderMessenger(parts, psid);
+  }
+
+  send(call: PlatformCall, credentials: Credentials): Promise<SendResult> {
+    return graphPost(this.graphUrl, call.method, credentials.accessToken, call.params);
+  }
+}
