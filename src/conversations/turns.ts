@@ -12,13 +12,13 @@ import type { EventBus } from './events.js';
 import { LIMITS } from './limits.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
-import type { UsageRecord } from '../accounts/model.js';
+import type { UsageAdded } from '../accounts/model.js';
 
 export interface TurnResult<T> {
   /** the conversation to write: new (id 0) or changed; absent when nothing about it changed */
   save?: ConversationRecord;
   messages?: TurnMessage[];
-  usage?: Omit<UsageRecord, 'month'>;
+  usage?: UsageAdded;
   /** more writes that must commit with the turn (shares, …) */
   alsoWrite?: (tx: TurnWrites, conversationId: number) => Promise<void>;
   /** runs once the transaction committed (fire-and-forget work) */

@@ -13,6 +13,7 @@ import { operatorRepository } from './operators.js';
 import { operatorSessionRepository } from './operator-sessions.js';
 import { shareRepository } from './shares.js';
 import { outboxRepository } from './outbox.js';
+import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
@@ -26,6 +27,8 @@ function repositories(db: Queryable, secrets: SecretBox) {
     operatorSessions: operatorSessionRepository(db),
     shares: shareRepository(db),
     outbox: outboxRepository(db),
+    missedTexts: missedTextRepository(db),
+    aiSettings: aiSettingsRepository(db, secrets),
   };
 }
 

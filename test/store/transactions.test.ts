@@ -45,7 +45,7 @@ for (const kind of databaseKinds()) {
           await tx.accounts.addUsage(account.id, '2024-06', ONE_MESSAGE);
           await tx.bots.insert(newBot, botContent('new'));
           assert.equal(await tx.bots.update({ ...bot, name: 'changed', version: 2 }, 1, botContent('changed')), true);
-          await tx.bots.insertVersion(bot.id, 1, botContent('v1'), 1000);
+          await tx.bots.insertVersion(bot.id, 1, botContent('v1'), 1000, null);
           const c = (await tx.conversations.byId(convId))!;
           assert.equal(await tx.conversations.save({ ...c, controlState: 3 }), true);
           await tx.conversations.appendMessages(convId, [{ direction: 'USER', parts: [part('rolled back')], pending: false }], 2);

@@ -10,8 +10,9 @@ import { clones } from './003-clones.js';
 import { webhooks } from './004-webhooks.js';
 import { pendingIndex } from './005-pending-index.js';
 import { secretsAtRest } from './006-secrets-at-rest.js';
+import { understanding } from './008-understanding.js';
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest];
+export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, understanding];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {
