@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import { databaseKinds } from '../support/databases.js';
 import { accountRecord, botContent, botRecord, conversationRecord, part, seedBot, storedAccount, storePerTest } from './store-fixtures.js';
 
-const ZERO = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
-const ONE_MESSAGE = { messages: 1, replies: 0, notifications: 0, apiCalls: 0 };
+const ZERO = { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
+const ONE_MESSAGE = { messages: 1, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
 
 for (const kind of databaseKinds()) {
   describe(`store transactions (${kind})`, () => {
