@@ -40,6 +40,7 @@ import { summariseProfile } from './profile.js';
 import { machine, table, writeDoc, type DatabaseFigures, type Figures, type MillionFigures, type ReadyFigures } from './report.js';
 import { seedConversations, seedHistory, bulkUserId, type Db } from './seed.js';
 import { ADMIN_TOKEN, call, checkTurn, createTenant, startConversations, userId, type Tenant } from './setup.js';
+import { describeUnderstanding, measureUnderstanding } from './understanding.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONVERSATIONS = 1000;
@@ -393,6 +394,8 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg()[0];
   try {
     if (options.postgres) await checkPostgres();
+    step('Understanding free text (issue 14): training at publish, and what classifying adds to a turn');
+    say(describeUnderstanding(await measureUnderstanding()));
     step('Baseline: bare Fastify route, one SQLite read-modify-write transaction per request');
     const baselineDb = path.join(tmp, 'baseline.sqlite');
     const baseline = await measureBaseline('baseline', { sqlite: baselineDb });

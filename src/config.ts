@@ -27,6 +27,8 @@ export interface Config {
   secretKey: string | null;
   /** which proxies' X-Forwarded-For to believe for the client address (false: the socket's address) */
   trustProxy: boolean | number | string[];
+  /** the server-wide AI provider (COLLOQUY_AI_*), trusted like the channel URLs; null when unset */
+  ai: { baseUrl: string; apiKey: string; model: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +81,22 @@ function upstreamUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): st
   return value;
 }
 
+/** COLLOQUY_AI_BASE_URL (+ _MODEL, required with it, and _API_KEY): an OpenAI-compatible endpoint. */
+function aiOf(env: NodeJS.ProcessEnv): Config['ai'] {
+  const baseUrl = (env.COLLOQUY_AI_BASE_URL ?? '').trim();
+  if (baseUrl === '') return null;
+  let protocol = '';
+  try {
+    protocol = new URL(baseUrl).protocol;
+  } catch {
+    // reported below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`COLLOQUY_AI_BASE_URL must be an absolute http(s) URL, got "${baseUrl}"`);
+  const model = (env.COLLOQUY_AI_MODEL ?? '').trim();
+  if (model === '') throw new ConfigError('COLLOQUY_AI_MODEL must name the model when COLLOQUY_AI_BASE_URL is set');
+  return { baseUrl, apiKey: env.COLLOQUY_AI_API_KEY ?? '', model };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -110,5 +128,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telegramApiUrl: upstreamUrl(env, 'COLLOQUY_TELEGRAM_API_URL', 'https://api.telegram.org'),
     metaGraphUrl: upstreamUrl(env, 'COLLOQUY_META_GRAPH_URL', 'https://graph.facebook.com/v23.0'),
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
+    ai: aiOf(env),
   };
 }

@@ -9,6 +9,11 @@ import { TokenGrants } from './auth/grants.js';
 import { CloneService } from './bots/clones.js';
 import { newSigningKey, SIGNING_KEY_META, TokenService } from './auth/tokens.js';
 import { LiveBots } from './bots/live.js';
+import { classifierOf } from './bots/live-models.js';
+import { UnderstandingService } from './bots/understanding-service.js';
+import { AiSteps } from './conversations/ai-step.js';
+import { chatCompletion } from './integrations/ai-client.js';
+import { trainingCount } from './understanding/model.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
@@ -97,7 +102,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const adminToken = await loadAdminToken(store, config.adminToken);
   const tokens = new TokenService(signingKey, config.tokenMinutes, () => clock.now());
   const events = await openEventBus(config, options.log);
-  const metrics = new Metrics(() => store.conversationsByState());
+  const metrics = new Metrics(() => store.conversationsByState(), trainingCount);
   const platforms = messagingPlatforms(config);
   const channelOutbound = new ChannelOutbound({ store, platforms, metrics });
   const dispatcher = new Dispatcher(
@@ -116,7 +121,18 @@ export async function createServices(config: Config, store: Store, options: Star
   const onDiagnostics = (bot: { apiKey: string }, _userId: string, diagnostics: ActionDiagnostic[]) => {
     for (const d of diagnostics) options.log?.(`bot ${bot.apiKey}: action ${d.action ?? '(turn)'} at ${d.at.behaviour}/${d.at.interaction}#${d.at.index ?? '-'} failed: ${d.error}`);
   };
-  const conversations = new ConversationService({ store, live: new LiveBots(store), clock, turns, metrics, config, random: options.random, forget, shares, onDiagnostics });
+  const live = new LiveBots(store);
+  const understanding = new UnderstandingService(store, clock, config, live);
+  const aiSteps = new AiSteps({
+    provider: (bot) => understanding.providerFor(bot),
+    messages: (conversationId, limit) => store.conversations.storedMessages(conversationId, limit),
+    complete: chatCompletion,
+    allowPrivateNetwork: config.allowPrivateNetwork,
+  });
+  const conversations = new ConversationService({
+    store, live, clock, turns, metrics, config, random: options.random, forget, shares, onDiagnostics,
+    classifierOf, ai: (bot, conversationId, request) => aiSteps.answer(bot, conversationId, request),
+  });
   const chat = new ChatService(conversations);
   const connections = new ChannelConnections({ store, platforms, clock, publicUrl: () => config.publicUrl });
   const onChannelError = (error: unknown) => options.log?.(`channel update failed: ${(error as Error).message}`);
@@ -131,6 +147,7 @@ export async function createServices(config: Config, store: Store, options: Star
     tokens,
     accounts: new AccountService(store, clock),
     bots: new BotService(store, clock),
+    understanding,
     conversations,
     chat,
     web: new WebChannel({ store, conversations, events, config, clock }),

@@ -18,4 +18,9 @@ export interface UsageRecord {
   replies: number;
   notifications: number;
   apiCalls: number;
+  /** tokens reported by AI providers (understanding.md) */
+  aiTokens: number;
 }
+
+/** What a turn adds to the month's counters; AI tokens only where AI calls ran. */
+export type UsageAdded = Omit<UsageRecord, 'month' | 'aiTokens'> & { aiTokens?: number };

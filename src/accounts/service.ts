@@ -36,6 +36,7 @@ export const usageView = (u: UsageRecord) => ({
   Replies: u.replies,
   Notifications: u.notifications,
   ApiCalls: u.apiCalls,
+  AiTokens: u.aiTokens,
 });
 
 export class AccountService {

@@ -13,6 +13,34 @@ export interface TextTrigger {
   actions: Action[];
 }
 
+/** A trigger that fires on an understood intent (understanding.md), checked in order with text triggers. */
+export interface IntentTrigger {
+  intent: string;
+  minScore?: number;
+  variable?: string;
+  whileWaiting?: boolean;
+  actions: Action[];
+}
+
+export type Trigger = TextTrigger | IntentTrigger;
+
+export interface NlpIntent {
+  name: string;
+  examples: string[];
+}
+
+/** An entity found by synonyms (canonical value → its spellings) or by a regular expression. */
+export type NlpEntity = { name: string; values: Record<string, string[]> } | { name: string; regex: string };
+
+/** The `nlp` section (understanding.md "Intents and entities"). */
+export interface NlpSection {
+  language?: string;
+  threshold?: number;
+  intents?: NlpIntent[];
+  entities?: NlpEntity[];
+  aiFallback?: boolean;
+}
+
 export interface Interaction {
   name: string;
   start?: boolean;
@@ -27,7 +55,7 @@ export interface Behaviour {
   start?: boolean;
   description?: string;
   apiKey?: string;
-  triggers?: TextTrigger[];
+  triggers?: Trigger[];
   interactions: Interaction[];
 }
 
@@ -57,8 +85,9 @@ export interface BotFile {
   avatar?: string;
   settings?: BotSettings;
   variables?: Record<string, string>;
-  triggers?: TextTrigger[];
+  triggers?: Trigger[];
   behaviours: Behaviour[];
+  nlp?: NlpSection;
   /** Only present on files the server hands out (GET /bots/{key}, backups). */
   version?: number;
 }

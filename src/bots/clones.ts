@@ -2,6 +2,7 @@
 // detached copies with tagged text filled in, and detaching one behaviour of a referenced clone.
 // Both kinds start with the source's draft as draft and its live version as live version, so
 // they chat at once; the linking itself (publish, edits, rollback) is in links.ts.
+import { trainModel } from '../understanding/model.js';
 import { newBotCredentials, sameSecret } from '../auth/keys.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
@@ -75,7 +76,9 @@ export class CloneService {
         if (!(await tx.bots.update(master, current.version))) throw new AppError('VERSION_MISMATCH', 'The bot was changed by another request; try again.');
       }
       const { draft, live } = await this.contentOf(tx, current);
-      return this.insertCopy(tx, current, { name: current.name, role: 'clone', masterBotId: current.id }, draft, live);
+      // A referenced clone runs its master's live content, so its master's model too.
+      const model = current.liveVersionId !== null ? await tx.bots.nlpModel(current.liveVersionId) : await trainModel(live.nlp);
+      return this.insertCopy(tx, current, { name: current.name, role: 'clone', masterBotId: current.id }, draft, live, model);
     });
   }
 
@@ -110,7 +113,9 @@ export class CloneService {
       const result = validateBotFile(file);
       if (!result.ok) throw new AppError('INVALID_BOT', 'The clone with these Variables is not a valid bot.', { Problems: result.problems });
     }
-    return this.store.transaction((tx) => this.insertCopy(tx, source, identity, draft, live));
+    // Clone tags may have changed the examples: the copy's model is trained from what it holds.
+    const model = await trainModel(live.nlp);
+    return this.store.transaction((tx) => this.insertCopy(tx, source, identity, draft, live, model));
   }
 
   /** POST /bots/{APIKey}/detach: one linked behaviour becomes the clone's own (Version + 1). */
@@ -147,6 +152,7 @@ export class CloneService {
     identity: Partial<BotRecord> & Pick<BotRecord, 'name' | 'role' | 'masterBotId'>,
     draft: BotContent,
     live: BotContent,
+    nlpModel: string | null,
   ): Promise<BotRecord> {
     const now = this.clock.now();
     const bot: BotRecord = {
@@ -163,7 +169,7 @@ export class CloneService {
       updatedAt: now,
     };
     await tx.bots.insert(bot, draft);
-    bot.liveVersionId = await tx.bots.insertVersion(bot.id, bot.version, live, now);
+    bot.liveVersionId = await tx.bots.insertVersion(bot.id, bot.version, live, now, nlpModel);
     await tx.bots.update(bot, bot.version);
     return bot;
   }

@@ -24,7 +24,9 @@ export function normalizeSettings(settings: BotSettings | undefined): BotSetting
 }
 
 export function contentOf(file: BotFile): BotContent {
-  return { variables: file.variables ?? {}, triggers: file.triggers ?? [], behaviours: file.behaviours };
+  const content: BotContent = { variables: file.variables ?? {}, triggers: file.triggers ?? [], behaviours: file.behaviours };
+  if (file.nlp !== undefined) content.nlp = file.nlp;
+  return content;
 }
 
 export function toBotFile(bot: BotRecord, content: BotContent): BotFile {
@@ -38,6 +40,7 @@ export function toBotFile(bot: BotRecord, content: BotContent): BotFile {
     behaviours: content.behaviours,
     version: bot.version,
   };
+  if (content.nlp !== undefined) file.nlp = content.nlp;
   if (bot.avatar) file.avatar = bot.avatar;
   return file;
 }

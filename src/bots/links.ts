@@ -2,7 +2,8 @@
 // the clone's own (docs/decisions.md "Clones"):
 // - behaviours are linked unless the clone detached them (by name, case-insensitively, as names
 //   match at run time); a behaviour the clone adds is its own from the start;
-// - bot-wide triggers and which behaviour starts the bot follow the master;
+// - bot-wide triggers, the `nlp` section (intent triggers name its intents) and which behaviour
+//   starts the bot follow the master;
 // - variables are the clone's own defaults; a master's publish only adds the ones it lacks;
 // - name, description, avatar and settings are the clone's own and are never touched here.
 import { isDeepStrictEqual } from 'node:util';
@@ -36,11 +37,13 @@ export function mergeLinked(master: BotContent, own: BotContent, detached: reado
   for (const b of own.behaviours) {
     if (mine.has(nameKey(b.name)) && !masterNames.has(nameKey(b.name))) behaviours.push(startingAs(b, false));
   }
-  return {
+  const merged: BotContent = {
     variables: { ...structuredClone(master.variables), ...structuredClone(own.variables) },
     triggers: structuredClone(master.triggers),
     behaviours,
   };
+  if (master.nlp !== undefined) merged.nlp = structuredClone(master.nlp);
+  return merged;
 }
 
 function startingAs(b: Behaviour, start: boolean): Behaviour {
@@ -74,6 +77,9 @@ export function ownBehavioursAfterEdit(previous: BotContent, next: BotContent, d
   }
   if (!isDeepStrictEqual(next.triggers, previous.triggers)) {
     throw new AppError('BEHAVIOUR_LINKED', "A clone's bot-wide triggers follow its master bot.", { Field: 'triggers' });
+  }
+  if (!isDeepStrictEqual(next.nlp, previous.nlp)) {
+    throw new AppError('BEHAVIOUR_LINKED', "A clone's intents and entities follow its master bot.", { Field: 'nlp' });
   }
   const before = new Set(previous.behaviours.map((b) => nameKey(b.name)));
   return next.behaviours.filter((b) => mine.has(nameKey(b.name)) || !before.has(nameKey(b.name))).map((b) => b.name);
@@ -170,7 +176,9 @@ export class CloneLinks {
     checkMerged(current, nextDraft);
     checkMerged(current, nextLive);
     const next: BotRecord = { ...current, version: current.version + 1, updatedAt: this.clock.now() };
-    next.liveVersionId = await tx.bots.insertVersion(cloneId, next.version, nextLive, next.updatedAt);
+    // The nlp section follows the master (mergeLinked), and so does its trained model.
+    const model = await tx.bots.nlpModel(master.liveVersionId);
+    next.liveVersionId = await tx.bots.insertVersion(cloneId, next.version, nextLive, next.updatedAt, model);
     if (!(await tx.bots.update(next, current.version, nextDraft))) throw new AppError('VERSION_MISMATCH');
     return next;
   }

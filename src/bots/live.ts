@@ -8,6 +8,7 @@ import type { Store } from '../store/index.js';
 import type { BotFile } from './bot-file.js';
 import { BOT_FORMAT } from './bot-file.js';
 import type { BotRecord } from './model.js';
+import { attachModel } from './live-models.js';
 
 /**
  * Compiled bots kept at most. Entries were never removed (a deleted bot's stayed forever, and the
@@ -48,6 +49,7 @@ export class LiveBots {
     if (!version) throw new AppError('BOT_NOT_FOUND', 'This bot has no published version.');
     const file: BotFile = { format: BOT_FORMAT, name: bot.name, settings: bot.settings, ...version.content };
     const compiled = compileBot(file);
+    await attachModel(this.store, compiled, version.id, version.content);
     this.entries.delete(bot.id);
     this.entries.set(bot.id, { key, compiled });
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);

@@ -1,11 +1,13 @@
 // Bots as the rest of the server sees them: plain records, no SQL shapes.
-import type { Behaviour, BotSettings, TextTrigger } from './bot-file.js';
+import type { Behaviour, BotSettings, NlpSection, Trigger } from './bot-file.js';
 
 /** The versioned part of a bot file: what a publish freezes. */
 export interface BotContent {
   variables: Record<string, string>;
-  triggers: TextTrigger[];
+  triggers: Trigger[];
   behaviours: Behaviour[];
+  /** intents and entities (understanding.md); absent when the bot has none */
+  nlp?: NlpSection;
 }
 
 export type BotRole = 'standard' | 'master' | 'clone';
@@ -35,4 +37,14 @@ export interface BotVersionRecord {
   version: number;
   content: BotContent;
   publishedAt: number;
+}
+
+/** A bot's own AI provider (understanding.md); the key is encrypted at rest and never returned. */
+export interface AiSettingsRecord {
+  botId: string;
+  baseUrl: string;
+  model: string;
+  /** in clear; '' when the provider needs none */
+  apiKey: string;
+  updatedAt: number;
 }

@@ -8,6 +8,7 @@ import { forEachAction, isObj, type Obj, type Segment } from './walk.js';
 import { regexProblem } from '../engine/matching.js';
 import type { SaveCheckContext } from '../engine/action-definition.js';
 import type { Action } from './bot-file.js';
+import { intentTriggerProblems, nlpNames, nlpSectionProblems, type NlpNames } from './nlp-rules.js';
 
 export interface RawProblem {
   path: Segment[];
@@ -128,8 +129,9 @@ function nameIndex(behaviours: unknown[] | null): NameIndex {
 }
 
 /** What an action type's own save-time check may ask about the file (engine/action-definition.ts). */
-function checkContext(index: NameIndex, behaviour: Obj | undefined): SaveCheckContext {
+function checkContext(index: NameIndex, behaviour: Obj | undefined, names: NlpNames): SaveCheckContext {
   return {
+    hasEntity: (name) => (names.entities === null ? null : names.entities.has(key(name))),
     behaviourName: behaviour && typeof behaviour.name === 'string' ? behaviour.name : undefined,
     hasBehaviour: (name) => (index.behaviours.has(key(name)) ? true : index.complete ? false : null),
     interactionsOf: (name) => index.behaviours.get(key(name)) ?? null,
@@ -141,6 +143,9 @@ export function semanticProblems(doc: unknown, registry: ActionRegistry, schema:
   if (!isObj(doc)) return out;
   checkTriggers(doc.triggers, ['triggers'], out);
   checkWebhookUrl(doc.settings, out);
+  const names = nlpNames(doc);
+  nlpSectionProblems(doc, out);
+  intentTriggerProblems(doc.triggers, ['triggers'], names, out);
   const behaviours = Array.isArray(doc.behaviours) ? doc.behaviours : null;
   if (behaviours) {
     exactlyOne(behaviours, ['behaviours'], 'start', 'behaviour', 1, failed, out);
@@ -149,6 +154,7 @@ export function semanticProblems(doc: unknown, registry: ActionRegistry, schema:
     behaviours.forEach((b, bi) => {
       if (!isObj(b)) return;
       checkTriggers(b.triggers, ['behaviours', bi, 'triggers'], out);
+      intentTriggerProblems(b.triggers, ['behaviours', bi, 'triggers'], names, out);
       if (!Array.isArray(b.interactions)) return;
       const listPath: Segment[] = ['behaviours', bi, 'interactions'];
       exactlyOne(b.interactions, listPath, 'start', 'interaction of this behaviour', 1, failed, out);
@@ -168,7 +174,7 @@ export function semanticProblems(doc: unknown, registry: ActionRegistry, schema:
     }
     // Rules about one action type's fields live with that type (its definition's `check`).
     const check = typeof action.type === 'string' ? registry.get(action.type)?.check : undefined;
-    if (check) for (const p of check(action as Action, checkContext(index, scope.behaviour?.node))) out.push({ path: [...path, ...p.path], message: p.message });
+    if (check) for (const p of check(action as Action, checkContext(index, scope.behaviour?.node, names))) out.push({ path: [...path, ...p.path], message: p.message });
   });
   return out;
 }

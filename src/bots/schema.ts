@@ -6,6 +6,7 @@ import type { ActionSchemaDefinition } from '../engine/action-definition.js';
 import { actionRegistry } from '../engine/registry.js';
 import { SYSTEM_VARIABLES } from '../engine/state.js';
 import { LIMITS } from '../conversations/limits.js';
+import { NLP_LANGUAGES, NLP_LIMITS } from '../understanding/languages.js';
 
 export type ActionRegistry = ReadonlyMap<string, ActionSchemaDefinition>;
 export type JsonSchema = Record<string, unknown>;
@@ -87,7 +88,7 @@ function dispatch(types: readonly string[], description: string, typeDescription
   };
 }
 
-const triggerSchema: JsonSchema = {
+const textTriggerSchema: JsonSchema = {
   type: 'object',
   description: 'A text trigger: when the user text matches, its actions run instead of the normal handling.',
   required: ['match', 'actions'],
@@ -105,6 +106,78 @@ const triggerSchema: JsonSchema = {
     variable: str('variable that receives the matched text'),
     whileWaiting: bool('also checked while an input action waits (default false)'),
     actions: { $ref: '#/$defs/actions', description: 'operations run when the trigger fires' },
+  },
+};
+
+const intentTriggerSchema: JsonSchema = {
+  type: 'object',
+  description: 'An intent trigger: fires when the trained model understands the user text as this intent (understanding.md).',
+  required: ['intent', 'actions'],
+  additionalProperties: false,
+  properties: {
+    intent: name('the name of an intent of the nlp section'),
+    minScore: { type: 'number', minimum: 0, maximum: 1, description: 'lowest score that fires this trigger (default nlp.threshold)' },
+    variable: str('variable that receives the user text'),
+    whileWaiting: bool('also checked while an input action waits (default false)'),
+    actions: { $ref: '#/$defs/actions', description: 'operations run when the trigger fires' },
+  },
+};
+
+/** A trigger naming an `intent` is an intent trigger; any other is a text trigger (each gets its own errors). */
+const triggerSchema: JsonSchema = {
+  type: 'object',
+  description: 'A text trigger ({match}) or an intent trigger ({intent}), checked in order.',
+  if: { type: 'object', required: ['intent'] },
+  then: intentTriggerSchema,
+  else: textTriggerSchema,
+};
+
+const nlpSchema: JsonSchema = {
+  type: 'object',
+  description: 'Intents and entities trained from examples when a version is published (understanding.md).',
+  additionalProperties: false,
+  properties: {
+    language: { enum: [...NLP_LANGUAGES], description: 'the language of the examples and of what users write (default "en")' },
+    threshold: { type: 'number', minimum: 0, maximum: 1, description: 'lowest score for an intent to count (default 0.7)' },
+    intents: {
+      type: 'array',
+      maxItems: NLP_LIMITS.intents,
+      items: {
+        type: 'object',
+        required: ['name', 'examples'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 100, description: 'unique (case-insensitive); "none" is reserved' },
+          examples: {
+            type: 'array',
+            minItems: 2,
+            maxItems: NLP_LIMITS.examplesPerIntent,
+            items: { type: 'string', minLength: 1, maxLength: NLP_LIMITS.exampleLength },
+            description: 'what users write for this intent; at least two',
+          },
+        },
+      },
+    },
+    entities: {
+      type: 'array',
+      maxItems: NLP_LIMITS.entities,
+      items: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        description: 'found by synonyms (values) or by a regular expression (regex): exactly one of them',
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 100, description: 'unique (case-insensitive); found values go to entity_<name>' },
+          values: {
+            type: 'object',
+            description: 'canonical value → its spellings (the value itself always counts)',
+            additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } },
+          },
+          regex: { type: 'string', minLength: 1, description: 'RE2 syntax, case-sensitive unless it starts with (?i)' },
+        },
+      },
+    },
+    aiFallback: bool('when no intent reaches the threshold, let the AI provider choose one (default false)'),
   },
 };
 
@@ -205,8 +278,9 @@ export function buildBotSchema(registry: ActionRegistry = actionRegistry, option
         description: 'default variable values copied into every new conversation',
         additionalProperties: { type: 'string' },
       },
-      triggers: { type: 'array', items: { $ref: '#/$defs/trigger' }, description: 'bot-wide text triggers' },
+      triggers: { type: 'array', items: { $ref: '#/$defs/trigger' }, description: 'bot-wide text and intent triggers' },
       behaviours: { type: 'array', items: { $ref: '#/$defs/behaviour' } },
+      nlp: nlpSchema,
     },
     $defs: {
       behaviour: behaviourSchema,

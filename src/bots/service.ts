@@ -11,6 +11,7 @@ import { assignIds } from './ids.js';
 import { CloneLinks, type CloneOutcome } from './links.js';
 import { BotParseError, parseBotDocument } from './parse.js';
 import { validateBotFile } from './validate.js';
+import { trainModel } from '../understanding/model.js';
 import type { AccountRecord } from '../accounts/model.js';
 import type { BotContent, BotRecord } from './model.js';
 
@@ -64,9 +65,10 @@ export class BotService {
       updatedAt: now,
     };
     const content = contentOf(file);
+    const model = await trainModel(content.nlp);
     await this.store.transaction(async (tx) => {
       await tx.bots.insert(bot, content);
-      bot.liveVersionId = await tx.bots.insertVersion(bot.id, bot.version, content, now);
+      bot.liveVersionId = await tx.bots.insertVersion(bot.id, bot.version, content, now, model);
       await tx.bots.update(bot, bot.version);
     });
     return bot;
@@ -125,9 +127,13 @@ export class BotService {
   }
 
   async publish(bot: BotRecord): Promise<Published> {
+    // Trained before the transaction (training takes CPU time, a transaction holds the writer): the
+    // draft read here is the one published, since any edit in between moves Version and fails `edit`.
+    const draft = await this.store.bots.draft(bot.id);
+    if (!draft) throw new AppError('BOT_NOT_FOUND');
+    const model = await trainModel(draft.nlp);
     const published = await this.edit(bot, async (tx, next) => {
-      const draft = await tx.bots.draft(bot.id);
-      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, draft!, next.updatedAt);
+      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, draft, next.updatedAt, model);
       return tx.bots.update(next, bot.version);
     });
     return this.republishClones(published);
@@ -148,8 +154,9 @@ export class BotService {
     if (!old) throw new AppError('VERSION_NOT_FOUND');
     // A clone rolls back its own behaviours only: linked ones stay the master's live content.
     const content = await this.links.relink(bot, old.content);
+    const model = await trainModel(content.nlp);
     const published = await this.edit(bot, async (tx, next) => {
-      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, content, next.updatedAt);
+      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, content, next.updatedAt, model);
       return tx.bots.update(next, bot.version);
     });
     return this.republishClones(published);

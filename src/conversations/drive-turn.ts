@@ -3,11 +3,17 @@
 // write race (another node saved the conversation first) never repeats an external call.
 import type { CompiledBot } from '../engine/compile.js';
 import { runTurn } from '../engine/run-turn.js';
-import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnInput, TurnOutcome } from '../engine/types.js';
+import type {
+  AiAnswer, AiRequest, ClassifyAnswer, ClassifyRequest, ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnInput, TurnOutcome,
+} from '../engine/types.js';
 
 export interface RequestHandlers {
   http(request: Extract<EngineRequest, { kind: 'http' }>): Promise<RequestAnswer>;
   shareUrl(request: Extract<EngineRequest, { kind: 'shareUrl' }>): Promise<string>;
+  /** the live version's stored model scores the text (no training: that happened at publish) */
+  classify(request: ClassifyRequest): Promise<ClassifyAnswer>;
+  /** one call to the bot's AI provider; never throws (TIMEOUT / ERROR / NOT_CONFIGURED) */
+  ai(request: AiRequest): Promise<AiAnswer>;
 }
 
 /** Answers already obtained in an earlier attempt of the same turn, in request order. */
@@ -30,10 +36,23 @@ export async function driveTurn(
     const key = `${index++}:${JSON.stringify({ ...request, timeoutMs: undefined })}`;
     let answer = memo.get(key);
     if (answer === undefined) {
-      answer = request.kind === 'http' ? await handlers.http(request) : await handlers.shareUrl(request);
+      answer = await answerOf(request, handlers);
       memo.set(key, answer);
     }
     step = turn.next(answer);
   }
   return step.value;
+}
+
+function answerOf(request: EngineRequest, handlers: RequestHandlers): Promise<RequestAnswer> {
+  switch (request.kind) {
+    case 'http':
+      return handlers.http(request);
+    case 'shareUrl':
+      return handlers.shareUrl(request);
+    case 'classify':
+      return handlers.classify(request);
+    case 'ai':
+      return handlers.ai(request);
+  }
 }

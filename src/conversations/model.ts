@@ -59,3 +59,23 @@ export interface ShareRecord {
 export interface StoredShare extends Omit<ShareRecord, 'code'> {
   codeHash: string;
 }
+
+/** A user text that reached a fallback (understanding.md "missed texts"). */
+export interface NewMissedText {
+  botId: string;
+  conversationId: number;
+  text: string;
+  /** what texts are grouped by: trimmed and lower-cased */
+  key: string;
+  behaviour: string;
+  interaction: string;
+  createdAt: number;
+}
+
+export interface MissedTextGroup {
+  key: string;
+  count: number;
+  lastAt: number;
+  behaviour: string;
+  interaction: string;
+}

@@ -1,11 +1,11 @@
 // What the conversation use-case needs from storage, declared here and implemented by store/
 // (SQLite and PostgreSQL) and, for unit tests, in memory. The same contract suite runs on all
 // three (test/store/conversation-port.test.ts).
-import type { UsageRecord } from '../accounts/model.js';
+import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
-import type { ConversationRecord, NewMessage, ShareRecord, StoredMessage, StoredShare } from './model.js';
+import type { ConversationRecord, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
 
 /** Reads of conversations, outside or inside a transaction. */
 export interface ConversationReads {
@@ -41,7 +41,9 @@ export interface TurnWrites {
     markSeen(channelId: string, key: string, conversationId: number | null, at: number): Promise<boolean>;
     noteLastInbound(conversationId: number, messageId: string): Promise<void>;
   };
-  accounts: { addUsage(accountId: string, month: string, add: Omit<UsageRecord, 'month'>): Promise<void> };
+  /** user texts that reached a fallback (understanding.md), deleted with their conversation */
+  missedTexts: { insert(row: NewMissedText): Promise<void> };
+  accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
   shares: {
     insert(share: ShareRecord): Promise<void>;
     makeViewOnly(conversationId: number): Promise<void>;

@@ -118,4 +118,45 @@ describe('conversation service (in memory)', () => {
     assert.equal(after.state.variables.last_user_text, 'hi');
     assert.equal(after.revision, ann.revision + 2);
   });
+
+  test('a retried turn reuses the answers of its classify and ai requests: the provider is called once', async () => {
+    const aiBot = makeBot(
+      [behaviour('Main', [interaction('Welcome', [{ type: 'text', text: 'Hi there' }]), interaction('Fallback', [{ type: 'ai', mode: 'reply', say: true }], { fallback: true })])],
+      { nlp: { intents: [{ name: 'greet', examples: ['hello', 'hi'] }] } },
+    );
+    const storage = new MemoryStorage(new Map([[bot.id, bot]]));
+    const clock = clockFrom(() => Date.parse('2026-11-22T10:00:00Z'));
+    const turns = new ConversationTurns(storage, clock, new InProcessEventBus());
+    const calls = { classify: 0, ai: 0 };
+    const conversations = new ConversationService({
+      store: storage,
+      live: { get: async () => aiBot },
+      clock,
+      turns,
+      metrics,
+      config: { allowPrivateNetwork: false },
+      forget: () => undefined,
+      shares: { newShare: () => { throw new Error('no shares'); }, url: (code) => code },
+      classifierOf: () => ({ classify: async () => (calls.classify++, { intents: [{ intent: 'greet', score: 0.1 }] }) }),
+      ai: async () => (calls.ai++, { status: 'OK', text: `answer ${calls.ai}`, tokens: 5 }),
+    });
+    await conversations.say(bot, 'ann', { ...NO_VALUES, command: 'RESET' });
+    const original = storage.conversations.byUser;
+    let raced = false;
+    storage.conversations.byUser = async (botId, userId) => {
+      const read = await original(botId, userId);
+      if (!raced && read) {
+        raced = true;
+        await storage.transaction((tx) => tx.conversations.save({ ...read }));
+      }
+      return read;
+    };
+    const reply = await conversations.say(bot, 'ann', { ...NO_VALUES, text: 'what is the meaning of life' });
+    assert.ok(raced, 'the first attempt lost the race and was decided again');
+    assert.deepEqual(texts(reply.Parts), ['answer 1']);
+    assert.deepEqual(calls, { classify: 1, ai: 1 });
+    const stored = (await original(bot.id, 'ann'))!;
+    assert.equal(stored.state.variables.last_intent, '');
+    assert.equal(stored.state.variables.ai_status, 'OK');
+  });
 });

@@ -12,7 +12,7 @@ import type { EventBus } from './events.js';
 import { LIMITS } from './limits.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
-import type { UsageRecord } from '../accounts/model.js';
+import type { UsageAdded } from '../accounts/model.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
 
 /** Outbox rows that deliver a turn's messages on the conversation's messaging platform, if any. */
@@ -22,7 +22,7 @@ export interface TurnResult<T> {
   /** the conversation to write: new (id 0) or changed; absent when nothing about it changed */
   save?: ConversationRecord;
   messages?: TurnMessage[];
-  usage?: Omit<UsageRecord, 'month'>;
+  usage?: UsageAdded;
   /** more writes that must commit with the turn (shares, …) */
   alsoWrite?: (tx: TurnWrites, conversationId: number) => Promise<void>;
   /** runs once the transaction committed (fire-and-forget work) */

@@ -3,7 +3,9 @@
 import type { CompiledBot } from '../engine/compile.js';
 import { newConversationState } from '../engine/state.js';
 import { PartType } from '../engine/parts.js';
-import type { ActionDiagnostic, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome } from '../engine/types.js';
+import type {
+  ActionDiagnostic, AiAnswer, AiRequest, ClassifyAnswer, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
+} from '../engine/types.js';
 import { performHttpCall } from '../integrations/http-call.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -33,6 +35,10 @@ export interface TurnRunnerDeps {
   forget: (conversation: ConversationRecord) => void;
   /** makes the links of `shareUrl` actions (operators/share-service.ts) */
   shares: { newShare(conversationId: number, mode: ShareMode, hours: number): ShareRecord; url(code: string): string };
+  /** the loaded intent model of a live version (bots/live-models.ts); null when it has no intents */
+  classifierOf?: (compiled: CompiledBot) => { classify(text: string): Promise<ClassifyAnswer> } | null;
+  /** answers `ai` requests (ai-step.ts); absent: every AI step is NOT_CONFIGURED */
+  ai?: (bot: BotRecord, conversationId: number | null, request: AiRequest) => Promise<AiAnswer>;
 }
 
 /** What a user sent, as every channel hands it to the conversation service. */
@@ -95,7 +101,7 @@ export class UserTurn {
       const outcomes: TurnOutcome[] = [];
       for (const turnInput of this.engineInputs(compiled, input, current === null)) {
         const before = outcomes.at(-1)?.state ?? next.state;
-        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(newShares), memo));
+        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(bot, compiled, current?.id ?? null, newShares), memo));
       }
       const last = outcomes.at(-1)!;
       const diagnostics = outcomes.flatMap((o) => o.diagnostics);
@@ -105,6 +111,7 @@ export class UserTurn {
       clampFlowState(next.state);
       const parts = outcomes.flatMap((o) => o.parts);
       const effects = outcomes.flatMap((o) => o.effects);
+      const missed = effects.flatMap((e) => (e.kind === 'missed' ? [e] : []));
       Object.assign(next, this.applyControl(next, effects));
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
@@ -114,10 +121,22 @@ export class UserTurn {
       return {
         save: next,
         messages,
-        usage: { messages: userPart ? 1 : 0, replies: parts.length > 0 ? 1 : 0, notifications: 0, apiCalls: outcomes.reduce((n, o) => n + o.apiCalls, 0) },
+        usage: {
+          messages: userPart ? 1 : 0,
+          replies: parts.length > 0 ? 1 : 0,
+          notifications: 0,
+          apiCalls: outcomes.reduce((n, o) => n + o.apiCalls, 0),
+          aiTokens: outcomes.reduce((n, o) => n + o.aiTokens, 0),
+        },
         alsoWrite: async (tx, conversationId) => {
           await this.recordInbound(tx, conversationId, input);
           for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
+          const at = this.deps.clock.now();
+          for (const m of missed) {
+            await tx.missedTexts.insert({
+              botId: bot.id, conversationId, text: m.text, key: m.text.trim().toLowerCase(), behaviour: m.behaviour, interaction: m.interaction, createdAt: at,
+            });
+          }
         },
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
@@ -214,8 +233,11 @@ export class UserTurn {
     return { now: () => Date.now(), random: this.deps.random ?? Math.random };
   }
 
-  private handlers(newShares: Map<string, { mode: ShareMode; hours: number }>): RequestHandlers {
+  private handlers(bot: BotRecord, compiled: CompiledBot, conversationId: number | null, newShares: Map<string, { mode: ShareMode; hours: number }>): RequestHandlers {
     return {
+      // A model that fails to answer leaves the text not understood; it never fails the turn.
+      classify: async (request) => (await this.deps.classifierOf?.(compiled)?.classify(request.text).catch(() => null)) ?? { intents: [] },
+      ai: async (request) => (this.deps.ai ? this.deps.ai(bot, conversationId, request) : { status: 'NOT_CONFIGURED', text: '', tokens: 0 }),
       http: (request) => performHttpCall(request, { allowPrivateNetwork: this.deps.config.allowPrivateNetwork }),
       shareUrl: async (request) => {
         const mode = (['view', 'takeover', 'auto'].includes(request.mode) ? request.mode : 'view') as ShareMode;

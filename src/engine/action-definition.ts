@@ -26,6 +26,8 @@ export interface SaveCheckContext {
   hasBehaviour(name: string): boolean | null;
   /** the lower-cased interaction names of that behaviour; null when unknown or not listable */
   interactionsOf(behaviour: string): ReadonlySet<string> | null;
+  /** whether the file's nlp section declares that entity (case-insensitive); null when it cannot tell */
+  hasEntity(name: string): boolean | null;
 }
 
 /** The part of a definition that the schema builder, the walker and the save rules need. */

@@ -18,12 +18,15 @@ export const MAX_REGEX_PROGRAM = 2000;
 
 export type CompiledRegex = { regex: RE2JS; problem: null } | { regex: null; problem: string };
 
-/** Case-insensitive regex for an author's pattern, or the reason, in words for the author, why not. */
-export function compileAuthorRegex(pattern: string): CompiledRegex {
+/**
+ * Case-insensitive regex for an author's pattern, or the reason, in words for the author, why not.
+ * Entity patterns are case-sensitive unless they say `(?i)` (understanding.md): `caseSensitive`.
+ */
+export function compileAuthorRegex(pattern: string, options: { caseSensitive?: boolean } = {}): CompiledRegex {
   const feature = nonLinearFeature(pattern);
   if (feature !== null) return refused(`regular expression uses a feature that cannot run in linear time (${feature})`);
   try {
-    const regex = RE2JS.compile(RE2JS.translateRegExp(pattern), RE2JS.CASE_INSENSITIVE);
+    const regex = RE2JS.compile(RE2JS.translateRegExp(pattern), options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
     const size = regex.programSize();
     if (size > MAX_REGEX_PROGRAM) {
       return refused(`regular expression is too large (${size} steps; at most ${MAX_REGEX_PROGRAM}): use smaller repeat counts or split it`);

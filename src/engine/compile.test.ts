@@ -21,7 +21,7 @@ test('indexes behaviours and interactions by lower-cased name, with starts and f
   assert.equal(resolvePosition(bot, { behaviour: 'main', interaction: 'PRODUCTS' })?.enableUserChat, false);
   assert.equal(resolvePosition(bot, { behaviour: 'Main', interaction: 'Anything Else' })?.enableUserChat, true);
   assert.equal(resolvePosition(bot, { behaviour: 'Main', interaction: 'Gone' }), null);
-  assert.equal(bot.triggers.length, 2);
+  assert.equal(bot.triggers.length, 5); // two text triggers, then three intent triggers
   assert.equal(orders.triggers[0].variable, 'order_number');
   assert.equal(orders.triggers[0].matches('#123456'), true);
 });

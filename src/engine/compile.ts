@@ -3,8 +3,9 @@
 // every action carrying an `id`, wherever it is nested. Pure: the same file gives the same result.
 // The compiler trusts nothing: a malformed part of the file is ignored, never a crash.
 
-import type { Action, Behaviour, BotFile, Interaction, TextTrigger } from '../bots/bot-file.js';
+import type { Action, Behaviour, BotFile, Interaction, Trigger } from '../bots/bot-file.js';
 import { matchesPattern } from './matching.js';
+import { compileNlp, intentFires, type CompiledNlp } from './nlp/compiled-nlp.js';
 import { actionRegistry } from './registry.js';
 import { walkActions } from './walk.js';
 import type { ActionLocation, CompiledBehaviour, CompiledBot, CompiledInteraction, CompiledTrigger } from './compiled.js';
@@ -20,12 +21,13 @@ export function compileBot(bot: BotFile): CompiledBot {
   const actionsById = new Map<string, ActionLocation>();
   const behaviourByApiKey = new Map<string, string>();
   let startBehaviour: CompiledBehaviour | null = null;
+  const nlp = compileNlp(bot?.nlp);
 
   for (const source of arrayOf<Behaviour>(bot?.behaviours)) {
     if (!isObject(source) || typeof source.name !== 'string') continue;
     const key = source.name.toLowerCase();
     if (behaviours.has(key)) continue; // names are unique on save; first one wins otherwise
-    const behaviour = compileBehaviour(source, actionsById);
+    const behaviour = compileBehaviour(source, actionsById, nlp);
     behaviours.set(key, behaviour);
     if (behaviour.apiKey !== null && !behaviourByApiKey.has(behaviour.apiKey)) behaviourByApiKey.set(behaviour.apiKey, behaviour.name);
     if (source.start === true && startBehaviour === null) startBehaviour = behaviour;
@@ -33,7 +35,7 @@ export function compileBot(bot: BotFile): CompiledBot {
   // A file without a start behaviour fails validation; at run time the first one stands in.
   startBehaviour ??= behaviours.values().next().value ?? null;
 
-  const triggers = compileTriggers(bot?.triggers);
+  const triggers = compileTriggers(bot?.triggers, nlp);
   for (const trigger of triggers) indexIds(trigger.actions, { behaviour: null, interaction: null }, actionsById);
 
   const settings = isObject(bot?.settings) ? bot.settings : {};
@@ -48,15 +50,16 @@ export function compileBot(bot: BotFile): CompiledBot {
     enableTypeSpeed: settings.enableTypeSpeed === true,
     wordsPerMinute: typeof wpm === 'number' && Number.isFinite(wpm) && wpm > 0 ? wpm : DEFAULT_WORDS_PER_MINUTE,
     defaultVariables: stringRecord(bot?.variables),
+    nlp,
   };
 }
 
-function compileBehaviour(source: Behaviour, actionsById: Map<string, ActionLocation>): CompiledBehaviour {
+function compileBehaviour(source: Behaviour, actionsById: Map<string, ActionLocation>, nlp: CompiledNlp | null): CompiledBehaviour {
   const interactions = new Map<string, CompiledInteraction>();
   const behaviour = {
     name: source.name,
     apiKey: typeof source.apiKey === 'string' && source.apiKey !== '' ? source.apiKey : null,
-    triggers: compileTriggers(source.triggers),
+    triggers: compileTriggers(source.triggers, nlp),
     interactions,
     start: null as CompiledInteraction | null,
     fallback: null as CompiledInteraction | null,
@@ -81,13 +84,18 @@ function compileBehaviour(source: Behaviour, actionsById: Map<string, ActionLoca
   return behaviour;
 }
 
-function compileTriggers(value: unknown): CompiledTrigger[] {
+/** Text triggers and intent triggers, in file order: the first that fires wins. */
+function compileTriggers(value: unknown, nlp: CompiledNlp | null): CompiledTrigger[] {
   const triggers: CompiledTrigger[] = [];
-  for (const source of arrayOf<TextTrigger>(value)) {
+  for (const source of arrayOf<Trigger & { match?: unknown; intent?: unknown; minScore?: unknown }>(value)) {
     if (!isObject(source)) continue;
-    const match = source.match;
+    const { match, intent, minScore } = source;
+    const score = typeof minScore === 'number' && Number.isFinite(minScore) ? minScore : null;
     triggers.push({
-      matches: (text) => matchesPattern(match, text),
+      matches:
+        typeof intent === 'string'
+          ? (_text, understood) => intentFires(understood ?? null, intent, score, nlp)
+          : (text) => matchesPattern(match, text),
       variable: typeof source.variable === 'string' && source.variable !== '' ? source.variable : null,
       whileWaiting: source.whileWaiting === true,
       actions: arrayOf<Action>(source.actions),

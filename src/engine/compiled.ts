@@ -3,6 +3,7 @@
 // action types can use these without importing the registry that imports them.
 import type { Action, BotFile } from '../bots/bot-file.js';
 import type { Position } from './types.js';
+import type { CompiledNlp, Understood } from './nlp/compiled-nlp.js';
 
 export interface CompiledInteraction {
   readonly name: string;
@@ -13,7 +14,8 @@ export interface CompiledInteraction {
 }
 
 export interface CompiledTrigger {
-  matches(text: string): boolean;
+  /** `understood` is what the text means to the bot's model (null when the bot has no `nlp`) */
+  matches(text: string, understood?: Understood | null): boolean;
   readonly variable: string | null;
   readonly whileWaiting: boolean;
   readonly actions: readonly Action[];
@@ -53,6 +55,8 @@ export interface CompiledBot {
   readonly wordsPerMinute: number;
   /** copied into every new conversation */
   readonly defaultVariables: Readonly<Record<string, string>>;
+  /** intents and entities (understanding.md); null when the bot has no `nlp` section: no classification at all */
+  readonly nlp: CompiledNlp | null;
 }
 
 export function findBehaviour(bot: CompiledBot, name: string): CompiledBehaviour | null {

@@ -60,8 +60,15 @@ export interface RunContext {
   pick<T>(items: readonly T[]): T | undefined;
   /** ms left before the 10 s turn guard */
   timeLeftMs(): number;
-  /** accounting: every callApi run counts */
+  /** accounting: every callApi run and every AI call counts */
   countApiCall(): void;
+  /** accounting: tokens an AI provider reported */
+  countAiTokens(tokens: number): void;
+  /**
+   * Yields a request whose wait does not count against the 10 s loop guard (AI steps have their
+   * own timeout, up to 60 s): the guard stops runaway flows, not slow providers.
+   */
+  askOutside(request: EngineRequest): Generator<EngineRequest, RequestAnswer, RequestAnswer>;
   /** runs an operation list (non-arrays run nothing) under the turn's guards */
   runActions(actions: unknown): Generator<EngineRequest, Flow, RequestAnswer>;
 }

@@ -76,7 +76,11 @@ test('not understood three times escalates to a human', () => {
   chat.say('blah blah');
   const third = chat.say('still blah');
   assert.deepEqual(third.parts.map((p) => p.Text), ['I am asking a colleague to join. Please hold on.']);
-  assert.deepEqual(third.effects, [{ kind: 'control', mode: 'request' }]);
+  // The text reached a fallback: it is a missed text, recorded where the conversation stood.
+  assert.deepEqual(third.effects, [
+    { kind: 'missed', text: 'still blah', behaviour: 'Main', interaction: 'Not Understood' },
+    { kind: 'control', mode: 'request' },
+  ]);
   assert.equal(third.endedBy, 'operator');
   assert.equal(chat.where, 'Escalation/Ask For Human');
   assert.equal(chat.variables.misses, '3');

@@ -6,6 +6,8 @@ import type { CompiledBot, CompiledBehaviour, CompiledInteraction, CompiledTrigg
 import { findBehaviour, findInteraction, resolvePosition, startInteraction, positionOf } from './compile.js';
 import { definitionOf, Turn } from './turn.js';
 import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnEnd, TurnGenerator, TurnInput } from './types.js';
+import type { Understood } from './nlp/compiled-nlp.js';
+import { understand } from './nlp/understand.js';
 
 type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
 
@@ -27,6 +29,7 @@ export function* runTurn(bot: CompiledBot, state: ConversationState, input: Turn
     enableUserChat: where?.enableUserChat ?? true,
     endedBy,
     apiCalls: turn.apiCalls,
+    aiTokens: turn.aiTokens,
     diagnostics: turn.diagnostics,
   };
 }
@@ -59,7 +62,8 @@ function* startConversation(turn: Turn, text: string | undefined): TurnGen<TurnE
     turn.setVariable('last_user_text', text);
     // Triggers run "in" the start interaction: their parts carry its names, and it is the position.
     turn.moveTo(start, false);
-    const trigger = findTrigger(bot, start.behaviour, text, false);
+    const understood = yield* understandText(turn, text);
+    const trigger = findTrigger(bot, start.behaviour, text, false, understood);
     if (trigger !== null) return yield* runTrigger(turn, trigger, text);
   }
   return yield* turn.enter(start);
@@ -73,7 +77,8 @@ function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
   const answer = location === undefined ? undefined : definitionOf(location.action)?.answer;
   if (waiting !== null && answer === undefined) state.waiting = null; // the live bot lost that input
 
-  const trigger = findTrigger(bot, turn.currentBehaviour(), text, state.waiting !== null);
+  const understood = yield* understandText(turn, text);
+  const trigger = findTrigger(bot, turn.currentBehaviour(), text, state.waiting !== null, understood);
   if (trigger !== null) return yield* runTrigger(turn, trigger, text);
 
   if (state.waiting !== null && location !== undefined && answer !== undefined) {
@@ -81,7 +86,28 @@ function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
     state.waiting = waiting; // moveTo clears it; the input's own answer decides what happens to it
     return yield* turn.follow(yield* turn.safely(location.action, null, () => answer(location.action, turn, text, waiting!)));
   }
+  // Missed texts (understanding.md): where the conversation stood is where the designer would
+  // teach the bot this text.
+  const where = state.position;
+  const fallback = fallbackOf(turn);
+  if (fallback !== null) {
+    const at = where ?? { behaviour: fallback.behaviour.name, interaction: fallback.name };
+    turn.effect({ kind: 'missed', text, behaviour: at.behaviour, interaction: at.interaction });
+  }
   return yield* runFallback(turn);
+}
+
+/** A bot without an `nlp` section classifies nothing: no request, no variables. */
+function* understandText(turn: Turn, text: string): TurnGen<Understood | null> {
+  const nlp = turn.bot.nlp;
+  if (nlp === null) return null;
+  // The model's answer is data like any other: a classifier that fails must not fail the turn.
+  try {
+    return yield* understand(turn, nlp, text);
+  } catch (error) {
+    turn.diagnose(null, null, error);
+    return null;
+  }
 }
 
 /** A button payload: the button's onClick; a payload the live bot does not know runs the fallback. */
@@ -107,18 +133,22 @@ function* forcedGoTo(turn: Turn, behaviourName: string | undefined, interactionN
 }
 
 /** Fallback interaction of the current behaviour, else of the start behaviour. */
+function fallbackOf(turn: Turn): CompiledInteraction | null {
+  return turn.currentBehaviour()?.fallback ?? turn.bot.startBehaviour?.fallback ?? null;
+}
+
 function* runFallback(turn: Turn): TurnGen<TurnEnd> {
-  const fallback = turn.currentBehaviour()?.fallback ?? turn.bot.startBehaviour?.fallback ?? null;
+  const fallback = fallbackOf(turn);
   if (fallback === null) return 'done';
   return yield* turn.enter(fallback);
 }
 
 /** Behaviour triggers first, then the bot's; while an input waits only `whileWaiting` ones count. */
-function findTrigger(bot: CompiledBot, behaviour: CompiledBehaviour | null, text: string, waiting: boolean): CompiledTrigger | null {
+function findTrigger(bot: CompiledBot, behaviour: CompiledBehaviour | null, text: string, waiting: boolean, understood: Understood | null): CompiledTrigger | null {
   for (const list of [behaviour?.triggers ?? [], bot.triggers]) {
     for (const trigger of list) {
       if (waiting && !trigger.whileWaiting) continue;
-      if (trigger.matches(text)) return trigger;
+      if (trigger.matches(text, understood)) return trigger;
     }
   }
   return null;

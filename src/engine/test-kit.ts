@@ -5,7 +5,7 @@ import type { Action, Behaviour, BotFile, Interaction, TextTrigger } from '../bo
 import { compileBot, type CompiledBot } from './compile.js';
 import { runTurn } from './run-turn.js';
 import { newConversationState } from './state.js';
-import type { ConversationState, EngineRequest, ReplyPart, RequestAnswer, TurnInput, TurnOutcome } from './types.js';
+import type { ClassifyAnswer, ConversationState, EngineRequest, ReplyPart, RequestAnswer, TurnInput, TurnOutcome } from './types.js';
 
 /** 600 words a minute: every word of a text part is 100 ms of TypeDelay. */
 export const TEST_SETTINGS = { enableTypeSpeed: true, wordsPerMinute: 600 };
@@ -35,8 +35,10 @@ export function botWith(actions: Action[], others: Interaction[] = [], extra: Pa
 }
 
 export interface DriveOptions {
-  /** answers to the engine's requests, in order */
+  /** answers to the engine's requests, in order (`classify` requests are answered by `classify`) */
   answers?: RequestAnswer[];
+  /** the trained model's scores for a text; default: no intent scores at all */
+  classify?: (text: string) => ClassifyAnswer;
   now?: () => number;
   random?: () => number;
 }
@@ -53,7 +55,8 @@ export function drive(bot: CompiledBot, state: ConversationState, input: TurnInp
   let step = generator.next();
   while (!step.done) {
     requests.push(step.value);
-    const answer = answers.shift();
+    const request = step.value;
+    const answer = request.kind === 'classify' ? (options.classify?.(request.text) ?? { intents: [] }) : answers.shift();
     if (answer === undefined) throw new Error(`no answer prepared for request ${JSON.stringify(step.value)}`);
     step = generator.next(answer);
   }

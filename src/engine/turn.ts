@@ -25,8 +25,11 @@ export class Turn implements RunContext {
   readonly effects: Effect[] = [];
   readonly diagnostics: ActionDiagnostic[] = [];
   apiCalls = 0;
+  aiTokens = 0;
   here: CompiledInteraction | null = null;
   private moves = 0;
+  /** time spent waiting for AI answers: a model may take longer than the loop guard's 10 s */
+  private waitedMs = 0;
   private actionsRun = 0;
   private readonly startedAt: number;
 
@@ -91,11 +94,22 @@ export class Turn implements RunContext {
   }
 
   timeLeftMs(): number {
-    return MAX_TURN_MS - (this.ctx.now() - this.startedAt);
+    return MAX_TURN_MS - (this.ctx.now() - this.startedAt - this.waitedMs);
   }
 
   countApiCall(): void {
     this.apiCalls += 1;
+  }
+
+  countAiTokens(tokens: number): void {
+    if (Number.isFinite(tokens) && tokens > 0) this.aiTokens += Math.floor(tokens);
+  }
+
+  *askOutside(request: EngineRequest): TurnGen<RequestAnswer> {
+    const before = this.ctx.now();
+    const answer = yield request;
+    this.waitedMs += Math.max(0, this.ctx.now() - before);
+    return answer;
   }
 
   *runActions(actions: unknown): TurnGen<Flow> {

@@ -59,7 +59,44 @@ export type TurnInput =
 /** Requests yielded to the caller; the caller answers with `generator.next(answer)`. */
 export type EngineRequest =
   | { kind: 'http'; method: string; url: string; headers: Record<string, string>; body: string | null; timeoutMs: number }
-  | { kind: 'shareUrl'; mode: string; hours: number };
+  | { kind: 'shareUrl'; mode: string; hours: number }
+  | ClassifyRequest
+  | AiRequest;
+
+/** Scores of the live version's trained intents for a user text (understanding.md). */
+export interface ClassifyRequest {
+  kind: 'classify';
+  text: string;
+}
+
+/** Every trained intent with its score, best first (the out-of-scope class is not listed). */
+export interface ClassifyAnswer {
+  intents: Array<{ intent: string; score: number }>;
+}
+
+/**
+ * One Chat Completions call to the bot's AI provider. The caller adds the last `history` stored
+ * messages of the conversation between the instructions and `input`.
+ */
+export interface AiRequest {
+  kind: 'ai';
+  instructions: string;
+  input: string;
+  history: number;
+  maxTokens: number | null;
+  temperature: number | null;
+  timeoutMs: number;
+}
+
+export type AiStatus = 'OK' | 'TIMEOUT' | 'ERROR' | 'NOT_CONFIGURED';
+
+export interface AiAnswer {
+  status: AiStatus;
+  /** the model's answer (empty unless OK) */
+  text: string;
+  /** tokens the provider reported for the call (prompt + completion), 0 when unknown */
+  tokens: number;
+}
 
 export interface HttpAnswer {
   /** HTTP status, or 'TIMEOUT' / 'ERROR' */
@@ -69,13 +106,15 @@ export interface HttpAnswer {
 }
 
 /** The answer to a `shareUrl` request is the URL string. */
-export type RequestAnswer = HttpAnswer | string;
+export type RequestAnswer = HttpAnswer | string | ClassifyAnswer | AiAnswer;
 
 /** Effects carried out by the caller after the turn, in the turn's transaction where they touch the DB. */
 export type Effect =
   | { kind: 'control'; mode: 'request' | 'takeover' | 'bot'; operator?: string }
   | { kind: 'forget' }
-  | { kind: 'asyncHttp'; method: string; url: string; headers: Record<string, string>; body: string | null; timeoutMs: number };
+  | { kind: 'asyncHttp'; method: string; url: string; headers: Record<string, string>; body: string | null; timeoutMs: number }
+  /** a user text that reached a fallback, and where the conversation stood when it came (missed texts) */
+  | { kind: 'missed'; text: string; behaviour: string; interaction: string };
 
 export type TurnEnd = 'done' | 'input' | 'operator' | 'stop' | 'guard';
 
@@ -98,8 +137,10 @@ export interface TurnOutcome {
   /** the `EnableUserChat` flag of the interaction where the turn stopped */
   enableUserChat: boolean;
   endedBy: TurnEnd;
-  /** how many callApi actions ran (accounting, api.md section 13) */
+  /** how many callApi actions and AI calls ran (accounting, api.md section 13) */
   apiCalls: number;
+  /** tokens the AI provider reported for this turn's calls (usage `AiTokens`) */
+  aiTokens: number;
   /** actions that threw and were skipped, in the order they failed; [] when none did */
   diagnostics: ActionDiagnostic[];
 }

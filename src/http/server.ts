@@ -17,6 +17,7 @@ import { answerExpectContinue, clientErrorAnswer, installCrossSiteGuard, install
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
 import { botRoutes } from './routes/bots.js';
+import { understandingRoutes } from './routes/understanding.js';
 import { operabilityRoutes } from './routes/operability.js';
 import { tokenRoutes } from './routes/token.js';
 import { customRoutes } from './routes/custom.js';
@@ -113,7 +114,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
     transformStaticCSP: (policy) => policy.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
   });
 
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes, channelRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes, channelRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -5,6 +5,7 @@ import type { TokenService } from '../auth/tokens.js';
 import type { TokenGrants } from '../auth/grants.js';
 import type { CloneService } from '../bots/clones.js';
 import type { BotService } from '../bots/service.js';
+import type { UnderstandingService } from '../bots/understanding-service.js';
 import type { ChatService } from '../channels/custom/chat-service.js';
 import type { ConversationService } from '../conversations/service.js';
 import type { WebChannel } from '../channels/web/web-channel.js';
@@ -32,6 +33,7 @@ export interface Services {
   tokens: TokenService;
   accounts: AccountService;
   bots: BotService;
+  understanding: UnderstandingService;
   conversations: ConversationService;
   chat: ChatService;
   web: WebChannel;

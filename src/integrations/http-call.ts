@@ -129,6 +129,17 @@ const vettedLookup: LookupFunction = (hostname, options, callback) => {
 const guardedAgent = new Agent({ connect: { lookup: vettedLookup } });
 const openAgent = new Agent();
 
+/** The connection pool for outbound calls: with the address guard unless private networks are allowed. */
+export const outboundDispatcher = (allowPrivateNetwork: boolean): Agent => (allowPrivateNetwork ? openAgent : guardedAgent);
+
+/** Whether the URL names a private IP literal (the guarded agent's DNS hook never sees those). */
+export function isPrivateLiteralUrl(url: string): boolean {
+  const u = parseHttpUrl(url);
+  if (!u) return false;
+  const host = hostOf(u);
+  return isIP(host) !== 0 && isPrivateAddress(host);
+}
+
 /** Performs one outbound call. Never throws: failures map to status 'TIMEOUT' or 'ERROR'. */
 export async function performHttpCall(req: HttpCallRequest, opts: HttpCallOptions): Promise<HttpAnswer> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;

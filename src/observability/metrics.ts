@@ -42,7 +42,17 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(conversationsByState: () => Promise<Record<string, number>>) {
+  constructor(conversationsByState: () => Promise<Record<string, number>>, nlpTrainings: () => number = () => 0) {
+    // Training belongs to publishing: a turn never trains, and this counter lets that be checked.
+    new client.Counter({
+      name: 'colloquy_nlp_trainings_total',
+      help: 'Intent models trained by this process (at publish, never in a turn)',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(nlpTrainings());
+      },
+    });
     new client.Gauge({
       name: 'colloquy_conversations',
       help: 'Stored conversations by control state (bot, requested, operator, banned)',

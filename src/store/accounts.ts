@@ -2,7 +2,7 @@
 // working key); `key_version` counts rotations, and tokens carry the version they were issued at.
 import { sha256 } from '../auth/keys.js';
 import type { Queryable } from './driver.js';
-import type { AccountRecord, Plan, UsageRecord } from '../accounts/model.js';
+import type { AccountRecord, Plan, UsageAdded, UsageRecord } from '../accounts/model.js';
 
 export interface AccountRow {
   id: string;
@@ -64,8 +64,8 @@ export function accountRepository(db: Queryable) {
       return Number(row?.n ?? 0);
     },
     async usage(accountId: string, month: string): Promise<UsageRecord> {
-      const row = await db.get<{ messages: number; replies: number; notifications: number; api_calls: number }>(
-        'SELECT messages, replies, notifications, api_calls FROM usage WHERE account_id = $1 AND month = $2',
+      const row = await db.get<{ messages: number; replies: number; notifications: number; api_calls: number; ai_tokens: number }>(
+        'SELECT messages, replies, notifications, api_calls, ai_tokens FROM usage WHERE account_id = $1 AND month = $2',
         [accountId, month],
       );
       return {
@@ -74,15 +74,16 @@ export function accountRepository(db: Queryable) {
         replies: Number(row?.replies ?? 0),
         notifications: Number(row?.notifications ?? 0),
         apiCalls: Number(row?.api_calls ?? 0),
+        aiTokens: Number(row?.ai_tokens ?? 0),
       };
     },
     /** Adds to this month's counters (api.md section 13); called inside the turn's transaction. */
-    async addUsage(accountId: string, month: string, add: Omit<UsageRecord, 'month'>): Promise<void> {
+    async addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> {
       await db.run(
-        `INSERT INTO usage (account_id, month, messages, replies, notifications, api_calls) VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO usage (account_id, month, messages, replies, notifications, api_calls, ai_tokens) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (account_id, month) DO UPDATE SET messages = usage.messages + $3, replies = usage.replies + $4,
-           notifications = usage.notifications + $5, api_calls = usage.api_calls + $6`,
-        [accountId, month, add.messages, add.replies, add.notifications, add.apiCalls],
+           notifications = usage.notifications + $5, api_calls = usage.api_calls + $6, ai_tokens = usage.ai_tokens + $7`,
+        [accountId, month, add.messages, add.replies, add.notifications, add.apiCalls, add.aiTokens ?? 0],
       );
     },
   };

@@ -155,10 +155,11 @@ export function botRepository(db: Queryable, secrets: SecretBox) {
     async remove(id: string): Promise<void> {
       await db.run('DELETE FROM bots WHERE id = $1', [id]);
     },
-    async insertVersion(botId: string, version: number, content: BotContent, publishedAt: number): Promise<number> {
+    /** `nlpModel`: the intent model trained from `content.nlp` (null when it has no intents). */
+    async insertVersion(botId: string, version: number, content: BotContent, publishedAt: number, nlpModel: string | null): Promise<number> {
       const row = await db.get<{ id: number }>(
-        'INSERT INTO bot_versions (bot_id, version, content, published_at) VALUES ($1, $2, $3, $4) RETURNING id',
-        [botId, version, JSON.stringify(content), publishedAt],
+        'INSERT INTO bot_versions (bot_id, version, content, published_at, nlp_model) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+        [botId, version, JSON.stringify(content), publishedAt, nlpModel],
       );
       return Number(row!.id);
     },
@@ -171,12 +172,17 @@ export function botRepository(db: Queryable, secrets: SecretBox) {
     },
     async versionById(id: number): Promise<BotVersionRecord | null> {
       const row = await db.get<{ id: number; bot_id: string; version: number; content: string; published_at: number }>(
-        'SELECT * FROM bot_versions WHERE id = $1',
+        'SELECT id, bot_id, version, content, published_at FROM bot_versions WHERE id = $1',
         [id],
       );
       return row
         ? { id: Number(row.id), botId: row.bot_id, version: Number(row.version), content: JSON.parse(row.content), publishedAt: Number(row.published_at) }
         : null;
+    },
+    /** The stored intent model of a version (kept out of versionById: it can be large and most reads never need it). */
+    async nlpModel(versionId: number): Promise<string | null> {
+      const row = await db.get<{ nlp_model: string | null }>('SELECT nlp_model FROM bot_versions WHERE id = $1', [versionId]);
+      return row?.nlp_model ?? null;
     },
     async versionByNumber(botId: string, version: number): Promise<BotVersionRecord | null> {
       const row = await db.get<{ id: number }>('SELECT id FROM bot_versions WHERE bot_id = $1 AND version = $2', [botId, version]);

@@ -14,6 +14,7 @@ import { operatorSessionRepository } from './operator-sessions.js';
 import { shareRepository } from './shares.js';
 import { outboxRepository } from './outbox.js';
 import { channelRepository } from './channels.js';
+import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
@@ -28,6 +29,8 @@ function repositories(db: Queryable, secrets: SecretBox) {
     shares: shareRepository(db),
     outbox: outboxRepository(db),
     channels: channelRepository(db, secrets),
+    missedTexts: missedTextRepository(db),
+    aiSettings: aiSettingsRepository(db, secrets),
   };
 }
 

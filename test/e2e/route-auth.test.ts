@@ -68,6 +68,8 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     'POST /bot/clone': { Source: { BotAPIKey: t.botKey, BotSecret: t.botSecret }, Destination: { BotName: 'Copy', Variables: [] } },
     'POST /bots/{APIKey}/detach': { Behaviour: 'Main' },
     'POST /bots/{APIKey}/rollback': { Version: 1 },
+    'POST /bots/{APIKey}/nlp/parse': { Text: 'where is my order' },
+    'PUT /bots/{APIKey}/ai': { BaseUrl: 'https://ai.example.org/v1', Model: 'm', ApiKey: 'sk-ours' },
     'PATCH /bots/{APIKey}/settings': { simplifiedAuth: true },
     'PATCH /admin/accounts/{AccountId}': { Plan: 'free' },
     'POST /web/{key}/conversation': { UserId: ours.webUserId },

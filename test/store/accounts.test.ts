@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { databaseKinds } from '../support/databases.js';
 import { accountRecord, storedAccount, storePerTest } from './store-fixtures.js';
 
-const ZERO = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
+const ZERO = { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
 
 for (const kind of databaseKinds()) {
   describe(`store accounts (${kind})`, () => {
@@ -81,8 +81,8 @@ for (const kind of databaseKinds()) {
       const other = accountRecord();
       await ctx.store.accounts.insert(account);
       await ctx.store.accounts.insert(other);
-      await ctx.store.accounts.addUsage(account.id, '2024-05', { messages: 1, replies: 2, notifications: 3, apiCalls: 4 });
-      await ctx.store.accounts.addUsage(account.id, '2024-05', { messages: 10, replies: 20, notifications: 30, apiCalls: 40 });
+      await ctx.store.accounts.addUsage(account.id, '2024-05', { messages: 1, replies: 2, notifications: 3, apiCalls: 4, aiTokens: 5 });
+      await ctx.store.accounts.addUsage(account.id, '2024-05', { messages: 10, replies: 20, notifications: 30, apiCalls: 40, aiTokens: 7 });
       await ctx.store.accounts.addUsage(account.id, '2024-06', { messages: 5, replies: 0, notifications: 0, apiCalls: 7 });
       await ctx.store.accounts.addUsage(other.id, '2024-05', { messages: 100, replies: 100, notifications: 100, apiCalls: 100 });
       assert.deepEqual(await ctx.store.accounts.usage(account.id, '2024-05'), {
@@ -91,6 +91,7 @@ for (const kind of databaseKinds()) {
         replies: 22,
         notifications: 33,
         apiCalls: 44,
+        aiTokens: 12,
       });
       assert.deepEqual(await ctx.store.accounts.usage(account.id, '2024-06'), {
         month: '2024-06',
@@ -98,6 +99,7 @@ for (const kind of databaseKinds()) {
         replies: 0,
         notifications: 0,
         apiCalls: 7,
+        aiTokens: 0,
       });
       assert.deepEqual(await ctx.store.accounts.usage(account.id, '2024-04'), { month: '2024-04', ...ZERO });
       assert.deepEqual(await ctx.store.accounts.usage(other.id, '2024-05'), {
@@ -106,6 +108,7 @@ for (const kind of databaseKinds()) {
         replies: 100,
         notifications: 100,
         apiCalls: 100,
+        aiTokens: 0,
       });
     });
 

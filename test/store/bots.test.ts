@@ -125,10 +125,10 @@ for (const kind of databaseKinds()) {
       const { bot } = await seedBot(ctx.store);
       const { bot: otherBot } = await seedBot(ctx.store);
       const contents = [botContent('v1'), botContent('v2'), botContent('v3')];
-      const id2 = await ctx.store.bots.insertVersion(bot.id, 2, contents[1], 2000);
-      const id1 = await ctx.store.bots.insertVersion(bot.id, 1, contents[0], 1000);
-      const id3 = await ctx.store.bots.insertVersion(bot.id, 3, contents[2], 3000);
-      const otherId = await ctx.store.bots.insertVersion(otherBot.id, 1, botContent('other'), 1500);
+      const id2 = await ctx.store.bots.insertVersion(bot.id, 2, contents[1], 2000, null);
+      const id1 = await ctx.store.bots.insertVersion(bot.id, 1, contents[0], 1000, null);
+      const id3 = await ctx.store.bots.insertVersion(bot.id, 3, contents[2], 3000, null);
+      const otherId = await ctx.store.bots.insertVersion(otherBot.id, 1, botContent('other'), 1500, null);
       for (const id of [id1, id2, id3, otherId]) assert.equal(typeof id, 'number');
       assert.equal(new Set([id1, id2, id3, otherId]).size, 4);
       assert.deepEqual(await ctx.store.bots.versions(bot.id), [
@@ -149,8 +149,8 @@ for (const kind of databaseKinds()) {
       const { account, bot } = await seedBot(ctx.store);
       const keep = botRecord(account.id);
       await ctx.store.bots.insert(keep, botContent('keep'));
-      const goneVersion = await ctx.store.bots.insertVersion(bot.id, 1, botContent('v1'), 1000);
-      const keptVersion = await ctx.store.bots.insertVersion(keep.id, 1, botContent('k1'), 1000);
+      const goneVersion = await ctx.store.bots.insertVersion(bot.id, 1, botContent('v1'), 1000, null);
+      const keptVersion = await ctx.store.bots.insertVersion(keep.id, 1, botContent('k1'), 1000, null);
       const gone = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'user-1')))!;
       const kept = (await ctx.store.conversations.insert(conversationRecord(keep.id, 'user-1')))!;
       await ctx.store.conversations.appendMessages(gone, [{ direction: 'USER', parts: [part('bye')], pending: false }], 1);

@@ -78,7 +78,7 @@ for (const kind of databaseKinds()) {
       assert.ok(JSON.stringify(first).length > 100_000, `draft is ${JSON.stringify(first).length} characters`);
       assert.equal(await ctx.store.bots.update({ ...bot, version: 2 }, 1, first), true);
       assert.deepEqual(await ctx.store.bots.draft(bot.id), first);
-      const versionId = await ctx.store.bots.insertVersion(bot.id, 2, first, 5);
+      const versionId = await ctx.store.bots.insertVersion(bot.id, 2, first, 5, null);
       assert.equal(await ctx.store.bots.update({ ...bot, version: 3 }, 2, second), true);
       assert.deepEqual(await ctx.store.bots.draft(bot.id), second);
       assert.deepEqual((await ctx.store.bots.versionById(versionId))!.content, first);
@@ -96,7 +96,7 @@ for (const kind of databaseKinds()) {
       await ctx.store.accounts.insert(account);
       const bot = botRecord(account.id, { createdAt: MAX - 1, updatedAt: MAX, liveVersionId: 2 ** 53 - 7 });
       await ctx.store.bots.insert(bot, { variables: {}, triggers: [], behaviours: [] });
-      const versionId = await ctx.store.bots.insertVersion(bot.id, 1, { variables: {}, triggers: [], behaviours: [] }, MAX);
+      const versionId = await ctx.store.bots.insertVersion(bot.id, 1, { variables: {}, triggers: [], behaviours: [] }, MAX, null);
       const conv = conversationRecord(bot.id, 'u', { createdAt: 1_700_000_000_123, updatedAt: MAX });
       const convId = (await ctx.store.conversations.insert(conv))!;
       await ctx.store.conversations.appendMessages(convId, [{ direction: 'USER', parts: [part('t')], pending: false }], MAX);

@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import { databaseKinds } from '../support/databases.js';
 import { accountRecord, botContent, botRecord, conversationRecord, part, seedBot, storedAccount, storePerTest } from './store-fixtures.js';
 
-const ZERO = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
-const ONE_MESSAGE = { messages: 1, replies: 0, notifications: 0, apiCalls: 0 };
+const ZERO = { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
+const ONE_MESSAGE = { messages: 1, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
 
 for (const kind of databaseKinds()) {
   describe(`store transactions (${kind})`, () => {
@@ -45,7 +45,7 @@ for (const kind of databaseKinds()) {
           await tx.accounts.addUsage(account.id, '2024-06', ONE_MESSAGE);
           await tx.bots.insert(newBot, botContent('new'));
           assert.equal(await tx.bots.update({ ...bot, name: 'changed', version: 2 }, 1, botContent('changed')), true);
-          await tx.bots.insertVersion(bot.id, 1, botContent('v1'), 1000);
+          await tx.bots.insertVersion(bot.id, 1, botContent('v1'), 1000, null);
           const c = (await tx.conversations.byId(convId))!;
           assert.equal(await tx.conversations.save({ ...c, controlState: 3 }), true);
           await tx.conversations.appendMessages(convId, [{ direction: 'USER', parts: [part('rolled back')], pending: false }], 2);

@@ -2,7 +2,7 @@
 // conversation service. It must behave like the SQL stores: the contract suite
 // (test/store/conversation-port.test.ts) runs on it, SQLite and PostgreSQL alike.
 import type { BotRecord } from '../../src/bots/model.js';
-import type { ConversationRecord, NewMessage, ShareRecord, StoredShare } from '../../src/conversations/model.js';
+import type { ConversationRecord, NewMessage, NewMissedText, ShareRecord, StoredShare } from '../../src/conversations/model.js';
 import type { ConversationStorage, TurnWrites } from '../../src/conversations/port.js';
 import type { ReplyPart } from '../../src/engine/types.js';
 import type { NewOutboxRow } from '../../src/webhooks/model.js';
@@ -19,6 +19,7 @@ interface Tables {
   messages: Message[];
   shares: Map<string, StoredShare>;
   outbox: NewOutboxRow[];
+  missed: NewMissedText[];
   usage: Map<string, Record<string, number>>;
   /** messaging updates run: `<channel id>/<key>` → conversation id */
   seen: Map<string, number | null>;
@@ -29,7 +30,7 @@ interface Tables {
 const clone = <T>(value: T): T => structuredClone(value);
 
 export class MemoryStorage implements ConversationStorage {
-  private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], usage: new Map(), seen: new Map(), lastInbound: new Map(), nextId: 1 };
+  private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], missed: [], usage: new Map(), seen: new Map(), lastInbound: new Map(), nextId: 1 };
   readonly bots = { byId: async (id: string) => this.botsById.get(id) ?? null };
   readonly conversations: ConversationStorage['conversations'];
   readonly shares: ConversationStorage['shares'];
@@ -72,6 +73,7 @@ export class MemoryStorage implements ConversationStorage {
     this.tables.outbox = this.tables.outbox.filter((row) => row.conversationId !== id);
     for (const [key, owner] of this.tables.seen) if (owner === id) this.tables.seen.delete(key);
     this.tables.lastInbound.delete(id);
+    this.tables.missed = this.tables.missed.filter((row) => row.conversationId !== id);
   }
 
   private writesOver(t: () => Tables): TurnWrites {
@@ -136,6 +138,7 @@ export class MemoryStorage implements ConversationStorage {
         },
         noteLastInbound: async (conversationId, messageId) => void t().lastInbound.set(conversationId, messageId),
       },
+      missedTexts: { insert: async (row) => void t().missed.push(clone(row)) },
       accounts: {
         addUsage: async (accountId, month, add) => {
           const key = `${accountId}/${month}`;

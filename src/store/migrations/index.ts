@@ -11,8 +11,9 @@ import { webhooks } from './004-webhooks.js';
 import { pendingIndex } from './005-pending-index.js';
 import { secretsAtRest } from './006-secrets-at-rest.js';
 import { channels } from './007-channels.js';
+import { understanding } from './008-understanding.js';
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels];
+export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {

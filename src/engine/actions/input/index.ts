@@ -12,6 +12,8 @@ import { isObj } from '../../walk.js';
 import { numberField, stringList } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS, TEXT } from '../schema-parts.js';
 import { EXPECT_KINDS, fitsExpect } from './expect.js';
+import { entityNamed } from '../../nlp/compiled-nlp.js';
+import { findEntity } from '../../nlp/entities.js';
 import { PartType } from '../../parts.js';
 
 export const DEFAULT_WRONG_ANSWER = "Sorry, I didn't get that.";
@@ -20,6 +22,7 @@ const expectSchema = Type.Union([
   Type.Enum([...EXPECT_KINDS]),
   Type.String({ minLength: 1, description: 'alternatives, e.g. "yes|no|maybe"' }),
   Type.Object({ regex: Type.String() }, { additionalProperties: false }),
+  Type.Object({ entity: Type.String({ minLength: 1, description: 'an entity of the nlp section: its canonical value is stored' }) }, { additionalProperties: false }),
 ]);
 
 export const inputAction = defineAction({
@@ -35,8 +38,11 @@ export const inputAction = defineAction({
     onGiveUp: Type.Optional(OPERATIONS),
   }),
   /** Save-time rule: a regex `expect` must be one the engine can run (linear time, issue 11). */
-  check(action) {
+  check(action, context) {
     const { expect } = action as Action;
+    if (isObj(expect) && typeof expect.entity === 'string' && context.hasEntity(expect.entity) === false) {
+      return [{ path: ['expect', 'entity'], message: `unknown entity '${expect.entity}': declare it in nlp.entities` }];
+    }
     const error = isObj(expect) && typeof expect.regex === 'string' ? regexProblem(expect.regex) : null;
     return error === null ? [] : [{ path: ['expect', 'regex'], message: error }];
   },
@@ -49,9 +55,10 @@ export const inputAction = defineAction({
   },
   *answer(action, rc, text, waiting) {
     const variable = typeof action.variable === 'string' ? action.variable : null;
-    if (fitsExpect(action.expect, text)) {
+    const fitting = answerOf(action.expect, rc, text);
+    if (fitting !== null) {
       rc.state.waiting = null;
-      if (variable !== null) rc.setVariable(variable, text.trim());
+      if (variable !== null) rc.setVariable(variable, fitting);
       return yield* rc.runActions(action.onSuccess);
     }
     const wrongAnswers = waiting.wrongAnswers + 1;
@@ -68,6 +75,15 @@ export const inputAction = defineAction({
     return { kind: 'wait' };
   },
 });
+
+/** What the answer stores when it fits: the trimmed text, or an expected entity's canonical value. */
+function answerOf(expect: unknown, rc: RunContext, text: string): string | null {
+  if (isObj(expect) && typeof expect.entity === 'string') {
+    const entity = rc.bot.nlp === null ? undefined : entityNamed(rc.bot.nlp, expect.entity);
+    return entity === undefined ? null : (findEntity(entity, text)?.value ?? null);
+  }
+  return fitsExpect(expect, text) ? text.trim() : null;
+}
 
 function ask(action: Action, rc: RunContext): void {
   if (typeof action.question === 'string') rc.say(rc.part(PartType.Question, { Text: rc.render(action.question) }));

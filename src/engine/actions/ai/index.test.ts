@@ -1,0 +1,49 @@
+// The `ai` action in the engine: the request it yields, how each mode reads the answer, accounting.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { botWith, Conversation } from '../../test-kit.js';
+import type { AiAnswer } from '../../types.js';
+
+const ok = (text: string, tokens = 3): AiAnswer => ({ status: 'OK', text, tokens });
+const onError = [{ type: 'text', text: 'failed: {{ai_status}}' }];
+
+function run(action: Record<string, unknown>, answer: AiAnswer | undefined) {
+  const bot = botWith([{ type: 'ai', onError, ...action } as never, { type: 'text', text: 'next' }]);
+  const chat = new Conversation(bot, { last_user_text: 'hi there', company: 'ACME' }, { answers: answer ? [answer] : [] });
+  return chat.turn({ kind: 'start' });
+}
+
+test('reply: yields one ai request with the rendered instructions, the last user text and the defaults', () => {
+  const turn = run({ mode: 'reply', instructions: 'Help {{company}}', say: true, variable: 'out' }, ok('Sure.'));
+  assert.deepEqual(turn.requests, [{ kind: 'ai', instructions: 'Help ACME', input: 'hi there', history: 10, maxTokens: null, temperature: null, timeoutMs: 15_000 }]);
+  assert.deepEqual(turn.parts.map((p) => p.Text), ['Sure.', 'next']);
+  assert.equal(turn.state.variables.out, 'Sure.');
+  assert.equal(turn.state.variables.ai_status, 'OK');
+  assert.equal(turn.apiCalls, 1);
+  assert.equal(turn.aiTokens, 3);
+});
+
+test('classify: one of the labels, case as in the file; anything else ERROR', () => {
+  assert.equal(run({ mode: 'classify', labels: ['Billing'], variable: 't' }, ok('{"label":"billing"}')).state.variables.t, 'Billing');
+  const wrong = run({ mode: 'classify', labels: ['Billing'], variable: 't' }, ok('{"label":"refund"}'));
+  assert.deepEqual(wrong.parts.map((p) => p.Text), ['failed: ERROR', 'next']);
+  assert.equal(wrong.state.variables.t, undefined);
+});
+
+test('extract: found fields become variables; null skipped; wrong shapes are ERROR', () => {
+  const turn = run({ mode: 'extract', fields: { email: 'e-mail', age: 'age' } }, ok('{"email":"a@b.c","age":41}'));
+  assert.equal(turn.state.variables.email, 'a@b.c');
+  assert.equal(turn.state.variables.age, '41');
+  assert.equal(run({ mode: 'extract', fields: { email: 'e' } }, ok('not json')).state.variables.ai_status, 'ERROR');
+});
+
+test('TIMEOUT, ERROR and NOT_CONFIGURED run onError; NOT_CONFIGURED is no call; a malformed answer is ERROR', () => {
+  for (const status of ['TIMEOUT', 'ERROR'] as const) {
+    const turn = run({ mode: 'reply' }, { status, text: '', tokens: 0 });
+    assert.deepEqual(turn.parts.map((p) => p.Text), [`failed: ${status}`, 'next']);
+    assert.equal(turn.apiCalls, 1);
+  }
+  const none = run({ mode: 'reply' }, { status: 'NOT_CONFIGURED', text: '', tokens: 0 });
+  assert.equal(none.apiCalls, 0);
+  assert.equal(run({ mode: 'reply' }, { nonsense: true } as never).state.variables.ai_status, 'ERROR');
+});

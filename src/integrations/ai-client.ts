@@ -1,0 +1,70 @@
+// One Chat Completions call to any OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM,
+// llama.cpp, LM Studio...) through the official `openai` client (docs/decisions.md "Understanding
+// free text"). A bot's own base URL is chosen by its designer, so like callApi it goes through
+// the private-network guard; the server-wide one is the operator's and trusted. One deadline
+// bounds the whole call and nothing is retried: a turn waits at most `timeoutMs`, once.
+import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+import { fetch } from 'undici';
+import type { AiAnswer } from '../engine/types.js';
+import { isPrivateLiteralUrl, outboundDispatcher } from './http-call.js';
+
+export interface AiProvider {
+  baseUrl: string;
+  model: string;
+  /** '' when the endpoint wants none (a local Ollama) */
+  apiKey: string;
+  /** true for a bot's own URL: only public addresses may be dialled (unless the operator allows private ones) */
+  guarded: boolean;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface CompletionOptions {
+  maxTokens: number | null;
+  temperature: number | null;
+  timeoutMs: number;
+  allowPrivateNetwork: boolean;
+}
+
+const ERROR: AiAnswer = { status: 'ERROR', text: '', tokens: 0 };
+
+/** Never throws: a failure is TIMEOUT or ERROR. */
+export async function chatCompletion(provider: AiProvider, messages: ChatMessage[], options: CompletionOptions): Promise<AiAnswer> {
+  const guarded = provider.guarded && !options.allowPrivateNetwork;
+  if (guarded && isPrivateLiteralUrl(provider.baseUrl)) return ERROR;
+  const dispatcher = outboundDispatcher(!guarded);
+  const client = new OpenAI({
+    baseURL: provider.baseUrl,
+    // The client insists on a key; local servers ignore the header.
+    apiKey: provider.apiKey === '' ? 'none' : provider.apiKey,
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    // Redirects are not followed: a public URL must not bounce the call to a private address.
+    fetch: ((url: string, init: Record<string, unknown>) => fetch(url, { ...init, dispatcher, redirect: 'manual' })) as unknown as typeof globalThis.fetch,
+  });
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+  try {
+    const completion = await client.chat.completions.create(
+      {
+        model: provider.model,
+        messages,
+        ...(options.maxTokens !== null ? { max_tokens: options.maxTokens } : {}),
+        ...(options.temperature !== null ? { temperature: options.temperature } : {}),
+      },
+      { signal: abort.signal },
+    );
+    const content: unknown = completion?.choices?.[0]?.message?.content;
+    const tokens = Number(completion?.usage?.total_tokens ?? 0);
+    if (typeof content !== 'string') return { ...ERROR, tokens: Number.isFinite(tokens) ? tokens : 0 };
+    return { status: 'OK', text: content, tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
+  } catch (error) {
+    const timedOut = abort.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError;
+    return timedOut ? { status: 'TIMEOUT', text: '', tokens: 0 } : ERROR;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,58 @@
+// Rows of issue 14 (understanding.md): missed texts, and a bot's own AI provider whose API key is
+// stored encrypted under the server key, bound to its bot (like the bot's secret, store/bots.ts).
+import type { SecretBox } from '../auth/secret-box.js';
+import type { Queryable } from './driver.js';
+import type { AiSettingsRecord } from '../bots/model.js';
+import type { MissedTextGroup, NewMissedText } from '../conversations/model.js';
+
+export function missedTextRepository(db: Queryable) {
+  return {
+    async insert(row: NewMissedText): Promise<void> {
+      await db.run(
+        `INSERT INTO missed_texts (bot_id, conversation_id, text, text_key, behaviour, interaction, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [row.botId, row.conversationId, row.text, row.key, row.behaviour, row.interaction, row.createdAt],
+      );
+    },
+    /** Most frequent first (then the most recent); where each group was last missed. */
+    async grouped(botId: string, limit: number): Promise<MissedTextGroup[]> {
+      const rows = await db.all<{ text_key: string; n: number; last_at: number; behaviour: string; interaction: string }>(
+        `SELECT g.text_key, g.n, g.last_at,
+           (SELECT m.behaviour FROM missed_texts m WHERE m.bot_id = $1 AND m.text_key = g.text_key ORDER BY m.id DESC LIMIT 1) AS behaviour,
+           (SELECT m.interaction FROM missed_texts m WHERE m.bot_id = $1 AND m.text_key = g.text_key ORDER BY m.id DESC LIMIT 1) AS interaction
+         FROM (SELECT text_key, COUNT(*) AS n, MAX(created_at) AS last_at FROM missed_texts WHERE bot_id = $1 GROUP BY text_key) g
+         ORDER BY g.n DESC, g.last_at DESC, g.text_key
+         LIMIT $2`,
+        [botId, limit],
+      );
+      return rows.map((r) => ({ key: r.text_key, count: Number(r.n), lastAt: Number(r.last_at), behaviour: r.behaviour, interaction: r.interaction }));
+    },
+  };
+}
+
+export const aiKeyContext = (botId: string) => `bot_ai_settings.api_key:${botId}`;
+
+export function aiSettingsRepository(db: Queryable, secrets: SecretBox) {
+  return {
+    async get(botId: string): Promise<AiSettingsRecord | null> {
+      const row = await db.get<{ base_url: string; model: string; api_key: string; updated_at: number }>(
+        'SELECT base_url, model, api_key, updated_at FROM bot_ai_settings WHERE bot_id = $1',
+        [botId],
+      );
+      if (!row) return null;
+      return { botId, baseUrl: row.base_url, model: row.model, apiKey: secrets.decrypt(row.api_key, aiKeyContext(botId)), updatedAt: Number(row.updated_at) };
+    },
+    async put(settings: AiSettingsRecord): Promise<void> {
+      const sealed = secrets.encrypt(settings.apiKey, aiKeyContext(settings.botId));
+      await db.run(
+        `INSERT INTO bot_ai_settings (bot_id, base_url, model, api_key, updated_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (bot_id) DO UPDATE SET base_url = $2, model = $3, api_key = $4, updated_at = $5`,
+        [settings.botId, settings.baseUrl, settings.model, sealed, settings.updatedAt],
+      );
+    },
+    /** true when there was one */
+    async remove(botId: string): Promise<boolean> {
+      return (await db.run('DELETE FROM bot_ai_settings WHERE bot_id = $1', [botId])) > 0;
+    },
+  };
+}

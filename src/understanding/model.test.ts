@@ -1,0 +1,40 @@
+// The intent model: deterministic training (the same section gives the same export, so every node
+// and every restart answers alike), out-of-scope texts far below the threshold, no model without intents.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadClassifier, trainModel, trainingCount } from './model.js';
+
+const section = (salt: string) => ({
+  intents: [
+    { name: 'order_status', examples: ['where is my order', 'track my package', 'has my parcel shipped', `when will my order arrive ${salt}`] },
+    { name: 'refund', examples: ['I want my money back', 'refund please', 'can I get a refund', 'return this for a refund'] },
+  ],
+});
+
+test('the same section trains to the same model, remembered; a new one trains again', async () => {
+  const before = trainingCount();
+  const first = await trainModel(section('a'));
+  const again = await trainModel(section('a'));
+  assert.equal(trainingCount(), before + 1);
+  assert.equal(again, first);
+  const other = await trainModel(section('b'));
+  assert.notEqual(other, first);
+  assert.equal(trainingCount(), before + 2);
+  // once forgotten (16 other sections later), training the same examples again gives the same bytes
+  for (let i = 0; i < 16; i++) await trainModel(section(`filler ${i}`));
+  const retrained = await trainModel(section('a'));
+  assert.equal(trainingCount(), before + 19);
+  assert.equal(retrained, first);
+  assert.equal(await trainModel(undefined), null);
+  assert.equal(await trainModel({ intents: [] }), null);
+});
+
+test('a loaded model scores its intents best first and keeps unrelated texts low', async () => {
+  const classifier = await loadClassifier((await trainModel(section('c')))!);
+  const parcel = await classifier.classify("where's my parcel??");
+  assert.equal(parcel.intents[0].intent, 'order_status');
+  assert.ok(parcel.intents[0].score >= 0.7);
+  const weather = await classifier.classify('what is the weather like in paris');
+  assert.ok((weather.intents[0]?.score ?? 0) < 0.7, JSON.stringify(weather));
+  assert.ok(weather.intents.every((i) => i.intent !== 'None'));
+});

@@ -1,0 +1,83 @@
+// The intent model of a bot version, trained with nlp.js (docs/decisions.md "Understanding free
+// text"). Training runs when a version is published, never in a turn: the exported model is stored
+// with the version and every node loads that same model, so a version gives the same answers
+// everywhere and after a restart. nlp.js trains deterministically (same examples → same export),
+// which is also what lets a clone or a rollback train again and get the model its source had.
+import { containerBootstrap } from '@nlpjs/core';
+import { LangEn } from '@nlpjs/lang-en-min';
+import { Nlp } from '@nlpjs/nlp';
+import type { NlpSection } from '../bots/bot-file.js';
+import type { ClassifyAnswer } from '../engine/types.js';
+import { OUT_OF_SCOPE_EN } from './out-of-scope-en.js';
+import type { NlpLanguage } from './languages.js';
+
+/** nlp.js's own name for the out-of-scope class; bot files may not name an intent so (nlp-rules.ts). */
+const OUT_OF_SCOPE = 'None';
+
+const LANGUAGE_PLUGINS: Record<NlpLanguage, unknown> = { en: LangEn };
+const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = { en: OUT_OF_SCOPE_EN };
+
+export interface IntentClassifier {
+  readonly language: string;
+  /** every intent of the bot with its score, best first */
+  classify(text: string): Promise<ClassifyAnswer>;
+}
+
+let trainings = 0;
+/** How many models this process trained (GET /metrics; tests check that turns never train). */
+export const trainingCount = (): number => trainings;
+
+const languageOf = (section: NlpSection): NlpLanguage => (section.language === undefined ? 'en' : (section.language as NlpLanguage));
+
+async function newNlp(language: NlpLanguage): Promise<Nlp> {
+  const container = await containerBootstrap();
+  container.use(LANGUAGE_PLUGINS[language] ?? LangEn);
+  // Nothing on disk and no logging: the model lives in the database, the server has its own log.
+  return new Nlp({ languages: [language], autoSave: false, autoLoad: false, nlu: { log: false }, forceNER: false, calculateSentiment: false }, container);
+}
+
+// A master's publish trains the same section again for each clone, and a rollback republishes an
+// older one: the few latest models, by their section, save that work (the result is identical).
+const RECENT = 16;
+const recent = new Map<string, Promise<string | null>>();
+
+/** The exported model (JSON) for a version's `nlp` section; null when it has no intents to learn. */
+export function trainModel(section: NlpSection | undefined): Promise<string | null> {
+  if (section === undefined || !Array.isArray(section.intents) || section.intents.length === 0) return Promise.resolve(null);
+  const key = JSON.stringify([section.language ?? 'en', section.intents]);
+  const known = recent.get(key);
+  if (known) return known;
+  const training = train(section);
+  recent.set(key, training);
+  training.catch(() => recent.delete(key));
+  while (recent.size > RECENT) recent.delete(recent.keys().next().value!);
+  return training;
+}
+
+async function train(section: NlpSection): Promise<string> {
+  const language = languageOf(section);
+  const nlp = await newNlp(language);
+  for (const intent of section.intents ?? []) for (const example of intent.examples) nlp.addDocument(language, example, intent.name);
+  for (const example of OUT_OF_SCOPE_EXAMPLES[language] ?? []) nlp.addDocument(language, example, OUT_OF_SCOPE);
+  trainings += 1;
+  await nlp.train();
+  return nlp.export(true);
+}
+
+/** A stored model, ready to classify. */
+export async function loadClassifier(model: string, language = 'en'): Promise<IntentClassifier> {
+  const lang = (language in LANGUAGE_PLUGINS ? language : 'en') as NlpLanguage;
+  const nlp = await newNlp(lang);
+  nlp.import(model);
+  return {
+    language: lang,
+    async classify(text) {
+      const { classifications } = await nlp.classify(lang, text);
+      const intents = classifications
+        .filter((c) => c.intent !== OUT_OF_SCOPE && Number.isFinite(c.score))
+        .map((c) => ({ intent: c.intent, score: c.score }))
+        .sort((a, b) => b.score - a.score || (a.intent < b.intent ? -1 : 1));
+      return { intents };
+    },
+  };
+}

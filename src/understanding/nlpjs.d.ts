@@ -1,0 +1,28 @@
+// nlp.js ships no TypeScript declarations: the little of it the server uses, typed here.
+declare module '@nlpjs/core' {
+  export interface Container {
+    use(plugin: unknown): void;
+  }
+  export function containerBootstrap(settings?: Record<string, unknown>): Promise<Container>;
+}
+
+declare module '@nlpjs/lang-en-min' {
+  export const LangEn: unknown;
+}
+
+declare module '@nlpjs/nlp' {
+  import type { Container } from '@nlpjs/core';
+  export interface Classification {
+    intent: string;
+    score: number;
+  }
+  export class Nlp {
+    constructor(settings: Record<string, unknown>, container: Container);
+    addLanguage(locales: string | string[]): void;
+    addDocument(locale: string, utterance: string, intent: string): void;
+    train(): Promise<unknown>;
+    classify(locale: string, utterance: string): Promise<{ classifications: Classification[] }>;
+    export(minified?: boolean): string;
+    import(json: string): void;
+  }
+}

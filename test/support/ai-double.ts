@@ -1,0 +1,98 @@
+// A local stand-in for an OpenAI-compatible Chat Completions endpoint (understanding.md "AI
+// steps"): it answers what a test scripted, one script per call in order (else `fallback`), and
+// records every request. A script can answer with content, a status (500...), a raw body
+// (malformed JSON) or hang past the caller's timeout.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface AiScript {
+  /** the assistant message's content (default "ok") */
+  content?: string | null;
+  /** HTTP status (default 200); anything else answers an OpenAI-style error body */
+  status?: number;
+  /** a raw body instead of a completion (malformed JSON, wrong shapes) */
+  body?: string;
+  /** wait this long before answering (a hang, for timeouts) */
+  delayMs?: number;
+  /** usage.total_tokens (default 17) */
+  tokens?: number;
+}
+
+export interface RecordedAiRequest {
+  path: string;
+  authorization: string | undefined;
+  body: { model: string; messages: Array<{ role: string; content: string }>; max_tokens?: number; temperature?: number };
+}
+
+export class AiDouble {
+  readonly requests: RecordedAiRequest[] = [];
+  private readonly queue: AiScript[] = [];
+  fallback: AiScript = { content: 'ok' };
+
+  private constructor(private readonly server: http.Server) {}
+
+  static async start(): Promise<AiDouble> {
+    const server = http.createServer();
+    const double = new AiDouble(server);
+    server.on('request', (req, res) => double.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return double;
+  }
+
+  /** The base URL a provider setting names (the client appends /chat/completions). */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  /** Scripts for the next calls, in order. */
+  next(...scripts: AiScript[]): void {
+    this.queue.push(...scripts);
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.queue.length = 0;
+    this.fallback = { content: 'ok' };
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: RecordedAiRequest['body'];
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
+      const script = this.queue.shift() ?? this.fallback;
+      const answer = () => {
+        if (res.destroyed) return;
+        const status = script.status ?? 200;
+        res.setHeader('content-type', 'application/json');
+        if (script.body !== undefined) return void res.writeHead(status).end(script.body);
+        if (status !== 200) return void res.writeHead(status).end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
+        const tokens = script.tokens ?? 17;
+        res.writeHead(200).end(
+          JSON.stringify({
+            id: 'chatcmpl-test',
+            object: 'chat.completion',
+            created: 0,
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: script.content === undefined ? 'ok' : script.content }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: tokens - 2, completion_tokens: 2, total_tokens: tokens },
+          }),
+        );
+      };
+      if (script.delayMs) setTimeout(answer, script.delayMs).unref();
+      else answer();
+    });
+  }
+}
