@@ -5,7 +5,7 @@ import type { UsageRecord } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
-import type { ConversationRecord, NewMessage, ShareRecord, StoredMessage, StoredShare } from './model.js';
+import type { ConversationRecord, HistorySize, NewMessage, ShareRecord, StoredMessage, StoredShare } from './model.js';
 
 /** Reads of conversations, outside or inside a transaction. */
 export interface ConversationReads {
@@ -28,7 +28,8 @@ export interface TurnWrites {
     insert(c: Omit<ConversationRecord, 'id'>): Promise<number | null>;
     /** false when the stored revision is not `c.revision` (another writer got there first) */
     save(c: ConversationRecord): Promise<boolean>;
-    appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<void>;
+    /** returns the history's size after the append */
+    appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<HistorySize>;
     /** keeps the newest `maxMessages` messages and at most `maxBytes` of parts; returns how many went */
     trimHistory(conversationId: number, maxMessages: number, maxBytes: number): Promise<number>;
     /** the parts of messages queued for PENDING, oldest first, marked delivered */

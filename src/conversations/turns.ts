@@ -121,13 +121,15 @@ export class ConversationTurns {
       // Pushed messages on the custom channel wait for a PENDING poll unless a webhook takes them.
       const queue = conversation.channel === 'custom' && !webhookUrlOf(bot);
       if (messages.length > 0) {
-        await tx.conversations.appendMessages(
+        const size = await tx.conversations.appendMessages(
           conversation.id,
           messages.map((m) => ({ direction: m.direction, parts: m.parts, pending: m.pushed && queue })),
           now,
         );
         // The history is bounded on write, oldest first (docs/limits.md), so READY stays bounded too.
-        await tx.conversations.trimHistory(conversation.id, LIMITS.historyMessages, LIMITS.historyBytes);
+        if (size.messages > LIMITS.historyMessages || size.bytes > LIMITS.historyBytes) {
+          await tx.conversations.trimHistory(conversation.id, LIMITS.historyMessages, LIMITS.historyBytes);
+        }
       }
       const plan = planWebhooks(bot, before, conversation, messages, now);
       for (const row of plan.rows) await tx.outbox.insert(row);

@@ -10,8 +10,9 @@ import { clones } from './003-clones.js';
 import { webhooks } from './004-webhooks.js';
 import { pendingIndex } from './005-pending-index.js';
 import { secretsAtRest } from './006-secrets-at-rest.js';
+import { historySize } from './009-history-size.js';
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest];
+export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, historySize];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {
