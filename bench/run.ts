@@ -23,11 +23,12 @@
 //   --keep            keep the temporary data directories (printed at the start)
 //
 // Steps: (1) the baseline server(s) (bench/baseline-server.ts) and (2) the real server
-// (`node --import tsx src/cli.ts serve`) as child processes, one at a time (several at a time for
+// (`node dist/cli.js serve`, compiled as `npm start` does) as child processes, one at a time (several at a time for
 // the N-node run), loaded by autocannon from this process; (3) READY on a 10,000-message history
 // written with the store API while the server is stopped; (4) turn latency with 1,000 and then
 // 1,000,000 stored conversations. Steps 2-4 once per database. Only 127.0.0.1, every run bounded,
 // every child killed at the end (or after a deadline of 30 minutes per database).
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -121,7 +122,17 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 let stepNumber = 0;
 const step = (title: string) => say(`\n${++stepNumber}. ${title}`);
 
+let compiled = false;
+
+/** `npm start` compiles src/ to dist/ first (bin/build.js); so does the bench, once. */
+function compileOnce(): void {
+  if (compiled) return;
+  execFileSync(process.execPath, ['bin/build.js'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  compiled = true;
+}
+
 function startColloquy(db: Db, nodeFlags: string[] = [], name = 'colloquy'): Promise<Child> {
+  compileOnce();
   const env: Record<string, string> = {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -133,7 +144,8 @@ function startColloquy(db: Db, nodeFlags: string[] = [], name = 'colloquy'): Pro
     LOG_LEVEL: 'warn',
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
-  return startChild({ name, cwd: ROOT, args: [...nodeFlags, '--import', 'tsx', 'src/cli.ts', 'serve'], env });
+  // what `npm start` runs: the compiled program (built once per bench run, see compileOnce)
+  return startChild({ name, cwd: ROOT, args: [...nodeFlags, 'dist/cli.js', 'serve'], env });
 }
 
 /** Chat load: each request a Text for the next conversation, round-robin (or as `pick` says). */
