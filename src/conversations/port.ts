@@ -46,6 +46,19 @@ export interface TurnWrites {
   };
 }
 
+/** The usual writes of a turn on an existing conversation (ConversationStorage.saveTurn). */
+export interface TurnSave {
+  /** saved as `save` does: only if the stored revision is still `revision` */
+  conversation: ConversationRecord;
+  messages: NewMessage[];
+  usage: { accountId: string; month: string; add: Omit<UsageRecord, 'month'> } | null;
+  /** the history limits (docs/limits.md) the history must stay within after the append */
+  limits: { messages: number; bytes: number };
+}
+
+/** `over-limit`: nothing was written because the history would cross a limit (the caller trims in a transaction). */
+export type TurnSaveOutcome = 'saved' | 'conflict' | 'over-limit';
+
 export interface ConversationStorage {
   conversations: ConversationReads & {
     remove(id: number): Promise<void>;
@@ -54,6 +67,11 @@ export interface ConversationStorage {
   };
   shares: { expiredAuto(now: number): Promise<StoredShare[]>; markHandedBack(codeHash: string): Promise<boolean> };
   bots: { byId(id: string): Promise<BotRecord | null> };
+  /**
+   * Where one statement is cheaper than a transaction (PostgreSQL: a round trip each), a turn's
+   * usual writes atomically and durably without one; absent where transactions are cheap.
+   */
+  saveTurn?(turn: TurnSave): Promise<TurnSaveOutcome>;
   /** runs `work` in one transaction: all its writes commit together, or none (it threw) */
   transaction<T>(work: (tx: TurnWrites) => Promise<T>): Promise<T>;
 }

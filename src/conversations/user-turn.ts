@@ -103,9 +103,12 @@ export class UserTurn {
         save: next,
         messages,
         usage: { messages: userPart ? 1 : 0, replies: parts.length > 0 ? 1 : 0, notifications: 0, apiCalls: outcomes.reduce((n, o) => n + o.apiCalls, 0) },
-        alsoWrite: async (tx, conversationId) => {
-          for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
-        },
+        alsoWrite:
+          newShares.size === 0
+            ? undefined
+            : async (tx, conversationId) => {
+                for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
+              },
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
