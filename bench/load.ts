@@ -2,6 +2,7 @@
 // are children). Latencies are taken from every 2xx response (microsecond precision, not the
 // whole-millisecond histogram autocannon keeps); throughput is 2xx responses per second of run.
 import autocannon from 'autocannon';
+import fs from 'node:fs';
 import os from 'node:os';
 
 export interface LoadOptions {
@@ -13,6 +14,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   /** the JSON body of the next request (called once per request) */
   body: () => string;
+  /** the server's process id: its CPU time over the run is measured too (Linux /proc) */
+  pid?: number;
 }
 
 export interface LoadResult {
@@ -25,6 +28,11 @@ export interface LoadResult {
   failed: number;
   errors: number;
   seconds: number;
+  /**
+   * CPU time (user + system, all threads) the server process spent per 2xx response over the
+   * run, in µs: unlike throughput, barely moved by other processes competing for the cores.
+   */
+  cpuUsPerRequest?: number;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -39,7 +47,25 @@ interface Samples {
   failed: number;
   errors: number;
   seconds: number;
+  /** CPU ms of the server process during the run */
+  cpuMs?: number;
 }
+
+/** CPU ms (user + system) a process has used so far, from /proc/<pid>/stat; undefined elsewhere. */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // after the command name (which may hold spaces, inside parentheses): utime and stime are fields 14 and 15
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: 100 on every Linux Node supports */
+const TICKS_PER_SECOND = 100;
 
 function summarise(s: Samples): LoadResult {
   const sum = s.latencies.reduce((total, v) => total + v, 0);
@@ -53,12 +79,14 @@ function summarise(s: Samples): LoadResult {
     failed: s.failed,
     errors: s.errors,
     seconds: s.seconds,
+    ...(s.cpuMs === undefined || s.latencies.length === 0 ? {} : { cpuUsPerRequest: (s.cpuMs * 1000) / s.latencies.length }),
   };
 }
 
 async function run(options: LoadOptions, seconds: number): Promise<Samples> {
   const latencies: number[] = [];
   let failed = 0;
+  const cpuBefore = cpuMsOf(options.pid);
   const started = performance.now();
   const instance = autocannon({
     url: options.url,
@@ -80,8 +108,10 @@ async function run(options: LoadOptions, seconds: number): Promise<Samples> {
   });
   const result = await instance;
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = cpuMsOf(options.pid);
   latencies.sort((a, b) => a - b);
-  return { latencies, failed, errors: result.errors, seconds: elapsed };
+  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  return { latencies, failed, errors: result.errors, seconds: elapsed, cpuMs };
 }
 
 export interface SpreadResult extends LoadResult {
@@ -108,6 +138,7 @@ async function runSpread(targets: LoadOptions[], seconds: number): Promise<Sprea
 
 const line = (label: string, r: LoadResult) =>
   `  ${label}: ${r.perSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` +
+  (r.cpuUsPerRequest === undefined ? '' : `, server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request`) +
   ` (${r.ok} ok, ${r.failed} non-2xx, ${r.errors} errors in ${r.seconds.toFixed(1)} s; load average ${os.loadavg()[0].toFixed(1)})\n`;
 
 function check(label: string, r: LoadResult): void {

@@ -59,6 +59,9 @@ export interface ProfileSummary {
 /** `sinceMs`: only samples taken at least this long after the profile started (skips start-up and warm-up). */
 export function summariseProfile(file: string, top = 25, sinceMs = 0): ProfileSummary {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
+  // The server runs compiled (dist/x.js, as `npm start`): name its frames by their source file so
+  // that layers and origins read the same as for sources run through tsx (line numbers stay the JS's).
+  for (const node of profile.nodes) node.callFrame.url = node.callFrame.url.replace(/\/dist\/(.+)\.js$/, '/src/$1.ts');
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);

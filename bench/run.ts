@@ -23,11 +23,12 @@
 //   --keep            keep the temporary data directories (printed at the start)
 //
 // Steps: (1) the baseline server(s) (bench/baseline-server.ts) and (2) the real server
-// (`node --import tsx src/cli.ts serve`) as child processes, one at a time (several at a time for
+// (`node dist/cli.js serve`, compiled as `npm start` does) as child processes, one at a time (several at a time for
 // the N-node run), loaded by autocannon from this process; (3) READY on a 10,000-message history
 // written with the store API while the server is stopped; (4) turn latency with 1,000 and then
 // 1,000,000 stored conversations. Steps 2-4 once per database. Only 127.0.0.1, every run bounded,
 // every child killed at the end (or after a deadline of 30 minutes per database).
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -122,7 +123,17 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 let stepNumber = 0;
 const step = (title: string) => say(`\n${++stepNumber}. ${title}`);
 
+let compiled = false;
+
+/** `npm start` compiles src/ to dist/ first (bin/build.js); so does the bench, once. */
+function compileOnce(): void {
+  if (compiled) return;
+  execFileSync(process.execPath, ['bin/build.js'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  compiled = true;
+}
+
 function startColloquy(db: Db, nodeFlags: string[] = [], name = 'colloquy'): Promise<Child> {
+  compileOnce();
   const env: Record<string, string> = {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -134,7 +145,8 @@ function startColloquy(db: Db, nodeFlags: string[] = [], name = 'colloquy'): Pro
     LOG_LEVEL: 'warn',
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
-  return startChild({ name, cwd: ROOT, args: [...nodeFlags, '--import', 'tsx', 'src/cli.ts', 'serve'], env });
+  // what `npm start` runs: the compiled program (built once per bench run, see compileOnce)
+  return startChild({ name, cwd: ROOT, args: [...nodeFlags, 'dist/cli.js', 'serve'], env });
 }
 
 /** Chat load: each request a Text for the next conversation, round-robin (or as `pick` says). */
@@ -218,7 +230,7 @@ function baselineLoad(url: string): LoadOptions {
 async function measureBaseline(label: string, on: { sqlite: string } | { postgres: string }) {
   const server = await startBaseline(on);
   try {
-    return await measure(label, baselineLoad(server.url));
+    return await measure(label, { ...baselineLoad(server.url), pid: server.pid });
   } finally {
     await server.stop();
   }
@@ -269,7 +281,7 @@ async function sqliteRun(tmp: string, baselineDb: string): Promise<DatabaseFigur
   let chat: LoadResult;
   try {
     tenant = await prepareTenant(server.url);
-    chat = await measure('chat turns', chatLoad(server.url, tenant, options.connections));
+    chat = await measure('chat turns', { ...chatLoad(server.url, tenant, options.connections), pid: server.pid });
   } finally {
     await server.stop();
   }
@@ -296,7 +308,7 @@ async function postgresRun(tmp: string, databaseUrl: string): Promise<{ baseline
   try {
     nodes.push(await startColloquy(db, [], 'colloquy-pg-1'));
     tenant = await prepareTenant(nodes[0].url);
-    chat = await measure('chat turns, one node', chatLoad(nodes[0].url, tenant, options.connections));
+    chat = await measure('chat turns, one node', { ...chatLoad(nodes[0].url, tenant, options.connections), pid: nodes[0].pid });
     if (options.nodes > 1) {
       step(`Chat turns, PostgreSQL, ${options.nodes} nodes on the same database`);
       for (let i = 2; i <= options.nodes; i++) nodes.push(await startColloquy(db, [], `colloquy-pg-${i}`));

@@ -1,5 +1,13 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so `npx colloquy ...` works without a build step.
-import { register } from 'tsx/esm/api';
-register();
-await import('../src/cli.ts');
+// `npx colloquy ...`: the compiled program in dist/ (`npm start` and `npm run build` make it) when
+// it is up to date with src/; otherwise the TypeScript sources through tsx, so that the command
+// works without a build step and never runs code older than the sources.
+import { compiledIsCurrent } from './build.js';
+
+if (compiledIsCurrent()) {
+  await import('../dist/cli.js');
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli.ts');
+}

@@ -43,6 +43,8 @@ export function stampOrigin(event: ConversationEvent): ConversationEvent {
 }
 
 export interface EventBus {
+  /** false when no event published now could reach anyone: the publisher may skip building it */
+  wanted(): boolean;
   publish(event: ConversationEvent): void;
   /** Returns the function that unsubscribes. */
   subscribe(handler: (event: ConversationEvent) => void): () => void;
@@ -58,9 +60,13 @@ export class InProcessEventBus implements EventBus {
     this.emitter.setMaxListeners(0);
   }
 
+  wanted(): boolean {
+    return this.emitter.listenerCount('event') > 0;
+  }
+
   publish(event: ConversationEvent): void {
     // Most turns happen with no console or widget watching: skip the work of an event nobody gets.
-    if (this.emitter.listenerCount('event') === 0) return;
+    if (!this.wanted()) return;
     this.emitter.emit('event', stampOrigin(event));
   }
 
@@ -87,10 +93,20 @@ export class RelayedEventBus implements EventBus {
   private readonly local = new InProcessEventBus();
   private relay: { send(payload: string): void } | null = null;
 
+  /** how this node's payloads begin (JSON.stringify keeps the key order of the envelope below) */
+  private readonly ownPrefix: string;
+
   constructor(
     private readonly nodeId: string,
     private readonly maxPayloadBytes: number,
-  ) {}
+  ) {
+    this.ownPrefix = `{"node":${JSON.stringify(nodeId)},`;
+  }
+
+  /** Other nodes may have listeners this node cannot see: wanted whenever there is a relay. */
+  wanted(): boolean {
+    return this.relay !== null || this.local.wanted();
+  }
 
   attach(relay: { send(payload: string): void }): void {
     this.relay = relay;
@@ -98,6 +114,8 @@ export class RelayedEventBus implements EventBus {
 
   /** Called with every relayed payload (including this node's own). */
   receive(payload: string): void {
+    // This node's own payloads come back too: known by their start, without parsing them.
+    if (payload.startsWith(this.ownPrefix)) return;
     let envelope: { node: string; event: ConversationEvent };
     try {
       envelope = JSON.parse(payload);

@@ -22,6 +22,13 @@ export interface ConversationRecord {
   updatedAt: number;
 }
 
+/** How much a conversation's stored history holds (docs/limits.md bounds both). */
+export interface HistorySize {
+  messages: number;
+  /** UTF-8 bytes of the stored parts (their JSON text) */
+  bytes: number;
+}
+
 export interface NewMessage {
   direction: Direction;
   parts: ReplyPart[];

@@ -5,7 +5,7 @@ import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
-import type { ConversationRecord, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
+import type { ConversationRecord, HistorySize, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
 
 /** Reads of conversations, outside or inside a transaction. */
 export interface ConversationReads {
@@ -28,7 +28,8 @@ export interface TurnWrites {
     insert(c: Omit<ConversationRecord, 'id'>): Promise<number | null>;
     /** false when the stored revision is not `c.revision` (another writer got there first) */
     save(c: ConversationRecord): Promise<boolean>;
-    appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<void>;
+    /** returns the history's size after the append */
+    appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<HistorySize>;
     /** keeps the newest `maxMessages` messages and at most `maxBytes` of parts; returns how many went */
     trimHistory(conversationId: number, maxMessages: number, maxBytes: number): Promise<number>;
     /** the parts of messages queued for PENDING, oldest first, marked delivered */
@@ -53,6 +54,19 @@ export interface TurnWrites {
   };
 }
 
+/** The usual writes of a turn on an existing conversation (ConversationStorage.saveTurn). */
+export interface TurnSave {
+  /** saved as `save` does: only if the stored revision is still `revision` */
+  conversation: ConversationRecord;
+  messages: NewMessage[];
+  usage: { accountId: string; month: string; add: UsageAdded } | null;
+  /** the history limits (docs/limits.md) the history must stay within after the append */
+  limits: { messages: number; bytes: number };
+}
+
+/** `over-limit`: nothing was written because the history would cross a limit (the caller trims in a transaction). */
+export type TurnSaveOutcome = 'saved' | 'conflict' | 'over-limit';
+
 export interface ConversationStorage {
   conversations: ConversationReads & {
     remove(id: number): Promise<void>;
@@ -61,6 +75,11 @@ export interface ConversationStorage {
   };
   shares: { expiredAuto(now: number): Promise<StoredShare[]>; markHandedBack(codeHash: string): Promise<boolean> };
   bots: { byId(id: string): Promise<BotRecord | null> };
+  /**
+   * Where one statement is cheaper than a transaction (PostgreSQL: a round trip each), a turn's
+   * usual writes atomically and durably without one; absent where transactions are cheap.
+   */
+  saveTurn?(turn: TurnSave): Promise<TurnSaveOutcome>;
   /** runs `work` in one transaction: all its writes commit together, or none (it threw) */
   transaction<T>(work: (tx: TurnWrites) => Promise<T>): Promise<T>;
 }

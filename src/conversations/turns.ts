@@ -94,6 +94,7 @@ export class ConversationTurns {
 
   /** Live events for what this turn committed: its messages, then a control-state change. */
   private announce(before: ConversationRecord | null, after: ConversationRecord, messages: TurnMessage[]): void {
+    if (!this.events.wanted()) return;
     const base = { botId: after.botId, userId: after.userId, channel: after.channel, at: this.clock.now() };
     // The turn knows where it left the conversation; listeners need not read it back.
     const enableUserChat = [...messages].reverse().find((m) => m.enableUserChat !== undefined)?.enableUserChat ?? true;
@@ -114,6 +115,23 @@ export class ConversationTurns {
     const { save, messages = [], usage, alsoWrite } = result;
     if (!save) return true;
     const now = this.clock.now();
+    // Pushed messages on the custom channel wait for a PENDING poll unless a webhook takes them.
+    const queue = save.channel === 'custom' && !webhookUrlOf(bot);
+    const month = this.clock.iso(now).slice(0, 7);
+    // The usual turn (a conversation that exists, no webhook or platform delivery, nothing else to write) in one
+    // statement where the store offers it (PostgreSQL); the rest, or a history to trim, below.
+    // A messaging conversation's replies go to the outbox with the turn: never the fast path.
+    const platformBound = save.id !== 0 && messages.length > 0 && this.channelDeliveries(bot, save, messages, now).length > 0;
+    if (this.store.saveTurn && save.id !== 0 && !alsoWrite && !webhookUrlOf(bot) && !platformBound) {
+      const outcome = await this.store.saveTurn({
+        conversation: { ...save, updatedAt: now },
+        messages: messages.map((m) => ({ direction: m.direction, parts: m.parts, pending: m.pushed && queue })),
+        usage: usage ? { accountId: bot.accountId, month, add: { ...NO_USAGE, ...usage } } : null,
+        limits: { messages: LIMITS.historyMessages, bytes: LIMITS.historyBytes },
+      });
+      if (outcome === 'saved') return { conversation: { ...save, revision: save.revision + 1 }, outbox: 0 };
+      if (outcome === 'conflict') return false;
+    }
     return this.store.transaction(async (tx) => {
       let conversation: ConversationRecord;
       if (save.id === 0) {
@@ -124,22 +142,22 @@ export class ConversationTurns {
         if (!(await tx.conversations.save({ ...save, updatedAt: now }))) return false;
         conversation = { ...save, revision: save.revision + 1 };
       }
-      // Pushed messages on the custom channel wait for a PENDING poll unless a webhook takes them.
-      const queue = conversation.channel === 'custom' && !webhookUrlOf(bot);
       if (messages.length > 0) {
-        await tx.conversations.appendMessages(
+        const size = await tx.conversations.appendMessages(
           conversation.id,
           messages.map((m) => ({ direction: m.direction, parts: m.parts, pending: m.pushed && queue })),
           now,
         );
         // The history is bounded on write, oldest first (docs/limits.md), so READY stays bounded too.
-        await tx.conversations.trimHistory(conversation.id, LIMITS.historyMessages, LIMITS.historyBytes);
+        if (size.messages > LIMITS.historyMessages || size.bytes > LIMITS.historyBytes) {
+          await tx.conversations.trimHistory(conversation.id, LIMITS.historyMessages, LIMITS.historyBytes);
+        }
       }
       const plan = planWebhooks(bot, before, conversation, messages, now);
       const deliveries = messages.length > 0 ? this.channelDeliveries(bot, conversation, messages, now) : [];
       for (const row of [...plan.rows, ...deliveries]) await tx.outbox.insert(row);
       const counted = { ...NO_USAGE, ...usage, notifications: (usage?.notifications ?? 0) + plan.notifications };
-      if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, this.clock.iso(now).slice(0, 7), counted);
+      if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, month, counted);
       if (alsoWrite) await alsoWrite(tx, conversation.id);
       return { conversation, outbox: plan.rows.length + deliveries.length };
     });

@@ -128,16 +128,8 @@ export class UserTurn {
           apiCalls: outcomes.reduce((n, o) => n + o.apiCalls, 0),
           aiTokens: outcomes.reduce((n, o) => n + o.aiTokens, 0),
         },
-        alsoWrite: async (tx, conversationId) => {
-          await this.recordInbound(tx, conversationId, input);
-          for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
-          const at = this.deps.clock.now();
-          for (const m of missed) {
-            await tx.missedTexts.insert({
-              botId: bot.id, conversationId, text: m.text, key: m.text.trim().toLowerCase(), behaviour: m.behaviour, interaction: m.interaction, createdAt: at,
-            });
-          }
-        },
+        // The common turn writes nothing more: no callback, so the store keeps its fast path.
+        alsoWrite: !input.inbound && newShares.size === 0 && missed.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, conversationId, input, newShares, missed, bot.id),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -145,6 +137,23 @@ export class UserTurn {
     this.deps.metrics.turns.inc({ channel, ended: endedBy });
     this.deps.metrics.turnSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     return reply;
+  }
+
+  /** What a turn writes besides the conversation: its update id, the shares it made, its missed texts. */
+  private async alsoWrite(
+    tx: TurnWrites,
+    conversationId: number,
+    input: UserMessage,
+    newShares: Map<string, { mode: ShareMode; hours: number }>,
+    missed: Array<{ text: string; behaviour: string; interaction: string }>,
+    botId: string,
+  ): Promise<void> {
+    await this.recordInbound(tx, conversationId, input);
+    for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
+    const at = this.deps.clock.now();
+    for (const m of missed) {
+      await tx.missedTexts.insert({ botId, conversationId, text: m.text, key: m.text.trim().toLowerCase(), behaviour: m.behaviour, interaction: m.interaction, createdAt: at });
+    }
   }
 
   /** A platform update is run once: its key commits with the turn or the turn rolls back. */

@@ -1,8 +1,8 @@
 // Conversations and their messages in SQL: the conversation model's persistence.
-import type { ControlState, ConversationListing, ConversationRecord, Direction, NewMessage, StoredMessage } from '../conversations/model.js';
+import type { ControlState, ConversationListing, ConversationRecord, Direction, HistorySize, NewMessage, StoredMessage } from '../conversations/model.js';
 import { stateFromStored } from '../engine/state.js';
 import type { ReplyPart } from '../engine/types.js';
-import type { Queryable } from './driver.js';
+import type { Queryable, SqlValue } from './driver.js';
 
 interface ConversationRow {
   id: number;
@@ -19,6 +19,13 @@ interface ConversationRow {
   created_at: number;
   updated_at: number;
 }
+
+interface SizeRow {
+  message_count: number;
+  message_bytes: number;
+}
+
+const toSize = (r: SizeRow | undefined): HistorySize => ({ messages: Number(r?.message_count ?? 0), bytes: Number(r?.message_bytes ?? 0) });
 
 const toConversation = (r: ConversationRow): ConversationRecord => ({
   id: Number(r.id),
@@ -77,30 +84,57 @@ export function conversationRepository(db: Queryable) {
       );
       return changed === 1;
     },
-    async appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<void> {
+    /**
+     * Appends messages to a conversation's history and returns the history's size after them: the
+     * running count and bytes kept in the conversation row (migration 9), updated in the same
+     * transaction, so that a turn knows whether to trim without counting the history.
+     */
+    async appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<HistorySize> {
+      let bytes = 0;
       // One statement per 500 messages (a turn has one or two): few round trips, and far below
       // SQLite's limit on parameters in one statement.
       for (let start = 0; start < messages.length; start += 500) {
         const chunk = messages.slice(start, start + 500);
         const rows = chunk.map((_m, i) => `($1, $2, $${i * 3 + 3}, $${i * 3 + 4}, $${i * 3 + 5})`).join(', ');
-        const params = [conversationId, now, ...chunk.flatMap((m) => [m.direction, JSON.stringify(m.parts), m.pending ? 1 : 0])];
+        const params: SqlValue[] = [conversationId, now];
+        for (const m of chunk) {
+          const text = JSON.stringify(m.parts);
+          // as octet_length(parts) counts it in both databases: UTF-8 bytes of the stored text
+          bytes += Buffer.byteLength(text);
+          params.push(m.direction, text, m.pending ? 1 : 0);
+        }
         await db.run(`INSERT INTO messages (conversation_id, created_at, direction, parts, pending) VALUES ${rows}`, params);
       }
+      const size = await db.get<SizeRow>(
+        'UPDATE conversations SET message_count = message_count + $2, message_bytes = message_bytes + $3 WHERE id = $1 RETURNING message_count, message_bytes',
+        [conversationId, messages.length, bytes],
+      );
+      return toSize(size);
     },
     /**
      * Keeps the newest `maxMessages` messages of a conversation and at most `maxBytes` of their
-     * parts (the newest message always stays), deleting older ones (docs/limits.md). The common
-     * case costs one aggregate over the conversation's index range: octet_length reads no value
-     * (SQLite and PostgreSQL both take it from the record header or the TOAST pointer).
+     * parts (the newest message always stays), deleting older ones (docs/limits.md). The size kept
+     * in the conversation row says whether anything must go; when only the count is over, the
+     * oldest surplus goes by the (conversation_id, id) index; the byte limit needs the window over
+     * the history, which then also recounts the size from what is left.
      */
     async trimHistory(conversationId: number, maxMessages: number, maxBytes: number): Promise<number> {
-      const size = await db.get<{ n: number; bytes: number | null }>(
-        'SELECT COUNT(*) AS n, SUM(octet_length(parts)) AS bytes FROM messages WHERE conversation_id = $1',
-        [conversationId],
-      );
-      if (Number(size?.n ?? 0) <= maxMessages && Number(size?.bytes ?? 0) <= maxBytes) return 0;
+      const size = toSize(await db.get<SizeRow>('SELECT message_count, message_bytes FROM conversations WHERE id = $1', [conversationId]));
+      let deleted = 0;
+      if (size.messages > maxMessages) {
+        const gone = await db.all<{ bytes: number }>(
+          `DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE conversation_id = $1 ORDER BY id LIMIT $2)
+           RETURNING octet_length(parts) AS bytes`,
+          [conversationId, size.messages - maxMessages],
+        );
+        deleted = gone.length;
+        size.messages -= deleted;
+        size.bytes -= gone.reduce((sum, row) => sum + Number(row.bytes), 0);
+        await db.run('UPDATE conversations SET message_count = $2, message_bytes = $3 WHERE id = $1', [conversationId, size.messages, size.bytes]);
+      }
+      if (size.bytes <= maxBytes) return deleted;
       // The newest message that must go: the first one, newest first, past either limit.
-      return db.run(
+      deleted += await db.run(
         `DELETE FROM messages WHERE conversation_id = $1 AND id <= (
            SELECT id FROM (
              SELECT id,
@@ -113,6 +147,14 @@ export function conversationRepository(db: Queryable) {
          )`,
         [conversationId, maxMessages, maxBytes],
       );
+      await db.run(
+        `UPDATE conversations SET
+           message_count = (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = $1),
+           message_bytes = (SELECT COALESCE(SUM(octet_length(m.parts)), 0) FROM messages m WHERE m.conversation_id = $1)
+         WHERE id = $1`,
+        [conversationId],
+      );
+      return deleted;
     },
     /** The whole stored history as the JSON text of one array of parts, oldest first, never parsed. */
     async historyJson(conversationId: number): Promise<string> {

@@ -17,6 +17,8 @@ import { channelRepository } from './channels.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
+import { saveTurnInOneStatement } from './turn-in-one-statement.js';
+import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
 
 function repositories(db: Queryable, secrets: SecretBox) {
   return {
@@ -38,6 +40,8 @@ export type Repositories = ReturnType<typeof repositories>;
 
 export interface Store extends Repositories {
   readonly dialect: SqlDriver['dialect'];
+  /** PostgreSQL only (turn-in-one-statement.ts); on SQLite a turn's transaction is as cheap */
+  saveTurn?: (turn: TurnSave) => Promise<TurnSaveOutcome>;
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Applies pending migrations, then checks that this store's server key is the database's (SecretKeyMismatch if not). */
   migrate(log?: (line: string) => void): Promise<number>;
@@ -51,6 +55,7 @@ export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
   return {
     ...repos,
     dialect: driver.dialect,
+    ...(driver.dialect === 'postgres' ? { saveTurn: (turn: TurnSave) => saveTurnInOneStatement(driver, turn) } : {}),
     transaction: (work) => driver.transaction((tx) => work(repositories(tx, secrets))),
     migrate: async (log) => {
       const applied = await migrate(driver, { secrets }, log);

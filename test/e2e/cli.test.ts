@@ -1,6 +1,7 @@
 // The real command line as a child process: migrate, account create, bot import/export, the
 // refusal to start on a busy port, and `serve` with the demo whose printed commands must work.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { stringify as toYaml } from 'yaml';
 import { invalidBot, invalidBots } from '../fixtures/invalid-bots.js';
 import { withoutServerFields } from '../support/bots.js';
-import { cliEnv, freePort, runBash, runCli, startCli, waitForOutput } from '../support/cli.js';
+import { cliEnv, freePort, PROJECT_ROOT, runBash, runCli, startCli, waitForOutput } from '../support/cli.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { accountToken, botToken, supportBot } from '../support/fixtures.js';
 import { startTestServerOn, type TestServer } from '../support/server.js';
@@ -169,6 +170,42 @@ for (const kind of databaseKinds()) {
         server.kill('SIGTERM');
       }
       assert.equal(await exited, 0, 'SIGTERM stops the server cleanly');
+    });
+
+    test('npm start compiles src/ to dist/ and serves the compiled JavaScript: demo chat, widget, console, avatar', async () => {
+      const database = await createTestDatabase(kind);
+      databases.push(database);
+      const port = await freePort();
+      const startedAt = Date.now();
+      // its own process group: npm, the shell it starts and the server stop together
+      const server = spawn('npm', ['start'], { cwd: PROJECT_ROOT, env: cliEnv(database, { PORT: String(port), HOST: '127.0.0.1' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const exited = new Promise<void>((resolve) => server.on('close', () => resolve()));
+      try {
+        const output = await waitForOutput(server, /API docs: /);
+        assert.match(output, /compiled src\/ to dist in \d+ ms/);
+        assert.match(output, /> node dist\/cli\.js serve/);
+        assert.ok(fs.statSync(path.join(PROJECT_ROOT, 'dist', 'cli.js')).mtimeMs >= startedAt - 1000, 'dist/cli.js was written by this start');
+        const chatLine = output.split('\n').map((l) => l.trim()).find((l) => l.startsWith('curl ') && l.includes('/custom/chat'));
+        const tokenLine = output.split('\n').map((l) => l.trim()).find((l) => l.startsWith('TOKEN=$(curl '));
+        assert.ok(tokenLine && chatLine, output);
+        const run = await runBash(`set -e\n${tokenLine}\n${chatLine}\n`);
+        assert.equal(run.code, 0, run.stderr);
+        assert.equal(JSON.parse(run.stdout).Parts[0].Text, 'Welcome to ACME support!');
+        // files found from import.meta.url: the widget's sources, the console page, the avatar
+        const base = `http://127.0.0.1:${port}`;
+        const widget = await fetch(`${base}/widget.js`);
+        assert.equal(widget.status, 200);
+        assert.ok((await widget.text()).length > 1000);
+        const consolePage = await fetch(`${base}/console`);
+        assert.equal(consolePage.status, 200);
+        assert.match(await consolePage.text(), /<html/i);
+        const avatar = await fetch(`${base}/avatar.svg`);
+        assert.equal(avatar.status, 200);
+        assert.match(await avatar.text(), /<svg/);
+      } finally {
+        process.kill(-server.pid!, 'SIGTERM');
+      }
+      await exited;
     });
   });
 }

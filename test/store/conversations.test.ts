@@ -174,6 +174,38 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await ctx.store.conversations.historyParts(id, 0), []);
     });
 
+    test('the history size kept in the conversation row follows appends and both kinds of trim exactly', async () => {
+      const { bot } = await seedBot(ctx.store);
+      const id = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'user-1')))!;
+      const other = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'user-2')))!;
+      const bytesOf = (parts: ReplyPart[]) => Buffer.byteLength(JSON.stringify(parts));
+      // multi-byte text: bytes, not characters, are counted
+      const messages = Array.from({ length: 6 }, (_, i) => ({ direction: 'BOT' as const, parts: [part(`héllo ${i} ✓`)], pending: false }));
+      const sizes = await ctx.store.transaction(async (tx) => [
+        await tx.conversations.appendMessages(id, messages.slice(0, 4), 1),
+        await tx.conversations.appendMessages(id, messages.slice(4), 2),
+        await tx.conversations.appendMessages(other, messages.slice(0, 1), 2),
+      ]);
+      const total = messages.reduce((sum, m) => sum + bytesOf(m.parts), 0);
+      assert.deepEqual(sizes, [
+        { messages: 4, bytes: messages.slice(0, 4).reduce((sum, m) => sum + bytesOf(m.parts), 0) },
+        { messages: 6, bytes: total },
+        { messages: 1, bytes: bytesOf(messages[0].parts) },
+      ]);
+      // over the count: the two oldest go, and the size follows
+      assert.equal(await ctx.store.transaction((tx) => tx.conversations.trimHistory(id, 4, 1_000_000)), 2);
+      const afterCount = await ctx.store.transaction((tx) => tx.conversations.appendMessages(id, [], 3));
+      assert.deepEqual(afterCount, { messages: 4, bytes: total - bytesOf(messages[0].parts) - bytesOf(messages[1].parts) });
+      // over the bytes: only what fits the newest-first budget stays
+      const budget = bytesOf(messages[5].parts) + bytesOf(messages[4].parts);
+      assert.equal(await ctx.store.transaction((tx) => tx.conversations.trimHistory(id, 100, budget)), 2);
+      assert.deepEqual((await ctx.store.conversations.historyParts(id)).map((p) => p.Text), ['héllo 4 ✓', 'héllo 5 ✓']);
+      assert.deepEqual(await ctx.store.transaction((tx) => tx.conversations.appendMessages(id, [], 4)), { messages: 2, bytes: budget });
+      // under both limits nothing goes; the other conversation was never touched
+      assert.equal(await ctx.store.transaction((tx) => tx.conversations.trimHistory(id, 2, budget)), 0);
+      assert.equal(await ctx.store.conversations.messageCount(other), 1);
+    });
+
     test('conversationsByState counts every conversation by control state', async () => {
       assert.deepEqual(await ctx.store.conversationsByState(), { bot: 0, requested: 0, operator: 0, banned: 0 });
       const { bot } = await seedBot(ctx.store);

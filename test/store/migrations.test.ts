@@ -86,6 +86,42 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await appliedVersions(db), everyVersionOnce());
     });
 
+    test('migration 9 counts the stored history of every existing conversation into its row', async () => {
+      const raw = await openRaw(db);
+      const parts = ['[{"Text":"héllo"}]', '[{"Text":"a"},{"Text":"b"}]', '[]'];
+      try {
+        await raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+        for (const m of migrations.filter((m) => m.version < 9)) {
+          await raw.exec(kind === 'sqlite' ? m.sqlite : m.postgres);
+          await raw.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, 'then']);
+        }
+        await raw.run("INSERT INTO accounts (id, name, plan, packages, api_key_hash, created_at) VALUES ('acc-1', 'Old', 'standard', '[]', 'hash', 1)");
+        await raw.run(
+          `INSERT INTO bots (id, account_id, api_key, api_secret, secret_version, web_key, name, description, avatar, settings, draft,
+             version, live_version_id, role, master_bot_id, created_at, updated_at, detached_behaviours)
+           VALUES ('bot-1', 'acc-1', 'bot-key-1', 'secret', 1, 'web_1', 'B', '', '', '{}', '{}', 1, NULL, 'standard', NULL, 1, 1, '[]')`,
+        );
+        for (const user of ['talked', 'silent']) {
+          await raw.run("INSERT INTO conversations (bot_id, user_id, channel, state, control_state, forgetting, revision, created_at, updated_at) VALUES ('bot-1', $1, 'custom', '{}', 0, 0, 1, 1, 1)", [user]);
+        }
+        const talked = await raw.get<{ id: number }>("SELECT id FROM conversations WHERE user_id = 'talked'");
+        for (const text of parts) {
+          await raw.run("INSERT INTO messages (conversation_id, direction, parts, pending, created_at) VALUES ($1, 'BOT', $2, 0, 1)", [Number(talked!.id), text]);
+        }
+      } finally {
+        await raw.close();
+      }
+      const store = await open();
+      assert.equal(await store.migrate(), migrations.filter((m) => m.version >= 9).length);
+      const size = async (user: string) => {
+        const conversation = (await store.conversations.byUser('bot-1', user))!;
+        // appending nothing returns the size as it stands
+        return store.transaction((tx) => tx.conversations.appendMessages(conversation.id, [], 2));
+      };
+      assert.deepEqual(await size('talked'), { messages: 3, bytes: parts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) });
+      assert.deepEqual(await size('silent'), { messages: 0, bytes: 0 });
+    });
+
     test('migration versions are unique and ascending', () => {
       const versions = migrations.map((m) => m.version);
       assert.deepEqual(versions, [...new Set(versions)].sort((a, b) => a - b));

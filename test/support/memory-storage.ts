@@ -108,6 +108,8 @@ export class MemoryStorage implements ConversationStorage {
         },
         appendMessages: async (conversationId, messages, now) => {
           for (const m of messages) t().messages.push({ ...clone(m), id: t().nextId++, conversationId, createdAt: now });
+          const all = messagesOf(conversationId);
+          return { messages: all.length, bytes: all.reduce((sum, m) => sum + Buffer.byteLength(JSON.stringify(m.parts)), 0) };
         },
         trimHistory: async (conversationId, maxMessages, maxBytes) => {
           const newestFirst = messagesOf(conversationId).reverse();

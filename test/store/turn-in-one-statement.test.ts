@@ -1,0 +1,91 @@
+// Store.saveTurn (turn-in-one-statement.ts): on PostgreSQL a turn's usual writes in one statement,
+// all or nothing; SQLite offers none (its transactions commit in groups instead).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { TurnSave } from '../../src/conversations/port.js';
+import { databaseKinds } from '../support/databases.js';
+import { conversationRecord, part, seedBot, storePerTest } from './store-fixtures.js';
+
+const ONE_TURN = { messages: 1, replies: 1, notifications: 0, apiCalls: 2 };
+const NONE = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
+
+for (const kind of databaseKinds()) {
+  describe(`a turn's writes in one statement (${kind})`, () => {
+    const ctx = storePerTest(kind);
+
+    if (kind === 'sqlite') {
+      test('SQLite offers no saveTurn: turns take the (grouped) transaction path', () => {
+        assert.equal(ctx.store.saveTurn, undefined);
+      });
+      return;
+    }
+
+    const setUp = async () => {
+      const { bot } = await seedBot(ctx.store);
+      const id = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'ann')))!;
+      await ctx.store.transaction((tx) => tx.conversations.appendMessages(id, [{ direction: 'BOT', parts: [part('welcome')], pending: false }], 1));
+      const conversation = (await ctx.store.conversations.byId(id))!;
+      const turn = (over: Partial<TurnSave> = {}): TurnSave => ({
+        conversation: { ...conversation, operator: 'op-1', state: { ...conversation.state, variables: { seen: 'yes' } }, updatedAt: 5000 },
+        messages: [
+          { direction: 'USER', parts: [part('héllo')], pending: false },
+          { direction: 'BOT', parts: [part('a'), part('b')], pending: true },
+        ],
+        usage: { accountId: bot.accountId, month: '2026-11', add: ONE_TURN },
+        limits: { messages: 1000, bytes: 1_000_000 },
+        ...over,
+      });
+      return { bot, id, conversation, turn };
+    };
+    const sizeOf = (id: number) => ctx.store.transaction((tx) => tx.conversations.appendMessages(id, [], 1));
+
+    test('saved: the conversation (revision + 1), the messages in order with their size, the usage', async () => {
+      const { bot, id, conversation, turn } = await setUp();
+      const before = await sizeOf(id);
+      assert.equal(await ctx.store.saveTurn!(turn()), 'saved');
+      const stored = (await ctx.store.conversations.byId(id))!;
+      assert.equal(stored.revision, conversation.revision + 1);
+      assert.equal(stored.operator, 'op-1');
+      assert.deepEqual(stored.state.variables, { seen: 'yes' });
+      assert.equal(stored.updatedAt, 5000);
+      const messages = await ctx.store.conversations.storedMessages(id, 10);
+      assert.deepEqual(messages.map((m) => [m.direction, m.parts.map((p) => p.Text), m.createdAt]), [
+        ['BOT', ['welcome'], 1],
+        ['USER', ['héllo'], 5000],
+        ['BOT', ['a', 'b'], 5000],
+      ]);
+      assert.deepEqual(await ctx.store.conversations.takePending(id), [part('a'), part('b')]);
+      const added = Buffer.byteLength(JSON.stringify([part('héllo')])) + Buffer.byteLength(JSON.stringify([part('a'), part('b')]));
+      assert.deepEqual(await sizeOf(id), { messages: before.messages + 2, bytes: before.bytes + added });
+      assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', ...ONE_TURN });
+      // a second turn adds to the usage row
+      const again = (await ctx.store.conversations.byId(id))!;
+      assert.equal(await ctx.store.saveTurn!(turn({ conversation: again, messages: [] })), 'saved');
+      assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', messages: 2, replies: 2, notifications: 0, apiCalls: 4 });
+    });
+
+    test('conflict: a stale revision, or a deleted conversation, writes nothing at all', async () => {
+      const { bot, id, conversation, turn } = await setUp();
+      await ctx.store.transaction((tx) => tx.conversations.save({ ...conversation, channel: 'web' }));
+      assert.equal(await ctx.store.saveTurn!(turn()), 'conflict');
+      assert.equal((await ctx.store.conversations.byId(id))!.operator, null);
+      assert.equal(await ctx.store.conversations.messageCount(id), 1);
+      assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', ...NONE });
+      await ctx.store.conversations.remove(id);
+      assert.equal(await ctx.store.saveTurn!(turn()), 'conflict');
+    });
+
+    test('over-limit: a history that would cross either limit is left to the transaction path, nothing written', async () => {
+      const { bot, id, conversation, turn } = await setUp();
+      const size = await sizeOf(id);
+      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: size.messages + 1, bytes: 1_000_000 } })), 'over-limit');
+      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: 1000, bytes: size.bytes + 10 } })), 'over-limit');
+      assert.deepEqual(await ctx.store.conversations.byId(id), conversation);
+      assert.deepEqual(await sizeOf(id), size);
+      assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', ...NONE });
+      // exactly at the limits is within them
+      const exact = Buffer.byteLength(JSON.stringify([part('héllo')])) + Buffer.byteLength(JSON.stringify([part('a'), part('b')]));
+      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: size.messages + 2, bytes: size.bytes + exact } })), 'saved');
+    });
+  });
+}
