@@ -24,11 +24,11 @@ WITH saved AS (
   FROM saved CROSS JOIN json_to_recordset($15::json) AS m(n integer, direction text, parts text, pending integer)
   ORDER BY m.n
 ), counted AS (
-  INSERT INTO usage (account_id, month, messages, replies, notifications, api_calls)
-  SELECT $16::text, $17::text, $18::bigint, $19::bigint, $20::bigint, $21::bigint FROM saved WHERE $22::integer = 1
+  INSERT INTO usage (account_id, month, messages, replies, notifications, api_calls, ai_tokens)
+  SELECT $16::text, $17::text, $18::bigint, $19::bigint, $20::bigint, $21::bigint, $23::bigint FROM saved WHERE $22::integer = 1
   ON CONFLICT (account_id, month) DO UPDATE SET messages = usage.messages + EXCLUDED.messages,
     replies = usage.replies + EXCLUDED.replies, notifications = usage.notifications + EXCLUDED.notifications,
-    api_calls = usage.api_calls + EXCLUDED.api_calls
+    api_calls = usage.api_calls + EXCLUDED.api_calls, ai_tokens = usage.ai_tokens + EXCLUDED.ai_tokens
 )
 SELECT (SELECT COUNT(*) FROM saved) AS saved, (SELECT revision FROM conversations WHERE id = $1) AS revision_before`;
 
@@ -42,12 +42,12 @@ export async function saveTurnInOneStatement(db: Queryable, turn: TurnSave): Pro
     bytes += Buffer.byteLength(parts);
     return { n, direction: m.direction, parts, pending: m.pending ? 1 : 0 };
   });
-  const add = usage?.add ?? { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
+  const add = usage?.add ?? { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
   const row = await db.get<{ saved: number; revision_before: number | null }>(SQL, [
     c.id, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage, c.forgetting ? 1 : 0,
     c.channel, c.updatedAt, c.revision, messages.length, bytes, turn.limits.messages, turn.limits.bytes,
     JSON.stringify(messages), usage?.accountId ?? '', usage?.month ?? '', add.messages, add.replies, add.notifications,
-    add.apiCalls, usage ? 1 : 0,
+    add.apiCalls, usage ? 1 : 0, add.aiTokens ?? 0,
   ]);
   if (Number(row?.saved) === 1) return 'saved';
   // The subquery read the row as it was before the statement: the same revision means that only

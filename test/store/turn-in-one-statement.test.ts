@@ -6,8 +6,8 @@ import type { TurnSave } from '../../src/conversations/port.js';
 import { databaseKinds } from '../support/databases.js';
 import { conversationRecord, part, seedBot, storePerTest } from './store-fixtures.js';
 
-const ONE_TURN = { messages: 1, replies: 1, notifications: 0, apiCalls: 2 };
-const NONE = { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
+const ONE_TURN = { messages: 1, replies: 1, notifications: 0, apiCalls: 2, aiTokens: 17 };
+const NONE = { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
 
 for (const kind of databaseKinds()) {
   describe(`a turn's writes in one statement (${kind})`, () => {
@@ -61,7 +61,7 @@ for (const kind of databaseKinds()) {
       // a second turn adds to the usage row
       const again = (await ctx.store.conversations.byId(id))!;
       assert.equal(await ctx.store.saveTurn!(turn({ conversation: again, messages: [] })), 'saved');
-      assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', messages: 2, replies: 2, notifications: 0, apiCalls: 4 });
+      assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', messages: 2, replies: 2, notifications: 0, apiCalls: 4, aiTokens: 34 });
     });
 
     test('conflict: a stale revision, or a deleted conversation, writes nothing at all', async () => {
