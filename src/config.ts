@@ -23,6 +23,8 @@ export interface Config {
   secretKey: string | null;
   /** which proxies' X-Forwarded-For to believe for the client address (false: the socket's address) */
   trustProxy: boolean | number | string[];
+  /** COLLOQUY_CHECK_RESPONSES=1 (tests): every JSON answer is validated against its documented schema */
+  checkResponses?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -91,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     secretKey: secretKeyOf(env.COLLOQUY_SECRET_KEY),
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
+    checkResponses: env.COLLOQUY_CHECK_RESPONSES === '1',
   };
 }
