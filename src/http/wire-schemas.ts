@@ -52,6 +52,7 @@ export const ChatReply = Type.Object(
     EnableUserChat: Type.Boolean(),
     ControlType: Type.Integer({ description: '0 bot, 1 operator requested, 2 taken over, 3 banned' }),
     Senders: Type.Optional(Type.Array(Type.String(), { description: 'Web resume only: who said each part (BOT, OPERATOR, USER)' })),
+    OperatorName: Type.Optional(Nullable(Type.String({ description: 'Web resume only: the name of the operator who has the conversation (ControlType 2)' }))),
   },
   { additionalProperties: true },
 );
