@@ -165,7 +165,16 @@ export const SharedConversation = Type.Object({
   ExpiresAt: Timestamp,
   CanSend: Type.Boolean(),
   Conversation: Type.Object(
-    { ...StateFields, BotId: Type.String(), BotName: Type.String(), Channel: Type.String(), Creation: Timestamp, LastActivity: Timestamp, Preview: Type.String() },
+    {
+      ...StateFields,
+      Name: Nullable(Type.String({ description: 'From the name or first_name variable' })),
+      BotId: Type.String(),
+      BotName: Type.String(),
+      Channel: Type.String(),
+      Creation: Timestamp,
+      LastActivity: Timestamp,
+      Preview: Type.String(),
+    },
     { additionalProperties: true },
   ),
   Transcript: Type.Array(Type.Object({ Direction: Type.String(), At: Timestamp, Parts: Type.Array(ReplyPart) })),
