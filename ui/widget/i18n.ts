@@ -35,7 +35,6 @@ const en = {
   video: 'Video',
   audio: 'Audio',
   download: (name: string) => `Download ${name}`,
-  chose: 'Chosen:',
 };
 
 export type Texts = typeof en;
@@ -73,7 +72,6 @@ const de: Texts = {
   video: 'Video',
   audio: 'Audio',
   download: (name) => `${name} herunterladen`,
-  chose: 'Gewählt:',
 };
 
 const LANGUAGES: Record<string, Texts> = { en, de };

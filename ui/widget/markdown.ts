@@ -35,7 +35,7 @@ export function markdown(text: string): DocumentFragment {
   return out;
 }
 
-type Mark = { open: string; close: string; make: (inner: DocumentFragment, extra: string) => Node | null };
+type Mark = { open: string; close: string; make: (inner: DocumentFragment) => Node };
 
 const MARKS: Mark[] = [
   { open: '**', close: '**', make: (inner) => h('strong', {}, inner) },
@@ -72,7 +72,7 @@ function inline(text: string, depth = 0): DocumentFragment {
       const hugs = end > from && text[from] !== ' ' && text[end - 1] !== ' ' && (c !== '_' || !/\w/.test(text[i - 1] ?? ''));
       if (end === -1) givenUp.add(mark.open);
       else if (hugs) {
-        out.append(linkified(text.slice(plain, i)), mark.make(inline(text.slice(from, end), depth + 1), '')!);
+        out.append(linkified(text.slice(plain, i)), mark.make(inline(text.slice(from, end), depth + 1)));
         i = plain = end + mark.close.length;
         continue;
       }
