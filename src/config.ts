@@ -29,6 +29,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** the server-wide AI provider (COLLOQUY_AI_*), trusted like the channel URLs; null when unset */
   ai: { baseUrl: string; apiKey: string; model: string } | null;
+  /** COLLOQUY_CHECK_RESPONSES=1 (tests): every JSON answer is validated against its documented schema */
+  checkResponses?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -129,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metaGraphUrl: upstreamUrl(env, 'COLLOQUY_META_GRAPH_URL', 'https://graph.facebook.com/v23.0'),
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
     ai: aiOf(env),
+    checkResponses: env.COLLOQUY_CHECK_RESPONSES === '1',
   };
 }

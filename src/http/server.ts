@@ -10,6 +10,7 @@ import { AppError } from '../shared/errors.js';
 import { normalizeMembers } from './request-members.js';
 import { installErrorHandling } from './errors.js';
 import { installAccessControl } from './access.js';
+import { installResponses } from './responses.js';
 import { BOT_FILE_BODY_LIMIT, DEFAULT_BODY_LIMIT, type App } from './app.js';
 
 export type { App };
@@ -105,6 +106,8 @@ export async function buildServer(services: Services, options: { logger?: boolea
       info: { title: 'Colloquy API', version: '1', description: 'Chatbot hosting, wire-compatible with the Xenioo integration API.' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
+    // shared schemas (ErrorResponse) keep their names in components.schemas
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
@@ -114,6 +117,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
     transformStaticCSP: (policy) => policy.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
   });
 
+  installResponses(app, { checkResponses: services.config.checkResponses === true });
   const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes, channelRoutes];
   for (const register of routes) register(app, services);
   return app;

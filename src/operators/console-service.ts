@@ -10,7 +10,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { OperatorContext } from './sessions.js';
-import { botSummary, previewOf, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
+import { botSummary, contactOf, previewOf, readableName, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
 import type { ConversationRecord } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
 
@@ -20,6 +20,8 @@ export const TRANSCRIPT_LIMIT = 500;
 export interface ConversationDetail {
   Conversation: ConversationSummary;
   Transcript: TranscriptLine[];
+  /** variables, tags, privacy flags and channel, for the console's side panel */
+  Contact: ReturnType<typeof contactOf>;
 }
 
 export class ConsoleService {
@@ -50,6 +52,7 @@ export class ConsoleService {
         Preview: previewOf(last?.parts ?? []),
       },
       Transcript: transcriptOf(messages, this.deps.clock),
+      Contact: contactOf(conversation),
     };
   }
 
@@ -125,6 +128,6 @@ export class ConsoleService {
   }
 
   private summary(bot: BotRecord, c: ConversationRecord): Omit<ConversationSummary, 'LastActivity' | 'Preview'> {
-    return { ...botSummary(bot), ...this.deps.control.view(c), Channel: c.channel, Creation: this.deps.clock.iso(c.createdAt) };
+    return { ...botSummary(bot), ...this.deps.control.view(c), Name: readableName(c.state.variables), Channel: c.channel, Creation: this.deps.clock.iso(c.createdAt) };
   }
 }

@@ -11,7 +11,7 @@ import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import { TRANSCRIPT_LIMIT } from './console-service.js';
 import type { OpenShare, ShareService } from './share-service.js';
-import { botSummary, previewOf, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
+import { botSummary, previewOf, readableName, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
 import type { ShareMode } from '../conversations/model.js';
 
 export interface SharedConversation {
@@ -52,6 +52,7 @@ export class ShareAccess {
       Conversation: {
         ...botSummary(bot),
         ...view,
+        Name: readableName(conversation.state.variables),
         Channel: conversation.channel,
         Creation: this.deps.clock.iso(conversation.createdAt),
         LastActivity: this.deps.clock.iso(last?.createdAt ?? conversation.createdAt),

@@ -4,10 +4,12 @@ import type { ConversationEvent } from '../conversations/events.js';
 import type { StateView } from '../conversations/control-service.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
-import type { StoredMessage } from '../conversations/model.js';
+import type { ConversationRecord, StoredMessage } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
 
 export interface ConversationSummary extends StateView {
+  /** a readable name from the conversation's `name` or `first_name` (+ `last_name`) variable, or null */
+  Name: string | null;
   BotId: string;
   BotName: string;
   Channel: string;
@@ -39,6 +41,24 @@ export function previewOf(parts: ReplyPart[]): string {
 }
 
 export const botSummary = (bot: BotRecord) => ({ BotId: bot.id, BotName: bot.name });
+
+const NAME_LENGTH = 80;
+
+/** What to call the person: the `name` variable, else `first_name` and `last_name`; null when neither is set. */
+export function readableName(variables: Record<string, string>): string | null {
+  const full = (variables.name ?? [variables.first_name, variables.last_name].filter(Boolean).join(' ')).trim();
+  return full === '' ? null : full.slice(0, NAME_LENGTH);
+}
+
+/** The side panel of the console: what the conversation knows about the person (api.md section 6, console form). */
+export function contactOf(c: ConversationRecord) {
+  return {
+    Variables: Object.entries(c.state.variables).map(([Name, Value]) => ({ Name, Value })),
+    Tags: c.state.tags,
+    PrivacyFlags: Object.entries(c.state.privacy).map(([Name, Enabled]) => ({ Name, Enabled })),
+    Channel: c.channel,
+  };
+}
 
 /** A bus event as the browser receives it (one JSON object per Server-Sent Event). */
 export function eventView(event: ConversationEvent, clock: Clock): Record<string, unknown> {

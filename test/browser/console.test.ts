@@ -65,7 +65,8 @@ describe('operator console (Chromium)', () => {
     assert.equal(await entry().count(), 0);
     await chatOk(server, tenant.botToken, { UserId: user, Text: 'human' });
     await entry().waitFor({ timeout: 5000 });
-    await entry().getByText('Operator requested').waitFor();
+    // the list says the user waits for a person, and for how long (issue 15 "Build")
+    await entry().getByText(/^Waiting for a person · (just now|\d+ min)$/).waitFor();
     const first = list().getByRole('button').first();
     assert.match((await first.textContent()) ?? '', new RegExp(user));
     shots.push(await screenshot(page, 'console-2-requested-live'));

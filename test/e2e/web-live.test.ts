@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buttonCommand, chatOk, summary } from '../support/chat-kit.js';
+import { addOperator } from '../support/console-kit.js';
 import { createTestDatabase, databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, startTestServerOn, type TestServer } from '../support/server.js';
@@ -100,7 +101,25 @@ for (const kind of databaseKinds()) {
       const res = await server.client.post(`/custom/state?userid=${started.UserId}&state=takeover&operator=ann@example.org`, {}, { token: support.botToken });
       assert.equal(res.status, 200, res.text);
       const state = await stream.next((e) => e.event === 'state');
-      assert.deepEqual(state.data, { State: 2, Operator: 'ann@example.org' });
+      // no operator of the account has this e-mail: no name to show the visitor
+      assert.deepEqual(state.data, { State: 2, Operator: 'ann@example.org', OperatorName: null });
+    });
+
+    test('an operator of the account who takes over is named to the visitor (never by e-mail alone), live and on resume', async () => {
+      await addOperator(server.client, support.accountId, 'lee@example.org', 'correct horse battery', 'Lee Park');
+      const started = await startWeb(server.client, key);
+      const stream = await listen(started.UserId);
+      const res = await server.client.post(`/custom/state?userid=${started.UserId}&state=takeover&operator=LEE@example.org`, {}, { token: support.botToken });
+      assert.equal(res.status, 200, res.text);
+      const state = await stream.next((e) => e.event === 'state');
+      assert.deepEqual(state.data, { State: 2, Operator: 'lee@example.org', OperatorName: 'Lee Park' });
+      const resumed = await startWeb(server.client, key, { UserId: started.UserId });
+      assert.equal(resumed.ControlType, 2);
+      assert.equal(resumed.OperatorName, 'Lee Park');
+      const back = await server.client.post(`/custom/state?userid=${started.UserId}&state=handover`, {}, { token: support.botToken });
+      assert.equal(back.status, 200, back.text);
+      assert.deepEqual((await stream.next((e) => e.event === 'state' && e.data.State === 0)).data, { State: 0, Operator: null, OperatorName: null });
+      assert.equal((await startWeb(server.client, key, { UserId: started.UserId })).OperatorName, null);
     });
 
     test('heartbeats keep an idle stream open; a closed stream stops listening', async () => {

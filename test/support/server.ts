@@ -39,6 +39,8 @@ export async function startTestServerOn(database: TestDatabase, env: Record<stri
     COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
     COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
     COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+    // every JSON answer of every test is checked against the OpenAPI document's schema
+    COLLOQUY_CHECK_RESPONSES: '1',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...env,
   });

@@ -4,7 +4,8 @@
 // "share": one conversation opened by a shared URL, read-only or with operator writing as the link allows.
 // Live updates come from an EventSource; on each event the affected views are fetched again, so
 // what is shown is always what the server has (no client-side merging to get wrong).
-import { el, renderLine, stateLabel, STATE_CLASSES } from './render.js';
+import { countUnread, markRead, renderList, setConversations } from './list.js';
+import { renderContact, renderLine, stateLabel, STATE_CLASSES } from './render.js';
 
 const body = document.body;
 const mode = body.dataset.mode === 'share' ? 'share' : 'console';
@@ -123,31 +124,14 @@ $('logout').addEventListener('click', () =>
 
 async function refreshList() {
   const { Conversations } = await api.call('GET', '/conversations');
-  const list = $('conversation-list');
-  list.replaceChildren(
-    ...Conversations.map((/** @type {any} */ c) => {
-      const item = el('li', 'conversation-item');
-      const button = /** @type {HTMLButtonElement} */ (el('button', 'conversation-open'));
-      button.type = 'button';
-      button.dataset.botId = c.BotId;
-      button.dataset.userId = c.UserId;
-      markCurrent(button, Boolean(current && current.BotId === c.BotId && current.UserId === c.UserId));
-      const badge = el('span', `badge ${STATE_CLASSES[c.State] ?? ''}`, stateLabel(c));
-      button.append(el('span', 'conversation-user', c.UserId), badge, el('span', 'conversation-bot hint', `${c.BotName} · ${c.Channel}`));
-      if (c.Preview) button.append(el('span', 'conversation-preview', c.Preview));
-      button.addEventListener('click', () => attempt(() => openConversation(c.BotId, c.UserId)));
-      item.append(button);
-      return item;
-    }),
-  );
-  $('list-empty').hidden = Conversations.length > 0;
+  setConversations(Conversations);
+  drawList();
 }
-/** aria-current="true" (not an empty attribute, which means false) marks the open conversation, for eyes and screen readers. */
-function markCurrent(/** @type {HTMLElement} */ button, /** @type {boolean} */ isCurrent) {
-  if (isCurrent) button.setAttribute('aria-current', 'true');
-  else button.removeAttribute('aria-current');
-}
+const drawList = () => renderList(current, (c) => void attempt(() => openConversation(c.BotId, c.UserId)));
 const refreshListSoon = debounce(() => void attempt(refreshList));
+for (const id of ['search', 'filter-state', 'filter-bot', 'filter-channel']) $(id).addEventListener('input', drawList);
+// Waiting times and "last activity" keep counting without a refetch.
+setInterval(() => mode === 'console' && !$('workspace').hidden && drawList(), 30_000);
 
 // ---- one conversation ----
 
@@ -155,12 +139,20 @@ const conversationPath = () => (mode === 'share' ? '/conversation' : `/conversat
 
 async function openConversation(/** @type {string} */ botId, /** @type {string} */ userId) {
   current = { BotId: botId, UserId: userId };
-  for (const button of document.querySelectorAll('.conversation-open')) {
-    const b = /** @type {HTMLElement} */ (button);
-    markCurrent(b, b.dataset.botId === botId && b.dataset.userId === userId);
-  }
+  markRead(current);
+  // aria-current="true" (not an empty attribute, which means false) marks it for eyes and screen readers.
+  drawList();
   await refreshConversation();
+  // On a phone the conversation replaces the list; its heading takes the focus.
+  body.classList.add('has-open');
+  if (matchMedia('(max-width: 760px)').matches) $('conversation-title').focus();
 }
+
+/** Phones: back from a conversation to the list. */
+$('back').addEventListener('click', () => {
+  body.classList.remove('has-open');
+  /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open[aria-current="true"]') ?? $('list-title'))?.focus();
+});
 
 async function refreshConversation() {
   if (mode === 'console' && !current) return;
@@ -170,14 +162,16 @@ async function refreshConversation() {
   current = { BotId: c.BotId, UserId: c.UserId };
   $('conversation-placeholder').hidden = true;
   $('conversation-body').hidden = false;
-  $('conversation-title').textContent = c.UserId;
+  $('conversation-title').textContent = c.Name ?? c.UserId;
   const badge = $('conversation-state');
   badge.className = `badge ${STATE_CLASSES[c.State] ?? ''}`;
   badge.textContent = stateLabel(c);
-  $('conversation-meta').textContent = `${c.BotName} · ${c.Channel}${view.Mode ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
+  $('conversation-meta').textContent = `${c.Name ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${view.Mode ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
   const transcript = $('transcript');
   transcript.replaceChildren(...view.Transcript.map(renderLine));
   transcript.lastElementChild?.scrollIntoView({ block: 'end' });
+  $('contact').hidden = !view.Contact;
+  if (view.Contact) $('contact-body').replaceChildren(renderContact(view.Contact));
   updateControls(c, view);
 }
 const refreshConversationSoon = debounce(() => void attempt(refreshConversation), 60);
@@ -212,9 +206,7 @@ function control(/** @type {string} */ action, /** @type {unknown} */ payload = 
     const result = await api.call('POST', `${conversationPath()}/${action}`, payload);
     if (action === 'forget') {
       say(`${target.UserId} is being forgotten.`);
-      current = null;
-      $('conversation-body').hidden = true;
-      $('conversation-placeholder').hidden = false;
+      closeConversation();
     } else {
       say(`${target.UserId}: ${stateLabel(result)}.`);
       await refreshConversation();
@@ -247,6 +239,14 @@ $('message-form').addEventListener('submit', (/** @type {Event} */ event) => {
   });
 });
 
+function closeConversation() {
+  current = null;
+  $('conversation-body').hidden = true;
+  $('contact').hidden = true;
+  $('conversation-placeholder').hidden = false;
+  body.classList.remove('has-open');
+}
+
 // ---- live events ----
 
 function listen(/** @type {string} */ url) {
@@ -260,12 +260,12 @@ function listen(/** @type {string} */ url) {
     }
     const isOpen = current && event.BotId === current.BotId && event.UserId === current.UserId;
     if (event.Kind === 'forgotten' && isOpen && mode === 'console') {
-      current = null;
-      $('conversation-body').hidden = true;
-      $('conversation-placeholder').hidden = false;
+      closeConversation();
       say(`${event.UserId} was forgotten.`);
     } else if (isOpen) {
       refreshConversationSoon();
+    } else if (event.Kind === 'message' && event.Direction === 'USER' && mode === 'console') {
+      countUnread(event);
     }
     if (mode === 'console') refreshListSoon();
   });
@@ -291,6 +291,8 @@ if (mode === 'share') {
   $('workspace').classList.add('single');
   $('list-panel').hidden = true;
   $('controls').hidden = true;
+  $('back').hidden = true;
+  body.classList.add('has-open');
   void attempt(async () => {
     await refreshConversation();
     listen(`${api.base}/events`);

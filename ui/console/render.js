@@ -101,19 +101,54 @@ function media(/** @type {any} */ part, /** @type {string} */ kind) {
   return box;
 }
 
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"]*[^\s<>".,;:!?)\]'}]/g;
+
+/** A text paragraph whose web addresses are links (opened in a new tab, without the console as referrer). */
+function textWithLinks(/** @type {string} */ text) {
+  const p = el('p', 'part-text', '');
+  let last = 0;
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const a = link(match[0], match[0]);
+    a.className = 'text-link';
+    p.append(text.slice(last, match.index), a);
+    last = (match.index ?? 0) + match[0].length;
+  }
+  p.append(text.slice(last));
+  return p;
+}
+
+/** The side panel: what the conversation knows about the person. Values are shown as text, never markup. */
+export function renderContact(/** @type {{Variables: {Name: string, Value: string}[], Tags: string[], PrivacyFlags: {Name: string, Enabled: boolean}[], Channel: string}} */ contact) {
+  const list = el('dl', 'contact-list');
+  const add = (/** @type {string} */ term, /** @type {Node | string} */ value) => {
+    const dd = el('dd');
+    dd.append(value);
+    list.append(el('dt', '', term), dd);
+  };
+  add('Channel', contact.Channel);
+  const tags = el('span', 'tags');
+  for (const tag of contact.Tags) tags.append(el('span', 'tag', tag));
+  add('Tags', contact.Tags.length ? tags : 'none');
+  add('Privacy', contact.PrivacyFlags.length ? contact.PrivacyFlags.map((f) => `${f.Name}: ${f.Enabled ? 'yes' : 'no'}`).join(', ') : 'no flags set');
+  const variables = el('dl', 'contact-variables');
+  for (const v of contact.Variables) variables.append(el('dt', '', v.Name), el('dd', '', v.Value));
+  add('Variables', contact.Variables.length ? variables : 'none');
+  return list;
+}
+
 /** One reply part as a node, or null for parts with nothing to show (delays). */
 export function renderPart(/** @type {any} */ part) {
   switch (part.Type) {
     case PART.TEXT:
     case PART.QUESTION:
     case PART.USER:
-      return el('p', 'part-text', part.Text ?? '');
+      return textWithLinks(part.Text ?? '');
     case PART.BUTTON:
     case PART.LINK:
       return chips([part]);
     case PART.BUTTONS: {
       const box = el('div', 'part-group');
-      if (part.Text) box.append(el('p', 'part-text', part.Text));
+      if (part.Text) box.append(textWithLinks(part.Text));
       box.append(chips(part.Parts));
       return box;
     }

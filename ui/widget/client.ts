@@ -20,7 +20,7 @@ export class ApiError extends Error {
 export interface LiveHandlers {
   ready(): void;
   message(message: LiveMessage): void;
-  state(state: { State: number; Operator: string | null }): void;
+  state(state: { State: number; Operator: string | null; OperatorName?: string | null }): void;
   forgotten(): void;
   /** something was said that the stream could not carry: fetch the history again */
   resync(): void;

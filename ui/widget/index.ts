@@ -2,7 +2,8 @@
 //   <script src="{base}/widget.js" data-bot="<web key>"></script>
 // Options on the tag: data-variables (JSON object, for a new conversation), data-behaviour (the
 // behaviour a new conversation starts in), data-open ("true": open at once), data-base (the
-// server, when widget.js is served from elsewhere). Without data-bot, the page calls
+// server, when widget.js is served from elsewhere), data-lang (en or de; default: the page's
+// language, then the browser's). Without data-bot, the page calls
 // Colloquy.start({bot, ...}) itself. Then Colloquy.open(), close(), say(text) and reset().
 import type { Options } from './types.js';
 import { Widget } from './widget.js';
@@ -53,6 +54,7 @@ function fromTag(tag: HTMLScriptElement): Options | null {
     behaviour: tag.getAttribute('data-behaviour') ?? undefined,
     base: tag.getAttribute('data-base') ?? undefined,
     open: tag.getAttribute('data-open') === 'true',
+    lang: tag.getAttribute('data-lang') ?? undefined,
   };
 }
 

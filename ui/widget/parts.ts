@@ -1,5 +1,7 @@
 // Reply parts as DOM: one function per kind of part (bot-format.md). Everything a bot or a client
 // sent is put in as text nodes or checked URLs, never as HTML: a bot's content is not trusted code.
+import { t } from './i18n.js';
+import { markdown } from './markdown.js';
 import { T, type Part } from './types.js';
 
 export type Who = 'bot' | 'user' | 'operator';
@@ -7,6 +9,8 @@ export type Who = 'bot' | 'user' | 'operator';
 export interface RenderContext {
   /** a button was clicked: send its payload, show its text as what the user said */
   command(payload: string, label: string): void;
+  /** the name of the person who has the conversation, when one has it and the server named them */
+  operatorName(): string | null;
 }
 
 type Attrs = Record<string, string | boolean | undefined>;
@@ -54,15 +58,30 @@ function externalLink(href: string, label: string, cls?: string): HTMLAnchorElem
   return h('a', { href: safeUrl(href), target: '_blank', rel: 'noopener noreferrer', class: cls }, label);
 }
 
-function bubble(text: string | null): HTMLElement {
+/** `rich`: a bot's or an operator's text, whose markdown is shown; what the user typed is shown as typed. */
+function bubble(text: string | null, rich: boolean): HTMLElement {
   // dir=auto: each text runs in its own direction (Arabic, Hebrew right to left), whatever the page's.
-  return h('div', { class: 'bubble', dir: 'auto' }, linkified(text ?? ''));
+  return h('div', { class: 'bubble', dir: 'auto' }, rich ? markdown(text ?? '') : linkified(text ?? ''));
 }
+
+/** Up to two initials of a name, for a face that has no picture. */
+export function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  return ((words[0]?.[0] ?? '?') + (words.length > 1 ? words[words.length - 1][0] : '')).toUpperCase();
+}
+
+/** A picture that may not load: on error it gives way to `fallback` (initials, a placeholder). */
+export function withFallback(img: HTMLImageElement, fallback: () => HTMLElement): HTMLImageElement {
+  img.addEventListener('error', () => img.replaceWith(fallback()), { once: true });
+  return img;
+}
+
+const imagePlaceholder = (label: string) => h('div', { class: 'placeholder', role: 'img', 'aria-label': label }, t.imageMissing);
 
 function button(part: Part, ctx: RenderContext): HTMLElement {
   if (part.Type === T.link) {
-    const link = externalLink(part.Url ?? '', part.Text ?? part.Url ?? 'Open', 'btn link');
-    link.setAttribute('aria-label', `${part.Text ?? 'Link'} (opens in a new tab)`);
+    const link = externalLink(part.Url ?? '', part.Text ?? part.Url ?? t.open, 'btn link');
+    link.setAttribute('aria-label', `${part.Text ?? t.link} ${t.newTab}`);
     return link;
   }
   const label = part.Text ?? '';
@@ -83,8 +102,8 @@ function card(part: Part, ctx: RenderContext, index: number, count: number): HTM
   const image = safeUrl(part.ImageUrl, true);
   return h(
     'div',
-    { class: 'card', role: 'group', 'aria-roledescription': 'card', 'aria-label': count > 1 ? `${title} (${index + 1} of ${count})` : title, tabindex: '-1' },
-    image ? h('img', { src: image, alt: title, loading: 'lazy' }) : null,
+    { class: 'card', role: 'group', 'aria-roledescription': t.card, 'aria-label': count > 1 ? t.cardOf(title, index + 1, count) : title, tabindex: '-1' },
+    image ? withFallback(h('img', { src: image, alt: title, loading: 'lazy' }), () => imagePlaceholder(title)) : null,
     h('div', { class: 'card-body', dir: 'auto' }, h('strong', {}, title), part.Subtitle ? h('p', {}, part.Subtitle) : null),
     actions(part.Parts, ctx),
   );
@@ -94,7 +113,7 @@ function carousel(part: Part, ctx: RenderContext): HTMLElement {
   const cards = part.Parts.filter((p) => p.Type === T.card);
   const el = h(
     'div',
-    { class: 'carousel', role: 'group', 'aria-roledescription': 'carousel', 'aria-label': `${cards.length} cards; left and right arrow keys move between them` },
+    { class: 'carousel', role: 'group', 'aria-roledescription': 'carousel', 'aria-label': t.cards(cards.length) },
     ...cards.map((c, i) => card(c, ctx, i, cards.length)),
   );
   // Arrow keys move between cards, as users of a carousel expect; Tab still reaches every button.
@@ -115,12 +134,15 @@ function carousel(part: Part, ctx: RenderContext): HTMLElement {
 function media(part: Part): HTMLElement {
   const url = safeUrl(part.Url, true);
   const caption = part.Text ? h('figcaption', { dir: 'auto' }, part.Text) : null;
-  if (part.Type === T.image) return h('figure', { class: 'media' }, h('img', { src: url, alt: part.Text ?? 'Image', loading: 'lazy' }), caption);
-  if (part.Type === T.video) return h('figure', { class: 'media' }, h('video', { src: url, controls: true, preload: 'metadata', 'aria-label': part.Text ?? 'Video' }), caption);
-  if (part.Type === T.audio) return h('figure', { class: 'media' }, h('audio', { src: url, controls: true, preload: 'none', 'aria-label': part.Text ?? 'Audio' }), caption);
+  if (part.Type === T.image) {
+    const alt = part.Text ?? t.image;
+    return h('figure', { class: 'media' }, withFallback(h('img', { src: url, alt, loading: 'lazy' }), () => imagePlaceholder(alt)), caption);
+  }
+  if (part.Type === T.video) return h('figure', { class: 'media' }, h('video', { src: url, controls: true, preload: 'metadata', 'aria-label': part.Text ?? t.video }), caption);
+  if (part.Type === T.audio) return h('figure', { class: 'media' }, h('audio', { src: url, controls: true, preload: 'none', 'aria-label': part.Text ?? t.audio }), caption);
   const name = part.Text ?? decodeURIComponent((url ?? '').split('/').pop() || 'file');
   const link = h('a', { href: safeUrl(part.Url), class: 'file', target: '_blank', rel: 'noopener noreferrer', download: true }, name);
-  link.setAttribute('aria-label', `Download ${name}`);
+  link.setAttribute('aria-label', t.download(name));
   return h('div', { class: 'bubble' }, link);
 }
 
@@ -135,7 +157,7 @@ export function renderPart(part: Part, who: Who, ctx: RenderContext): HTMLElemen
       content = actions([part], ctx);
       break;
     case T.buttons:
-      content = h('div', {}, bubble(part.Text), actions(part.Parts, ctx));
+      content = h('div', {}, bubble(part.Text, true), actions(part.Parts, ctx));
       break;
     case T.carousel:
       content = carousel(part, ctx);
@@ -152,11 +174,15 @@ export function renderPart(part: Part, who: Who, ctx: RenderContext): HTMLElemen
     default:
       // text, questions, user texts, and any later type that has a text
       if (part.Text === null || part.Text === '') return null;
-      content = bubble(part.Text);
+      content = bubble(part.Text, part.Type !== T.user);
   }
   if (!content) return null;
   const row = h('div', { class: `row ${part.Type === T.user ? 'user' : who}` }, content);
-  if (part.Type === T.user) row.prepend(h('span', { class: 'sr' }, 'You: '));
-  else if (who === 'operator') row.prepend(h('span', { class: 'who' }, 'Operator'));
+  if (part.Type === T.user) row.prepend(h('span', { class: 'sr' }, t.you));
+  else if (who === 'operator') {
+    const name = ctx.operatorName();
+    // Operators have no picture of their own: their initials stand in for one.
+    row.prepend(h('span', { class: 'who' }, name ? h('span', { class: 'face', 'aria-hidden': 'true' }, initials(name)) : null, name ?? t.operator));
+  }
   return row;
 }

@@ -14,7 +14,7 @@ export type Part = ReplyPart;
  * resumed conversation also says who said each top-level part (`Senders`), so an operator's
  * messages read back as an operator's.
  */
-export type ChatReply = ServerReply & { Senders?: Array<'USER' | 'BOT' | 'OPERATOR'> };
+export type ChatReply = ServerReply & { Senders?: Array<'USER' | 'BOT' | 'OPERATOR'>; OperatorName?: string | null };
 
 export interface LiveMessage {
   Direction: 'USER' | 'BOT' | 'OPERATOR';
@@ -39,6 +39,8 @@ export interface Options {
   behaviour?: string;
   /** open the chat window at once */
   open?: boolean;
+  /** the language of the widget's own texts (en, de); default: the page's, then the browser's */
+  lang?: string;
 }
 
 /** Reply part types: the server's one table (src/engine/parts.ts), under the widget's short names. */

@@ -1,13 +1,15 @@
 // The widget's DOM: a launcher button and a chat window, inside a shadow root so that the host
 // page's styles and the widget's never meet. No logic about conversations lives here.
-import { h, renderPart, type RenderContext, type Who } from './parts.js';
+import { t } from './i18n.js';
+import { h, initials, renderPart, withFallback, type RenderContext, type Who } from './parts.js';
 import { STYLES } from './styles.js';
 import { T, type BotInfo, type Part } from './types.js';
 
 const CHAT_ICON =
   '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>';
 
-const TYPE_HERE = 'Type a message…';
+const CLOSE_ICON =
+  '<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round" d="M6 6l12 12M18 6L6 18"/></svg>';
 
 export interface ViewEvents {
   open(): void;
@@ -22,7 +24,8 @@ export class View {
   private readonly badge: HTMLElement;
   private readonly window: HTMLElement;
   private readonly title: HTMLElement;
-  private readonly avatar: HTMLImageElement;
+  private avatar: HTMLElement;
+  private launcherLabel: string = t.openChat;
   private readonly scroller: HTMLElement;
   private readonly log: HTMLElement;
   private readonly typing: HTMLElement;
@@ -34,20 +37,19 @@ export class View {
   constructor(private readonly on: ViewEvents) {
     this.host = h('div', { id: 'colloquy-widget', 'data-state': 'idle' });
     this.root = this.host.attachShadow({ mode: 'open' });
-    this.launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': 'Open chat', 'aria-expanded': 'false', 'aria-controls': 'cq-window', 'aria-haspopup': 'dialog' });
-    this.launcher.innerHTML = CHAT_ICON; // a constant, not content
+    this.launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': t.openChat, 'aria-expanded': 'false', 'aria-controls': 'cq-window', 'aria-haspopup': 'dialog' });
     this.badge = h('span', { class: 'badge', hidden: true, 'aria-hidden': 'true' });
-    this.launcher.append(this.badge);
-    this.avatar = h('img', { class: 'avatar', alt: '', hidden: true });
-    this.title = h('h2', { id: 'cq-title' }, 'Chat');
-    const close = h('button', { type: 'button', class: 'close', 'aria-label': 'Close chat' }, '×');
-    this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Conversation' });
-    this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('span', { class: 'sr' }, 'The bot is typing'), h('i'), h('i'), h('i'));
-    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': 'Messages' }, this.log, this.typing);
-    this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: TYPE_HERE });
-    this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, 'Connection lost. Your messages will be sent when it is back.');
-    this.sendButton = h('button', { type: 'submit', class: 'send', 'aria-label': 'Send' }, '➤');
-    const form = h('form', { class: 'composer' }, h('label', { class: 'sr', for: 'cq-input' }, 'Message'), this.input, this.sendButton);
+    this.drawLauncher();
+    this.avatar = h('span', { class: 'avatar', hidden: true });
+    this.title = h('h2', { id: 'cq-title' }, t.chat);
+    const close = h('button', { type: 'button', class: 'close', 'aria-label': t.closeChat }, '×');
+    this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': t.conversation });
+    this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('div', { class: 'bubble' }, h('span', { class: 'sr' }, t.botTyping), h('i'), h('i'), h('i')));
+    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing);
+    this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: t.typeHere });
+    this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, t.offline);
+    this.sendButton = h('button', { type: 'submit', class: 'send', 'aria-label': t.send }, '➤');
+    const form = h('form', { class: 'composer' }, h('label', { class: 'sr', for: 'cq-input' }, t.message), this.input, this.sendButton);
     this.window = h(
       'section',
       { id: 'cq-window', class: 'window', role: 'dialog', 'aria-labelledby': 'cq-title', hidden: true },
@@ -87,15 +89,29 @@ export class View {
 
   setBot(bot: BotInfo): void {
     this.title.textContent = bot.Name;
-    this.avatar.src = bot.Avatar;
-    this.avatar.hidden = false;
-    this.launcher.setAttribute('aria-label', `Open chat with ${bot.Name}`);
+    // A picture that does not load gives way to the bot's initials.
+    const face = () => h('span', { class: 'avatar initials', 'aria-hidden': 'true' }, initials(bot.Name));
+    const picture = bot.Avatar ? withFallback(h('img', { class: 'avatar', alt: '', src: bot.Avatar }), face) : face();
+    this.avatar.replaceWith(picture);
+    this.avatar = picture;
+    this.launcherLabel = t.openChatWith(bot.Name);
+    this.drawLauncher();
+  }
+
+  /** The launcher shows what a click does: a chat bubble to open, a cross to close. */
+  private drawLauncher(): void {
+    const open = !(this.window?.hidden ?? true);
+    this.launcher.innerHTML = open ? CLOSE_ICON : CHAT_ICON; // constants, not content
+    this.launcher.append(this.badge);
+    this.launcher.setAttribute('aria-label', open ? t.closeChat : this.launcherLabel);
+    this.launcher.classList.toggle('is-open', open);
   }
 
   /** `focus`: false when the page opened it on load, which must not steal the page's focus. */
   open(focus = true): void {
     this.window.hidden = false;
     this.launcher.setAttribute('aria-expanded', 'true');
+    this.drawLauncher();
     this.unread = 0;
     this.badge.hidden = true;
     this.scrollDown();
@@ -106,6 +122,7 @@ export class View {
     const hadFocus = this.root.activeElement !== null;
     this.window.hidden = true;
     this.launcher.setAttribute('aria-expanded', 'false');
+    this.drawLauncher();
     if (hadFocus) this.launcher.focus();
   }
 
@@ -154,6 +171,8 @@ export class View {
    */
   disableButtons(): void {
     for (const old of Array.from(this.log.querySelectorAll('button'))) old.disabled = true;
+    // Quick replies that were answered fold away; the answer itself is the user's next bubble.
+    for (const used of Array.from(this.log.querySelectorAll('.row > .actions, .row > div:not(.card) > .actions'))) used.classList.add('used');
   }
 
   /** Puts back a row that a history reload cleared (a message still waiting to be sent). */
@@ -166,7 +185,7 @@ export class View {
   setPending(row: HTMLElement, pending: boolean): void {
     row.classList.toggle('pending', pending);
     row.querySelector('.wait')?.remove();
-    if (pending) row.append(h('span', { class: 'wait' }, 'Waiting to send…'));
+    if (pending) row.append(h('span', { class: 'wait' }, t.waitingToSend));
   }
 
   notice(text: string): void {
@@ -180,12 +199,12 @@ export class View {
   }
 
   /** EnableUserChat: the input is off while the bot expects a click (or for good: a ban). */
-  setInputEnabled(enabled: boolean, why = 'Choose an option above'): void {
+  setInputEnabled(enabled: boolean, why = t.chooseAbove): void {
     const active = this.root.activeElement;
     const wasTyping = active === this.input || active === this.sendButton;
     this.input.disabled = !enabled;
     this.sendButton.disabled = !enabled;
-    this.input.placeholder = enabled ? TYPE_HERE : why;
+    this.input.placeholder = enabled ? t.typeHere : why;
     if (!this.isOpen) return;
     // Keep keyboard users where they can act: on the newest buttons when typing is off, back in
     // the input when it is on again after a click.

@@ -2,6 +2,7 @@
 // which things appear. Every part goes through one queue, so replies and live messages never
 // interleave and typing pauses (`TypeDelay`, delay parts) are shown where the bot put them.
 import { Api, ApiError } from './client.js';
+import { chooseLanguage, t } from './i18n.js';
 import type { RenderContext, Who } from './parts.js';
 import { storage } from './storage.js';
 import { T, type ChatReply, type LiveMessage, type Options, type Part } from './types.js';
@@ -13,7 +14,6 @@ const TAKEN_OVER = 2;
 const BANNED = 3;
 /** How long a message that could not be sent waits before it is tried again. */
 const RETRY_MS = 3000;
-const CANNOT_WRITE = 'You cannot write in this chat.';
 /** Parts that ask the user something: a reply with one of these (or open to typing) makes older buttons stale. */
 const ASKING = new Set<number>([T.question, T.button, T.buttons, T.card, T.carousel]);
 
@@ -40,6 +40,8 @@ export class Widget {
   private controlType = 0;
   /** the control state the user was last told about (notices for a person, the bot, a ban) */
   private toldControl = 0;
+  /** who has the conversation (state 2), as the server names them to the visitor */
+  private operatorName: string | null = null;
   /** messages waiting for the server, oldest first: sent in order once it answers again */
   private readonly outbox: Unsent[] = [];
   private offline = false;
@@ -48,11 +50,13 @@ export class Widget {
   private syncing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: Options & { base: string }) {
+    const lang = chooseLanguage(options.lang, document.documentElement.lang, ...(navigator.languages ?? [navigator.language]));
     this.api = new Api(options.base, options.bot, randomId());
     this.storageKey = `colloquy:${options.bot}:user`;
     this.userId = storage.get(this.storageKey);
-    this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label) };
+    this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName };
     this.view = new View({ open: () => this.open(), close: () => this.close(), submit: (text) => void this.say(text) });
+    this.view.host.setAttribute('lang', lang);
     document.body.append(this.view.host);
     void this.api.config().then((bot) => this.view.setBot(bot), () => undefined);
     // A returning visitor is reconnected at once, so live messages reach a closed window (badge).
@@ -103,7 +107,7 @@ export class Widget {
         this.controlType = this.toldControl = BANNED;
         this.applyInput();
       }
-      this.view.notice(describe(error, 'The chat is not available right now.'));
+      this.view.notice(describe(error, t.unavailable));
     });
     return this.started;
   }
@@ -113,6 +117,7 @@ export class Widget {
     const known = this.userId;
     const reply = await this.api.start(known, this.options.variables ?? undefined, this.options.behaviour);
     this.userId = reply.UserId;
+    this.operatorName = reply.OperatorName ?? null;
     storage.set(this.storageKey, reply.UserId);
     // A resumed conversation is history: shown at once. A new one plays its typing pauses.
     await this.show(reply, 'bot', reply.UserId !== known);
@@ -135,6 +140,7 @@ export class Widget {
       lost: () => this.goOffline(),
       message: (m: LiveMessage) => void this.show(m, m.Direction === 'OPERATOR' ? 'operator' : 'bot', true),
       state: (s) => {
+        this.enqueue(async () => void (this.operatorName = s.OperatorName ?? null));
         this.enqueue(() => this.tellControl(s.State));
         this.controlType = s.State;
         this.enqueue(async () => this.applyInput());
@@ -178,12 +184,12 @@ export class Widget {
   private async tellControl(state: number): Promise<void> {
     const before = this.toldControl;
     this.toldControl = state;
-    if (state === TAKEN_OVER && before !== TAKEN_OVER) this.view.notice('You are now talking with a person.');
-    else if (state === 0 && before === TAKEN_OVER) this.view.notice('You are talking with the bot again.');
+    if (state === TAKEN_OVER && before !== TAKEN_OVER) this.view.notice(this.operatorName ? t.withPersonNamed(this.operatorName) : t.withPerson);
+    else if (state === 0 && before === TAKEN_OVER) this.view.notice(t.withBot);
     else if (state === BANNED && before !== BANNED) {
       // The state event does not carry the ban's message; the refused resume does (USER_BANNED).
       const refusal = this.userId ? await this.api.start(this.userId).then(() => null, (error: unknown) => error) : null;
-      this.view.notice(describe(refusal, CANNOT_WRITE));
+      this.view.notice(describe(refusal, t.cannotWrite));
     }
   }
 
@@ -203,7 +209,7 @@ export class Widget {
         await this.reset();
         return;
       }
-      this.enqueue(async () => this.view.notice(describe(error, 'Your message could not be sent. Please try again.')));
+      this.enqueue(async () => this.view.notice(describe(error, t.notSent)));
     }
   }
 
@@ -242,7 +248,7 @@ export class Widget {
         if (error instanceof ApiError && error.offline) return this.goOffline();
         this.outbox.shift();
         this.mark(unsent, false);
-        this.enqueue(async () => this.view.notice(describe(error, 'Your message could not be sent. Please try again.')));
+        this.enqueue(async () => this.view.notice(describe(error, t.notSent)));
         continue;
       }
       this.outbox.shift();
@@ -284,7 +290,7 @@ export class Widget {
 
   private applyInput(): void {
     // A banned user cannot write at all; while an operator has the conversation, the user can always write to them.
-    if (this.controlType === BANNED) this.view.setInputEnabled(false, CANNOT_WRITE);
+    if (this.controlType === BANNED) this.view.setInputEnabled(false, t.cannotWrite);
     else this.view.setInputEnabled(this.enableUserChat || this.controlType === TAKEN_OVER);
   }
 
@@ -301,7 +307,7 @@ function userPart(text: string): Part {
 function describe(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.code === 'USER_BANNED') {
     const message = error.body?.BanMessage;
-    return typeof message === 'string' && message !== '' ? message : 'You cannot write in this chat.';
+    return typeof message === 'string' && message !== '' ? message : t.cannotWrite;
   }
   return fallback;
 }

@@ -40,7 +40,7 @@ export class ChannelConnections {
     return `${this.deps.publicUrl()}/channels/${channel}/${channelId}`;
   }
 
-  async connect(bot: BotRecord, channelName: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async connect(bot: BotRecord, channelName: string, body: Record<string, unknown>): Promise<{ Channel: string; Enabled: true; WebhookUrl: string; Account?: string | null; VerifyToken?: string }> {
     const platform = this.platform(channelName);
     const existing = await this.deps.store.channels.get(bot.id, platform.channel);
     // Reconnecting keeps the webhook URL already pasted into a platform's settings; after a
@@ -49,7 +49,7 @@ export class ChannelConnections {
     const webhookUrl = this.webhookUrl(platform.channel, channelId);
     const connected = await platform.connect(body, webhookUrl);
     await this.deps.store.channels.connect({ botId: bot.id, channel: platform.channel, channelId, account: connected.account, credentials: connected.credentials }, this.deps.clock.now());
-    return { Channel: platform.channel, Enabled: true, WebhookUrl: webhookUrl, ...connected.reply };
+    return { Channel: platform.channel, Enabled: true as const, WebhookUrl: webhookUrl, ...connected.reply };
   }
 
   async disconnect(bot: BotRecord, channelName: string): Promise<void> {

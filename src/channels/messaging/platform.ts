@@ -18,8 +18,8 @@ export interface Connected {
   credentials: Credentials;
   /** public: `@username`, a phone number id, a page id */
   account: string | null;
-  /** members of the connect reply besides Channel, Enabled and WebhookUrl (VerifyToken, Account) */
-  reply: Record<string, unknown>;
+  /** members of the connect reply besides Channel, Enabled and WebhookUrl */
+  reply: { Account?: string | null; VerifyToken?: string };
 }
 
 export interface MessagingPlatform {

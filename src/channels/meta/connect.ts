@@ -44,5 +44,5 @@ export function connectMeta(body: Record<string, unknown>, fields: MetaConnectFi
     throw new AppError('INVALID_REQUEST', 'VerifyToken must be 8 to 256 printable characters without spaces.');
   }
   const credentials: MetaCredentials = { accessToken: token, appSecret, verifyToken: verifyToken as string };
-  return { credentials, account: accountId, reply: { VerifyToken: verifyToken } };
+  return { credentials, account: accountId, reply: { VerifyToken: verifyToken as string } };
 }

@@ -49,7 +49,7 @@ export function demoPage(webKey: string | null): string {
   <title>Colloquy web chat demo</title>
   <style>
     body { font: 16px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 3rem auto; padding: 0 1rem; color: #1f2933; }
-    pre { background: #f3f4f6; padding: .75rem 1rem; border-radius: 6px; overflow-x: auto; }
+    pre { background: #f3f4f6; padding: .75rem 1rem; border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
     button { font: inherit; margin: 0 .5rem .5rem 0; }
   </style>
 </head>

@@ -8,6 +8,7 @@ import { withEventOrigin, type ConversationEvent, type EventBus } from '../../co
 import type { VariableUpdate } from '../../conversations/values.js';
 import { isSystemVariable } from '../../engine/state.js';
 import type { ReplyPart } from '../../engine/types.js';
+import { STATE_TAKEN_OVER } from '../../conversations/control.js';
 import { AppError } from '../../shared/errors.js';
 import type { Store } from '../../store/index.js';
 import { DEMO_WEB_KEY_META } from './demo-page.js';
@@ -17,6 +18,7 @@ import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 
 export const WEB_CHANNEL = 'web';
+
 
 export interface WebPrincipal {
   account: AccountRecord;
@@ -41,7 +43,7 @@ export interface SendRequest {
 /** What a live stream delivers: a named SSE event and its JSON data. */
 export type LiveDelivery =
   | { event: 'message'; data: { Direction: string; Parts: ReplyPart[]; EnableUserChat: boolean; ControlType: number; At: string } }
-  | { event: 'state'; data: { State: number; Operator: string | null } }
+  | { event: 'state'; data: { State: number; Operator: string | null; OperatorName: string | null } }
   | { event: 'forgotten'; data: Record<string, never> }
   /** a message too large to be relayed between nodes: the widget re-reads the history */
   | { event: 'resync'; data: Record<string, never> };
@@ -102,9 +104,12 @@ export class WebChannel {
    * conversations always get a server-made id, so a page cannot squat ids that an integrator
    * uses on the custom channel, nor guess its way into someone else's conversation.
    */
-  async start({ bot }: WebPrincipal, request: StartRequest): Promise<ChatReply> {
+  async start({ bot }: WebPrincipal, request: StartRequest): Promise<ChatReply & { OperatorName?: string | null }> {
     const existing = request.userId ? await this.webConversation(bot, request.userId, false) : null;
-    if (existing) return this.deps.conversations.historyWithSenders(bot, existing);
+    if (existing) {
+      const reply = await this.deps.conversations.historyWithSenders(bot, existing);
+      return { ...reply, OperatorName: reply.ControlType === STATE_TAKEN_OVER ? await this.operatorName(bot, existing.operator) : null };
+    }
     return this.asClient(request.clientId, () =>
       this.deps.conversations.say(bot, undefined, {
         ...NO_VALUES,
@@ -136,16 +141,28 @@ export class WebChannel {
   async watch({ bot }: WebPrincipal, userId: string, clientId: string | undefined, deliver: (d: LiveDelivery) => void): Promise<() => void> {
     await this.webConversation(bot, userId, true);
     const own = clientId ? originOf(clientId) : undefined;
+    // Deliveries wait for one another: a state event that looks its operator's name up must not
+    // be overtaken by the message that follows it.
+    let delivered = Promise.resolve();
     const unsubscribe = this.deps.events.subscribe((event) => {
       if (event.botId !== bot.id || event.userId !== userId) return;
       if (event.kind === 'message' && own !== undefined && event.origin === own) return;
-      deliver(this.delivery(event));
+      delivered = delivered.then(async () => deliver(await this.delivery(bot, event))).catch(() => undefined);
     });
     return unsubscribe;
   }
 
-  private delivery(event: ConversationEvent): LiveDelivery {
-    if (event.kind === 'state') return { event: 'state', data: { State: event.state, Operator: event.operator } };
+  /** The name a visitor sees for the person who has the conversation: an operator's name, never an e-mail. */
+  private async operatorName(bot: BotRecord, email: string | null): Promise<string | null> {
+    if (!email) return null;
+    return (await this.deps.store.operators.byEmail(bot.accountId, email.toLowerCase()))?.name ?? null;
+  }
+
+  private async delivery(bot: BotRecord, event: ConversationEvent): Promise<LiveDelivery> {
+    if (event.kind === 'state') {
+      const OperatorName = event.state === STATE_TAKEN_OVER ? await this.operatorName(bot, event.operator) : null;
+      return { event: 'state', data: { State: event.state, Operator: event.operator, OperatorName } };
+    }
     if (event.kind === 'forgotten') return { event: 'forgotten', data: {} };
     if (event.truncated) return { event: 'resync', data: {} };
     // The turn that wrote the message says where it left the conversation (a turn run elsewhere

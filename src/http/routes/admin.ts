@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { accountView, PACKAGES, PLANS, usageView } from '../../accounts/service.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
+import { Account, AccountKey, AccountWithUsage, Operator } from '../wire-schemas.js';
 
 const Plan = Type.Union(PLANS.map((p) => Type.Literal(p)));
 const Packages = Type.Array(Type.Union(PACKAGES.map((p) => Type.Literal(p))), { maxItems: 10 });
@@ -16,7 +17,10 @@ export function adminRoutes(app: App, s: Services): void {
     '/admin/accounts',
     {
       ...admin,
-      schema: { ...admin.schema, summary: 'Create an account', body: Type.Object({ Name, Plan, Packages: Type.Optional(Packages) }, { additionalProperties: false }) },
+      schema: { ...admin.schema, summary: 'Create an account',
+        body: Type.Object({ Name, Plan, Packages: Type.Optional(Packages) }, { additionalProperties: false }),
+        response: { 201: Account },
+      },
     },
     async (request, reply) => {
       const { Name: name, Plan: plan, Packages: packages } = request.body;
@@ -34,6 +38,8 @@ export function adminRoutes(app: App, s: Services): void {
         summary: 'Change an account',
         params: AccountParams,
         body: Type.Object({ Name: Type.Optional(Name), Plan: Type.Optional(Plan), Packages: Type.Optional(Packages) }, { additionalProperties: false }),
+        response: { 200: Account },
+        errors: ['ACCOUNT_NOT_FOUND'],
       },
     },
     async (request) => {
@@ -44,7 +50,7 @@ export function adminRoutes(app: App, s: Services): void {
 
   app.get(
     '/admin/accounts/:AccountId',
-    { ...admin, schema: { ...admin.schema, summary: "An account with this month's usage", params: AccountParams } },
+    { ...admin, schema: { ...admin.schema, summary: "An account with this month's usage", params: AccountParams, response: { 200: AccountWithUsage }, errors: ['ACCOUNT_NOT_FOUND'] } },
     async (request) => {
       const account = await s.accounts.get(request.params.AccountId);
       return { ...accountView(account), Usage: usageView(await s.accounts.usage(account.id)) };
@@ -54,7 +60,7 @@ export function adminRoutes(app: App, s: Services): void {
   // Not in api.md: see docs/decisions.md "Credentials and tokens".
   app.post(
     '/admin/accounts/:AccountId/key',
-    { ...admin, schema: { ...admin.schema, summary: 'Rotate the account API key (old key and its tokens stop working)', params: AccountParams } },
+    { ...admin, schema: { ...admin.schema, summary: 'Rotate the account API key (old key and its tokens stop working)', params: AccountParams, response: { 200: AccountKey }, errors: ['ACCOUNT_NOT_FOUND'] } },
     async (request) => s.accounts.rotateKey(request.params.AccountId),
   );
 
@@ -70,6 +76,8 @@ export function adminRoutes(app: App, s: Services): void {
           { Email: Type.String({ format: 'email', maxLength: 254 }), Name, Password: Type.String({ minLength: 8, maxLength: 200 }) },
           { additionalProperties: false },
         ),
+        response: { 201: Operator },
+        errors: ['ACCOUNT_NOT_FOUND', 'CONFLICT'],
       },
     },
     async (request, reply) => {

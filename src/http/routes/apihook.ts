@@ -1,13 +1,13 @@
 // api.md section 14: first-generation API channel clients. Same behaviour as the /custom twins;
 // the bot API key is accepted as bearer whatever the simplified-auth setting.
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { valuesView } from '../../conversations/values.js';
 import { AppError } from '../../shared/errors.js';
-import { chatReplyJson } from '../../channels/custom/chat-reply.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
-import { botConfig, ChatBody, chatInputOf } from './custom.js';
+import { botConfig, CHAT_ANSWERS, ChatBody, chatInputOf, sendChatReply } from './custom.js';
+import { BotConfig, Values } from '../wire-schemas.js';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 
@@ -36,19 +36,19 @@ function userIdOf(request: FastifyRequest, fallback?: string): string {
 export function apihookRoutes(app: App, s: Services): void {
   const hook = { ...authed('apihook'), schema: { tags: ['first-generation API'], security: [{ bearer: [] }] } };
 
-  app.post('/apihook/chat', { ...hook, schema: { ...hook.schema, summary: 'As POST /custom/chat', body: ChatBody } }, async (request, reply) => {
+  app.post('/apihook/chat', { ...hook, schema: { ...hook.schema, summary: 'As POST /custom/chat', body: ChatBody, ...CHAT_ANSWERS } }, async (request, reply) => {
     const { bot } = principalOf(request);
-    return reply.type('application/json; charset=utf-8').send(chatReplyJson(await s.chat.chat(bot, chatInputOf(request.body, request.headers))));
+    return sendChatReply(reply as FastifyReply, await s.chat.chat(bot, chatInputOf(request.body, request.headers)));
   });
 
-  app.get('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/values', querystring: StatusQuery } }, async (request) => {
+  app.get('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/values', querystring: StatusQuery, response: { 200: Values }, errors: ['CONVERSATION_NOT_FOUND'] } }, async (request) => {
     const { bot } = principalOf(request);
     const conversation = await s.conversations.find(bot, userIdOf(request, request.query.userid));
     if (!conversation) throw new AppError('CONVERSATION_NOT_FOUND');
     return valuesView(conversation);
   });
 
-  app.post('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'Set or delete a variable or tag', body: StatusUpdate } }, async (request) => {
+  app.post('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'Set or delete a variable or tag', body: StatusUpdate, response: { 200: Values }, errors: ['CONVERSATION_NOT_FOUND', 'USER_BANNED', 'CONVERSATION_FORGETTING', 'LIMIT_EXCEEDED'] } }, async (request) => {
     const { bot } = principalOf(request);
     const { UpdateType, Name, Value, UserId } = request.body;
     if (UpdateType === 'set-var' && Value === undefined) throw new AppError('INVALID_REQUEST', 'set-var needs a Value.', { Field: 'Value' });
@@ -56,5 +56,5 @@ export function apihookRoutes(app: App, s: Services): void {
     return valuesView(updated);
   });
 
-  app.get('/apihook/config', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/config' } }, async (request) => botConfig(s, principalOf(request).bot));
+  app.get('/apihook/config', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/config', response: { 200: BotConfig } } }, async (request) => botConfig(s, principalOf(request).bot));
 }

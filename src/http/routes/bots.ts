@@ -4,9 +4,11 @@ import { usageView } from '../../accounts/service.js';
 import { AppError } from '../../shared/errors.js';
 import { authed, BOT_FILE_BODY_LIMIT, type App } from '../app.js';
 import type { Services } from '../services.js';
+import { AccountKey, BotFile, BotList, CreatedBot, Credentials, DeletedBot, EditedBot, Usage, Versions } from '../wire-schemas.js';
 import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
+import type { Published } from '../../bots/service.js';
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
@@ -29,11 +31,13 @@ function parseIfMatch(header: string | string[] | undefined): number | null {
 export function botRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
   const botFileRoute = { ...account, bodyLimit: BOT_FILE_BODY_LIMIT };
+  // What every edit of a bot answers, and the errors an edit can meet.
+  const edits = { response: { 200: EditedBot }, errors: ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED'] as const };
   const owned = (request: FastifyRequest) => s.bots.owned(accountOf(request), (request.params as { APIKey: string }).APIKey);
   // A master's publish and rollback also list what became of each clone (`Clones`).
-  const edited = (bot: BotRecord & { clones?: unknown[] }) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
+  const edited = (bot: Published) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
 
-  app.get('/bots', { ...account, schema: { ...account.schema, summary: "The account's bots" } }, async (request) => {
+  app.get('/bots', { ...account, schema: { ...account.schema, summary: "The account's bots", response: { 200: BotList } } }, async (request) => {
     const bots = await s.bots.list(accountOf(request));
     const keyOf = new Map(bots.map((b) => [b.id, b.apiKey]));
     return {
@@ -52,36 +56,37 @@ export function botRoutes(app: App, s: Services): void {
     };
   });
 
+  const createSchema = { ...account.schema, body: AnyBotFile, response: { 201: CreatedBot }, errors: ['INVALID_BOT', 'LIMIT_EXCEEDED'] as const };
   const create = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const file = s.bots.checkFile(request.body, request.headers['content-type']);
     const bot = await s.bots.create(accountOf(request), file);
     return reply.status(201).send({ APIKey: bot.apiKey, APISecret: bot.apiSecret, Version: bot.version });
   };
-  app.post('/bots', { ...botFileRoute, schema: { ...account.schema, summary: 'Create a bot from a bot file', body: AnyBotFile } }, create);
-  app.post('/bots/restore', { ...botFileRoute, schema: { ...account.schema, summary: 'Restore a backup as a new bot', body: AnyBotFile } }, create);
+  app.post('/bots', { ...botFileRoute, schema: { ...createSchema, summary: 'Create a bot from a bot file' } }, create);
+  app.post('/bots/restore', { ...botFileRoute, schema: { ...createSchema, summary: 'Restore a backup as a new bot' } }, create);
 
   app.get(
     '/bots/backup',
-    { ...authed('bot'), schema: { tags: ['bots'], security: [{ bearer: [] }], summary: "The bot token's bot as a bot file (its draft)" } },
+    { ...authed('bot'), schema: { tags: ['bots'], security: [{ bearer: [] }], summary: "The bot token's bot as a bot file (its draft)", response: { 200: BotFile } } },
     async (request) => s.bots.draftFile((request.principal as { bot: BotRecord }).bot),
   );
 
-  app.get('/account/usage', { ...account, schema: { ...account.schema, summary: "This month's message accounting" } }, async (request) =>
+  app.get('/account/usage', { ...account, schema: { ...account.schema, summary: "This month's message accounting", response: { 200: Usage } } }, async (request) =>
     usageView(await s.accounts.usage(accountOf(request).id)),
   );
 
   // Not in api.md: see docs/decisions.md "Credentials and tokens".
-  app.post('/account/key', { ...account, schema: { ...account.schema, summary: 'Rotate the account API key (old key and its tokens stop working)' } }, async (request) =>
+  app.post('/account/key', { ...account, schema: { ...account.schema, summary: 'Rotate the account API key (old key and its tokens stop working)', response: { 200: AccountKey } } }, async (request) =>
     s.accounts.rotateKey(accountOf(request).id),
   );
 
-  app.get('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'The draft as a bot file', params: KeyParams } }, async (request) =>
+  app.get('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'The draft as a bot file', params: KeyParams, response: { 200: BotFile }, errors: ['BOT_NOT_FOUND'] } }, async (request) =>
     s.bots.draftFile(await owned(request)),
   );
 
   app.put(
     '/bots/:APIKey',
-    { ...botFileRoute, schema: { ...account.schema, summary: 'Replace the draft (If-Match: version)', params: KeyParams, body: AnyBotFile } },
+    { ...botFileRoute, schema: { ...account.schema, summary: 'Replace the draft (If-Match: version)', params: KeyParams, body: AnyBotFile, ...edits } },
     async (request) => {
       const ifMatch = parseIfMatch(request.headers['if-match']);
       const bot = await owned(request);
@@ -91,15 +96,15 @@ export function botRoutes(app: App, s: Services): void {
 
   app.patch(
     '/bots/:APIKey/settings',
-    { ...account, schema: { ...account.schema, summary: 'Merge into the settings; effective at once', params: KeyParams, body: Type.Object({}, { additionalProperties: true }) } },
+    { ...account, schema: { ...account.schema, summary: 'Merge into the settings; effective at once', params: KeyParams, body: Type.Object({}, { additionalProperties: true }), ...edits } },
     async (request) => edited(await s.bots.patchSettings(await owned(request), request.body)),
   );
 
-  app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams } }, async (request) =>
+  app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams, ...edits } }, async (request) =>
     edited(await s.bots.publish(await owned(request))),
   );
 
-  app.get('/bots/:APIKey/versions', { ...account, schema: { ...account.schema, summary: 'Published versions', params: KeyParams } }, async (request) => ({
+  app.get('/bots/:APIKey/versions', { ...account, schema: { ...account.schema, summary: 'Published versions', params: KeyParams, response: { 200: Versions }, errors: ['BOT_NOT_FOUND'] } }, async (request) => ({
     Result: await s.bots.versions(await owned(request)),
   }));
 
@@ -112,19 +117,21 @@ export function botRoutes(app: App, s: Services): void {
         summary: 'Publish an earlier version again',
         params: KeyParams,
         body: Type.Object({ Version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+        ...edits,
+        errors: [...edits.errors, 'VERSION_NOT_FOUND'],
       },
     },
     async (request) => edited(await s.bots.rollback(await owned(request), request.body.Version)),
   );
 
-  app.post('/bots/:APIKey/secret', { ...account, schema: { ...account.schema, summary: 'Rotate the API secret', params: KeyParams } }, async (request) => {
+  app.post('/bots/:APIKey/secret', { ...account, schema: { ...account.schema, summary: 'Rotate the API secret', params: KeyParams, response: { 200: Credentials }, errors: ['BOT_NOT_FOUND'] } }, async (request) => {
     const bot = await s.bots.rotateSecret(await owned(request));
     return { APIKey: bot.apiKey, APISecret: bot.apiSecret };
   });
 
-  app.delete('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'Delete the bot and its conversations', params: KeyParams } }, async (request) => {
+  app.delete('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'Delete the bot and its conversations', params: KeyParams, response: { 200: DeletedBot }, errors: ['BOT_NOT_FOUND'] } }, async (request) => {
     const bot = await owned(request);
     await s.bots.remove(bot);
-    return { APIKey: bot.apiKey, Deleted: true };
+    return { APIKey: bot.apiKey, Deleted: true as const };
   });
 }

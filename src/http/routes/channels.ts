@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import { authed, DEFAULT_BODY_LIMIT, type App } from '../app.js';
 import type { Services } from '../services.js';
+import { ChannelList, ConnectedChannel, PlatformAck, textResponse } from '../wire-schemas.js';
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 const ChannelParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }), Channel: Type.String({ maxLength: 32 }) });
@@ -18,7 +19,7 @@ const ConnectBody = Type.Object(
     PageId: Type.Optional(Type.String({ maxLength: 64, description: "Messenger: the Facebook page's id" })),
     PageAccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Messenger: the page access token' })),
     AppSecret: Type.Optional(Secret),
-    VerifyToken: Type.Optional(Type.String({ minLength: 16, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
+    VerifyToken: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
   },
   { additionalProperties: false },
 );
@@ -27,7 +28,7 @@ const WebhookParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), Cha
 export function channelRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['channels'], security: [{ bearer: [] }] } };
 
-  app.get('/bots/:APIKey/channels', { ...account, schema: { ...account.schema, summary: "The bot's channels: custom, web and the messaging platforms", params: KeyParams } }, async (request) => ({
+  app.get('/bots/:APIKey/channels', { ...account, schema: { ...account.schema, summary: "The bot's channels: custom, web and the messaging platforms", params: KeyParams, response: { 200: ChannelList }, errors: ['BOT_NOT_FOUND'] } }, async (request) => ({
     Result: await s.channels.connections.list(await s.bots.owned(accountOf(request), request.params.APIKey)),
   }));
 
@@ -40,6 +41,8 @@ export function channelRoutes(app: App, s: Services): void {
         summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?})',
         params: ChannelParams,
         body: ConnectBody,
+        response: { 200: ConnectedChannel },
+        errors: ['BOT_NOT_FOUND', 'NOT_FOUND', 'MISSING_FIELD', 'CHANNEL_REJECTED'],
       },
     },
     async (request) => {
@@ -48,11 +51,11 @@ export function channelRoutes(app: App, s: Services): void {
     },
   );
 
-  app.delete('/bots/:APIKey/channels/:Channel', { ...account, schema: { ...account.schema, summary: 'Disconnect: the credentials are erased', params: ChannelParams } }, async (request, reply) => {
+  app.delete('/bots/:APIKey/channels/:Channel', { ...account, schema: { ...account.schema, summary: 'Disconnect: the credentials are erased', params: ChannelParams, response: { 204: { description: 'Disconnected (or was not connected)', type: 'null' } }, errors: ['BOT_NOT_FOUND', 'NOT_FOUND'] } }, async (request, reply) => {
     const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
     s.channels.connections.platform(request.params.Channel);
     await s.channels.connections.disconnect(bot, request.params.Channel);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 
   // Meta's subscription handshake: the challenge back as plain text.
@@ -60,7 +63,10 @@ export function channelRoutes(app: App, s: Services): void {
     '/channels/:Channel/:ChannelId',
     {
       config: { limit: 'principal' },
-      schema: { tags: ['channels'], summary: 'Meta webhook verification (hub.mode, hub.verify_token, hub.challenge)', params: WebhookParams, querystring: Type.Record(Type.String(), Type.String({ maxLength: 1024 })) },
+      schema: { tags: ['channels'], summary: 'Meta webhook verification (hub.mode, hub.verify_token, hub.challenge)', params: WebhookParams, querystring: Type.Record(Type.String(), Type.String({ maxLength: 1024 })),
+        response: { 200: textResponse('text/plain', 'The hub.challenge, echoed') },
+        errors: ['NOT_FOUND', 'VERIFY_TOKEN_MISMATCH'],
+      },
     },
     async (request, reply) => {
       const challenge = await s.channels.inbound.handshake(request.params.Channel, request.params.ChannelId, request.query);
@@ -74,11 +80,20 @@ export function channelRoutes(app: App, s: Services): void {
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DEFAULT_BODY_LIMIT }, (_request, body, done) => done(null, body));
     (scope as unknown as App).post(
       '/channels/:Channel/:ChannelId',
-      { config: { limit: 'principal' }, schema: { tags: ['channels'], summary: "A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification)", params: WebhookParams } },
+      {
+        config: { limit: 'principal' },
+        schema: {
+          tags: ['channels'],
+          summary: "A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification)",
+          params: WebhookParams,
+          response: { 200: PlatformAck },
+          errors: ['NOT_FOUND', 'SIGNATURE_INVALID', 'INVALID_JSON'],
+        },
+      },
       async (request) => {
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         await s.channels.inbound.receive(request.params.Channel, request.params.ChannelId, { headers: request.headers, rawBody, query: request.query as Record<string, string> });
-        return { ok: true };
+        return { ok: true as const };
       },
     );
   });

@@ -4,6 +4,7 @@
 import { Type } from 'typebox';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
+import { Credentials, DetachedBehaviour } from '../wire-schemas.js';
 import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
@@ -34,6 +35,7 @@ const CloneBody = Type.Object(
   { additionalProperties: false },
 );
 const DetachBody = Type.Object({ Behaviour: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+const CLONE_ANSWERS = { response: { 200: Credentials }, errors: ['MISSING_FIELD', 'BOT_NOT_FOUND', 'PACKAGE_REQUIRED', 'STATE_CONFLICT', 'INVALID_BOT'] } as const;
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
@@ -44,19 +46,19 @@ export function cloneRoutes(app: App, s: Services): void {
 
   app.post(
     '/bot/refclone',
-    { ...account, schema: { ...account.schema, summary: 'A referenced clone of a bot, which becomes its master', body: RefCloneBody } },
+    { ...account, schema: { ...account.schema, summary: 'A referenced clone of a bot, which becomes its master', body: RefCloneBody, ...CLONE_ANSWERS } },
     async (request) => credentials(await s.clones.refClone(accountOf(request), request.body.Source)),
   );
 
   app.post(
     '/bot/clone',
-    { ...account, schema: { ...account.schema, summary: 'A full, detached copy with [[tags]] filled in', body: CloneBody } },
+    { ...account, schema: { ...account.schema, summary: 'A full, detached copy with [[tags]] filled in', body: CloneBody, ...CLONE_ANSWERS } },
     async (request) => credentials(await s.clones.fullClone(accountOf(request), request.body.Source, request.body.Destination)),
   );
 
   app.post(
     '/bots/:APIKey/detach',
-    { ...account, schema: { ...account.schema, summary: "Make one of a clone's linked behaviours its own", params: KeyParams, body: DetachBody } },
+    { ...account, schema: { ...account.schema, summary: "Make one of a clone's linked behaviours its own", params: KeyParams, body: DetachBody, response: { 200: DetachedBehaviour }, errors: ['MISSING_FIELD', 'BOT_NOT_FOUND', 'BEHAVIOUR_NOT_FOUND', 'STATE_CONFLICT', 'VERSION_MISMATCH'] } },
     async (request) => {
       const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
       const result = await s.clones.detach(bot, request.body.Behaviour);

@@ -6,6 +6,7 @@ import { SHARE_MODES } from '../../operators/share-service.js';
 import { AppError } from '../../shared/errors.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
+import { BeingForgotten, ConversationState, ShareUrl } from '../wire-schemas.js';
 import type { ShareMode } from '../../conversations/model.js';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
@@ -54,13 +55,32 @@ export function controlRoutes(app: App, s: Services): void {
 
   app.get(
     '/custom/state',
-    { ...bot, schema: { ...bot.schema, summary: 'Control state of a conversation', querystring: Type.Object({ userid: UserId }, { additionalProperties: false }) } },
+    {
+      ...bot,
+      schema: {
+        ...bot.schema,
+        summary: 'Control state of a conversation',
+        querystring: Type.Object({ userid: UserId }, { additionalProperties: false }),
+        response: { 200: ConversationState },
+        errors: ['CONVERSATION_NOT_FOUND', 'CONVERSATION_FORGETTING'],
+      },
+    },
     async (request) => s.control.state(principalOf(request).bot, request.query.userid),
   );
 
   app.post(
     '/custom/state',
-    { ...bot, schema: { ...bot.schema, summary: 'Ban, unban, forget, take over or hand over', querystring: StateParams, body: StateParams } },
+    {
+      ...bot,
+      schema: {
+        ...bot.schema,
+        summary: 'Ban, unban, forget, take over or hand over',
+        querystring: StateParams,
+        body: StateParams,
+        response: { 200: ConversationState, 202: { ...BeingForgotten, description: 'forget: the deletion has started' } },
+        errors: ['CONVERSATION_NOT_FOUND', 'CONVERSATION_FORGETTING', 'STATE_CONFLICT', 'UNAVAILABLE'],
+      },
+    },
     async (request, reply) => {
       // Parameters may come in the query or the JSON body; the body wins where both have one.
       const p = { ...request.query, ...request.body };
@@ -85,6 +105,8 @@ export function controlRoutes(app: App, s: Services): void {
         ...bot.schema,
         summary: 'Create a shared conversation URL',
         body: Type.Object({ UserId, Mode: Type.String({ maxLength: 16 }), Hours: Loose }, { additionalProperties: false }),
+        response: { 200: ShareUrl },
+        errors: ['CONVERSATION_NOT_FOUND'],
       },
     },
     async (request) => {
@@ -101,6 +123,8 @@ export function controlRoutes(app: App, s: Services): void {
         ...bot.schema,
         summary: 'Create a shared conversation URL (path form)',
         params: Type.Object({ mode: Type.String({ maxLength: 16 }), userid: UserId, hours: Type.String({ maxLength: 16 }) }),
+        response: { 200: ShareUrl },
+        errors: ['CONVERSATION_NOT_FOUND'],
       },
     },
     async (request) => {

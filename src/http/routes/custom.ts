@@ -1,26 +1,27 @@
 // api.md sections 2 to 6 and 14: the custom channel and its first-generation twins.
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatInput } from '../../channels/custom/chat-service.js';
 import { positionView, singleValue, valuesView, variableUpdates, DEFAULT_PRIVACY_FLAG } from '../../conversations/values.js';
 import { AppError } from '../../shared/errors.js';
 import { chatReplyJson } from '../../channels/custom/chat-reply.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
+import { BotConfig, ChatReply, InjectedPart, Position, SingleValue, Values } from '../wire-schemas.js';
 import type { Direction } from '../../conversations/model.js';
+import type { ChatReply as ChatReplyValue } from '../../conversations/reply.js';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 256 });
 const VariableValue = Type.Union([Type.String({ maxLength: 65536 }), Type.Number(), Type.Boolean(), Type.Null()]);
-const Part = Type.Object({}, { additionalProperties: true });
 
 export const ChatBody = Type.Object(
   {
     UserId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     Command: Type.Optional(Type.String({ maxLength: 256 })),
     Text: Type.Optional(Type.String({ maxLength: 16384 })),
-    Parts: Type.Optional(Type.Array(Part, { maxItems: 100 })),
+    Parts: Type.Optional(Type.Array(InjectedPart, { maxItems: 100, description: 'With DIRECTION BOT or OPERATOR: parts to add, shaped as reply parts' })),
     ForcedBehaviour: Type.Optional(Name),
     ForcedInteraction: Type.Optional(Name),
     ForcedBehaviourKey: Type.Optional(Name),
@@ -37,6 +38,11 @@ export const ChatBody = Type.Object(
   },
   { additionalProperties: false },
 );
+/** The answers of a chat turn (api.md section 3), shared with the first-generation twin. */
+export const CHAT_ANSWERS = {
+  response: { 200: ChatReply },
+  errors: ['USER_BANNED', 'CONVERSATION_NOT_FOUND', 'CHANNEL_MISMATCH', 'CONVERSATION_FORGETTING', 'LIMIT_EXCEEDED', 'UNAVAILABLE'],
+} as const;
 type ChatBodyType = Type.Static<typeof ChatBody>;
 
 const UserQuery = Type.Object({ userid: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
@@ -76,6 +82,9 @@ export function chatInputOf(body: ChatBodyType, headers: FastifyRequest['headers
   };
 }
 
+/** The chat reply goes out as the JSON text chat-reply.ts writes; Fastify sends a string as it is. */
+export const sendChatReply = (reply: FastifyReply, answer: ChatReplyValue) => reply.type('application/json; charset=utf-8').send(chatReplyJson(answer));
+
 /** api.md section 2. */
 export async function botConfig(s: Services, bot: BotRecord) {
   const start = (await s.conversations.live(bot)).startBehaviour;
@@ -100,20 +109,20 @@ export function customRoutes(app: App, s: Services): void {
     return conversation;
   };
 
-  app.get('/custom/config', { ...chat, schema: { ...chat.schema, summary: "The bot's configuration" } }, async (request) =>
+  app.get('/custom/config', { ...chat, schema: { ...chat.schema, summary: "The bot's configuration", response: { 200: BotConfig } } }, async (request) =>
     botConfig(s, principalOf(request).bot),
   );
 
-  app.post('/custom/chat', { ...chat, schema: { ...chat.schema, summary: 'Talk to the bot', body: ChatBody } }, async (request, reply) => {
+  app.post('/custom/chat', { ...chat, schema: { ...chat.schema, summary: 'Talk to the bot', body: ChatBody, ...CHAT_ANSWERS } }, async (request, reply) => {
     const { bot } = principalOf(request);
-    return reply.type('application/json; charset=utf-8').send(chatReplyJson(await s.chat.chat(bot, chatInputOf(request.body, request.headers))));
+    return sendChatReply(reply as FastifyReply, await s.chat.chat(bot, chatInputOf(request.body, request.headers)));
   });
 
-  app.get('/custom/position', { ...chat, schema: { ...chat.schema, summary: "The conversation's position", querystring: UserQuery } }, async (request) =>
+  app.get('/custom/position', { ...chat, schema: { ...chat.schema, summary: "The conversation's position", querystring: UserQuery, response: { 200: Position }, errors: ['CONVERSATION_NOT_FOUND'] } }, async (request) =>
     positionView(await conversationOf(request, request.query.userid)),
   );
 
-  app.get('/custom/value', { ...chat, schema: { ...chat.schema, summary: 'One variable, tag or privacy flag', querystring: ValueQuery } }, async (request) => {
+  app.get('/custom/value', { ...chat, schema: { ...chat.schema, summary: 'One variable, tag or privacy flag', querystring: ValueQuery, response: { 200: SingleValue }, errors: ['CONVERSATION_NOT_FOUND'] } }, async (request) => {
     const { userid, type, name } = request.query;
     const kind = type.toLowerCase();
     if (kind !== 'variable' && kind !== 'tag' && kind !== 'privacy') {
@@ -123,7 +132,7 @@ export function customRoutes(app: App, s: Services): void {
     return { Value: singleValue(await conversationOf(request, userid), kind, name || DEFAULT_PRIVACY_FLAG) };
   });
 
-  app.get('/custom/values', { ...chat, schema: { ...chat.schema, summary: 'All values of a conversation', querystring: UserQuery } }, async (request) =>
+  app.get('/custom/values', { ...chat, schema: { ...chat.schema, summary: 'All values of a conversation', querystring: UserQuery, response: { 200: Values }, errors: ['CONVERSATION_NOT_FOUND'] } }, async (request) =>
     valuesView(await conversationOf(request, request.query.userid)),
   );
 }

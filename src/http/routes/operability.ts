@@ -3,21 +3,22 @@ import fs from 'node:fs';
 import { AppError } from '../../shared/errors.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
+import { BotFile, Health, textResponse } from '../wire-schemas.js';
 
 export function operabilityRoutes(app: App, s: Services): void {
-  app.get('/health', { schema: { tags: ['operability'], summary: 'Readiness: 200 when the database answers' } }, async () => {
+  app.get('/health', { schema: { tags: ['operability'], summary: 'Readiness: 200 when the database answers', response: { 200: Health }, errors: ['UNAVAILABLE'] } }, async () => {
     try {
       await s.ping();
     } catch {
       throw new AppError('UNAVAILABLE');
     }
-    return { Status: 'ok' };
+    return { Status: 'ok' as const };
   });
-  app.get('/metrics', { schema: { tags: ['operability'], summary: 'Prometheus metrics' } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { tags: ['operability'], summary: 'Prometheus metrics', response: { 200: textResponse('text/plain', 'Prometheus text exposition format') } } }, async (_request, reply) => {
     reply.type(s.metrics.contentType);
     return s.metrics.text();
   });
-  app.get('/schema/bot.json', { schema: { tags: ['bots'], summary: 'JSON Schema of bot files' } }, async (_request, reply) => {
+  app.get('/schema/bot.json', { schema: { tags: ['bots'], summary: 'JSON Schema of bot files', response: { 200: { ...BotFile, description: 'A JSON Schema (draft 2020-12)' } } } }, async (_request, reply) => {
     reply.type('application/schema+json');
     return s.botSchema;
   });

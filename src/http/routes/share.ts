@@ -8,6 +8,10 @@ import { openEventStream, type EventStream } from '../event-stream.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, errorPage } from './console-assets.js';
+import { SentParts, SharedConversation, textResponse } from '../wire-schemas.js';
+
+const EVENT_STREAM = textResponse('text/event-stream', 'One JSON object per event: Kind message, state, forgotten or ended');
+const LINK_ERRORS = ['SHARE_NOT_FOUND', 'SHARE_EXPIRED'] as const;
 
 const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 128 }) });
 const MessageBody = Type.Object({ Text: Type.String({ minLength: 1, maxLength: 16_384 }) }, { additionalProperties: false });
@@ -20,7 +24,7 @@ export function shareRoutes(app: App, s: Services): void {
   // The link is the credential: counted per client address when limits are on.
   const limited = { config: { limit: 'principal' as const } };
 
-  app.get('/share/:code', { ...limited, schema: { tags, summary: 'Open a shared conversation (the page for browsers, JSON for other clients)', params: CodeParams } }, async (request, reply) => {
+  app.get('/share/:code', { ...limited, schema: { tags, summary: 'Open a shared conversation (the page for browsers, JSON for other clients)', params: CodeParams, response: { 200: SharedConversation }, errors: LINK_ERRORS } }, async (request, reply) => {
     if (!wantsHtml(request)) return s.shareAccess.conversation(request.params.code);
     try {
       await s.shareAccess.open(request.params.code);
@@ -31,15 +35,15 @@ export function shareRoutes(app: App, s: Services): void {
     return consolePage(reply, { mode: 'share', code: request.params.code });
   });
 
-  app.get('/share/:code/api/conversation', { ...limited, schema: { tags, summary: 'The shared conversation: state, transcript, mode', params: CodeParams } }, async (request) =>
+  app.get('/share/:code/api/conversation', { ...limited, schema: { tags, summary: 'The shared conversation: state, transcript, mode', params: CodeParams, response: { 200: SharedConversation }, errors: LINK_ERRORS } }, async (request) =>
     s.shareAccess.conversation(request.params.code),
   );
 
-  app.post('/share/:code/api/messages', { ...limited, schema: { tags, summary: 'Write to the user as operator (takeover and auto links)', params: CodeParams, body: MessageBody } }, async (request) =>
+  app.post('/share/:code/api/messages', { ...limited, schema: { tags, summary: 'Write to the user as operator (takeover and auto links)', params: CodeParams, body: MessageBody, response: { 200: SentParts }, errors: [...LINK_ERRORS, 'SHARE_READ_ONLY', 'USER_BANNED', 'CONVERSATION_FORGETTING'] } }, async (request) =>
     s.shareAccess.send(request.params.code, request.body.Text),
   );
 
-  app.get('/share/:code/api/events', { ...limited, schema: { tags, summary: 'Live events of the shared conversation (text/event-stream)', params: CodeParams } }, async (request, reply) =>
+  app.get('/share/:code/api/events', { ...limited, schema: { tags, summary: 'Live events of the shared conversation (text/event-stream)', params: CodeParams, response: { 200: EVENT_STREAM }, errors: LINK_ERRORS } }, async (request, reply) =>
     streamShareEvents(app, s, request.params.code, request, reply),
   );
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../shared/errors.js';
 import { MISSED_DEFAULT_LIMIT, MISSED_MAX_LIMIT } from '../../bots/understanding-service.js';
 import { authed, type App } from '../app.js';
+import { AiSettings, MissedTexts, ParsedText } from '../wire-schemas.js';
 import type { Services } from '../services.js';
 import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
@@ -40,30 +41,30 @@ export function understandingRoutes(app: App, s: Services): void {
 
   app.post(
     '/bots/:APIKey/nlp/parse',
-    { ...account, schema: { ...account.schema, summary: "What a version's model makes of a text", params: KeyParams, body: ParseBody } },
+    { ...account, schema: { ...account.schema, summary: "What a version's model makes of a text", params: KeyParams, body: ParseBody, response: { 200: ParsedText }, errors: ['BOT_NOT_FOUND', 'VERSION_NOT_FOUND', 'MISSING_FIELD'] } },
     async (request) => s.understanding.parse(await owned(request), request.body.Text, request.body.Version),
   );
 
   app.get(
     '/bots/:APIKey/missed',
-    { ...account, schema: { ...account.schema, summary: 'User texts that reached a fallback, most frequent first', params: KeyParams, querystring: MissedQuery } },
+    { ...account, schema: { ...account.schema, summary: 'User texts that reached a fallback, most frequent first', params: KeyParams, querystring: MissedQuery, response: { 200: MissedTexts }, errors: ['BOT_NOT_FOUND'] } },
     async (request) => {
       const limit = limitOf(request.query.limit);
       return s.understanding.missed(await owned(request), limit);
     },
   );
 
-  app.get('/bots/:APIKey/ai', { ...account, schema: { ...account.schema, summary: "The bot's AI provider (never its key)", params: KeyParams } }, async (request) =>
+  app.get('/bots/:APIKey/ai', { ...account, schema: { ...account.schema, summary: "The bot's AI provider (never its key)", params: KeyParams, response: { 200: AiSettings }, errors: ['BOT_NOT_FOUND'] } }, async (request) =>
     s.understanding.aiSettings(await owned(request)),
   );
 
   app.put(
     '/bots/:APIKey/ai',
-    { ...account, schema: { ...account.schema, summary: "Set the bot's own AI provider; effective at once", params: KeyParams, body: AiBody } },
+    { ...account, schema: { ...account.schema, summary: "Set the bot's own AI provider; effective at once", params: KeyParams, body: AiBody, response: { 200: AiSettings }, errors: ['BOT_NOT_FOUND', 'MISSING_FIELD'] } },
     async (request) => s.understanding.putAiSettings(await owned(request), request.body),
   );
 
-  app.delete('/bots/:APIKey/ai', { ...account, schema: { ...account.schema, summary: "Remove the bot's own AI provider", params: KeyParams } }, async (request) =>
+  app.delete('/bots/:APIKey/ai', { ...account, schema: { ...account.schema, summary: "Remove the bot's own AI provider", params: KeyParams, response: { 200: AiSettings }, errors: ['BOT_NOT_FOUND'] } }, async (request) =>
     s.understanding.deleteAiSettings(await owned(request)),
   );
 }

@@ -11,6 +11,11 @@ import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { ChatBody } from './custom.js';
+import { ChatReply, textResponse, WebConfig } from '../wire-schemas.js';
+
+/** What the widget's calls can meet: an unknown web key, a refused origin, the conversation's own state. */
+const WEB_ERRORS = ['BOT_NOT_FOUND', 'ORIGIN_FORBIDDEN'] as const;
+const TURN_ERRORS = [...WEB_ERRORS, 'CONVERSATION_NOT_FOUND', 'USER_BANNED', 'CONVERSATION_FORGETTING', 'LIMIT_EXCEEDED', 'UNAVAILABLE'] as const;
 
 const KeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 128 }) });
 const UserId = Type.String({ minLength: 1, maxLength: 256 });
@@ -69,13 +74,13 @@ export function webRoutes(app: App, s: Services): void {
     return reply.status(204).send();
   });
 
-  app.get('/web/:key/config', { ...web, schema: { tags, summary: "The bot's name and avatar for the widget", params: KeyParams } }, async (request) =>
+  app.get('/web/:key/config', { ...web, schema: { tags, summary: "The bot's name and avatar for the widget", params: KeyParams, response: { 200: WebConfig }, errors: WEB_ERRORS } }, async (request) =>
     s.web.config(principalOf(request).bot),
   );
 
   app.post(
     '/web/:key/conversation',
-    { ...web, schema: { tags, summary: 'Start a web conversation, or resume it (READY history)', params: KeyParams, body: StartBody } },
+    { ...web, schema: { tags, summary: 'Start a web conversation, or resume it (READY history)', params: KeyParams, body: StartBody, response: { 200: ChatReply }, errors: TURN_ERRORS } },
     async (request) => {
       const body = request.body;
       return s.web.start(principalOf(request), {
@@ -89,7 +94,7 @@ export function webRoutes(app: App, s: Services): void {
 
   app.post(
     '/web/:key/messages',
-    { ...web, schema: { tags, summary: 'Send a text or a button payload', params: KeyParams, body: SendBody } },
+    { ...web, schema: { tags, summary: 'Send a text or a button payload', params: KeyParams, body: SendBody, response: { 200: ChatReply }, errors: TURN_ERRORS } },
     async (request) => {
       const { UserId: userId, Text: text, Command: command, ClientId: clientId } = request.body;
       return s.web.send(principalOf(request), { userId, text, command, clientId });
@@ -98,7 +103,17 @@ export function webRoutes(app: App, s: Services): void {
 
   app.get(
     '/web/:key/events',
-    { ...web, schema: { tags, summary: 'Live messages of a web conversation (Server-Sent Events)', params: KeyParams, querystring: EventsQuery } },
+    {
+      ...web,
+      schema: {
+        tags,
+        summary: 'Live messages of a web conversation (Server-Sent Events)',
+        params: KeyParams,
+        querystring: EventsQuery,
+        response: { 200: textResponse('text/event-stream', 'Events ready, message and state, one JSON object each') },
+        errors: [...WEB_ERRORS, 'CONVERSATION_NOT_FOUND'],
+      },
+    },
     async (request, reply) => {
       const principal = principalOf(request);
       const userId = request.query.userid;

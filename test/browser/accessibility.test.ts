@@ -1,0 +1,98 @@
+// Issue 15, "Done when": an axe-core scan of the widget and the operator console, at 1280×800 and
+// on a 390×844 phone, finds no serious or critical violation. axe-core (the engine behind Lighthouse's
+// and Deque's checkers) is injected into the real page by playwright-core; the widget's shadow root
+// is open, so axe scans inside it. Screenshots: /tmp/shots/ui-a11y-*.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { seedDemo, type DemoKeys } from '../../src/demo.js';
+import { launchChromium, servePictures } from '../support/browser.js';
+import { chatOk, uid } from '../support/chat-kit.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SIZES = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+];
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/** Serious and critical violations on the page as it is now, one line each. */
+async function scan(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(() => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations))) as Violation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}) at ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`));
+}
+
+describe('accessibility of the widget and the console (axe-core, Chromium)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let keys: DemoKeys;
+  let token: string;
+  const named = uid('ana');
+
+  before(async () => {
+    server = await startTestServer('sqlite');
+    keys = (await seedDemo(server.running.services))!;
+    const res = await server.client.post('/authorization/integration', { AccountAPIKey: keys.accountKey, BotAPIKey: keys.botKey, BotAPISecret: keys.botSecret });
+    token = res.body.token;
+    await chatOk(server, token, { UserId: named, Variables: { name: 'Ana Ruiz' }, Tags: ['vip'], Text: 'See https://example.org/order/7' });
+    await chatOk(server, token, { UserId: uid('waiting'), Text: 'human' });
+    browser = await launchChromium();
+    fs.mkdirSync('/tmp/shots', { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function pageAt(size: (typeof SIZES)[number]): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await servePictures(page);
+    return page;
+  }
+
+  for (const size of SIZES) {
+    test(`${size.name}: the widget, open with buttons and a carousel`, async () => {
+      const page = await pageAt(size);
+      await page.goto(`${server.url}/demo`);
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await log.getByText('What can I do for you?').waitFor();
+      await log.getByRole('button', { name: 'Browse products', exact: true }).click();
+      await log.getByRole('group', { name: /2 cards/ }).waitFor();
+      await page.screenshot({ path: `/tmp/shots/ui-a11y-widget-${size.name}.png` });
+      assert.deepEqual(await scan(page), []);
+      await page.context().close();
+    });
+
+    test(`${size.name}: the console's sign-in, its list, and an open conversation`, async () => {
+      const page = await pageAt(size);
+      await page.goto(`${server.url}/console`);
+      await page.getByLabel('E-mail', { exact: true }).waitFor();
+      assert.deepEqual(await scan(page), [], 'sign-in');
+      await page.getByLabel('E-mail', { exact: true }).fill(keys.operatorEmail);
+      await page.getByLabel('Password', { exact: true }).fill(keys.operatorPassword);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const entry = page.getByRole('navigation', { name: /^Conversations/ }).getByRole('button', { name: /Ana Ruiz/ });
+      await entry.waitFor();
+      assert.deepEqual(await scan(page), [], 'list');
+      await entry.click();
+      await page.getByRole('complementary', { name: 'Contact' }).waitFor();
+      await page.screenshot({ path: `/tmp/shots/ui-a11y-console-${size.name}.png` });
+      assert.deepEqual(await scan(page), [], 'open conversation');
+      await page.context().close();
+    });
+  }
+});
