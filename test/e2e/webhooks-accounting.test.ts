@@ -89,7 +89,7 @@ for (const kind of databaseKinds()) {
       // 2 user messages and 3 bot messages (RESET, hello, what?) were notifications; the operator's
       // message and the user's text while taken over (forwarded to operators, rule 7) are the
       // webhook's own job on the custom channel, and state events are not counted.
-      const expected = { Month: month(), Messages: 3, Replies: 3, Notifications: 5, ApiCalls: 0 };
+      const expected = { Month: month(), Messages: 3, Replies: 3, Notifications: 5, ApiCalls: 0, AiTokens: 0 };
       assert.deepEqual(await usage(server, tenant), expected);
       assert.deepEqual(await adminUsage(tenant), expected);
     });
@@ -111,7 +111,7 @@ for (const kind of databaseKinds()) {
         [['state', 'BOT', 2], ['message', 'OPERATOR', 'Operator here'], ['message', 'BOT', 'Bot pushed'], ['state', 'BOT', 0]],
       );
       assert.equal(callsOf(user)[0].body.Reply.Operator, '*');
-      const expected = { Month: month(), Messages: 1, Replies: 2, Notifications: 0, ApiCalls: 0 };
+      const expected = { Month: month(), Messages: 1, Replies: 2, Notifications: 0, ApiCalls: 0, AiTokens: 0 };
       assert.deepEqual(await usage(server, tenant), expected);
       assert.deepEqual(await adminUsage(tenant), expected);
     });
@@ -140,7 +140,7 @@ for (const kind of databaseKinds()) {
           },
         );
         const tenant = await createTenant(server.client, bot);
-        const zero = { Month: month(), Messages: 0, Replies: 0, Notifications: 0, ApiCalls: 0 };
+        const zero = { Month: month(), Messages: 0, Replies: 0, Notifications: 0, ApiCalls: 0, AiTokens: 0 };
         assert.deepEqual(await usage(server, tenant), zero);
         const user = uid('count');
         const said: string[][] = [];
@@ -164,7 +164,7 @@ for (const kind of databaseKinds()) {
         await api.waitFor((r) => r.calls.length >= 3, '3 API calls');
         await sleep(300);
         assert.deepEqual(api.calls.map((c) => `${c.method} ${c.path}`).sort(), ['GET /hook/weather', 'POST /hook/one', 'POST /hook/two']);
-        const expected = { Month: month(), Messages: 6, Replies: 6, Notifications: 0, ApiCalls: 3 };
+        const expected = { Month: month(), Messages: 6, Replies: 6, Notifications: 0, ApiCalls: 3, AiTokens: 0 };
         assert.deepEqual(await usage(server, tenant), expected);
         assert.deepEqual(await adminUsage(tenant), expected);
         // Another account's figures are its own.

@@ -15,14 +15,14 @@ const MAX_TEXT = 16 * 1024;
 const ParseBody = Type.Object({
   Text: Type.String({ maxLength: MAX_TEXT, description: 'the text to understand' }),
   Version: Type.Optional(Type.Integer({ minimum: 1, description: 'a published version (default the live one)' })),
-});
+}, { additionalProperties: false });
 // Query strings are not coerced: the number is read by hand so that a bad one gets a clear 400.
-const MissedQuery = Type.Object({ limit: Type.Optional(Type.String({ maxLength: 12 })) });
+const MissedQuery = Type.Object({ limit: Type.Optional(Type.String({ maxLength: 12 })) }, { additionalProperties: false });
 const AiBody = Type.Object({
   BaseUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1' }),
   Model: Type.String({ minLength: 1, maxLength: 256 }),
   ApiKey: Type.Optional(Type.String({ maxLength: 4096, description: 'stored encrypted, never returned; absent keeps the stored one' })),
-});
+}, { additionalProperties: false });
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
 
