@@ -63,7 +63,7 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, {
         ...created,
-        Usage: { Month: currentMonth(), Messages: 0, Replies: 0, Notifications: 0, ApiCalls: 0 },
+        Usage: { Month: currentMonth(), Messages: 0, Replies: 0, Notifications: 0, ApiCalls: 0, AiTokens: 0 },
       });
     });
 
