@@ -77,10 +77,6 @@ export function openSqlite(file: string): SqlDriver {
   db.pragma('busy_timeout = 5000');
   const reader = inMemory ? null : new Database(file, { readonly: true });
   reader?.pragma('busy_timeout = 5000');
-  // Every COMMIT of the writer makes the reader drop its page cache (SQLite sees the WAL changed),
-  // so its reads went to the OS page by page (a pread each): mapped, the database file's pages are
-  // read without a system call. 256 MiB of address space, not of memory; WAL pages are still read.
-  reader?.pragma('mmap_size = 268435456');
 
   const prepareWrite = statementCache(db);
   const prepareRead = reader ? statementCache(reader) : prepareWrite;
