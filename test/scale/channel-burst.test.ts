@@ -1,12 +1,13 @@
 // channels.md: a burst of 500 inbound Telegram updates over 50 users is answered without a 5xx,
 // each well under a second, and every reply is delivered in order per user. The figures are
-// printed (the issue's note quotes them); the assertions are about correctness, not speed.
+// printed (the issue's note quotes them); the assertions are about correctness, not speed. The
+// server is a process of its own, so that the load and its measure do not share its event loop.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { botFile, text } from '../support/chat-kit.js';
-import { databaseKinds } from '../support/databases.js';
 import { createTenant } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { startNode, type NodeProcess } from '../support/node-process.js';
 import { TelegramDouble } from '../support/telegram-double.js';
 
 const TOKEN = '314159265:AAH-burst-token-abcdefghijklmnopqrst';
@@ -16,13 +17,20 @@ const PER_USER = 10;
 for (const kind of databaseKinds()) {
   describe(`Telegram burst: ${USERS * PER_USER} updates over ${USERS} users (${kind})`, () => {
     let telegram: TelegramDouble;
-    let server: TestServer;
+    let database: TestDatabase;
+    let server: NodeProcess;
     let path: string;
     let secret: string;
     before(async () => {
       telegram = await TelegramDouble.start();
       telegram.bots.set(TOKEN, 'burst_bot');
-      server = await startTestServer(kind, { COLLOQUY_TELEGRAM_API_URL: telegram.url });
+      database = await createTestDatabase(kind);
+      server = await startNode({
+        COLLOQUY_DATA_DIR: database.dataDir,
+        ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+        COLLOQUY_TELEGRAM_API_URL: telegram.url,
+        COLLOQUY_PUBLIC_URL: 'http://127.0.0.1:9',
+      });
       const tenant = await createTenant(server.client, botFile([{ name: 'Echo', actions: [text('got {{last_user_text}}')] }, { name: 'Sorry', fallback: true, actions: [text('got {{last_user_text}}')] }]));
       const connected = await server.client.put(`/bots/${tenant.botKey}/channels/telegram`, { Token: TOKEN }, { token: tenant.accountToken });
       assert.equal(connected.status, 200);
@@ -30,12 +38,17 @@ for (const kind of databaseKinds()) {
       secret = telegram.webhook!.secret_token;
     });
     after(async () => {
-      await server.close();
+      await server.stop();
       await telegram.close();
+      await database.drop();
     });
 
     test('every update is answered 200 and every reply is delivered once, in order per user', async () => {
       let update = 0;
+      // A server that has served before (code compiled by the JIT, schemas compiled): one update first.
+      const warm = { update_id: ++update, message: { message_id: 1, date: 1700000000, chat: { id: 1, type: 'private' }, from: { id: 1, is_bot: false, first_name: 'W' }, text: 'warm' } };
+      assert.equal((await server.client.post(path, warm, { headers: { 'x-telegram-bot-api-secret-token': secret } })).status, 200);
+      await telegram.waitFor(() => telegram.textsOf(1).length === 1, 'the warm-up reply');
       const statuses: number[] = [];
       const latencies: number[] = [];
       const started = Date.now();
@@ -54,7 +67,7 @@ for (const kind of databaseKinds()) {
       );
       const answered = Date.now() - started;
       assert.deepEqual([...new Set(statuses)], [200]);
-      await telegram.waitFor(() => telegram.calls.filter((c) => c.status === 200 && c.method === 'sendMessage').length >= USERS * PER_USER, 'every reply', 60_000);
+      await telegram.waitFor(() => telegram.calls.filter((c) => c.status === 200 && c.method === 'sendMessage').length >= USERS * PER_USER + 1, 'every reply', 60_000);
       const delivered = Date.now() - started;
       for (let u = 0; u < USERS; u++) {
         assert.deepEqual(telegram.textsOf(9000 + u), Array.from({ length: PER_USER }, (_, i) => `got m${i + 1}`), `user ${u}`);

@@ -3,6 +3,8 @@
 // best-kept Telegram library for Node, speaks to any API root (a local Bot API server, the tests'
 // double), and turns Telegram's error answers into typed errors with `retry_after`.
 import crypto from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { Api, GrammyError, HttpError } from 'grammy';
 import type { ReplyPart } from '../../engine/types.js';
 import { AppError } from '../../shared/errors.js';
@@ -11,6 +13,8 @@ import { kindText, type Connected, type InboundRequest, type MessagingPlatform }
 import { renderTelegram } from './render.js';
 
 const CALL_TIMEOUT_SECONDS = 10;
+/** Clients kept per token: one per connected bot is the usual count; beyond this the oldest go. */
+const MAX_CLIENTS = 1000;
 const TOKEN_SHAPE = /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/;
 /** Kinds of message that carry no text, named as the flow will read them. */
 const KINDS: Array<[field: string, kind: string]> = [
@@ -25,10 +29,22 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typ
 export class TelegramPlatform implements MessagingPlatform {
   readonly channel = 'telegram' as const;
 
-  constructor(private readonly apiRoot: string) {}
+  private readonly clients = new Map<string, Api>();
+  /** Connections to the API are kept open between calls: a burst of replies does not pay a TCP (and TLS) handshake each. */
+  private readonly agent: http.Agent;
+
+  constructor(private readonly apiRoot: string) {
+    this.agent = apiRoot.startsWith('https:') ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  }
 
   private api(token: string): Api {
-    return new Api(token, { apiRoot: this.apiRoot, timeoutSeconds: CALL_TIMEOUT_SECONDS });
+    let api = this.clients.get(token);
+    if (!api) {
+      if (this.clients.size >= MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
+      api = new Api(token, { apiRoot: this.apiRoot, timeoutSeconds: CALL_TIMEOUT_SECONDS, baseFetchConfig: { agent: this.agent, compress: true } });
+      this.clients.set(token, api);
+    }
+    return api;
   }
 
   async connect(body: Record<string, unknown>, webhookUrl: string): Promise<Connected> {
@@ -49,6 +65,7 @@ export class TelegramPlatform implements MessagingPlatform {
 
   async disconnect(credentials: Credentials): Promise<void> {
     await this.api(credentials.token).deleteWebhook();
+    this.clients.delete(credentials.token);
   }
 
   verify(request: InboundRequest, credentials: Credentials): boolean {
