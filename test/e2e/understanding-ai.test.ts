@@ -2,6 +2,8 @@
 // timeouts, 500s, malformed JSON, wrong labels), provider settings per bot and server-wide, the
 // private-network guard, the AI fallback for intents, and usage (ApiCalls + AiTokens).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { botFile, chatOk, summary, text, uid, variablesOf } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
@@ -126,6 +128,16 @@ for (const kind of databaseKinds()) {
       }
       const backup = await server.client.get('/bots/backup', { token: tenant.botToken });
       assert.ok(!backup.text.includes('sk-secret-123'));
+      // a full clone is not given the provider; the key is sealed at rest
+      const clone = await server.client.post('/bot/clone', { Source: { BotAPIKey: tenant.botKey, BotSecret: tenant.botSecret }, Destination: { BotName: 'Copy', Variables: [] } }, { token: tenant.accountToken });
+      assert.equal(clone.status, 200, clone.text);
+      assert.equal((await server.client.get(`/bots/${clone.body.APIKey}/ai`, { token: tenant.accountToken })).body.Source, null);
+      if (kind === 'sqlite') {
+        const dir = server.running.services.config.dataDir;
+        for (const file of fs.readdirSync(dir).filter((f) => f.startsWith('colloquy.sqlite'))) {
+          assert.equal(fs.readFileSync(path.join(dir, file)).includes('sk-secret-123'), false, `${file} holds the AI key in clear`);
+        }
+      }
       assert.equal((await server.client.put(`/bots/${tenant.botKey}/ai`, { BaseUrl: 'ftp://x', Model: 'm' }, { token: tenant.accountToken })).status, 400);
       assert.equal((await server.client.put(`/bots/${tenant.botKey}/ai`, { BaseUrl: ai.baseUrl }, { token: tenant.accountToken })).status, 400);
       assert.equal((await server.client.get(`/bots/${tenant.botKey}/ai`, { token: tenant.botToken })).status, 403);
