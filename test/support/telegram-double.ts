@@ -16,7 +16,7 @@ export interface TelegramCall {
   at: number;
 }
 
-type Scripted = { status: 429; retryAfter: number } | { status: 500 | 502 } | { hang: true };
+type Scripted = { status: 429; retryAfter: number } | { status: 500 | 502 } | { status: 403 } | { hang: true };
 
 const SEND_MEDIA: Record<string, string> = { sendPhoto: 'photo', sendVideo: 'video', sendAudio: 'audio', sendDocument: 'document' };
 const CHAT_ACTIONS = new Set(['typing', 'upload_photo', 'record_video', 'upload_video', 'record_voice', 'upload_voice', 'upload_document', 'choose_sticker', 'find_location', 'record_video_note', 'upload_video_note']);
@@ -44,6 +44,11 @@ export class TelegramDouble {
   /** The next sending calls (not getMe/setWebhook) are answered like this, in order. */
   answerNext(...answers: Scripted[]): void {
     this.script.push(...answers);
+  }
+
+  /** Forgets what answerNext scripted: every call is answered normally again. */
+  answerNormally(): void {
+    this.script.length = 0;
   }
 
   /** Successful calls of one chat, in the order they were answered. */
@@ -116,7 +121,7 @@ export class TelegramDouble {
       }
       if (scripted) {
         record(scripted.status);
-        return answer(scripted.status, { ok: false, error_code: scripted.status, description: 'Internal Server Error' });
+        return answer(scripted.status, { ok: false, error_code: scripted.status, description: scripted.status === 403 ? 'Forbidden: bot was blocked by the user' : 'Internal Server Error' });
       }
       record(200);
       if (method === 'getMe') return answer(200, { ok: true, result: { id: 7000001, is_bot: true, first_name: 'Test bot', username: this.bots.get(token) } });
