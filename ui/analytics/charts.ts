@@ -42,8 +42,8 @@ export function drawCharts(data: BotAnalytics): void {
     data: {
       labels,
       datasets: [
-        { label: 'Conversations started', data: data.Days.map((d) => d.Conversations), borderColor: COLORS.blue, backgroundColor: 'rgba(36, 88, 214, .12)', fill: true, tension: 0.25, pointRadius: 2 },
-        { label: 'Hand-overs to a person', data: data.Days.map((d) => d.HandOvers), borderColor: COLORS.amber, backgroundColor: COLORS.amber, tension: 0.25, pointRadius: 2 },
+        { label: 'Conversations started', data: data.Days.map((d) => d.Conversations), borderColor: COLORS.blue, backgroundColor: 'rgba(36, 88, 214, .12)', fill: true, cubicInterpolationMode: 'monotone', pointRadius: 2 },
+        { label: 'Hand-overs to a person', data: data.Days.map((d) => d.HandOvers), borderColor: COLORS.amber, backgroundColor: COLORS.amber, cubicInterpolationMode: 'monotone', pointRadius: 2 },
       ],
     },
     options: { ...common, scales: { x: dayAxis, y: countAxis } },
@@ -74,7 +74,7 @@ export function drawCharts(data: BotAnalytics): void {
           backgroundColor: 'rgba(185, 28, 28, .1)',
           fill: true,
           spanGaps: true,
-          tension: 0.25,
+          cubicInterpolationMode: 'monotone',
           pointRadius: 2,
         },
       ],

@@ -5,7 +5,9 @@ import dagre from '@dagrejs/dagre';
 import type { BotFlow, FlowNode } from './types';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const NODE_HEIGHT = 40;
+const NODE_HEIGHT = 46;
+/** below this scale the picture is scrolled rather than shrunk: names must stay readable */
+const MIN_SCALE = 0.85;
 const CHAR_WIDTH = 7.4;
 const MAX_NAME = 28;
 const MAX_LABEL = 22;
@@ -19,10 +21,14 @@ function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string,
   return node;
 }
 
-function nodeText(node: FlowNode): string {
+/** The small line above the name: an interaction's behaviour and its role there. */
+function caption(node: FlowNode): string {
   const marks = [node.Start ? 'start' : '', node.Fallback ? 'fallback' : ''].filter(Boolean);
-  return clip(node.Name, MAX_NAME) + (marks.length ? ` (${marks.join(', ')})` : '');
+  if (node.Kind === 'behaviour') return node.Start ? 'behaviour · start' : 'behaviour';
+  return [clip(node.Behaviour ?? '', MAX_NAME), ...marks].join(' · ');
 }
+
+const widthOf = (node: FlowNode) => Math.max(96, Math.max(clip(node.Name, MAX_NAME).length * CHAR_WIDTH, caption(node).length * 6.2) + 28);
 
 /** Draws the flow into `host`; returns how many nodes were drawn. */
 export function drawFlow(host: HTMLElement, flow: BotFlow): number {
@@ -31,7 +37,7 @@ export function drawFlow(host: HTMLElement, flow: BotFlow): number {
   graph.setGraph({ rankdir: 'TB', nodesep: 28, ranksep: 56, edgesep: 14, marginx: 16, marginy: 16 });
   graph.setDefaultEdgeLabel(() => ({}));
   for (const node of flow.Nodes) {
-    graph.setNode(node.Id, { width: Math.max(96, nodeText(node).length * CHAR_WIDTH + 28), height: NODE_HEIGHT });
+    graph.setNode(node.Id, { width: widthOf(node), height: NODE_HEIGHT });
   }
   flow.Edges.forEach((edge, n) => {
     const label = edge.Label ? clip(edge.Label, MAX_LABEL) : '';
@@ -40,7 +46,10 @@ export function drawFlow(host: HTMLElement, flow: BotFlow): number {
   dagre.layout(graph);
 
   const { width = 0, height = 0 } = graph.graph();
-  const svg = el('svg', { width: Math.ceil(width), height: Math.ceil(height), viewBox: `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`, role: 'img' }, host);
+  // A picture a little wider than its box is shrunk to fit; a much wider one scrolls.
+  const scale = Math.min(1, host.clientWidth / width);
+  const shown = scale >= MIN_SCALE ? scale : 1;
+  const svg = el('svg', { width: Math.ceil(width * shown), height: Math.ceil(height * shown), viewBox: `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`, role: 'img' }, host);
   el('title', {}, svg).textContent = `${flow.Nodes.length} behaviours and interactions, ${flow.Edges.length} paths between them`;
   const defs = el('defs', {}, svg);
   for (const kind of ['start', 'goTo', 'button', 'success', 'giveUp', 'trigger']) {
@@ -67,8 +76,10 @@ export function drawFlow(host: HTMLElement, flow: BotFlow): number {
     const group = el('g', { class: classes, transform: `translate(${(laid.x - laid.width / 2).toFixed(1)},${(laid.y - laid.height / 2).toFixed(1)})` }, nodes);
     el('title', {}, group).textContent = node.Kind === 'behaviour' ? `Behaviour ${node.Name}` : `Interaction ${node.Behaviour} › ${node.Name}`;
     el('rect', { width: laid.width, height: laid.height, rx: node.Kind === 'behaviour' ? 20 : 8 }, group);
-    const text = el('text', { x: laid.width / 2, y: laid.height / 2 + 5, 'text-anchor': 'middle' }, group);
-    text.textContent = nodeText(node);
+    const small = el('text', { x: laid.width / 2, y: 17, 'text-anchor': 'middle', class: 'node-caption' }, group);
+    small.textContent = caption(node);
+    const name = el('text', { x: laid.width / 2, y: 35, 'text-anchor': 'middle', class: 'node-name' }, group);
+    name.textContent = clip(node.Name, MAX_NAME);
   }
   return flow.Nodes.length;
 }
