@@ -29,7 +29,7 @@ export interface FlowEdge {
   From: string;
   To: string;
   Kind: EdgeKind;
-  /** a button's text, a trigger's pattern or intent; null for a plain goTo */
+  /** a button's text, a trigger's "pattern", /regex/ or intent name; null otherwise */
   Label: string | null;
 }
 
@@ -63,6 +63,19 @@ function kindOf(path: Segment[], inTrigger: boolean): EdgeKind {
   return inTrigger ? 'trigger' : 'goTo';
 }
 
+/**
+ * What fires a trigger, as a designer wrote it: "text" for a text pattern, /regex/, or
+ * "intent name"; compiled triggers keep the file's order, so the n-th is the file's n-th.
+ */
+function triggerLabel(source: unknown, index: number): string {
+  const t = (typeof source === 'object' && source !== null ? source : {}) as { match?: unknown; intent?: unknown };
+  if (typeof t.intent === 'string') return `intent ${t.intent}`;
+  if (typeof t.match === 'string') return `"${t.match}"`;
+  const regex = (t.match as { regex?: unknown } | undefined)?.regex;
+  if (typeof regex === 'string') return `/${regex}/`;
+  return `trigger ${index + 1}`;
+}
+
 export function flowOf(bot: CompiledBot): BotFlow {
   const nodes: FlowNode[] = [];
   const edges: FlowEdge[] = [];
@@ -82,7 +95,7 @@ export function flowOf(bot: CompiledBot): BotFlow {
       edges.push(edge);
     });
   };
-  const triggerLabel = (index: number) => `trigger ${index + 1}`;
+  const sourceBehaviour = (name: string) => (Array.isArray(bot.source.behaviours) ? bot.source.behaviours.find((b) => b?.name === name) : undefined);
   for (const behaviour of bot.behaviours.values()) {
     nodes.push({ Id: behaviourId(behaviour), Kind: 'behaviour', Name: behaviour.name, Behaviour: null, Start: behaviour === bot.startBehaviour, Fallback: false });
     if (behaviour.start) edges.push({ From: behaviourId(behaviour), To: interactionId(behaviour.start), Kind: 'start', Label: null });
@@ -97,10 +110,10 @@ export function flowOf(bot: CompiledBot): BotFlow {
       });
       addEdges(interaction.actions, interactionId(interaction), behaviour, null);
     }
-    behaviour.triggers.forEach((t, n) => addEdges(t.actions, behaviourId(behaviour), behaviour, triggerLabel(n)));
+    behaviour.triggers.forEach((t, n) => addEdges(t.actions, behaviourId(behaviour), behaviour, triggerLabel(sourceBehaviour(behaviour.name)?.triggers?.[n], n)));
   }
   // Bot-level triggers fire wherever the conversation is: drawn from the start behaviour.
   const start = bot.startBehaviour;
-  if (start) bot.triggers.forEach((t, n) => addEdges(t.actions, behaviourId(start), null, triggerLabel(n)));
+  if (start) bot.triggers.forEach((t, n) => addEdges(t.actions, behaviourId(start), null, triggerLabel(bot.source.triggers?.[n], n)));
   return { Nodes: nodes, Edges: edges };
 }

@@ -103,7 +103,7 @@ describe('the analytics page (Chromium)', () => {
       assert.equal(await page.locator('#flow svg g.node').count(), 8);
       assert.equal(await page.locator('#flow svg g.node-behaviour').count(), 3);
       assert.equal(await page.locator('#flow svg g.edge').count(), 8);
-      assert.deepEqual(await page.locator('#flow svg .edge-label').allTextContents(), ['Order', 'Help', 'trigger 1']);
+      assert.deepEqual(await page.locator('#flow svg .edge-label').allTextContents(), ['Order', 'Help', '"human"']);
       const boxes = await page.locator('#flow svg g.node rect').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().toJSON() as DOMRect));
       for (let i = 0; i < boxes.length; i++) {
         for (let j = i + 1; j < boxes.length; j++) {
@@ -122,6 +122,20 @@ describe('the analytics page (Chromium)', () => {
       await page.context().close();
     });
   }
+
+  test('a period where no conversation stopped says so instead of drawing an empty chart; presets change the period', async () => {
+    const { page, cspViolations } = await pageAt(SIZES[0]);
+    await page.goto(`${server.url}/console/analytics?bot=${botId}&from=${DAY_C}&to=${DAY_C}`);
+    await page.getByText('No conversation has stopped in this period yet.').waitFor();
+    assert.equal(await page.locator('#dropoff-chart').isHidden(), true);
+    assert.equal(await page.locator('#total-conversations').textContent(), '1');
+    await page.getByRole('button', { name: '7 days' }).click();
+    const url = new URL(page.url());
+    const days = (Date.parse(url.searchParams.get('to')!) - Date.parse(url.searchParams.get('from')!)) / 86_400_000 + 1;
+    assert.equal(days, 7);
+    assert.deepEqual(cspViolations, []);
+    await page.context().close();
+  });
 
   test('signed out: the page says to sign in, and shows no data', async () => {
     const { page, cspViolations } = await pageAt(SIZES[0], false);

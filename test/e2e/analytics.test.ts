@@ -141,7 +141,7 @@ for (const kind of databaseKinds()) {
         { From: 'i:Orders/Number', To: 'i:Orders/Done', Kind: 'success', Label: null },
         { From: 'i:Orders/Number', To: 'i:Main/Welcome', Kind: 'giveUp', Label: null },
         { From: 'b:Help', To: 'i:Help/Ask', Kind: 'start', Label: null },
-        { From: 'b:Main', To: 'i:Help/Ask', Kind: 'trigger', Label: 'trigger 1' },
+        { From: 'b:Main', To: 'i:Help/Ask', Kind: 'trigger', Label: '"human"' },
       ]);
       // A saved draft is not live: the picture stays the published version's.
       const draft = analyticsBot();

@@ -57,6 +57,8 @@ async function show(): Promise<void> {
     $('total-fallback').textContent = percent(t.FallbackShare);
     $('dropoff-hint').textContent = `Conversations last active in the period and idle for ${data.IdleMinutes} minutes or more, by the interaction they stand at.`;
     drawCharts(data);
+    $('dropoff-chart').hidden = data.DropOff.length === 0;
+    $('dropoff-empty').hidden = data.DropOff.length > 0;
     if (flow instanceof Error) {
       $('flow').replaceChildren();
       $('flow-empty').hidden = false;

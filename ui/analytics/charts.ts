@@ -36,14 +36,16 @@ export function drawCharts(data: BotAnalytics): void {
   const labels = data.Days.map((d) => shortDate(d.Date));
   const t = data.Totals;
   const period = `from ${data.From} to ${data.To}`;
+  // Dots on every day crowd a long period; the tooltip still shows each day.
+  const pointRadius = data.Days.length > 14 ? 0 : 2;
 
   draw('chart-conversations', {
     type: 'line',
     data: {
       labels,
       datasets: [
-        { label: 'Conversations started', data: data.Days.map((d) => d.Conversations), borderColor: COLORS.blue, backgroundColor: 'rgba(36, 88, 214, .12)', fill: true, cubicInterpolationMode: 'monotone', pointRadius: 2 },
-        { label: 'Hand-overs to a person', data: data.Days.map((d) => d.HandOvers), borderColor: COLORS.amber, backgroundColor: COLORS.amber, cubicInterpolationMode: 'monotone', pointRadius: 2 },
+        { label: 'Conversations started', data: data.Days.map((d) => d.Conversations), borderColor: COLORS.blue, backgroundColor: 'rgba(36, 88, 214, .12)', fill: true, cubicInterpolationMode: 'monotone', pointRadius },
+        { label: 'Hand-overs to a person', data: data.Days.map((d) => d.HandOvers), borderColor: COLORS.amber, backgroundColor: COLORS.amber, cubicInterpolationMode: 'monotone', pointRadius },
       ],
     },
     options: { ...common, scales: { x: dayAxis, y: countAxis } },
@@ -75,6 +77,7 @@ export function drawCharts(data: BotAnalytics): void {
           fill: true,
           spanGaps: true,
           cubicInterpolationMode: 'monotone',
+          // days without user messages have no share: a lone day must still show as a dot
           pointRadius: 2,
         },
       ],
