@@ -11,6 +11,14 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 class SignedOut extends Error {}
 
+/** the flow on screen, drawn again when the window's width changes (it fits or scrolls by width) */
+let shownFlow: BotFlow | null = null;
+let resizing = 0;
+window.addEventListener('resize', () => {
+  clearTimeout(resizing);
+  resizing = window.setTimeout(() => shownFlow && drawFlow($('flow'), shownFlow), 150);
+});
+
 async function get<T>(path: string): Promise<T> {
   const res = await fetch(`/console/api${path}`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
   if (res.status === 401) throw new SignedOut();
@@ -60,6 +68,7 @@ async function show(): Promise<void> {
     $('dropoff-chart').hidden = data.DropOff.length === 0;
     $('dropoff-empty').hidden = data.DropOff.length > 0;
     if (flow instanceof Error) {
+      shownFlow = null;
       $('flow').replaceChildren();
       $('flow-empty').hidden = false;
       $('flow-empty').textContent = flow instanceof SignedOut ? 'Sign in again to see the flow.' : `No flow to show: ${flow.message}`;
@@ -67,6 +76,7 @@ async function show(): Promise<void> {
       $('flow-empty').hidden = flow.Nodes.length > 0;
       $('flow-empty').textContent = 'The live version has no behaviours.';
       drawFlow($('flow'), flow);
+      shownFlow = flow;
     }
     status(`${data.BotName}, ${data.From} to ${data.To}.`);
   } catch (error) {
