@@ -30,6 +30,7 @@ import { ControlService } from './conversations/control-service.js';
 import { Maintenance } from './conversations/maintenance.js';
 import { ShareService } from './operators/share-service.js';
 import { ConsoleService } from './operators/console-service.js';
+import { AnalyticsService } from './analytics/service.js';
 import { OperatorSessions } from './operators/sessions.js';
 import { ShareAccess } from './operators/share-access.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
@@ -156,6 +157,7 @@ export async function createServices(config: Config, store: Store, options: Star
     shares,
     operatorSessions: new OperatorSessions(store, clock),
     console: new ConsoleService({ store, control, conversations, events, clock }),
+    analytics: new AnalyticsService({ store, clock, live }),
     shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
     events,
     deliveries: new Deliveries(store, clock, () => dispatcher.wake()),

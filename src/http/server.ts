@@ -19,6 +19,7 @@ import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
 import { botRoutes } from './routes/bots.js';
 import { understandingRoutes } from './routes/understanding.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { operabilityRoutes } from './routes/operability.js';
 import { tokenRoutes } from './routes/token.js';
 import { customRoutes } from './routes/custom.js';
@@ -118,7 +119,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, webRoutes, cloneRoutes, channelRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

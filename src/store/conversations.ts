@@ -75,7 +75,8 @@ export function conversationRepository(db: Queryable) {
     async save(c: ConversationRecord): Promise<boolean> {
       const changed = await db.run(
         `UPDATE conversations SET state = $2, control_state = $3, operator = $4, ban_expiration = $5, ban_message = $6,
-           forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9
+           forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9,
+           handed_over_at = CASE WHEN handed_over_at IS NULL AND $3 IN (1, 2) THEN $9 ELSE handed_over_at END
          WHERE id = $1 AND revision = $10`,
         [
           c.id, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage, c.forgetting ? 1 : 0,

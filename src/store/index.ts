@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { SecretBox } from '../auth/secret-box.js';
 import { loadServerKey } from '../auth/secret-key.js';
 import { accountRepository } from './accounts.js';
+import { analyticsRepository } from './analytics.js';
 import { botRepository } from './bots.js';
 import { conversationRepository, conversationsByState } from './conversations.js';
 import type { Queryable, SqlDriver } from './driver.js';
@@ -33,6 +34,7 @@ function repositories(db: Queryable, secrets: SecretBox) {
     channels: channelRepository(db, secrets),
     missedTexts: missedTextRepository(db),
     aiSettings: aiSettingsRepository(db, secrets),
+    analytics: analyticsRepository(db),
   };
 }
 

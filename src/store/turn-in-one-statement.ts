@@ -15,6 +15,7 @@ const SQL = `
 WITH saved AS (
   UPDATE conversations SET state = $2, control_state = $3, operator = $4, ban_expiration = $5, ban_message = $6,
     forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9,
+    handed_over_at = CASE WHEN handed_over_at IS NULL AND $3 IN (1, 2) THEN $9 ELSE handed_over_at END,
     message_count = message_count + $11, message_bytes = message_bytes + $12
   WHERE id = $1 AND revision = $10 AND message_count + $11 <= $13 AND message_bytes + $12 <= $14
   RETURNING id

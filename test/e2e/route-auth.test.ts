@@ -193,7 +193,8 @@ for (const kind of databaseKinds()) {
         if (access === 'admin' || has(route, 'APIKey')) return { status: 403, code: 'TOKEN_SCOPE' };
         if (['POST /bot/refclone', 'POST /bot/clone'].includes(l)) return { status: 404, code: 'BOT_NOT_FOUND' };
         if ((access === 'bot' || access === 'apihook') && !OWN_BOT_ROUTES.test(l)) return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
-        if (access === 'session' && has(route, 'botId')) return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
+        // A conversation of our bot, or (analytics) our bot itself: either answers as a missing one.
+        if (access === 'session' && has(route, 'botId')) return { status: 404, code: has(route, 'userId') ? 'CONVERSATION_NOT_FOUND' : 'BOT_NOT_FOUND' };
         if (l === 'POST /web/{key}/messages' || l === 'GET /web/{key}/events') return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
         if (l === 'POST /share/{code}/api/messages') return { status: 403, code: 'SHARE_READ_ONLY' };
         if (access === 'platform') return { status: 404, code: 'NOT_FOUND' };

@@ -22,7 +22,7 @@ const template = fs.existsSync(new URL('index.html', UI_DIR)) ? fs.readFileSync(
 
 // No inline script, no framing; transcript media may come from anywhere. no-referrer keeps a
 // share URL's code from leaking to the hosts of images in the transcript.
-function pageHeaders(reply: FastifyReply): FastifyReply {
+export function pageHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')

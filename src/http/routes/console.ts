@@ -59,16 +59,7 @@ export function consoleRoutes(app: App, s: Services): void {
   // The console API is the console page's own, signed in with a cookie rather than a bearer
   // token: it stays out of the integration API's OpenAPI document (hide).
   const tags = ['operator console'];
-  // Signed in before the body is read: an anonymous request never gets its body parsed. Limits
-  // count per operator; failed session cookies are throttled like failed tokens.
-  const signedIn = {
-    config: { limit: 'principal' as const },
-    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-      const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
-      request.operatorContext = await app.failedAuth.guard(request, reply, cookie, () => s.operatorSessions.authenticate(cookie));
-      request.limitKey = `operator:${request.operatorContext.operator.id}`;
-    },
-  };
+  const signedIn = operatorSignIn(app, s);
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
 
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
@@ -130,6 +121,22 @@ export function consoleRoutes(app: App, s: Services): void {
   );
 
   shareRoutes(app, s);
+}
+
+/**
+ * Route options of the console API: signed in before the body is read, so an anonymous request
+ * never gets its body parsed. Limits count per operator; failed session cookies are throttled
+ * like failed tokens. Also used by the analytics page's API (routes/analytics.ts).
+ */
+export function operatorSignIn(app: App, s: Services) {
+  return {
+    config: { limit: 'principal' as const },
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
+      request.operatorContext = await app.failedAuth.guard(request, reply, cookie, () => s.operatorSessions.authenticate(cookie));
+      request.limitKey = `operator:${request.operatorContext.operator.id}`;
+    },
+  };
 }
 
 function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, reply: FastifyReply): void {

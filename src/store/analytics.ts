@@ -1,0 +1,94 @@
+// Per-bot analytics (docs/analytics.md): counts per UTC day of one bot's rows within a period.
+// Times are integer milliseconds in both databases, so a day is `created_at / 86400000` (integer
+// division in SQLite and PostgreSQL alike) and the bucketing needs no dialect-specific date
+// function. Each query reads one bot's rows through a (bot, time) index of migration 10.
+import type { Queryable } from './driver.js';
+
+export const DAY_MS = 86_400_000;
+/** drop-off lists the interactions where most conversations stand, at most this many */
+export const DROP_OFF_LIMIT = 50;
+
+/** [from, to) in milliseconds */
+export interface Period {
+  from: number;
+  to: number;
+}
+
+export interface DayCount {
+  /** days since the epoch (UTC) */
+  day: number;
+  count: number;
+}
+
+export interface DayDirectionCount extends DayCount {
+  direction: string;
+}
+
+export interface StandingCount {
+  behaviour: string | null;
+  interaction: string | null;
+  count: number;
+}
+
+const perDay = (rows: { day: number; n: number }[]): DayCount[] => rows.map((r) => ({ day: Number(r.day), count: Number(r.n) }));
+
+export function analyticsRepository(db: Queryable) {
+  /** The position stored in the conversation's state JSON (engine/types.ts ConversationState). */
+  const position = (field: 'behaviour' | 'interaction') =>
+    db.dialect === 'sqlite' ? `json_extract(state, '$.position.${field}')` : `((state::json) -> 'position' ->> '${field}')`;
+
+  return {
+    async conversationsStarted(botId: string, p: Period): Promise<DayCount[]> {
+      return perDay(
+        await db.all(
+          `SELECT created_at / ${DAY_MS} AS day, COUNT(*) AS n FROM conversations
+           WHERE bot_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY 1 ORDER BY 1`,
+          [botId, p.from, p.to],
+        ),
+      );
+    },
+    /** Stored messages by who said them (USER, BOT, OPERATOR). */
+    async messages(botId: string, p: Period): Promise<DayDirectionCount[]> {
+      const rows = await db.all<{ day: number; direction: string; n: number }>(
+        `SELECT m.created_at / ${DAY_MS} AS day, m.direction AS direction, COUNT(*) AS n
+         FROM conversations c JOIN messages m ON m.conversation_id = c.id
+         WHERE c.bot_id = $1 AND m.created_at >= $2 AND m.created_at < $3 GROUP BY 1, 2 ORDER BY 1, 2`,
+        [botId, p.from, p.to],
+      );
+      return rows.map((r) => ({ day: Number(r.day), direction: r.direction, count: Number(r.n) }));
+    },
+    /** Conversations that first reached "requested" or "operator" on each day. */
+    async handOvers(botId: string, p: Period): Promise<DayCount[]> {
+      return perDay(
+        await db.all(
+          `SELECT handed_over_at / ${DAY_MS} AS day, COUNT(*) AS n FROM conversations
+           WHERE bot_id = $1 AND handed_over_at >= $2 AND handed_over_at < $3 GROUP BY 1 ORDER BY 1`,
+          [botId, p.from, p.to],
+        ),
+      );
+    },
+    async missedTexts(botId: string, p: Period): Promise<DayCount[]> {
+      return perDay(
+        await db.all(
+          `SELECT created_at / ${DAY_MS} AS day, COUNT(*) AS n FROM missed_texts
+           WHERE bot_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY 1 ORDER BY 1`,
+          [botId, p.from, p.to],
+        ),
+      );
+    },
+    /**
+     * Where conversations last active in the period stand, counting only those idle since before
+     * `idleBefore`: the interactions they stopped at, most frequent first.
+     */
+    async standing(botId: string, p: Period, idleBefore: number): Promise<StandingCount[]> {
+      const rows = await db.all<{ behaviour: string | null; interaction: string | null; n: number }>(
+        `SELECT ${position('behaviour')} AS behaviour, ${position('interaction')} AS interaction, COUNT(*) AS n
+         FROM conversations
+         WHERE bot_id = $1 AND updated_at >= $2 AND updated_at < $3 AND updated_at < $4 AND forgetting = 0
+         GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT $5`,
+        [botId, p.from, p.to, idleBefore, DROP_OFF_LIMIT],
+      );
+      return rows.map((r) => ({ behaviour: r.behaviour ?? null, interaction: r.interaction ?? null, count: Number(r.n) }));
+    },
+  };
+}

@@ -1,0 +1,193 @@
+// Per-bot analytics and the flow picture (docs/analytics.md): exact counts from a scripted set of
+// conversations over two days (test/support/analytics-kit.ts), the period's rules, other accounts
+// refused, and the live version's flow with its known paths; for account tokens and the console.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { clockFrom } from '../../src/shared/clock.js';
+import { analyticsBot, DAY_A, DAY_B, DAY_C, runScript } from '../support/analytics-kit.js';
+import { addOperator, botIdOf, consoleClient, signIn } from '../support/console-kit.js';
+import { databaseKinds } from '../support/databases.js';
+import { createTenant, type Tenant } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+for (const kind of databaseKinds()) {
+  describe(`analytics (${kind})`, () => {
+    let server: TestServer;
+    let now = Date.parse(`${DAY_A}T08:00:00Z`);
+    let mine: Tenant;
+    let theirs: Tenant;
+    let botId: string;
+    let theirBotId: string;
+    let c: ReturnType<typeof consoleClient>;
+
+    before(async () => {
+      server = await startTestServer(kind, { COLLOQUY_TOKEN_MINUTES: '100000' }, { clock: clockFrom(() => now) });
+      mine = await createTenant(server.client, analyticsBot());
+      theirs = await createTenant(server.client);
+      botId = await botIdOf(server, mine.botKey);
+      theirBotId = await botIdOf(server, theirs.botKey);
+      await addOperator(server.client, mine.accountId, 'ann@example.org');
+      await runScript(server, mine, 'ann@example.org', botId, (ms) => (now = ms));
+      c = consoleClient(server.client, await signIn(server.client, 'ann@example.org'));
+    });
+    after(() => server.close());
+
+    const analytics = (query = '', tenant = mine, key = mine.botKey) => server.client.get(`/bots/${key}/analytics${query}`, { token: tenant.accountToken });
+
+    const day = (date: string, counts: number[]) => {
+      const [Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts] = counts;
+      return { Date: date, Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts };
+    };
+    // Day A: 3 starts (3 bot messages) and 3 answered user messages; 1 text reached the fallback;
+    // u3's "human" handed over. Day B: 2 starts, 5 user messages answered, one operator message;
+    // u4's 2 texts reached the fallback; u1 handed over (the takeover after it is the same hand-over).
+    const DAY_A_COUNTS = day(DAY_A, [3, 3, 6, 0, 1, 1]);
+    const DAY_B_COUNTS = day(DAY_B, [2, 5, 7, 1, 1, 2]);
+    const DROP_OFF = [
+      { Behaviour: 'Help', Interaction: 'Ask', Conversations: 2 },
+      { Behaviour: 'Main', Interaction: 'Sorry', Conversations: 1 },
+      { Behaviour: 'Orders', Interaction: 'Done', Conversations: 1 },
+      { Behaviour: 'Orders', Interaction: 'Number', Conversations: 1 },
+    ];
+
+    test('counts per day, totals, fallback share and drop-off over a chosen period', async () => {
+      const res = await analytics(`?from=${DAY_A}&to=${DAY_B}`);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, {
+        BotId: botId,
+        BotName: 'Analytics bot',
+        From: DAY_A,
+        To: DAY_B,
+        Days: [DAY_A_COUNTS, DAY_B_COUNTS],
+        Totals: { Conversations: 5, UserMessages: 8, BotMessages: 13, OperatorMessages: 1, HandOvers: 2, MissedTexts: 3, FallbackShare: 0.375 },
+        IdleMinutes: 30,
+        DropOff: DROP_OFF,
+      });
+      const one = await analytics(`?from=${DAY_B}&to=${DAY_B}`);
+      assert.deepEqual(one.body.Days, [DAY_B_COUNTS]);
+      assert.equal(one.body.Totals.FallbackShare, 0.4);
+      // Only conversations last active on day A: u2 (Orders/Number) and u3 (Help/Ask); u1 moved on to day B.
+      assert.deepEqual(one.body.DropOff.length, 3);
+      assert.deepEqual((await analytics(`?from=${DAY_A}&to=${DAY_A}`)).body.DropOff, [
+        { Behaviour: 'Help', Interaction: 'Ask', Conversations: 1 },
+        { Behaviour: 'Orders', Interaction: 'Number', Conversations: 1 },
+      ]);
+    });
+
+    test('by default the last 30 days up to today; a conversation active in the last 30 minutes has not stopped yet', async () => {
+      const res = await analytics();
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.From, '2026-10-05');
+      assert.equal(res.body.To, DAY_C);
+      assert.equal(res.body.Days.length, 30);
+      assert.deepEqual(res.body.Days.slice(-3), [DAY_A_COUNTS, DAY_B_COUNTS, day(DAY_C, [1, 0, 1, 0, 0, 0])]);
+      assert.deepEqual(res.body.Days[0], day('2026-10-05', [0, 0, 0, 0, 0, 0]));
+      assert.equal(res.body.Totals.Conversations, 6);
+      assert.deepEqual(res.body.DropOff, DROP_OFF);
+      assert.deepEqual((await analytics(`?to=${DAY_A}`)).body.From, '2026-10-03');
+    });
+
+    test('bad periods are refused with INVALID_REQUEST', async () => {
+      for (const [query, field] of [
+        ['?from=2026-13-01', 'from'],
+        ['?from=2026-02-30', 'from'],
+        ['?to=yesterday', 'to'],
+        [`?from=${DAY_B}&to=${DAY_A}`, 'from'],
+        ['?from=2025-11-01&to=2026-11-02', 'from'],
+      ]) {
+        const res = await analytics(query);
+        assert.equal(res.status, 400, `${query}: ${res.text}`);
+        assert.equal(res.body.Code, 'INVALID_REQUEST', query);
+        assert.equal(res.body.Field, field, query);
+      }
+      assert.equal((await analytics('?from=2025-11-02&to=2026-11-02')).status, 200, '366 days are allowed');
+    });
+
+    test("another account's bot is refused as by the other /bots/{APIKey} routes; a missing one is 404", async () => {
+      for (const path of ['analytics', 'flow']) {
+        const other = await server.client.get(`/bots/${theirs.botKey}/${path}`, { token: mine.accountToken });
+        assert.equal(other.status, 403, other.text);
+        assert.equal(other.body.Code, 'TOKEN_SCOPE');
+        const missing = await server.client.get(`/bots/no-such-bot/${path}`, { token: mine.accountToken });
+        assert.equal(missing.status, 404);
+        assert.equal(missing.body.Code, 'BOT_NOT_FOUND');
+        const anonymous = await server.client.get(`/bots/${mine.botKey}/${path}`);
+        assert.equal(anonymous.status, 401);
+        const botToken = await server.client.get(`/bots/${mine.botKey}/${path}`, { token: mine.botToken });
+        assert.equal(botToken.status, 403, 'a bot token is not an account token');
+      }
+    });
+
+    test('the flow of the live version: behaviours, interactions and the literal goTo paths between them', async () => {
+      const res = await server.client.get(`/bots/${mine.botKey}/flow`, { token: mine.accountToken });
+      assert.equal(res.status, 200, res.text);
+      const node = (Id: string, Name: string, Behaviour: string | null, Start = false, Fallback = false) => ({ Id, Kind: Behaviour === null ? 'behaviour' : 'interaction', Name, Behaviour, Start, Fallback });
+      assert.deepEqual(res.body.Nodes, [
+        node('b:Main', 'Main', null, true),
+        node('i:Main/Welcome', 'Welcome', 'Main', true),
+        node('i:Main/Sorry', 'Sorry', 'Main', false, true),
+        node('b:Orders', 'Orders', null),
+        node('i:Orders/Number', 'Number', 'Orders', true),
+        node('i:Orders/Done', 'Done', 'Orders'),
+        node('b:Help', 'Help', null),
+        node('i:Help/Ask', 'Ask', 'Help', true),
+      ]);
+      // The templated goTo of Orders/Done is only known at run time: not drawn.
+      assert.deepEqual(res.body.Edges, [
+        { From: 'b:Main', To: 'i:Main/Welcome', Kind: 'start', Label: null },
+        { From: 'i:Main/Welcome', To: 'i:Orders/Number', Kind: 'button', Label: 'Order' },
+        { From: 'i:Main/Welcome', To: 'i:Help/Ask', Kind: 'button', Label: 'Help' },
+        { From: 'b:Orders', To: 'i:Orders/Number', Kind: 'start', Label: null },
+        { From: 'i:Orders/Number', To: 'i:Orders/Done', Kind: 'success', Label: null },
+        { From: 'i:Orders/Number', To: 'i:Main/Welcome', Kind: 'giveUp', Label: null },
+        { From: 'b:Help', To: 'i:Help/Ask', Kind: 'start', Label: null },
+        { From: 'b:Main', To: 'i:Help/Ask', Kind: 'trigger', Label: '"human"' },
+      ]);
+      // A saved draft is not live: the picture stays the published version's.
+      const draft = analyticsBot();
+      draft.behaviours.push({ name: 'Draft only', interactions: [{ name: 'New', start: true, actions: [] }] });
+      const saved = await server.client.put(`/bots/${mine.botKey}`, draft, { token: mine.accountToken });
+      assert.equal(saved.status, 200, saved.text);
+      const again = await server.client.get(`/bots/${mine.botKey}/flow`, { token: mine.accountToken });
+      assert.equal(again.body.Nodes.length, 8);
+    });
+
+    test('the console: the account’s bots, and the same analytics and flow for a signed-in operator', async () => {
+      const bots = await c.get('/bots');
+      assert.equal(bots.status, 200, bots.text);
+      assert.deepEqual(bots.body, { Result: [{ BotId: botId, Name: 'Analytics bot', Published: true }] });
+      const res = await c.get(`/bots/${botId}/analytics?from=${DAY_A}&to=${DAY_B}`);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, (await analytics(`?from=${DAY_A}&to=${DAY_B}`)).body);
+      const flow = await c.get(`/bots/${botId}/flow`);
+      assert.equal(flow.status, 200);
+      assert.equal(flow.body.Nodes.length, 8);
+      assert.equal(flow.body.Edges.length, 8);
+      const bad = await c.get(`/bots/${botId}/analytics?from=2026-11-31`);
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.Field, 'from');
+      for (const path of [`/bots/${theirBotId}/analytics`, `/bots/${theirBotId}/flow`, '/bots/nope/flow']) {
+        const other = await c.get(path);
+        assert.equal(other.status, 404, `${path}: ${other.text}`);
+        assert.equal(other.body.Code, 'BOT_NOT_FOUND');
+      }
+      const anonymous = await server.client.get(`/console/api/bots/${botId}/analytics`);
+      assert.equal(anonymous.status, 401);
+    });
+
+    test('the analytics page: CSP-compliant, its script and style served', async () => {
+      const page = await fetch(`${server.url}/console/analytics`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';/);
+      const html = await page.text();
+      assert.doesNotMatch(html, /<script>|<script [^>]*>[^<]|style=/, 'no inline script or style');
+      const script = await fetch(`${server.url}/console/analytics/app.js`);
+      assert.equal(script.status, 200);
+      assert.match(script.headers.get('content-type') ?? '', /javascript/);
+      assert.ok((await script.text()).length > 10_000, 'Chart.js and dagre are bundled in');
+      const style = await fetch(`${server.url}/console/analytics/app.css`);
+      assert.equal(style.status, 200);
+      assert.match(style.headers.get('content-type') ?? '', /text\/css/);
+    });
+  });
+}
