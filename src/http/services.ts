@@ -16,6 +16,7 @@ import type { ControlService } from '../conversations/control-service.js';
 import type { EventBus } from '../conversations/events.js';
 import type { ShareService } from '../operators/share-service.js';
 import type { ConsoleService } from '../operators/console-service.js';
+import type { ConsoleWorkspace } from '../operators/console-workspace.js';
 import type { OperatorSessions } from '../operators/sessions.js';
 import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
@@ -43,6 +44,8 @@ export interface Services {
   shares: ShareService;
   operatorSessions: OperatorSessions;
   console: ConsoleService;
+  /** assignment, notes, canned responses, operator typing */
+  workspace: ConsoleWorkspace;
   shareAccess: ShareAccess;
   events: EventBus;
   deliveries: Deliveries;

@@ -12,6 +12,7 @@ import { migrate } from './migrations/index.js';
 import { operatorRepository } from './operators.js';
 import { operatorSessionRepository } from './operator-sessions.js';
 import { shareRepository } from './shares.js';
+import { assignmentRepository, cannedResponseRepository, noteRepository } from './console-workspace.js';
 import { outboxRepository } from './outbox.js';
 import { channelRepository } from './channels.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
@@ -33,6 +34,9 @@ function repositories(db: Queryable, secrets: SecretBox) {
     channels: channelRepository(db, secrets),
     missedTexts: missedTextRepository(db),
     aiSettings: aiSettingsRepository(db, secrets),
+    assignments: assignmentRepository(db),
+    notes: noteRepository(db),
+    cannedResponses: cannedResponseRepository(db),
   };
 }
 

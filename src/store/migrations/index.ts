@@ -13,8 +13,9 @@ import { secretsAtRest } from './006-secrets-at-rest.js';
 import { channels } from './007-channels.js';
 import { understanding } from './008-understanding.js';
 import { historySize } from './009-history-size.js';
+import { consoleWorkspace } from './011-console-workspace.js';
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize];
+export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize, consoleWorkspace];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {
