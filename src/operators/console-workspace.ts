@@ -81,7 +81,7 @@ export class ConsoleWorkspace {
   async createCanned(ctx: OperatorContext, shortcut: string, text: string): Promise<CannedView> {
     const fields = cannedFields(shortcut, text);
     if ((await this.deps.store.cannedResponses.count(ctx.account.id)) >= CANNED_LIMIT) {
-      throw new AppError('LIMIT_EXCEEDED', `An account keeps at most ${CANNED_LIMIT} canned responses.`, { Limit: CANNED_LIMIT });
+      throw new AppError('LIMIT_EXCEEDED', `An account keeps at most ${CANNED_LIMIT} canned responses.`, { Limit: 'CannedResponsesPerAccount', Max: CANNED_LIMIT });
     }
     const created = await this.deps.store.cannedResponses.insert({ accountId: ctx.account.id, ...fields, updatedAt: this.deps.clock.now() });
     if (!created) throw shortcutTaken(fields.shortcut);

@@ -47,7 +47,7 @@ export class View {
     const close = h('button', { type: 'button', class: 'close', 'aria-label': t.closeChat }, '×');
     this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': t.conversation });
     this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('div', { class: 'bubble' }, h('span', { class: 'sr' }, t.botTyping), h('i'), h('i'), h('i')));
-    this.operatorTyping = h('div', { class: 'row notice op-typing', role: 'status', hidden: true });
+    this.operatorTyping = h('div', { class: 'op-typing', role: 'status', hidden: true });
     this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing, this.operatorTyping);
     this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: t.typeHere });
     this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, t.offline);
