@@ -31,6 +31,7 @@ import { Maintenance } from './conversations/maintenance.js';
 import { ShareService } from './operators/share-service.js';
 import { ConsoleService } from './operators/console-service.js';
 import { AnalyticsService } from './analytics/service.js';
+import { ConsoleWorkspace } from './operators/console-workspace.js';
 import { OperatorSessions } from './operators/sessions.js';
 import { ShareAccess } from './operators/share-access.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
@@ -138,6 +139,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const connections = new ChannelConnections({ store, platforms, clock, publicUrl: () => config.publicUrl });
   const onChannelError = (error: unknown) => options.log?.(`channel update failed: ${(error as Error).message}`);
   const inbound = new ChannelInbound({ store, connections, conversations, metrics, clock, wakeDispatcher: () => dispatcher.wake(), onError: onChannelError });
+  const consoleService = new ConsoleService({ store, control, conversations, events, clock });
   const services: Services = {
     config,
     clock,
@@ -156,8 +158,9 @@ export async function createServices(config: Config, store: Store, options: Star
     control,
     shares,
     operatorSessions: new OperatorSessions(store, clock),
-    console: new ConsoleService({ store, control, conversations, events, clock }),
+    console: consoleService,
     analytics: new AnalyticsService({ store, clock, live }),
+    workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
     shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
     events,
     deliveries: new Deliveries(store, clock, () => dispatcher.wake()),

@@ -18,6 +18,8 @@ export interface ConversationRecord {
   banMessage: string | null;
   forgetting: boolean;
   revision: number;
+  /** when `controlState` last changed: how long a user has waited for a person (set by turns.ts) */
+  controlChangedAt: number;
   createdAt: number;
   updatedAt: number;
 }

@@ -112,9 +112,11 @@ export class ConversationTurns {
     before: ConversationRecord | null,
     result: TurnResult<T>,
   ): Promise<{ conversation: ConversationRecord; outbox: number } | boolean> {
-    const { save, messages = [], usage, alsoWrite } = result;
-    if (!save) return true;
+    const { messages = [], usage, alsoWrite } = result;
+    if (!result.save) return true;
     const now = this.clock.now();
+    // The moment the control state changed is kept, so the console shows how long a user really waited.
+    const save = before && before.controlState === result.save.controlState ? result.save : { ...result.save, controlChangedAt: now };
     // Pushed messages on the custom channel wait for a PENDING poll unless a webhook takes them.
     const queue = save.channel === 'custom' && !webhookUrlOf(bot);
     const month = this.clock.iso(now).slice(0, 7);

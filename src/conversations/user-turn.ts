@@ -234,7 +234,7 @@ export class UserTurn {
     const state = newConversationState(compiled, { user_id: userId, channel, creation_date: this.deps.clock.iso(now) });
     return {
       id: 0, botId: bot.id, userId, channel, state, controlState: STATE_BOT, operator: null, banExpiration: null,
-      banMessage: null, forgetting: false, revision: 0, createdAt: now, updatedAt: now,
+      banMessage: null, forgetting: false, revision: 0, createdAt: now, updatedAt: now, controlChangedAt: now,
     };
   }
 

@@ -17,6 +17,7 @@ import type { EventBus } from '../conversations/events.js';
 import type { ShareService } from '../operators/share-service.js';
 import type { ConsoleService } from '../operators/console-service.js';
 import type { AnalyticsService } from '../analytics/service.js';
+import type { ConsoleWorkspace } from '../operators/console-workspace.js';
 import type { OperatorSessions } from '../operators/sessions.js';
 import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
@@ -46,6 +47,8 @@ export interface Services {
   console: ConsoleService;
   /** per-bot analytics and the flow picture (docs/analytics.md) */
   analytics: AnalyticsService;
+  /** assignment, notes, canned responses, operator typing */
+  workspace: ConsoleWorkspace;
   shareAccess: ShareAccess;
   events: EventBus;
   deliveries: Deliveries;

@@ -10,16 +10,20 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { OperatorContext } from './sessions.js';
-import { botSummary, contactOf, previewOf, readableName, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
+import { assigneeOf, botSummary, contactOf, noteView, previewOf, readableName, transcriptOf, type ConsoleSummary, type NoteView, type TranscriptLine } from './views.js';
+import type { Assignment } from './model.js';
 import type { ConversationRecord } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
 
 export const LIST_LIMIT = 200;
 export const TRANSCRIPT_LIMIT = 500;
+export const NOTES_LIMIT = 200;
 
 export interface ConversationDetail {
-  Conversation: ConversationSummary;
+  Conversation: ConsoleSummary;
   Transcript: TranscriptLine[];
+  /** private notes between operators: only ever shown in the console */
+  Notes: NoteView[];
   /** variables, tags, privacy flags and channel, for the console's side panel */
   Contact: ReturnType<typeof contactOf>;
 }
@@ -30,12 +34,13 @@ export class ConsoleService {
   ) {}
 
   /** Requested first, then taken over, then by last activity (the store orders them). */
-  async list(ctx: OperatorContext): Promise<ConversationSummary[]> {
+  async list(ctx: OperatorContext): Promise<ConsoleSummary[]> {
     const bots = await this.deps.store.bots.byAccount(ctx.account.id);
     const byId = new Map(bots.map((b) => [b.id, b]));
     const rows = await this.deps.store.conversations.listByBots([...byId.keys()], LIST_LIMIT);
+    const assignments = await this.deps.store.assignments.ofConversations(rows.map((c) => c.id));
     return rows.map((c) => ({
-      ...this.summary(byId.get(c.botId)!, c),
+      ...this.summary(byId.get(c.botId)!, c, assignments.get(c.id)),
       LastActivity: this.deps.clock.iso(c.lastActivity),
       Preview: previewOf(c.lastParts),
     }));
@@ -44,21 +49,30 @@ export class ConsoleService {
   async open(ctx: OperatorContext, botId: string, userId: string): Promise<ConversationDetail> {
     const { bot, conversation } = await this.find(ctx, botId, userId);
     const messages = await this.deps.store.conversations.storedMessages(conversation.id, TRANSCRIPT_LIMIT);
+    const assignment = (await this.deps.store.assignments.ofConversations([conversation.id])).get(conversation.id);
+    const notes = await this.deps.store.notes.ofConversation(conversation.id, NOTES_LIMIT);
     const last = messages.at(-1);
     return {
       Conversation: {
-        ...this.summary(bot, conversation),
+        ...this.summary(bot, conversation, assignment),
         LastActivity: this.deps.clock.iso(last?.createdAt ?? conversation.createdAt),
         Preview: previewOf(last?.parts ?? []),
       },
       Transcript: transcriptOf(messages, this.deps.clock),
+      Notes: notes.map((n) => noteView(n, this.deps.clock)),
       Contact: contactOf(conversation),
     };
   }
 
-  /** The operator's own e-mail goes into `Operator`, as in POST /custom/state. */
-  takeover(ctx: OperatorContext, botId: string, userId: string) {
-    return this.change(ctx, botId, userId, { state: 'takeover', operator: ctx.operator.email });
+  /**
+   * The operator's own e-mail goes into `Operator`, as in POST /custom/state; whoever takes over
+   * is assigned the conversation (after the takeover committed: a failed one assigns nobody).
+   */
+  async takeover(ctx: OperatorContext, botId: string, userId: string) {
+    const { bot, conversation } = await this.find(ctx, botId, userId);
+    const result = await this.deps.control.change(bot, userId, { state: 'takeover', operator: ctx.operator.email });
+    await this.deps.store.assignments.assign(conversation.id, ctx.operator.id, this.deps.clock.now());
+    return result;
   }
 
   handover(ctx: OperatorContext, botId: string, userId: string, mode: HandoverMode) {
@@ -119,7 +133,7 @@ export class ConsoleService {
   }
 
   /** Another account's bot or conversation answers exactly as a missing one: 404. */
-  private async find(ctx: OperatorContext, botId: string, userId: string): Promise<{ bot: BotRecord; conversation: ConversationRecord }> {
+  async find(ctx: OperatorContext, botId: string, userId: string): Promise<{ bot: BotRecord; conversation: ConversationRecord }> {
     const bot = await this.deps.store.bots.byId(botId);
     if (!bot || bot.accountId !== ctx.account.id) throw new AppError('CONVERSATION_NOT_FOUND');
     const conversation = await this.deps.store.conversations.byUser(bot.id, userId);
@@ -127,7 +141,15 @@ export class ConsoleService {
     return { bot, conversation };
   }
 
-  private summary(bot: BotRecord, c: ConversationRecord): Omit<ConversationSummary, 'LastActivity' | 'Preview'> {
-    return { ...botSummary(bot), ...this.deps.control.view(c), Name: readableName(c.state.variables), Channel: c.channel, Creation: this.deps.clock.iso(c.createdAt) };
+  private summary(bot: BotRecord, c: ConversationRecord, assignment: Assignment | undefined): Omit<ConsoleSummary, 'LastActivity' | 'Preview'> {
+    return {
+      ...botSummary(bot),
+      ...this.deps.control.view(c),
+      Name: readableName(c.state.variables),
+      Channel: c.channel,
+      Creation: this.deps.clock.iso(c.createdAt),
+      StateSince: this.deps.clock.iso(c.controlChangedAt),
+      AssignedTo: assigneeOf(assignment),
+    };
   }
 }

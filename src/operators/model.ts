@@ -16,3 +16,31 @@ export interface OperatorSessionRecord {
   createdAt: number;
 }
 
+
+/** Which operator has a conversation in the console (a separate table: docs/decisions.md "Console assignment"). */
+export interface Assignment {
+  conversationId: number;
+  operatorId: string;
+  operatorName: string;
+  operatorEmail: string;
+  assignedAt: number;
+}
+
+/** A private note between operators on a conversation: never sent to the user nor to webhooks. */
+export interface NoteRecord {
+  id: number;
+  conversationId: number;
+  /** the operator's name when it was written (kept when the operator is gone) */
+  author: string;
+  text: string;
+  createdAt: number;
+}
+
+/** A canned response of an account: `shortcut` is what an operator types after `/` in the composer. */
+export interface CannedResponse {
+  id: number;
+  accountId: string;
+  shortcut: string;
+  text: string;
+  updatedAt: number;
+}

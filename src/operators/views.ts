@@ -6,6 +6,7 @@ import type { ReplyPart } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import type { ConversationRecord, StoredMessage } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
+import type { Assignment, NoteRecord } from './model.js';
 
 export interface ConversationSummary extends StateView {
   /** a readable name from the conversation's `name` or `first_name` (+ `last_name`) variable, or null */
@@ -18,6 +19,32 @@ export interface ConversationSummary extends StateView {
   /** a short text of the last message, for the list */
   Preview: string;
 }
+
+/** The console's form: also who among the operators has it, and since when its state holds (not on share pages). */
+export interface ConsoleSummary extends ConversationSummary {
+  /** when the control state last changed: for state 1, since when the user waits for a person */
+  StateSince: string;
+  /** the operator who has the conversation in the console, or null */
+  AssignedTo: AssigneeView | null;
+}
+
+export interface AssigneeView {
+  OperatorId: string;
+  Name: string;
+  Email: string;
+}
+
+export interface NoteView {
+  NoteId: number;
+  Author: string;
+  Text: string;
+  At: string;
+}
+
+export const assigneeOf = (a: Assignment | undefined): AssigneeView | null =>
+  a ? { OperatorId: a.operatorId, Name: a.operatorName, Email: a.operatorEmail } : null;
+
+export const noteView = (n: NoteRecord, clock: Clock): NoteView => ({ NoteId: n.id, Author: n.author, Text: n.text, At: clock.iso(n.createdAt) });
 
 export interface TranscriptLine {
   Direction: string;
@@ -71,5 +98,7 @@ export function eventView(event: ConversationEvent, clock: Clock): Record<string
       return { Kind: 'state', ...base, State: event.state, Operator: event.operator };
     case 'forgotten':
       return { Kind: 'forgotten', ...base };
+    case 'typing':
+      return { Kind: 'typing', ...base, OperatorName: event.operatorName };
   }
 }

@@ -16,6 +16,7 @@ interface ConversationRow {
   ban_message: string | null;
   forgetting: number;
   revision: number;
+  control_changed_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -40,6 +41,8 @@ const toConversation = (r: ConversationRow): ConversationRecord => ({
   banMessage: r.ban_message,
   forgetting: Number(r.forgetting) === 1,
   revision: Number(r.revision),
+  // null only on a row written by an older node during a rolling upgrade
+  controlChangedAt: Number(r.control_changed_at ?? r.updated_at),
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
@@ -58,12 +61,12 @@ export function conversationRepository(db: Queryable) {
     async insert(c: Omit<ConversationRecord, 'id'>): Promise<number | null> {
       const row = await db.get<{ id: number }>(
         `INSERT INTO conversations (bot_id, user_id, channel, state, control_state, operator, ban_expiration, ban_message,
-           forgetting, revision, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           forgetting, revision, created_at, updated_at, control_changed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          ON CONFLICT (bot_id, user_id) DO NOTHING RETURNING id`,
         [
           c.botId, c.userId, c.channel, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage,
-          c.forgetting ? 1 : 0, c.revision, c.createdAt, c.updatedAt,
+          c.forgetting ? 1 : 0, c.revision, c.createdAt, c.updatedAt, c.controlChangedAt,
         ],
       );
       return row ? Number(row.id) : null;
@@ -75,12 +78,12 @@ export function conversationRepository(db: Queryable) {
     async save(c: ConversationRecord): Promise<boolean> {
       const changed = await db.run(
         `UPDATE conversations SET state = $2, control_state = $3, operator = $4, ban_expiration = $5, ban_message = $6,
-           forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9,
+           forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9, control_changed_at = $11,
            handed_over_at = CASE WHEN handed_over_at IS NULL AND $3 IN (1, 2) THEN $9 ELSE handed_over_at END
          WHERE id = $1 AND revision = $10`,
         [
           c.id, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage, c.forgetting ? 1 : 0,
-          c.channel, c.updatedAt, c.revision,
+          c.channel, c.updatedAt, c.revision, c.controlChangedAt,
         ],
       );
       return changed === 1;

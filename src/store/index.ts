@@ -13,6 +13,7 @@ import { migrate } from './migrations/index.js';
 import { operatorRepository } from './operators.js';
 import { operatorSessionRepository } from './operator-sessions.js';
 import { shareRepository } from './shares.js';
+import { assignmentRepository, cannedResponseRepository, noteRepository } from './console-workspace.js';
 import { outboxRepository } from './outbox.js';
 import { channelRepository } from './channels.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
@@ -35,6 +36,9 @@ function repositories(db: Queryable, secrets: SecretBox) {
     missedTexts: missedTextRepository(db),
     aiSettings: aiSettingsRepository(db, secrets),
     analytics: analyticsRepository(db),
+    assignments: assignmentRepository(db),
+    notes: noteRepository(db),
+    cannedResponses: cannedResponseRepository(db),
   };
 }
 

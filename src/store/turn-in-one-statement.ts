@@ -16,7 +16,7 @@ WITH saved AS (
   UPDATE conversations SET state = $2, control_state = $3, operator = $4, ban_expiration = $5, ban_message = $6,
     forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9,
     handed_over_at = CASE WHEN handed_over_at IS NULL AND $3 IN (1, 2) THEN $9 ELSE handed_over_at END,
-    message_count = message_count + $11, message_bytes = message_bytes + $12
+    message_count = message_count + $11, message_bytes = message_bytes + $12, control_changed_at = $24
   WHERE id = $1 AND revision = $10 AND message_count + $11 <= $13 AND message_bytes + $12 <= $14
   RETURNING id
 ), appended AS (
@@ -48,7 +48,7 @@ export async function saveTurnInOneStatement(db: Queryable, turn: TurnSave): Pro
     c.id, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage, c.forgetting ? 1 : 0,
     c.channel, c.updatedAt, c.revision, messages.length, bytes, turn.limits.messages, turn.limits.bytes,
     JSON.stringify(messages), usage?.accountId ?? '', usage?.month ?? '', add.messages, add.replies, add.notifications,
-    add.apiCalls, usage ? 1 : 0, add.aiTokens ?? 0,
+    add.apiCalls, usage ? 1 : 0, add.aiTokens ?? 0, c.controlChangedAt,
   ]);
   if (Number(row?.saved) === 1) return 'saved';
   // The subquery read the row as it was before the statement: the same revision means that only

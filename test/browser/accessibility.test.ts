@@ -92,6 +92,28 @@ describe('accessibility of the widget and the console (axe-core, Chromium)', () 
       await page.getByRole('complementary', { name: 'Contact' }).waitFor();
       await page.screenshot({ path: `/tmp/shots/ui-a11y-console-${size.name}.png` });
       assert.deepEqual(await scan(page), [], 'open conversation');
+      // The workspace of the open conversation: taken over (composer, canned picker), a note, and
+      // the canned responses dialog with an entry; then a `/` suggestion in the composer.
+      // (the desktop run already took it over)
+      const takeover = page.getByRole('button', { name: 'Take over' });
+      if (await takeover.isEnabled()) await takeover.click();
+      await page.locator('#assignee').getByText('Assigned to you', { exact: true }).waitFor();
+      await page.getByLabel('New note').fill(`Note at ${size.name}`);
+      await page.getByRole('button', { name: 'Add note' }).click();
+      await page.locator('.note').getByText(`Note at ${size.name}`).waitFor();
+      assert.deepEqual(await scan(page), [], 'assignment and notes');
+      await page.getByRole('button', { name: 'Canned responses' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Canned responses' });
+      await dialog.getByLabel('Shortcut (typed after /)').fill(`hi-${size.name}`);
+      await dialog.getByLabel('Text', { exact: true }).fill('Hello!');
+      await dialog.getByRole('button', { name: 'Add' }).click();
+      await dialog.getByText(`/hi-${size.name}`, { exact: true }).waitFor();
+      await page.screenshot({ path: `/tmp/shots/ui-a11y-console-canned-${size.name}.png` });
+      assert.deepEqual(await scan(page), [], 'canned responses dialog');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('textbox', { name: 'Message to the user' }).pressSequentially('/hi');
+      await page.locator('.canned-suggestion').first().waitFor();
+      assert.deepEqual(await scan(page), [], 'canned suggestion');
       await page.context().close();
     });
   }

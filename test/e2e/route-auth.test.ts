@@ -48,6 +48,7 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     botId: ours.botId,
     userId: ours.userId,
     userid: ours.userId,
+    cannedId: ours.cannedId,
     mode: 'view',
     hours: '1',
   };
@@ -77,6 +78,9 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     'POST /share/{code}/api/messages': { Text: 'hello' },
     'POST /console/api/conversations/{botId}/{userId}/messages': { Text: 'hello' },
     'POST /console/api/conversations/{botId}/{userId}/ban': { Days: 1 },
+    'POST /console/api/conversations/{botId}/{userId}/notes': { Text: 'a note' },
+    'POST /console/api/canned': { Shortcut: 'from-test', Text: 'hello' },
+    'PUT /console/api/canned/{cannedId}': { Shortcut: 'from-test', Text: 'hello' },
   };
   let body = bodies[l];
   if (body === undefined && carriesBody(route)) {
@@ -195,6 +199,7 @@ for (const kind of databaseKinds()) {
         if ((access === 'bot' || access === 'apihook') && !OWN_BOT_ROUTES.test(l)) return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
         // A conversation of our bot, or (analytics) our bot itself: either answers as a missing one.
         if (access === 'session' && has(route, 'botId')) return { status: 404, code: has(route, 'userId') ? 'CONVERSATION_NOT_FOUND' : 'BOT_NOT_FOUND' };
+        if (access === 'session' && has(route, 'cannedId')) return { status: 404, code: 'CANNED_RESPONSE_NOT_FOUND' };
         if (l === 'POST /web/{key}/messages' || l === 'GET /web/{key}/events') return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
         if (l === 'POST /share/{code}/api/messages') return { status: 403, code: 'SHARE_READ_ONLY' };
         if (access === 'platform') return { status: 404, code: 'NOT_FOUND' };

@@ -29,6 +29,8 @@ export interface Party {
   cookie: string;
   /** a `view` share link of `userId` */
   shareCode: string;
+  /** a canned response of the account (console) */
+  cannedId: string;
   /** GET /bots/{key} right after creation: a 2xx that changed the bot calls for a new party */
   draft: unknown;
 }
@@ -96,6 +98,7 @@ export class World {
       userId: party.userId,
       shareCode: party.shareCode,
       botId: party.botId,
+      cannedId: party.cannedId,
       tokens: { admin: ADMIN_TOKEN, account: party.tenant.accountToken, bot: party.tenant.botToken },
     };
   }
@@ -136,6 +139,8 @@ export class World {
     const cookie = await signIn(c, operatorEmail, PASSWORD, tenant.accountId);
     const share = await c.post('/custom/share', { UserId: userId, Mode: 'view', Hours: 24 }, { token: tenant.botToken });
     expectStatus(share, 200, 'create a share link');
+    const canned = await c.post('/console/api/canned', { Shortcut: `hello-${n}`, Text: `Hello from ${label}` }, { headers: { cookie } });
+    expectStatus(canned, 201, 'create a canned response');
     const draft = await c.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken });
     return {
       label,
@@ -150,6 +155,7 @@ export class World {
       session: cookie.split('=')[1],
       cookie,
       shareCode: String(share.body.Url).split('/share/')[1],
+      cannedId: String(canned.body.CannedId),
       draft: draft.body,
     };
   }
@@ -240,6 +246,7 @@ export class World {
       reads.web = [`/console/api/conversations/${o.botId}/${encodeURIComponent(o.webUserId)}`, { headers: { cookie: o.cookie } }];
       reads.values = [`/custom/values?userid=${encodeURIComponent(o.userId)}`, { token: t.botToken }];
       reads.list = ['/console/api/conversations', { headers: { cookie: o.cookie } }];
+      reads.canned = ['/console/api/canned', { headers: { cookie: o.cookie } }];
       reads.shared = [`/share/${o.shareCode}/api/conversation`, {}];
     }
     const names = Object.keys(reads);

@@ -111,6 +111,7 @@ export function conversationRecord(botId: string, userId: string, over: Partial<
     banMessage: null,
     forgetting: false,
     revision: 0,
+    controlChangedAt: 1_700_000_100_000,
     createdAt: 1_700_000_100_000,
     updatedAt: 1_700_000_100_000,
     ...over,

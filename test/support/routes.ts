@@ -30,6 +30,8 @@ export interface RouteContext {
   shareCode?: string;
   /** the bot's internal id, as the console names bots */
   botId?: string;
+  /** a canned response of the account (console routes carry its id in the path) */
+  cannedId?: string;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -50,6 +52,7 @@ function parameterValue(name: string, context: RouteContext): string {
     hours: '1',
     ...(context.shareCode ? { code: context.shareCode } : {}),
     ...(context.botId ? { botid: context.botId } : {}),
+    ...(context.cannedId ? { cannedid: context.cannedId } : {}),
   };
   return encodeURIComponent(values[name.toLowerCase()] ?? 'hostile-param');
 }

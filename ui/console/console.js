@@ -4,7 +4,8 @@
 // "share": one conversation opened by a shared URL, read-only or with operator writing as the link allows.
 // Live updates come from an EventSource; on each event the affected views are fetched again, so
 // what is shown is always what the server has (no client-side merging to get wrong).
-import { countUnread, markRead, renderList, setConversations } from './list.js';
+import { countUnread, markRead, renderList, setConversations, setMe } from './list.js';
+import { alertOnEvent, initWorkspace, renderWorkspace, startWorkspace } from './workspace.js';
 import { renderContact, renderLine, stateLabel, STATE_CLASSES } from './render.js';
 
 const body = document.body;
@@ -93,7 +94,8 @@ async function showWorkspace(/** @type {any} */ me) {
   $('who').hidden = false;
   $('who-name').textContent = `${me.Name} <${me.Email}>`;
   say('');
-  await refreshList();
+  setMe(me.OperatorId);
+  await Promise.all([refreshList(), startWorkspace(me)]);
   listen('/console/api/events');
   // The sign-in form is gone: focus would fall back to the page; put it where work starts.
   const first = /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open'));
@@ -129,7 +131,7 @@ async function refreshList() {
 }
 const drawList = () => renderList(current, (c) => void attempt(() => openConversation(c.BotId, c.UserId)));
 const refreshListSoon = debounce(() => void attempt(refreshList));
-for (const id of ['search', 'filter-state', 'filter-bot', 'filter-channel']) $(id).addEventListener('input', drawList);
+for (const id of ['search', 'filter-state', 'filter-bot', 'filter-channel', 'filter-assignee']) $(id).addEventListener('input', drawList);
 // Waiting times and "last activity" keep counting without a refetch.
 setInterval(() => mode === 'console' && !$('workspace').hidden && drawList(), 30_000);
 
@@ -173,6 +175,7 @@ async function refreshConversation() {
   $('contact').hidden = !view.Contact;
   if (view.Contact) $('contact-body').replaceChildren(renderContact(view.Contact));
   updateControls(c, view);
+  if (mode === 'console') renderWorkspace(view);
 }
 const refreshConversationSoon = debounce(() => void attempt(refreshConversation), 60);
 
@@ -254,6 +257,9 @@ function listen(/** @type {string} */ url) {
   events = new EventSource(url);
   events.addEventListener('message', (message) => {
     const event = JSON.parse(message.data);
+    // Typing is for the user's widget; the console has nothing to refresh for it.
+    if (event.Kind === 'typing') return;
+    if (mode === 'console') alertOnEvent(event);
     if (event.Kind === 'ended') {
       events?.close();
       return void attempt(refreshConversation);
@@ -298,5 +304,9 @@ if (mode === 'share') {
     listen(`${api.base}/events`);
   });
 } else {
+  initWorkspace({ call: (m, p, b) => api.call(m, p, b), attempt, say, conversationPath: () => (current ? conversationPath() : null), refresh: async () => {
+    await refreshConversation();
+    await refreshList();
+  } });
   api.call('GET', '/me').then(showWorkspace, () => showSignIn());
 }

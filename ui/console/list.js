@@ -8,10 +8,13 @@ const BASE_TITLE = document.title;
 const WAITING = 1;
 const UNREAD_KEY = 'colloquy:console:unread';
 
-/** @typedef {{BotId: string, UserId: string, BotName: string, Channel: string, State: number, Name: string | null, Preview: string, LastActivity: string, Operator: string | null, BanExpiration: string | null}} Summary */
+/** @typedef {{BotId: string, UserId: string, BotName: string, Channel: string, State: number, Name: string | null, Preview: string, LastActivity: string, Operator: string | null, BanExpiration: string | null, StateSince: string, AssignedTo: {OperatorId: string, Name: string} | null}} Summary */
 
 /** @type {Summary[]} */
 let all = [];
+/** the signed-in operator, for the "Mine" filter */
+let me = '';
+export const setMe = (/** @type {string} */ operatorId) => void (me = operatorId);
 /** @type {Record<string, number>} unread messages per conversation, kept for this tab's session */
 const unread = JSON.parse(sessionStorage.getItem(UNREAD_KEY) ?? '{}');
 const keyOf = (/** @type {{BotId: string, UserId: string}} */ c) => `${c.BotId}\n${c.UserId}`;
@@ -57,9 +60,11 @@ function matches(/** @type {Summary} */ c) {
   const state = $('filter-state').value;
   const bot = $('filter-bot').value;
   const channel = $('filter-channel').value;
+  const assignee = $('filter-assignee').value;
+  const assigned = assignee === '' || (assignee === 'mine' ? c.AssignedTo?.OperatorId === me : c.AssignedTo === null);
   const words = $('search').value.trim().toLowerCase().split(/\s+/).filter(Boolean);
   const haystack = `${c.Name ?? ''} ${c.UserId} ${c.Preview} ${c.BotName}`.toLowerCase();
-  return (state === '' || String(c.State) === state) && (bot === '' || c.BotId === bot) && (channel === '' || c.Channel === channel) && words.every((w) => haystack.includes(w));
+  return assigned && (state === '' || String(c.State) === state) && (bot === '' || c.BotId === bot) && (channel === '' || c.Channel === channel) && words.every((w) => haystack.includes(w));
 }
 
 /**
@@ -78,13 +83,15 @@ export function renderList(current, open) {
       button.dataset.userId = c.UserId;
       if (current && keyOf(current) === keyOf(c)) button.setAttribute('aria-current', 'true');
       const waiting = c.State === WAITING;
-      const badge = el('span', `badge ${STATE_CLASSES[c.State] ?? ''}`, waiting ? `Waiting for a person · ${ago(c.LastActivity, now)}` : stateLabel(c));
-      if (waiting) badge.title = 'Time since the last message while the user waits for a person';
+      // StateSince: when the user asked for a person (the server records the moment the state changed).
+      const badge = el('span', `badge ${STATE_CLASSES[c.State] ?? ''}`, waiting ? `Waiting for a person · ${ago(c.StateSince, now)}` : stateLabel(c));
+      if (waiting) badge.title = `Waiting since ${new Date(c.StateSince).toLocaleString()}`;
       const title = el('span', 'conversation-user', c.Name ?? c.UserId);
       const time = /** @type {HTMLTimeElement} */ (el('time', 'conversation-time', ago(c.LastActivity, now)));
       time.dateTime = c.LastActivity;
       time.title = new Date(c.LastActivity).toLocaleString();
-      button.append(title, badge, el('span', 'conversation-bot hint', `${c.Name ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}`), time);
+      const owner = c.AssignedTo ? ` · ${c.AssignedTo.OperatorId === me ? 'you' : c.AssignedTo.Name}` : '';
+      button.append(title, badge, el('span', 'conversation-bot hint', `${c.Name ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${owner}`), time);
       if (c.Preview) button.append(el('span', 'conversation-preview', c.Preview));
       const count = unread[keyOf(c)] ?? 0;
       if (count > 0) {

@@ -22,6 +22,8 @@ export interface LiveHandlers {
   message(message: LiveMessage): void;
   state(state: { State: number; Operator: string | null; OperatorName?: string | null }): void;
   forgotten(): void;
+  /** an operator is writing (the console sends it every few seconds while they type) */
+  typing(typing: { OperatorName: string }): void;
   /** something was said that the stream could not carry: fetch the history again */
   resync(): void;
   /** the stream ended for good (the conversation is gone, the key was refused) */
@@ -61,6 +63,7 @@ export class Api {
     source.addEventListener('message', (e) => on.message(json(e)));
     source.addEventListener('state', (e) => on.state(json(e)));
     source.addEventListener('forgotten', () => on.forgotten());
+    source.addEventListener('typing', (e) => on.typing(json(e)));
     source.addEventListener('resync', () => on.resync());
     // EventSource reconnects by itself after a dropped connection; an error status closes it.
     source.addEventListener('error', () => {

@@ -29,6 +29,8 @@ export class View {
   private readonly scroller: HTMLElement;
   private readonly log: HTMLElement;
   private readonly typing: HTMLElement;
+  private readonly operatorTyping: HTMLElement;
+  private operatorTypingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly offline: HTMLElement;
   private readonly input: HTMLInputElement;
   private readonly sendButton: HTMLButtonElement;
@@ -45,7 +47,8 @@ export class View {
     const close = h('button', { type: 'button', class: 'close', 'aria-label': t.closeChat }, '×');
     this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': t.conversation });
     this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('div', { class: 'bubble' }, h('span', { class: 'sr' }, t.botTyping), h('i'), h('i'), h('i')));
-    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing);
+    this.operatorTyping = h('div', { class: 'op-typing', role: 'status', hidden: true });
+    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing, this.operatorTyping);
     this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: t.typeHere });
     this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, t.offline);
     this.sendButton = h('button', { type: 'submit', class: 'send', 'aria-label': t.send }, '➤');
@@ -191,6 +194,16 @@ export class View {
   notice(text: string): void {
     this.log.append(h('div', { class: 'row notice' }, text));
     this.scrollDown();
+  }
+
+  /** "<name> is typing…" until the operator's message comes, or a few seconds pass without news. */
+  showOperatorTyping(name: string | null): void {
+    clearTimeout(this.operatorTypingTimer);
+    this.operatorTyping.hidden = name === null;
+    if (name === null) return;
+    this.operatorTyping.textContent = t.operatorTyping(name);
+    this.scrollDown();
+    this.operatorTypingTimer = setTimeout(() => this.showOperatorTyping(null), 6000);
   }
 
   showTyping(on: boolean): void {

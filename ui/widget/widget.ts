@@ -138,7 +138,11 @@ export class Widget {
         this.streamOpenedBefore = true;
       },
       lost: () => this.goOffline(),
-      message: (m: LiveMessage) => void this.show(m, m.Direction === 'OPERATOR' ? 'operator' : 'bot', true),
+      message: (m: LiveMessage) => {
+        if (m.Direction === 'OPERATOR') this.view.showOperatorTyping(null);
+        void this.show(m, m.Direction === 'OPERATOR' ? 'operator' : 'bot', true);
+      },
+      typing: (typing) => this.view.showOperatorTyping(typing.OperatorName),
       state: (s) => {
         this.enqueue(async () => void (this.operatorName = s.OperatorName ?? null));
         this.enqueue(() => this.tellControl(s.State));

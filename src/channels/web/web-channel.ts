@@ -45,6 +45,7 @@ export type LiveDelivery =
   | { event: 'message'; data: { Direction: string; Parts: ReplyPart[]; EnableUserChat: boolean; ControlType: number; At: string } }
   | { event: 'state'; data: { State: number; Operator: string | null; OperatorName: string | null } }
   | { event: 'forgotten'; data: Record<string, never> }
+  | { event: 'typing'; data: { OperatorName: string } }
   /** a message too large to be relayed between nodes: the widget re-reads the history */
   | { event: 'resync'; data: Record<string, never> };
 
@@ -164,6 +165,8 @@ export class WebChannel {
       return { event: 'state', data: { State: event.state, Operator: event.operator, OperatorName } };
     }
     if (event.kind === 'forgotten') return { event: 'forgotten', data: {} };
+    // The operator's name only, never an e-mail (as in the state event's OperatorName).
+    if (event.kind === 'typing') return { event: 'typing', data: { OperatorName: event.operatorName } };
     if (event.truncated) return { event: 'resync', data: {} };
     // The turn that wrote the message says where it left the conversation (a turn run elsewhere
     // can move it to an interaction whose EnableUserChat differs).

@@ -12,6 +12,7 @@ import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
 import { shareRoutes } from './share.js';
+import { consoleWorkspaceRoutes } from './console-workspace.js';
 
 export const SESSION_COOKIE = 'colloquy_console';
 
@@ -120,6 +121,7 @@ export function consoleRoutes(app: App, s: Services): void {
     streamConsoleEvents(app, s, request, reply),
   );
 
+  consoleWorkspaceRoutes(app, s, signedIn);
   shareRoutes(app, s);
 }
 
