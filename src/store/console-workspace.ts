@@ -108,9 +108,17 @@ export function cannedResponseRepository(db: Queryable) {
     async update(c: CannedResponse): Promise<'updated' | 'missing' | 'taken'> {
       const clash = await db.get<{ id: number }>('SELECT id FROM canned_responses WHERE account_id = $1 AND shortcut = $2 AND id <> $3', [c.accountId, c.shortcut, c.id]);
       if (clash) return 'taken';
-      const changed = await db.run('UPDATE canned_responses SET shortcut = $3, text = $4, updated_at = $5 WHERE id = $1 AND account_id = $2', [
-        c.id, c.accountId, c.shortcut, c.text, c.updatedAt,
-      ]);
+      let changed: number;
+      try {
+        changed = await db.run('UPDATE canned_responses SET shortcut = $3, text = $4, updated_at = $5 WHERE id = $1 AND account_id = $2', [
+          c.id, c.accountId, c.shortcut, c.text, c.updatedAt,
+        ]);
+      } catch (error) {
+        // Two renames to one shortcut at the same moment: the unique index settles it (PostgreSQL
+        // 23505; SQLite has one writer, so the check above already saw the other).
+        if ((error as { code?: string }).code === '23505' || (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return 'taken';
+        throw error;
+      }
       return changed === 1 ? 'updated' : 'missing';
     },
     async remove(accountId: string, id: number): Promise<boolean> {

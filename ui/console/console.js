@@ -304,9 +304,7 @@ if (mode === 'share') {
     listen(`${api.base}/events`);
   });
 } else {
-  initWorkspace({ call: (m, p, b) => api.call(m, p, b), attempt, say, conversationPath: () => (current ? conversationPath() : null), refresh: async () => {
-    await refreshConversation();
-    await refreshList();
-  } });
+  const refresh = () => refreshConversation().then(refreshList);
+  initWorkspace({ call: (m, p, b) => api.call(m, p, b), attempt, say, conversationPath: () => (current ? conversationPath() : null), refresh });
   api.call('GET', '/me').then(showWorkspace, () => showSignIn());
 }

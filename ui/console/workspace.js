@@ -98,14 +98,15 @@ function addNote(/** @type {Event} */ event) {
 
 // ---- composer: typing indicator and canned responses ----
 
-let lastTyping = 0;
+/** the last "typing" sent: per conversation, so switching conversations is not held back */
+let lastTyping = { path: '', at: 0 };
 
 function composerInput() {
   const path = host.conversationPath();
   const now = Date.now();
   // Throttled: one "typing" every few seconds keeps the widget's indicator up without a request per key.
-  if (path && $('message-text').value.trim() !== '' && now - lastTyping > TYPING_EVERY_MS) {
-    lastTyping = now;
+  if (path && $('message-text').value.trim() !== '' && (path !== lastTyping.path || now - lastTyping.at > TYPING_EVERY_MS)) {
+    lastTyping = { path, at: now };
     host.call('POST', `${path}/typing`, {}).catch(() => undefined);
   }
   suggest();
