@@ -140,6 +140,8 @@ function profileOf(from: unknown): Record<string, string> {
 
 function describe(error: unknown): string {
   if (error instanceof GrammyError) return error.description;
-  if (error instanceof HttpError) return `Telegram could not be reached (${(error.error as Error)?.message ?? 'network error'})`;
+  // grammY's own message names the method only; the underlying error's would hold the request
+  // URL, and with it the bot token (/bot<token>/…), which must never reach LastError or a reply.
+  if (error instanceof HttpError) return `Telegram could not be reached: ${error.message}`;
   return (error as Error)?.message ?? String(error);
 }
