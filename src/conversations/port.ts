@@ -58,8 +58,15 @@ export interface TurnWrites {
 export interface TurnSave {
   /** saved as `save` does: only if the stored revision is still `revision` */
   conversation: ConversationRecord;
+  /**
+   * false when the turn changed none of the control columns (control state, operator, ban, forgetting,
+   * channel, control_changed_at): the store may then leave them, and the indexes over them, unwritten
+   */
+  controlChanged: boolean;
   messages: NewMessage[];
   usage: { accountId: string; month: string; add: UsageAdded } | null;
+  /** user texts of this turn that reached a fallback (understanding.md) */
+  missedTexts: NewMissedText[];
   /** the history limits (docs/limits.md) the history must stay within after the append */
   limits: { messages: number; bytes: number };
 }
@@ -76,8 +83,8 @@ export interface ConversationStorage {
   shares: { expiredAuto(now: number): Promise<StoredShare[]>; markHandedBack(codeHash: string): Promise<boolean> };
   bots: { byId(id: string): Promise<BotRecord | null> };
   /**
-   * Where one statement is cheaper than a transaction (PostgreSQL: a round trip each), a turn's
-   * usual writes atomically and durably without one; absent where transactions are cheap.
+   * A turn's usual writes, atomically and durably, in the cheapest way the database offers
+   * (PostgreSQL: one statement; SQLite: a few statements in the group's transaction).
    */
   saveTurn?(turn: TurnSave): Promise<TurnSaveOutcome>;
   /** runs `work` in one transaction: all its writes commit together, or none (it threw) */

@@ -10,7 +10,7 @@ import type { ConversationStorage, TurnWrites } from './port.js';
 import { planWebhooks, webhookUrlOf, type TurnMessage } from '../webhooks/plan.js';
 import type { EventBus } from './events.js';
 import { LIMITS } from './limits.js';
-import type { ConversationRecord } from './model.js';
+import type { ConversationRecord, NewMissedText } from './model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { UsageAdded } from '../accounts/model.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
@@ -18,11 +18,20 @@ import type { NewOutboxRow } from '../webhooks/model.js';
 /** Outbox rows that deliver a turn's messages on the conversation's messaging platform, if any. */
 export type ChannelDeliveryPlan = (bot: BotRecord, conversation: ConversationRecord, messages: TurnMessage[], now: number) => NewOutboxRow[];
 
+/** A user text that reached a fallback, and where. */
+export interface MissedText {
+  text: string;
+  behaviour: string;
+  interaction: string;
+}
+
 export interface TurnResult<T> {
   /** the conversation to write: new (id 0) or changed; absent when nothing about it changed */
   save?: ConversationRecord;
   messages?: TurnMessage[];
   usage?: UsageAdded;
+  /** user texts that reached a fallback (understanding.md), written with the turn */
+  missedTexts?: MissedText[];
   /** more writes that must commit with the turn (shares, …) */
   alsoWrite?: (tx: TurnWrites, conversationId: number) => Promise<void>;
   /** runs once the transaction committed (fire-and-forget work) */
@@ -117,6 +126,8 @@ export class ConversationTurns {
     const now = this.clock.now();
     // The moment the control state changed is kept, so the console shows how long a user really waited.
     const save = before && before.controlState === result.save.controlState ? result.save : { ...result.save, controlChangedAt: now };
+    const missedTexts = (conversationId: number): NewMissedText[] =>
+      (result.missedTexts ?? []).map((m) => ({ ...m, botId: bot.id, conversationId, key: m.text.trim().toLowerCase(), createdAt: now }));
     // Pushed messages on the custom channel wait for a PENDING poll unless a webhook takes them.
     const queue = save.channel === 'custom' && !webhookUrlOf(bot);
     const month = this.clock.iso(now).slice(0, 7);
@@ -127,11 +138,13 @@ export class ConversationTurns {
     if (this.store.saveTurn && save.id !== 0 && !alsoWrite && !webhookUrlOf(bot) && !platformBound) {
       const outcome = await this.store.saveTurn({
         conversation: { ...save, updatedAt: now },
+        controlChanged: before === null || controlChanged(before, save),
+        missedTexts: missedTexts(save.id),
         messages: messages.map((m) => ({ direction: m.direction, parts: m.parts, pending: m.pushed && queue })),
         usage: usage ? { accountId: bot.accountId, month, add: { ...NO_USAGE, ...usage } } : null,
         limits: { messages: LIMITS.historyMessages, bytes: LIMITS.historyBytes },
       });
-      if (outcome === 'saved') return { conversation: { ...save, revision: save.revision + 1 }, outbox: 0 };
+      if (outcome === 'saved') return { conversation: { ...save, revision: save.revision + 1, updatedAt: now }, outbox: 0 };
       if (outcome === 'conflict') return false;
     }
     return this.store.transaction(async (tx) => {
@@ -139,10 +152,10 @@ export class ConversationTurns {
       if (save.id === 0) {
         const id = await tx.conversations.insert({ ...save, updatedAt: now });
         if (id === null) return false;
-        conversation = { ...save, id };
+        conversation = { ...save, id, updatedAt: now };
       } else {
         if (!(await tx.conversations.save({ ...save, updatedAt: now }))) return false;
-        conversation = { ...save, revision: save.revision + 1 };
+        conversation = { ...save, revision: save.revision + 1, updatedAt: now };
       }
       if (messages.length > 0) {
         const size = await tx.conversations.appendMessages(
@@ -160,8 +173,22 @@ export class ConversationTurns {
       for (const row of [...plan.rows, ...deliveries]) await tx.outbox.insert(row);
       const counted = { ...NO_USAGE, ...usage, notifications: (usage?.notifications ?? 0) + plan.notifications };
       if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, month, counted);
+      for (const row of missedTexts(conversation.id)) await tx.missedTexts.insert(row);
       if (alsoWrite) await alsoWrite(tx, conversation.id);
       return { conversation, outbox: plan.rows.length + deliveries.length };
     });
   }
+}
+
+/** Whether a turn changed a column that only control changes touch (the store may skip them otherwise). */
+function controlChanged(before: ConversationRecord, after: ConversationRecord): boolean {
+  return (
+    before.controlState !== after.controlState ||
+    before.operator !== after.operator ||
+    before.banExpiration !== after.banExpiration ||
+    before.banMessage !== after.banMessage ||
+    before.forgetting !== after.forgetting ||
+    before.channel !== after.channel ||
+    before.controlChangedAt !== after.controlChangedAt
+  );
 }

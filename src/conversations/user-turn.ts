@@ -128,8 +128,9 @@ export class UserTurn {
           apiCalls: outcomes.reduce((n, o) => n + o.apiCalls, 0),
           aiTokens: outcomes.reduce((n, o) => n + o.aiTokens, 0),
         },
+        missedTexts: missed.map((m) => ({ text: m.text, behaviour: m.behaviour, interaction: m.interaction })),
         // The common turn writes nothing more: no callback, so the store keeps its fast path.
-        alsoWrite: !input.inbound && newShares.size === 0 && missed.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, conversationId, input, newShares, missed, bot.id),
+        alsoWrite: !input.inbound && newShares.size === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, conversationId, input, newShares),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -139,21 +140,10 @@ export class UserTurn {
     return reply;
   }
 
-  /** What a turn writes besides the conversation: its update id, the shares it made, its missed texts. */
-  private async alsoWrite(
-    tx: TurnWrites,
-    conversationId: number,
-    input: UserMessage,
-    newShares: Map<string, { mode: ShareMode; hours: number }>,
-    missed: Array<{ text: string; behaviour: string; interaction: string }>,
-    botId: string,
-  ): Promise<void> {
+  /** What a turn writes besides the conversation: its update id, the shares it made. */
+  private async alsoWrite(tx: TurnWrites, conversationId: number, input: UserMessage, newShares: Map<string, { mode: ShareMode; hours: number }>): Promise<void> {
     await this.recordInbound(tx, conversationId, input);
     for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
-    const at = this.deps.clock.now();
-    for (const m of missed) {
-      await tx.missedTexts.insert({ botId, conversationId, text: m.text, key: m.text.trim().toLowerCase(), behaviour: m.behaviour, interaction: m.interaction, createdAt: at });
-    }
   }
 
   /** A platform update is run once: its key commits with the turn or the turn rolls back. */

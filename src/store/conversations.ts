@@ -2,7 +2,8 @@
 import type { ControlState, ConversationListing, ConversationRecord, Direction, HistorySize, NewMessage, StoredMessage } from '../conversations/model.js';
 import { stateFromStored } from '../engine/state.js';
 import type { ReplyPart } from '../engine/types.js';
-import type { Queryable, SqlValue } from './driver.js';
+import type { Queryable } from './driver.js';
+import { encodeMessages, insertMessageRows } from './message-rows.js';
 
 interface ConversationRow {
   id: number;
@@ -94,21 +95,8 @@ export function conversationRepository(db: Queryable) {
      * transaction, so that a turn knows whether to trim without counting the history.
      */
     async appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<HistorySize> {
-      let bytes = 0;
-      // One statement per 500 messages (a turn has one or two): few round trips, and far below
-      // SQLite's limit on parameters in one statement.
-      for (let start = 0; start < messages.length; start += 500) {
-        const chunk = messages.slice(start, start + 500);
-        const rows = chunk.map((_m, i) => `($1, $2, $${i * 3 + 3}, $${i * 3 + 4}, $${i * 3 + 5})`).join(', ');
-        const params: SqlValue[] = [conversationId, now];
-        for (const m of chunk) {
-          const text = JSON.stringify(m.parts);
-          // as octet_length(parts) counts it in both databases: UTF-8 bytes of the stored text
-          bytes += Buffer.byteLength(text);
-          params.push(m.direction, text, m.pending ? 1 : 0);
-        }
-        await db.run(`INSERT INTO messages (conversation_id, created_at, direction, parts, pending) VALUES ${rows}`, params);
-      }
+      const { rows, bytes } = encodeMessages(messages);
+      await insertMessageRows(db, conversationId, rows, now);
       const size = await db.get<SizeRow>(
         'UPDATE conversations SET message_count = message_count + $2, message_bytes = message_bytes + $3 WHERE id = $1 RETURNING message_count, message_bytes',
         [conversationId, messages.length, bytes],

@@ -20,6 +20,7 @@ import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 import { saveTurnInOneStatement } from './turn-in-one-statement.js';
+import { saveTurnInSqlite } from './sqlite-save-turn.js';
 import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
 
 function repositories(db: Queryable, secrets: SecretBox) {
@@ -46,8 +47,8 @@ export type Repositories = ReturnType<typeof repositories>;
 
 export interface Store extends Repositories {
   readonly dialect: SqlDriver['dialect'];
-  /** PostgreSQL only (turn-in-one-statement.ts); on SQLite a turn's transaction is as cheap */
-  saveTurn?: (turn: TurnSave) => Promise<TurnSaveOutcome>;
+  /** a turn's usual writes: one statement on PostgreSQL (turn-in-one-statement.ts), a lean group member on SQLite (sqlite-save-turn.ts) */
+  saveTurn: (turn: TurnSave) => Promise<TurnSaveOutcome>;
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Applies pending migrations, then checks that this store's server key is the database's (SecretKeyMismatch if not). */
   migrate(log?: (line: string) => void): Promise<number>;
@@ -61,7 +62,7 @@ export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
   return {
     ...repos,
     dialect: driver.dialect,
-    ...(driver.dialect === 'postgres' ? { saveTurn: (turn: TurnSave) => saveTurnInOneStatement(driver, turn) } : {}),
+    saveTurn: (turn: TurnSave) => (driver.dialect === 'postgres' ? saveTurnInOneStatement(driver, turn) : saveTurnInSqlite(driver, turn)),
     transaction: (work) => driver.transaction((tx) => work(repositories(tx, secrets))),
     migrate: async (log) => {
       const applied = await migrate(driver, { secrets }, log);

@@ -1,4 +1,4 @@
-// PostgreSQL: a chat turn's usual writes in ONE statement. On PostgreSQL every statement is a
+// PostgreSQL: a chat turn's usual writes (its missed texts included) in ONE statement. On PostgreSQL every statement is a
 // round trip to the server, and a turn in a transaction took six (BEGIN, the conversation's
 // UPDATE, the messages' INSERT, the history size, the usage upsert, COMMIT). Data-modifying CTEs
 // do the same writes in one statement, which PostgreSQL runs atomically on its own (autocommit:
@@ -10,6 +10,7 @@
 // does not need this: its statements cost no round trip and its transactions commit in groups.
 import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
 import type { Queryable } from './driver.js';
+import { encodeMessages } from './message-rows.js';
 
 const SQL = `
 WITH saved AS (
@@ -30,25 +31,28 @@ WITH saved AS (
   ON CONFLICT (account_id, month) DO UPDATE SET messages = usage.messages + EXCLUDED.messages,
     replies = usage.replies + EXCLUDED.replies, notifications = usage.notifications + EXCLUDED.notifications,
     api_calls = usage.api_calls + EXCLUDED.api_calls, ai_tokens = usage.ai_tokens + EXCLUDED.ai_tokens
+), missed AS (
+  INSERT INTO missed_texts (bot_id, conversation_id, text, text_key, behaviour, interaction, created_at)
+  SELECT x.bot_id, saved.id, x.text, x.key, x.behaviour, x.interaction, x.created_at
+  FROM saved CROSS JOIN json_to_recordset($25::json)
+    AS x(n integer, bot_id text, text text, key text, behaviour text, interaction text, created_at bigint)
+  ORDER BY x.n
 )
 SELECT (SELECT COUNT(*) FROM saved) AS saved, (SELECT revision FROM conversations WHERE id = $1) AS revision_before`;
 
 export async function saveTurnInOneStatement(db: Queryable, turn: TurnSave): Promise<TurnSaveOutcome> {
   const { conversation: c, usage } = turn;
-  let bytes = 0;
+  const encoded = encodeMessages(turn.messages);
   // `n`: the ids follow the order of the turn's messages, as a multi-row VALUES would give them
-  const messages = turn.messages.map((m, n) => {
-    const parts = JSON.stringify(m.parts);
-    // as octet_length(parts) counts it: UTF-8 bytes of the stored text
-    bytes += Buffer.byteLength(parts);
-    return { n, direction: m.direction, parts, pending: m.pending ? 1 : 0 };
-  });
+  const messages = encoded.rows.map((m, n) => ({ n, ...m }));
+  const bytes = encoded.bytes;
+  const missed = turn.missedTexts.map((m, n) => ({ n, bot_id: m.botId, text: m.text, key: m.key, behaviour: m.behaviour, interaction: m.interaction, created_at: m.createdAt }));
   const add = usage?.add ?? { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
   const row = await db.get<{ saved: number; revision_before: number | null }>(SQL, [
     c.id, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage, c.forgetting ? 1 : 0,
     c.channel, c.updatedAt, c.revision, messages.length, bytes, turn.limits.messages, turn.limits.bytes,
     JSON.stringify(messages), usage?.accountId ?? '', usage?.month ?? '', add.messages, add.replies, add.notifications,
-    add.apiCalls, usage ? 1 : 0, add.aiTokens ?? 0, c.controlChangedAt,
+    add.apiCalls, usage ? 1 : 0, add.aiTokens ?? 0, c.controlChangedAt, JSON.stringify(missed),
   ]);
   if (Number(row?.saved) === 1) return 'saved';
   // The subquery read the row as it was before the statement: the same revision means that only

@@ -1,5 +1,6 @@
-// Store.saveTurn (turn-in-one-statement.ts): on PostgreSQL a turn's usual writes in one statement,
-// all or nothing; SQLite offers none (its transactions commit in groups instead).
+// Store.saveTurn: a turn's usual writes, all or nothing: on PostgreSQL in one statement
+// (turn-in-one-statement.ts), on SQLite as a lean member of the group's transaction
+// (sqlite-save-turn.ts). Both give the same outcomes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TurnSave } from '../../src/conversations/port.js';
@@ -13,13 +14,6 @@ for (const kind of databaseKinds()) {
   describe(`a turn's writes in one statement (${kind})`, () => {
     const ctx = storePerTest(kind);
 
-    if (kind === 'sqlite') {
-      test('SQLite offers no saveTurn: turns take the (grouped) transaction path', () => {
-        assert.equal(ctx.store.saveTurn, undefined);
-      });
-      return;
-    }
-
     const setUp = async () => {
       const { bot } = await seedBot(ctx.store);
       const id = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'ann')))!;
@@ -27,6 +21,11 @@ for (const kind of databaseKinds()) {
       const conversation = (await ctx.store.conversations.byId(id))!;
       const turn = (over: Partial<TurnSave> = {}): TurnSave => ({
         conversation: { ...conversation, operator: 'op-1', state: { ...conversation.state, variables: { seen: 'yes' } }, updatedAt: 5000 },
+        controlChanged: true,
+        missedTexts: [
+          { botId: bot.id, conversationId: id, text: ' Blah ', key: 'blah', behaviour: 'Main', interaction: 'Fallback', createdAt: 5000 },
+          { botId: bot.id, conversationId: id, text: 'BLAH', key: 'blah', behaviour: 'Main', interaction: 'Other', createdAt: 5000 },
+        ],
         messages: [
           { direction: 'USER', parts: [part('héllo')], pending: false },
           { direction: 'BOT', parts: [part('a'), part('b')], pending: true },
@@ -58,9 +57,11 @@ for (const kind of databaseKinds()) {
       const added = Buffer.byteLength(JSON.stringify([part('héllo')])) + Buffer.byteLength(JSON.stringify([part('a'), part('b')]));
       assert.deepEqual(await sizeOf(id), { messages: before.messages + 2, bytes: before.bytes + added });
       assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', ...ONE_TURN });
+      // both missed texts, in order (the later one says where the group was last missed)
+      assert.deepEqual(await ctx.store.missedTexts.grouped(bot.id, 10), [{ key: 'blah', count: 2, lastAt: 5000, behaviour: 'Main', interaction: 'Other' }]);
       // a second turn adds to the usage row
       const again = (await ctx.store.conversations.byId(id))!;
-      assert.equal(await ctx.store.saveTurn!(turn({ conversation: again, messages: [] })), 'saved');
+      assert.equal(await ctx.store.saveTurn!(turn({ conversation: again, messages: [], missedTexts: [] })), 'saved');
       assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', messages: 2, replies: 2, notifications: 0, apiCalls: 4, aiTokens: 34 });
     });
 
@@ -71,6 +72,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await ctx.store.conversations.byId(id))!.operator, null);
       assert.equal(await ctx.store.conversations.messageCount(id), 1);
       assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', ...NONE });
+      assert.deepEqual(await ctx.store.missedTexts.grouped(bot.id, 10), []);
       await ctx.store.conversations.remove(id);
       assert.equal(await ctx.store.saveTurn!(turn()), 'conflict');
     });
@@ -83,9 +85,24 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await ctx.store.conversations.byId(id), conversation);
       assert.deepEqual(await sizeOf(id), size);
       assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', ...NONE });
+      assert.deepEqual(await ctx.store.missedTexts.grouped(bot.id, 10), []);
       // exactly at the limits is within them
       const exact = Buffer.byteLength(JSON.stringify([part('héllo')])) + Buffer.byteLength(JSON.stringify([part('a'), part('b')]));
       assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: size.messages + 2, bytes: size.bytes + exact } })), 'saved');
+    });
+
+    test('a turn that changed no control column (the lean update on SQLite) saves state, history and usage', async () => {
+      const { bot, id, conversation, turn } = await setUp();
+      const lean = turn({ controlChanged: false, conversation: { ...conversation, state: { ...conversation.state, variables: { seen: 'lean' } }, updatedAt: 6000 } });
+      assert.equal(await ctx.store.saveTurn!(lean), 'saved');
+      const stored = (await ctx.store.conversations.byId(id))!;
+      assert.deepEqual(stored, { ...conversation, state: { ...conversation.state, variables: { seen: 'lean' } }, revision: conversation.revision + 1, updatedAt: 6000 });
+      assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', ...ONE_TURN });
+      assert.equal(await ctx.store.conversations.messageCount(id), 3);
+      // on the lean path too, a stale revision is a conflict and a history past a limit is over-limit
+      assert.equal(await ctx.store.saveTurn!(lean), 'conflict');
+      assert.equal(await ctx.store.saveTurn!({ ...lean, conversation: stored, limits: { messages: 3, bytes: 1_000_000 } }), 'over-limit');
+      assert.equal((await ctx.store.conversations.byId(id))!.revision, conversation.revision + 1);
     });
   });
 }
