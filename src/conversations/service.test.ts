@@ -22,13 +22,13 @@ const compiled = makeBot([
 ]);
 const metrics = new Metrics(async () => ({}));
 
-function world(now: () => number = () => Date.parse('2026-11-22T10:00:00Z')) {
+function world(now: () => number = () => Date.parse('2026-11-22T10:00:00Z'), cachedConversations?: number) {
   const storage = new MemoryStorage(new Map([[bot.id, bot]]));
   const clock = clockFrom(now);
   const events = new InProcessEventBus();
   const seen: ConversationEvent[] = [];
   events.subscribe((event) => seen.push(event));
-  const turns = new ConversationTurns(storage, clock, events);
+  const turns = new ConversationTurns(storage, clock, events, undefined, undefined, cachedConversations);
   const forgotten: string[] = [];
   const conversations = new ConversationService({
     store: storage,
@@ -98,25 +98,47 @@ describe('conversation service (in memory)', () => {
   });
 
   test('a turn that loses the revision race is decided again on the fresh state', async () => {
-    const { storage, conversations } = world();
+    // no cached copy: the turn reads the conversation, and another node saves it before the write
+    const { storage, conversations } = world(undefined, 0);
     await conversations.say(bot, 'ann', { ...NO_VALUES, command: 'RESET' });
     const ann = (await storage.conversations.byUser(bot.id, 'ann'))!;
-    // another node saves the conversation between this turn's read and write
     const original = storage.conversations.byUser;
-    let raced = false;
+    let reads = 0;
     storage.conversations.byUser = async (botId, userId) => {
       const read = await original(botId, userId);
-      if (!raced && read) {
-        raced = true;
+      if (reads++ === 0 && read) {
         await storage.transaction((tx) => tx.conversations.save({ ...read, state: { ...read.state, variables: { ...read.state.variables, other: 'node' } } }));
       }
       return read;
     };
     await conversations.say(bot, 'ann', { ...NO_VALUES, text: 'hi' });
+    assert.equal(reads, 2, 'read, lost the race, read again');
     const after = (await original(bot.id, 'ann'))!;
     assert.equal(after.state.variables.other, 'node', "the other node's write survived");
     assert.equal(after.state.variables.last_user_text, 'hi');
     assert.equal(after.revision, ann.revision + 2);
+  });
+
+  test("a turn starts from this node's own copy of the conversation, and a stale copy costs a fresh read, never a lost write", async () => {
+    const { storage, conversations } = world();
+    await conversations.say(bot, 'ann', { ...NO_VALUES, command: 'RESET' });
+    const original = storage.conversations.byUser;
+    let reads = 0;
+    storage.conversations.byUser = async (botId, userId) => (reads++, original(botId, userId));
+    await conversations.say(bot, 'ann', { ...NO_VALUES, text: 'one' });
+    assert.equal(reads, 0, 'the copy this node committed was used');
+    // another node (or process) saves the conversation: this node's copy is now stale
+    const ann = (await original(bot.id, 'ann'))!;
+    await storage.transaction((tx) => tx.conversations.save({ ...ann, state: { ...ann.state, variables: { ...ann.state.variables, other: 'node' } } }));
+    await conversations.say(bot, 'ann', { ...NO_VALUES, text: 'two' });
+    assert.equal(reads, 1, 'the stale copy lost the revision check; the turn read the conversation and ran again');
+    const after = (await original(bot.id, 'ann'))!;
+    assert.equal(after.state.variables.other, 'node', "the other node's write survived");
+    assert.equal(after.state.variables.last_user_text, 'two');
+    assert.equal(after.revision, ann.revision + 2);
+    // a conversation found stale is read from the database for a while (nodes taking turns at it)
+    await conversations.say(bot, 'ann', { ...NO_VALUES, text: 'three' });
+    assert.equal(reads, 2);
   });
 
   test('a retried turn reuses the answers of its classify and ai requests: the provider is called once', async () => {
@@ -126,7 +148,8 @@ describe('conversation service (in memory)', () => {
     );
     const storage = new MemoryStorage(new Map([[bot.id, bot]]));
     const clock = clockFrom(() => Date.parse('2026-11-22T10:00:00Z'));
-    const turns = new ConversationTurns(storage, clock, new InProcessEventBus());
+    // no cached copy, so that the race below happens between the turn's read and its write
+    const turns = new ConversationTurns(storage, clock, new InProcessEventBus(), undefined, undefined, 0);
     const calls = { classify: 0, ai: 0 };
     const conversations = new ConversationService({
       store: storage,

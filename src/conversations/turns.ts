@@ -2,7 +2,8 @@
 // calls happen here, outside any transaction), then commit state, history, queued messages,
 // webhook outbox rows and usage together. Turns of a conversation are serialized by a keyed
 // mutex in this process, and across processes by the revision check in `save`: a turn that lost
-// the race is decided again on the fresh state.
+// the race is decided again on the fresh state. The same check lets a turn start from this node's
+// own last copy of the conversation instead of reading it (conversation-cache.ts).
 import { KeyedMutex } from '../shared/mutex.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
@@ -10,6 +11,7 @@ import type { ConversationStorage, TurnWrites } from './port.js';
 import { planWebhooks, webhookUrlOf, type TurnMessage } from '../webhooks/plan.js';
 import type { EventBus } from './events.js';
 import { LIMITS } from './limits.js';
+import { CACHED_CONVERSATIONS, ConversationCache } from './conversation-cache.js';
 import type { ConversationRecord, NewMissedText } from './model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { UsageAdded } from '../accounts/model.js';
@@ -50,6 +52,8 @@ export class ConversationTurns {
   private readonly mutex = new KeyedMutex();
   /** turns under way: a client that hangs up does not stop its turn, and shutdown waits for them */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** this node's last copy of the conversations it served (conversation-cache.ts) */
+  private readonly cache: ConversationCache;
 
   constructor(
     private readonly store: ConversationStorage,
@@ -59,7 +63,10 @@ export class ConversationTurns {
     private readonly onOutbox: () => void = () => undefined,
     /** the platform deliveries of a turn on a messaging channel (channels/messaging/outbound.ts) */
     private readonly channelDeliveries: ChannelDeliveryPlan = () => [],
-  ) {}
+    cachedConversations = CACHED_CONVERSATIONS,
+  ) {
+    this.cache = new ConversationCache(() => clock.now(), cachedConversations);
+  }
 
   /** Runs `work` while no turn of this conversation runs in this process. */
   exclusive<T>(botId: string, userId: string, work: () => Promise<T>): Promise<T> {
@@ -82,19 +89,33 @@ export class ConversationTurns {
   }
 
   private runTurn<T>(bot: BotRecord, userId: string, decide: (current: ConversationRecord | null) => Promise<TurnResult<T>>): Promise<T> {
+    const key = `${bot.id}\u0000${userId}`;
     return this.exclusive(bot.id, userId, async () => {
       const startedAt = Date.now();
       for (let attempt = 1; ; attempt++) {
-        const current = await this.store.conversations.byUser(bot.id, userId);
-        const result = await decide(current);
-        const committed = await this.commit(bot, current, result);
+        // The copy this node committed last, else the database; after a lost race, the database.
+        const cached = attempt === 1 ? this.cache.get(key) : undefined;
+        const current = cached ?? (await this.store.conversations.byUser(bot.id, userId));
+        let committed: Awaited<ReturnType<typeof this.commit>>;
+        let result: TurnResult<T>;
+        try {
+          result = await decide(current);
+          committed = await this.commit(bot, current, result);
+        } catch (error) {
+          // a failed commit may or may not have reached the database: read it next time
+          this.cache.drop(key);
+          throw error;
+        }
         if (committed) {
           const saved = committed === true ? result.save : committed.conversation;
+          const latest = committed === true ? current : (saved ?? current);
+          if (latest) this.cache.remember(key, latest);
           if (saved) this.announce(current, saved, result.messages ?? []);
           if (committed !== true && committed.outbox > 0) this.onOutbox();
           if (result.afterCommit && saved) result.afterCommit(saved);
           return result.reply;
         }
+        this.cache.drop(key, cached !== undefined);
         if (Date.now() - startedAt > RETRY_DEADLINE_MS) throw new AppError('UNAVAILABLE', 'The conversation is too busy; try again.');
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
       }
