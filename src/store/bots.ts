@@ -1,7 +1,7 @@
 // Bots. The API secret is read back (GET /bots shows it, webhooks are signed with it), so it is
 // stored encrypted under the server key, bound to its bot; records carry it in clear.
 import type { SecretBox } from '../auth/secret-box.js';
-import type { Queryable } from './driver.js';
+import { prepared, type Queryable } from './driver.js';
 import { toAccount, type AccountRow } from './accounts.js';
 import type { AccountRecord } from '../accounts/model.js';
 import type { BotContent, BotRecord, BotRole, BotVersionRecord } from '../bots/model.js';
@@ -27,6 +27,11 @@ interface BotRow {
 
 const COLUMNS = `id, account_id, api_key, api_secret, secret_version, web_key, name, description, avatar, settings,
   version, live_version_id, role, master_bot_id, created_at, updated_at`;
+
+/** a bot token's principal, read on every request that carries one */
+const WITH_ACCOUNT = prepared(`SELECT ${COLUMNS.replace(/(\w+)/g, 'b.$1')}, a.name AS a_name, a.plan AS a_plan, a.packages AS a_packages,
+    a.key_version AS a_key_version, a.created_at AS a_created_at
+  FROM bots b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1`);
 
 /**
  * The bot's secret is decrypted on first use, not on every read: a chat turn reads the bot (with
@@ -102,12 +107,7 @@ export function botRepository(db: Queryable, secrets: SecretBox) {
     },
     /** A bot and its account in one read: what authenticating a bot token needs on every request. */
     async withAccount(botId: string): Promise<{ bot: BotRecord; account: AccountRecord } | null> {
-      const row = await db.get<BotRow & { a_name: string; a_plan: string; a_packages: string; a_key_version: number; a_created_at: number }>(
-        `SELECT ${COLUMNS.replace(/(\w+)/g, 'b.$1')}, a.name AS a_name, a.plan AS a_plan, a.packages AS a_packages,
-           a.key_version AS a_key_version, a.created_at AS a_created_at
-         FROM bots b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1`,
-        [botId],
-      );
+      const row = await db.get<BotRow & { a_name: string; a_plan: string; a_packages: string; a_key_version: number; a_created_at: number }>(WITH_ACCOUNT, [botId]);
       if (!row) return null;
       const account: AccountRow = {
         id: row.account_id, name: row.a_name, plan: row.a_plan, packages: row.a_packages, key_version: row.a_key_version, created_at: row.a_created_at,

@@ -20,3 +20,20 @@ export interface SqlDriver extends Queryable {
   withMigrationLock<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * The statements a chat turn runs (the principal's read, the turn's write): PostgreSQL keeps them
+ * prepared on each connection, parsed and planned once instead of on every call. Only statements
+ * with a fixed text and an explicit column list belong here (a prepared `SELECT *` fails after a
+ * migration adds a column, until the connection is replaced).
+ */
+const preparedTexts = new Map<string, string>();
+
+/** Marks `sql` as worth preparing; returns it unchanged. */
+export function prepared(sql: string): string {
+  if (!preparedTexts.has(sql)) preparedTexts.set(sql, `colloquy_${preparedTexts.size + 1}`);
+  return sql;
+}
+
+/** The name a marked statement is prepared under, if it is marked. */
+export const preparedName = (sql: string): string | undefined => preparedTexts.get(sql);

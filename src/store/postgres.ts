@@ -1,23 +1,29 @@
 // PostgreSQL adapter (pg). A pool per process; transactions take a client of their own.
 import pg from 'pg';
-import type { Queryable, SqlDriver, SqlValue } from './driver.js';
+import { preparedName, type Queryable, type SqlDriver, type SqlValue } from './driver.js';
 
 // BIGINT (int8) holds our millisecond timestamps and counters: read it as a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
 
 const MIGRATION_LOCK_ID = 742_001;
 
+/** A marked statement goes by its name (pg prepares it once per connection), any other unnamed. */
+function query(sql: string, params: SqlValue[]): pg.QueryConfig<SqlValue[]> {
+  const name = preparedName(sql);
+  return name === undefined ? { text: sql, values: params } : { name, text: sql, values: params };
+}
+
 function queryable(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     dialect: 'postgres',
     async all<T>(sql: string, params: SqlValue[] = []) {
-      return (await client.query(sql, params)).rows as T[];
+      return (await client.query(query(sql, params))).rows as T[];
     },
     async get<T>(sql: string, params: SqlValue[] = []) {
-      return (await client.query(sql, params)).rows[0] as T | undefined;
+      return (await client.query(query(sql, params))).rows[0] as T | undefined;
     },
     async run(sql: string, params: SqlValue[] = []) {
-      return (await client.query(sql, params)).rowCount ?? 0;
+      return (await client.query(query(sql, params))).rowCount ?? 0;
     },
   };
 }

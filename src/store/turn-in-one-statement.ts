@@ -9,10 +9,10 @@
 // written here ('over-limit'), and the caller takes the transaction path, which trims. SQLite
 // does not need this: its statements cost no round trip and its transactions commit in groups.
 import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
-import type { Queryable } from './driver.js';
+import { prepared, type Queryable } from './driver.js';
 import { encodeMessages } from './message-rows.js';
 
-const SQL = `
+const SQL = prepared(`
 WITH saved AS (
   UPDATE conversations SET state = $2, control_state = $3, operator = $4, ban_expiration = $5, ban_message = $6,
     forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9,
@@ -38,7 +38,7 @@ WITH saved AS (
     AS x(n integer, bot_id text, text text, key text, behaviour text, interaction text, created_at bigint)
   ORDER BY x.n
 )
-SELECT (SELECT COUNT(*) FROM saved) AS saved, (SELECT revision FROM conversations WHERE id = $1) AS revision_before`;
+SELECT (SELECT COUNT(*) FROM saved) AS saved, (SELECT revision FROM conversations WHERE id = $1) AS revision_before`);
 
 export async function saveTurnInOneStatement(db: Queryable, turn: TurnSave): Promise<TurnSaveOutcome> {
   const { conversation: c, usage } = turn;
