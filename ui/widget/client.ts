@@ -20,7 +20,7 @@ export class ApiError extends Error {
 export interface LiveHandlers {
   ready(): void;
   message(message: LiveMessage): void;
-  state(state: { State: number; Operator: string | null; OperatorName?: string | null }): void;
+  state(state: { State: number; OperatorName?: string | null }): void;
   forgotten(): void;
   /** an operator is writing (the console sends it every few seconds while they type) */
   typing(typing: { OperatorName: string }): void;

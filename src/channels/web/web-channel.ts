@@ -43,7 +43,7 @@ export interface SendRequest {
 /** What a live stream delivers: a named SSE event and its JSON data. */
 export type LiveDelivery =
   | { event: 'message'; data: { Direction: string; Parts: ReplyPart[]; EnableUserChat: boolean; ControlType: number; At: string } }
-  | { event: 'state'; data: { State: number; Operator: string | null; OperatorName: string | null } }
+  | { event: 'state'; data: { State: number; OperatorName: string | null } }
   | { event: 'forgotten'; data: Record<string, never> }
   | { event: 'typing'; data: { OperatorName: string } }
   /** a message too large to be relayed between nodes: the widget re-reads the history */
@@ -162,7 +162,8 @@ export class WebChannel {
   private async delivery(bot: BotRecord, event: ConversationEvent): Promise<LiveDelivery> {
     if (event.kind === 'state') {
       const OperatorName = event.state === STATE_TAKEN_OVER ? await this.operatorName(bot, event.operator) : null;
-      return { event: 'state', data: { State: event.state, Operator: event.operator, OperatorName } };
+      // The visitor learns the operator's display name, never their e-mail address.
+      return { event: 'state', data: { State: event.state, OperatorName } };
     }
     if (event.kind === 'forgotten') return { event: 'forgotten', data: {} };
     // The operator's name only, never an e-mail (as in the state event's OperatorName).
