@@ -2,6 +2,7 @@
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import { looksLikeJwt, type TokenService } from './tokens.js';
+import { PrincipalCache } from './principal-cache.js';
 import type { AccountRecord } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 
@@ -24,11 +25,15 @@ export function bearerOf(header: string | undefined): string | null {
 }
 
 export class Authenticator {
+  private readonly principals: PrincipalCache<Principal>;
+
   constructor(
     private readonly store: Store,
     private readonly tokens: TokenService,
     private readonly isAdminToken: (token: string) => boolean,
-  ) {}
+  ) {
+    this.principals = new PrincipalCache(() => store.principalGeneration());
+  }
 
   async authenticate(header: string | undefined, access: Access): Promise<Principal> {
     const principal = await this.identify(header, access);
@@ -59,7 +64,12 @@ export class Authenticator {
   }
 
   private async fromJwt(token: string): Promise<Principal> {
+    // verified on every request (expiry included); only what the claims point at is cached
     const claims = await this.tokens.verify(token);
+    return this.principals.through(token, () => this.principalOf(claims));
+  }
+
+  private async principalOf(claims: Awaited<ReturnType<TokenService['verify']>>): Promise<Principal> {
     if (claims.kind === 'account') {
       const account = await this.store.accounts.byId(claims.accountId);
       if (!account) throw new AppError('TOKEN_INVALID', 'The account of this token no longer exists.');

@@ -25,7 +25,8 @@ export const toAccount = (row: AccountRow): AccountRecord => ({
   createdAt: Number(row.created_at),
 });
 
-export function accountRepository(db: Queryable) {
+/** `onWrite` is told after every write to an account row (cached principals carry the account). */
+export function accountRepository(db: Queryable, onWrite: () => void = () => undefined) {
   return {
     /** `apiKey` is the new key in clear: only its hash is written. */
     async insert(account: AccountRecord & { apiKey: string }): Promise<void> {
@@ -46,10 +47,13 @@ export function accountRepository(db: Queryable) {
         account.plan,
         JSON.stringify(account.packages),
       ]);
+      onWrite();
     },
     /** Replaces the key and moves the key version on (older tokens stop working); false: no such account. */
     async rotateKey(id: string, apiKey: string): Promise<boolean> {
-      return (await db.run('UPDATE accounts SET api_key_hash = $2, key_version = key_version + 1 WHERE id = $1', [id, sha256(apiKey)])) === 1;
+      const rotated = (await db.run('UPDATE accounts SET api_key_hash = $2, key_version = key_version + 1 WHERE id = $1', [id, sha256(apiKey)])) === 1;
+      onWrite();
+      return rotated;
     },
     async byId(id: string): Promise<AccountRecord | null> {
       const row = await db.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, [id]);

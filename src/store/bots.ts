@@ -63,7 +63,11 @@ const toBotWith = (secrets: SecretBox) => (row: BotRow): BotRecord => withLazySe
   updatedAt: Number(row.updated_at),
 }, () => secrets.decrypt(row.api_secret, botSecretContext(row.id)));
 
-export function botRepository(db: Queryable, secrets: SecretBox) {
+/**
+ * `onWrite` is told after every write to bot rows: cached principals (auth/principal-cache.ts)
+ * carry the bot, so they must not outlive such a write on this node.
+ */
+export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => void = () => undefined) {
   const toBot = toBotWith(secrets);
   const sealed = (bot: BotRecord) => secrets.encrypt(bot.apiSecret, botSecretContext(bot.id));
   return {
@@ -94,6 +98,7 @@ export function botRepository(db: Queryable, secrets: SecretBox) {
           expectedVersion,
         ],
       );
+      onWrite();
       return changed === 1;
     },
     /** The draft content (kept out of BotRecord: it can be megabytes and most requests never need it). */
@@ -146,14 +151,17 @@ export function botRepository(db: Queryable, secrets: SecretBox) {
      * Version fails its check instead of writing the clone role back.
      */
     async releaseClones(masterId: string, now: number): Promise<number> {
-      return db.run(
+      const released = await db.run(
         `UPDATE bots SET role = 'standard', master_bot_id = NULL, detached_behaviours = '[]', version = version + 1, updated_at = $2
          WHERE master_bot_id = $1`,
         [masterId, now],
       );
+      onWrite();
+      return released;
     },
     async remove(id: string): Promise<void> {
       await db.run('DELETE FROM bots WHERE id = $1', [id]);
+      onWrite();
     },
     /** `nlpModel`: the intent model trained from `content.nlp` (null when it has no intents). */
     async insertVersion(botId: string, version: number, content: BotContent, publishedAt: number, nlpModel: string | null): Promise<number> {

@@ -23,10 +23,10 @@ import { saveTurnInOneStatement } from './turn-in-one-statement.js';
 import { saveTurnInSqlite } from './sqlite-save-turn.js';
 import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
 
-function repositories(db: Queryable, secrets: SecretBox) {
+function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () => void = () => undefined) {
   return {
-    accounts: accountRepository(db),
-    bots: botRepository(db, secrets),
+    accounts: accountRepository(db, onPrincipalWrite),
+    bots: botRepository(db, secrets, onPrincipalWrite),
     conversations: conversationRepository(db),
     meta: metaRepository(db, secrets),
     operators: operatorRepository(db),
@@ -50,6 +50,11 @@ export interface Store extends Repositories {
   /** a turn's usual writes: one statement on PostgreSQL (turn-in-one-statement.ts), a lean group member on SQLite (sqlite-save-turn.ts) */
   saveTurn: (turn: TurnSave) => Promise<TurnSaveOutcome>;
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Moves on whenever this node wrote a bot or an account row (and again when the transaction that
+   * wrote it ended): a principal cached under an older value may be out of date.
+   */
+  principalGeneration(): number;
   /** Applies pending migrations, then checks that this store's server key is the database's (SecretKeyMismatch if not). */
   migrate(log?: (line: string) => void): Promise<number>;
   ping(): Promise<void>;
@@ -58,12 +63,23 @@ export interface Store extends Repositories {
 }
 
 export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
-  const repos = repositories(driver, secrets);
+  let principalGeneration = 0;
+  const principalWritten = () => void principalGeneration++;
+  const repos = repositories(driver, secrets, principalWritten);
   return {
     ...repos,
     dialect: driver.dialect,
     saveTurn: (turn: TurnSave) => (driver.dialect === 'postgres' ? saveTurnInOneStatement(driver, turn) : saveTurnInSqlite(driver, turn)),
-    transaction: (work) => driver.transaction((tx) => work(repositories(tx, secrets))),
+    transaction: async (work) => {
+      // A principal read while the transaction was open saw the rows before it: once more at the end.
+      let wrote = false;
+      try {
+        return await driver.transaction((tx) => work(repositories(tx, secrets, () => ((wrote = true), principalWritten()))));
+      } finally {
+        if (wrote) principalWritten();
+      }
+    },
+    principalGeneration: () => principalGeneration,
     migrate: async (log) => {
       const applied = await migrate(driver, { secrets }, log);
       await repos.meta.ensureKeyCheck();
