@@ -4,7 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { LoadResult } from './load.js';
 
-export const TARGETS = { throughputRatio: 0.7, p99Ratio: 2, readyMs: 50, millionRatio: 1.1 };
+/**
+ * Issue 16's targets, the step on the way to architecture.md's (turns / baseline 0.7, p99 2×,
+ * READY under 50 ms), which the Target column shows as the goal.
+ */
+export const TARGETS = { throughputRatio: 0.35, throughputGoal: 0.7, p99Ratio: 3, p99Goal: 2, pgThroughputRatio: 0.6, readyP50Ms: 30, readyMaxMs: 50, millionRatio: 1.1 };
 
 export interface ReadyFigures {
   messages: number;
@@ -75,19 +79,22 @@ const load = (r: LoadResult, unit: string) =>
 
 function databaseRows(db: DatabaseFigures, name: string, x: Figures): string[][] {
   const rows: string[][] = [];
-  const ratios = (baseline: LoadResult, which: string) => {
+  /** `target`: the throughput ratio to reach; null: shown for comparison only (PostgreSQL against SQLite's baseline) */
+  const ratios = (baseline: LoadResult, which: string, target: number | null) => {
     const ratio = db.chat.perSecond / baseline.perSecond;
     const p99Ratio = db.chat.p99 / baseline.p99;
+    const goal = target === TARGETS.throughputRatio ? ` (goal ${TARGETS.throughputGoal})` : '';
     rows.push(
-      [`Throughput ratio turns / ${which}`, ratio.toFixed(2), `≥ ${TARGETS.throughputRatio}`, verdict(ratio >= TARGETS.throughputRatio)],
-      [`p99 ratio turns / ${which}`, `${p99Ratio.toFixed(2)}×`, `≤ ${TARGETS.p99Ratio}×`, verdict(p99Ratio <= TARGETS.p99Ratio)],
+      [`Throughput ratio turns / ${which}`, ratio.toFixed(2), target === null ? '' : `≥ ${target}${goal}`, target === null ? '—' : verdict(ratio >= target)],
+      [`p99 ratio turns / ${which}`, `${p99Ratio.toFixed(2)}×`, target === null ? '' : `≤ ${TARGETS.p99Ratio}× (goal ${TARGETS.p99Goal}×)`, target === null ? '—' : verdict(p99Ratio <= TARGETS.p99Ratio)],
     );
   };
   rows.push([`Chat turns (POST /custom/chat, Text), ${name}, one node, ${x.connections} conn.`, load(db.chat, 'turns'), '', '']);
-  if (name === 'SQLite' || !x.pgBaseline) ratios(x.baseline, name !== 'SQLite' ? 'SQLite baseline (the spec\'s)' : x.pgBaseline ? 'SQLite baseline' : 'baseline');
+  if (name === 'SQLite') ratios(x.baseline, x.pgBaseline ? 'SQLite baseline' : 'baseline', TARGETS.throughputRatio);
+  else if (!x.pgBaseline) ratios(x.baseline, 'SQLite baseline (the spec\'s)', null);
   else {
-    ratios(x.baseline, 'SQLite baseline (the spec\'s)');
-    ratios(x.pgBaseline, 'PostgreSQL baseline (like for like)');
+    ratios(x.baseline, 'SQLite baseline (the spec\'s)', null);
+    ratios(x.pgBaseline, 'PostgreSQL baseline (like for like)', TARGETS.pgThroughputRatio);
   }
   if (db.scaled) {
     const s = db.scaled;
@@ -108,8 +115,8 @@ function databaseRows(db: DatabaseFigures, name: string, x: Figures): string[][]
     rows.push([
       `READY, ${f0(r.messages)} stored messages (${f0(r.parts)} parts, ${(r.bytes / 1e6).toFixed(1)} MB)`,
       `${r.calls} calls: p50 ${ms(r.p50)} · max ${ms(r.max)} (first call after start ${ms(r.firstMs)})`,
-      `< ${TARGETS.readyMs} ms`,
-      verdict(r.max < TARGETS.readyMs),
+      `p50 < ${TARGETS.readyP50Ms} ms (max < ${TARGETS.readyMaxMs} ms)`,
+      verdict(r.p50 < TARGETS.readyP50Ms && r.max < TARGETS.readyMaxMs),
     ]);
   }
   if (db.million) {
