@@ -16,6 +16,8 @@ export interface LoadOptions {
   body: () => string;
   /** the server's process id: its CPU time over the run is measured too (Linux /proc) */
   pid?: number;
+  /** the server under load uses PostgreSQL: PostgreSQL's CPU time is measured too */
+  postgres?: boolean;
 }
 
 export interface LoadResult {
@@ -33,6 +35,12 @@ export interface LoadResult {
    * run, in µs: unlike throughput, barely moved by other processes competing for the cores.
    */
   cpuUsPerRequest?: number;
+  /**
+   * CPU time of the machine's PostgreSQL processes (server and backends, every database) per 2xx
+   * response over the run, in µs: on a machine where nothing else uses PostgreSQL, what the
+   * requests cost the database. Measured when the run says it uses PostgreSQL.
+   */
+  postgresUsPerRequest?: number;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -49,6 +57,8 @@ interface Samples {
   seconds: number;
   /** CPU ms of the server process during the run */
   cpuMs?: number;
+  /** CPU ms of all PostgreSQL processes during the run */
+  postgresMs?: number;
 }
 
 /** CPU ms (user + system) a process has used so far, from /proc/<pid>/stat; undefined elsewhere. */
@@ -62,6 +72,27 @@ function cpuMsOf(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** CPU ms of every process named `postgres` (the server, its backends and workers) so far. */
+function postgresCpuMs(): number | undefined {
+  let total = 0;
+  try {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        total += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return total;
 }
 
 /** USER_HZ: 100 on every Linux Node supports */
@@ -80,6 +111,7 @@ function summarise(s: Samples): LoadResult {
     errors: s.errors,
     seconds: s.seconds,
     ...(s.cpuMs === undefined || s.latencies.length === 0 ? {} : { cpuUsPerRequest: (s.cpuMs * 1000) / s.latencies.length }),
+    ...(s.postgresMs === undefined || s.latencies.length === 0 ? {} : { postgresUsPerRequest: (s.postgresMs * 1000) / s.latencies.length }),
   };
 }
 
@@ -87,6 +119,7 @@ async function run(options: LoadOptions, seconds: number): Promise<Samples> {
   const latencies: number[] = [];
   let failed = 0;
   const cpuBefore = cpuMsOf(options.pid);
+  const postgresBefore = options.postgres ? postgresCpuMs() : undefined;
   const started = performance.now();
   const instance = autocannon({
     url: options.url,
@@ -109,9 +142,11 @@ async function run(options: LoadOptions, seconds: number): Promise<Samples> {
   const result = await instance;
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = cpuMsOf(options.pid);
+  const postgresAfter = options.postgres ? postgresCpuMs() : undefined;
   latencies.sort((a, b) => a - b);
   const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
-  return { latencies, failed, errors: result.errors, seconds: elapsed, cpuMs };
+  const postgresMs = postgresBefore === undefined || postgresAfter === undefined ? undefined : postgresAfter - postgresBefore;
+  return { latencies, failed, errors: result.errors, seconds: elapsed, cpuMs, postgresMs };
 }
 
 export interface SpreadResult extends LoadResult {
@@ -139,6 +174,7 @@ async function runSpread(targets: LoadOptions[], seconds: number): Promise<Sprea
 const line = (label: string, r: LoadResult) =>
   `  ${label}: ${r.perSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` +
   (r.cpuUsPerRequest === undefined ? '' : `, server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request`) +
+  (r.postgresUsPerRequest === undefined ? '' : `, PostgreSQL CPU ${r.postgresUsPerRequest.toFixed(0)} µs/request`) +
   ` (${r.ok} ok, ${r.failed} non-2xx, ${r.errors} errors in ${r.seconds.toFixed(1)} s; load average ${os.loadavg()[0].toFixed(1)})\n`;
 
 function check(label: string, r: LoadResult): void {

@@ -75,7 +75,8 @@ const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const load = (r: LoadResult, unit: string) =>
-  `${f0(r.perSecond)} ${unit}/s · p50 ${ms(r.p50)} · p99 ${ms(r.p99)}` + (r.cpuUsPerRequest === undefined ? '' : ` · CPU ${f0(r.cpuUsPerRequest)} µs each`);
+  `${f0(r.perSecond)} ${unit}/s · p50 ${ms(r.p50)} · p99 ${ms(r.p99)}` + (r.cpuUsPerRequest === undefined ? '' : ` · CPU ${f0(r.cpuUsPerRequest)} µs each`) +
+  (r.postgresUsPerRequest === undefined ? '' : ` + PostgreSQL ${f0(r.postgresUsPerRequest)} µs`);
 
 function databaseRows(db: DatabaseFigures, name: string, x: Figures): string[][] {
   const rows: string[][] = [];

@@ -230,7 +230,7 @@ function baselineLoad(url: string): LoadOptions {
 async function measureBaseline(label: string, on: { sqlite: string } | { postgres: string }) {
   const server = await startBaseline(on);
   try {
-    return await measure(label, { ...baselineLoad(server.url), pid: server.pid });
+    return await measure(label, { ...baselineLoad(server.url), pid: server.pid, postgres: 'postgres' in on });
   } finally {
     await server.stop();
   }
@@ -308,7 +308,7 @@ async function postgresRun(tmp: string, databaseUrl: string): Promise<{ baseline
   try {
     nodes.push(await startColloquy(db, [], 'colloquy-pg-1'));
     tenant = await prepareTenant(nodes[0].url);
-    chat = await measure('chat turns, one node', { ...chatLoad(nodes[0].url, tenant, options.connections), pid: nodes[0].pid });
+    chat = await measure('chat turns, one node', { ...chatLoad(nodes[0].url, tenant, options.connections), pid: nodes[0].pid, postgres: true });
     if (options.nodes > 1) {
       step(`Chat turns, PostgreSQL, ${options.nodes} nodes on the same database`);
       for (let i = 2; i <= options.nodes; i++) nodes.push(await startColloquy(db, [], `colloquy-pg-${i}`));
