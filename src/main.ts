@@ -23,7 +23,8 @@ import { Forgetting } from './conversations/forgetting.js';
 import { WebChannel } from './channels/web/web-channel.js';
 import type { Config } from './config.js';
 import { ConversationTurns } from './conversations/turns.js';
-import { InProcessEventBus, RelayedEventBus, type EventBus } from './conversations/events.js';
+import { InProcessEventBus, type EventBus } from './conversations/events.js';
+import { RelayedEventBus } from './conversations/relayed-event-bus.js';
 import { MAX_NOTIFY_BYTES, openPostgresRelay } from './store/pg-events.js';
 import crypto from 'node:crypto';
 import { ControlService } from './conversations/control-service.js';
@@ -221,7 +222,12 @@ async function openEventBus(config: Config, log: (line: string) => void = () => 
   const bus = new RelayedEventBus(crypto.randomUUID(), MAX_NOTIFY_BYTES);
   const relay = await openPostgresRelay(config.databaseUrl, (payload) => bus.receive(payload), (error) => log(`event relay: ${(error as Error).message}`));
   bus.attach(relay);
-  return Object.assign(bus, { close: () => relay.close() });
+  return Object.assign(bus, {
+    close: async () => {
+      bus.stop();
+      await relay.close();
+    },
+  });
 }
 
 function redact(url: string): string {

@@ -50,6 +50,11 @@ export interface EventBus {
   publish(event: ConversationEvent): void;
   /** Returns the function that unsubscribes. */
   subscribe(handler: (event: ConversationEvent) => void): () => void;
+  /**
+   * Resolves once events published on any node reach this node's subscriptions made so far (a
+   * relayed bus tells the other nodes that someone listens here); absent where that is at once.
+   */
+  reachable?(): Promise<void>;
   /** releases connections (the PostgreSQL relay) */
   close?(): Promise<void>;
 }
@@ -82,63 +87,5 @@ export class InProcessEventBus implements EventBus {
     };
     this.emitter.on('event', safe);
     return () => this.emitter.off('event', safe);
-  }
-}
-
-/**
- * Events of several nodes: delivered at once to this node's listeners, and relayed (NOTIFY) to
- * the other nodes, which deliver them to theirs. Each node ignores its own relayed copies. A
- * message too large for one notification reaches other nodes with `parts: []` and
- * `truncated: true`; their listeners re-read the history.
- */
-export class RelayedEventBus implements EventBus {
-  private readonly local = new InProcessEventBus();
-  private relay: { send(payload: string): void } | null = null;
-
-  /** how this node's payloads begin (JSON.stringify keeps the key order of the envelope below) */
-  private readonly ownPrefix: string;
-
-  constructor(
-    private readonly nodeId: string,
-    private readonly maxPayloadBytes: number,
-  ) {
-    this.ownPrefix = `{"node":${JSON.stringify(nodeId)},`;
-  }
-
-  /** Other nodes may have listeners this node cannot see: wanted whenever there is a relay. */
-  wanted(): boolean {
-    return this.relay !== null || this.local.wanted();
-  }
-
-  attach(relay: { send(payload: string): void }): void {
-    this.relay = relay;
-  }
-
-  /** Called with every relayed payload (including this node's own). */
-  receive(payload: string): void {
-    // This node's own payloads come back too: known by their start, without parsing them.
-    if (payload.startsWith(this.ownPrefix)) return;
-    let envelope: { node: string; event: ConversationEvent };
-    try {
-      envelope = JSON.parse(payload);
-    } catch {
-      return;
-    }
-    if (envelope.node !== this.nodeId) this.local.publish(envelope.event);
-  }
-
-  publish(event: ConversationEvent): void {
-    const stamped = stampOrigin(event);
-    this.local.publish(stamped);
-    if (!this.relay) return;
-    let payload = JSON.stringify({ node: this.nodeId, event: stamped });
-    if (Buffer.byteLength(payload) > this.maxPayloadBytes && stamped.kind === 'message') {
-      payload = JSON.stringify({ node: this.nodeId, event: { ...stamped, parts: [], truncated: true } });
-    }
-    if (Buffer.byteLength(payload) <= this.maxPayloadBytes) this.relay.send(payload);
-  }
-
-  subscribe(handler: (event: ConversationEvent) => void): () => void {
-    return this.local.subscribe(handler);
   }
 }

@@ -150,6 +150,8 @@ export class WebChannel {
       if (event.kind === 'message' && own !== undefined && event.origin === own) return;
       delivered = delivered.then(async () => deliver(await this.delivery(bot, event))).catch(() => undefined);
     });
+    // Other nodes relay events only to nodes that listen: the stream is ready once they know.
+    await this.deps.events.reachable?.();
     return unsubscribe;
   }
 
