@@ -1,5 +1,6 @@
 // Environment → typed, validated configuration. Anything wrong here stops the server with a
 // message that says which variable is wrong and why.
+import { CACHED_CONVERSATIONS } from './conversations/conversation-cache.js';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -14,6 +15,8 @@ export interface Config {
   publicUrl: string;
   publicUrlFromEnv: boolean;
   tokenMinutes: number;
+  /** conversations a node keeps in memory between turns (conversation-cache.ts); 0: none */
+  cachedConversations: number;
   rateLimitPerMinute: number;
   allowPrivateNetwork: boolean;
   /** how long a node holds a claimed background job (a webhook delivery) before another node may take it over */
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrlFromEnv: Boolean(env.COLLOQUY_PUBLIC_URL),
     tokenMinutes: integer(env, 'COLLOQUY_TOKEN_MINUTES', 60, 1, 60 * 24 * 365),
     rateLimitPerMinute: integer(env, 'COLLOQUY_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+    cachedConversations: integer(env, 'COLLOQUY_CACHED_CONVERSATIONS', CACHED_CONVERSATIONS, 0, 10_000_000),
     allowPrivateNetwork: env.COLLOQUY_ALLOW_PRIVATE_NETWORK === '1',
     jobClaimSeconds: integer(env, 'COLLOQUY_JOB_CLAIM_SECONDS', 60, 1, 3600),
     logLevel: env.LOG_LEVEL || 'info',

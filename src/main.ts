@@ -115,7 +115,7 @@ export async function createServices(config: Config, store: Store, options: Star
     { claimMs: config.jobClaimSeconds * 1000, onError: (error) => options.log?.(`delivery: ${(error as Error).message}`) },
     { webhook: new WebhookTarget(store, clock, { allowPrivateNetwork: config.allowPrivateNetwork }), channel: channelOutbound },
   );
-  const turns = new ConversationTurns(store, clock, events, () => dispatcher.wake(), (bot, conversation, messages, now) => channelOutbound.plan(bot, conversation, messages, now));
+  const turns = new ConversationTurns(store, clock, events, () => dispatcher.wake(), (bot, conversation, messages, now) => channelOutbound.plan(bot, conversation, messages, now), config.cachedConversations);
   const forgetting = new Forgetting(store, events, clock);
   const forget = (c: ConversationRecord) => forgetting.forget(c);
   const shares = new ShareService(store, clock, config);
