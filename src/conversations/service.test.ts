@@ -141,6 +141,25 @@ describe('conversation service (in memory)', () => {
     assert.equal(reads, 2);
   });
 
+  test("a messaging conversation's platform calls are planned once per turn and written with it", async () => {
+    const storage = new MemoryStorage(new Map([[bot.id, bot]]));
+    const clock = clockFrom(() => Date.parse('2026-11-22T10:00:00Z'));
+    let plans = 0;
+    const turns = new ConversationTurns(storage, clock, new InProcessEventBus(), undefined, (_bot, conversation, messages, now) => {
+      plans++;
+      return [{ deliveryId: `d${plans}`, botId: bot.id, conversationId: conversation.id, userId: conversation.userId, event: 'telegram', body: JSON.stringify(messages.length), createdAt: now, target: 'channel' }];
+    });
+    const conversations = new ConversationService({
+      store: storage, live: { get: async () => compiled }, clock, turns, metrics, config: { allowPrivateNetwork: false }, forget: () => undefined,
+      shares: { newShare: () => { throw new Error('no shares'); }, url: (code) => code },
+    });
+    await conversations.say(bot, 'ann', { ...NO_VALUES, command: 'RESET' });
+    assert.equal(plans, 1, 'the new conversation: planned in the transaction, once it has its id');
+    await conversations.say(bot, 'ann', { ...NO_VALUES, text: 'hi' });
+    assert.equal(plans, 2, 'an existing conversation: planned once, not again in the transaction');
+    assert.deepEqual(storage.outbox.map((row) => row.deliveryId), ['d1', 'd2']);
+  });
+
   test('a retried turn reuses the answers of its classify and ai requests: the provider is called once', async () => {
     const aiBot = makeBot(
       [behaviour('Main', [interaction('Welcome', [{ type: 'text', text: 'Hi there' }]), interaction('Fallback', [{ type: 'ai', mode: 'reply', say: true }], { fallback: true })])],

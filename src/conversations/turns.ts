@@ -155,7 +155,10 @@ export class ConversationTurns {
     // The usual turn (a conversation that exists, no webhook or platform delivery, nothing else to write) in one
     // statement where the store offers it (PostgreSQL); the rest, or a history to trim, below.
     // A messaging conversation's replies go to the outbox with the turn: never the fast path.
-    const platformBound = save.id !== 0 && messages.length > 0 && this.channelDeliveries(bot, save, messages, now).length > 0;
+    // Planned once for an existing conversation (rendering a platform's calls is not free); a new
+    // one is planned in the transaction, once it has its id.
+    const planned = save.id !== 0 && messages.length > 0 ? this.channelDeliveries(bot, save, messages, now) : null;
+    const platformBound = planned !== null && planned.length > 0;
     if (this.store.saveTurn && save.id !== 0 && !alsoWrite && !webhookUrlOf(bot) && !platformBound) {
       const outcome = await this.store.saveTurn({
         conversation: { ...save, updatedAt: now },
@@ -190,7 +193,7 @@ export class ConversationTurns {
         }
       }
       const plan = planWebhooks(bot, before, conversation, messages, now);
-      const deliveries = messages.length > 0 ? this.channelDeliveries(bot, conversation, messages, now) : [];
+      const deliveries = planned ?? (messages.length > 0 ? this.channelDeliveries(bot, conversation, messages, now) : []);
       for (const row of [...plan.rows, ...deliveries]) await tx.outbox.insert(row);
       const counted = { ...NO_USAGE, ...usage, notifications: (usage?.notifications ?? 0) + plan.notifications };
       if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, month, counted);
