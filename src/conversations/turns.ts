@@ -152,8 +152,9 @@ export class ConversationTurns {
     // Pushed messages on the custom channel wait for a PENDING poll unless a webhook takes them.
     const queue = save.channel === 'custom' && !webhookUrlOf(bot);
     const month = this.clock.iso(now).slice(0, 7);
-    // The usual turn (a conversation that exists, no webhook or platform delivery, nothing else to write) in one
-    // statement where the store offers it (PostgreSQL); the rest, or a history to trim, below.
+    // The usual turn (a conversation that exists, no webhook or platform delivery, nothing else to write) through
+    // the store's saveTurn (one statement on PostgreSQL, a lean group member on SQLite); the rest, or a
+    // history to trim, below.
     // A messaging conversation's replies go to the outbox with the turn: never the fast path.
     // Planned once for an existing conversation (rendering a platform's calls is not free); a new
     // one is planned in the transaction, once it has its id.
