@@ -58,6 +58,8 @@ test('a node that starts after another has listeners learns of them at once (hel
   const heard: string[] = [];
   b.subscribe((e) => e.kind === 'message' && heard.push(e.parts[0].Text ?? ''));
   await b.reachable();
+  await net.settle();
+  // b said it listens a moment ago (under a second): it answers the newcomer all the same
   const late = net.node('late');
   await net.settle();
   assert.equal(late.wanted(), true);

@@ -67,7 +67,8 @@ export class RelayedEventBus implements EventBus {
     if (envelope.node === this.nodeId) return;
     if ('event' in envelope) this.local.publish(envelope.event);
     else if ('listening' in envelope) this.listeningElsewhere.set(envelope.node, this.now() + PRESENCE_TTL_MS);
-    else if ('hello' in envelope && this.local.wanted()) this.sayListening();
+    // a new node must hear of this node's listeners now, even if it said so a moment ago
+    else if ('hello' in envelope && this.local.wanted()) this.sayListening(true);
   }
 
   publish(event: ConversationEvent): void {
