@@ -17,7 +17,7 @@ const PRESENCE_TTL_MS = 30_000;
 /** how long `reachable()` waits for the echo of this node's presence (a relay that is down) */
 const ECHO_WAIT_MS = 2_000;
 
-type Envelope = { node: string; event: ConversationEvent } | { node: string; listening: true; at: number } | { node: string; hello: true };
+type Envelope = { node: string; event: ConversationEvent } | { node: string; listening: true } | { node: string; hello: true };
 
 export class RelayedEventBus implements EventBus {
   private readonly local = new InProcessEventBus();
@@ -116,7 +116,7 @@ export class RelayedEventBus implements EventBus {
     // Many streams opening at once announce once (unless someone waits for the echo).
     if (!always && now - this.lastPresenceSent < 1000) return;
     this.lastPresenceSent = now;
-    this.send({ node: this.nodeId, listening: true, at: now });
+    this.send({ node: this.nodeId, listening: true });
   }
 
   private stopHeartbeat(): void {
