@@ -19,6 +19,7 @@
 import type Database from 'better-sqlite3';
 import type { Mutex } from '../shared/mutex.js';
 import type { Queryable } from './driver.js';
+import type { Checkpointer } from './sqlite-checkpointer.js';
 
 interface Waiting {
   work: (tx: Queryable) => Promise<unknown>;
@@ -29,7 +30,8 @@ interface Waiting {
 /** A bound on how long one group holds the writer (and on what one failed COMMIT takes along). */
 const MAX_GROUP = 64;
 
-export function groupCommitter(db: Database.Database, writer: Queryable, lock: Mutex) {
+/** `checkpointer`: the writer's checkpoints, off the event loop (null: SQLite's own, in COMMIT) */
+export function groupCommitter(db: Database.Database, writer: Queryable, lock: Mutex, checkpointer: Checkpointer | null) {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const savepoint = db.prepare('SAVEPOINT one_of_group');
@@ -52,6 +54,7 @@ export function groupCommitter(db: Database.Database, writer: Queryable, lock: M
     const group = waiting.splice(0, MAX_GROUP);
     if (waiting.length > 0) schedule();
     if (group.length === 0) return;
+    checkpointer?.beforeBegin();
     try {
       begin.run();
     } catch (error) {
@@ -90,6 +93,7 @@ export function groupCommitter(db: Database.Database, writer: Queryable, lock: M
       for (const d of done) d.one.reject(error);
       return;
     }
+    checkpointer?.afterCommit();
     for (const d of done) d.one.resolve(d.value);
   }
 

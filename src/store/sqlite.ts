@@ -4,12 +4,13 @@
 // callers' statements on that connection; writes therefore run under one process-wide mutex,
 // transactions in groups that commit together (sqlite-group-commit.ts).
 // Plain reads go to the reader without waiting: in WAL mode it sees the last commit and never
-// a transaction in progress.
+// a transaction in progress. Checkpoints run on a thread of their own (sqlite-checkpointer.ts).
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Mutex } from '../shared/mutex.js';
 import type { Queryable, SqlDriver, SqlValue } from './driver.js';
+import { startCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js';
 import { groupCommitter } from './sqlite-group-commit.js';
 
 interface Prepared {
@@ -64,7 +65,8 @@ function queryable(prepare: (sql: string) => Prepared): Queryable {
   };
 }
 
-export function openSqlite(file: string): SqlDriver {
+/** `checkpoints`: the checkpoint thread's settings (tests shorten them) */
+export function openSqlite(file: string, checkpoints: CheckpointerOptions = {}): SqlDriver {
   const inMemory = file === ':memory:';
   if (!inMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
@@ -88,19 +90,25 @@ export function openSqlite(file: string): SqlDriver {
   const writer = queryable(prepareWrite);
   const read = queryable(prepareRead);
   const lock = new Mutex();
-  const transaction = groupCommitter(db, writer, lock);
+  const checkpointer = inMemory ? null : startCheckpointer(db, file, checkpoints);
+  const transaction = groupCommitter(db, writer, lock, checkpointer);
+  /** a write outside a transaction commits by itself: the checkpointer hears of it too */
+  const write = <T>(work: () => Promise<T>) => lock.run(work).finally(() => checkpointer?.afterCommit());
   /** plain reads skip the writer's queue; anything that writes (UPDATE … RETURNING included) waits its turn */
   const isRead = (sql: string) => reader !== null && prepareWrite(sql).statement.readonly;
 
   return {
     dialect: 'sqlite',
-    all: (sql, params) => (isRead(sql) ? read.all(sql, params) : lock.run(() => writer.all(sql, params))),
-    get: (sql, params) => (isRead(sql) ? read.get(sql, params) : lock.run(() => writer.get(sql, params))),
-    run: (sql, params) => lock.run(() => writer.run(sql, params)),
+    all: (sql, params) => (isRead(sql) ? read.all(sql, params) : write(() => writer.all(sql, params))),
+    get: (sql, params) => (isRead(sql) ? read.get(sql, params) : write(() => writer.get(sql, params))),
+    run: (sql, params) => write(() => writer.run(sql, params)),
     transaction,
-    exec: (sql) => lock.run(async () => void db.exec(sql)),
+    exec: (sql) => write(async () => void db.exec(sql)),
     withMigrationLock: (work) => work(),
     close: async () => {
+      // the worker's connection first: the writer, closed last, then checkpoints what is left
+      // and removes the WAL
+      await checkpointer?.close();
       reader?.close();
       db.close();
     },

@@ -1,0 +1,126 @@
+// Checkpoints off the event loop. In WAL mode every COMMIT appends the pages it changed to the
+// WAL, and a checkpoint copies them back into the database file. By default the writer does that
+// itself in the COMMIT that crosses 1,000 WAL pages: a few milliseconds during which the one
+// thread that serves every request does nothing else, every few dozen commit groups, about 8 µs
+// of each chat turn's share of that thread.
+//
+// So the writer's automatic checkpoint is off, and a worker thread with a connection of its own
+// (WORKER below) checkpoints after commits, at most once per `intervalMs`.
+// Durability is SQLite's own either way: a checkpoint copies committed pages, and a crash during
+// one is recovered from the WAL at the next open. If the thread cannot start or fails, the
+// writer checkpoints by itself again, as before.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+
+/** Int32 slots shared with the worker. */
+const SIGNAL = {
+  /** bumped by the writer after each COMMIT; the worker sleeps on it */
+  COMMITS: 0,
+  /** set by the worker when the WAL is too long to wait for it to start over by itself */
+  RESTART: 1,
+  /** set to stop the worker */
+  STOP: 2,
+} as const;
+
+export interface CheckpointerOptions {
+  /** the shortest time between two checkpoints (default 100 ms) */
+  intervalMs?: number;
+  /** the WAL length, in pages, past which the writer helps it start over (default 4,000: 16 MB) */
+  restartFrames?: number;
+}
+
+export interface Checkpointer {
+  /** before the writer's BEGIN: lets a WAL that has grown too long start over */
+  beforeBegin(): void;
+  /** after the writer's COMMIT: wakes the worker */
+  afterCommit(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker's program. It blocks on purpose (Atomics.wait): it is a thread of its own with
+ * nothing else to do. Plain JavaScript, run with `eval`: a worker does not get the TypeScript
+ * loader the tests run the sources with.
+ *
+ * PASSIVE checkpoints never wait for, nor hold up, the writer or the readers. What PASSIVE cannot
+ * do alone under a steady write load is let the WAL start over: SQLite restarts it at the start of
+ * a write transaction only when every frame has been copied, and the writer adds frames while the
+ * worker copies. So when the WAL has grown past `restartFrames`, the worker asks the writer to
+ * copy the few frames left itself, right before its next BEGIN (SIGNAL.RESTART). Commits that
+ * arrive during a checkpoint wait for the next round, at least `intervalMs` later: a checkpoint
+ * copies a page once however often the writer changed it, so fewer rounds copy less.
+ */
+const WORKER = `
+const { workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const { file, signals, intervalMs, restartFrames, slot } = workerData;
+const shared = new Int32Array(signals);
+const db = new Database(file, { fileMustExist: true });
+let seen = 0;
+while (Atomics.load(shared, slot.STOP) === 0) {
+  if (Atomics.wait(shared, slot.COMMITS, seen, 60000) === 'timed-out') continue;
+  if (Atomics.load(shared, slot.STOP) !== 0) break;
+  seen = Atomics.load(shared, slot.COMMITS);
+  const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+  if (result && result.log >= restartFrames) Atomics.store(shared, slot.RESTART, 1);
+  Atomics.wait(shared, slot.STOP, 0, intervalMs);
+}
+db.close();
+`;
+
+export function startCheckpointer(db: Database.Database, file: string, options: CheckpointerOptions = {}): Checkpointer | null {
+  const shared = new Int32Array(new SharedArrayBuffer(3 * 4));
+  const data = {
+    driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+    file,
+    signals: shared.buffer,
+    slot: SIGNAL,
+    intervalMs: options.intervalMs ?? 100,
+    restartFrames: options.restartFrames ?? 4_000,
+  };
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER, { eval: true, workerData: data });
+  } catch (error) {
+    process.emitWarning(`SQLite checkpoints stay on the event loop: ${(error as Error).message}`);
+    return null;
+  }
+  db.pragma('wal_autocheckpoint = 0');
+  let running = true;
+  // the store is closed explicitly; a process that forgot to close it must still be able to exit
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const fallBack = (why: string) => {
+    if (!running) return;
+    running = false;
+    if (db.open) db.pragma('wal_autocheckpoint = 1000');
+    process.emitWarning(`SQLite checkpoints are back on the event loop: ${why}`);
+  };
+  worker.once('error', (error) => fallBack(error.message));
+  worker.once('exit', (code) => fallBack(`the checkpoint thread exited (${code})`));
+
+  return {
+    beforeBegin() {
+      if (Atomics.load(shared, SIGNAL.RESTART) === 0) return;
+      Atomics.store(shared, SIGNAL.RESTART, 0);
+      // copies only what the worker has not yet: then this BEGIN finds every frame copied and
+      // starts the WAL over
+      db.pragma('wal_checkpoint(PASSIVE)');
+    },
+    afterCommit() {
+      if (!running) return;
+      Atomics.add(shared, SIGNAL.COMMITS, 1);
+      Atomics.notify(shared, SIGNAL.COMMITS);
+    },
+    async close() {
+      running = false;
+      // waited for: the process stays up until the worker has closed its connection
+      worker.ref();
+      Atomics.store(shared, SIGNAL.STOP, 1);
+      Atomics.notify(shared, SIGNAL.COMMITS);
+      Atomics.notify(shared, SIGNAL.STOP);
+      await exited;
+    },
+  };
+}
