@@ -125,6 +125,9 @@ const step = (title: string) => say(`\n${++stepNumber}. ${title}`);
 
 let compiled = false;
 
+/** The node flags of `npm start` (package.json), so that the bench runs what production runs. */
+const START_FLAGS: string[] = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
+
 /** `npm start` compiles src/ to dist/ first (bin/build.js); so does the bench, once. */
 function compileOnce(): void {
   if (compiled) return;
@@ -145,8 +148,9 @@ function startColloquy(db: Db, nodeFlags: string[] = [], name = 'colloquy'): Pro
     LOG_LEVEL: 'warn',
   };
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
-  // what `npm start` runs: the compiled program (built once per bench run, see compileOnce)
-  return startChild({ name, cwd: ROOT, args: [...nodeFlags, 'dist/cli.js', 'serve'], env });
+  // what `npm start` runs: the compiled program (built once per bench run, see compileOnce), with
+  // the V8 flags of package.json's start script
+  return startChild({ name, cwd: ROOT, args: [...nodeFlags, ...START_FLAGS, 'dist/cli.js', 'serve'], env });
 }
 
 /** Chat load: each request a Text for the next conversation, round-robin (or as `pick` says). */
@@ -208,7 +212,8 @@ function startBaseline(on: { sqlite: string } | { postgres: string }, nodeFlags:
   return startChild({
     name: 'sqlite' in on ? 'baseline' : 'baseline-pg',
     cwd: ROOT,
-    args: [...nodeFlags, '--import', 'tsx', 'bench/baseline-server.ts'],
+    // the same V8 flags as the server: like for like
+    args: [...nodeFlags, ...START_FLAGS, '--import', 'tsx', 'bench/baseline-server.ts'],
     env: 'sqlite' in on ? { PORT: '0', BENCH_DB: on.sqlite } : { PORT: '0', BENCH_PG_URL: on.postgres, BENCH_PG_POOL: String(PG_BASELINE_POOL) },
   });
 }

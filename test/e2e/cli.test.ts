@@ -183,7 +183,7 @@ for (const kind of databaseKinds()) {
       try {
         const output = await waitForOutput(server, /API docs: /);
         assert.match(output, /compiled src\/ to dist in \d+ ms/);
-        assert.match(output, /> node dist\/cli\.js serve/);
+        assert.match(output, /> node --max-semi-space-size=64 dist\/cli\.js serve/);
         assert.ok(fs.statSync(path.join(PROJECT_ROOT, 'dist', 'cli.js')).mtimeMs >= startedAt - 1000, 'dist/cli.js was written by this start');
         const chatLine = output.split('\n').map((l) => l.trim()).find((l) => l.startsWith('curl ') && l.includes('/custom/chat'));
         const tokenLine = output.split('\n').map((l) => l.trim()).find((l) => l.startsWith('TOKEN=$(curl '));
