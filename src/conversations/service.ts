@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { LiveBots } from '../bots/live.js';
 import type { BotRecord } from '../bots/model.js';
 import type { CompiledBot } from '../engine/compile.js';
+import { copyState } from '../engine/state.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ConversationStorage } from './port.js';
@@ -71,7 +72,7 @@ export class ConversationService {
     const parts = injectedParts(message.text, message.parts, position);
     return this.deps.turns.run(bot, existing.userId, async (current) => {
       if (!current) throw new AppError('CONVERSATION_NOT_FOUND');
-      const next = { ...current, state: structuredClone(current.state) };
+      const next = { ...current, state: copyState(current.state) };
       applyRequestValues(next.state, changes.variables, changes.tags, changes.dropTags);
       const reply = replyOf(next, parts, enableUserChatAt(compiled, next.state), this.deps.clock);
       return {

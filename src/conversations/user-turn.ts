@@ -1,7 +1,7 @@
 // A user's message, on whatever channel: RESET, a text, a button payload, a forced position, with
 // variables and tags applied first — run through the engine as one turn.
 import type { CompiledBot } from '../engine/compile.js';
-import { newConversationState } from '../engine/state.js';
+import { copyState, newConversationState } from '../engine/state.js';
 import { PartType } from '../engine/parts.js';
 import type {
   ActionDiagnostic, AiAnswer, AiRequest, ClassifyAnswer, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
@@ -76,7 +76,7 @@ export class UserTurn {
     const reply = await this.deps.turns.run(bot, userId, async (current) => {
       const conversation = current ? chattable(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
       channel = conversation.channel;
-      const state: ConversationState = structuredClone(conversation.state);
+      const state = copyState(conversation.state);
       applyRequestValues(state, input.variables, input.tags, input.dropTags);
       const next: ConversationRecord = { ...conversation, state };
       const messages: TurnMessage[] = [];

@@ -4,6 +4,7 @@
 
 import type { CompiledBot, CompiledBehaviour, CompiledInteraction, CompiledTrigger } from './compile.js';
 import { findBehaviour, findInteraction, resolvePosition, startInteraction, positionOf } from './compile.js';
+import { copyState } from './state.js';
 import { definitionOf, Turn } from './turn.js';
 import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnEnd, TurnGenerator, TurnInput } from './types.js';
 import type { Understood } from './nlp/compiled-nlp.js';
@@ -169,16 +170,6 @@ function placeInLiveBot(turn: Turn): void {
 }
 
 /** The turn's working copy: the caller's state is never modified (it was read by stateFromStored). */
-function copyState(state: ConversationState): ConversationState {
-  return {
-    ...state,
-    variables: { ...state.variables },
-    tags: [...state.tags],
-    privacy: { ...state.privacy },
-    waiting: state.waiting === null ? null : { ...state.waiting },
-  };
-}
-
 function* nothing(): TurnGen<TurnEnd> {
   return 'done';
 }
