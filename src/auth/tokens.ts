@@ -48,6 +48,11 @@ export class TokenService {
       .sign(this.key);
   }
 
+  /** Whether `token` is one this service signed and has verified already (expired or not). */
+  verifiedBefore(token: string): boolean {
+    return this.verified.has(token);
+  }
+
   async verify(token: string): Promise<TokenClaims> {
     const cached = this.verified.get(token);
     if (cached) {
