@@ -113,5 +113,38 @@ for (const kind of databaseKinds()) {
       assert.equal((await variablesOf(server, bot.botToken, user)).last_intent, '');
       assert.ok(ai.streamed < 16 * MiB, `the provider streamed ${ai.streamed} bytes`);
     });
+
+    test('PUT /ai with another BaseUrl and no ApiKey is 400 MISSING_FIELD (Field ApiKey), changes nothing, and the new URL never gets the key', async () => {
+      const settings = async () => (await server.client.get(`/bots/${tenant.botKey}/ai`, { token: tenant.accountToken })).body;
+      const put = (body: Record<string, unknown>) => server.client.put(`/bots/${tenant.botKey}/ai`, body, { token: tenant.accountToken });
+      const user = uid('key');
+      await chatOk(server, tenant.botToken, { UserId: user });
+
+      const moved = await put({ BaseUrl: elsewhere.baseUrl, Model: 'm' });
+      assert.equal(moved.status, 400, moved.text);
+      assert.equal(moved.body.Code, 'MISSING_FIELD');
+      assert.equal(moved.body.Field, 'ApiKey');
+      assert.deepEqual(await settings(), { BaseUrl: ai.baseUrl, Model: 'm', Configured: true, Source: 'bot' });
+      await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' });
+      assert.equal(elsewhere.requests.length, 0);
+      assert.equal(ai.requests.at(-1)!.authorization, 'Bearer sk-stored-secret');
+
+      // The same URL (written differently) keeps the key: changing the model needs no key.
+      assert.equal((await put({ BaseUrl: ai.baseUrl.replace('http://', 'HTTP://'), Model: 'm2' })).status, 200);
+      await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' });
+      assert.equal(ai.requests.at(-1)!.authorization, 'Bearer sk-stored-secret');
+      assert.equal(ai.requests.at(-1)!.body.model, 'm2');
+
+      // Moving with a key (here: none, for a local server) works, and the stored key stays behind.
+      assert.equal((await put({ BaseUrl: elsewhere.baseUrl, Model: 'm', ApiKey: '' })).status, 200);
+      await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' });
+      assert.equal(elsewhere.requests.length, 1);
+      assert.equal(elsewhere.requests[0].authorization, 'Bearer none');
+      // Back to the first URL without a key: the old key is gone, nothing to keep.
+      assert.equal((await put({ BaseUrl: ai.baseUrl, Model: 'm' })).status, 200);
+      await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' });
+      assert.equal(ai.requests.at(-1)!.authorization, 'Bearer none');
+      for (const request of elsewhere.requests) assert.ok(!String(request.authorization).includes('sk-stored-secret'));
+    });
   });
 }
