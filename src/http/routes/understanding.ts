@@ -21,7 +21,7 @@ const MissedQuery = Type.Object({ limit: Type.Optional(Type.String({ maxLength: 
 const AiBody = Type.Object({
   BaseUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1' }),
   Model: Type.String({ minLength: 1, maxLength: 256 }),
-  ApiKey: Type.Optional(Type.String({ maxLength: 4096, description: 'stored encrypted, never returned; absent keeps the stored one' })),
+  ApiKey: Type.Optional(Type.String({ maxLength: 4096, description: 'stored encrypted, never returned; absent keeps the stored one, unless BaseUrl changes (then required)' })),
 }, { additionalProperties: false });
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
