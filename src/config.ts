@@ -139,7 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
     ai: aiOf(env),
     training: {
-      memoryMb: integer(env, 'COLLOQUY_TRAINING_MEMORY_MB', DEFAULT_TRAINING_LIMITS.memoryMb, 16, 16_384),
+      memoryMb: integer(env, 'COLLOQUY_TRAINING_MEMORY_MB', DEFAULT_TRAINING_LIMITS.memoryMb, 8, 16_384),
       timeoutMs: integer(env, 'COLLOQUY_TRAINING_SECONDS', DEFAULT_TRAINING_LIMITS.timeoutMs / 1000, 1, 3600) * 1000,
       queue: integer(env, 'COLLOQUY_TRAINING_QUEUE', DEFAULT_TRAINING_LIMITS.queue, 0, 1000),
     },

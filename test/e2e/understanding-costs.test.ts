@@ -8,28 +8,13 @@ import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { trainingCount, trainModel } from '../../src/understanding/model.js';
+import { largeAllowedIntents } from '../support/nlp-kit.js';
 
 const flow = () => botFile([{ name: 'Start', start: true, actions: [text('Hi')] }]);
 const withNlp = (nlp: Record<string, unknown>) => ({ ...flow(), nlp });
 const examples = (n: number, make: (j: number) => string = (j) => `example number ${j}`) => Array.from({ length: n }, (_, j) => make(j));
 const intents = (count: number, perIntent: number, make?: (i: number, j: number) => string) =>
   Array.from({ length: count }, (_, i) => ({ name: `intent_${i}`, examples: examples(perIntent, make ? (j) => make(i, j) : undefined) }));
-
-/** Distinct pseudo-random words, the same on every run: the most vocabulary, so the costliest model. */
-function words(seed: number): () => string {
-  let s = seed;
-  return () => {
-    let w = '';
-    for (let k = 0; k < 5; k++) w += String.fromCharCode(97 + ((s = (s * 1103515245 + 12345) & 0x7fffffff) % 26));
-    return w;
-  };
-}
-
-/** 50 intents × 20 examples of 5 distinct words: every cap nearly reached (about 30,000 characters). */
-export function largeAllowedIntents(seed: number) {
-  const word = words(seed);
-  return intents(50, 20, () => [word(), word(), word(), word(), word()].join(' '));
-}
 
 /** One entity at its caps: 2,000 spellings (20 values × 99 spellings, and the values), about 62,000 characters. */
 function largestEntity() {
