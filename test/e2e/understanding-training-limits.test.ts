@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { largeAllowedIntents, slowAllowedIntents } from '../support/nlp-kit.js';
 
 const MEMORY_MB = 12;
-const SECONDS = 3;
+const SECONDS = 1;
 
 const withIntents = (intents: unknown[]) => ({ ...botFile([{ name: 'Start', start: true, actions: [text('Hi')] }]), nlp: { intents } });
 const small = () => withIntents([{ name: 'hello', examples: ['hi there', 'hello'] }, { name: 'bye', examples: ['goodbye', 'see you'] }]);

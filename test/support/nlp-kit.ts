@@ -18,7 +18,7 @@ export function largeAllowedIntents(seed: number) {
   return intents(() => [word(), word(), word(), word(), word()].join(' '));
 }
 
-/** 50 intents × 20 examples of ten two-letter words: allowed and small, but nlp.js needs hundreds of rounds (~12 s here). */
+/** 50 intents × 20 examples of ten two-letter words: allowed and small, but nlp.js needs many rounds (2.6 s here, bench/train-worst.ts). */
 export function slowAllowedIntents(seed: number) {
   const word = words(seed, 2);
   return intents(() => Array.from({ length: 10 }, word).join(' '));
