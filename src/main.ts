@@ -14,6 +14,7 @@ import { UnderstandingService } from './bots/understanding-service.js';
 import { AiSteps } from './conversations/ai-step.js';
 import { chatCompletion } from './integrations/ai-client.js';
 import { trainingCount } from './understanding/model.js';
+import { trainOffThread } from './understanding/trainer.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
@@ -105,6 +106,8 @@ export async function createServices(config: Config, store: Store, options: Star
   const adminToken = await loadAdminToken(store, config.adminToken);
   const tokens = new TokenService(signingKey, config.tokenMinutes, () => clock.now());
   const events = await openEventBus(config, options.log);
+  // Publishing, restoring and cloning train intent models: never on the thread that serves requests.
+  trainOffThread(config.training);
   const metrics = new Metrics(() => store.conversationsByState(), trainingCount);
   const platforms = messagingPlatforms(config);
   const channelOutbound = new ChannelOutbound({ store, platforms, metrics });

@@ -41,25 +41,32 @@ async function newNlp(language: NlpLanguage): Promise<Nlp> {
 const RECENT = 16;
 const recent = new Map<string, Promise<string | null>>();
 
+/** Where training runs: here by default; the server hands it to a worker thread (trainer.ts). */
+let runTraining: (section: NlpSection) => Promise<string> = (section) => train(section);
+export function trainWith(runner: (section: NlpSection) => Promise<string>): void {
+  runTraining = runner;
+}
+
 /** The exported model (JSON) for a version's `nlp` section; null when it has no intents to learn. */
 export function trainModel(section: NlpSection | undefined): Promise<string | null> {
   if (section === undefined || !Array.isArray(section.intents) || section.intents.length === 0) return Promise.resolve(null);
   const key = JSON.stringify([section.language ?? 'en', section.intents]);
   const known = recent.get(key);
   if (known) return known;
-  const training = train(section);
+  trainings += 1;
+  const training = runTraining(section);
   recent.set(key, training);
   training.catch(() => recent.delete(key));
   while (recent.size > RECENT) recent.delete(recent.keys().next().value!);
   return training;
 }
 
-async function train(section: NlpSection): Promise<string> {
+/** Trains a model where it is called (the worker thread calls this). */
+export async function train(section: NlpSection): Promise<string> {
   const language = languageOf(section);
   const nlp = await newNlp(language);
   for (const intent of section.intents ?? []) for (const example of intent.examples) nlp.addDocument(language, example, intent.name);
   for (const example of OUT_OF_SCOPE_EXAMPLES[language] ?? []) nlp.addDocument(language, example, OUT_OF_SCOPE);
-  trainings += 1;
   await nlp.train();
   return nlp.export(true);
 }

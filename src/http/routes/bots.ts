@@ -10,6 +10,9 @@ import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 import type { Published } from '../../bots/service.js';
 
+/** What a request that trains an intent model can also meet (understanding/trainer.ts). */
+export const TRAINING_ERRORS = ['TRAINING_LIMIT', 'TRAINING_BUSY'] as const;
+
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
 
@@ -56,7 +59,7 @@ export function botRoutes(app: App, s: Services): void {
     };
   });
 
-  const createSchema = { ...account.schema, body: AnyBotFile, response: { 201: CreatedBot }, errors: ['INVALID_BOT', 'LIMIT_EXCEEDED'] as const };
+  const createSchema = { ...account.schema, body: AnyBotFile, response: { 201: CreatedBot }, errors: ['INVALID_BOT', 'LIMIT_EXCEEDED', ...TRAINING_ERRORS] as const };
   const create = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const file = s.bots.checkFile(request.body, request.headers['content-type']);
     const bot = await s.bots.create(accountOf(request), file);
@@ -100,7 +103,8 @@ export function botRoutes(app: App, s: Services): void {
     async (request) => edited(await s.bots.patchSettings(await owned(request), request.body)),
   );
 
-  app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams, ...edits } }, async (request) =>
+  const trains = { ...edits, errors: [...edits.errors, ...TRAINING_ERRORS] };
+  app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams, ...trains } }, async (request) =>
     edited(await s.bots.publish(await owned(request))),
   );
 
