@@ -14,6 +14,7 @@ import { installResponses } from './responses.js';
 import { BOT_FILE_BODY_LIMIT, DEFAULT_BODY_LIMIT, type App } from './app.js';
 
 export type { App };
+import { refuseUnboundedIntegers } from './bounded-integers.js';
 import { answerExpectContinue, clientErrorAnswer, installCrossSiteGuard, installSecurityHeaders, loggedRoute } from './edge.js';
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
@@ -78,6 +79,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
     if (containsNul(request.params) || containsNul(request.query)) throw new AppError('INVALID_REQUEST', 'Text may not contain NUL characters.');
   });
   installCrossSiteGuard(app, () => services.config.publicUrl);
+  refuseUnboundedIntegers(app);
   // One log line per request, written when the answer has gone out.
   app.addHook('onResponse', async (request, reply) => {
     const started = (request as { startedAt?: bigint }).startedAt ?? process.hrtime.bigint();

@@ -3,12 +3,13 @@
 // only maps HTTP to it. Shared conversation URLs (/share/*) are registered from here too.
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HANDOVER_MODES, isBeingForgotten, type HandoverMode } from '../../conversations/control-service.js';
+import { HANDOVER_MODES, isBeingForgotten, MAX_BAN_DAYS, type HandoverMode } from '../../conversations/control-service.js';
 import { operatorView, SESSION_HOURS, type OperatorContext } from '../../operators/sessions.js';
 import { eventView } from '../../operators/views.js';
 import { AppError } from '../../shared/errors.js';
 import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
 import { assertGuarded } from '../edge.js';
+import { BoundedInteger } from '../bounded-integers.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
@@ -55,7 +56,7 @@ const LoginBody = Type.Object(
 );
 const HandoverBody = Type.Object({ Mode: Type.Optional(Type.String({ maxLength: 16 })) }, { additionalProperties: false });
 const BanBody = Type.Object(
-  { Days: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })), Message: Type.Optional(Type.String({ maxLength: 2000 })) },
+  { Days: Type.Optional(BoundedInteger(1, MAX_BAN_DAYS)), Message: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },
 );
 const MessageBody = Type.Object({ Text: Type.String({ minLength: 1, maxLength: 16_384 }) }, { additionalProperties: false });
