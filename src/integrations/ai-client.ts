@@ -7,6 +7,7 @@ import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { fetch, Response, type Dispatcher } from 'undici';
 import type { AiAnswer } from '../engine/types.js';
 import { isPrivateLiteralUrl, MAX_RESPONSE_BYTES, outboundDispatcher, readCapped } from './http-call.js';
+import { wellFormed } from '../shared/well-formed.js';
 
 export interface AiProvider {
   baseUrl: string;
@@ -59,7 +60,8 @@ export async function chatCompletion(provider: AiProvider, messages: ChatMessage
     const content: unknown = completion?.choices?.[0]?.message?.content;
     const tokens = Number(completion?.usage?.total_tokens ?? 0);
     if (typeof content !== 'string') return { ...ERROR, tokens: Number.isFinite(tokens) ? tokens : 0 };
-    return { status: 'OK', text: content, tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
+    // a model's JSON answer may carry a lone surrogate escape: U+FFFD, as for any text that comes in
+    return { status: 'OK', text: wellFormed(content), tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
   } catch (error) {
     const timedOut = abort.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError;
     return timedOut ? { status: 'TIMEOUT', text: '', tokens: 0 } : ERROR;

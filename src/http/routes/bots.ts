@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { usageView } from '../../accounts/service.js';
 import { AppError } from '../../shared/errors.js';
 import { authed, BOT_FILE_BODY_LIMIT, type App } from '../app.js';
+import { VersionNumber } from '../bounded-integers.js';
 import type { Services } from '../services.js';
 import { AccountKey, BotFile, BotList, CreatedBot, Credentials, DeletedBot, EditedBot, Usage, Versions } from '../wire-schemas.js';
 import type { FastifyRequest } from 'fastify';
@@ -120,7 +121,7 @@ export function botRoutes(app: App, s: Services): void {
         ...account.schema,
         summary: 'Publish an earlier version again',
         params: KeyParams,
-        body: Type.Object({ Version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+        body: Type.Object({ Version: VersionNumber() }, { additionalProperties: false }),
         ...edits,
         errors: [...edits.errors, 'VERSION_NOT_FOUND'],
       },

@@ -1,6 +1,6 @@
 // The console's workspace routes (/console/api/...): assignment, private notes, canned responses
 // and operator typing. Cookie-session routes like the rest of the console (the caller passes its
-// sign-in hook); the cross-site guard of edge.ts covers every non-GET /console/api route. The work
+// sign-in hook); the cross-site guard of edge.ts covers them by the mark the sign-in hook carries. The work
 // is done by operators/console-workspace.ts.
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -26,7 +26,7 @@ const Canned = Type.Object({ CannedId: Type.Integer(), Shortcut: Type.String(), 
 const CannedList = Type.Object({ CannedResponses: Type.Array(Canned) });
 
 type SignedIn = {
-  config: { limit: 'principal' };
+  config: { limit: 'principal'; ambientCredential: 'session' };
   onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 };
 

@@ -3,11 +3,13 @@
 // only maps HTTP to it. Shared conversation URLs (/share/*) are registered from here too.
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HANDOVER_MODES, isBeingForgotten, type HandoverMode } from '../../conversations/control-service.js';
+import { HANDOVER_MODES, isBeingForgotten, MAX_BAN_DAYS, type HandoverMode } from '../../conversations/control-service.js';
 import { operatorView, SESSION_HOURS, type OperatorContext } from '../../operators/sessions.js';
 import { eventView } from '../../operators/views.js';
 import { AppError } from '../../shared/errors.js';
 import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
+import { assertGuarded } from '../edge.js';
+import { BoundedInteger } from '../bounded-integers.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
@@ -23,12 +25,18 @@ declare module 'fastify' {
 }
 
 /** The value of one cookie from the Cookie header (no library needed for one name). */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
+function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const pair of (header ?? '').split(';')) {
     const at = pair.indexOf('=');
     if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim() || undefined;
   }
   return undefined;
+}
+
+/** The session cookie of a request, read only on routes the cross-site guard covers. */
+function sessionCookieOf(request: FastifyRequest): string | undefined {
+  assertGuarded(request, 'session');
+  return cookieValue(request.headers.cookie, SESSION_COOKIE);
 }
 
 /** Path=/console keeps the cookie off every other route; Secure when the server is served over https. */
@@ -48,7 +56,7 @@ const LoginBody = Type.Object(
 );
 const HandoverBody = Type.Object({ Mode: Type.Optional(Type.String({ maxLength: 16 })) }, { additionalProperties: false });
 const BanBody = Type.Object(
-  { Days: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })), Message: Type.Optional(Type.String({ maxLength: 2000 })) },
+  { Days: Type.Optional(BoundedInteger(1, MAX_BAN_DAYS)), Message: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },
 );
 const MessageBody = Type.Object({ Text: Type.String({ minLength: 1, maxLength: 16_384 }) }, { additionalProperties: false });
@@ -72,15 +80,15 @@ export function consoleRoutes(app: App, s: Services): void {
   // Password guessing is slowed by scrypt and capped per client address in a bucket of its own
   // (other requests from the same address do not use it up), and failed attempts are throttled
   // per address and per e-mail (when limits are on).
-  app.post('/console/api/login', { config: { limit: 'sign-in' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
+  app.post('/console/api/login', { config: { limit: 'sign-in', ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
     const { Email, Password, AccountId } = request.body;
     const session = await app.failedAuth.guard(request, reply, `login:${Email.trim().toLowerCase()}`, () => s.operatorSessions.login(Email, Password, AccountId));
     reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
     return { ...operatorView(session), SessionExpires: s.clock.iso(session.expiresAt) };
   });
 
-  app.post('/console/api/logout', { schema: { hide: true, tags, summary: 'Sign out (deletes the session)' } }, async (request, reply) => {
-    await s.operatorSessions.logout(cookieValue(request.headers.cookie, SESSION_COOKIE));
+  app.post('/console/api/logout', { config: { ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign out (deletes the session)' } }, async (request, reply) => {
+    await s.operatorSessions.logout(sessionCookieOf(request));
     reply.header('set-cookie', sessionCookie(s, '', 0));
     return { LoggedOut: true };
   });
@@ -132,9 +140,9 @@ export function consoleRoutes(app: App, s: Services): void {
  */
 export function operatorSignIn(app: App, s: Services) {
   return {
-    config: { limit: 'principal' as const },
+    config: { limit: 'principal' as const, ambientCredential: 'session' as const },
     onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-      const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
+      const cookie = sessionCookieOf(request);
       request.operatorContext = await app.failedAuth.guard(request, reply, cookie, () => s.operatorSessions.authenticate(cookie));
       request.limitKey = `operator:${request.operatorContext.operator.id}`;
     },
@@ -147,7 +155,7 @@ function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, rep
   const stream = openEventStream(app, request, reply, {
     onClose: () => unsubscribe(),
     // A session that expired or was logged out ends the stream at the next heartbeat.
-    onHeartbeat: () => void s.operatorSessions.authenticate(cookieValue(request.headers.cookie, SESSION_COOKIE)).catch(() => stream.close()),
+    onHeartbeat: () => void s.operatorSessions.authenticate(sessionCookieOf(request)).catch(() => stream.close()),
   });
   unsubscribe = s.console.subscribe(ctx, (event) => stream.send(eventView(event, s.clock)));
 }
