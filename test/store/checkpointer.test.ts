@@ -46,7 +46,7 @@ describe('SQLite checkpoints off the event loop', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('committed pages reach the database file although the writer never checkpoints', async () => {
-    const db = openSqlite(file, { intervalMs: 5 });
+    const db = openSqlite(file, { checkpoints: { intervalMs: 5 } });
     try {
       await db.exec('CREATE TABLE t (x INTEGER)');
       // 20 transactions: a few dozen WAL pages, far below the 1,000 of SQLite's own checkpoint
@@ -64,7 +64,7 @@ describe('SQLite checkpoints off the event loop', () => {
   });
 
   test('under a steady write load the WAL starts over instead of growing', async () => {
-    const db = openSqlite(file, { intervalMs: 5, restartFrames: 8 });
+    const db = openSqlite(file, { checkpoints: { intervalMs: 5, restartFrames: 8 } });
     let commits = 0;
     let restarts = 0;
     try {
