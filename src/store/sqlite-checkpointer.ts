@@ -21,9 +21,12 @@ const SIGNAL = {
   RESTART: 1,
   /** set to stop the worker */
   STOP: 2,
-  /** set by the writer to ask for a TRUNCATE checkpoint (sqlite-erasure.ts); the worker answers by message */
-  TRUNCATE: 3,
+  /** set by the writer to ask for a checkpoint now (MODES: 1 PASSIVE, 2 TRUNCATE; sqlite-erasure.ts); the worker answers by message */
+  ASKED: 3,
 } as const;
+
+const MODES = ['', 'PASSIVE', 'TRUNCATE'] as const;
+export type CheckpointMode = 'PASSIVE' | 'TRUNCATE';
 
 /** What `PRAGMA wal_checkpoint` answers: busy 1 when it could not finish, the WAL's frames, those copied. */
 export interface CheckpointResult {
@@ -55,11 +58,12 @@ export interface Checkpointer {
   /** after the writer's COMMIT: wakes the worker */
   afterCommit(): void;
   /**
-   * Copies every frame into the database file and truncates the WAL to zero bytes, on the worker's
-   * connection: the event loop stays free. The caller holds the store's write mutex, so no writer
-   * takes part; the answer says whether it got through. Null when the worker is not running.
+   * A checkpoint now, on the worker's connection: the event loop stays free. TRUNCATE copies every
+   * frame into the database file and truncates the WAL to zero bytes; its caller holds the store's
+   * write mutex, so that no writer takes part. The answer says whether it got through. Null when
+   * the worker is not running.
    */
-  truncate(): Promise<CheckpointResult> | null;
+  checkpoint(mode: CheckpointMode): Promise<CheckpointResult> | null;
   close(): Promise<void>;
 }
 
@@ -79,7 +83,7 @@ export interface Checkpointer {
 const WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const { file, signals, intervalMs, restartFrames, truncateWaitMs, slot } = workerData;
+const { file, signals, intervalMs, restartFrames, truncateWaitMs, slot, modes } = workerData;
 const shared = new Int32Array(signals);
 const db = new Database(file, { fileMustExist: true, timeout: truncateWaitMs });
 let seen = 0;
@@ -87,9 +91,10 @@ while (Atomics.load(shared, slot.STOP) === 0) {
   if (Atomics.wait(shared, slot.COMMITS, seen, 60000) === 'timed-out') continue;
   if (Atomics.load(shared, slot.STOP) !== 0) break;
   seen = Atomics.load(shared, slot.COMMITS);
-  if (Atomics.exchange(shared, slot.TRUNCATE, 0) !== 0) {
+  const asked = Atomics.exchange(shared, slot.ASKED, 0);
+  if (asked !== 0) {
     try {
-      parentPort.postMessage({ result: db.pragma('wal_checkpoint(TRUNCATE)')[0] });
+      parentPort.postMessage({ result: db.pragma('wal_checkpoint(' + modes[asked] + ')')[0] });
     } catch (error) {
       parentPort.postMessage({ error: String(error && error.message) });
     }
@@ -97,8 +102,8 @@ while (Atomics.load(shared, slot.STOP) === 0) {
   }
   const [result] = db.pragma('wal_checkpoint(PASSIVE)');
   if (result && result.log >= restartFrames) Atomics.store(shared, slot.RESTART, 1);
-  // a TRUNCATE asked for meanwhile ends the pause
-  Atomics.wait(shared, slot.TRUNCATE, 0, intervalMs);
+  // a checkpoint asked for meanwhile ends the pause
+  Atomics.wait(shared, slot.ASKED, 0, intervalMs);
 }
 db.close();
 `;
@@ -110,6 +115,7 @@ export function startCheckpointer(db: Database.Database, file: string, options: 
     file,
     signals: shared.buffer,
     slot: SIGNAL,
+    modes: MODES,
     intervalMs: options.intervalMs ?? 100,
     restartFrames: options.restartFrames ?? 16_000,
     truncateWaitMs: options.truncateWaitMs ?? 100,
@@ -132,7 +138,7 @@ export function startCheckpointer(db: Database.Database, file: string, options: 
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
     process.emitWarning(`SQLite checkpoints are back on the event loop: ${why}`);
   };
-  // the worker answers TRUNCATE requests in order, one at a time (the caller holds the write mutex)
+  // the worker answers requests in order, one at a time (sqlite-erasure.ts asks one after the other)
   const answers: Array<{ resolve: (r: CheckpointResult) => void; reject: (e: Error) => void }> = [];
   worker.on('message', (message: { result?: CheckpointResult; error?: string }) => {
     const waiting = answers.shift();
@@ -160,16 +166,16 @@ export function startCheckpointer(db: Database.Database, file: string, options: 
       Atomics.add(shared, SIGNAL.COMMITS, 1);
       Atomics.notify(shared, SIGNAL.COMMITS);
     },
-    truncate() {
+    checkpoint(mode) {
       if (!running) return null;
       return new Promise<CheckpointResult>((resolve, reject) => {
         answers.push({ resolve, reject });
         // an answer awaited keeps the process up
         worker.ref();
-        Atomics.store(shared, SIGNAL.TRUNCATE, 1);
+        Atomics.store(shared, SIGNAL.ASKED, MODES.indexOf(mode));
         Atomics.add(shared, SIGNAL.COMMITS, 1);
         Atomics.notify(shared, SIGNAL.COMMITS);
-        Atomics.notify(shared, SIGNAL.TRUNCATE);
+        Atomics.notify(shared, SIGNAL.ASKED);
       });
     },
     async close() {
@@ -178,7 +184,7 @@ export function startCheckpointer(db: Database.Database, file: string, options: 
       worker.ref();
       Atomics.store(shared, SIGNAL.STOP, 1);
       Atomics.notify(shared, SIGNAL.COMMITS);
-      Atomics.notify(shared, SIGNAL.TRUNCATE);
+      Atomics.notify(shared, SIGNAL.ASKED);
       await exited;
     },
   };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Mutex } from '../shared/mutex.js';
 import type { Queryable, SqlDriver, SqlValue } from './driver.js';
 import { startCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js';
-import { sqliteEraser, type EraserOptions } from './sqlite-erasure.js';
+import { sqliteEraser } from './sqlite-erasure.js';
 import { groupCommitter } from './sqlite-group-commit.js';
 
 interface Prepared {
@@ -69,8 +69,6 @@ function queryable(prepare: (sql: string) => Prepared): Queryable {
 export interface SqliteOptions {
   /** the checkpoint thread's settings (tests shorten them) */
   checkpoints?: CheckpointerOptions;
-  /** how the WAL truncation after a forget retries (sqlite-erasure.ts) */
-  erasure?: EraserOptions;
   log?: (line: string) => void;
 }
 
@@ -103,7 +101,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqlDriver
   const checkpointer = inMemory ? null : startCheckpointer(db, file, options.checkpoints);
   const transaction = groupCommitter(db, writer, lock, checkpointer);
   const log = options.log ?? (() => undefined);
-  const eraser = inMemory ? null : sqliteEraser(db, file, lock, checkpointer, log, options.erasure);
+  const eraser = inMemory ? null : sqliteEraser(db, file, lock, checkpointer, log);
   if (leftOver) eraser?.erase().catch((error: Error) => log(`SQLite: the log left by the last run is not truncated: ${error.message}`));
   /** a write outside a transaction commits by itself: the checkpointer hears of it too */
   const write = <T>(work: () => Promise<T>) => lock.run(work).finally(() => checkpointer?.afterCommit());

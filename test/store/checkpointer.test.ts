@@ -19,6 +19,10 @@ function rowsInDatabaseFile(file: string, into: string): number {
   try {
     const exists = copy.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'").get() as { n: number };
     return exists.n === 0 ? 0 : (copy.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+  } catch (error) {
+    // a copy taken while the checkpoint thread was writing the file: the caller looks again
+    if ((error as { code?: string }).code === 'SQLITE_CORRUPT') return 0;
+    throw error;
   } finally {
     copy.close();
   }
