@@ -84,7 +84,7 @@ export async function openMigratedStore(config: Config, log: (line: string) => v
   if (key.created) log(`created ${key.source.replace(/^the /, '')}: back it up with the database, other nodes need the same key`);
   let store: Store;
   try {
-    store = await openStore({ ...config, secrets: key.box });
+    store = await openStore({ ...config, secrets: key.box, log });
   } catch (error) {
     const where = config.databaseUrl ? `PostgreSQL at ${redact(config.databaseUrl)}` : `SQLite in ${config.dataDir}`;
     throw new StartupError(`cannot open the database (${where}): ${(error as Error).message}`);

@@ -89,4 +89,6 @@ export interface ConversationStorage {
   saveTurn?(turn: TurnSave): Promise<TurnSaveOutcome>;
   /** runs `work` in one transaction: all its writes commit together, or none (it threw) */
   transaction<T>(work: (tx: TurnWrites) => Promise<T>): Promise<T>;
+  /** resolves once the rows deleted so far have left the database's files too, as far as it can promise (docs/limits.md "Forgetting") */
+  eraseDeleted(): Promise<void>;
 }

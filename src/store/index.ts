@@ -59,6 +59,8 @@ export interface Store extends Repositories {
   migrate(log?: (line: string) => void): Promise<number>;
   ping(): Promise<void>;
   conversationsByState(): Promise<Record<string, number>>;
+  /** SqlDriver.eraseDeleted: the deleted rows gone from the files too (SQLite), after a forget */
+  eraseDeleted(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
     },
     ping: async () => void (await driver.get('SELECT 1 AS one')),
     conversationsByState: () => conversationsByState(driver),
+    eraseDeleted: () => driver.eraseDeleted(),
     close: () => driver.close(),
   };
 }
@@ -97,12 +100,14 @@ export interface StoreOptions {
   /** the server key; when absent it is loaded from `secretKey` (COLLOQUY_SECRET_KEY) or the data dir's key file */
   secrets?: SecretBox;
   secretKey?: string | null;
+  /** what the operator should hear of (SQLite: a WAL that cannot be truncated after a forget) */
+  log?: (line: string) => void;
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const secrets = options.secrets ?? loadServerKey(options).box;
   const driver = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
-    : openSqlite(path.join(options.dataDir, 'colloquy.sqlite'));
+    : openSqlite(path.join(options.dataDir, 'colloquy.sqlite'), { log: options.log });
   return storeOver(driver, secrets);
 }

@@ -35,6 +35,8 @@ export class MemoryStorage implements ConversationStorage {
   readonly conversations: ConversationStorage['conversations'];
   readonly shares: ConversationStorage['shares'];
   private queue: Promise<unknown> = Promise.resolve();
+  /** nothing is kept anywhere but in the tables */
+  readonly eraseDeleted = async (): Promise<void> => undefined;
 
   constructor(private readonly botsById: Map<string, BotRecord> = new Map()) {
     const writes = this.writesOver(() => this.tables);
