@@ -156,6 +156,19 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
       }
       assert.deepEqual(statuses, [...Array(11).fill(401), ...Array(3).fill(429)]);
     });
+
+    test('wrong account keys from one address on both nodes in turn: 63 answers 404 (at most 60 + 2 × 3 - 1), then only 429', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 70; i++) {
+        const node = i % 2 === 0 ? a : b;
+        statuses.push((await node.client.post('/authorization/integration', { AccountAPIKey: `acc_guess${i}` }, { headers: { 'x-forwarded-for': '203.0.113.30' } })).status);
+      }
+      // Each node reports every 3 failures of the address. After 60 failures node B knows of all 60
+      // and refuses; node A last heard of 57 and serves 3 more before its report tells it of 63.
+      assert.deepEqual(statuses, [...Array(60).fill(404), 404, 429, 404, 429, 404, ...Array(5).fill(429)]);
+      const right = await b.client.post('/authorization/integration', { AccountAPIKey: tenant.accountKey }, { headers: { 'x-forwarded-for': '203.0.113.31' } });
+      assert.equal(right.status, 200, 'a correct key from another address is served');
+    });
   });
 
   describe('nodes that die and nodes that dispatch', () => {
