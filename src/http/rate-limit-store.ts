@@ -29,12 +29,12 @@ export interface WindowCount {
 
 interface Window {
   startedAt: number;
-  /** every node's count at this node's last report (its own reports included) */
+  /** the other nodes' count, as of this node's last report */
+  others: number;
+  /** counted here */
+  own: number;
+  /** of `own`, reported and answered */
   reported: number;
-  /** counted here since the last report */
-  pending: number;
-  /** counted here and being reported now */
-  sending: number;
   /** the report under way; true when the database answered */
   report: Promise<boolean> | null;
 }
@@ -49,46 +49,44 @@ export class WindowCounters {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one more for `key`; resolves at once unless this node has to report (see above). */
+  /**
+   * Counts one more for `key`; resolves at once unless this node has to report (see above). The
+   * count is this request's place: requests counted here after it do not count against it.
+   */
   incr(key: string, windowMs: number, max: number): WindowCount | Promise<WindowCount> {
     const window = this.current(key, windowMs, true)!;
-    window.pending += 1;
+    const place = ++window.own;
     const step = reportStep(max);
-    if (!this.shared || window.pending + window.sending < step) return this.countOf(window, windowMs);
-    return this.settle(key, window, windowMs, step).then(() => this.countOf(window, windowMs));
+    if (!this.shared || window.own - window.reported < step) return this.countOf(window, place, windowMs);
+    return this.settle(key, window, windowMs, step).then(() => this.countOf(window, place, windowMs));
   }
 
   /** The count in the current window without counting (0 and the full window when none). */
   peek(key: string, windowMs: number): WindowCount {
     const window = this.current(key, windowMs, false);
-    return window ? this.countOf(window, windowMs) : { current: 0, ttl: windowMs };
+    return window ? this.countOf(window, window.own, windowMs) : { current: 0, ttl: windowMs };
   }
 
-  private countOf(window: Window, windowMs: number): WindowCount {
-    return { current: window.reported + window.sending + window.pending, ttl: window.startedAt + windowMs - this.now() };
+  private countOf(window: Window, place: number, windowMs: number): WindowCount {
+    return { current: window.others + place, ttl: window.startedAt + windowMs - this.now() };
   }
 
   /** Reports until fewer than `step` requests are unknown to the other nodes (or the database fails). */
   private async settle(key: string, window: Window, windowMs: number, step: number): Promise<void> {
-    while (window.pending + window.sending >= step) {
+    while (window.own - window.reported >= step) {
       window.report ??= this.send(key, window, windowMs);
       if (!(await window.report)) return;
     }
   }
 
   private async send(key: string, window: Window, windowMs: number): Promise<boolean> {
-    const delta = window.pending;
-    window.pending = 0;
-    window.sending = delta;
+    const delta = window.own - window.reported;
     const total = await this.shared!.reporter.report(`${this.shared!.namespace}${key}`, delta, windowMs);
-    window.sending = 0;
     window.report = null;
-    if (!total) {
-      window.pending += delta; // told to nobody: reported with the next step
-      return false;
-    }
+    if (!total) return false; // told to nobody: reported with the next step
+    window.reported += delta;
     // The window is the cluster's: started by whichever node reported first.
-    window.reported = total.count;
+    window.others = Math.max(0, total.count - window.reported);
     window.startedAt = total.startedAt;
     return true;
   }
@@ -100,7 +98,7 @@ export class WindowCounters {
     this.windows.delete(key);
     if (!create) return undefined;
     if (this.windows.size >= MAX_KEYS) this.evict(now, windowMs);
-    window = { startedAt: now, reported: 0, pending: 0, sending: 0, report: null };
+    window = { startedAt: now, others: 0, own: 0, reported: 0, report: null };
     this.windows.set(key, window);
     return window;
   }
