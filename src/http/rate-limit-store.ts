@@ -6,8 +6,9 @@
 // counts on its own and reports to the others (window-reporter.ts) each time it has counted
 // `reportStep(max)` requests of a key that it has not reported yet, waiting for the report's
 // answer, which carries every node's reports: its count is then the cluster's count plus what it
-// counted since. So no node ever holds more than step - 1 requests of a key that the others do not
-// know of. What that allows past the limit, per window, with N nodes (docs/operations.md):
+// counted since. So no node holds more than step - 1 counted requests of a key that are not in the
+// table (unless the database fails), and each node reads the table at its next report. What that
+// allows past the limit, per window, with N nodes (docs/operations.md):
 // - counted before deciding (the rate limits): at most limit + (N - 1) × (step - 1);
 // - checked before and counted after (the failure throttles): at most limit + N × step - 1, for a
 //   client that waits for its answers (attempts in flight at once pass the check together, as on
