@@ -170,6 +170,7 @@ export async function createServices(config: Config, store: Store, options: Star
     deliveries: new Deliveries(store, clock, () => dispatcher.wake()),
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
+    rateWindows: store.rateWindows,
   };
   const maintenance = new Maintenance(forgetting, control, (error) => options.log?.(`maintenance: ${(error as Error).message}`), [() => inbound.pruneSeen()]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.

@@ -19,6 +19,7 @@ import { channelRepository } from './channels.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
+import { rateWindowRepository, type RateWindowTable } from './rate-windows.js';
 import { saveTurnInOneStatement } from './turn-in-one-statement.js';
 import { saveTurnInSqlite } from './sqlite-save-turn.js';
 import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
@@ -55,6 +56,8 @@ export interface Store extends Repositories {
    * wrote it ended): a principal cached under an older value may be out of date.
    */
   principalGeneration(): number;
+  /** where nodes add up their rate-limit counts: PostgreSQL only (SQLite is one node and counts in memory) */
+  readonly rateWindows: RateWindowTable | null;
   /** Applies pending migrations, then checks that this store's server key is the database's (SecretKeyMismatch if not). */
   migrate(log?: (line: string) => void): Promise<number>;
   ping(): Promise<void>;
@@ -82,6 +85,7 @@ export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
       }
     },
     principalGeneration: () => principalGeneration,
+    rateWindows: driver.dialect === 'postgres' ? rateWindowRepository(driver) : null,
     migrate: async (log) => {
       const applied = await migrate(driver, { secrets }, log);
       await repos.meta.ensureKeyCheck();
