@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { Principal } from '../auth/authenticate.js';
 import { AppError } from '../shared/errors.js';
-import { wellFormed } from '../shared/well-formed.js';
+import { mayHoldSurrogates, wellFormed } from '../shared/well-formed.js';
 import { normalizeMembers } from './request-members.js';
 import { installErrorHandling } from './errors.js';
 import { installAccessControl } from './access.js';
@@ -145,7 +145,7 @@ function installBodyParsers(app: App): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body as string).trim() === '') return done(null, {});
     // a lone surrogate escape ("\ud800") becomes U+FFFD here, for every JSON body (decisions.md)
-    defaultJson(request, body as string, (error, parsed) => (error ? done(error, undefined) : done(null, wellFormed(parsed))));
+    defaultJson(request, body as string, (error, parsed) => (error ? done(error, undefined) : done(null, mayHoldSurrogates(body as string) ? wellFormed(parsed) : parsed)));
   });
   // Bot files may come as YAML; the bot routes parse the text themselves.
   app.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml'], { parseAs: 'string' }, (_request, body, done) =>

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { wellFormed } from './well-formed.js';
+import { mayHoldSurrogates, wellFormed } from './well-formed.js';
 
 test('lone surrogates in strings, keys and arrays become U+FFFD; pairs and other text stay', () => {
   const value = JSON.parse('{"a\\ud800":["x\\udc00",{"y":"\\ud83d\\ude00 ok \\ud83d"}],"n":1,"z":null}');
@@ -22,4 +22,9 @@ test('a parsed __proto__ member is never assigned through the setter', () => {
   assert.equal(Object.getPrototypeOf(value), Object.prototype);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   assert.equal(value.b, '\ufffd');
+});
+
+test('only a JSON text with a surrogate escape may hold a surrogate: the others skip the walk', () => {
+  for (const text of ['{"Text":"\\ud800"}', '{"Text":"\\uDFFF"}', '"\\ud83d\\ude00"', '{"\\udc00":1}']) assert.equal(mayHoldSurrogates(text), true, text);
+  for (const text of ['{"Text":"hello"}', '{"Text":"\\u00e9 \\ud7ff \\ue000"}', '{"Text":"😀 raw"}', '{"Text":"\\\\"}', '']) assert.equal(mayHoldSurrogates(text), false, text);
 });

@@ -39,3 +39,10 @@ export function wellFormed<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * Whether a JSON text may hold a surrogate at all. Text decoded from UTF-8 holds none (the decoder
+ * turns broken bytes into U+FFFD), so only a `\ud800`-style escape can make one: a text without
+ * such an escape skips the walk, which is every ordinary chat turn. Linear: no quantifier.
+ */
+export const mayHoldSurrogates = (jsonText: string): boolean => /\\u[dD][89a-fA-F]/.test(jsonText);

@@ -8,7 +8,7 @@ import { DuplicateInbound } from '../../conversations/user-turn.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
-import { wellFormed } from '../../shared/well-formed.js';
+import { mayHoldSurrogates, wellFormed } from '../../shared/well-formed.js';
 import type { Store } from '../../store/index.js';
 import type { ChannelConnections } from './connections.js';
 import type { ChannelConnection, InboundEvent } from './model.js';
@@ -67,7 +67,8 @@ export class ChannelInbound {
     }
     let body: unknown;
     try {
-      body = wellFormed(JSON.parse(request.rawBody.toString('utf8')));
+      const text = request.rawBody.toString('utf8');
+      body = mayHoldSurrogates(text) ? wellFormed(JSON.parse(text)) : JSON.parse(text);
     } catch {
       throw new AppError('INVALID_JSON');
     }
