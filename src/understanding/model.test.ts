@@ -1,6 +1,7 @@
 // The intent model: deterministic training (the same section gives the same export, so every node
 // and every restart answers alike), out-of-scope texts far below the threshold, no model without intents.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadClassifier, trainModel, trainingCount } from './model.js';
 
@@ -37,4 +38,15 @@ test('a loaded model scores its intents best first and keeps unrelated texts low
   const weather = await classifier.classify('what is the weather like in paris');
   assert.ok((weather.intents[0]?.score ?? 0) < 0.7, JSON.stringify(weather));
   assert.ok(weather.intents.every((i) => i.intent !== 'None'));
+});
+
+test('a model stored before issue 22 (no spell check in its settings) still loads, and reads typos too', async () => {
+  const stored = readFileSync(new URL('../../test/fixtures/nlp-model-before-issue-22.json', import.meta.url), 'utf8');
+  const classifier = await loadClassifier(stored, 'en');
+  assert.equal(classifier.language, 'en');
+  const typo = await classifier.classify('refnd please');
+  assert.equal(typo.intents[0].intent, 'refund');
+  assert.ok(typo.intents[0].score >= 0.7, JSON.stringify(typo));
+  const weather = await classifier.classify('what is the weather like in paris');
+  assert.ok((weather.intents[0]?.score ?? 0) < 0.7, JSON.stringify(weather));
 });

@@ -17,6 +17,21 @@ const OUT_OF_SCOPE = 'None';
 const LANGUAGE_PLUGINS: Record<NlpLanguage, unknown> = { en: LangEn };
 const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = { en: OUT_OF_SCOPE_EN };
 
+// nlp.js's classifier settings for a language, given in full (a configuration named for the
+// language replaces the library's default `nlu-??`, it does not add to it). All are the library's
+// defaults but `spellCheck`: a word the model never saw is read as the known word (stem) at edit
+// distance 1 ("allowence", "refnd", "cancell"), which the library does only when asked. It applies
+// when a text is classified, so models stored by earlier versions get it too (docs/decisions.md).
+const CLASSIFIER_SETTINGS = Object.freeze({
+  keepStopwords: true,
+  nonefeatureValue: 1,
+  nonedeltaMultiplier: 1.2,
+  spellCheck: true,
+  spellCheckDistance: 1,
+  filterZeros: true,
+  log: false,
+});
+
 export interface IntentClassifier {
   readonly language: string;
   /** every intent of the bot with its score, best first */
@@ -32,6 +47,7 @@ const languageOf = (section: NlpSection): NlpLanguage => (section.language === u
 async function newNlp(language: NlpLanguage): Promise<Nlp> {
   const container = await containerBootstrap();
   container.use(LANGUAGE_PLUGINS[language] ?? LangEn);
+  container.registerConfiguration(`nlu-${language}`, { ...CLASSIFIER_SETTINGS }, true);
   // Nothing on disk and no logging: the model lives in the database, the server has its own log.
   return new Nlp({ languages: [language], autoSave: false, autoLoad: false, nlu: { log: false }, forceNER: false, calculateSentiment: false }, container);
 }

@@ -2,6 +2,7 @@
 declare module '@nlpjs/core' {
   export interface Container {
     use(plugin: unknown): void;
+    registerConfiguration(tag: string, settings: Record<string, unknown>, overwrite?: boolean): void;
   }
   export function containerBootstrap(settings?: Record<string, unknown>): Promise<Container>;
 }
