@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { NLP_LANGUAGES } from './languages.js';
 import { loadClassifier, trainModel, trainingCount } from './model.js';
 
 const section = (salt: string) => ({
@@ -49,4 +50,15 @@ test('a model stored before issue 22 (no spell check in its settings) still load
   assert.ok(typo.intents[0].score >= 0.7, JSON.stringify(typo));
   const weather = await classifier.classify('what is the weather like in paris');
   assert.ok((weather.intents[0]?.score ?? 0) < 0.7, JSON.stringify(weather));
+});
+
+test('every language trains deterministically: once forgotten, the same examples give the same bytes', async () => {
+  const sections = NLP_LANGUAGES.map((language) => ({ language, intents: [{ name: 'a', examples: [`${language} one`, 'two three'] }, { name: 'b', examples: ['four five', 'six seven'] }] }));
+  const first = await Promise.all(sections.map((s) => trainModel(s)));
+  for (let i = 0; i < 16; i++) await trainModel(section(`forget ${i}`));
+  const before = trainingCount();
+  const again = await Promise.all(sections.map((s) => trainModel(s)));
+  assert.equal(trainingCount(), before + NLP_LANGUAGES.length, 'trained again, not remembered');
+  assert.deepEqual(again, first);
+  assert.equal(new Set(first).size, NLP_LANGUAGES.length);
 });

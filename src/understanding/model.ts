@@ -4,18 +4,38 @@
 // everywhere and after a restart. nlp.js trains deterministically (same examples → same export),
 // which is also what lets a clone or a rollback train again and get the model its source had.
 import { containerBootstrap } from '@nlpjs/core';
+import { LangDe } from '@nlpjs/lang-de';
 import { LangEn } from '@nlpjs/lang-en-min';
+import { LangEs } from '@nlpjs/lang-es';
+import { LangFr } from '@nlpjs/lang-fr';
+import { LangIt } from '@nlpjs/lang-it';
+import { LangNl } from '@nlpjs/lang-nl';
+import { LangPt } from '@nlpjs/lang-pt';
 import { Nlp } from '@nlpjs/nlp';
 import type { NlpSection } from '../bots/bot-file.js';
 import type { ClassifyAnswer } from '../engine/types.js';
+import { OUT_OF_SCOPE_DE } from './out-of-scope-de.js';
 import { OUT_OF_SCOPE_EN } from './out-of-scope-en.js';
+import { OUT_OF_SCOPE_ES } from './out-of-scope-es.js';
+import { OUT_OF_SCOPE_FR } from './out-of-scope-fr.js';
+import { OUT_OF_SCOPE_IT } from './out-of-scope-it.js';
+import { OUT_OF_SCOPE_NL } from './out-of-scope-nl.js';
+import { OUT_OF_SCOPE_PT } from './out-of-scope-pt.js';
 import type { NlpLanguage } from './languages.js';
 
 /** nlp.js's own name for the out-of-scope class; bot files may not name an intent so (nlp-rules.ts). */
 const OUT_OF_SCOPE = 'None';
 
-const LANGUAGE_PLUGINS: Record<NlpLanguage, unknown> = { en: LangEn };
-const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = { en: OUT_OF_SCOPE_EN };
+const LANGUAGE_PLUGINS: Record<NlpLanguage, unknown> = { en: LangEn, de: LangDe, fr: LangFr, es: LangEs, it: LangIt, pt: LangPt, nl: LangNl };
+const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = {
+  en: OUT_OF_SCOPE_EN,
+  de: OUT_OF_SCOPE_DE,
+  fr: OUT_OF_SCOPE_FR,
+  es: OUT_OF_SCOPE_ES,
+  it: OUT_OF_SCOPE_IT,
+  pt: OUT_OF_SCOPE_PT,
+  nl: OUT_OF_SCOPE_NL,
+};
 
 // nlp.js's classifier settings for a language, given in full (a configuration named for the
 // language replaces the library's default `nlu-??`, it does not add to it). All are the library's
