@@ -22,6 +22,9 @@ import { OUT_OF_SCOPE_IT } from './out-of-scope-it.js';
 import { OUT_OF_SCOPE_NL } from './out-of-scope-nl.js';
 import { OUT_OF_SCOPE_PT } from './out-of-scope-pt.js';
 import type { NlpLanguage } from './languages.js';
+import { englishWords, readEnglish } from './english.js';
+import { boundCaches, internalsOf, type NlpInternals } from './nlpjs-caches.js';
+import { englishLemmas, isEnglish, synonymsOf } from './wordnet.js';
 
 /** nlp.js's own name for the out-of-scope class; bot files may not name an intent so (nlp-rules.ts). */
 const OUT_OF_SCOPE = 'None';
@@ -42,20 +45,30 @@ const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = {
 // defaults but `spellCheck`: a word the model never saw is read as the known word (stem) at edit
 // distance 1 ("allowence", "refnd", "cancell"), which the library does only when asked. It applies
 // when a text is classified, so models stored by earlier versions get it too (docs/decisions.md).
-const CLASSIFIER_SETTINGS = Object.freeze({
+// English does its own, which leaves real words alone (english.ts), so the library's is off there.
+const classifierSettings = (language: NlpLanguage) => ({
   keepStopwords: true,
   nonefeatureValue: 1,
   nonedeltaMultiplier: 1.2,
-  spellCheck: true,
+  spellCheck: language !== 'en',
   spellCheckDistance: 1,
   filterZeros: true,
   log: false,
 });
 
+/** What the server adds to nlp.js's export, under a key the library does not read. */
+interface StoredExtras {
+  /** English: stem of a word no example uses → the example words it means (WordNet synonyms) */
+  synonyms?: Record<string, string>;
+}
+const EXTRAS_KEY = 'colloquy';
+
 export interface IntentClassifier {
   readonly language: string;
   /** every intent of the bot with its score, best first */
   classify(text: string): Promise<ClassifyAnswer>;
+  /** what nlp.js holds in its caches for this model (bounded: nlpjs-caches.ts) */
+  cachedEntries(): { texts: number; words: number };
 }
 
 let trainings = 0;
@@ -67,7 +80,7 @@ const languageOf = (section: NlpSection): NlpLanguage => (section.language === u
 async function newNlp(language: NlpLanguage): Promise<Nlp> {
   const container = await containerBootstrap();
   container.use(LANGUAGE_PLUGINS[language] ?? LangEn);
-  container.registerConfiguration(`nlu-${language}`, { ...CLASSIFIER_SETTINGS }, true);
+  container.registerConfiguration(`nlu-${language}`, classifierSettings(language), true);
   // Nothing on disk and no logging: the model lives in the database, the server has its own log.
   return new Nlp({ languages: [language], autoSave: false, autoLoad: false, nlu: { log: false }, forceNER: false, calculateSentiment: false }, container);
 }
@@ -93,11 +106,57 @@ export function trainModel(section: NlpSection | undefined): Promise<string | nu
 async function train(section: NlpSection): Promise<string> {
   const language = languageOf(section);
   const nlp = await newNlp(language);
-  for (const intent of section.intents ?? []) for (const example of intent.examples) nlp.addDocument(language, example, intent.name);
-  for (const example of OUT_OF_SCOPE_EXAMPLES[language] ?? []) nlp.addDocument(language, example, OUT_OF_SCOPE);
+  // English examples are read as texts will be: shorthand spelled out, "check-in" as two words
+  const asTrained = language === 'en' ? (text: string) => englishWords(text).join(' ') : (text: string) => text;
+  for (const intent of section.intents ?? []) for (const example of intent.examples) nlp.addDocument(language, asTrained(example), intent.name);
+  for (const example of OUT_OF_SCOPE_EXAMPLES[language] ?? []) nlp.addDocument(language, asTrained(example), OUT_OF_SCOPE);
   trainings += 1;
   await nlp.train();
-  return nlp.export(true);
+  const exported = nlp.export(true);
+  if (language !== 'en') return exported;
+  const model = JSON.parse(exported) as Record<string, unknown>;
+  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internalsOf(nlp, 'en')) } satisfies StoredExtras;
+  return JSON.stringify(model);
+}
+
+/**
+ * For each word of the intents' examples, its WordNet synonyms that the model does not know, as
+ * stems: a text using one is read with the example's word. A synonym of words of several intents
+ * stands for all of them; stopwords ("can" is a synonym of "fire") and short words have none.
+ */
+function englishSynonyms(section: NlpSection, { nlu, stemmer, stopwords }: NlpInternals): Record<string, string> {
+  const vocabulary = new Set<string>();
+  for (const intent of section.intents ?? []) {
+    for (const example of intent.examples) for (const word of englishWords(example)) if (word.length >= 3 && !stopwords.isStopword(word) && isLetters(word)) vocabulary.add(word);
+  }
+  const meanings = new Map<string, Set<string>>();
+  for (const [word, synonyms] of synonymsOf(vocabulary)) {
+    for (const synonym of synonyms) {
+      const stem = stemmer.stemWord(synonym);
+      if (nlu.features[stem]) continue;
+      if (!meanings.has(stem)) meanings.set(stem, new Set());
+      meanings.get(stem)!.add(word);
+    }
+  }
+  return Object.fromEntries([...meanings].sort(([a], [b]) => (a < b ? -1 : 1)).map(([stem, words]) => [stem, [...words].sort().join(' ')]));
+}
+
+const isLetters = (word: string) => [...word].every((c) => c >= 'a' && c <= 'z');
+
+/** English texts are read into the model's own words first (english.ts). */
+async function englishReading(model: string, { nlu, stemmer }: NlpInternals): Promise<(text: string) => string> {
+  const extras = (JSON.parse(model) as Record<string, StoredExtras | undefined>)[EXTRAS_KEY];
+  // models stored before issue 22's synonyms have none; they still get the shorthand and typos
+  const synonyms = new Map(Object.entries(extras?.synonyms ?? {}));
+  const lemmas = await englishLemmas();
+  const reader = {
+    stem: (word: string) => stemmer.stemWord(word),
+    known: (stem: string) => nlu.features[stem] !== undefined,
+    nearestKnown: (stem: string) => nlu.spellCheck.checkToken(stem, 1),
+    synonyms,
+    isEnglish: (word: string) => isEnglish(word, lemmas),
+  };
+  return (text) => readEnglish(text, reader);
 }
 
 /** A stored model, ready to classify. */
@@ -105,10 +164,15 @@ export async function loadClassifier(model: string, language = 'en'): Promise<In
   const lang = (language in LANGUAGE_PLUGINS ? language : 'en') as NlpLanguage;
   const nlp = await newNlp(lang);
   nlp.import(model);
+  const internals = internalsOf(nlp, lang);
+  const caches = boundCaches(internals);
+  const read = lang === 'en' ? await englishReading(model, internals) : (text: string) => text;
   return {
     language: lang,
+    cachedEntries: caches.entries,
     async classify(text) {
-      const { classifications } = await nlp.classify(lang, text);
+      const { classifications } = await nlp.classify(lang, read(text));
+      caches.afterClassify();
       const intents = classifications
         .filter((c) => c.intent !== OUT_OF_SCOPE && Number.isFinite(c.score))
         .map((c) => ({ intent: c.intent, score: c.score }))

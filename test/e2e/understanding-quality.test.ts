@@ -10,8 +10,12 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { TRAVEL_PARAPHRASES, TRAVEL_UNRELATED } from '../fixtures/held-out-travel.js';
 import { TRAVEL_NLP } from '../fixtures/travel-bot.js';
 
-/** Right intents at the start of issue 22 were 56 of 84 (the library's spell check brought 4 more). */
-const RIGHT_AT_LEAST = 60;
+/**
+ * Right intents at the start of issue 22 were 56 of 84; the library's spell check brought 60, and
+ * reading English into the model's words (shorthand, WordNet synonyms, typos that are not English
+ * words: src/understanding/english.ts) 66.
+ */
+const RIGHT_AT_LEAST = 66;
 
 for (const kind of databaseKinds()) {
   describe(`understanding: held-out travel paraphrases (${kind})`, () => {
