@@ -51,6 +51,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** A number of seconds, fractions allowed (a test's training cap of a tenth of a second). */
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number of seconds from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** COLLOQUY_TRUST_PROXY: unset (trust no proxy), a hop count, or addresses/CIDRs/loopback of the proxies. */
@@ -140,7 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ai: aiOf(env),
     training: {
       memoryMb: integer(env, 'COLLOQUY_TRAINING_MEMORY_MB', DEFAULT_TRAINING_LIMITS.memoryMb, 8, 16_384),
-      timeoutMs: integer(env, 'COLLOQUY_TRAINING_SECONDS', DEFAULT_TRAINING_LIMITS.timeoutMs / 1000, 1, 3600) * 1000,
+      timeoutMs: Math.round(seconds(env, 'COLLOQUY_TRAINING_SECONDS', DEFAULT_TRAINING_LIMITS.timeoutMs / 1000, 0.05, 3600) * 1000),
       queue: integer(env, 'COLLOQUY_TRAINING_QUEUE', DEFAULT_TRAINING_LIMITS.queue, 0, 1000),
     },
     checkResponses: env.COLLOQUY_CHECK_RESPONSES === '1',

@@ -3,7 +3,7 @@
 // for. Training runs on a worker thread (trainer.ts); these limits keep the worst allowed model to
 // a few seconds and well under the thread's memory cap (docs/limits.md "Intents and entities").
 
-export const NLP_LANGUAGES = ['en'] as const;
+export const NLP_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
 export type NlpLanguage = (typeof NLP_LANGUAGES)[number];
 
 export const NLP_LIMITS = Object.freeze({
