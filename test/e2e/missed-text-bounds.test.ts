@@ -9,7 +9,7 @@ import { clockFrom } from '../../src/shared/clock.js';
 import { LIMITS } from '../../src/conversations/limits.js';
 import { botFile, chat, chatOk, text, uid } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { accountToken, botToken, createTenant, type Tenant } from '../support/fixtures.js';
+import { createTenant, freshTokens, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { TelegramDouble } from '../support/telegram-double.js';
 import { ManualClock } from '../support/webhook-kit.js';
@@ -129,7 +129,7 @@ for (const kind of databaseKinds()) {
 
       clock.advance(LIMITS.missedTextDays * DAY + 1000);
       // tokens have expired meanwhile
-      const later = { ...own, accountToken: await accountToken(server.client, own.accountKey), botToken: await botToken(server.client, own.accountKey, own.botKey, own.botSecret) };
+      const later = await freshTokens(server.client, own);
       const late = uid('late');
       await chatOk(server, later.botToken, { UserId: late });
       await chatOk(server, later.botToken, { UserId: late, Text: 'still here' });
