@@ -17,9 +17,15 @@ import type { InboundEvent } from './model.js';
 
 export const INBOUND_LIMITS = Object.freeze({ id: 256, payload: 256, text: 16_384, profileValue: 256 });
 
-// A character class without repetition: linear on any text.
-const CONTROL = /[\u0000-\u001f\u007f]/;
-const isId = (value: string, max = INBOUND_LIMITS.id) => value.length > 0 && value.length <= max && !CONTROL.test(value);
+function hasControl(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+const isId = (value: string, max = INBOUND_LIMITS.id) => value.length > 0 && value.length <= max && !hasControl(value);
 const withoutNul = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text);
 
 function cut(text: string, max: number): string {
