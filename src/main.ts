@@ -30,6 +30,7 @@ import { MAX_NOTIFY_BYTES, openPostgresRelay } from './store/pg-events.js';
 import crypto from 'node:crypto';
 import { ControlService } from './conversations/control-service.js';
 import { Maintenance } from './conversations/maintenance.js';
+import { Retention } from './conversations/retention.js';
 import { ShareService } from './operators/share-service.js';
 import { ConsoleService } from './operators/console-service.js';
 import { AnalyticsService } from './analytics/service.js';
@@ -172,7 +173,11 @@ export async function createServices(config: Config, store: Store, options: Star
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
     rateWindows: store.rateWindows,
   };
-  const maintenance = new Maintenance(forgetting, control, (error) => options.log?.(`maintenance: ${(error as Error).message}`), [() => inbound.pruneSeen()]);
+  const retention = new Retention({ store, clock });
+  const maintenance = new Maintenance(forgetting, control, (error) => options.log?.(`maintenance: ${(error as Error).message}`), [
+    () => inbound.pruneSeen(),
+    () => retention.run(),
+  ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
   return { services, maintenance, dispatcher, turns, adminTokenGenerated: adminToken.generated };

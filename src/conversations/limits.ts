@@ -27,6 +27,14 @@ export const LIMITS = Object.freeze({
   historyBytes: 1024 * 1024,
   /** levels of nested `Parts` in an injection (a part without children is 1 level) */
   partsDepth: 8,
+  /** UTF-8 bytes of a missed text (understanding.md) as stored, grouped and listed: cut beyond */
+  missedTextBytes: 1024,
+  /** missed texts kept per conversation, newest first; older ones are deleted with the turn's write */
+  missedTextsPerConversation: 100,
+  /** missed texts kept per bot, newest first (the maintenance pass deletes the rest) */
+  missedTextsPerBot: 10_000,
+  /** days a missed text is kept (the maintenance pass deletes older ones) */
+  missedTextDays: 90,
 });
 
 /** How applyVariables stores a value: strings as they are, anything else as its JSON text. */

@@ -142,7 +142,13 @@ export class MemoryStorage implements ConversationStorage {
         },
         noteLastInbound: async (conversationId, messageId) => void t().lastInbound.set(conversationId, messageId),
       },
-      missedTexts: { insert: async (row) => void t().missed.push(clone(row)) },
+      missedTexts: {
+        add: async (conversationId, rows, keep) => {
+          t().missed.push(...rows.map(clone));
+          const own = t().missed.filter((row) => row.conversationId === conversationId);
+          t().missed = t().missed.filter((row) => row.conversationId !== conversationId || own.indexOf(row) >= own.length - keep);
+        },
+      },
       accounts: {
         addUsage: async (accountId, month, add) => {
           const key = `${accountId}/${month}`;
