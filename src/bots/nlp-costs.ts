@@ -3,8 +3,13 @@
 // synonym entity is held in memory by every node that runs the bot, so both are capped at save
 // time (NLP_LIMITS, docs/limits.md). Each total is reported once, at the first item that crosses it.
 import { NLP_LIMITS } from '../understanding/languages.js';
-import type { NlpProblem } from './nlp-rules.js';
 import { isObj, type Segment } from './walk.js';
+
+/** A problem of the nlp section at its JSON path (INVALID_BOT); the costs' and the rules' alike. */
+export interface NlpProblem {
+  path: Segment[];
+  message: string;
+}
 
 const count = (n: number): string => n.toLocaleString('en-US');
 

@@ -3,13 +3,10 @@
 // a regex the engine can run, and triggers naming intents the section declares. Read
 // defensively like rules.ts: a part the schema rejected is skipped, not reported twice.
 import { regexProblem } from '../engine/matching.js';
-import { nlpCostProblems } from './nlp-costs.js';
+import { nlpCostProblems, type NlpProblem } from './nlp-costs.js';
 import { isObj, type Segment } from './walk.js';
 
-export interface NlpProblem {
-  path: Segment[];
-  message: string;
-}
+export type { NlpProblem } from './nlp-costs.js';
 
 const key = (s: string): string => s.toLowerCase();
 const RESERVED_INTENT = 'none';
