@@ -152,6 +152,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const conversations = new ConversationService({
     store, live, clock, turns, metrics, config, random: options.random, forget, shares, onDiagnostics,
     classifierOf, ai: (bot, conversationId, request) => aiSteps.answer(bot, conversationId, request),
+    knowledge: (bot, request) => knowledgeAnswers.reply(bot, request),
   });
   const chat = new ChatService(conversations);
   const connections = new ChannelConnections({ store, platforms, clock, publicUrl: () => config.publicUrl });

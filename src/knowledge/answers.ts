@@ -8,13 +8,13 @@
 import crypto from 'node:crypto';
 import type { BotRecord } from '../bots/model.js';
 import { jsonObjectOf } from '../engine/actions/ai/answers.js';
-import type { AiAnswer } from '../engine/types.js';
+import { MAX_PASSAGES } from '../engine/actions/knowledge/index.js';
+import type { AiAnswer, KnowledgeReply, KnowledgeRequest, KnowledgeStatus } from '../engine/types.js';
 import type { AiProvider, ChatMessage, CompletionOptions } from '../integrations/ai-client.js';
 import { cutToBytes } from '../shared/utf8.js';
 import type { FoundPassage } from './model.js';
 import { searchTerms } from './terms.js';
 
-export type KnowledgeStatus = 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT';
 
 export interface KnowledgeAnswer {
   status: KnowledgeStatus;
@@ -31,10 +31,6 @@ export interface AskOptions {
   timeoutMs: number;
 }
 
-export const DEFAULT_MAX_PASSAGES = 4;
-export const MAX_PASSAGES = 10;
-export const DEFAULT_KNOWLEDGE_TIMEOUT_MS = 15_000;
-export const MAX_KNOWLEDGE_TIMEOUT_MS = 60_000;
 /** The model's answer as said and stored (as an `ai` reply). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 const ANSWER_MAX_TOKENS = 1_024;
@@ -54,6 +50,12 @@ const sourceOf = (p: FoundPassage) => ({ sourceId: p.sourceId, sourceName: p.sou
 
 export class KnowledgeAnswers {
   constructor(private readonly deps: AskDeps) {}
+
+  /** A `knowledge` step's request (engine/actions/knowledge), answered with the source names. */
+  async reply(bot: BotRecord, request: KnowledgeRequest): Promise<KnowledgeReply> {
+    const answer = await this.ask(bot, request.question, request);
+    return { ...answer, sources: [...new Set(answer.sources.map((s) => s.sourceName))] };
+  }
 
   /** Never throws: a failure is ERROR. */
   async ask(bot: BotRecord, question: string, options: AskOptions): Promise<KnowledgeAnswer> {

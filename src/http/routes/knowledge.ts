@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import { KNOWLEDGE_LIMITS } from '../../knowledge/service.js';
-import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from '../../knowledge/answers.js';
+import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from '../../engine/actions/knowledge/index.js';
 import { authed, KNOWLEDGE_BODY_LIMIT, type App } from '../app.js';
 import { AskBody, KnowledgeAnswer, KnowledgeParams, SearchBody, SearchResults, Source, SourceBody, SourceParams, Sources, SourceWithPassages } from '../knowledge-schemas.js';
 import type { Services } from '../services.js';
