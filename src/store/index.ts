@@ -16,6 +16,7 @@ import { shareRepository } from './shares.js';
 import { assignmentRepository, cannedResponseRepository, noteRepository } from './console-workspace.js';
 import { outboxRepository } from './outbox.js';
 import { channelRepository } from './channels.js';
+import { knowledgeRepository } from './knowledge.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
@@ -41,6 +42,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     assignments: assignmentRepository(db),
     notes: noteRepository(db),
     cannedResponses: cannedResponseRepository(db),
+    knowledge: knowledgeRepository(db),
   };
 }
 
