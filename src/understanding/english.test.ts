@@ -22,3 +22,9 @@ test('an unknown word becomes a known one: synonym, hyphen parts, typo; English 
   assert.equal(readEnglish('check-in tickt', reader), 'check in ticket');
   assert.equal(readEnglish("walking i'd", reader), "walking i'd");
 });
+
+test('links and addresses are not words of the question', () => {
+  assert.deepEqual(englishWords('Track https://example.org/track?id=7 please'), ['track', 'please']);
+  assert.deepEqual(englishWords('see www.example.com or write to ann@example.org now'), ['see', 'or', 'write', 'to', 'now']);
+  assert.deepEqual(englishWords('reach me @ home'), ['reach', 'me', 'home']);
+});

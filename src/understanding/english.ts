@@ -59,6 +59,7 @@ const isWordChar = (c: string) => (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9
 export function englishWords(text: string): string[] {
   const words: string[] = [];
   let word = '';
+  text = withoutLinks(text);
   const flush = () => {
     const trimmed = trimQuotes(word);
     word = '';
@@ -72,6 +73,23 @@ export function englishWords(text: string): string[] {
   }
   flush();
   return words;
+}
+
+/**
+ * The text without its links and addresses (`https://…`, `www.…`, `ann@example.org`): their
+ * pieces are not words of what the user asks ("example" is a WordNet synonym of
+ * "representative", which made "Track https://example.org/… please" a request for a person).
+ * Whitespace-separated tokens, each checked by `includes`: linear, no regular expression.
+ */
+function withoutLinks(text: string): string {
+  if (!text.includes('://') && !text.includes('www.') && !text.includes('@')) return text;
+  return text
+    .split(/\s+/)
+    .filter((token) => {
+      const t = token.toLowerCase();
+      return !(t.includes('://') || t.startsWith('www.') || (t.includes('@') && t.includes('.')));
+    })
+    .join(' ');
 }
 
 function trimQuotes(word: string): string {
