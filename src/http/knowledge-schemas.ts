@@ -20,6 +20,18 @@ export const SourceBody = Type.Object(
   { additionalProperties: false, description: 'exactly one of Text, Html, Faq; at most 10 MiB of text' },
 );
 
+/** The same source as a file: multipart/form-data (http/uploads.ts reads the parts into this). */
+export const UploadBody = Type.Object(
+  {
+    Name: Type.Optional(Type.String({ maxLength: 200, description: "how answers name the source (default the file's name)" })),
+    file: Type.Unsafe<unknown>({ contentMediaType: 'application/octet-stream', description: '.txt, .md, .html, .pdf or .docx (by its name), at most 10 MiB' }),
+  },
+  { additionalProperties: false, required: ['file'] },
+);
+
+/** POST and PUT of a source: JSON or an upload. */
+export const SourceBodies = { content: { 'application/json': { schema: SourceBody }, 'multipart/form-data': { schema: UploadBody } } };
+
 export const SearchBody = Type.Object(
   {
     Text: Type.String({ maxLength: MAX_QUESTION_CHARS }),

@@ -11,12 +11,14 @@ import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { Indexer } from './indexer.js';
 import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, StoredPassage } from './model.js';
-import { DocumentError, type DocumentInput, type Passage } from './passages.js';
+import { documentOf, MAX_SOURCE_BYTES, type SourceBody } from './documents.js';
+import type { Passage } from './passages.js';
+import { DocumentError, type ReadableInput } from './reading.js';
 import { searchTerms } from './terms.js';
 
 export const KNOWLEDGE_LIMITS = Object.freeze({
   /** bytes of one document as sent (413 PAYLOAD_TOO_LARGE) */
-  sourceBytes: 10 * 1024 * 1024,
+  sourceBytes: MAX_SOURCE_BYTES,
   /** a source up to this size is indexed before the 201 answers */
   inlineBytes: 1024 * 1024,
   sources: 200,
@@ -24,13 +26,6 @@ export const KNOWLEDGE_LIMITS = Object.freeze({
   searchDefault: 5,
   searchMax: 20,
 });
-
-export interface SourceBody {
-  Name?: string;
-  Text?: string;
-  Html?: string;
-  Faq?: Array<{ Question: string; Answer: string }>;
-}
 
 export interface SourceView {
   SourceId: string;
@@ -56,6 +51,8 @@ export interface KnowledgeDeps {
 /** Whose sources a bot answers from: a referenced clone its master's (knowledge.md). */
 export const knowledgeOwner = (bot: BotRecord): string => (bot.role === 'clone' && bot.masterBotId !== null ? bot.masterBotId : bot.id);
 
+export type { SourceBody };
+
 export class KnowledgeService {
   private readonly limits: KnowledgeLimits = { sources: KNOWLEDGE_LIMITS.sources, bytes: KNOWLEDGE_LIMITS.botBytes };
   /** background indexings still running (tests and shutdown wait for them) */
@@ -68,7 +65,7 @@ export class KnowledgeService {
     const document = documentOf(body);
     const now = this.deps.clock.now();
     const source: SourceRecord = {
-      id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.input.kind, status: 'indexing', error: null,
+      id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.kind, status: 'indexing', error: null,
       chunks: 0, bytes: document.bytes, generation: 0, createdAt: now, updatedAt: now,
     };
     if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
@@ -88,7 +85,7 @@ export class KnowledgeService {
   async replace(bot: BotRecord, id: string, body: SourceBody): Promise<SourceView> {
     this.refuseClone(bot);
     const document = documentOf(body);
-    const change = { name: document.name, kind: document.input.kind, bytes: document.bytes, now: this.deps.clock.now() };
+    const change = { name: document.name, kind: document.kind, bytes: document.bytes, now: this.deps.clock.now() };
     if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
       const passages = await this.cut(document.input);
       const language = await this.deps.languageOf(bot);
@@ -159,7 +156,7 @@ export class KnowledgeService {
     }
   }
 
-  private async cut(input: DocumentInput): Promise<Passage[]> {
+  private async cut(input: ReadableInput): Promise<Passage[]> {
     try {
       return await this.deps.indexer.passagesOf(input);
     } catch (error) {
@@ -169,7 +166,7 @@ export class KnowledgeService {
   }
 
   /** Cut on the thread, then swapped in whole; a failure marks the source failed with the reason. */
-  private inBackground(bot: BotRecord, id: string, generation: number, input: DocumentInput): void {
+  private inBackground(bot: BotRecord, id: string, generation: number, input: ReadableInput): void {
     const { store, clock } = this.deps;
     const job = (async () => {
       try {
@@ -190,31 +187,4 @@ export class KnowledgeService {
 function refuseOver(hit: 'sources' | 'bytes' | null): void {
   if (hit === 'sources') throw new AppError('LIMIT_EXCEEDED', `A bot holds at most ${KNOWLEDGE_LIMITS.sources} knowledge sources.`, { Limit: 'KnowledgeSources', Max: KNOWLEDGE_LIMITS.sources });
   if (hit === 'bytes') throw new AppError('LIMIT_EXCEEDED', `A bot's knowledge sources hold at most ${KNOWLEDGE_LIMITS.botBytes} bytes of text.`, { Limit: 'KnowledgeBytes', Max: KNOWLEDGE_LIMITS.botBytes });
-}
-
-/** Which document the body sends (exactly one of Text, Html, Faq), its name and its size. */
-function documentOf(body: SourceBody): { name: string; input: DocumentInput; bytes: number } {
-  const given = (['Text', 'Html', 'Faq'] as const).filter((field) => body[field] !== undefined);
-  if (given.length !== 1) throw new AppError('INVALID_REQUEST', 'Send exactly one of Text, Html or Faq.', { Field: given.length === 0 ? 'Text' : given[1] });
-  const name = body.Name?.trim() ?? '';
-  if (name === '') throw new AppError('MISSING_FIELD', 'Name is required.', { Field: 'Name' });
-  let input: DocumentInput;
-  let bytes: number;
-  if (body.Faq !== undefined) {
-    input = { kind: 'faq', faq: body.Faq };
-    bytes = body.Faq.reduce((sum, e) => sum + Buffer.byteLength(e.Question) + Buffer.byteLength(e.Answer), 0);
-  } else if (body.Html !== undefined) {
-    input = { kind: 'html', html: body.Html };
-    bytes = Buffer.byteLength(body.Html);
-  } else {
-    input = { kind: 'text', text: body.Text! };
-    bytes = Buffer.byteLength(body.Text!);
-  }
-  if (bytes > KNOWLEDGE_LIMITS.sourceBytes) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `A knowledge source holds at most ${KNOWLEDGE_LIMITS.sourceBytes} bytes.`, { Limit: 'KnowledgeSourceBytes', Max: KNOWLEDGE_LIMITS.sourceBytes });
-  }
-  // an empty document is refused at once, whatever its size, without a trip to the thread
-  const empty = input.kind === 'faq' ? input.faq.every((e) => e.Question.trim() === '' || e.Answer.trim() === '') : (input.kind === 'html' ? input.html : input.text).trim() === '';
-  if (empty) throw new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: it has no text.');
-  return { name, input, bytes };
 }
