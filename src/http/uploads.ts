@@ -4,7 +4,7 @@
 // is held in memory (at most 10 MiB, like a JSON document) and parsed on the indexing thread.
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { MAX_SOURCE_BYTES, type Upload } from '../knowledge/documents.js';
+import { MAX_SOURCE_BYTES, tooLarge, type Upload } from '../knowledge/documents.js';
 import { AppError } from '../shared/errors.js';
 import type { App } from './app.js';
 
@@ -47,7 +47,7 @@ async function readParts(request: FastifyRequest): Promise<UploadFields> {
 /** The whole file, or 413 as soon as it passes the limit (the rest is not kept). */
 async function readFile(part: MultipartFile): Promise<Buffer> {
   const data = await part.toBuffer();
-  if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', `A knowledge source holds at most ${MAX_SOURCE_BYTES} bytes.`, { Limit: 'KnowledgeSourceBytes', Max: MAX_SOURCE_BYTES });
+  if (part.file.truncated) throw tooLarge();
   return data;
 }
 

@@ -1,5 +1,6 @@
 // Which document a request sends (knowledge.md "Sources"), its name, its kind and its size, checked
-// before anything is written: exactly one of Text, Html, Faq, Url or an uploaded file. Uploads are
+// before anything is written: exactly one of Text, Html, Faq, Url or an uploaded file (a Url is
+// fetched by url-source.ts and then read here like a file of its type). Uploads are
 // told apart by their file name's extension (a client's Content-Type for a part is often
 // application/octet-stream); their bytes go to the indexing thread as they came.
 import { AppError } from '../shared/errors.js';
@@ -19,6 +20,7 @@ export interface SourceBody {
   Text?: string;
   Html?: string;
   Faq?: Array<{ Question: string; Answer: string }>;
+  Url?: string;
   Upload?: Upload;
 }
 
@@ -27,18 +29,25 @@ export interface SourceDocument {
   kind: SourceKind;
   input: ReadableInput;
   bytes: number;
+  /** where a Url source came from */
+  url: string | null;
 }
 
 const EXTENSIONS: Record<string, 'text' | 'html' | 'pdf' | 'docx'> = { txt: 'text', md: 'text', markdown: 'text', html: 'html', htm: 'html', pdf: 'pdf', docx: 'docx' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-const tooLarge = () =>
+export const tooLarge = () =>
   new AppError('PAYLOAD_TOO_LARGE', `A knowledge source holds at most ${MAX_SOURCE_BYTES} bytes.`, { Limit: 'KnowledgeSourceBytes', Max: MAX_SOURCE_BYTES });
 const emptyDocument = () => new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: it has no text.');
 
+/** Refuses a body sending no document or more than one. */
+export function checkOneDocument(body: SourceBody): void {
+  const given = (['Text', 'Html', 'Faq', 'Url', 'Upload'] as const).filter((field) => body[field] !== undefined);
+  if (given.length !== 1) throw new AppError('INVALID_REQUEST', 'Send exactly one of Text, Html, Faq or Url, or upload one file.', { Field: given.length === 0 ? 'Text' : given[1] });
+}
+
+/** A body's document (checkOneDocument first); a Url source comes through fileDocument. */
 export function documentOf(body: SourceBody): SourceDocument {
-  const given = (['Text', 'Html', 'Faq', 'Upload'] as const).filter((field) => body[field] !== undefined);
-  if (given.length !== 1) throw new AppError('INVALID_REQUEST', 'Send exactly one of Text, Html or Faq, or upload one file.', { Field: given.length === 0 ? 'Text' : given[1] });
   if (body.Upload !== undefined) return uploaded(body.Upload, body.Name);
   const name = body.Name?.trim() ?? '';
   if (name === '') throw new AppError('MISSING_FIELD', 'Name is required.', { Field: 'Name' });
@@ -58,7 +67,7 @@ export function documentOf(body: SourceBody): SourceDocument {
   // an empty document is refused at once, whatever its size, without a trip to the thread
   const empty = input.kind === 'faq' ? input.faq.every((e) => e.Question.trim() === '' || e.Answer.trim() === '') : (input.kind === 'html' ? input.html : input.text).trim() === '';
   if (empty) throw emptyDocument();
-  return { name, kind: input.kind, input, bytes };
+  return { name, kind: input.kind, input, bytes, url: null };
 }
 
 /** A file: its kind by extension (415 for any other), its name the Name field or the file's own. */
@@ -68,16 +77,22 @@ function uploaded(file: Upload, givenName: string | undefined): SourceDocument {
   if (kind === undefined) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Upload a .txt, .md, .html, .pdf or .docx file.');
   const name = givenName?.trim() || file.fileName.trim();
   if (name === '') throw new AppError('MISSING_FIELD', 'Name is required.', { Field: 'Name' });
-  const bytes = file.data.byteLength;
+  return fileDocument(name, kind, file.data, null);
+}
+
+/** A file's bytes as a document of its kind (an upload, or a fetched page with `url`). */
+export function fileDocument(name: string, kind: 'text' | 'html' | 'pdf' | 'docx', data: Buffer, url: string | null): SourceDocument {
+  const bytes = data.byteLength;
   if (bytes > MAX_SOURCE_BYTES) throw tooLarge();
   if (bytes === 0) throw emptyDocument();
-  if (kind === 'pdf' || kind === 'docx') return { name, kind, input: { kind, data: file.data }, bytes };
+  const sourceKind = url === null ? kind : 'url';
+  if (kind === 'pdf' || kind === 'docx') return { name, kind: sourceKind, input: { kind, data }, bytes, url };
   let text: string;
   try {
-    text = utf8.decode(file.data);
+    text = utf8.decode(data);
   } catch {
     throw new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: the file is not UTF-8 text.');
   }
   if (text.trim() === '') throw emptyDocument();
-  return { name, kind, input: kind === 'html' ? { kind, html: text } : { kind, text }, bytes };
+  return { name, kind: sourceKind, input: kind === 'html' ? { kind, html: text } : { kind, text }, bytes, url };
 }

@@ -11,7 +11,8 @@ import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { Indexer } from './indexer.js';
 import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, StoredPassage } from './model.js';
-import { documentOf, MAX_SOURCE_BYTES, type SourceBody } from './documents.js';
+import { checkOneDocument, documentOf, fileDocument, MAX_SOURCE_BYTES, type SourceBody, type SourceDocument } from './documents.js';
+import { checkedUrl, fetchPage } from './url-source.js';
 import type { Passage } from './passages.js';
 import { DocumentError, type ReadableInput } from './reading.js';
 import { searchTerms } from './terms.js';
@@ -31,6 +32,7 @@ export interface SourceView {
   SourceId: string;
   Name: string;
   Kind: SourceKind;
+  Url: string | null;
   Status: SourceRecord['status'];
   Chunks: number;
   Bytes: number;
@@ -44,6 +46,8 @@ export interface KnowledgeDeps {
   indexer: Indexer;
   /** the language passages are stemmed in: the bot's live nlp.language (default en) */
   languageOf(bot: BotRecord): Promise<string>;
+  /** COLLOQUY_ALLOW_PRIVATE_NETWORK: a Url source may name a private address (tests, intranets) */
+  allowPrivateNetwork: boolean;
   /** a background indexing that failed unexpectedly (the source is marked failed; the log says why) */
   onError?(error: unknown): void;
 }
@@ -62,10 +66,10 @@ export class KnowledgeService {
 
   async add(bot: BotRecord, body: SourceBody): Promise<SourceView> {
     this.refuseClone(bot);
-    const document = documentOf(body);
+    const document = await this.documentOf(body);
     const now = this.deps.clock.now();
     const source: SourceRecord = {
-      id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.kind, status: 'indexing', error: null,
+      id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.kind, url: document.url, status: 'indexing', error: null,
       chunks: 0, bytes: document.bytes, generation: 0, createdAt: now, updatedAt: now,
     };
     if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
@@ -84,8 +88,8 @@ export class KnowledgeService {
 
   async replace(bot: BotRecord, id: string, body: SourceBody): Promise<SourceView> {
     this.refuseClone(bot);
-    const document = documentOf(body);
-    const change = { name: document.name, kind: document.kind, bytes: document.bytes, now: this.deps.clock.now() };
+    const document = await this.documentOf(body);
+    const change = { name: document.name, kind: document.kind, url: document.url, bytes: document.bytes, now: this.deps.clock.now() };
     if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
       const passages = await this.cut(document.input);
       const language = await this.deps.languageOf(bot);
@@ -139,7 +143,7 @@ export class KnowledgeService {
 
   private view(source: SourceRecord): SourceView {
     return {
-      SourceId: source.id, Name: source.name, Kind: source.kind, Status: source.status, Chunks: source.chunks, Bytes: source.bytes,
+      SourceId: source.id, Name: source.name, Kind: source.kind, Url: source.url, Status: source.status, Chunks: source.chunks, Bytes: source.bytes,
       UpdatedAt: this.deps.clock.iso(source.updatedAt), Error: source.error,
     };
   }
@@ -154,6 +158,16 @@ export class KnowledgeService {
     if (knowledgeOwner(bot) !== bot.id) {
       throw new AppError('STATE_CONFLICT', "A referenced clone answers from its master's knowledge: change the master's sources.");
     }
+  }
+
+  /** The body's document; a Url is fetched here, once, before anything is written. */
+  private async documentOf(body: SourceBody): Promise<SourceDocument> {
+    checkOneDocument(body);
+    if (body.Url === undefined) return documentOf(body);
+    const url = checkedUrl(body.Url);
+    const page = await fetchPage(url, { allowPrivateNetwork: this.deps.allowPrivateNetwork });
+    const name = body.Name?.trim() || page.url.slice(0, 200);
+    return fileDocument(name, page.kind, page.data, page.url);
   }
 
   private async cut(input: ReadableInput): Promise<Passage[]> {
