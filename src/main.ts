@@ -142,7 +142,7 @@ export async function createServices(config: Config, store: Store, options: Star
   });
   // Passages are stemmed in the bot's live language; a bot with no live version yet in English.
   const languageOf = async (bot: BotRecord) => (await live.get(bot).catch(() => null))?.nlp?.language ?? 'en';
-  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer(), languageOf, onError: (error) => options.log?.(`knowledge: ${(error as Error).message}`) });
+  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer(), languageOf, allowPrivateNetwork: config.allowPrivateNetwork, onError: (error) => options.log?.(`knowledge: ${(error as Error).message}`) });
   const knowledgeAnswers = new KnowledgeAnswers({
     find: (bot, question, limit) => knowledge.find(bot, question, limit),
     languageOf,

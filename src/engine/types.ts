@@ -84,6 +84,8 @@ export interface KnowledgeReply {
   answer: string | null;
   /** the sources the answer rests on, by name, without repeats */
   sources: string[];
+  /** those of them fetched from a Url, with it (cited as link buttons) */
+  links?: Array<{ name: string; url: string }>;
   /** whether the provider was called (one ApiCalls) */
   calledProvider: boolean;
   tokens: number;

@@ -13,12 +13,25 @@ export const SourceBody = Type.Object(
     Name: Type.Optional(Type.String({ maxLength: 200, description: 'how answers name the source' })),
     Text: Type.Optional(Type.String({ description: 'plain text or Markdown (# headings title the passages under them)' })),
     Html: Type.Optional(Type.String({ description: 'an HTML page: reduced to its readable text, headings kept' })),
+    Url: Type.Optional(Type.String({ maxLength: 2048, description: 'an http(s) page (HTML, text, PDF or DOCX), fetched once through the private-network guard' })),
     Faq: Type.Optional(
       Type.Array(Type.Object({ Question: Type.String(), Answer: Type.String() }, { additionalProperties: false }), { minItems: 1, description: 'each entry is one passage' }),
     ),
   },
-  { additionalProperties: false, description: 'exactly one of Text, Html, Faq; at most 10 MiB of text' },
+  { additionalProperties: false, description: 'exactly one of Text, Html, Faq, Url; at most 10 MiB' },
 );
+
+/** The same source as a file: multipart/form-data (http/uploads.ts reads the parts into this). */
+export const UploadBody = Type.Object(
+  {
+    Name: Type.Optional(Type.String({ maxLength: 200, description: "how answers name the source (default the file's name)" })),
+    file: Type.Unsafe<unknown>({ contentMediaType: 'application/octet-stream', description: '.txt, .md, .html, .pdf or .docx (by its name), at most 10 MiB' }),
+  },
+  { additionalProperties: false, required: ['file'] },
+);
+
+/** POST and PUT of a source: JSON or an upload. */
+export const SourceBodies = { content: { 'application/json': { schema: SourceBody }, 'multipart/form-data': { schema: UploadBody } } };
 
 export const SearchBody = Type.Object(
   {
@@ -33,6 +46,7 @@ const SourceFields = {
   SourceId: Type.String(),
   Name: Type.String(),
   Kind: Type.Union([Type.Literal('text'), Type.Literal('html'), Type.Literal('faq'), Type.Literal('url'), Type.Literal('pdf'), Type.Literal('docx')]),
+  Url: Nullable(Type.String({ description: 'where a Url source was fetched from' })),
   Status: Type.Union([Type.Literal('ready'), Type.Literal('indexing'), Type.Literal('failed')]),
   Chunks: Type.Integer({ description: 'passages' }),
   Bytes: Type.Integer({ description: 'UTF-8 bytes of the document as sent' }),

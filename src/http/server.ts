@@ -93,8 +93,10 @@ export async function buildServer(services: Services, options: { logger?: boolea
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.method === 'POST') request.body = {};
     const schema = request.routeOptions.schema;
-    if (schema?.body && request.body && typeof request.body === 'object') {
-      request.body = normalizeMembers(request.body, schema.body as object);
+    // a route taking several media types names a schema for each (knowledge uploads)
+    const bodySchema = (schema?.body as { content?: Record<string, { schema: object }> } | undefined)?.content?.[request.mediaType ?? '']?.schema ?? schema?.body;
+    if (bodySchema && request.body && typeof request.body === 'object') {
+      request.body = normalizeMembers(request.body, bodySchema as object);
     }
     if (schema?.querystring && request.query && typeof request.query === 'object') {
       request.query = normalizeMembers(request.query, schema.querystring as object);

@@ -19,7 +19,7 @@ import { searchTerms } from './terms.js';
 export interface KnowledgeAnswer {
   status: KnowledgeStatus;
   answer: string | null;
-  sources: Array<{ sourceId: string; sourceName: string; chunkId: number }>;
+  sources: Array<{ sourceId: string; sourceName: string; sourceUrl: string | null; chunkId: number }>;
   /** true when the provider was called (usage: one ApiCalls) */
   calledProvider: boolean;
   tokens: number;
@@ -46,7 +46,7 @@ export interface AskDeps {
 }
 
 const nothing = (status: KnowledgeStatus, calledProvider = false, tokens = 0): KnowledgeAnswer => ({ status, answer: null, sources: [], calledProvider, tokens });
-const sourceOf = (p: FoundPassage) => ({ sourceId: p.sourceId, sourceName: p.sourceName, chunkId: p.chunkId });
+const sourceOf = (p: FoundPassage) => ({ sourceId: p.sourceId, sourceName: p.sourceName, sourceUrl: p.sourceUrl, chunkId: p.chunkId });
 
 export class KnowledgeAnswers {
   constructor(private readonly deps: AskDeps) {}
@@ -54,7 +54,8 @@ export class KnowledgeAnswers {
   /** A `knowledge` step's request (engine/actions/knowledge), answered with the source names. */
   async reply(bot: BotRecord, request: KnowledgeRequest): Promise<KnowledgeReply> {
     const answer = await this.ask(bot, request.question, request);
-    return { ...answer, sources: [...new Set(answer.sources.map((s) => s.sourceName))] };
+    const links = new Map(answer.sources.filter((s) => s.sourceUrl !== null).map((s) => [s.sourceName, s.sourceUrl!]));
+    return { ...answer, sources: [...new Set(answer.sources.map((s) => s.sourceName))], links: [...links].map(([name, url]) => ({ name, url })) };
   }
 
   /** Never throws: a failure is ERROR. */

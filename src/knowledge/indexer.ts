@@ -3,10 +3,12 @@
 // event loop every chat of every bot would wait for it. One thread, one document at a time, a
 // bounded queue (503 KNOWLEDGE_BUSY past it), a heap cap and a time bound: a document that goes
 // over a cap ends the thread, never the server, and its source is refused or marked failed.
-// The thread runs passages.ts's own `passagesOf`, so passages are the same wherever they are cut.
+// The thread runs reading.ts's `readPassages` (passages.ts for text, unpdf and mammoth for files),
+// so passages are the same wherever they are cut.
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../shared/errors.js';
-import { DocumentError, type DocumentInput, type Passage } from './passages.js';
+import type { Passage } from './passages.js';
+import { DocumentError, type ReadableInput } from './reading.js';
 
 export interface IndexerLimits {
   /** documents waiting while one is cut */
@@ -22,7 +24,7 @@ const IDLE_MS = 15_000;
 // Where the thread finds passages.ts: as TypeScript under the tests (tsx), as JavaScript in dist/
 // (see understanding/trainer.ts, which loads its model the same way).
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const PASSAGES_URL = new URL(FROM_SOURCES ? './passages.ts' : './passages.js', import.meta.url).href;
+const READING_URL = new URL(FROM_SOURCES ? './reading.ts' : './reading.js', import.meta.url).href;
 const TSX_API = FROM_SOURCES ? import.meta.resolve('tsx/esm/api') : null;
 
 const WORKER = `
@@ -32,9 +34,9 @@ const loading = workerData.tsx
   : import(workerData.module);
 parentPort.on('message', async ({ input }) => {
   try {
-    const { passagesOf, DocumentError } = await loading;
+    const { readPassages, DocumentError } = await loading;
     try {
-      parentPort.postMessage({ passages: passagesOf(input) });
+      parentPort.postMessage({ passages: await readPassages(input) });
     } catch (error) {
       if (error instanceof DocumentError) parentPort.postMessage({ invalid: error.message });
       else throw error;
@@ -46,7 +48,7 @@ parentPort.on('message', async ({ input }) => {
 `;
 
 interface Job {
-  input: DocumentInput;
+  input: ReadableInput;
   resolve(passages: Passage[]): void;
   reject(error: unknown): void;
 }
@@ -60,7 +62,7 @@ export class Indexer {
   constructor(private readonly limits: IndexerLimits = DEFAULT_INDEXER_LIMITS) {}
 
   /** The document's passages; rejects with DocumentError (nothing to index), KNOWLEDGE_BUSY or a cap. */
-  passagesOf(input: DocumentInput): Promise<Passage[]> {
+  passagesOf(input: ReadableInput): Promise<Passage[]> {
     if (this.running && this.waiting.length >= this.limits.queue) {
       return Promise.reject(new AppError('KNOWLEDGE_BUSY', undefined, { Limit: 'IndexingQueue', Max: this.limits.queue }));
     }
@@ -88,7 +90,7 @@ export class Indexer {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { module: PASSAGES_URL, tsx: TSX_API },
+      workerData: { module: READING_URL, tsx: TSX_API },
       resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
     });
     worker.unref();
@@ -105,7 +107,7 @@ export class Indexer {
     if (worker) void worker.terminate();
   }
 
-  private runOn(worker: Worker, input: DocumentInput): Promise<Passage[]> {
+  private runOn(worker: Worker, input: ReadableInput): Promise<Passage[]> {
     const { timeoutMs, memoryMb } = this.limits;
     return new Promise<Passage[]>((resolve, reject) => {
       const settle = (error: unknown, passages?: Passage[]) => {

@@ -8,6 +8,8 @@ export interface SourceRecord {
   botId: string;
   name: string;
   kind: SourceKind;
+  /** where a `Url` source was fetched from; null for the others */
+  url: string | null;
   status: SourceStatus;
   /** why indexing failed; null unless failed */
   error: string | null;
@@ -29,6 +31,8 @@ export interface StoredPassage {
 export interface FoundPassage extends StoredPassage {
   sourceId: string;
   sourceName: string;
+  /** the source's page, for a `Url` source (cited as a link) */
+  sourceUrl: string | null;
   /** higher is better (a BM25-like rank of the database) */
   score: number;
 }

@@ -11,12 +11,15 @@ import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { Indexer } from './indexer.js';
 import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, StoredPassage } from './model.js';
-import { DocumentError, type DocumentInput, type Passage } from './passages.js';
+import { checkOneDocument, documentOf, fileDocument, MAX_SOURCE_BYTES, type SourceBody, type SourceDocument } from './documents.js';
+import { checkedUrl, fetchPage } from './url-source.js';
+import type { Passage } from './passages.js';
+import { DocumentError, type ReadableInput } from './reading.js';
 import { searchTerms } from './terms.js';
 
 export const KNOWLEDGE_LIMITS = Object.freeze({
   /** bytes of one document as sent (413 PAYLOAD_TOO_LARGE) */
-  sourceBytes: 10 * 1024 * 1024,
+  sourceBytes: MAX_SOURCE_BYTES,
   /** a source up to this size is indexed before the 201 answers */
   inlineBytes: 1024 * 1024,
   sources: 200,
@@ -25,17 +28,11 @@ export const KNOWLEDGE_LIMITS = Object.freeze({
   searchMax: 20,
 });
 
-export interface SourceBody {
-  Name?: string;
-  Text?: string;
-  Html?: string;
-  Faq?: Array<{ Question: string; Answer: string }>;
-}
-
 export interface SourceView {
   SourceId: string;
   Name: string;
   Kind: SourceKind;
+  Url: string | null;
   Status: SourceRecord['status'];
   Chunks: number;
   Bytes: number;
@@ -49,12 +46,16 @@ export interface KnowledgeDeps {
   indexer: Indexer;
   /** the language passages are stemmed in: the bot's live nlp.language (default en) */
   languageOf(bot: BotRecord): Promise<string>;
+  /** COLLOQUY_ALLOW_PRIVATE_NETWORK: a Url source may name a private address (tests, intranets) */
+  allowPrivateNetwork: boolean;
   /** a background indexing that failed unexpectedly (the source is marked failed; the log says why) */
   onError?(error: unknown): void;
 }
 
 /** Whose sources a bot answers from: a referenced clone its master's (knowledge.md). */
 export const knowledgeOwner = (bot: BotRecord): string => (bot.role === 'clone' && bot.masterBotId !== null ? bot.masterBotId : bot.id);
+
+export type { SourceBody };
 
 export class KnowledgeService {
   private readonly limits: KnowledgeLimits = { sources: KNOWLEDGE_LIMITS.sources, bytes: KNOWLEDGE_LIMITS.botBytes };
@@ -65,10 +66,10 @@ export class KnowledgeService {
 
   async add(bot: BotRecord, body: SourceBody): Promise<SourceView> {
     this.refuseClone(bot);
-    const document = documentOf(body);
+    const document = await this.documentOf(body);
     const now = this.deps.clock.now();
     const source: SourceRecord = {
-      id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.input.kind, status: 'indexing', error: null,
+      id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.kind, url: document.url, status: 'indexing', error: null,
       chunks: 0, bytes: document.bytes, generation: 0, createdAt: now, updatedAt: now,
     };
     if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
@@ -87,8 +88,8 @@ export class KnowledgeService {
 
   async replace(bot: BotRecord, id: string, body: SourceBody): Promise<SourceView> {
     this.refuseClone(bot);
-    const document = documentOf(body);
-    const change = { name: document.name, kind: document.input.kind, bytes: document.bytes, now: this.deps.clock.now() };
+    const document = await this.documentOf(body);
+    const change = { name: document.name, kind: document.kind, url: document.url, bytes: document.bytes, now: this.deps.clock.now() };
     if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
       const passages = await this.cut(document.input);
       const language = await this.deps.languageOf(bot);
@@ -142,7 +143,7 @@ export class KnowledgeService {
 
   private view(source: SourceRecord): SourceView {
     return {
-      SourceId: source.id, Name: source.name, Kind: source.kind, Status: source.status, Chunks: source.chunks, Bytes: source.bytes,
+      SourceId: source.id, Name: source.name, Kind: source.kind, Url: source.url, Status: source.status, Chunks: source.chunks, Bytes: source.bytes,
       UpdatedAt: this.deps.clock.iso(source.updatedAt), Error: source.error,
     };
   }
@@ -159,7 +160,17 @@ export class KnowledgeService {
     }
   }
 
-  private async cut(input: DocumentInput): Promise<Passage[]> {
+  /** The body's document; a Url is fetched here, once, before anything is written. */
+  private async documentOf(body: SourceBody): Promise<SourceDocument> {
+    checkOneDocument(body);
+    if (body.Url === undefined) return documentOf(body);
+    const url = checkedUrl(body.Url);
+    const page = await fetchPage(url, { allowPrivateNetwork: this.deps.allowPrivateNetwork });
+    const name = body.Name?.trim() || page.url.slice(0, 200);
+    return fileDocument(name, page.kind, page.data, page.url);
+  }
+
+  private async cut(input: ReadableInput): Promise<Passage[]> {
     try {
       return await this.deps.indexer.passagesOf(input);
     } catch (error) {
@@ -169,7 +180,7 @@ export class KnowledgeService {
   }
 
   /** Cut on the thread, then swapped in whole; a failure marks the source failed with the reason. */
-  private inBackground(bot: BotRecord, id: string, generation: number, input: DocumentInput): void {
+  private inBackground(bot: BotRecord, id: string, generation: number, input: ReadableInput): void {
     const { store, clock } = this.deps;
     const job = (async () => {
       try {
@@ -190,31 +201,4 @@ export class KnowledgeService {
 function refuseOver(hit: 'sources' | 'bytes' | null): void {
   if (hit === 'sources') throw new AppError('LIMIT_EXCEEDED', `A bot holds at most ${KNOWLEDGE_LIMITS.sources} knowledge sources.`, { Limit: 'KnowledgeSources', Max: KNOWLEDGE_LIMITS.sources });
   if (hit === 'bytes') throw new AppError('LIMIT_EXCEEDED', `A bot's knowledge sources hold at most ${KNOWLEDGE_LIMITS.botBytes} bytes of text.`, { Limit: 'KnowledgeBytes', Max: KNOWLEDGE_LIMITS.botBytes });
-}
-
-/** Which document the body sends (exactly one of Text, Html, Faq), its name and its size. */
-function documentOf(body: SourceBody): { name: string; input: DocumentInput; bytes: number } {
-  const given = (['Text', 'Html', 'Faq'] as const).filter((field) => body[field] !== undefined);
-  if (given.length !== 1) throw new AppError('INVALID_REQUEST', 'Send exactly one of Text, Html or Faq.', { Field: given.length === 0 ? 'Text' : given[1] });
-  const name = body.Name?.trim() ?? '';
-  if (name === '') throw new AppError('MISSING_FIELD', 'Name is required.', { Field: 'Name' });
-  let input: DocumentInput;
-  let bytes: number;
-  if (body.Faq !== undefined) {
-    input = { kind: 'faq', faq: body.Faq };
-    bytes = body.Faq.reduce((sum, e) => sum + Buffer.byteLength(e.Question) + Buffer.byteLength(e.Answer), 0);
-  } else if (body.Html !== undefined) {
-    input = { kind: 'html', html: body.Html };
-    bytes = Buffer.byteLength(body.Html);
-  } else {
-    input = { kind: 'text', text: body.Text! };
-    bytes = Buffer.byteLength(body.Text!);
-  }
-  if (bytes > KNOWLEDGE_LIMITS.sourceBytes) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `A knowledge source holds at most ${KNOWLEDGE_LIMITS.sourceBytes} bytes.`, { Limit: 'KnowledgeSourceBytes', Max: KNOWLEDGE_LIMITS.sourceBytes });
-  }
-  // an empty document is refused at once, whatever its size, without a trip to the thread
-  const empty = input.kind === 'faq' ? input.faq.every((e) => e.Question.trim() === '' || e.Answer.trim() === '') : (input.kind === 'html' ? input.html : input.text).trim() === '';
-  if (empty) throw new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: it has no text.');
-  return { name, input, bytes };
 }

@@ -11,6 +11,7 @@ interface SourceRow {
   bot_id: string;
   name: string;
   kind: string;
+  url: string | null;
   status: string;
   error: string | null;
   chunks: number;
@@ -34,13 +35,14 @@ export const pgConfigOf = (language: string): string => PG_CONFIGS[language] ?? 
 
 /** Rows per INSERT when passages are stored: one statement per batch, not per passage. */
 const BATCH = 200;
-const COLUMNS = 'id, bot_id, name, kind, status, error, chunks, bytes, generation, created_at, updated_at';
+const COLUMNS = 'id, bot_id, name, kind, url, status, error, chunks, bytes, generation, created_at, updated_at';
 
 const toSource = (r: SourceRow): SourceRecord => ({
   id: r.id,
   botId: r.bot_id,
   name: r.name,
   kind: r.kind as SourceKind,
+  url: r.url,
   status: r.status as SourceStatus,
   error: r.error,
   chunks: Number(r.chunks),
@@ -109,8 +111,8 @@ export function knowledgeRepository(db: Queryable) {
       const hit = await limitHit(source.botId, source.id, source.bytes, limits, true);
       if (hit !== null) return hit;
       await db.run(
-        `INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [source.id, source.botId, source.name, source.kind, source.status, source.error, source.chunks, source.bytes, source.generation, source.createdAt, source.updatedAt],
+        `INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [source.id, source.botId, source.name, source.kind, source.url, source.status, source.error, source.chunks, source.bytes, source.generation, source.createdAt, source.updatedAt],
       );
       return null;
     },
@@ -120,7 +122,7 @@ export function knowledgeRepository(db: Queryable) {
      * `indexing` under the next generation. null when it does not exist, else the limit it would
      * break or the new generation.
      */
-    async restart(botId: string, id: string, change: { name: string; kind: SourceKind; bytes: number; now: number }, limits: KnowledgeLimits): Promise<{ hit: LimitHit; generation: number } | null> {
+    async restart(botId: string, id: string, change: { name: string; kind: SourceKind; url: string | null; bytes: number; now: number }, limits: KnowledgeLimits): Promise<{ hit: LimitHit; generation: number } | null> {
       await lockBot(botId);
       const row = await db.get<{ generation: number }>('SELECT generation FROM knowledge_sources WHERE id = $1 AND bot_id = $2', [id, botId]);
       if (!row) return null;
@@ -129,8 +131,8 @@ export function knowledgeRepository(db: Queryable) {
       const generation = Number(row.generation) + 1;
       await db.run('DELETE FROM knowledge_chunks WHERE source_id = $1', [id]);
       await db.run(
-        `UPDATE knowledge_sources SET name = $2, kind = $3, status = 'indexing', error = NULL, chunks = 0, bytes = $4, generation = $5, updated_at = $6 WHERE id = $1`,
-        [id, change.name, change.kind, change.bytes, generation, change.now],
+        `UPDATE knowledge_sources SET name = $2, kind = $3, url = $7, status = 'indexing', error = NULL, chunks = 0, bytes = $4, generation = $5, updated_at = $6 WHERE id = $1`,
+        [id, change.name, change.kind, change.bytes, generation, change.now, change.url],
       );
       return { hit: null, generation };
     },
@@ -173,12 +175,12 @@ export function knowledgeRepository(db: Queryable) {
      */
     async search(botId: string, terms: readonly string[], language: string, limit: number): Promise<FoundPassage[]> {
       if (terms.length === 0) return [];
-      type Row = { id: number; source_id: string; name: string; heading: string; text: string; score: number };
+      type Row = { id: number; source_id: string; name: string; url: string | null; heading: string; text: string; score: number };
       let rows: Row[];
       if (db.dialect === 'postgres') {
         const query = terms.map((_, i) => `plainto_tsquery($2::regconfig, $${i + 4})`).join(' || ');
         rows = await db.all<Row>(
-          `SELECT c.id, c.source_id, s.name, c.heading, c.text, ts_rank(c.tsv, q.query, 1) AS score
+          `SELECT c.id, c.source_id, s.name, s.url, c.heading, c.text, ts_rank(c.tsv, q.query, 1) AS score
            FROM (SELECT ${query} AS query) q
            JOIN knowledge_chunks c ON c.tsv @@ q.query
            JOIN knowledge_sources s ON s.id = c.source_id
@@ -190,7 +192,7 @@ export function knowledgeRepository(db: Queryable) {
         // the bot's own rows by its id's phrase in the bot_id column; the terms in heading and text
         const match = `bot_id : ${quoted(botId)} AND {heading text} : (${terms.map(quoted).join(' OR ')})`;
         rows = await db.all<Row>(
-          `SELECT c.id, c.source_id, s.name, c.heading, c.text, -bm25(knowledge_fts, 0.0, 2.0, 1.0) AS score
+          `SELECT c.id, c.source_id, s.name, s.url, c.heading, c.text, -bm25(knowledge_fts, 0.0, 2.0, 1.0) AS score
            FROM knowledge_fts
            JOIN knowledge_chunks c ON c.id = knowledge_fts.rowid
            JOIN knowledge_sources s ON s.id = c.source_id
@@ -199,7 +201,7 @@ export function knowledgeRepository(db: Queryable) {
           [match, botId, limit],
         );
       }
-      return rows.map((r) => ({ chunkId: Number(r.id), sourceId: r.source_id, sourceName: r.name, heading: r.heading, text: r.text, score: Number(r.score) }));
+      return rows.map((r) => ({ chunkId: Number(r.id), sourceId: r.source_id, sourceName: r.name, sourceUrl: r.url, heading: r.heading, text: r.text, score: Number(r.score) }));
     },
 
     /** A full clone's copy of every ready source, passages included, indexed in the clone's language. */
@@ -207,8 +209,8 @@ export function knowledgeRepository(db: Queryable) {
       const sources = await db.all<SourceRow>(`SELECT ${COLUMNS} FROM knowledge_sources WHERE bot_id = $1 AND status = 'ready' ORDER BY created_at, id`, [fromBotId]);
       for (const source of sources) {
         const copy: SourceRecord = { ...toSource(source), id: newId(), botId: toBotId, status: 'indexing', generation: 0, createdAt: now, updatedAt: now };
-        await db.run(`INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
-          copy.id, copy.botId, copy.name, copy.kind, copy.status, copy.error, copy.chunks, copy.bytes, copy.generation, copy.createdAt, copy.updatedAt,
+        await db.run(`INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
+          copy.id, copy.botId, copy.name, copy.kind, copy.url, copy.status, copy.error, copy.chunks, copy.bytes, copy.generation, copy.createdAt, copy.updatedAt,
         ]);
         const passages = await db.all<{ heading: string; text: string }>('SELECT heading, text FROM knowledge_chunks WHERE source_id = $1 ORDER BY position', [source.id]);
         await swapIn(copy.id, 0, passages, language, now);

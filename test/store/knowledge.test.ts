@@ -9,7 +9,7 @@ import { databaseKinds } from '../support/databases.js';
 import { seedBot, storePerTest } from './store-fixtures.js';
 
 const source = (botId: string, over: Partial<SourceRecord> = {}): SourceRecord => ({
-  id: crypto.randomUUID(), botId, name: 'Doc', kind: 'text', status: 'indexing', error: null, chunks: 0, bytes: 10, generation: 0, createdAt: 1, updatedAt: 1, ...over,
+  id: crypto.randomUUID(), botId, name: 'Doc', kind: 'text', url: null, status: 'indexing', error: null, chunks: 0, bytes: 10, generation: 0, createdAt: 1, updatedAt: 1, ...over,
 });
 const LIMITS = { sources: 3, bytes: 100 };
 
@@ -37,7 +37,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await ctx.store.knowledge.search(bot.id, ['harbour'], 'en', 5), [], 'indexing: nothing to find');
       assert.equal(await ctx.store.transaction((tx) => tx.knowledge.swapIn(s.id, 0, [{ heading: 'Port', text: 'The harbour opens at dawn.' }], 'en', 2)), true);
       assert.equal((await ctx.store.knowledge.search(bot.id, ['harbour'], 'en', 5))[0].heading, 'Port');
-      const restarted = await ctx.store.transaction((tx) => tx.knowledge.restart(bot.id, s.id, { name: 'Doc', kind: 'text', bytes: 10, now: 3 }, LIMITS));
+      const restarted = await ctx.store.transaction((tx) => tx.knowledge.restart(bot.id, s.id, { name: 'Doc', kind: 'text', url: null, bytes: 10, now: 3 }, LIMITS));
       assert.deepEqual(restarted, { hit: null, generation: 1 });
       assert.deepEqual(await ctx.store.knowledge.search(bot.id, ['harbour'], 'en', 5), []);
       // an indexing job of the older content arrives late: refused

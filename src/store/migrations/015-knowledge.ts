@@ -1,6 +1,6 @@
 // Knowledge (issue 24, knowledge.md): a bot's sources and their passages, searched by the
 // database's own full-text index. Migrations 012-014 are other branches'.
-// - knowledge_sources: one row per document; `generation` moves on each PUT so that an indexing
+// - knowledge_sources: one row per document (`url`: where a Url source was fetched from); `generation` moves on each PUT so that an indexing
 //   job for older content can never swap its passages in over newer ones;
 // - knowledge_chunks: the passages. A source's passages are inserted, and its status set to
 //   ready, in one transaction: a search sees all of them or none;
@@ -17,6 +17,7 @@ CREATE TABLE knowledge_sources (
   bot_id TEXT NOT NULL REFERENCES bots(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
   kind TEXT NOT NULL,
+  url TEXT,
   status TEXT NOT NULL,
   error TEXT,
   chunks INTEGER NOT NULL DEFAULT 0,

@@ -42,11 +42,18 @@ export function* askKnowledge(rc: RunContext, ask: KnowledgeAsk): Generator<Engi
   rc.setVariable('kb_status', status);
   rc.setVariable('kb_sources', answered ? reply.sources.join(', ') : '');
   if (ask.variable !== null) rc.setVariable(ask.variable, answered ? reply.answer : '');
-  if (answered && ask.say) {
-    const cited = ask.cite && reply.sources.length > 0 ? `${reply.answer}\n\nSources: ${reply.sources.join(', ')}` : reply.answer!;
-    rc.say(rc.part(PartType.Text, { Text: cited }));
-  }
+  if (answered && ask.say) say(rc, reply, ask.cite);
   return status;
+}
+
+/** The answer; with `cite`, the sources' names after it, and a link button for each Url source. */
+function say(rc: RunContext, reply: KnowledgeReply, cite: boolean): void {
+  const links = cite ? (reply.links ?? []) : [];
+  const linked = new Set(links.map((l) => l.name));
+  const named = cite ? reply.sources.filter((name) => !linked.has(name)) : [];
+  const text = named.length > 0 ? `${reply.answer}\n\nSources: ${named.join(', ')}` : reply.answer!;
+  if (links.length === 0) return rc.say(rc.part(PartType.Text, { Text: text }));
+  rc.say(rc.part(PartType.Buttons, { Text: text, Parts: links.map((l) => rc.part(PartType.Link, { Text: l.name, Url: l.url })) }));
 }
 
 export const knowledgeAction = defineAction({
@@ -86,6 +93,7 @@ function toReply(answer: RequestAnswer | undefined): KnowledgeReply {
     status: statuses.includes(answer.status) ? answer.status : 'ERROR',
     answer: typeof answer.answer === 'string' ? answer.answer : null,
     sources: Array.isArray(answer.sources) ? answer.sources.filter((s): s is string => typeof s === 'string') : [],
+    links: Array.isArray(answer.links) ? answer.links.filter((l) => typeof l?.name === 'string' && typeof l?.url === 'string') : [],
     calledProvider: answer.calledProvider === true,
     tokens: typeof answer.tokens === 'number' && Number.isFinite(answer.tokens) ? Math.max(0, answer.tokens) : 0,
   };

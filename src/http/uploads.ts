@@ -1,0 +1,54 @@
+// Knowledge files sent as multipart/form-data (knowledge.md "Sources"): one `file` part and an
+// optional `Name` field, read through @fastify/multipart (busboy) with every part bounded. Only
+// the scope the document routes live in takes multipart: everywhere else it stays a 415. The file
+// is held in memory (at most 10 MiB, like a JSON document) and parsed on the indexing thread.
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { MAX_SOURCE_BYTES, tooLarge, type Upload } from '../knowledge/documents.js';
+import { AppError } from '../shared/errors.js';
+import type { App } from './app.js';
+
+/** The longest Name field: the JSON body's own bound (knowledge-schemas.ts). */
+const MAX_NAME_BYTES = 200 * 4;
+
+/** What a multipart request leaves in request.body for validation (UploadBody) and the route. */
+export interface UploadFields {
+  Name?: string;
+  file?: Upload;
+}
+
+export async function acceptUploads(scope: App): Promise<void> {
+  await scope.register(multipart, {
+    // a 2nd file, a 2nd field or a 3rd part is refused (413) before it is read
+    limits: { fileSize: MAX_SOURCE_BYTES, files: 1, fields: 1, parts: 2, fieldSize: MAX_NAME_BYTES, fieldNameSize: 100, headerPairs: 100 },
+  });
+  // after the server's own preValidation (which only knows JSON bodies): the parts become the body
+  scope.addHook('preValidation', async (request) => {
+    if (request.isMultipart()) request.body = await readParts(request);
+  });
+}
+
+async function readParts(request: FastifyRequest): Promise<UploadFields> {
+  const fields: UploadFields = {};
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file') throw unknownPart(part.fieldname);
+      fields.file = { fileName: part.filename, data: await readFile(part) };
+    } else {
+      if (part.fieldname !== 'Name') throw unknownPart(part.fieldname);
+      if (part.valueTruncated || typeof part.value !== 'string') throw new AppError('INVALID_REQUEST', 'Name is too long.', { Field: 'Name' });
+      fields.Name = part.value;
+    }
+  }
+  if (fields.file === undefined) throw new AppError('MISSING_FIELD', 'Upload one file in the form field `file`.', { Field: 'file' });
+  return fields;
+}
+
+/** The whole file, or 413 as soon as it passes the limit (the rest is not kept). */
+async function readFile(part: MultipartFile): Promise<Buffer> {
+  const data = await part.toBuffer();
+  if (part.file.truncated) throw tooLarge();
+  return data;
+}
+
+const unknownPart = (name: string) => new AppError('INVALID_REQUEST', `A knowledge upload has a \`file\` part and a \`Name\` field only, not \`${name.slice(0, 100)}\`.`, { Field: name.slice(0, 100) });
