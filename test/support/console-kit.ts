@@ -11,10 +11,11 @@ import { ADMIN_TOKEN, type TestServer } from './server.js';
 
 export const SESSION_COOKIE = 'colloquy_console';
 
-export async function addOperator(client: Client, accountId: string, email: string, password = 'correct horse battery', name = 'Ann Operator') {
-  const res = await client.post(`/admin/accounts/${accountId}/operators`, { Email: email, Name: name, Password: password }, { token: ADMIN_TOKEN });
+/** An operator of the account; `role` as the admin API takes it (absent: the server's default, agent). */
+export async function addOperator(client: Client, accountId: string, email: string, password = 'correct horse battery', name = 'Ann Operator', role?: 'agent' | 'designer' | 'admin') {
+  const res = await client.post(`/admin/accounts/${accountId}/operators`, { Email: email, Name: name, Password: password, ...(role ? { Role: role } : {}) }, { token: ADMIN_TOKEN });
   assert.equal(res.status, 201, res.text);
-  return res.body as { OperatorId: string; Email: string; Name: string };
+  return res.body as { OperatorId: string; Email: string; Name: string; Role: string };
 }
 
 /** POST /console/api/login; returns the whole response. */

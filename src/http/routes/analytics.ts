@@ -48,7 +48,7 @@ export function analyticsRoutes(app: App, s: Services): void {
   );
 
   // The same for the console's analytics page, signed in with the operator's session cookie.
-  const signedIn = operatorSignIn(app, s);
+  const signedIn = operatorSignIn(app, s, 'design');
   const tags = ['operator console'];
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
   app.get('/console/api/bots', { ...signedIn, schema: { hide: true, tags, summary: "The account's bots", response: { 200: BotPicker } } }, async (request) => ({

@@ -3,7 +3,8 @@
 // sign-in hook); the cross-site guard of edge.ts covers every non-GET /console/api route. The work
 // is done by operators/console-workspace.ts.
 import { Type } from 'typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { SignedIn } from './console.js';
 import type { OperatorContext } from '../../operators/sessions.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
@@ -25,10 +26,6 @@ const Note = Type.Object({ NoteId: Type.Integer(), Author: Type.String(), Text: 
 const Canned = Type.Object({ CannedId: Type.Integer(), Shortcut: Type.String(), Text: Type.String() });
 const CannedList = Type.Object({ CannedResponses: Type.Array(Canned) });
 
-type SignedIn = {
-  config: { limit: 'principal' };
-  onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-};
 
 export function consoleWorkspaceRoutes(app: App, s: Services, signedIn: SignedIn): void {
   const tags = ['operator console'];

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HANDOVER_MODES, isBeingForgotten, type HandoverMode } from '../../conversations/control-service.js';
 import { operatorView, SESSION_HOURS, type OperatorContext } from '../../operators/sessions.js';
 import { eventView } from '../../operators/views.js';
+import { assertRoleAllows, type ConsoleArea } from '../../operators/roles.js';
 import { AppError } from '../../shared/errors.js';
 import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
 import type { App } from '../app.js';
@@ -19,6 +20,10 @@ export const SESSION_COOKIE = 'colloquy_console';
 declare module 'fastify' {
   interface FastifyRequest {
     operatorContext: OperatorContext | null;
+  }
+  interface FastifyContextConfig {
+    /** a cookie route of the console: which roles open it (operators/roles.ts) */
+    consoleArea?: ConsoleArea;
   }
 }
 
@@ -60,7 +65,9 @@ export function consoleRoutes(app: App, s: Services): void {
   // The console API is the console page's own, signed in with a cookie rather than a bearer
   // token: it stays out of the integration API's OpenAPI document (hide).
   const tags = ['operator console'];
-  const signedIn = operatorSignIn(app, s);
+  // Conversations are the agents' (and admins'); `me` is every signed-in operator's.
+  const signedIn = operatorSignIn(app, s, 'conversations');
+  const anyRole = operatorSignIn(app, s, 'any');
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
 
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
@@ -85,7 +92,7 @@ export function consoleRoutes(app: App, s: Services): void {
     return { LoggedOut: true };
   });
 
-  app.get('/console/api/me', { ...signedIn, schema: { hide: true, tags, summary: 'The signed-in operator' } }, async (request) => operatorView(ctxOf(request)));
+  app.get('/console/api/me', { ...anyRole, schema: { hide: true, tags, summary: 'The signed-in operator' } }, async (request) => operatorView(ctxOf(request)));
 
   app.get('/console/api/conversations', { ...signedIn, schema: { hide: true, tags, summary: "Conversations of the account's bots" } }, async (request) => ({
     Conversations: await s.console.list(ctxOf(request)),
@@ -127,19 +134,28 @@ export function consoleRoutes(app: App, s: Services): void {
 
 /**
  * Route options of the console API: signed in before the body is read, so an anonymous request
- * never gets its body parsed. Limits count per operator; failed session cookies are throttled
- * like failed tokens. Also used by the analytics page's API (routes/analytics.ts).
+ * never gets its body parsed, and refused (403 ROLE_FORBIDDEN) when the operator's role does not
+ * open the route's `area` (operators/roles.ts). Limits count per operator; failed session cookies
+ * are throttled like failed tokens. Also used by the analytics and designer APIs. Every cookie
+ * route is built from these options and lives under /console/api/, which is how the cross-site
+ * guard (edge.ts) knows it: a guard keyed on route configuration can read `consoleArea`.
  */
-export function operatorSignIn(app: App, s: Services) {
+export function operatorSignIn(app: App, s: Services, area: ConsoleArea) {
   return {
-    config: { limit: 'principal' as const },
+    config: { limit: 'principal' as const, consoleArea: area },
     onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
       const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
       request.operatorContext = await app.failedAuth.guard(request, reply, cookie, () => s.operatorSessions.authenticate(cookie));
       request.limitKey = `operator:${request.operatorContext.operator.id}`;
+      assertRoleAllows(request.operatorContext.operator.role, area);
     },
   };
 }
+
+/** The error codes of a cookie route, for /docs (bearer routes get theirs from responses.ts). */
+export const SESSION_ERRORS = ['TOKEN_MISSING', 'TOKEN_INVALID', 'ROLE_FORBIDDEN', 'ORIGIN_FORBIDDEN'] as const;
+
+export type SignedIn = ReturnType<typeof operatorSignIn>;
 
 function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, reply: FastifyReply): void {
   const ctx = request.operatorContext!;
