@@ -30,6 +30,7 @@ import { cloneRoutes } from './routes/clones.js';
 import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { channelRoutes } from './routes/channels.js';
+import { designerRoutes } from './routes/designer.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -105,7 +106,13 @@ export async function buildServer(services: Services, options: { logger?: boolea
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Colloquy API', version: '1', description: 'Chatbot hosting, wire-compatible with the Xenioo integration API.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // the designer's cookie routes (docs/designer.md); the rest of the console API is not documented here
+          consoleSession: { type: 'apiKey', in: 'cookie', name: 'colloquy_console' },
+        },
+      },
     },
     // shared schemas (ErrorResponse) keep their names in components.schemas
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
@@ -119,12 +126,12 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, designerRoutes];
   for (const register of routes) register(app, services);
   return app;
 }
 
-const BOT_FILE_ROUTES = /^(POST \/bots(\/restore)?|PUT \/bots\/[^/?]+)\/?(\?|$)/;
+const BOT_FILE_ROUTES = /^(POST \/bots(\/restore)?|PUT \/bots\/[^/?]+|PUT \/console\/api\/bots\/[^/?]+\/draft)\/?(\?|$)/;
 const isBotFileRoute = (method: string, url: string) => BOT_FILE_ROUTES.test(`${method} ${url}`);
 
 /** NUL cannot be stored in PostgreSQL text; it is refused at the edge on every database alike. */

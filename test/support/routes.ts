@@ -62,6 +62,8 @@ export async function discoverRoutes(client: Client, context: RouteContext): Pro
   if (openapi.status !== 200) throw new Error(`GET /openapi.json: ${openapi.status}`);
   const routes: RouteInfo[] = [];
   for (const [template, operations] of Object.entries<Record<string, any>>(openapi.body.paths)) {
+    // the designer's cookie routes are documented too; consoleApiRoutes covers every cookie route
+    if (template.startsWith('/console/api/')) continue;
     for (const [method, operation] of Object.entries<any>(operations)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const route: RouteInfo = {

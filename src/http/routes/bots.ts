@@ -10,6 +10,8 @@ import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 import type { Published } from '../../bots/service.js';
 
+/** What publish and rollback record as who published, when an account token did. */
+const BY_ACCOUNT_TOKEN = { kind: 'account' } as const;
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
 
@@ -21,7 +23,7 @@ function channelsOf(bot: BotRecord): string[] {
   return channels;
 }
 
-function parseIfMatch(header: string | string[] | undefined): number | null {
+export function parseIfMatch(header: string | string[] | undefined): number | null {
   if (header === undefined) return null;
   const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(String(header));
   if (!match) throw new AppError('INVALID_REQUEST', 'If-Match must be a bot version number.', { Field: 'If-Match' });
@@ -101,7 +103,7 @@ export function botRoutes(app: App, s: Services): void {
   );
 
   app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams, ...edits } }, async (request) =>
-    edited(await s.bots.publish(await owned(request))),
+    edited(await s.bots.publish(await owned(request), BY_ACCOUNT_TOKEN)),
   );
 
   app.get('/bots/:APIKey/versions', { ...account, schema: { ...account.schema, summary: 'Published versions', params: KeyParams, response: { 200: Versions }, errors: ['BOT_NOT_FOUND'] } }, async (request) => ({
@@ -121,7 +123,7 @@ export function botRoutes(app: App, s: Services): void {
         errors: [...edits.errors, 'VERSION_NOT_FOUND'],
       },
     },
-    async (request) => edited(await s.bots.rollback(await owned(request), request.body.Version)),
+    async (request) => edited(await s.bots.rollback(await owned(request), request.body.Version, BY_ACCOUNT_TOKEN)),
   );
 
   app.post('/bots/:APIKey/secret', { ...account, schema: { ...account.schema, summary: 'Rotate the API secret', params: KeyParams, response: { 200: Credentials }, errors: ['BOT_NOT_FOUND'] } }, async (request) => {
