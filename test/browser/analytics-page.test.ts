@@ -42,7 +42,7 @@ describe('the analytics page (Chromium)', () => {
     server = await startTestServer('sqlite', { COLLOQUY_TOKEN_MINUTES: '100000' }, { clock: clockFrom(() => now) });
     tenant = await createTenant(server.client, analyticsBot());
     botId = await botIdOf(server, tenant.botKey);
-    await addOperator(server.client, tenant.accountId, 'ann@example.org', undefined, undefined, 'designer');
+    await addOperator(server.client, tenant.accountId, 'ann@example.org');
     await runScript(server, tenant, 'ann@example.org', botId, (ms) => (now = ms));
     browser = await launchChromium();
     fs.mkdirSync('/tmp/shots', { recursive: true });

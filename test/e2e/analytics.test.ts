@@ -26,7 +26,7 @@ for (const kind of databaseKinds()) {
       theirs = await createTenant(server.client);
       botId = await botIdOf(server, mine.botKey);
       theirBotId = await botIdOf(server, theirs.botKey);
-      await addOperator(server.client, mine.accountId, 'ann@example.org', undefined, undefined, 'designer');
+      await addOperator(server.client, mine.accountId, 'ann@example.org');
       await runScript(server, mine, 'ann@example.org', botId, (ms) => (now = ms));
       c = consoleClient(server.client, await signIn(server.client, 'ann@example.org'));
     });

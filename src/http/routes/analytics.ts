@@ -10,7 +10,7 @@ import { analyticsBundle } from '../../analytics/page-bundle.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import { BotAnalytics, BotFlow } from '../wire-schemas.js';
-import { operatorSignIn } from './console.js';
+import { operatorSignIn } from './console-session.js';
 import { pageHeaders } from './console-assets.js';
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });

@@ -13,7 +13,7 @@ import type { Published } from '../../bots/service.js';
 /** What publish and rollback record as who published, when an account token did. */
 const BY_ACCOUNT_TOKEN = { kind: 'account' } as const;
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
-const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
+export const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
 
@@ -30,14 +30,15 @@ export function parseIfMatch(header: string | string[] | undefined): number | nu
   return Number(match[1]);
 }
 
+/** What an edit answers; a master's publish and rollback also list what became of each clone (`Clones`). */
+export const edited = (bot: Published) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
+
 export function botRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
   const botFileRoute = { ...account, bodyLimit: BOT_FILE_BODY_LIMIT };
   // What every edit of a bot answers, and the errors an edit can meet.
   const edits = { response: { 200: EditedBot }, errors: ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED'] as const };
   const owned = (request: FastifyRequest) => s.bots.owned(accountOf(request), (request.params as { APIKey: string }).APIKey);
-  // A master's publish and rollback also list what became of each clone (`Clones`).
-  const edited = (bot: Published) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
 
   app.get('/bots', { ...account, schema: { ...account.schema, summary: "The account's bots", response: { 200: BotList } } }, async (request) => {
     const bots = await s.bots.list(accountOf(request));

@@ -4,7 +4,7 @@
 // is done by operators/console-workspace.ts.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import type { SignedIn } from './console.js';
+import type { SignedIn } from './console-session.js';
 import type { OperatorContext } from '../../operators/sessions.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';

@@ -4,9 +4,8 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HANDOVER_MODES, isBeingForgotten, type HandoverMode } from '../../conversations/control-service.js';
-import { operatorView, SESSION_HOURS, type OperatorContext } from '../../operators/sessions.js';
+import { operatorView, SESSION_HOURS } from '../../operators/sessions.js';
 import { eventView } from '../../operators/views.js';
-import { assertRoleAllows, type ConsoleArea } from '../../operators/roles.js';
 import { AppError } from '../../shared/errors.js';
 import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
 import type { App } from '../app.js';
@@ -14,27 +13,7 @@ import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
 import { shareRoutes } from './share.js';
 import { consoleWorkspaceRoutes } from './console-workspace.js';
-
-export const SESSION_COOKIE = 'colloquy_console';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    operatorContext: OperatorContext | null;
-  }
-  interface FastifyContextConfig {
-    /** a cookie route of the console: which roles open it (operators/roles.ts) */
-    consoleArea?: ConsoleArea;
-  }
-}
-
-/** The value of one cookie from the Cookie header (no library needed for one name). */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const pair of (header ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim() || undefined;
-  }
-  return undefined;
-}
+import { cookieValue, operatorSignIn, SESSION_COOKIE } from './console-session.js';
 
 /** Path=/console keeps the cookie off every other route; Secure when the server is served over https. */
 function sessionCookie(s: Services, value: string, maxAgeSeconds: number): string {
@@ -132,30 +111,6 @@ export function consoleRoutes(app: App, s: Services): void {
   shareRoutes(app, s);
 }
 
-/**
- * Route options of the console API: signed in before the body is read, so an anonymous request
- * never gets its body parsed, and refused (403 ROLE_FORBIDDEN) when the operator's role does not
- * open the route's `area` (operators/roles.ts). Limits count per operator; failed session cookies
- * are throttled like failed tokens. Also used by the analytics and designer APIs. Every cookie
- * route is built from these options and lives under /console/api/, which is how the cross-site
- * guard (edge.ts) knows it: a guard keyed on route configuration can read `consoleArea`.
- */
-export function operatorSignIn(app: App, s: Services, area: ConsoleArea) {
-  return {
-    config: { limit: 'principal' as const, consoleArea: area },
-    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-      const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
-      request.operatorContext = await app.failedAuth.guard(request, reply, cookie, () => s.operatorSessions.authenticate(cookie));
-      request.limitKey = `operator:${request.operatorContext.operator.id}`;
-      assertRoleAllows(request.operatorContext.operator.role, area);
-    },
-  };
-}
-
-/** The error codes of a cookie route, for /docs (bearer routes get theirs from responses.ts). */
-export const SESSION_ERRORS = ['TOKEN_MISSING', 'TOKEN_INVALID', 'ROLE_FORBIDDEN', 'ORIGIN_FORBIDDEN'] as const;
-
-export type SignedIn = ReturnType<typeof operatorSignIn>;
 
 function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, reply: FastifyReply): void {
   const ctx = request.operatorContext!;

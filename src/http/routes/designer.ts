@@ -9,25 +9,24 @@ import { Type, type TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord, Publisher } from '../../bots/model.js';
-import type { Published } from '../../bots/service.js';
-import type { ErrorCode } from '../../shared/errors.js';
+import { AppError, type ErrorCode } from '../../shared/errors.js';
 import { authed, BOT_FILE_BODY_LIMIT, type App } from '../app.js';
 import type { Services } from '../services.js';
 import { BotDiff, BotFile, EditedBot, PreviewChatReply, Versions } from '../wire-schemas.js';
-import { parseIfMatch } from './bots.js';
-import { operatorSignIn, SESSION_ERRORS } from './console.js';
+import { AnyBotFile, edited, parseIfMatch } from './bots.js';
+import { operatorSignIn, SESSION_ERRORS } from './console-session.js';
 import { CHAT_ANSWERS, ChatBody, chatInputOf } from './custom.js';
 
 const VersionNumber = Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'A published version number' });
+// Required, but checked by the handler after the bot's owner is: another account's token learns nothing.
 const DiffQuery = Type.Object(
   {
-    from: VersionNumber,
-    to: Type.String({ pattern: '^([1-9][0-9]{0,8}|draft)$', description: 'A published version number, or draft' }),
+    from: Type.Optional(VersionNumber),
+    to: Type.Optional(Type.String({ pattern: '^([1-9][0-9]{0,8}|draft)$', description: 'A published version number, or draft' })),
   },
   { additionalProperties: false },
 );
 const RollbackBody = Type.Object({ Version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
-const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
 const EDIT_ERRORS = ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED'] as const;
 
 /** Who is asking, and who a publish they make is recorded as. */
@@ -52,7 +51,6 @@ interface DesignerRoute {
   handle: (caller: Caller, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
-const edited = (bot: Published) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
 const paramsOf = (request: FastifyRequest) => request.params as Record<string, string>;
 
 function designerRoutesOf(s: Services): DesignerRoute[] {
@@ -94,7 +92,9 @@ function designerRoutesOf(s: Services): DesignerRoute[] {
       method: 'GET', path: '/diff', summary: 'What changed from one version to another or to the draft (docs/designer.md "Diff")',
       querystring: DiffQuery, response: { 200: BotDiff }, errors: ['BOT_NOT_FOUND', 'VERSION_NOT_FOUND'],
       handle: async ({ bot }, request) => {
-        const { from, to } = request.query as { from: string; to: string };
+        const { from, to } = request.query as { from?: string; to?: string };
+        if (from === undefined) throw new AppError('INVALID_REQUEST', 'from is required.', { Field: 'querystring.from' });
+        if (to === undefined) throw new AppError('INVALID_REQUEST', 'to is required.', { Field: 'querystring.to' });
         return s.bots.diff(bot, Number(from), to === 'draft' ? 'draft' : Number(to));
       },
     },
