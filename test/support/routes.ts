@@ -50,6 +50,7 @@ function parameterValue(name: string, context: RouteContext): string {
     mode: 'view',
     channel: 'telegram',
     hours: '1',
+    version: '1',
     ...(context.shareCode ? { code: context.shareCode } : {}),
     ...(context.botId ? { botid: context.botId } : {}),
     ...(context.cannedId ? { cannedid: context.cannedId } : {}),
