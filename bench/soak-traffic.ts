@@ -119,6 +119,7 @@ export interface SoakBot {
 }
 
 export interface Seeded {
+  accountKey: string;
   accountToken: string;
   bots: SoakBot[];
   /** the console session cookie */
@@ -159,7 +160,7 @@ export async function seed(recorder: Recorder, base: string, botFile: URL, recei
   const login = await fetch(`${base}/console/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: OPERATOR.email, Password: OPERATOR.password }) });
   const cookie = /colloquy_console=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0];
   if (login.status !== 200 || !cookie) throw new Error(`seeding: console login → ${login.status}`);
-  return { accountToken, bots, cookie };
+  return { accountKey: account.AccountAPIKey, accountToken, bots, cookie };
 }
 
 const TEXTS = ['hello', 'Where is my order?', 'restart', 'Track an order', 'I want a refund', 'start over', 'thanks!', '42'];

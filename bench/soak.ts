@@ -1,5 +1,7 @@
 // npm run soak [-- flags]: one Colloquy node under mixed traffic for a set time, to find what only
-// time shows (errors that come late, latency that creeps, memory that grows).
+// time shows (errors that come late, latency that creeps, memory or a database that grows). The
+// traffic includes intents, entities and AI steps against a provider that sometimes answers far
+// past the size cap (bench/soak-understanding.ts); the database's size is sampled with memory.
 //
 //   --minutes N     how long the traffic runs (default 10; fractions allowed, e.g. 0.5)
 //   --rate N        requests a second, all kinds together (default 40; the two console event
@@ -25,6 +27,7 @@ import pg from 'pg';
 import { installCleanup, killAllChildren, onCleanup, runCleanups, startChild, type Child } from './children.js';
 import { failed, Recorder, summaryTable, windowLine } from './soak-stats.js';
 import { ADMIN_TOKEN, call, Receiver, runTraffic, seed } from './soak-traffic.js';
+import { seedUnderstanding, SoakProvider, understandingWorker } from './soak-understanding.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BOT_FILE = new URL('../assets/support.bot.json', import.meta.url);
@@ -95,6 +98,8 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   if (!options.keep) onCleanup(async () => fs.rmSync(tmp, { recursive: true, force: true }));
   const receiver = await Receiver.start();
   onCleanup(() => receiver.close());
+  const provider = await SoakProvider.start();
+  onCleanup(() => provider.close());
   const databaseUrl = options.postgres ? await createPgDatabase(options.pgUrl) : null;
   say(`Colloquy soak: ${options.minutes} min at ${options.rate} requests/s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, data in ${tmp}`);
 
@@ -116,23 +121,35 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   try {
     const recorder = new Recorder();
     const seeded = await seed(recorder, server.url, BOT_FILE, receiver);
-    say(`server ${server.url} (pid ${server.pid}); seeded: 1 account, ${seeded.bots.length} bots (one with the webhook and includeAllChannels), ${seeded.bots.reduce((n, b) => n + b.users.length, 0)} conversations, an operator`);
+    const understanding = await seedUnderstanding(recorder, server.url, seeded.accountKey, seeded.accountToken, BOT_FILE, provider);
+    say(
+      `server ${server.url} (pid ${server.pid}); seeded: 1 account, ${seeded.bots.length + 1} bots (one with the webhook and includeAllChannels, one with intents, ` +
+        `an entity and AI steps), ${seeded.bots.reduce((n, b) => n + b.users.length, 0) + understanding.users.length} conversations, an operator`,
+    );
+    const database = databaseSize(tmp, databaseUrl);
+    const sizes: Array<{ at: number; bytes: number }> = [];
     recorder.restart(); // the seeding is not part of the figures
 
     const traffic = { base: server.url, recorder, seeded, until: performance.now() + durationMs, rate: options.rate };
     const streams = { events: 0, opened: 0 };
     const startedAt = recorder.now();
     let lastLine = startedAt;
-    const extra = () => `webhook calls ${receiver.calls}, console events ${streams.events}`;
+    const extra = () => `webhook calls ${receiver.calls}, console events ${streams.events}, database ${mb(sizes.at(-1)?.bytes)} MB`;
+    const sampleSize = async () => sizes.push({ at: recorder.now(), bytes: await database() });
+    await sampleSize();
     await recorder.sampleMemory(server.pid, server.url);
-    const memoryTimer = setInterval(() => void recorder.sampleMemory(server.pid, server.url).then((m) => (died ||= m === null)), MEMORY_EVERY_MS);
+    const memoryTimer = setInterval(() => {
+      void recorder.sampleMemory(server.pid, server.url).then((m) => (died ||= m === null));
+      void sampleSize().catch(() => undefined);
+    }, MEMORY_EVERY_MS);
     const lineTimer = setInterval(() => {
       const now = recorder.now();
       say(windowLine(recorder, lastLine, now, extra()));
       lastLine = now;
     }, options.every * 1000);
     try {
-      await runTraffic(traffic, streams);
+      // the understanding bot's traffic comes on top: a sixth of the rate
+      await Promise.all([runTraffic(traffic, streams), understandingWorker(traffic, understanding, provider, options.rate / 6)]);
     } finally {
       clearInterval(memoryTimer);
       clearInterval(lineTimer);
@@ -154,6 +171,8 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
         `Webhook calls received: ${receiver.calls} (${[...receiver.events].map(([e, n]) => `${e} ${n}`).join(', ') || 'none'}), badly signed: ${receiver.badlySigned}; ` +
           `the latest ${log.body?.Result?.length ?? 0} deliveries listed: ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ') || 'none'}`,
         `Console event streams: opened ${streams.opened} times, ${streams.events} events received`,
+        `AI provider answers: ${[...provider.answered].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
+        `Database size: ${sizeGrowth(sizes)}`,
         `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, load average ${os.loadavg()[0].toFixed(1)} at the end; ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`,
       ]),
     );
@@ -167,6 +186,32 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   } finally {
     await server.stop();
   }
+}
+
+const mb = (bytes: number | undefined) => (bytes === undefined ? '?' : (bytes / 1048576).toFixed(1));
+
+/** The database's size on disk: the SQLite files (with the WAL), or PostgreSQL's pg_database_size. */
+function databaseSize(dataDir: string, databaseUrl: string | null): () => Promise<number> {
+  if (databaseUrl === null) {
+    return async () => fs.readdirSync(dataDir).filter((f) => f.includes('.sqlite')).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  const connected = client.connect();
+  onCleanup(() => client.end().catch(() => undefined));
+  return async () => {
+    await connected;
+    return Number((await client.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
+  };
+}
+
+/** The size at the start, after the first minute, and at the end, with the growth of the last minute. */
+function sizeGrowth(sizes: Array<{ at: number; bytes: number }>): string {
+  if (sizes.length < 2) return 'not sampled';
+  const end = sizes.at(-1)!;
+  const at = (ms: number) => sizes.find((s) => s.at >= ms) ?? end;
+  const minuteIn = at(sizes[0].at + 60_000);
+  const minuteBefore = at(end.at - 60_000);
+  return `${mb(sizes[0].bytes)} MB at the start, ${mb(minuteIn.bytes)} MB after a minute, ${mb(end.bytes)} MB at the end (${mb(end.bytes - minuteBefore.bytes)} MB in the last minute)`;
 }
 
 const options = (() => {

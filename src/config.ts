@@ -1,6 +1,7 @@
 // Environment → typed, validated configuration. Anything wrong here stops the server with a
 // message that says which variable is wrong and why.
 import { CACHED_CONVERSATIONS } from './conversations/conversation-cache.js';
+import { DEFAULT_TRAINING_LIMITS, type TrainingLimits } from './understanding/training-limits.js';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -32,6 +33,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** the server-wide AI provider (COLLOQUY_AI_*), trusted like the channel URLs; null when unset */
   ai: { baseUrl: string; apiKey: string; model: string } | null;
+  /** the intent-model training thread's caps (COLLOQUY_TRAINING_MEMORY_MB, _SECONDS, _QUEUE); unset: the defaults */
+  training?: TrainingLimits;
   /** COLLOQUY_CHECK_RESPONSES=1 (tests): every JSON answer is validated against its documented schema */
   checkResponses?: boolean;
 }
@@ -45,6 +48,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
+  return value;
+}
+
+/** A number of seconds, fractions allowed (a test's training cap of a tenth of a second). */
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number of seconds from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -135,6 +147,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metaGraphUrl: upstreamUrl(env, 'COLLOQUY_META_GRAPH_URL', 'https://graph.facebook.com/v23.0'),
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
     ai: aiOf(env),
+    training: {
+      memoryMb: integer(env, 'COLLOQUY_TRAINING_MEMORY_MB', DEFAULT_TRAINING_LIMITS.memoryMb, 8, 16_384),
+      timeoutMs: Math.round(seconds(env, 'COLLOQUY_TRAINING_SECONDS', DEFAULT_TRAINING_LIMITS.timeoutMs / 1000, 0.05, 3600) * 1000),
+      queue: integer(env, 'COLLOQUY_TRAINING_QUEUE', DEFAULT_TRAINING_LIMITS.queue, 0, 1000),
+    },
     checkResponses: env.COLLOQUY_CHECK_RESPONSES === '1',
   };
 }

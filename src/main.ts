@@ -14,6 +14,7 @@ import { UnderstandingService } from './bots/understanding-service.js';
 import { AiSteps } from './conversations/ai-step.js';
 import { chatCompletion } from './integrations/ai-client.js';
 import { trainingCount } from './understanding/model.js';
+import { trainOffThread } from './understanding/trainer.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
@@ -31,6 +32,7 @@ import { MAX_NOTIFY_BYTES, openPostgresRelay } from './store/pg-events.js';
 import crypto from 'node:crypto';
 import { ControlService } from './conversations/control-service.js';
 import { Maintenance } from './conversations/maintenance.js';
+import { Retention } from './conversations/retention.js';
 import { ShareService } from './operators/share-service.js';
 import { ConsoleService } from './operators/console-service.js';
 import { AnalyticsService } from './analytics/service.js';
@@ -85,7 +87,7 @@ export async function openMigratedStore(config: Config, log: (line: string) => v
   if (key.created) log(`created ${key.source.replace(/^the /, '')}: back it up with the database, other nodes need the same key`);
   let store: Store;
   try {
-    store = await openStore({ ...config, secrets: key.box });
+    store = await openStore({ ...config, secrets: key.box, log });
   } catch (error) {
     const where = config.databaseUrl ? `PostgreSQL at ${redact(config.databaseUrl)}` : `SQLite in ${config.dataDir}`;
     throw new StartupError(`cannot open the database (${where}): ${(error as Error).message}`);
@@ -107,6 +109,8 @@ export async function createServices(config: Config, store: Store, options: Star
   const adminToken = await loadAdminToken(store, config.adminToken);
   const tokens = new TokenService(signingKey, config.tokenMinutes, () => clock.now());
   const events = await openEventBus(config, options.log);
+  // Publishing, restoring and cloning train intent models: never on the thread that serves requests.
+  trainOffThread(config.training);
   const metrics = new Metrics(() => store.conversationsByState(), trainingCount);
   const platforms = messagingPlatforms(config);
   const channelOutbound = new ChannelOutbound({ store, platforms, metrics });
@@ -173,8 +177,14 @@ export async function createServices(config: Config, store: Store, options: Star
     deliveries: new Deliveries(store, clock, () => dispatcher.wake()),
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
+    rateWindows: store.rateWindows,
   };
-  const maintenance = new Maintenance(forgetting, control, (error) => options.log?.(`maintenance: ${(error as Error).message}`), [() => inbound.pruneSeen(), () => preview.prune()]);
+  const retention = new Retention({ store, clock });
+  const maintenance = new Maintenance(forgetting, control, (error) => options.log?.(`maintenance: ${(error as Error).message}`), [
+    () => inbound.pruneSeen(),
+    () => retention.run(),
+    () => preview.prune(),
+  ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
   return { services, maintenance, dispatcher, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };

@@ -3,12 +3,10 @@
 // a regex the engine can run, and triggers naming intents the section declares. Read
 // defensively like rules.ts: a part the schema rejected is skipped, not reported twice.
 import { regexProblem } from '../engine/matching.js';
+import { nlpCostProblems, type NlpProblem } from './nlp-costs.js';
 import { isObj, type Segment } from './walk.js';
 
-export interface NlpProblem {
-  path: Segment[];
-  message: string;
-}
+export type { NlpProblem } from './nlp-costs.js';
 
 const key = (s: string): string => s.toLowerCase();
 const RESERVED_INTENT = 'none';
@@ -40,6 +38,7 @@ function namesOf(list: unknown): Set<string> | null {
 export function nlpSectionProblems(doc: Record<string, unknown>, out: NlpProblem[]): void {
   const nlp = doc.nlp;
   if (!isObj(nlp)) return;
+  nlpCostProblems(nlp, out);
   if (Array.isArray(nlp.intents)) {
     unique(nlp.intents, ['nlp', 'intents'], 'intent', out);
     nlp.intents.forEach((intent, i) => {

@@ -3,6 +3,7 @@
 
 import { parse as parseYaml } from 'yaml';
 import type { Problem } from './problems.js';
+import { wellFormed } from '../shared/well-formed.js';
 
 /** Unparsable text. Carries the same shape as a validation failure so the server maps both alike. */
 export class BotParseError extends Error {
@@ -32,7 +33,8 @@ export function parseBotDocument(raw: string | object, contentType?: string): un
   try {
     // uniqueKeys: a key written twice is a mistake in a hand-written file, not "last one wins".
     // maxAliasCount bounds alias expansion (the "billion laughs" document).
-    return yaml ? parseYaml(text, { uniqueKeys: true, maxAliasCount: 100, prettyErrors: true, logLevel: 'error' }) : JSON.parse(text);
+    // a lone surrogate escape becomes U+FFFD, as in every request (shared/well-formed.ts)
+    return wellFormed(yaml ? parseYaml(text, { uniqueKeys: true, maxAliasCount: 100, prettyErrors: true, logLevel: 'error' }) : JSON.parse(text));
   } catch (err) {
     const message = err instanceof Error ? firstLine(err.message) : String(err);
     throw new BotParseError(`${yaml ? 'invalid YAML' : 'invalid JSON'}: ${message}`);

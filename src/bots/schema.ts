@@ -171,7 +171,7 @@ const nlpSchema: JsonSchema = {
           values: {
             type: 'object',
             description: 'canonical value → its spellings (the value itself always counts)',
-            additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } },
+            additionalProperties: { type: 'array', maxItems: NLP_LIMITS.spellingsPerValue, items: { type: 'string', minLength: 1, maxLength: NLP_LIMITS.spellingLength } },
           },
           regex: { type: 'string', minLength: 1, description: 'RE2 syntax, case-sensitive unless it starts with (?i)' },
         },

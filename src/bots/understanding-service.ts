@@ -86,13 +86,16 @@ export class UnderstandingService {
     return { BaseUrl: null, Model: null, Configured: this.config.ai !== null, Source: this.config.ai !== null ? 'server' : null };
   }
 
-  /** Takes effect at once (no publish). An absent ApiKey keeps the stored one. */
+  /**
+   * Takes effect at once (no publish). An absent ApiKey keeps the stored one only while BaseUrl
+   * stays the same: the key goes nowhere it was not given for (issue 22; decisions.md).
+   */
   async putAiSettings(bot: BotRecord, body: { BaseUrl: string; Model: string; ApiKey?: string }): Promise<AiSettingsView> {
     const baseUrl = body.BaseUrl.trim();
     if (!isHttpUrl(baseUrl)) throw new AppError('INVALID_REQUEST', 'BaseUrl must be an absolute http:// or https:// URL.', { Field: 'BaseUrl' });
     const model = body.Model.trim();
     if (model === '') throw new AppError('MISSING_FIELD', 'Model is required.', { Field: 'Model' });
-    const apiKey = body.ApiKey ?? (await this.store.aiSettings.get(bot.id))?.apiKey ?? '';
+    const apiKey = body.ApiKey ?? keptKey(await this.store.aiSettings.get(bot.id), baseUrl);
     await this.store.aiSettings.put({ botId: bot.id, baseUrl, model, apiKey, updatedAt: this.clock.now() });
     return this.aiSettings(bot);
   }
@@ -108,6 +111,27 @@ export class UnderstandingService {
     if (own) return { baseUrl: own.baseUrl, model: own.model, apiKey: own.apiKey, guarded: true };
     const server = this.config.ai;
     return server === null ? null : { baseUrl: server.baseUrl, model: server.model, apiKey: server.apiKey, guarded: false };
+  }
+}
+
+/**
+ * The stored key a PUT without ApiKey may keep: only for the very URL it was stored with. Any other
+ * URL would receive it on the next call, so whoever holds an account token could read the key by
+ * pointing the bot at a server of their own. A race with another PUT keeps a (URL, key) pair that
+ * was stored together, never a new mix.
+ */
+function keptKey(stored: { baseUrl: string; apiKey: string } | null, baseUrl: string): string {
+  if (stored === null || stored.apiKey === '') return '';
+  if (sameUrl(stored.baseUrl, baseUrl)) return stored.apiKey;
+  throw new AppError('MISSING_FIELD', 'ApiKey is required when BaseUrl changes: the stored key is only ever sent to the URL it was given for.', { Field: 'ApiKey' });
+}
+
+/** Equal once parsed (`HTTPS://Host:443/v1` is `https://host/v1`); anything else is a change. */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
   }
 }
 

@@ -13,6 +13,8 @@ import type { BotRecord } from '../bots/model.js';
 export const STATE_COMMANDS = ['ban', 'unban', 'forget', 'takeover', 'handover'] as const;
 export type StateCommand = (typeof STATE_COMMANDS)[number];
 export const HANDOVER_MODES = ['viewshares', 'dropshares', '*'] as const;
+/** The longest ban, in days (a hundred years): its end must still be a date. */
+export const MAX_BAN_DAYS = 36_500;
 export type HandoverMode = (typeof HANDOVER_MODES)[number];
 
 export interface StateChange {

@@ -1,7 +1,9 @@
 // Forgetting a user (api.md section 8, `forget`; the flow's `forget` action): the conversation is
 // marked `forgetting` in the turn that asked for it, and deleted — every row: messages, shares,
 // queued webhooks — right after that turn committed. A stop in between leaves the mark, and the
-// maintenance loop deletes what is marked on its next pass (and at start).
+// maintenance loop deletes what is marked on its next pass (and at start). The forget is complete,
+// and `forgotten` published, once the store has erased the deleted rows from its files as well
+// (SQLite's write-ahead log; docs/limits.md "Forgetting").
 import type { Clock } from '../shared/clock.js';
 import type { EventBus } from './events.js';
 import type { ConversationRecord } from './model.js';
@@ -14,17 +16,22 @@ export class Forgetting {
     private readonly clock: Clock,
   ) {}
 
-  /** Deletes a conversation marked as forgetting, in the background; listeners hear `forgotten`. */
+  /** Deletes a conversation marked as forgetting, in the background; listeners hear `forgotten` once it is erased. */
   forget(c: ConversationRecord): void {
     void this.store.conversations
       .remove(c.id)
+      // the store keeps trying until it gets through (and logs when it cannot); it rejects only when closing
+      .then(() => this.store.eraseDeleted())
       .then(() => this.events.publish({ kind: 'forgotten', botId: c.botId, userId: c.userId, channel: c.channel, at: this.clock.now() }))
       // a failed deletion stays marked: the maintenance loop deletes it on its next pass
       .catch(() => undefined);
   }
 
-  /** Deletes every conversation still marked (a forget that a stop interrupted). */
+  /** Deletes every conversation still marked (a forget that a stop interrupted), then erases them in the background. */
   async finishInterrupted(): Promise<void> {
-    for (const id of await this.store.conversations.forgettingIds()) await this.store.conversations.remove(id);
+    const ids = await this.store.conversations.forgettingIds();
+    for (const id of ids) await this.store.conversations.remove(id);
+    // not awaited: the maintenance loop's other chores go on while the store tries
+    if (ids.length > 0) void this.store.eraseDeleted().catch(() => undefined);
   }
 }

@@ -5,6 +5,7 @@
 import { isSystemVariable } from '../engine/state.js';
 import type { ConversationState } from '../engine/types.js';
 import { AppError } from '../shared/errors.js';
+import { cutToBytes, utf8Bytes } from '../shared/utf8.js';
 import { applyTags, applyVariables, type VariableUpdate } from './values.js';
 
 export const LIMITS = Object.freeze({
@@ -26,9 +27,15 @@ export const LIMITS = Object.freeze({
   historyBytes: 1024 * 1024,
   /** levels of nested `Parts` in an injection (a part without children is 1 level) */
   partsDepth: 8,
+  /** UTF-8 bytes of a missed text (understanding.md) as stored, grouped and listed: cut beyond */
+  missedTextBytes: 1024,
+  /** missed texts kept per conversation, newest first; older ones are deleted with the turn's write */
+  missedTextsPerConversation: 100,
+  /** missed texts kept per bot, newest first (the maintenance pass deletes the rest) */
+  missedTextsPerBot: 10_000,
+  /** days a missed text is kept (the maintenance pass deletes older ones) */
+  missedTextDays: 90,
 });
-
-const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** How applyVariables stores a value: strings as they are, anything else as its JSON text. */
 const storedText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -82,19 +89,6 @@ export function applyRequestValues(state: ConversationState, variables: readonly
   if (state.tags.length > LIMITS.tagsPerConversation && state.tags.length > tagsBefore) {
     throw exceeded('TagsPerConversation', LIMITS.tagsPerConversation, `A conversation holds at most ${LIMITS.tagsPerConversation} tags.`);
   }
-}
-
-/** `text` cut to at most `max` UTF-8 bytes, never inside a character. */
-export function cutToBytes(text: string, max: number): string {
-  if (text.length * 3 <= max || utf8Bytes(text) <= max) return text;
-  let bytes = 0;
-  let end = 0;
-  for (const char of text) {
-    bytes += utf8Bytes(char);
-    if (bytes > max) break;
-    end += char.length;
-  }
-  return text.slice(0, end);
 }
 
 /**

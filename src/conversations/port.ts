@@ -43,7 +43,10 @@ export interface TurnWrites {
     noteLastInbound(conversationId: number, messageId: string): Promise<void>;
   };
   /** user texts that reached a fallback (understanding.md), deleted with their conversation */
-  missedTexts: { insert(row: NewMissedText): Promise<void> };
+  missedTexts: {
+    /** adds a conversation's rows, then keeps its newest `keep` (docs/limits.md "Missed texts") */
+    add(conversationId: number, rows: NewMissedText[], keep: number): Promise<void>;
+  };
   accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
   shares: {
     insert(share: ShareRecord): Promise<void>;
@@ -67,8 +70,11 @@ export interface TurnSave {
   usage: { accountId: string; month: string; add: UsageAdded } | null;
   /** user texts of this turn that reached a fallback (understanding.md) */
   missedTexts: NewMissedText[];
-  /** the history limits (docs/limits.md) the history must stay within after the append */
-  limits: { messages: number; bytes: number };
+  /**
+   * the history limits (docs/limits.md) the history must stay within after the append, and the
+   * missed texts the conversation keeps (its oldest beyond go with this write)
+   */
+  limits: { messages: number; bytes: number; missedTexts: number };
 }
 
 /** `over-limit`: nothing was written because the history would cross a limit (the caller trims in a transaction). */
@@ -89,4 +95,6 @@ export interface ConversationStorage {
   saveTurn?(turn: TurnSave): Promise<TurnSaveOutcome>;
   /** runs `work` in one transaction: all its writes commit together, or none (it threw) */
   transaction<T>(work: (tx: TurnWrites) => Promise<T>): Promise<T>;
+  /** resolves once the rows deleted so far have left the database's files too, as far as it can promise (docs/limits.md "Forgetting") */
+  eraseDeleted(): Promise<void>;
 }

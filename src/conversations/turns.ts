@@ -10,6 +10,7 @@ import type { Clock } from '../shared/clock.js';
 import type { ConversationStorage, TurnWrites } from './port.js';
 import { planWebhooks, webhookUrlOf, type TurnMessage } from '../webhooks/plan.js';
 import type { EventBus } from './events.js';
+import { cutToBytes } from '../shared/utf8.js';
 import { LIMITS } from './limits.js';
 import { CACHED_CONVERSATIONS, ConversationCache } from './conversation-cache.js';
 import type { ConversationRecord, NewMissedText } from './model.js';
@@ -147,8 +148,17 @@ export class ConversationTurns {
     const now = this.clock.now();
     // The moment the control state changed is kept, so the console shows how long a user really waited.
     const save = before && before.controlState === result.save.controlState ? result.save : { ...result.save, controlChangedAt: now };
+    // Stored cut (docs/limits.md "Missed texts"): the grouping key is indexed, and a database
+    // index takes a bounded key only (PostgreSQL's btree refuses one over 2.7 KB).
     const missedTexts = (conversationId: number): NewMissedText[] =>
-      (result.missedTexts ?? []).map((m) => ({ ...m, botId: bot.id, conversationId, key: m.text.trim().toLowerCase(), createdAt: now }));
+      (result.missedTexts ?? []).map((m) => ({
+        ...m,
+        text: cutToBytes(m.text, LIMITS.missedTextBytes),
+        botId: bot.id,
+        conversationId,
+        key: cutToBytes(m.text.trim().toLowerCase(), LIMITS.missedTextBytes),
+        createdAt: now,
+      }));
     // Pushed messages on the custom channel wait for a PENDING poll unless a webhook takes them.
     const queue = save.channel === 'custom' && !webhookUrlOf(bot);
     const month = this.clock.iso(now).slice(0, 7);
@@ -167,7 +177,7 @@ export class ConversationTurns {
         missedTexts: missedTexts(save.id),
         messages: messages.map((m) => ({ direction: m.direction, parts: m.parts, pending: m.pushed && queue })),
         usage: usage ? { accountId: bot.accountId, month, add: { ...NO_USAGE, ...usage } } : null,
-        limits: { messages: LIMITS.historyMessages, bytes: LIMITS.historyBytes },
+        limits: { messages: LIMITS.historyMessages, bytes: LIMITS.historyBytes, missedTexts: LIMITS.missedTextsPerConversation },
       });
       if (outcome === 'saved') return { conversation: { ...save, revision: save.revision + 1, updatedAt: now }, outbox: 0 };
       if (outcome === 'conflict') return false;
@@ -198,7 +208,7 @@ export class ConversationTurns {
       for (const row of [...plan.rows, ...deliveries]) await tx.outbox.insert(row);
       const counted = { ...NO_USAGE, ...usage, notifications: (usage?.notifications ?? 0) + plan.notifications };
       if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, month, counted);
-      for (const row of missedTexts(conversation.id)) await tx.missedTexts.insert(row);
+      await tx.missedTexts.add(conversation.id, missedTexts(conversation.id), LIMITS.missedTextsPerConversation);
       if (alsoWrite) await alsoWrite(tx, conversation.id);
       return { conversation, outbox: plan.rows.length + deliveries.length };
     });

@@ -94,6 +94,11 @@ export class Preview {
     const cached = this.drafts.get(botId);
     if (cached?.version === twin.version) return cached.compiled;
     const compiled = this.compile(twin, botId);
+    // A failed compile is not kept, as trainModel keeps no failed training: a busy training
+    // queue (503 TRAINING_BUSY) must not answer every later preview of this version.
+    compiled.catch(() => {
+      if (this.drafts.get(botId)?.compiled === compiled) this.drafts.delete(botId);
+    });
     this.drafts.delete(botId);
     this.drafts.set(botId, { version: twin.version, compiled });
     while (this.drafts.size > CACHED_DRAFTS) this.drafts.delete(this.drafts.keys().next().value!);
@@ -140,9 +145,10 @@ function previewStorage(store: Store): ConversationStorage {
               return id;
             },
           },
-          missedTexts: { insert: async () => undefined },
+          missedTexts: { add: async () => undefined },
           outbox: { insert: async () => undefined },
         }),
       ),
+    eraseDeleted: () => store.eraseDeleted(),
   };
 }

@@ -3,6 +3,7 @@
 
 import type { Action } from '../bots/bot-file.js';
 import { renderTemplate } from '../shared/template.js';
+import { utf8Bytes } from '../shared/utf8.js';
 import type { ActionDefinition } from './action-definition.js';
 import { positionOf, type CompiledBehaviour, type CompiledBot, type CompiledInteraction } from './compiled.js';
 import { actionRegistry } from './registry.js';
@@ -13,6 +14,12 @@ import { PartType, type PartTypeCode } from './parts.js';
 export const MAX_MOVES = 25;
 export const MAX_ACTIONS = 1000;
 export const MAX_TURN_MS = 10_000;
+/**
+ * UTF-8 bytes of parts (as JSON) one turn may say; the part that would pass it and every later
+ * one are dropped, with a diagnostic. A message holds at most two turns (a start and a text), so
+ * no message nears the 1 MiB history cap (docs/limits.md), whatever the flow says.
+ */
+export const MAX_SAID_BYTES = 256 * 1024;
 
 const GUARD: Flow = Object.freeze({ kind: 'end', reason: 'guard' });
 /** Reply part types whose text is "typed" and so carries a TypeDelay (api.md 3 rule 10). */
@@ -32,6 +39,8 @@ export class Turn implements RunContext {
   private waitedMs = 0;
   private actionsRun = 0;
   private readonly startedAt: number;
+  private saidBytes = 0;
+  private droppedParts = false;
 
   constructor(
     readonly bot: CompiledBot,
@@ -71,6 +80,16 @@ export class Turn implements RunContext {
   }
 
   say(part: ReplyPart): void {
+    // What a turn says stays a prefix of what it meant to say: after the first part that does not
+    // fit, nothing more is said (and one diagnostic, not one per part of a loop).
+    if (this.droppedParts) return;
+    const bytes = utf8Bytes(JSON.stringify(part));
+    if (this.saidBytes + bytes > MAX_SAID_BYTES) {
+      this.droppedParts = true;
+      this.diagnose(null, null, new Error(`parts dropped: a turn says at most ${MAX_SAID_BYTES} bytes`));
+      return;
+    }
+    this.saidBytes += bytes;
     this.parts.push(part);
   }
 

@@ -8,8 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Access } from '../auth/authenticate.js';
 import { AppError } from '../shared/errors.js';
 import { AuthFailureThrottle, limitKeyOf } from './auth-throttle.js';
-import { SharedWindowStore } from './rate-limit-store.js';
+import { SharedWindowStore, WindowCounters } from './rate-limit-store.js';
 import type { Services } from './services.js';
+import { WindowReporter } from './window-reporter.js';
 
 /** Sign-in attempts per client address and minute, counted apart from every other request. */
 export const LOGINS_PER_MINUTE = 30;
@@ -33,12 +34,21 @@ type Limiter = (request: FastifyRequest) => Promise<{ max: number; remaining: nu
 
 export async function installAccessControl(app: FastifyInstance, s: Services): Promise<void> {
   const limitsOn = s.config.rateLimitPerMinute > 0;
-  app.decorate('failedAuth', new AuthFailureThrottle(limitsOn));
+  // Nodes on one PostgreSQL add up their counts (rate-limit-store.ts); one node counts alone.
+  const reporter = s.rateWindows && new WindowReporter(s.rateWindows, (error) => app.log.warn(`rate limit counts not shared: ${(error as Error).message}`));
+  const countersFor = (namespace: string) => new WindowCounters(reporter && { reporter, namespace });
+  app.decorate('failedAuth', new AuthFailureThrottle(limitsOn, countersFor('failed:')));
   app.decorateRequest('limitKey', null);
   const limiters = new Map<LimitKind, Limiter>();
   if (limitsOn) {
     // The plugin's counting and window logic, called from our hook (no route-level hooks of its own).
-    await app.register(rateLimit, { global: false, store: SharedWindowStore, max: s.config.rateLimitPerMinute, timeWindow: MINUTE, keyGenerator: limitKeyOf });
+    const counters = countersFor('limit:');
+    const store = class extends SharedWindowStore {
+      constructor() {
+        super(counters);
+      }
+    };
+    await app.register(rateLimit, { global: false, store, max: s.config.rateLimitPerMinute, timeWindow: MINUTE, keyGenerator: limitKeyOf });
     limiters.set('principal', app.createRateLimit() as unknown as Limiter);
     limiters.set('sign-in', app.createRateLimit({ max: LOGINS_PER_MINUTE, timeWindow: MINUTE, keyGenerator: (request) => `sign-in:${request.ip}` }) as unknown as Limiter);
   }

@@ -2,10 +2,12 @@
 //
 // Limits are keyed on what was verified, never on raw header text: `Bearer  X`, `bearer X` and
 // `Bearer X` are one principal, and junk credentials do not buy fresh buckets. Failed attempts
-// (a bad token, bot key, session cookie or password) have their own small allowance per client
-// address and per credential; past it the attempt is refused before any lookup or password hash,
-// so guessing costs the guesser and not the server. The client address is the socket's, or the
-// forwarded one when COLLOQUY_TRUST_PROXY says which proxies to believe.
+// (a bad token, bot key, session cookie, password, or account key, bot key and secret on the token
+// endpoint) have their own small allowance per client address and per credential; past it the
+// attempt is refused before any lookup or password hash, so guessing costs the guesser and not the
+// server. On PostgreSQL the nodes share these counts (rate-limit-store.ts says how, and how far
+// past the allowance N nodes may go). The client address is the socket's, or the forwarded one
+// when COLLOQUY_TRUST_PROXY says which proxies to believe.
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.js';
@@ -36,17 +38,23 @@ export function limitKeyOf(request: FastifyRequest): string {
 
 const digest = (credential: string) => crypto.createHash('sha256').update(credential).digest('base64url');
 
-export class AuthFailureThrottle {
-  private readonly counters = new WindowCounters();
+/** Which failures of `authenticate` count against the address and the credential. */
+export type FailureTest = (error: AppError) => boolean;
+const unauthorized: FailureTest = (error) => error.status === 401;
 
-  constructor(private readonly enabled: boolean) {}
+export class AuthFailureThrottle {
+  constructor(
+    private readonly enabled: boolean,
+    private readonly counters: WindowCounters,
+  ) {}
 
   /**
    * Runs `authenticate` unless the address or the credential is out of failed attempts (then 429
-   * RATE_LIMITED with Retry-After, without authenticating). A 401 counts one failure for both. A
-   * request that presents no credential at all costs nothing to check and is not counted.
+   * RATE_LIMITED with Retry-After, without authenticating). A failure (a 401 unless `failed` says
+   * otherwise) counts one for both. A request that presents no credential at all costs nothing to
+   * check and is not counted.
    */
-  async guard<T>(request: FastifyRequest, reply: FastifyReply, credential: string | undefined, authenticate: () => Promise<T>): Promise<T> {
+  async guard<T>(request: FastifyRequest, reply: FastifyReply, credential: string | undefined, authenticate: () => Promise<T>, failed = unauthorized): Promise<T> {
     if (!this.enabled || !credential) return authenticate();
     const keys: Array<[string, number]> = [
       [`address:${request.ip}`, AUTH_FAILURES_PER_ADDRESS],
@@ -63,7 +71,7 @@ export class AuthFailureThrottle {
     try {
       return await authenticate();
     } catch (error) {
-      if (error instanceof AppError && error.status === 401) for (const [key] of keys) this.counters.incr(key, WINDOW_MS);
+      if (error instanceof AppError && failed(error)) await Promise.all(keys.map(([key, max]) => this.counters.incr(key, WINDOW_MS, max)));
       throw error;
     }
   }

@@ -22,8 +22,22 @@ export function installSecurityHeaders(app: FastifyInstance): void {
   });
 }
 
-/** Routes a browser reaches with ambient credentials: the console's session cookie, a share link's code. */
-const AMBIENT_CREDENTIAL_ROUTES = /^\/(console\/api|share)\//;
+/**
+ * What authenticates a route when a browser sends it by itself, without the page asking: the
+ * console's session cookie, or a share link's code in the URL. A route that takes one says so in
+ * its config (`ambientCredential`), and the cross-site guard keys on that mark, never on the URL
+ * as sent: the router decodes `%61pi`, so no spelling of a path reaches a marked route unguarded.
+ */
+export type AmbientCredential = 'session' | 'share-link';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    ambientCredential?: AmbientCredential;
+  }
+}
+
+/** Every route under these paths takes an ambient credential (or signs in): unmarked, the server does not start. */
+const AMBIENT_CREDENTIAL_PATHS = /^\/(console\/api|share)\//;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -34,13 +48,30 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * carry no ambient credential of a victim.
  */
 export function installCrossSiteGuard(app: FastifyInstance, publicUrl: () => string): void {
+  // Checked as each route is registered: a new console or share route that forgot its mark fails
+  // the server's start, not a security review.
+  app.addHook('onRoute', (route) => {
+    if (AMBIENT_CREDENTIAL_PATHS.test(route.url ?? route.path) && !route.config?.ambientCredential) {
+      throw new Error(`${String(route.method)} ${route.url}: routes under /console/api/ and /share/ must set config.ambientCredential (src/http/edge.ts)`);
+    }
+  });
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !AMBIENT_CREDENTIAL_ROUTES.test(request.url)) return;
+    if (SAFE_METHODS.has(request.method) || !request.routeOptions.config?.ambientCredential) return;
     const site = request.headers['sec-fetch-site'];
     if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') throw crossSite();
     const origin = request.headers.origin;
     if (origin !== undefined && !isOwnOrigin(origin, request, publicUrl())) throw crossSite();
   });
+}
+
+/**
+ * Called by whatever reads an ambient credential from a request, so that no route reads one
+ * without the guard covering it: an unmarked route is a programming error and fails loudly.
+ */
+export function assertGuarded(request: FastifyRequest, credential: AmbientCredential): void {
+  if (request.routeOptions.config?.ambientCredential !== credential) {
+    throw new Error(`${request.method} ${request.routeOptions.url} reads a ${credential} credential without config.ambientCredential '${credential}'`);
+  }
 }
 
 const crossSite = () => new AppError('ORIGIN_FORBIDDEN', 'Cross-site requests to the console and shared links are refused.');

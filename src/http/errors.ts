@@ -37,7 +37,11 @@ function fromFastify(error: FastifyError): AppError | null {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof AppError ? error : fromFastify(error);
-    if (known) return reply.status(known.status).send(known.toBody());
+    if (known) {
+      // a full training queue empties in seconds (understanding/trainer.ts)
+      if (known.code === 'TRAINING_BUSY') reply.header('Retry-After', '5');
+      return reply.status(known.status).send(known.toBody());
+    }
     request.log.error({ err: error }, 'unexpected failure');
     const internal = new AppError('INTERNAL');
     return reply.status(internal.status).send(internal.toBody());

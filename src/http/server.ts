@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { Principal } from '../auth/authenticate.js';
 import { AppError } from '../shared/errors.js';
+import { mayHoldSurrogates, wellFormed } from '../shared/well-formed.js';
 import { normalizeMembers } from './request-members.js';
 import { installErrorHandling } from './errors.js';
 import { installAccessControl } from './access.js';
@@ -14,6 +15,7 @@ import { installResponses } from './responses.js';
 import { BOT_FILE_BODY_LIMIT, DEFAULT_BODY_LIMIT, type App } from './app.js';
 
 export type { App };
+import { refuseUnboundedIntegers } from './bounded-integers.js';
 import { answerExpectContinue, clientErrorAnswer, installCrossSiteGuard, installSecurityHeaders, loggedRoute } from './edge.js';
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
@@ -79,6 +81,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
     if (containsNul(request.params) || containsNul(request.query)) throw new AppError('INVALID_REQUEST', 'Text may not contain NUL characters.');
   });
   installCrossSiteGuard(app, () => services.config.publicUrl);
+  refuseUnboundedIntegers(app);
   // One log line per request, written when the answer has gone out.
   app.addHook('onResponse', async (request, reply) => {
     const started = (request as { startedAt?: bigint }).startedAt ?? process.hrtime.bigint();
@@ -148,7 +151,8 @@ function installBodyParsers(app: App): void {
   // An empty body is read as {} (api.md Conventions: on the chat endpoints that is a RESET).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body as string).trim() === '') return done(null, {});
-    defaultJson(request, body as string, done);
+    // a lone surrogate escape ("\ud800") becomes U+FFFD here, for every JSON body (decisions.md)
+    defaultJson(request, body as string, (error, parsed) => (error ? done(error, undefined) : done(null, mayHoldSurrogates(body as string) ? wellFormed(parsed) : parsed)));
   });
   // Bot files may come as YAML; the bot routes parse the text themselves.
   app.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml'], { parseAs: 'string' }, (_request, body, done) =>

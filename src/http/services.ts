@@ -24,6 +24,7 @@ import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
+import type { RateWindowTable } from '../store/rate-windows.js';
 
 export interface Services {
   config: Config;
@@ -57,4 +58,6 @@ export interface Services {
   deliveries: Deliveries;
   metrics: Metrics;
   botSchema: Record<string, unknown>;
+  /** where nodes on one PostgreSQL add up their rate-limit counts; null on SQLite (one node) */
+  rateWindows: RateWindowTable | null;
 }

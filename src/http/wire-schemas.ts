@@ -3,6 +3,7 @@
 // They never shape an answer: the server writes replies with JSON.stringify, so a field missing
 // here is a gap in the document, never a field dropped from the wire.
 import { Type, type TSchema } from 'typebox';
+import { BoundedInteger, INT32_MAX } from './bounded-integers.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ description: 'ISO 8601, UTC' });
@@ -22,13 +23,15 @@ export const ErrorResponse = Type.Object(
  * client injects may leave `Type` out (a text); deeper nesting is bounded by limits.ts, not here.
  */
 function partSchema(depth: number, injected = false): TSchema {
-  const type = Type.Integer({ description: '0 text, 1 button, 3 image, 5 carousel, 6 question, 9 video, 10 audio, 11 file, 13 buttons, 14 card, 17 link, 19 user text, 25 delay' });
+  // Injected parts come in a request, whose every integer is bounded (bounded-integers.ts).
+  const integer = (options: { description: string; minimum?: number }) => (injected ? BoundedInteger(0, INT32_MAX, options) : Type.Integer(options));
+  const type = integer({ description: '0 text, 1 button, 3 image, 5 carousel, 6 question, 9 video, 10 audio, 11 file, 13 buttons, 14 card, 17 link, 19 user text, 25 delay' });
   return Type.Object(
     {
       Type: injected ? Type.Optional(type) : type,
       Text: Type.Optional(Nullable(Type.String())),
       Command: Type.Optional(Nullable(Type.String({ description: 'A button payload: send it back as Command' }))),
-      TypeDelay: Type.Optional(Type.Integer({ minimum: 0, description: 'Milliseconds to show typing first' })),
+      TypeDelay: Type.Optional(integer({ minimum: 0, description: 'Milliseconds to show typing first' })),
       BehaviourName: Type.Optional(Type.String()),
       InteractionName: Type.Optional(Type.String()),
       Url: Type.Optional(Type.String()),

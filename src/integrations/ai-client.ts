@@ -4,9 +4,10 @@
 // the private-network guard; the server-wide one is the operator's and trusted. One deadline
 // bounds the whole call and nothing is retried: a turn waits at most `timeoutMs`, once.
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
-import { fetch } from 'undici';
+import { fetch, Response, type Dispatcher } from 'undici';
 import type { AiAnswer } from '../engine/types.js';
-import { isPrivateLiteralUrl, outboundDispatcher } from './http-call.js';
+import { isPrivateLiteralUrl, MAX_RESPONSE_BYTES, outboundDispatcher, readCapped } from './http-call.js';
+import { wellFormed } from '../shared/well-formed.js';
 
 export interface AiProvider {
   baseUrl: string;
@@ -42,8 +43,7 @@ export async function chatCompletion(provider: AiProvider, messages: ChatMessage
     apiKey: provider.apiKey === '' ? 'none' : provider.apiKey,
     maxRetries: 0,
     timeout: options.timeoutMs,
-    // Redirects are not followed: a public URL must not bounce the call to a private address.
-    fetch: ((url: string, init: Record<string, unknown>) => fetch(url, { ...init, dispatcher, redirect: 'manual' })) as unknown as typeof globalThis.fetch,
+    fetch: cappedFetch(dispatcher) as unknown as typeof globalThis.fetch,
   });
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
@@ -60,11 +60,31 @@ export async function chatCompletion(provider: AiProvider, messages: ChatMessage
     const content: unknown = completion?.choices?.[0]?.message?.content;
     const tokens = Number(completion?.usage?.total_tokens ?? 0);
     if (typeof content !== 'string') return { ...ERROR, tokens: Number.isFinite(tokens) ? tokens : 0 };
-    return { status: 'OK', text: content, tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
+    // a model's JSON answer may carry a lone surrogate escape: U+FFFD, as for any text that comes in
+    return { status: 'OK', text: wellFormed(content), tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
   } catch (error) {
     const timedOut = abort.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError;
     return timedOut ? { status: 'TIMEOUT', text: '', tokens: 0 } : ERROR;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Statuses whose Response may carry no body (the Response constructor refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The client's fetch: redirects are not followed (a public URL must not bounce the call to a
+ * private address), and the body is read here, at most MAX_RESPONSE_BYTES of it, before the
+ * client sees it. A provider is any URL a tenant names: an answer of 400 MB used to be read whole,
+ * parsed, said and stored (issue 22). Past the cap the connection is dropped and the client gets
+ * a connection error, which is ERROR.
+ */
+function cappedFetch(dispatcher: Dispatcher) {
+  return async (url: string, init: Record<string, unknown>): Promise<Response> => {
+    const res = await fetch(url, { ...init, dispatcher, redirect: 'manual' });
+    const body = await readCapped(res.body, MAX_RESPONSE_BYTES);
+    if (body === null) throw new Error(`the provider's answer is over ${MAX_RESPONSE_BYTES} bytes`);
+    return new Response(NULL_BODY_STATUSES.has(res.status) ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import dns from 'node:dns';
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { performHttpCall, isPrivateAddress, checkPublicUrl, type HttpCallRequest } from './http-call.js';
+import { createGzip } from 'node:zlib';
+import { performHttpCall, isPrivateAddress, checkPublicUrl, MAX_RESPONSE_BYTES, type HttpCallRequest } from './http-call.js';
 
 interface Seen {
   method: string;
@@ -92,6 +93,42 @@ test('body over maxBytes → ERROR (an endless body is cut off, not waited for);
   const exact = await serve((_q, r) => r.end('y'.repeat(100)));
   assert.deepEqual(await performHttpCall(call(exact.base), { ...open, maxBytes: 100 }), { status: 200, body: 'y'.repeat(100) });
   assert.deepEqual(await performHttpCall(call(exact.base), { ...open, maxBytes: 99 }), { status: 'ERROR', body: '' });
+});
+
+test('the default cap is 1 MiB: an endless body, raw or gzipped, is read only that far, never buffered whole', async () => {
+  const chunk = Buffer.alloc(64 * 1024, 'z');
+  let written = 0;
+  /** Writes as fast as the client reads, forever, and counts what it handed over. */
+  const flood = (out: NodeJS.WritableStream) => {
+    const more = () => {
+      while (written < 1024 * MAX_RESPONSE_BYTES) {
+        written += chunk.length;
+        if (!out.write(chunk)) return void out.once('drain', more);
+      }
+    };
+    more();
+  };
+  const raw = await serve((_q, r) => {
+    r.writeHead(200, { 'content-type': 'application/json' });
+    flood(r);
+  });
+  assert.deepEqual(await performHttpCall(call(raw.base, { timeoutMs: 20_000 }), open), { status: 'ERROR', body: '' });
+  assert.ok(written < 16 * MAX_RESPONSE_BYTES, `the server handed over ${written} bytes`);
+
+  // A few KiB of gzip that inflate to a gigabyte: the cap counts the inflated bytes.
+  written = 0;
+  const bomb = await serve((_q, r) => {
+    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const gzip = createGzip();
+    gzip.pipe(r);
+    r.on('close', () => gzip.destroy());
+    flood(gzip);
+  });
+  assert.deepEqual(await performHttpCall(call(bomb.base, { timeoutMs: 20_000 }), open), { status: 'ERROR', body: '' });
+  assert.ok(written < 64 * MAX_RESPONSE_BYTES, `the server compressed ${written} bytes`);
+
+  const fits = await serve((_q, r) => r.end('f'.repeat(MAX_RESPONSE_BYTES)));
+  assert.equal((await performHttpCall(call(fits.base), open)).status, 200);
 });
 
 test('refused connection, DNS failure, invalid URL, non-http scheme → ERROR', async () => {

@@ -6,6 +6,7 @@
 import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { isIP, type LookupFunction } from 'node:net';
+import type { ReadableStream } from 'node:stream/web';
 import { Agent, fetch } from 'undici';
 import type { HttpAnswer } from '../engine/types.js';
 
@@ -23,7 +24,8 @@ export interface HttpCallOptions {
   maxBytes?: number;
 }
 
-const DEFAULT_MAX_BYTES = 1024 * 1024;
+/** What one outbound answer may weigh (callApi and AI providers alike): docs/limits.md. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
 const ERROR: HttpAnswer = { status: 'ERROR', body: '' };
 const TIMEOUT: HttpAnswer = { status: 'TIMEOUT', body: '' };
 
@@ -142,7 +144,7 @@ export function isPrivateLiteralUrl(url: string): boolean {
 
 /** Performs one outbound call. Never throws: failures map to status 'TIMEOUT' or 'ERROR'. */
 export async function performHttpCall(req: HttpCallRequest, opts: HttpCallOptions): Promise<HttpAnswer> {
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxBytes = opts.maxBytes ?? MAX_RESPONSE_BYTES;
   const u = parseHttpUrl(req.url);
   if (!u) return ERROR;
   // IP literals never go through a DNS lookup, so the agent's hook would not see them: check here.
@@ -165,25 +167,34 @@ export async function performHttpCall(req: HttpCallRequest, opts: HttpCallOption
       signal: ac.signal,
       dispatcher: opts.allowPrivateNetwork ? openAgent : guardedAgent,
     });
-    if (!res.body) return { status: res.status, body: '' };
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        // Cancelling drops the connection, so an endless body costs us at most maxBytes.
-        reader.cancel().catch(() => {});
-        return ERROR;
-      }
-      chunks.push(value);
-    }
-    return { status: res.status, body: Buffer.concat(chunks).toString('utf8') };
+    const body = await readCapped(res.body, maxBytes);
+    return body === null ? ERROR : { status: res.status, body: body.toString('utf8') };
   } catch {
     return ac.signal.aborted ? TIMEOUT : ERROR;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A response body read as it arrives, or null as soon as it passes `maxBytes`: the rest is never
+ * read, and cancelling drops the connection, so an endless (or decompressed-to-huge) body costs at
+ * most `maxBytes` of memory. The bytes counted are the decoded ones undici hands over.
+ */
+export async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer | null> {
+  if (!body) return Buffer.alloc(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
 }

@@ -9,7 +9,7 @@ import type { EventBus } from '../conversations/events.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import type { ConsoleService } from './console-service.js';
+import { NOTES_LIMIT, type ConsoleService } from './console-service.js';
 import type { CannedResponse } from './model.js';
 import type { OperatorContext } from './sessions.js';
 import { assigneeOf, noteView, type AssigneeView, type NoteView } from './views.js';
@@ -48,9 +48,12 @@ export class ConsoleWorkspace {
     const { conversation } = await this.deps.console.find(ctx, botId, userId);
     const trimmed = text.trim();
     if (trimmed === '') throw new AppError('INVALID_REQUEST', 'A note needs some text.', { Field: 'Text' });
-    const note = await this.deps.store.notes.insert(
-      { conversationId: conversation.id, author: ctx.operator.name || ctx.operator.email, text: trimmed, createdAt: this.deps.clock.now() },
-      ctx.operator.id,
+    const note = await this.deps.store.transaction((tx) =>
+      tx.notes.insert(
+        { conversationId: conversation.id, author: ctx.operator.name || ctx.operator.email, text: trimmed, createdAt: this.deps.clock.now() },
+        ctx.operator.id,
+        NOTES_LIMIT,
+      ),
     );
     return noteView(note, this.deps.clock);
   }
@@ -80,10 +83,12 @@ export class ConsoleWorkspace {
 
   async createCanned(ctx: OperatorContext, shortcut: string, text: string): Promise<CannedView> {
     const fields = cannedFields(shortcut, text);
-    if ((await this.deps.store.cannedResponses.count(ctx.account.id)) >= CANNED_LIMIT) {
+    const created = await this.deps.store.transaction((tx) =>
+      tx.cannedResponses.insert({ accountId: ctx.account.id, ...fields, updatedAt: this.deps.clock.now() }, CANNED_LIMIT),
+    );
+    if (created === 'full') {
       throw new AppError('LIMIT_EXCEEDED', `An account keeps at most ${CANNED_LIMIT} canned responses.`, { Limit: 'CannedResponsesPerAccount', Max: CANNED_LIMIT });
     }
-    const created = await this.deps.store.cannedResponses.insert({ accountId: ctx.account.id, ...fields, updatedAt: this.deps.clock.now() });
     if (!created) throw shortcutTaken(fields.shortcut);
     return cannedView(created);
   }

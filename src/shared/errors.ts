@@ -41,10 +41,12 @@ export const errorCatalogue = {
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers (or the URL) are larger than 16 KB.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send JSON (or YAML for bot files).' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
+  TRAINING_LIMIT: { status: 422, message: "Training the intent model went over the server's memory or time limit." },
   CONVERSATION_FORGETTING: { status: 423, message: 'The conversation is being forgotten.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests for this token; slow down.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
   UNAVAILABLE: { status: 503, message: 'The database does not answer.' },
+  TRAINING_BUSY: { status: 503, message: 'Too many intent models are waiting to be trained; try again in a few seconds.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -58,12 +58,31 @@ interface NoteRow {
 
 const toNote = (r: NoteRow): NoteRecord => ({ id: Number(r.id), conversationId: Number(r.conversation_id), author: r.author, text: r.text, createdAt: Number(r.created_at) });
 
+/**
+ * Holds a row until the transaction ends (PostgreSQL; SQLite runs its transactions one after
+ * another), so that what hangs off it is counted and written by one request at a time. `FOR NO
+ * KEY UPDATE` leaves other tables' foreign-key checks on the row free.
+ */
+async function holdRow(db: Queryable, table: 'accounts' | 'conversations', id: string | number): Promise<void> {
+  if (db.dialect === 'postgres') await db.get(`SELECT id FROM ${table} WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+}
+
 export function noteRepository(db: Queryable) {
   return {
-    async insert(note: Omit<NoteRecord, 'id'>, operatorId: string): Promise<NoteRecord> {
+    /**
+     * Adds a note and keeps the conversation's newest `keep` (the console shows no more). Run it
+     * in a transaction: the conversation's row is held while its notes are counted.
+     */
+    async insert(note: Omit<NoteRecord, 'id'>, operatorId: string, keep: number): Promise<NoteRecord> {
+      await holdRow(db, 'conversations', note.conversationId);
       const row = await db.get<{ id: number }>(
         'INSERT INTO conversation_notes (conversation_id, operator_id, author, text, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
         [note.conversationId, operatorId, note.author, note.text, note.createdAt],
+      );
+      await db.run(
+        `DELETE FROM conversation_notes WHERE conversation_id = $1 AND id <= (
+           SELECT id FROM conversation_notes WHERE conversation_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`,
+        [note.conversationId, keep],
       );
       return { ...note, id: Number(row!.id) };
     },
@@ -91,12 +110,15 @@ export function cannedResponseRepository(db: Queryable) {
       const rows = await db.all<CannedRow>('SELECT * FROM canned_responses WHERE account_id = $1 ORDER BY shortcut', [accountId]);
       return rows.map(toCanned);
     },
-    async count(accountId: string): Promise<number> {
-      const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM canned_responses WHERE account_id = $1', [accountId]);
-      return Number(row?.n ?? 0);
-    },
-    /** null when the account already has a response with this shortcut. */
-    async insert(c: Omit<CannedResponse, 'id'>): Promise<CannedResponse | null> {
+    /**
+     * 'full' when the account has `max` already, null when it has a response with this shortcut.
+     * Run it in a transaction: the account's row is held while its responses are counted, so
+     * concurrent creates cannot all see room for one more.
+     */
+    async insert(c: Omit<CannedResponse, 'id'>, max: number): Promise<CannedResponse | null | 'full'> {
+      await holdRow(db, 'accounts', c.accountId);
+      const counted = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM canned_responses WHERE account_id = $1', [c.accountId]);
+      if (Number(counted?.n ?? 0) >= max) return 'full';
       const row = await db.get<{ id: number }>(
         `INSERT INTO canned_responses (account_id, shortcut, text, updated_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (account_id, shortcut) DO NOTHING RETURNING id`,

@@ -209,13 +209,11 @@ export async function conversationsByState(db: Queryable): Promise<Record<string
 
 /**
  * Deleting a conversation takes its history, shares and outbox rows with it (ON DELETE CASCADE).
- * It is how a conversation is forgotten, so on SQLite the write-ahead log is then checkpointed and
- * truncated: its older frames still hold the deleted rows, and `secure_delete` (sqlite.ts) only
- * zeroes the pages the delete wrote. docs/limits.md "Forgetting".
+ * It is how a conversation is forgotten; what is left of the rows in the files (SQLite's
+ * write-ahead log) goes with the store's `eraseDeleted` afterwards. docs/limits.md "Forgetting".
  */
 export async function removeConversation(db: Queryable, id: number): Promise<void> {
   await db.run('DELETE FROM conversations WHERE id = $1', [id]);
-  if (db.dialect === 'sqlite') await db.run('PRAGMA wal_checkpoint(TRUNCATE)');
 }
 
 export async function forgettingConversationIds(db: Queryable): Promise<number[]> {

@@ -16,6 +16,12 @@ export interface SqlDriver extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs DDL (several statements). */
   exec(sql: string): Promise<void>;
+  /**
+   * Resolves once no copy of the rows deleted before the call is left in the database's files
+   * (SQLite: the write-ahead log checkpointed and truncated, sqlite-erasure.ts; it keeps trying
+   * until it can). PostgreSQL cannot promise that: it resolves at once (docs/limits.md).
+   */
+  eraseDeleted(): Promise<void>;
   /** Held across processes during migrations (PostgreSQL advisory lock; SQLite has one writer). */
   withMigrationLock<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -20,6 +20,7 @@ import { channelRepository } from './channels.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
+import { rateWindowRepository, type RateWindowTable } from './rate-windows.js';
 import { saveTurnInOneStatement } from './turn-in-one-statement.js';
 import { saveTurnInSqlite } from './sqlite-save-turn.js';
 import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
@@ -57,10 +58,14 @@ export interface Store extends Repositories {
    * wrote it ended): a principal cached under an older value may be out of date.
    */
   principalGeneration(): number;
+  /** where nodes add up their rate-limit counts: PostgreSQL only (SQLite is one node and counts in memory) */
+  readonly rateWindows: RateWindowTable | null;
   /** Applies pending migrations, then checks that this store's server key is the database's (SecretKeyMismatch if not). */
   migrate(log?: (line: string) => void): Promise<number>;
   ping(): Promise<void>;
   conversationsByState(): Promise<Record<string, number>>;
+  /** SqlDriver.eraseDeleted: the deleted rows gone from the files too (SQLite), after a forget */
+  eraseDeleted(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,6 +87,7 @@ export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
       }
     },
     principalGeneration: () => principalGeneration,
+    rateWindows: driver.dialect === 'postgres' ? rateWindowRepository(driver) : null,
     migrate: async (log) => {
       const applied = await migrate(driver, { secrets }, log);
       await repos.meta.ensureKeyCheck();
@@ -89,6 +95,7 @@ export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
     },
     ping: async () => void (await driver.get('SELECT 1 AS one')),
     conversationsByState: () => conversationsByState(driver),
+    eraseDeleted: () => driver.eraseDeleted(),
     close: () => driver.close(),
   };
 }
@@ -99,12 +106,14 @@ export interface StoreOptions {
   /** the server key; when absent it is loaded from `secretKey` (COLLOQUY_SECRET_KEY) or the data dir's key file */
   secrets?: SecretBox;
   secretKey?: string | null;
+  /** what the operator should hear of (SQLite: a WAL that cannot be truncated after a forget) */
+  log?: (line: string) => void;
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const secrets = options.secrets ?? loadServerKey(options).box;
   const driver = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
-    : openSqlite(path.join(options.dataDir, 'colloquy.sqlite'));
+    : openSqlite(path.join(options.dataDir, 'colloquy.sqlite'), { log: options.log });
   return storeOver(driver, secrets);
 }

@@ -109,6 +109,10 @@ export function outboxRepository(db: Queryable) {
         [row.conversationId, row.target, row.id, until],
       );
     },
+    /** Deletes up to `batch` rows delivered before `before` (the partial index outbox_delivered); returns how many went. */
+    async pruneDelivered(before: number, batch: number): Promise<number> {
+      return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < $1 LIMIT $2)", [before, batch]);
+    },
     /** Sends one again: back to pending, due now. */
     async requeue(id: number, now: number): Promise<void> {
       await db.run("UPDATE outbox SET status = 'pending', next_attempt_at = $2, claimed_until = 0 WHERE id = $1", [id, now]);

@@ -59,6 +59,8 @@ export async function openPostgres(url: string): Promise<SqlDriver> {
         }
       }),
     exec: async (sql) => void (await pool.query(sql)),
+    // DELETE and VACUUM leave the bytes in place; nothing a node can run would erase them (docs/limits.md)
+    eraseDeleted: async () => undefined,
     withMigrationLock: (work) =>
       withClient(async (client) => {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);

@@ -21,7 +21,19 @@ const SIGNAL = {
   RESTART: 1,
   /** set to stop the worker */
   STOP: 2,
+  /** set by the writer to ask for a checkpoint now (MODES: 1 PASSIVE, 2 TRUNCATE; sqlite-erasure.ts); the worker answers by message */
+  ASKED: 3,
 } as const;
+
+const MODES = ['', 'PASSIVE', 'TRUNCATE'] as const;
+export type CheckpointMode = 'PASSIVE' | 'TRUNCATE';
+
+/** What `PRAGMA wal_checkpoint` answers: busy 1 when it could not finish, the WAL's frames, those copied. */
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
 
 export interface CheckpointerOptions {
   /** the shortest time between two checkpoints (default 100 ms) */
@@ -33,6 +45,11 @@ export interface CheckpointerOptions {
    * the chat turns' p99 (16.3 ms against 14.0 ms at 16,000, the same throughput).
    */
   restartFrames?: number;
+  /**
+   * How long the worker's TRUNCATE waits for a reader to finish before it answers busy (default
+   * 100 ms). The writer holds its writes back meanwhile, so this stays short: the caller retries.
+   */
+  truncateWaitMs?: number;
 }
 
 export interface Checkpointer {
@@ -40,6 +57,13 @@ export interface Checkpointer {
   beforeBegin(): void;
   /** after the writer's COMMIT: wakes the worker */
   afterCommit(): void;
+  /**
+   * A checkpoint now, on the worker's connection: the event loop stays free. TRUNCATE copies every
+   * frame into the database file and truncates the WAL to zero bytes; its caller holds the store's
+   * write mutex, so that no writer takes part. The answer says whether it got through. Null when
+   * the worker is not running.
+   */
+  checkpoint(mode: CheckpointMode): Promise<CheckpointResult> | null;
   close(): Promise<void>;
 }
 
@@ -57,32 +81,44 @@ export interface Checkpointer {
  * copies a page once however often the writer changed it, so fewer rounds copy less.
  */
 const WORKER = `
-const { workerData } = require('node:worker_threads');
+const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const { file, signals, intervalMs, restartFrames, slot } = workerData;
+const { file, signals, intervalMs, restartFrames, truncateWaitMs, slot, modes } = workerData;
 const shared = new Int32Array(signals);
-const db = new Database(file, { fileMustExist: true });
+const db = new Database(file, { fileMustExist: true, timeout: truncateWaitMs });
 let seen = 0;
 while (Atomics.load(shared, slot.STOP) === 0) {
   if (Atomics.wait(shared, slot.COMMITS, seen, 60000) === 'timed-out') continue;
   if (Atomics.load(shared, slot.STOP) !== 0) break;
   seen = Atomics.load(shared, slot.COMMITS);
+  const asked = Atomics.exchange(shared, slot.ASKED, 0);
+  if (asked !== 0) {
+    try {
+      parentPort.postMessage({ result: db.pragma('wal_checkpoint(' + modes[asked] + ')')[0] });
+    } catch (error) {
+      parentPort.postMessage({ error: String(error && error.message) });
+    }
+    continue;
+  }
   const [result] = db.pragma('wal_checkpoint(PASSIVE)');
   if (result && result.log >= restartFrames) Atomics.store(shared, slot.RESTART, 1);
-  Atomics.wait(shared, slot.STOP, 0, intervalMs);
+  // a checkpoint asked for meanwhile ends the pause
+  Atomics.wait(shared, slot.ASKED, 0, intervalMs);
 }
 db.close();
 `;
 
 export function startCheckpointer(db: Database.Database, file: string, options: CheckpointerOptions = {}): Checkpointer | null {
-  const shared = new Int32Array(new SharedArrayBuffer(3 * 4));
+  const shared = new Int32Array(new SharedArrayBuffer(4 * 4));
   const data = {
     driver: createRequire(import.meta.url).resolve('better-sqlite3'),
     file,
     signals: shared.buffer,
     slot: SIGNAL,
+    modes: MODES,
     intervalMs: options.intervalMs ?? 100,
     restartFrames: options.restartFrames ?? 16_000,
+    truncateWaitMs: options.truncateWaitMs ?? 100,
   };
   let worker: Worker;
   try {
@@ -102,8 +138,20 @@ export function startCheckpointer(db: Database.Database, file: string, options: 
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
     process.emitWarning(`SQLite checkpoints are back on the event loop: ${why}`);
   };
-  worker.once('error', (error) => fallBack(error.message));
-  worker.once('exit', (code) => fallBack(`the checkpoint thread exited (${code})`));
+  // the worker answers requests in order, one at a time (sqlite-erasure.ts asks one after the other)
+  const answers: Array<{ resolve: (r: CheckpointResult) => void; reject: (e: Error) => void }> = [];
+  worker.on('message', (message: { result?: CheckpointResult; error?: string }) => {
+    const waiting = answers.shift();
+    if (answers.length === 0 && running) worker.unref();
+    if (message.result) waiting?.resolve(message.result);
+    else waiting?.reject(new Error(message.error ?? 'no answer'));
+  });
+  const stopped = (why: string) => {
+    for (const waiting of answers.splice(0)) waiting.reject(new Error(why));
+    fallBack(why);
+  };
+  worker.once('error', (error) => stopped(error.message));
+  worker.once('exit', (code) => stopped(`the checkpoint thread exited (${code})`));
 
   return {
     beforeBegin() {
@@ -118,13 +166,25 @@ export function startCheckpointer(db: Database.Database, file: string, options: 
       Atomics.add(shared, SIGNAL.COMMITS, 1);
       Atomics.notify(shared, SIGNAL.COMMITS);
     },
+    checkpoint(mode) {
+      if (!running) return null;
+      return new Promise<CheckpointResult>((resolve, reject) => {
+        answers.push({ resolve, reject });
+        // an answer awaited keeps the process up
+        worker.ref();
+        Atomics.store(shared, SIGNAL.ASKED, MODES.indexOf(mode));
+        Atomics.add(shared, SIGNAL.COMMITS, 1);
+        Atomics.notify(shared, SIGNAL.COMMITS);
+        Atomics.notify(shared, SIGNAL.ASKED);
+      });
+    },
     async close() {
       running = false;
       // waited for: the process stays up until the worker has closed its connection
       worker.ref();
       Atomics.store(shared, SIGNAL.STOP, 1);
       Atomics.notify(shared, SIGNAL.COMMITS);
-      Atomics.notify(shared, SIGNAL.STOP);
+      Atomics.notify(shared, SIGNAL.ASKED);
       await exited;
     },
   };

@@ -45,8 +45,7 @@ export function saveTurnInSqlite(driver: SqlDriver, turn: TurnSave): Promise<Tur
     }
     await insertMessageRows(tx, c.id, rows, c.updatedAt);
     if (turn.usage) await accountRepository(tx).addUsage(turn.usage.accountId, turn.usage.month, turn.usage.add);
-    const missed = missedTextRepository(tx);
-    for (const row of turn.missedTexts) await missed.insert(row);
+    await missedTextRepository(tx).add(c.id, turn.missedTexts, turn.limits.missedTexts);
     return 'saved';
   });
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Mutex } from '../shared/mutex.js';
 import type { Queryable, SqlDriver, SqlValue } from './driver.js';
 import { startCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js';
+import { sqliteEraser } from './sqlite-erasure.js';
 import { groupCommitter } from './sqlite-group-commit.js';
 
 interface Prepared {
@@ -65,10 +66,17 @@ function queryable(prepare: (sql: string) => Prepared): Queryable {
   };
 }
 
-/** `checkpoints`: the checkpoint thread's settings (tests shorten them) */
-export function openSqlite(file: string, checkpoints: CheckpointerOptions = {}): SqlDriver {
+export interface SqliteOptions {
+  /** the checkpoint thread's settings (tests shorten them) */
+  checkpoints?: CheckpointerOptions;
+  log?: (line: string) => void;
+}
+
+export function openSqlite(file: string, options: SqliteOptions = {}): SqlDriver {
   const inMemory = file === ':memory:';
   if (!inMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
+  // A log left by a process that stopped before truncating it may hold a forgotten user's rows.
+  const leftOver = !inMemory && fs.existsSync(`${file}-wal`) && fs.statSync(`${file}-wal`).size > 0;
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -90,8 +98,11 @@ export function openSqlite(file: string, checkpoints: CheckpointerOptions = {}):
   const writer = queryable(prepareWrite);
   const read = queryable(prepareRead);
   const lock = new Mutex();
-  const checkpointer = inMemory ? null : startCheckpointer(db, file, checkpoints);
+  const checkpointer = inMemory ? null : startCheckpointer(db, file, options.checkpoints);
   const transaction = groupCommitter(db, writer, lock, checkpointer);
+  const log = options.log ?? (() => undefined);
+  const eraser = inMemory ? null : sqliteEraser(db, file, lock, checkpointer, log);
+  if (leftOver) eraser?.erase().catch((error: Error) => log(`SQLite: the log left by the last run is not truncated: ${error.message}`));
   /** a write outside a transaction commits by itself: the checkpointer hears of it too */
   const write = <T>(work: () => Promise<T>) => lock.run(work).finally(() => checkpointer?.afterCommit());
   /** plain reads skip the writer's queue; anything that writes (UPDATE … RETURNING included) waits its turn */
@@ -105,7 +116,9 @@ export function openSqlite(file: string, checkpoints: CheckpointerOptions = {}):
     transaction,
     exec: (sql) => write(async () => void db.exec(sql)),
     withMigrationLock: (work) => work(),
+    eraseDeleted: async () => eraser?.erase(),
     close: async () => {
+      eraser?.close();
       // the worker's connection first: the writer, closed last, then checkpoints what is left
       // and removes the WAL
       await checkpointer?.close();

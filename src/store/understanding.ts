@@ -5,14 +5,48 @@ import type { Queryable } from './driver.js';
 import type { AiSettingsRecord } from '../bots/model.js';
 import type { MissedTextGroup, NewMissedText } from '../conversations/model.js';
 
+/**
+ * Deletes a conversation's missed texts but its newest `$2` (PostgreSQL's turn statement inlines
+ * the same, turn-in-one-statement.ts). Through the (conversation_id, id) index: at most
+ * missedTextsPerConversation + 1 entries are read.
+ */
+export const KEEP_NEWEST_OF_CONVERSATION = `DELETE FROM missed_texts WHERE conversation_id = $1 AND id <= (
+  SELECT id FROM missed_texts WHERE conversation_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`;
+
 export function missedTextRepository(db: Queryable) {
   return {
-    async insert(row: NewMissedText): Promise<void> {
-      await db.run(
-        `INSERT INTO missed_texts (bot_id, conversation_id, text, text_key, behaviour, interaction, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [row.botId, row.conversationId, row.text, row.key, row.behaviour, row.interaction, row.createdAt],
+    /** Adds a turn's rows, then keeps the conversation's newest `keep`: one writer per conversation (the turn's revision check) makes it exact. */
+    async add(conversationId: number, rows: NewMissedText[], keep: number): Promise<void> {
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        await db.run(
+          `INSERT INTO missed_texts (bot_id, conversation_id, text, text_key, behaviour, interaction, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [row.botId, conversationId, row.text, row.key, row.behaviour, row.interaction, row.createdAt],
+        );
+      }
+      await db.run(KEEP_NEWEST_OF_CONVERSATION, [conversationId, keep]);
+    },
+    /** Bots with a missed text written at `since` or later (the maintenance pass caps those). */
+    async botsSince(since: number): Promise<string[]> {
+      const rows = await db.all<{ bot_id: string }>('SELECT DISTINCT bot_id FROM missed_texts WHERE created_at >= $1', [since]);
+      return rows.map((r) => r.bot_id);
+    },
+    /** Keeps a bot's newest `keep` missed texts; returns how many went. */
+    async keepNewest(botId: string, keep: number): Promise<number> {
+      // newest by (created_at, id): the order of the (bot_id, created_at) index, SQLite's rowid last
+      const edge = await db.get<{ created_at: number; id: number }>(
+        'SELECT created_at, id FROM missed_texts WHERE bot_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2',
+        [botId, keep],
       );
+      if (!edge) return 0;
+      return db.run('DELETE FROM missed_texts WHERE bot_id = $1 AND (created_at < $2 OR (created_at = $2 AND id <= $3))', [
+        botId, Number(edge.created_at), Number(edge.id),
+      ]);
+    },
+    /** Deletes up to `batch` missed texts written before `before`; returns how many went. */
+    async pruneBefore(before: number, batch: number): Promise<number> {
+      return db.run('DELETE FROM missed_texts WHERE id IN (SELECT id FROM missed_texts WHERE created_at < $1 LIMIT $2)', [before, batch]);
     },
     /** Most frequent first (then the most recent); where each group was last missed. */
     async grouped(botId: string, limit: number): Promise<MissedTextGroup[]> {

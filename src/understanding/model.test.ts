@@ -1,8 +1,11 @@
 // The intent model: deterministic training (the same section gives the same export, so every node
 // and every restart answers alike), out-of-scope texts far below the threshold, no model without intents.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { NLP_LANGUAGES } from './languages.js';
 import { loadClassifier, trainModel, trainingCount } from './model.js';
+import { STEMS_KEPT } from './nlpjs-caches.js';
 
 const section = (salt: string) => ({
   intents: [
@@ -37,4 +40,56 @@ test('a loaded model scores its intents best first and keeps unrelated texts low
   const weather = await classifier.classify('what is the weather like in paris');
   assert.ok((weather.intents[0]?.score ?? 0) < 0.7, JSON.stringify(weather));
   assert.ok(weather.intents.every((i) => i.intent !== 'None'));
+});
+
+test('a model stored before issue 22 (no spell check in its settings) still loads, and reads typos too', async () => {
+  const stored = readFileSync(new URL('../../test/fixtures/nlp-model-before-issue-22.json', import.meta.url), 'utf8');
+  const classifier = await loadClassifier(stored, 'en');
+  assert.equal(classifier.language, 'en');
+  const typo = await classifier.classify('refnd please');
+  assert.equal(typo.intents[0].intent, 'refund');
+  assert.ok(typo.intents[0].score >= 0.7, JSON.stringify(typo));
+  const weather = await classifier.classify('what is the weather like in paris');
+  assert.ok((weather.intents[0]?.score ?? 0) < 0.7, JSON.stringify(weather));
+});
+
+test('every language trains deterministically: once forgotten, the same examples give the same bytes', async () => {
+  const sections = NLP_LANGUAGES.map((language) => ({ language, intents: [{ name: 'a', examples: [`${language} one`, 'two three'] }, { name: 'b', examples: ['four five', 'six seven'] }] }));
+  const first = await Promise.all(sections.map((s) => trainModel(s)));
+  for (let i = 0; i < 16; i++) await trainModel(section(`forget ${i}`));
+  const before = trainingCount();
+  const again = await Promise.all(sections.map((s) => trainModel(s)));
+  assert.equal(trainingCount(), before + NLP_LANGUAGES.length, 'trained again, not remembered');
+  assert.deepEqual(again, first);
+  assert.equal(new Set(first).size, NLP_LANGUAGES.length);
+});
+
+test('nlp.js caches stay bounded: distinct texts leave no text behind and at most STEMS_KEPT stemmed words', async () => {
+  const classifier = await loadClassifier((await trainModel(section('cache')))!);
+  // 4,000 texts of three distinct made-up words each: 12,000 words, more than the stem cache keeps
+  for (let i = 0; i < 4_000; i++) await classifier.classify(`zq${i}a zq${i}b zq${i}c`);
+  const held = classifier.cachedEntries();
+  assert.equal(held.texts, 0);
+  assert.ok(held.words > 0 && held.words <= STEMS_KEPT, JSON.stringify(held));
+});
+
+test('English: WordNet synonyms of the examples\' words are read as those words; real words are not typos', async () => {
+  const travel = { intents: [
+    { name: 'refund', examples: ['I want a refund', 'refund my ticket', 'how do I get a refund'] },
+    { name: 'agent', examples: ['talk to an agent', 'I want to talk to a person', 'let me talk to someone'] },
+  ] };
+  const model = (await trainModel(travel))!;
+  const synonyms = (JSON.parse(model) as { colloquy: { synonyms: Record<string, string> } }).colloquy.synonyms;
+  assert.equal(synonyms.repay, 'refund'); // "repayment" as nlp.js stems it
+  const classifier = await loadClassifier(model);
+  const repayment = await classifier.classify('i would like a repayment');
+  assert.equal(repayment.intents[0].intent, 'refund');
+  assert.ok(repayment.intents[0].score >= 0.7, JSON.stringify(repayment));
+  // "walking" is one letter from "talking" but English: no longer read as a typo of it
+  const walk = await classifier.classify('i enjoy walking by the lake');
+  assert.ok((walk.intents[0]?.score ?? 0) < 0.7, JSON.stringify(walk));
+  // a typo still is one: "refnd"; shorthand is spelled out: "pls"
+  const typo = await classifier.classify('refnd pls');
+  assert.equal(typo.intents[0].intent, 'refund');
+  assert.ok(typo.intents[0].score >= 0.7, JSON.stringify(typo));
 });

@@ -4,23 +4,71 @@
 // everywhere and after a restart. nlp.js trains deterministically (same examples → same export),
 // which is also what lets a clone or a rollback train again and get the model its source had.
 import { containerBootstrap } from '@nlpjs/core';
+import { LangDe } from '@nlpjs/lang-de';
 import { LangEn } from '@nlpjs/lang-en-min';
+import { LangEs } from '@nlpjs/lang-es';
+import { LangFr } from '@nlpjs/lang-fr';
+import { LangIt } from '@nlpjs/lang-it';
+import { LangNl } from '@nlpjs/lang-nl';
+import { LangPt } from '@nlpjs/lang-pt';
 import { Nlp } from '@nlpjs/nlp';
 import type { NlpSection } from '../bots/bot-file.js';
 import type { ClassifyAnswer } from '../engine/types.js';
+import { OUT_OF_SCOPE_DE } from './out-of-scope-de.js';
 import { OUT_OF_SCOPE_EN } from './out-of-scope-en.js';
+import { OUT_OF_SCOPE_ES } from './out-of-scope-es.js';
+import { OUT_OF_SCOPE_FR } from './out-of-scope-fr.js';
+import { OUT_OF_SCOPE_IT } from './out-of-scope-it.js';
+import { OUT_OF_SCOPE_NL } from './out-of-scope-nl.js';
+import { OUT_OF_SCOPE_PT } from './out-of-scope-pt.js';
 import type { NlpLanguage } from './languages.js';
+import { englishWords, readEnglish } from './english.js';
+import { boundCaches, internalsOf, type NlpInternals } from './nlpjs-caches.js';
+import { englishLemmas, isEnglish, synonymsOf } from './wordnet.js';
 
 /** nlp.js's own name for the out-of-scope class; bot files may not name an intent so (nlp-rules.ts). */
 const OUT_OF_SCOPE = 'None';
 
-const LANGUAGE_PLUGINS: Record<NlpLanguage, unknown> = { en: LangEn };
-const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = { en: OUT_OF_SCOPE_EN };
+const LANGUAGE_PLUGINS: Record<NlpLanguage, unknown> = { en: LangEn, de: LangDe, fr: LangFr, es: LangEs, it: LangIt, pt: LangPt, nl: LangNl };
+const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = {
+  en: OUT_OF_SCOPE_EN,
+  de: OUT_OF_SCOPE_DE,
+  fr: OUT_OF_SCOPE_FR,
+  es: OUT_OF_SCOPE_ES,
+  it: OUT_OF_SCOPE_IT,
+  pt: OUT_OF_SCOPE_PT,
+  nl: OUT_OF_SCOPE_NL,
+};
+
+// nlp.js's classifier settings for a language, given in full (a configuration named for the
+// language replaces the library's default `nlu-??`, it does not add to it). All are the library's
+// defaults but `spellCheck`: a word the model never saw is read as the known word (stem) at edit
+// distance 1 ("allowence", "refnd", "cancell"), which the library does only when asked. It applies
+// when a text is classified, so models stored by earlier versions get it too (docs/decisions.md).
+// English does its own, which leaves real words alone (english.ts), so the library's is off there.
+const classifierSettings = (language: NlpLanguage) => ({
+  keepStopwords: true,
+  nonefeatureValue: 1,
+  nonedeltaMultiplier: 1.2,
+  spellCheck: language !== 'en',
+  spellCheckDistance: 1,
+  filterZeros: true,
+  log: false,
+});
+
+/** What the server adds to nlp.js's export, under a key the library does not read. */
+interface StoredExtras {
+  /** English: stem of a word no example uses → the example words it means (WordNet synonyms) */
+  synonyms?: Record<string, string>;
+}
+const EXTRAS_KEY = 'colloquy';
 
 export interface IntentClassifier {
   readonly language: string;
   /** every intent of the bot with its score, best first */
   classify(text: string): Promise<ClassifyAnswer>;
+  /** what nlp.js holds in its caches for this model (bounded: nlpjs-caches.ts) */
+  cachedEntries(): { texts: number; words: number };
 }
 
 let trainings = 0;
@@ -32,6 +80,7 @@ const languageOf = (section: NlpSection): NlpLanguage => (section.language === u
 async function newNlp(language: NlpLanguage): Promise<Nlp> {
   const container = await containerBootstrap();
   container.use(LANGUAGE_PLUGINS[language] ?? LangEn);
+  container.registerConfiguration(`nlu-${language}`, classifierSettings(language), true);
   // Nothing on disk and no logging: the model lives in the database, the server has its own log.
   return new Nlp({ languages: [language], autoSave: false, autoLoad: false, nlu: { log: false }, forceNER: false, calculateSentiment: false }, container);
 }
@@ -41,27 +90,80 @@ async function newNlp(language: NlpLanguage): Promise<Nlp> {
 const RECENT = 16;
 const recent = new Map<string, Promise<string | null>>();
 
+/** Where training runs: here by default; the server hands it to a worker thread (trainer.ts). */
+let runTraining: (section: NlpSection) => Promise<string> = (section) => train(section);
+export function trainWith(runner: (section: NlpSection) => Promise<string>): void {
+  runTraining = runner;
+}
+
 /** The exported model (JSON) for a version's `nlp` section; null when it has no intents to learn. */
 export function trainModel(section: NlpSection | undefined): Promise<string | null> {
   if (section === undefined || !Array.isArray(section.intents) || section.intents.length === 0) return Promise.resolve(null);
   const key = JSON.stringify([section.language ?? 'en', section.intents]);
   const known = recent.get(key);
   if (known) return known;
-  const training = train(section);
+  trainings += 1;
+  const training = runTraining(section);
   recent.set(key, training);
   training.catch(() => recent.delete(key));
   while (recent.size > RECENT) recent.delete(recent.keys().next().value!);
   return training;
 }
 
-async function train(section: NlpSection): Promise<string> {
+/** Trains a model where it is called (the worker thread calls this). */
+export async function train(section: NlpSection): Promise<string> {
   const language = languageOf(section);
   const nlp = await newNlp(language);
-  for (const intent of section.intents ?? []) for (const example of intent.examples) nlp.addDocument(language, example, intent.name);
-  for (const example of OUT_OF_SCOPE_EXAMPLES[language] ?? []) nlp.addDocument(language, example, OUT_OF_SCOPE);
-  trainings += 1;
+  // English examples are read as texts will be: shorthand spelled out, "check-in" as two words
+  const asTrained = language === 'en' ? (text: string) => englishWords(text).join(' ') : (text: string) => text;
+  for (const intent of section.intents ?? []) for (const example of intent.examples) nlp.addDocument(language, asTrained(example), intent.name);
+  for (const example of OUT_OF_SCOPE_EXAMPLES[language] ?? []) nlp.addDocument(language, asTrained(example), OUT_OF_SCOPE);
   await nlp.train();
-  return nlp.export(true);
+  const exported = nlp.export(true);
+  if (language !== 'en') return exported;
+  const model = JSON.parse(exported) as Record<string, unknown>;
+  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internalsOf(nlp, 'en')) } satisfies StoredExtras;
+  return JSON.stringify(model);
+}
+
+/**
+ * For each word of the intents' examples, its WordNet synonyms that the model does not know, as
+ * stems: a text using one is read with the example's word. A synonym of words of several intents
+ * stands for all of them; stopwords ("can" is a synonym of "fire") and short words have none.
+ */
+function englishSynonyms(section: NlpSection, { nlu, stemmer, stopwords }: NlpInternals): Record<string, string> {
+  const vocabulary = new Set<string>();
+  for (const intent of section.intents ?? []) {
+    for (const example of intent.examples) for (const word of englishWords(example)) if (word.length >= 3 && !stopwords.isStopword(word) && isLetters(word)) vocabulary.add(word);
+  }
+  const meanings = new Map<string, Set<string>>();
+  for (const [word, synonyms] of synonymsOf(vocabulary)) {
+    for (const synonym of synonyms) {
+      const stem = stemmer.stemWord(synonym);
+      if (nlu.features[stem]) continue;
+      if (!meanings.has(stem)) meanings.set(stem, new Set());
+      meanings.get(stem)!.add(word);
+    }
+  }
+  return Object.fromEntries([...meanings].sort(([a], [b]) => (a < b ? -1 : 1)).map(([stem, words]) => [stem, [...words].sort().join(' ')]));
+}
+
+const isLetters = (word: string) => [...word].every((c) => c >= 'a' && c <= 'z');
+
+/** English texts are read into the model's own words first (english.ts). */
+async function englishReading(model: string, { nlu, stemmer }: NlpInternals): Promise<(text: string) => string> {
+  const extras = (JSON.parse(model) as Record<string, StoredExtras | undefined>)[EXTRAS_KEY];
+  // models stored before issue 22's synonyms have none; they still get the shorthand and typos
+  const synonyms = new Map(Object.entries(extras?.synonyms ?? {}));
+  const lemmas = await englishLemmas();
+  const reader = {
+    stem: (word: string) => stemmer.stemWord(word),
+    known: (stem: string) => nlu.features[stem] !== undefined,
+    nearestKnown: (stem: string) => nlu.spellCheck.checkToken(stem, 1),
+    synonyms,
+    isEnglish: (word: string) => isEnglish(word, lemmas),
+  };
+  return (text) => readEnglish(text, reader);
 }
 
 /** A stored model, ready to classify. */
@@ -69,10 +171,15 @@ export async function loadClassifier(model: string, language = 'en'): Promise<In
   const lang = (language in LANGUAGE_PLUGINS ? language : 'en') as NlpLanguage;
   const nlp = await newNlp(lang);
   nlp.import(model);
+  const internals = internalsOf(nlp, lang);
+  const caches = boundCaches(internals);
+  const read = lang === 'en' ? await englishReading(model, internals) : (text: string) => text;
   return {
     language: lang,
+    cachedEntries: caches.entries,
     async classify(text) {
-      const { classifications } = await nlp.classify(lang, text);
+      const { classifications } = await nlp.classify(lang, read(text));
+      caches.afterClassify();
       const intents = classifications
         .filter((c) => c.intent !== OUT_OF_SCOPE && Number.isFinite(c.score))
         .map((c) => ({ intent: c.intent, score: c.score }))

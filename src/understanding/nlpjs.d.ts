@@ -2,12 +2,31 @@
 declare module '@nlpjs/core' {
   export interface Container {
     use(plugin: unknown): void;
+    registerConfiguration(tag: string, settings: Record<string, unknown>, overwrite?: boolean): void;
   }
   export function containerBootstrap(settings?: Record<string, unknown>): Promise<Container>;
 }
 
 declare module '@nlpjs/lang-en-min' {
   export const LangEn: unknown;
+}
+declare module '@nlpjs/lang-de' {
+  export const LangDe: unknown;
+}
+declare module '@nlpjs/lang-fr' {
+  export const LangFr: unknown;
+}
+declare module '@nlpjs/lang-es' {
+  export const LangEs: unknown;
+}
+declare module '@nlpjs/lang-it' {
+  export const LangIt: unknown;
+}
+declare module '@nlpjs/lang-pt' {
+  export const LangPt: unknown;
+}
+declare module '@nlpjs/lang-nl' {
+  export const LangNl: unknown;
 }
 
 declare module '@nlpjs/nlp' {

@@ -151,3 +151,64 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+// Issue 22 item 9: guessing account keys, bot keys and secrets is throttled like guessing tokens
+// (60 failures per client address, 10 per credential, a minute), with the Xenioo 404s below that.
+for (const kind of databaseKinds()) {
+  describe(`token endpoint: failed attempts are throttled (${kind})`, () => {
+    let server: TestServer;
+    let tenant: Tenant;
+    let other: Tenant;
+    before(async () => {
+      server = await startTestServer(kind, { COLLOQUY_RATE_LIMIT_PER_MINUTE: '6000', COLLOQUY_TRUST_PROXY: 'loopback' });
+      tenant = await createTenant(server.client);
+      other = await createTenant(server.client);
+    });
+    after(() => server.close());
+
+    const postFrom = (address: string, body: unknown) => server.client.post(TOKEN, body, { headers: { 'x-forwarded-for': address } });
+    const codesOf = (answers: Array<{ status: number; body: any }>) => answers.map((a) => `${a.status} ${a.body.Code}`);
+
+    test('wrong account keys from one address: 60 answers 404, then 429 with Retry-After, even for the right key; another address is served', async () => {
+      const answers = [];
+      for (let i = 0; i < 62; i++) answers.push(await postFrom('203.0.113.20', { AccountAPIKey: `acc_guess${i}` }));
+      assert.deepEqual(codesOf(answers), [...Array(60).fill('404 ACCOUNT_NOT_FOUND'), '429 RATE_LIMITED', '429 RATE_LIMITED']);
+      assert.ok(Number(answers[60].headers.get('retry-after')) >= 1);
+      const right = await postFrom('203.0.113.20', { AccountAPIKey: tenant.accountKey });
+      assert.equal(right.status, 429, 'checked before the key is looked up');
+      const elsewhere = await postFrom('203.0.113.21', { AccountAPIKey: tenant.accountKey });
+      assert.equal(elsewhere.status, 200, elsewhere.text);
+    });
+
+    test('one wrong account key from many addresses: 10 answers 404, then 429; the right key from another address is served', async () => {
+      const answers = [];
+      for (let i = 0; i < 12; i++) answers.push(await postFrom(`198.51.100.${i + 1}`, { AccountAPIKey: 'acc_theSameGuess' }));
+      assert.deepEqual(codesOf(answers), [...Array(10).fill('404 ACCOUNT_NOT_FOUND'), '429 RATE_LIMITED', '429 RATE_LIMITED']);
+      const right = await postFrom('198.51.100.99', { AccountAPIKey: tenant.accountKey });
+      assert.equal(right.status, 200, right.text);
+    });
+
+    test('wrong bot secrets for one bot: 10 answers 404, then 429 even for the right secret; the account key and other bots are served', async () => {
+      const guess = (i: number, secret: string) =>
+        postFrom(`192.0.2.${i + 1}`, { AccountAPIKey: tenant.accountKey, BotAPIKey: tenant.botKey, BotAPISecret: secret });
+      const answers = [];
+      for (let i = 0; i < 11; i++) answers.push(await guess(i, `wrong-secret-${i}`));
+      answers.push(await guess(50, tenant.botSecret));
+      assert.deepEqual(codesOf(answers), [...Array(10).fill('404 BOT_NOT_FOUND'), '429 RATE_LIMITED', '429 RATE_LIMITED']);
+      const account = await postFrom('192.0.2.99', { AccountAPIKey: tenant.accountKey });
+      assert.equal(account.status, 200, 'wrong secrets do not lock the account key');
+      const otherBot = await postFrom('192.0.2.99', { AccountAPIKey: other.accountKey, BotAPIKey: other.botKey, BotAPISecret: other.botSecret });
+      assert.equal(otherBot.status, 200, otherBot.text);
+    });
+
+    test('a bot key sent with another account key cannot lock the bot out for its owner', async () => {
+      const victim = await createTenant(server.client);
+      for (let i = 0; i < 11; i++) {
+        const res = await postFrom(`192.0.2.${100 + i}`, { AccountAPIKey: other.accountKey, BotAPIKey: victim.botKey, BotAPISecret: `x${i}` });
+        assert.equal(res.status, i < 10 ? 404 : 429);
+      }
+      const owner = await postFrom('192.0.2.200', { AccountAPIKey: victim.accountKey, BotAPIKey: victim.botKey, BotAPISecret: victim.botSecret });
+      assert.equal(owner.status, 200, owner.text);
+    });
+  });
+}

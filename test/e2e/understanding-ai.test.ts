@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { botFile, chatOk, summary, text, uid, variablesOf } from '../support/chat-kit.js';
+import { aiFallbackBot, botFile, chatOk, summary, text, uid, variablesOf } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -156,13 +156,7 @@ for (const kind of databaseKinds()) {
     });
 
     test('nlp.aiFallback: below the threshold the provider picks an intent (score "ai"), counted as an AI call; ai_status untouched', async () => {
-      const file = {
-        ...botFile([{ name: 'Start', start: true, actions: [text('Hi')] }, { name: 'Fallback', fallback: true, actions: [text('Sorry?')] }], {
-          triggers: [{ intent: 'refund', actions: [text('Refunds take 5 days.')] }],
-        }),
-        nlp: { aiFallback: true, intents: [{ name: 'refund', examples: ['I want my money back', 'refund please'] }, { name: 'greet', examples: ['hello', 'good morning'] }] },
-      };
-      const bot = await createTenant(server.client, file);
+      const bot = await createTenant(server.client, aiFallbackBot());
       await server.client.put(`/bots/${bot.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'm' }, { token: bot.accountToken });
       const user = uid('fb');
       await chatOk(server, bot.botToken, { UserId: user });

@@ -120,6 +120,57 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
     });
   });
 
+  // Issue 22: the nodes add up their rate-limit and failure counts (src/http/rate-limit-store.ts).
+  // A client that alternates between two nodes and waits for each answer gets exactly the bound
+  // docs/operations.md states, not twice the limit.
+  describe('limits shared by two nodes on one PostgreSQL database', () => {
+    let database: TestDatabase;
+    let a: NodeProcess;
+    let b: NodeProcess;
+    let tenant: Tenant;
+    // 40 a minute: a node reports every 2 requests of a key (a twentieth); 10 failures per credential: every one
+    const env = () => ({ DATABASE_URL: database.databaseUrl!, COLLOQUY_RATE_LIMIT_PER_MINUTE: '40', COLLOQUY_TRUST_PROXY: 'loopback' });
+
+    before(async () => {
+      database = await createTestDatabase(kind);
+      a = await startNode(env());
+      b = await startNode(env());
+      tenant = await createTenant(a.client, counterBot);
+    });
+    after(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+      await database?.drop();
+    });
+
+    test('a token used on both nodes in turn: 41 answers (40 + (2 - 1) × (2 - 1)), then 429 on either node', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 46; i++) statuses.push((await (i % 2 === 0 ? a : b).client.get('/custom/config', { token: tenant.botToken })).status);
+      assert.deepEqual(statuses, [...Array(41).fill(200), ...Array(5).fill(429)]);
+    });
+
+    test('one wrong token from many addresses on both nodes in turn: 11 answers 401 (10 + 2 × 1 - 1), then 429', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 14; i++) {
+        const node = i % 2 === 0 ? a : b;
+        statuses.push((await node.client.get('/custom/config', { headers: { authorization: 'Bearer one-guess', 'x-forwarded-for': `198.51.100.${i + 1}` } })).status);
+      }
+      assert.deepEqual(statuses, [...Array(11).fill(401), ...Array(3).fill(429)]);
+    });
+
+    test('wrong account keys from one address on both nodes in turn: 63 answers 404 (at most 60 + 2 × 3 - 1), then only 429', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 70; i++) {
+        const node = i % 2 === 0 ? a : b;
+        statuses.push((await node.client.post('/authorization/integration', { AccountAPIKey: `acc_guess${i}` }, { headers: { 'x-forwarded-for': '203.0.113.30' } })).status);
+      }
+      // Each node reports every 3 failures of the address. After 60 failures node B knows of all 60
+      // and refuses; node A last heard of 57 and serves 3 more before its report tells it of 63.
+      assert.deepEqual(statuses, [...Array(60).fill(404), 404, 429, 404, 429, 404, ...Array(5).fill(429)]);
+      const right = await b.client.post('/authorization/integration', { AccountAPIKey: tenant.accountKey }, { headers: { 'x-forwarded-for': '203.0.113.31' } });
+      assert.equal(right.status, 200, 'a correct key from another address is served');
+    });
+  });
+
   describe('nodes that die and nodes that dispatch', () => {
     let database: TestDatabase;
     let receiver: http.Server;

@@ -31,7 +31,7 @@ for (const kind of databaseKinds()) {
           { direction: 'BOT', parts: [part('a'), part('b')], pending: true },
         ],
         usage: { accountId: bot.accountId, month: '2026-11', add: ONE_TURN },
-        limits: { messages: 1000, bytes: 1_000_000 },
+        limits: { messages: 1000, bytes: 1_000_000, missedTexts: 100 },
         ...over,
       });
       return { bot, id, conversation, turn };
@@ -80,15 +80,15 @@ for (const kind of databaseKinds()) {
     test('over-limit: a history that would cross either limit is left to the transaction path, nothing written', async () => {
       const { bot, id, conversation, turn } = await setUp();
       const size = await sizeOf(id);
-      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: size.messages + 1, bytes: 1_000_000 } })), 'over-limit');
-      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: 1000, bytes: size.bytes + 10 } })), 'over-limit');
+      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: size.messages + 1, bytes: 1_000_000, missedTexts: 100 } })), 'over-limit');
+      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: 1000, bytes: size.bytes + 10, missedTexts: 100 } })), 'over-limit');
       assert.deepEqual(await ctx.store.conversations.byId(id), conversation);
       assert.deepEqual(await sizeOf(id), size);
       assert.deepEqual(await ctx.store.accounts.usage(bot.accountId, '2026-11'), { month: '2026-11', ...NONE });
       assert.deepEqual(await ctx.store.missedTexts.grouped(bot.id, 10), []);
       // exactly at the limits is within them
       const exact = Buffer.byteLength(JSON.stringify([part('héllo')])) + Buffer.byteLength(JSON.stringify([part('a'), part('b')]));
-      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: size.messages + 2, bytes: size.bytes + exact } })), 'saved');
+      assert.equal(await ctx.store.saveTurn!(turn({ limits: { messages: size.messages + 2, bytes: size.bytes + exact, missedTexts: 100 } })), 'saved');
     });
 
     test('a turn that changed no control column (the lean update on SQLite) saves state, history and usage', async () => {
@@ -101,8 +101,27 @@ for (const kind of databaseKinds()) {
       assert.equal(await ctx.store.conversations.messageCount(id), 3);
       // on the lean path too, a stale revision is a conflict and a history past a limit is over-limit
       assert.equal(await ctx.store.saveTurn!(lean), 'conflict');
-      assert.equal(await ctx.store.saveTurn!({ ...lean, conversation: stored, limits: { messages: 3, bytes: 1_000_000 } }), 'over-limit');
+      assert.equal(await ctx.store.saveTurn!({ ...lean, conversation: stored, limits: { messages: 3, bytes: 1_000_000, missedTexts: 100 } }), 'over-limit');
       assert.equal((await ctx.store.conversations.byId(id))!.revision, conversation.revision + 1);
+    });
+
+    test('the conversation keeps its newest missed texts: the older ones go with the write, on both paths', async () => {
+      const { bot, id, turn } = await setUp();
+      const miss = (key: string, at: number) => ({ botId: bot.id, conversationId: id, text: key, key, behaviour: 'Main', interaction: 'Fallback', createdAt: at });
+      const keys = async () => (await ctx.store.missedTexts.grouped(bot.id, 100)).map((g) => g.key).sort();
+      for (const [n, controlChanged] of [[1, true], [2, false], [3, true], [4, false]] as const) {
+        const current = (await ctx.store.conversations.byId(id))!;
+        const saved = await ctx.store.saveTurn!(turn({ conversation: current, controlChanged, messages: [], missedTexts: [miss(`m${n}`, 5000 + n)], limits: { messages: 1000, bytes: 1_000_000, missedTexts: 2 } }));
+        assert.equal(saved, 'saved');
+      }
+      assert.deepEqual(await keys(), ['m3', 'm4']);
+      // the transaction path (a turn that trims its history, writes webhooks…) keeps the same bound
+      await ctx.store.transaction((tx) => tx.missedTexts.add(id, [miss('m5', 6000), miss('m6', 6000)], 2));
+      assert.deepEqual(await keys(), ['m5', 'm6']);
+      // a turn that missed nothing leaves them
+      const current = (await ctx.store.conversations.byId(id))!;
+      assert.equal(await ctx.store.saveTurn!(turn({ conversation: current, messages: [], missedTexts: [], limits: { messages: 1000, bytes: 1_000_000, missedTexts: 0 } })), 'saved');
+      assert.deepEqual(await keys(), ['m5', 'm6']);
     });
   });
 }

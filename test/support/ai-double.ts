@@ -1,9 +1,10 @@
 // A local stand-in for an OpenAI-compatible Chat Completions endpoint (understanding.md "AI
 // steps"): it answers what a test scripted, one script per call in order (else `fallback`), and
 // records every request. A script can answer with content, a status (500...), a raw body
-// (malformed JSON) or hang past the caller's timeout.
+// (malformed JSON), a completion of any size made as it is sent, or hang past the caller's timeout.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 
 export interface AiScript {
   /** the assistant message's content (default "ok") */
@@ -16,6 +17,10 @@ export interface AiScript {
   delayMs?: number;
   /** usage.total_tokens (default 17) */
   tokens?: number;
+  /** a completion whose content is this many bytes of `fill`, generated while it is sent (never held whole) */
+  contentBytes?: number;
+  /** the character `contentBytes` repeats (default "a") */
+  fill?: string;
 }
 
 export interface RecordedAiRequest {
@@ -26,6 +31,8 @@ export interface RecordedAiRequest {
 
 export class AiDouble {
   readonly requests: RecordedAiRequest[] = [];
+  /** bytes of the last `contentBytes` answer handed to the socket: a client that stops reading stops it */
+  streamed = 0;
   private readonly queue: AiScript[] = [];
   fallback: AiScript = { content: 'ok' };
 
@@ -80,6 +87,7 @@ export class AiDouble {
         if (script.body !== undefined) return void res.writeHead(status).end(script.body);
         if (status !== 200) return void res.writeHead(status).end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
         const tokens = script.tokens ?? 17;
+        if (script.contentBytes !== undefined) return this.stream(res, body.model, script.contentBytes, script.fill ?? 'a', tokens);
         res.writeHead(200).end(
           JSON.stringify({
             id: 'chatcmpl-test',
@@ -94,5 +102,25 @@ export class AiDouble {
       if (script.delayMs) setTimeout(answer, script.delayMs).unref();
       else answer();
     });
+  }
+
+  /** A valid completion of `bytes` bytes of content, written chunk by chunk as the client reads. */
+  private stream(res: http.ServerResponse, model: string, bytes: number, fill: string, tokens: number): void {
+    this.streamed = 0;
+    const head = `{"id":"chatcmpl-test","object":"chat.completion","created":0,"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"`;
+    const tail = `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":${tokens - 2},"completion_tokens":2,"total_tokens":${tokens}}}`;
+    const chunk = Buffer.from(fill.repeat(Math.ceil(65_536 / Buffer.byteLength(fill))));
+    const double = this;
+    function* pieces(): Generator<Buffer> {
+      yield Buffer.from(head);
+      for (let left = bytes; left > 0; left -= chunk.length) {
+        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+        double.streamed += piece.length;
+        yield piece;
+      }
+      yield Buffer.from(tail);
+    }
+    res.writeHead(200);
+    Readable.from(pieces(), { objectMode: false }).pipe(res);
   }
 }

@@ -26,6 +26,14 @@ export function botFile(interactions: any[], extra: Record<string, any> = {}): a
 }
 
 export const text = (t: string) => ({ type: 'text', text: t });
+
+/** A bot with two intents ("refund" answers "Refunds take 5 days.") whose misses ask the AI provider (understanding.md). */
+export const aiFallbackBot = (): any => ({
+  ...botFile([{ name: 'Start', start: true, actions: [text('Hi')] }, { name: 'Fallback', fallback: true, actions: [text('Sorry?')] }], {
+    triggers: [{ intent: 'refund', actions: [text('Refunds take 5 days.')] }],
+  }),
+  nlp: { aiFallback: true, intents: [{ name: 'refund', examples: ['I want my money back', 'refund please'] }, { name: 'greet', examples: ['hello', 'good morning'] }] },
+});
 export const goTo = (behaviour: string, interaction?: string, more: Record<string, unknown> = {}) => ({
   type: 'goTo',
   mode: 'absolute',

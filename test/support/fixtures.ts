@@ -47,3 +47,12 @@ export async function createTenant(client: Client, botFile: unknown = supportBot
     botToken: await botToken(client, account.AccountAPIKey, created.body.APIKey, created.body.APISecret),
   };
 }
+
+/** The tenant with new tokens, for a test whose clock moved past their expiry. */
+export async function freshTokens(client: Client, tenant: Tenant): Promise<Tenant> {
+  return {
+    ...tenant,
+    accountToken: await accountToken(client, tenant.accountKey),
+    botToken: await botToken(client, tenant.accountKey, tenant.botKey, tenant.botSecret),
+  };
+}

@@ -35,6 +35,8 @@ export class MemoryStorage implements ConversationStorage {
   readonly conversations: ConversationStorage['conversations'];
   readonly shares: ConversationStorage['shares'];
   private queue: Promise<unknown> = Promise.resolve();
+  /** nothing is kept anywhere but in the tables */
+  readonly eraseDeleted = async (): Promise<void> => undefined;
 
   constructor(private readonly botsById: Map<string, BotRecord> = new Map()) {
     const writes = this.writesOver(() => this.tables);
@@ -140,7 +142,13 @@ export class MemoryStorage implements ConversationStorage {
         },
         noteLastInbound: async (conversationId, messageId) => void t().lastInbound.set(conversationId, messageId),
       },
-      missedTexts: { insert: async (row) => void t().missed.push(clone(row)) },
+      missedTexts: {
+        add: async (conversationId, rows, keep) => {
+          t().missed.push(...rows.map(clone));
+          const own = t().missed.filter((row) => row.conversationId === conversationId);
+          t().missed = t().missed.filter((row) => row.conversationId !== conversationId || own.indexOf(row) >= own.length - keep);
+        },
+      },
       accounts: {
         addUsage: async (accountId, month, add) => {
           const key = `${accountId}/${month}`;

@@ -156,9 +156,10 @@ export const fillPath = (template: string, context: RouteContext) =>
 /**
  * The console API routes (`/console/api/*`): cookie-authenticated, so they stay out of
  * /openapi.json (decisions.md). Read from the server's own router instead, so that a new console
- * route is covered too. HEAD twins of GET routes are left out.
+ * route is covered too. HEAD twins of GET routes are left out. `under` picks other parts of the
+ * router (the share routes, `/share/`).
  */
-export function consoleApiRoutes(app: { printRoutes(options: { commonPrefix: boolean }): string }, context: RouteContext): RouteInfo[] {
+export function consoleApiRoutes(app: { printRoutes(options: { commonPrefix: boolean }): string }, context: RouteContext, under = ['/console/api/']): RouteInfo[] {
   const routes: RouteInfo[] = [];
   const stack: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
@@ -169,7 +170,7 @@ export function consoleApiRoutes(app: { printRoutes(options: { commonPrefix: boo
     stack.length = depth;
     stack.push(match[2]);
     const template = stack.join('');
-    if (!match[3] || !template.startsWith('/console/api/')) continue;
+    if (!match[3] || !under.some((prefix) => template.startsWith(prefix))) continue;
     for (const method of match[3].split(', ')) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
       const openApiTemplate = template.replace(/:(\w+)/g, '{$1}');

@@ -8,9 +8,11 @@ import { DuplicateInbound } from '../../conversations/user-turn.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
+import { mayHoldSurrogates, wellFormed } from '../../shared/well-formed.js';
 import type { Store } from '../../store/index.js';
 import type { ChannelConnections } from './connections.js';
 import type { ChannelConnection, InboundEvent } from './model.js';
+import { boundInbound } from './inbound-bounds.js';
 import { callRows } from './outbound.js';
 import type { InboundRequest, MessagingPlatform } from './platform.js';
 
@@ -66,15 +68,19 @@ export class ChannelInbound {
     }
     let body: unknown;
     try {
-      body = JSON.parse(request.rawBody.toString('utf8'));
+      const text = request.rawBody.toString('utf8');
+      body = mayHoldSurrogates(text) ? wellFormed(JSON.parse(text)) : JSON.parse(text);
     } catch {
       throw new AppError('INVALID_JSON');
     }
     const bot = await this.deps.store.bots.byId(connection.botId);
     if (!bot) throw new AppError('NOT_FOUND', 'This channel is not connected.');
-    const events = platform.parse(body, connection.account);
+    const parsed = platform.parse(body, connection.account);
+    const events = parsed.map(boundInbound).filter((event) => event !== null);
     await this.noteInbound(connection.channelId);
-    if (events.length === 0) this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'ignored' });
+    // a request that asks nothing counts once; each update dropped for its bounds once
+    const ignored = parsed.length === 0 ? 1 : parsed.length - events.length;
+    if (ignored > 0) this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'ignored' }, ignored);
     // One request may carry several updates (Meta batches them): in order, each on its own.
     for (const event of events) await this.run(platform, connection, bot, event);
   }

@@ -12,14 +12,21 @@ export interface CompiledIntent {
   readonly examples: readonly string[];
 }
 
-/** One spelling of a synonym entity's value, as normalized words. */
-export interface Synonym {
-  readonly words: readonly string[];
-  readonly value: string;
+/**
+ * A synonym entity's spellings as a trie over normalized words, built once per compiled version:
+ * finding the longest spelling that starts at a word walks at most as many words as the longest
+ * spelling has (bounded at save time), whatever the number of spellings, so matching a text is
+ * linear in the text (a scan of every spelling at every word took 13.6 s for a 16 KB text and
+ * 300,000 synonyms, issue 22).
+ */
+export interface SpellingNode {
+  /** the canonical value of the spelling that ends here; the first spelling in file order wins */
+  value?: string;
+  readonly next: Map<string, SpellingNode>;
 }
 
 export type CompiledEntity =
-  | { readonly name: string; readonly kind: 'values'; readonly synonyms: readonly Synonym[] }
+  | { readonly name: string; readonly kind: 'values'; readonly spellings: SpellingNode }
   | { readonly name: string; readonly kind: 'regex'; readonly regex: RE2JS | null };
 
 export interface CompiledNlp {
@@ -58,7 +65,7 @@ export function compileNlp(section: unknown): CompiledNlp | null {
   for (const item of Array.isArray(section.entities) ? section.entities : []) {
     if (!isRecord(item) || typeof item.name !== 'string' || item.name === '') continue;
     if (typeof item.regex === 'string') entities.push({ name: item.name, kind: 'regex', regex: compileAuthorRegex(item.regex, { caseSensitive: true }).regex });
-    else if (isRecord(item.values)) entities.push({ name: item.name, kind: 'values', synonyms: synonymsOf(item.values) });
+    else if (isRecord(item.values)) entities.push({ name: item.name, kind: 'values', spellings: spellingsOf(item.values) });
   }
   return {
     language: typeof section.language === 'string' && section.language !== '' ? section.language : DEFAULT_LANGUAGE,
@@ -69,18 +76,24 @@ export function compileNlp(section: unknown): CompiledNlp | null {
   };
 }
 
-/** Longest spellings first, so that "extra large" wins over "large" where both start. */
-function synonymsOf(values: Record<string, unknown>): Synonym[] {
-  const out: Synonym[] = [];
+function spellingsOf(values: Record<string, unknown>): SpellingNode {
+  const root: SpellingNode = { next: new Map() };
   for (const [value, spellings] of Object.entries(values)) {
     // The canonical value is a spelling of itself.
     const all = [value, ...(Array.isArray(spellings) ? spellings.filter((s): s is string => typeof s === 'string') : [])];
     for (const spelling of all) {
-      const words = normalizedWords(spelling).map((w) => w.word);
-      if (words.length > 0) out.push({ words, value });
+      const words = normalizedWords(spelling);
+      if (words.length === 0) continue;
+      let node = root;
+      for (const { word } of words) {
+        let child = node.next.get(word);
+        if (child === undefined) node.next.set(word, (child = { next: new Map() }));
+        node = child;
+      }
+      node.value ??= value;
     }
   }
-  return out.sort((a, b) => b.words.length - a.words.length);
+  return root;
 }
 
 export function intentNamed(nlp: CompiledNlp, name: string): CompiledIntent | undefined {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileNlp } from './compiled-nlp.js';
-import { findEntities } from './entities.js';
+import { findEntities, findEntity } from './entities.js';
 
 const nlp = compileNlp({
   entities: [
@@ -36,4 +36,28 @@ test('a pattern that cannot run never matches and never throws; a hostile text s
   const started = Date.now();
   findEntities(nlp, `${'a '.repeat(20_000)}!`);
   assert.ok(Date.now() - started < 1000);
+});
+
+test('synonyms: the earliest position wins over a longer spelling later; a spelling named twice keeps its first value', () => {
+  const shop = compileNlp({
+    entities: [
+      { name: 'size', values: { medium: ['m', 'extra'], large: ['extra large', 'big'], huge: ['big', 'extra large size'] } },
+      { name: 'colour', values: { red: ['rouge'] } },
+    ],
+  })!;
+  assert.deepEqual(findEntities(shop, 'rouge, and extra big'), [
+    { name: 'size', value: 'medium', text: 'extra' },
+    { name: 'colour', value: 'red', text: 'rouge' },
+  ]);
+  assert.deepEqual(findEntities(shop, 'big, no: extra large size'), [{ name: 'size', value: 'large', text: 'big' }]);
+  assert.deepEqual(findEntities(shop, 'Extra  Large Size!'), [{ name: 'size', value: 'huge', text: 'Extra  Large Size' }]);
+  assert.deepEqual(findEntities(shop, 'extra large sizes'), [{ name: 'size', value: 'large', text: 'extra large' }], 'a longer path that does not end on a spelling falls back to the last one that did');
+  assert.deepEqual(findEntities(shop, 'Medium'), [{ name: 'size', value: 'medium', text: 'Medium' }], 'the canonical value is a spelling');
+  assert.deepEqual(findEntities(shop, 'hugely sized'), [], 'whole words only');
+});
+
+test('findEntity (input expecting an entity) uses the same spellings', () => {
+  const size = compileNlp({ entities: [{ name: 'size', values: { large: ['xl', 'extra large'] } }] })!.entities[0];
+  assert.deepEqual(findEntity(size, 'an XL please'), { name: 'size', value: 'large', text: 'XL' });
+  assert.equal(findEntity(size, 'extra please'), null);
 });

@@ -1,7 +1,7 @@
 // Entities found in a user text (understanding.md): a synonym entity by its spellings compared as
 // normalized words, a regex entity by its pattern on RE2 (linear time, never JavaScript's
 // backtracking engine). When a text names the same entity twice, the first occurrence counts.
-import { normalizedWords, type CompiledEntity, type CompiledNlp, type Synonym } from './compiled-nlp.js';
+import { normalizedWords, type CompiledEntity, type CompiledNlp } from './compiled-nlp.js';
 
 export interface FoundEntity {
   name: string;
@@ -36,20 +36,18 @@ function findOne(entity: CompiledEntity, text: string, words: readonly Word[]): 
     const matched = matcher.group() ?? '';
     return { name: entity.name, value: matched, text: matched };
   }
-  // Earliest position first; at one position the longest spelling (synonyms are sorted so).
+  // Earliest position first; at one position the longest spelling: walk the trie as far as the
+  // words go and keep the last spelling that ended on the way.
   for (let at = 0; at < words.length; at++) {
-    for (const synonym of entity.synonyms) {
-      if (startsAt(words, at, synonym)) {
-        const last = words[at + synonym.words.length - 1];
-        return { name: entity.name, value: synonym.value, text: text.slice(words[at].start, last.end) };
-      }
+    let node = entity.spellings;
+    let found: { value: string; last: number } | null = null;
+    for (let i = at; i < words.length; i++) {
+      const next = node.next.get(words[i].word);
+      if (next === undefined) break;
+      node = next;
+      if (node.value !== undefined) found = { value: node.value, last: i };
     }
+    if (found !== null) return { name: entity.name, value: found.value, text: text.slice(words[at].start, words[found.last].end) };
   }
   return null;
-}
-
-function startsAt(words: readonly Word[], at: number, synonym: Synonym): boolean {
-  if (at + synonym.words.length > words.length) return false;
-  for (let i = 0; i < synonym.words.length; i++) if (words[at + i].word !== synonym.words[i]) return false;
-  return true;
 }

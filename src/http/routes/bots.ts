@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { usageView } from '../../accounts/service.js';
 import { AppError } from '../../shared/errors.js';
 import { authed, BOT_FILE_BODY_LIMIT, type App } from '../app.js';
+import { VersionNumber } from '../bounded-integers.js';
 import type { Services } from '../services.js';
 import { AccountKey, BotFile, BotList, CreatedBot, Credentials, DeletedBot, EditedBot, Usage, Versions } from '../wire-schemas.js';
 import type { FastifyRequest } from 'fastify';
@@ -12,6 +13,10 @@ import type { Published } from '../../bots/service.js';
 
 /** What publish and rollback record as who published, when an account token did. */
 const BY_ACCOUNT_TOKEN = { kind: 'account' } as const;
+
+/** What a request that trains an intent model can also meet (understanding/trainer.ts). */
+export const TRAINING_ERRORS = ['TRAINING_LIMIT', 'TRAINING_BUSY'] as const;
+
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 export const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
 
@@ -59,7 +64,7 @@ export function botRoutes(app: App, s: Services): void {
     };
   });
 
-  const createSchema = { ...account.schema, body: AnyBotFile, response: { 201: CreatedBot }, errors: ['INVALID_BOT', 'LIMIT_EXCEEDED'] as const };
+  const createSchema = { ...account.schema, body: AnyBotFile, response: { 201: CreatedBot }, errors: ['INVALID_BOT', 'LIMIT_EXCEEDED', ...TRAINING_ERRORS] as const };
   const create = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const file = s.bots.checkFile(request.body, request.headers['content-type']);
     const bot = await s.bots.create(accountOf(request), file);
@@ -103,7 +108,8 @@ export function botRoutes(app: App, s: Services): void {
     async (request) => edited(await s.bots.patchSettings(await owned(request), request.body)),
   );
 
-  app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams, ...edits } }, async (request) =>
+  const trains = { ...edits, errors: [...edits.errors, ...TRAINING_ERRORS] };
+  app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams, ...trains } }, async (request) =>
     edited(await s.bots.publish(await owned(request), BY_ACCOUNT_TOKEN)),
   );
 
@@ -119,9 +125,9 @@ export function botRoutes(app: App, s: Services): void {
         ...account.schema,
         summary: 'Publish an earlier version again',
         params: KeyParams,
-        body: Type.Object({ Version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+        body: Type.Object({ Version: VersionNumber() }, { additionalProperties: false }),
         ...edits,
-        errors: [...edits.errors, 'VERSION_NOT_FOUND'],
+        errors: [...edits.errors, 'VERSION_NOT_FOUND', ...TRAINING_ERRORS],
       },
     },
     async (request) => edited(await s.bots.rollback(await owned(request), request.body.Version, BY_ACCOUNT_TOKEN)),

@@ -3,6 +3,7 @@
 // spec's code), while unknown fields and wrong types stay 400 INVALID_REQUEST.
 import { Type } from 'typebox';
 import { authed, type App } from '../app.js';
+import { TRAINING_ERRORS } from './bots.js';
 import type { Services } from '../services.js';
 import { Credentials, DetachedBehaviour } from '../wire-schemas.js';
 import type { FastifyRequest } from 'fastify';
@@ -35,7 +36,7 @@ const CloneBody = Type.Object(
   { additionalProperties: false },
 );
 const DetachBody = Type.Object({ Behaviour: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
-const CLONE_ANSWERS = { response: { 200: Credentials }, errors: ['MISSING_FIELD', 'BOT_NOT_FOUND', 'PACKAGE_REQUIRED', 'STATE_CONFLICT', 'INVALID_BOT'] } as const;
+const CLONE_ANSWERS = { response: { 200: Credentials }, errors: ['MISSING_FIELD', 'BOT_NOT_FOUND', 'PACKAGE_REQUIRED', 'STATE_CONFLICT', 'INVALID_BOT', ...TRAINING_ERRORS] } as const;
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;

@@ -1,6 +1,6 @@
 // The console's workspace routes (/console/api/...): assignment, private notes, canned responses
 // and operator typing. Cookie-session routes like the rest of the console (the caller passes its
-// sign-in hook); the cross-site guard of edge.ts covers every non-GET /console/api route. The work
+// sign-in hook); the cross-site guard of edge.ts covers them by the mark the sign-in hook carries. The work
 // is done by operators/console-workspace.ts.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
@@ -25,7 +25,6 @@ const Assigned = Type.Object({ AssignedTo: Type.Union([Assignee, Type.Null()]) }
 const Note = Type.Object({ NoteId: Type.Integer(), Author: Type.String(), Text: Type.String(), At: Type.String({ description: 'ISO 8601, UTC' }) });
 const Canned = Type.Object({ CannedId: Type.Integer(), Shortcut: Type.String(), Text: Type.String() });
 const CannedList = Type.Object({ CannedResponses: Type.Array(Canned) });
-
 
 export function consoleWorkspaceRoutes(app: App, s: Services, signedIn: SignedIn): void {
   const tags = ['operator console'];

@@ -3,17 +3,18 @@
 // only maps HTTP to it. Shared conversation URLs (/share/*) are registered from here too.
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HANDOVER_MODES, isBeingForgotten, type HandoverMode } from '../../conversations/control-service.js';
+import { HANDOVER_MODES, isBeingForgotten, MAX_BAN_DAYS, type HandoverMode } from '../../conversations/control-service.js';
 import { operatorView, SESSION_HOURS } from '../../operators/sessions.js';
 import { eventView } from '../../operators/views.js';
 import { AppError } from '../../shared/errors.js';
 import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
+import { BoundedInteger } from '../bounded-integers.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
 import { shareRoutes } from './share.js';
 import { consoleWorkspaceRoutes } from './console-workspace.js';
-import { cookieValue, operatorSignIn, SESSION_COOKIE } from './console-session.js';
+import { operatorSignIn, SESSION_COOKIE, sessionCookieOf } from './console-session.js';
 
 /** Path=/console keeps the cookie off every other route; Secure when the server is served over https. */
 function sessionCookie(s: Services, value: string, maxAgeSeconds: number): string {
@@ -32,7 +33,7 @@ const LoginBody = Type.Object(
 );
 const HandoverBody = Type.Object({ Mode: Type.Optional(Type.String({ maxLength: 16 })) }, { additionalProperties: false });
 const BanBody = Type.Object(
-  { Days: Type.Optional(Type.Integer({ minimum: 1, maximum: 36_500 })), Message: Type.Optional(Type.String({ maxLength: 2000 })) },
+  { Days: Type.Optional(BoundedInteger(1, MAX_BAN_DAYS)), Message: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },
 );
 const MessageBody = Type.Object({ Text: Type.String({ minLength: 1, maxLength: 16_384 }) }, { additionalProperties: false });
@@ -58,15 +59,15 @@ export function consoleRoutes(app: App, s: Services): void {
   // Password guessing is slowed by scrypt and capped per client address in a bucket of its own
   // (other requests from the same address do not use it up), and failed attempts are throttled
   // per address and per e-mail (when limits are on).
-  app.post('/console/api/login', { config: { limit: 'sign-in' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
+  app.post('/console/api/login', { config: { limit: 'sign-in', ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
     const { Email, Password, AccountId } = request.body;
     const session = await app.failedAuth.guard(request, reply, `login:${Email.trim().toLowerCase()}`, () => s.operatorSessions.login(Email, Password, AccountId));
     reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
     return { ...operatorView(session), SessionExpires: s.clock.iso(session.expiresAt) };
   });
 
-  app.post('/console/api/logout', { schema: { hide: true, tags, summary: 'Sign out (deletes the session)' } }, async (request, reply) => {
-    await s.operatorSessions.logout(cookieValue(request.headers.cookie, SESSION_COOKIE));
+  app.post('/console/api/logout', { config: { ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign out (deletes the session)' } }, async (request, reply) => {
+    await s.operatorSessions.logout(sessionCookieOf(request));
     reply.header('set-cookie', sessionCookie(s, '', 0));
     return { LoggedOut: true };
   });
@@ -111,14 +112,13 @@ export function consoleRoutes(app: App, s: Services): void {
   shareRoutes(app, s);
 }
 
-
 function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, reply: FastifyReply): void {
   const ctx = request.operatorContext!;
   let unsubscribe = () => undefined as void;
   const stream = openEventStream(app, request, reply, {
     onClose: () => unsubscribe(),
     // A session that expired or was logged out ends the stream at the next heartbeat.
-    onHeartbeat: () => void s.operatorSessions.authenticate(cookieValue(request.headers.cookie, SESSION_COOKIE)).catch(() => stream.close()),
+    onHeartbeat: () => void s.operatorSessions.authenticate(sessionCookieOf(request)).catch(() => stream.close()),
   });
   unsubscribe = s.console.subscribe(ctx, (event) => stream.send(eventView(event, s.clock)));
 }

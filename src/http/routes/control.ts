@@ -1,7 +1,7 @@
 // api.md sections 7 to 9: conversation state and shared conversation URLs.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { HANDOVER_MODES, isBeingForgotten, STATE_COMMANDS, type HandoverMode, type StateCommand } from '../../conversations/control-service.js';
+import { HANDOVER_MODES, isBeingForgotten, MAX_BAN_DAYS, STATE_COMMANDS, type HandoverMode, type StateCommand } from '../../conversations/control-service.js';
 import { SHARE_MODES } from '../../operators/share-service.js';
 import { AppError } from '../../shared/errors.js';
 import { authed, type App } from '../app.js';
@@ -31,10 +31,10 @@ function invalid(field: string, message: string): never {
   throw new AppError('INVALID_REQUEST', message, { Field: field });
 }
 
-function positiveInteger(value: string | number | undefined, field: string): number | undefined {
+function banDays(value: string | number | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;
   const n = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 1) invalid(field, `${field} must be a positive whole number of days.`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_BAN_DAYS) invalid(field, `${field} must be a whole number of days from 1 to ${MAX_BAN_DAYS}.`);
   return n;
 }
 
@@ -90,7 +90,7 @@ export function controlRoutes(app: App, s: Services): void {
       const mode = p.mode === undefined ? undefined : (p.mode.toLowerCase() as HandoverMode);
       if (mode !== undefined && !HANDOVER_MODES.includes(mode)) invalid('mode', 'mode must be viewshares, dropshares or *.');
       if (p.operator !== undefined && p.operator !== '*' && !EMAIL.test(p.operator)) invalid('operator', 'operator must be an e-mail address or *.');
-      const days = positiveInteger(p.days, 'days');
+      const days = banDays(p.days, 'days');
       const { bot: owner } = principalOf(request);
       const result = await s.control.change(owner, p.userid, { state, mode, operator: p.operator?.toLowerCase(), days, message: p.message });
       return reply.status(isBeingForgotten(result) ? 202 : 200).send(result);

@@ -6,6 +6,7 @@ import { positionView, singleValue, valuesView, variableUpdates, DEFAULT_PRIVACY
 import { AppError } from '../../shared/errors.js';
 import { chatReplyJson } from '../../channels/custom/chat-reply.js';
 import { authed, type App } from '../app.js';
+import { BoundedInteger, INT32_MAX } from '../bounded-integers.js';
 import type { Services } from '../services.js';
 import { BotConfig, ChatReply, InjectedPart, Position, SingleValue, Values } from '../wire-schemas.js';
 import type { Direction } from '../../conversations/model.js';
@@ -34,7 +35,7 @@ export const ChatBody = Type.Object(
     Tags: Type.Optional(Type.Array(Name, { maxItems: 500 })),
     DropTags: Type.Optional(Type.Array(Name, { maxItems: 500 })),
     Channel: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    HistoryLimit: Type.Optional(Type.Integer({ minimum: 0 })),
+    HistoryLimit: Type.Optional(BoundedInteger(0, INT32_MAX, { description: 'READY: the newest parts to return' })),
   },
   { additionalProperties: false },
 );

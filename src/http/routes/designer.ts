@@ -2,8 +2,9 @@
 // preview chat, each reachable two ways with one handler:
 // - /bots/{APIKey}/...           an account token (the integration API);
 // - /console/api/bots/{botId}/... a signed-in operator whose role opens `design` (designer or
-//   admin), with the console's session cookie; under /console/api/ like every cookie route, so
-//   the cross-site guard (edge.ts) covers them. The cookie is scoped to /console, hence the twin.
+//   admin), with the console's session cookie; built from operatorSignIn's options, whose
+//   ambientCredential mark puts them behind the cross-site guard (edge.ts) and whose area is the
+//   role check's. The cookie is scoped to /console, hence the twin.
 // The work is done by bots/service.ts and designer/preview.ts.
 import { Type, type TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
@@ -11,22 +12,25 @@ import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord, Publisher } from '../../bots/model.js';
 import { AppError, type ErrorCode } from '../../shared/errors.js';
 import { authed, BOT_FILE_BODY_LIMIT, type App } from '../app.js';
+import { VersionNumber } from '../bounded-integers.js';
 import type { Services } from '../services.js';
 import { BotDiff, BotFile, EditedBot, PreviewChatReply, Versions } from '../wire-schemas.js';
-import { AnyBotFile, edited, parseIfMatch } from './bots.js';
+import { AnyBotFile, edited, parseIfMatch, TRAINING_ERRORS } from './bots.js';
 import { operatorSignIn, SESSION_ERRORS } from './console-session.js';
 import { CHAT_ANSWERS, ChatBody, chatInputOf } from './custom.js';
 
-const VersionNumber = Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'A published version number' });
+// Path and query strings are not coerced (server.ts), so a version there is digits, read by hand:
+// at most 9 of them, below INT32_MAX, so the 32-bit column always holds what is looked up.
+const VersionText = Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'A published version number' });
 // Required, but checked by the handler after the bot's owner is: another account's token learns nothing.
 const DiffQuery = Type.Object(
   {
-    from: Type.Optional(VersionNumber),
+    from: Type.Optional(VersionText),
     to: Type.Optional(Type.String({ pattern: '^([1-9][0-9]{0,8}|draft)$', description: 'A published version number, or draft' })),
   },
   { additionalProperties: false },
 );
-const RollbackBody = Type.Object({ Version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+const RollbackBody = Type.Object({ Version: VersionNumber() }, { additionalProperties: false });
 const EDIT_ERRORS = ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED'] as const;
 
 /** Who is asking, and who a publish they make is recorded as. */
@@ -70,7 +74,7 @@ function designerRoutesOf(s: Services): DesignerRoute[] {
     },
     {
       method: 'POST', path: '/publish', consoleOnly: true, summary: 'Publish the draft (recorded as published by the operator)',
-      response: { 200: EditedBot }, errors: EDIT_ERRORS,
+      response: { 200: EditedBot }, errors: [...EDIT_ERRORS, ...TRAINING_ERRORS],
       handle: async ({ bot, by }) => edited(await s.bots.publish(bot, by)),
     },
     {
@@ -80,12 +84,12 @@ function designerRoutesOf(s: Services): DesignerRoute[] {
     },
     {
       method: 'POST', path: '/rollback', consoleOnly: true, summary: 'Publish an earlier version again',
-      body: RollbackBody, response: { 200: EditedBot }, errors: [...EDIT_ERRORS, 'VERSION_NOT_FOUND'],
+      body: RollbackBody, response: { 200: EditedBot }, errors: [...EDIT_ERRORS, 'VERSION_NOT_FOUND', ...TRAINING_ERRORS],
       handle: async ({ bot, by }, request) => edited(await s.bots.rollback(bot, (request.body as { Version: number }).Version, by)),
     },
     {
       method: 'GET', path: '/versions/:Version', summary: "A published version's bot file",
-      params: { Version: VersionNumber }, response: { 200: BotFile }, errors: ['BOT_NOT_FOUND', 'VERSION_NOT_FOUND'],
+      params: { Version: VersionText }, response: { 200: BotFile }, errors: ['BOT_NOT_FOUND', 'VERSION_NOT_FOUND'],
       handle: async ({ bot }, request) => s.bots.versionFile(bot, Number(paramsOf(request).Version)),
     },
     {
@@ -100,7 +104,7 @@ function designerRoutesOf(s: Services): DesignerRoute[] {
     },
     {
       method: 'POST', path: '/preview/chat', summary: "POST /custom/chat on the draft, in a preview conversation (docs/designer.md \"Preview\")",
-      body: ChatBody, response: { 200: PreviewChatReply }, errors: [...CHAT_ANSWERS.errors, 'BOT_NOT_FOUND', 'INVALID_BOT'],
+      body: ChatBody, response: { 200: PreviewChatReply }, errors: [...CHAT_ANSWERS.errors, 'BOT_NOT_FOUND', 'INVALID_BOT', ...TRAINING_ERRORS],
       handle: async ({ bot }, request) => s.preview.say(bot, chatInputOf(request.body as Parameters<typeof chatInputOf>[0], request.headers)),
     },
   ];

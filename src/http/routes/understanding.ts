@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../shared/errors.js';
 import { MISSED_DEFAULT_LIMIT, MISSED_MAX_LIMIT } from '../../bots/understanding-service.js';
 import { authed, type App } from '../app.js';
+import { VersionNumber } from '../bounded-integers.js';
 import { AiSettings, MissedTexts, ParsedText } from '../wire-schemas.js';
 import type { Services } from '../services.js';
 import type { FastifyRequest } from 'fastify';
@@ -14,14 +15,14 @@ const MAX_TEXT = 16 * 1024;
 
 const ParseBody = Type.Object({
   Text: Type.String({ maxLength: MAX_TEXT, description: 'the text to understand' }),
-  Version: Type.Optional(Type.Integer({ minimum: 1, description: 'a published version (default the live one)' })),
+  Version: Type.Optional(VersionNumber({ description: 'a published version (default the live one)' })),
 }, { additionalProperties: false });
 // Query strings are not coerced: the number is read by hand so that a bad one gets a clear 400.
 const MissedQuery = Type.Object({ limit: Type.Optional(Type.String({ maxLength: 12 })) }, { additionalProperties: false });
 const AiBody = Type.Object({
   BaseUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1' }),
   Model: Type.String({ minLength: 1, maxLength: 256 }),
-  ApiKey: Type.Optional(Type.String({ maxLength: 4096, description: 'stored encrypted, never returned; absent keeps the stored one' })),
+  ApiKey: Type.Optional(Type.String({ maxLength: 4096, description: 'stored encrypted, never returned; absent keeps the stored one, unless BaseUrl changes (then required)' })),
 }, { additionalProperties: false });
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;

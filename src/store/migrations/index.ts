@@ -15,9 +15,11 @@ import { understanding } from './008-understanding.js';
 import { historySize } from './009-history-size.js';
 import { analytics } from './010-analytics.js';
 import { consoleWorkspace } from './011-console-workspace.js';
+import { boundedRows } from './012-bounded-rows.js';
+import { rateWindows } from './013-rate-windows.js';
 import { designer } from './014-designer.js';
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize, analytics, consoleWorkspace, designer];
+export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize, analytics, consoleWorkspace, boundedRows, rateWindows, designer];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {

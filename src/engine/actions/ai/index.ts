@@ -9,6 +9,7 @@ import { PartType } from '../../parts.js';
 import { numberField, stringList } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS, TEXT } from '../schema-parts.js';
 import type { AiStatus } from '../../types.js';
+import { cutToBytes } from '../../../shared/utf8.js';
 import { classifyInstructions, extractInstructions, fieldsOf, labelOf, toAiAnswer } from './answers.js';
 
 export const AI_MODES = ['reply', 'classify', 'extract'] as const;
@@ -16,6 +17,15 @@ export const DEFAULT_AI_TIMEOUT_MS = 15_000;
 export const MAX_AI_TIMEOUT_MS = 60_000;
 export const DEFAULT_AI_HISTORY = 10;
 export const MAX_AI_HISTORY = 100;
+/**
+ * The most a step may ask for: about what MAX_AI_ANSWER_BYTES holds (~4 bytes a token), so no
+ * token is paid for only to be cut away (docs/limits.md "AI answers").
+ */
+export const MAX_AI_MAX_TOKENS = 16_384;
+/** Asked for when the step names no maxTokens: a long chat answer, about a messaging platform's 4,096 characters. */
+export const DEFAULT_AI_MAX_TOKENS = 1_024;
+/** A reply's text, as said and as stored in `variable`: cut beyond (the flow-written value cap). */
+export const MAX_AI_ANSWER_BYTES = 64 * 1024;
 
 export const aiAction = defineAction({
   type: 'ai',
@@ -36,7 +46,7 @@ export const aiAction = defineAction({
     ),
     variable: Type.Optional(NON_EMPTY_TEXT),
     say: Type.Optional(Type.Boolean({ description: 'reply: also say the answer as a text part (default false)' })),
-    maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 32_000 })),
+    maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_AI_MAX_TOKENS, description: `default ${DEFAULT_AI_MAX_TOKENS}` })),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_AI_TIMEOUT_MS })),
     onError: Type.Optional(OPERATIONS),
@@ -59,7 +69,8 @@ export const aiAction = defineAction({
         instructions,
         input,
         history: clamp(numberField(action.history) ?? DEFAULT_AI_HISTORY, 0, MAX_AI_HISTORY),
-        maxTokens: numberField(action.maxTokens),
+        // clamped too: a version saved before the cap was lowered may name more
+        maxTokens: clamp(numberField(action.maxTokens) ?? DEFAULT_AI_MAX_TOKENS, 1, MAX_AI_MAX_TOKENS),
         temperature: numberField(action.temperature),
         timeoutMs: clamp(numberField(action.timeoutMs) ?? DEFAULT_AI_TIMEOUT_MS, 1, MAX_AI_TIMEOUT_MS),
       }),
@@ -69,8 +80,9 @@ export const aiAction = defineAction({
     const variable = typeof action.variable === 'string' && action.variable !== '' ? action.variable : null;
     let status: AiStatus = answer.status;
     if (status === 'OK' && mode === 'reply') {
-      if (variable !== null) rc.setVariable(variable, answer.text);
-      if (action.say === true && answer.text.trim() !== '') rc.say(rc.part(PartType.Text, { Text: answer.text }));
+      const text = cutToBytes(answer.text, MAX_AI_ANSWER_BYTES);
+      if (variable !== null) rc.setVariable(variable, text);
+      if (action.say === true && text.trim() !== '') rc.say(rc.part(PartType.Text, { Text: text }));
     } else if (status === 'OK' && mode === 'classify') {
       const label = labelOf(answer.text, labels);
       if (label === null) status = 'ERROR';

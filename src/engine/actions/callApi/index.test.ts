@@ -165,3 +165,7 @@ test('responsePath parsing', () => {
   assert.equal(pickFromJson('not json', 'a'), null);
   assert.equal(pickFromJson('{"a":"s"}', 'a.length'), null);
 });
+
+test('a lone surrogate escape in the answer is picked as U+FFFD (decisions.md "Requests")', () => {
+  assert.equal(pickFromJson('{"data":{"name":"cut \\ud83d"}}', 'data.name'), 'cut \ufffd');
+});

@@ -1,10 +1,12 @@
 // `responsePath` of callApi: a dotted path with array indexes (`data.items[0].name`) into a JSON body.
+import { mayHoldSurrogates, wellFormed } from '../../../shared/well-formed.js';
 
 /** The picked value as a variable string (objects and arrays as JSON text), or null when absent. */
 export function pickFromJson(body: string, path: string): string | null {
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    // a lone surrogate escape in the answer becomes U+FFFD, as for any text that comes in
+    value = mayHoldSurrogates(body) ? wellFormed(JSON.parse(body)) : JSON.parse(body);
   } catch {
     return null;
   }

@@ -1,0 +1,38 @@
+// What the maintenance pass deletes because it is old or too much (docs/limits.md): missed texts
+// older than their age limit or beyond a bot's newest (a conversation's own bound is kept by the
+// turn's write), and outbox rows delivered more than a week ago. Runs at most once a minute per
+// node; every step is idempotent, so any number of nodes may run it.
+import type { Clock } from '../shared/clock.js';
+import type { Store } from '../store/index.js';
+import { LIMITS } from './limits.js';
+
+const DAY_MS = 24 * 3_600_000;
+/** Delivered outbox rows (bodies hold what was said) are kept this long for GET /bots/{APIKey}/deliveries. */
+export const DELIVERED_OUTBOX_DAYS = 7;
+const EVERY_MS = 60_000;
+/** Rows one DELETE takes: the writer is free between batches. */
+const BATCH = 1000;
+
+export class Retention {
+  /** when the last pass started (0: never, so the first pass caps every bot) */
+  private ranAt = 0;
+
+  constructor(private readonly deps: { store: Pick<Store, 'missedTexts' | 'outbox'>; clock: Clock }) {}
+
+  /** One pass when due; cheap otherwise. */
+  async run(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (this.ranAt !== 0 && now - this.ranAt < EVERY_MS) return;
+    const since = this.ranAt;
+    this.ranAt = now;
+    const { missedTexts, outbox } = this.deps.store;
+    await inBatches((batch) => missedTexts.pruneBefore(now - LIMITS.missedTextDays * DAY_MS, batch));
+    // Only a bot that missed something since the last pass can be over its cap.
+    for (const botId of await missedTexts.botsSince(since)) await missedTexts.keepNewest(botId, LIMITS.missedTextsPerBot);
+    await inBatches((batch) => outbox.pruneDelivered(now - DELIVERED_OUTBOX_DAYS * DAY_MS, batch));
+  }
+}
+
+async function inBatches(deleteSome: (batch: number) => Promise<number>): Promise<void> {
+  while ((await deleteSome(BATCH)) === BATCH);
+}
