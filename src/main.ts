@@ -13,14 +13,17 @@ import { classifierOf } from './bots/live-models.js';
 import { UnderstandingService } from './bots/understanding-service.js';
 import { AiSteps } from './conversations/ai-step.js';
 import { chatCompletion } from './integrations/ai-client.js';
+import { KnowledgeService } from './knowledge/service.js';
+import { KnowledgeAnswers } from './knowledge/answers.js';
+import { Indexer } from './knowledge/indexer.js';
+import type { BotRecord } from './bots/model.js';
 import { trainingCount } from './understanding/model.js';
 import { trainOffThread } from './understanding/trainer.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
 import { ConversationService } from './conversations/service.js';
-import type { ActionDiagnostic, AiRequest } from './engine/types.js';
-import type { BotRecord } from './bots/model.js';
+import type { ActionDiagnostic, AiRequest, KnowledgeRequest } from './engine/types.js';
 import { Preview } from './designer/preview.js';
 import { Forgetting } from './conversations/forgetting.js';
 import { WebChannel } from './channels/web/web-channel.js';
@@ -138,9 +141,20 @@ export async function createServices(config: Config, store: Store, options: Star
     complete: chatCompletion,
     allowPrivateNetwork: config.allowPrivateNetwork,
   });
+  // Passages are stemmed in the bot's live language; a bot with no live version yet in English.
+  const languageOf = async (bot: BotRecord) => (await live.get(bot).catch(() => null))?.nlp?.language ?? 'en';
+  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer(), languageOf, onError: (error) => options.log?.(`knowledge: ${(error as Error).message}`) });
+  const knowledgeAnswers = new KnowledgeAnswers({
+    find: (bot, question, limit) => knowledge.find(bot, question, limit),
+    languageOf,
+    provider: (bot) => understanding.providerFor(bot),
+    complete: chatCompletion,
+    allowPrivateNetwork: config.allowPrivateNetwork,
+  });
   const turnDeps = {
     clock, metrics, config, random: options.random, forget, shares, onDiagnostics,
     classifierOf, ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
+    knowledge: (bot: BotRecord, request: KnowledgeRequest) => knowledgeAnswers.reply(bot, request),
   };
   const conversations = new ConversationService({ ...turnDeps, store, live, turns });
   // The designer's preview: the same service on drafts, apart from real conversations.
@@ -161,6 +175,8 @@ export async function createServices(config: Config, store: Store, options: Star
     accounts: new AccountService(store, clock),
     bots: new BotService(store, clock),
     understanding,
+    knowledge,
+    knowledgeAnswers,
     conversations,
     chat,
     web: new WebChannel({ store, conversations, events, config, clock }),

@@ -88,6 +88,16 @@ export interface BotFile {
   triggers?: Trigger[];
   behaviours: Behaviour[];
   nlp?: NlpSection;
+  /** knowledge.md "In the bot file": answer unmatched texts from the bot's knowledge first */
+  knowledge?: KnowledgeSection;
   /** Only present on files the server hands out (GET /bots/{key}, backups). */
   version?: number;
+}
+
+/** The top-level `knowledge` section (knowledge.md). */
+export interface KnowledgeSection {
+  /** a user text no trigger or intent takes is asked of the knowledge before the fallback runs */
+  beforeFallback?: boolean;
+  /** for the model, when the bot has an AI provider */
+  instructions?: string;
 }

@@ -2,6 +2,7 @@
 // detached copies with tagged text filled in, and detaching one behaviour of a referenced clone.
 // Both kinds start with the source's draft as draft and its live version as live version, so
 // they chat at once; the linking itself (publish, edits, rollback) is in links.ts.
+import crypto from 'node:crypto';
 import { trainModel } from '../understanding/model.js';
 import { newBotCredentials, sameSecret } from '../auth/keys.js';
 import type { Clock } from '../shared/clock.js';
@@ -115,7 +116,13 @@ export class CloneService {
     }
     // Clone tags may have changed the examples: the copy's model is trained from what it holds.
     const model = await trainModel(live.nlp);
-    return this.store.transaction((tx) => this.insertCopy(tx, source, identity, draft, live, model));
+    return this.store.transaction(async (tx) => {
+      const copy = await this.insertCopy(tx, source, identity, draft, live, model);
+      // knowledge.md: a full clone copies the sources (those its source answers from), passages and all
+      const owner = source.role === 'clone' && source.masterBotId !== null ? source.masterBotId : source.id;
+      await tx.knowledge.copyAll(owner, copy.id, () => crypto.randomUUID(), live.nlp?.language ?? 'en', copy.createdAt);
+      return copy;
+    });
   }
 
   /** POST /bots/{APIKey}/detach: one linked behaviour becomes the clone's own (Version + 1). */

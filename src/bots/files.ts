@@ -26,6 +26,7 @@ export function normalizeSettings(settings: BotSettings | undefined): BotSetting
 export function contentOf(file: BotFile): BotContent {
   const content: BotContent = { variables: file.variables ?? {}, triggers: file.triggers ?? [], behaviours: file.behaviours };
   if (file.nlp !== undefined) content.nlp = file.nlp;
+  if (file.knowledge !== undefined) content.knowledge = file.knowledge;
   return content;
 }
 
@@ -41,6 +42,7 @@ export function toBotFile(bot: BotRecord, content: BotContent): BotFile {
     version: bot.version,
   };
   if (content.nlp !== undefined) file.nlp = content.nlp;
+  if (content.knowledge !== undefined) file.knowledge = content.knowledge;
   if (bot.avatar) file.avatar = bot.avatar;
   return file;
 }

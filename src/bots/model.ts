@@ -1,5 +1,5 @@
 // Bots as the rest of the server sees them: plain records, no SQL shapes.
-import type { Behaviour, BotSettings, NlpSection, Trigger } from './bot-file.js';
+import type { Behaviour, BotSettings, KnowledgeSection, NlpSection, Trigger } from './bot-file.js';
 
 /** The versioned part of a bot file: what a publish freezes. */
 export interface BotContent {
@@ -8,6 +8,8 @@ export interface BotContent {
   behaviours: Behaviour[];
   /** intents and entities (understanding.md); absent when the bot has none */
   nlp?: NlpSection;
+  /** knowledge.md "In the bot file"; absent when the bot has none */
+  knowledge?: KnowledgeSection;
 }
 
 export type BotRole = 'standard' | 'master' | 'clone';

@@ -42,7 +42,8 @@ describe('buildBotSchema', () => {
   it('dispatches every action type of bot-format.md', () => {
     const spec = ['text', 'image', 'video', 'audio', 'file', 'button', 'link', 'buttons', 'carousel', 'delay', 'goTo', 'bookmark',
       'setVariable', 'setTag', 'dropTag', 'variableSwitch', 'tagSwitch', 'input', 'operator', 'callApi', 'shareUrl', 'privacy', 'forget', 'stop',
-      'ai']; // understanding.md
+      'ai', // understanding.md
+      'knowledge']; // knowledge.md
     const action = (schema.$defs as Record<string, { properties: { type: { enum: string[] } } }>).action!;
     assert.deepEqual([...action.properties.type.enum].sort(), [...spec].sort());
   });

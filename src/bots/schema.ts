@@ -281,6 +281,15 @@ export function buildBotSchema(registry: ActionRegistry = actionRegistry, option
       triggers: { type: 'array', items: { $ref: '#/$defs/trigger' }, description: 'bot-wide text and intent triggers' },
       behaviours: { type: 'array', items: { $ref: '#/$defs/behaviour' } },
       nlp: nlpSchema,
+      knowledge: {
+        type: 'object',
+        additionalProperties: false,
+        description: "answers from the bot's knowledge sources (knowledge.md)",
+        properties: {
+          beforeFallback: { type: 'boolean', description: 'ask the knowledge with a user text no trigger or intent takes; when it is answered the fallback does not run' },
+          instructions: { type: 'string', maxLength: 4096, description: 'for the model, when the bot has an AI provider' },
+        },
+      },
     },
     $defs: {
       behaviour: behaviourSchema,

@@ -4,7 +4,7 @@
 import type { CompiledBot } from '../engine/compile.js';
 import { runTurn } from '../engine/run-turn.js';
 import type {
-  AiAnswer, AiRequest, ClassifyAnswer, ClassifyRequest, ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnInput, TurnOutcome,
+  AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ClassifyRequest, ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnInput, TurnOutcome,
 } from '../engine/types.js';
 
 export interface RequestHandlers {
@@ -14,6 +14,8 @@ export interface RequestHandlers {
   classify(request: ClassifyRequest): Promise<ClassifyAnswer>;
   /** one call to the bot's AI provider; never throws (TIMEOUT / ERROR / NOT_CONFIGURED) */
   ai(request: AiRequest): Promise<AiAnswer>;
+  /** a question to the bot's knowledge; never throws (ERROR) */
+  knowledge(request: KnowledgeRequest): Promise<KnowledgeReply>;
 }
 
 /** Answers already obtained in an earlier attempt of the same turn, in request order. */
@@ -54,5 +56,7 @@ function answerOf(request: EngineRequest, handlers: RequestHandlers): Promise<Re
       return handlers.classify(request);
     case 'ai':
       return handlers.ai(request);
+    case 'knowledge':
+      return handlers.knowledge(request);
   }
 }

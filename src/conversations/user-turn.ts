@@ -4,7 +4,7 @@ import type { CompiledBot } from '../engine/compile.js';
 import { copyState, newConversationState } from '../engine/state.js';
 import { PartType } from '../engine/parts.js';
 import type {
-  ActionDiagnostic, AiAnswer, AiRequest, ClassifyAnswer, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
+  ActionDiagnostic, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
 } from '../engine/types.js';
 import { performHttpCall } from '../integrations/http-call.js';
 import type { Config } from '../config.js';
@@ -39,6 +39,8 @@ export interface TurnRunnerDeps {
   classifierOf?: (compiled: CompiledBot) => { classify(text: string): Promise<ClassifyAnswer> } | null;
   /** answers `ai` requests (ai-step.ts); absent: every AI step is NOT_CONFIGURED */
   ai?: (bot: BotRecord, conversationId: number | null, request: AiRequest) => Promise<AiAnswer>;
+  /** answers `knowledge` requests (knowledge/answers.ts); absent: every question is NO_ANSWER */
+  knowledge?: (bot: BotRecord, request: KnowledgeRequest) => Promise<KnowledgeReply>;
 }
 
 /** What a user sent, as every channel hands it to the conversation service. */
@@ -237,6 +239,7 @@ export class UserTurn {
       // A model that fails to answer leaves the text not understood; it never fails the turn.
       classify: async (request) => (await this.deps.classifierOf?.(compiled)?.classify(request.text).catch(() => null)) ?? { intents: [] },
       ai: async (request) => (this.deps.ai ? this.deps.ai(bot, conversationId, request) : { status: 'NOT_CONFIGURED', text: '', tokens: 0 }),
+      knowledge: async (request) => (this.deps.knowledge ? this.deps.knowledge(bot, request) : { status: 'NO_ANSWER', answer: null, sources: [], calledProvider: false, tokens: 0 }),
       http: (request) => performHttpCall(request, { allowPrivateNetwork: this.deps.config.allowPrivateNetwork }),
       shareUrl: async (request) => {
         const mode = (['view', 'takeover', 'auto'].includes(request.mode) ? request.mode : 'view') as ShareMode;

@@ -54,7 +54,7 @@ export class Preview {
   constructor(private readonly deps: PreviewDeps) {
     const storage = previewStorage(deps.store);
     this.turns = new ConversationTurns(storage, deps.clock, NO_EVENTS);
-    const ai = deps.ai;
+    const { ai, knowledge } = deps;
     const conversations = new ConversationService({
       ...deps,
       store: storage,
@@ -62,6 +62,8 @@ export class Preview {
       live: { get: (twin) => this.compiledDraft(twin) },
       // The real bot's AI provider (its own settings are kept under its id, not the twin's).
       ai: ai ? (twin, conversationId, request) => ai({ ...twin, id: realIdOf(twin.id) }, conversationId, request) : undefined,
+      // The real bot's knowledge sources (kept under its id, and not part of a draft).
+      knowledge: knowledge ? (twin, request) => knowledge({ ...twin, id: realIdOf(twin.id) }, request) : undefined,
     });
     this.chat = new ChatService(conversations);
   }

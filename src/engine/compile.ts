@@ -51,6 +51,9 @@ export function compileBot(bot: BotFile): CompiledBot {
     wordsPerMinute: typeof wpm === 'number' && Number.isFinite(wpm) && wpm > 0 ? wpm : DEFAULT_WORDS_PER_MINUTE,
     defaultVariables: stringRecord(bot?.variables),
     nlp,
+    knowledge: isObject(bot?.knowledge)
+      ? { beforeFallback: bot.knowledge.beforeFallback === true, instructions: typeof bot.knowledge.instructions === 'string' ? bot.knowledge.instructions : '' }
+      : null,
   };
 }
 

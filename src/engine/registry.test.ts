@@ -7,7 +7,7 @@ import { actionRegistry } from './registry.js';
 test('every definition is registered under its own type; button and input need ids', () => {
   for (const [type, definition] of actionRegistry) assert.equal(definition.type, type);
   assert.deepEqual([...actionRegistry.values()].filter((d) => d.needsId).map((d) => d.type).sort(), ['button', 'input']);
-  assert.equal(actionRegistry.size, 25);
+  assert.equal(actionRegistry.size, 26);
 });
 
 test('every action folder is registered (one folder per type; media holds four)', () => {

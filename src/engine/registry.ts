@@ -13,6 +13,7 @@ import { dropTagAction } from './actions/dropTag/index.js';
 import { forgetAction } from './actions/forget/index.js';
 import { goToAction } from './actions/goTo/index.js';
 import { inputAction } from './actions/input/index.js';
+import { knowledgeAction } from './actions/knowledge/index.js';
 import { linkAction } from './actions/link/index.js';
 import { audioAction, fileAction, imageAction, videoAction } from './actions/media/index.js';
 import { operatorAction } from './actions/operator/index.js';
@@ -47,6 +48,7 @@ const definitions: ActionDefinition[] = [
   operatorAction,
   callApiAction,
   aiAction,
+  knowledgeAction,
   shareUrlAction,
   privacyAction,
   forgetAction,

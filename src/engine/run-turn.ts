@@ -9,6 +9,7 @@ import { definitionOf, Turn } from './turn.js';
 import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnEnd, TurnGenerator, TurnInput } from './types.js';
 import type { Understood } from './nlp/compiled-nlp.js';
 import { understand } from './nlp/understand.js';
+import { askKnowledge, DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from './actions/knowledge/index.js';
 
 type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
 
@@ -86,6 +87,19 @@ function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
     if (location.interaction !== null) turn.moveTo(location.interaction, false);
     state.waiting = waiting; // moveTo clears it; the input's own answer decides what happens to it
     return yield* turn.follow(yield* turn.safely(location.action, null, () => answer(location.action, turn, text, waiting!)));
+  }
+  // knowledge.md: a text nothing took is asked of the knowledge first; answered, it is not missed.
+  if (bot.knowledge?.beforeFallback === true) {
+    const status = yield* askKnowledge(turn, {
+      question: text,
+      instructions: turn.render(bot.knowledge.instructions),
+      maxPassages: DEFAULT_MAX_PASSAGES,
+      timeoutMs: Math.max(1, Math.min(DEFAULT_KNOWLEDGE_TIMEOUT_MS, Math.floor(turn.timeLeftMs()))),
+      variable: null,
+      say: true,
+      cite: true,
+    });
+    if (status === 'ANSWERED') return 'done';
   }
   // Missed texts (understanding.md): where the conversation stood is where the designer would
   // teach the bot this text.

@@ -61,7 +61,33 @@ export type EngineRequest =
   | { kind: 'http'; method: string; url: string; headers: Record<string, string>; body: string | null; timeoutMs: number }
   | { kind: 'shareUrl'; mode: string; hours: number }
   | ClassifyRequest
-  | AiRequest;
+  | AiRequest
+  | KnowledgeRequest;
+
+/**
+ * A question to the bot's knowledge (knowledge.md): search, then one call to the AI provider when
+ * there is one (else the best passage). Answered by the caller outside any transaction.
+ */
+export interface KnowledgeRequest {
+  kind: 'knowledge';
+  question: string;
+  instructions: string;
+  maxPassages: number;
+  timeoutMs: number;
+}
+
+export type KnowledgeStatus = 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT';
+
+export interface KnowledgeReply {
+  status: KnowledgeStatus;
+  /** null unless ANSWERED */
+  answer: string | null;
+  /** the sources the answer rests on, by name, without repeats */
+  sources: string[];
+  /** whether the provider was called (one ApiCalls) */
+  calledProvider: boolean;
+  tokens: number;
+}
 
 /** Scores of the live version's trained intents for a user text (understanding.md). */
 export interface ClassifyRequest {
@@ -106,7 +132,7 @@ export interface HttpAnswer {
 }
 
 /** The answer to a `shareUrl` request is the URL string. */
-export type RequestAnswer = HttpAnswer | string | ClassifyAnswer | AiAnswer;
+export type RequestAnswer = HttpAnswer | string | ClassifyAnswer | AiAnswer | KnowledgeReply;
 
 /** Effects carried out by the caller after the turn, in the turn's transaction where they touch the DB. */
 export type Effect =

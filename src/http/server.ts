@@ -12,7 +12,7 @@ import { normalizeMembers } from './request-members.js';
 import { installErrorHandling } from './errors.js';
 import { installAccessControl } from './access.js';
 import { installResponses } from './responses.js';
-import { BOT_FILE_BODY_LIMIT, DEFAULT_BODY_LIMIT, type App } from './app.js';
+import { BOT_FILE_BODY_LIMIT, DEFAULT_BODY_LIMIT, KNOWLEDGE_BODY_LIMIT, type App } from './app.js';
 
 export type { App };
 import { refuseUnboundedIntegers } from './bounded-integers.js';
@@ -33,6 +33,7 @@ import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { channelRoutes } from './routes/channels.js';
 import { designerRoutes } from './routes/designer.js';
+import { knowledgeRoutes } from './routes/knowledge.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -70,7 +71,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   installErrorHandling(app);
   installBodyParsers(app);
   installSecurityHeaders(app);
-  answerExpectContinue(app.server, (method, url) => (isBotFileRoute(method, url) ? BOT_FILE_BODY_LIMIT : DEFAULT_BODY_LIMIT));
+  answerExpectContinue(app.server, (method, url) => (isBotFileRoute(method, url) ? BOT_FILE_BODY_LIMIT : isKnowledgeDocumentRoute(method, url) ? KNOWLEDGE_BODY_LIMIT : DEFAULT_BODY_LIMIT));
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -129,13 +130,15 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, designerRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, designerRoutes];
   for (const register of routes) register(app, services);
   return app;
 }
 
 const BOT_FILE_ROUTES = /^(POST \/bots(\/restore)?|PUT \/bots\/[^/?]+|PUT \/console\/api\/bots\/[^/?]+\/draft)\/?(\?|$)/;
 const isBotFileRoute = (method: string, url: string) => BOT_FILE_ROUTES.test(`${method} ${url}`);
+const KNOWLEDGE_DOCUMENT_ROUTES = /^(POST \/bots\/[^/?]+\/knowledge|PUT \/bots\/[^/?]+\/knowledge\/[^/?]+)\/?(\?|$)/;
+const isKnowledgeDocumentRoute = (method: string, url: string) => KNOWLEDGE_DOCUMENT_ROUTES.test(`${method} ${url}`);
 
 /** NUL cannot be stored in PostgreSQL text; it is refused at the edge on every database alike. */
 function containsNul(value: unknown, depth = 0): boolean {

@@ -25,6 +25,8 @@ import type { Deliveries } from '../webhooks/deliveries.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
 import type { RateWindowTable } from '../store/rate-windows.js';
+import type { KnowledgeService } from '../knowledge/service.js';
+import type { KnowledgeAnswers } from '../knowledge/answers.js';
 
 export interface Services {
   config: Config;
@@ -38,6 +40,9 @@ export interface Services {
   accounts: AccountService;
   bots: BotService;
   understanding: UnderstandingService;
+  /** knowledge sources and search (knowledge.md) */
+  knowledge: KnowledgeService;
+  knowledgeAnswers: KnowledgeAnswers;
   conversations: ConversationService;
   chat: ChatService;
   /** the designer's preview chat on drafts (designer/preview.ts) */

@@ -6,6 +6,7 @@ export const errorCatalogue = {
   INVALID_REQUEST: { status: 400, message: 'The request does not match what this route accepts.' },
   MISSING_FIELD: { status: 400, message: 'A required field is missing.' },
   INVALID_BOT: { status: 400, message: 'The bot file is not valid.' },
+  INVALID_DOCUMENT: { status: 400, message: 'The document is empty or cannot be read.' },
   LIMIT_EXCEEDED: { status: 400, message: 'The request would take the conversation over one of its limits.' },
   TOKEN_MISSING: { status: 401, message: 'No bearer token was sent.' },
   TOKEN_INVALID: { status: 401, message: 'The bearer token is not valid.' },
@@ -27,6 +28,7 @@ export const errorCatalogue = {
   SHARE_NOT_FOUND: { status: 404, message: 'No such shared conversation link.' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'This bot has no such webhook delivery.' },
   OPERATOR_NOT_FOUND: { status: 404, message: 'No such operator.' },
+  SOURCE_NOT_FOUND: { status: 404, message: 'The bot has no knowledge source with this id.' },
   CANNED_RESPONSE_NOT_FOUND: { status: 404, message: 'The account has no canned response with this id.' },
   CHANNEL_REJECTED: { status: 400, message: 'The messaging platform refused these credentials.' },
   SIGNATURE_INVALID: { status: 401, message: 'The request is not signed by the messaging platform.' },
@@ -47,6 +49,7 @@ export const errorCatalogue = {
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
   UNAVAILABLE: { status: 503, message: 'The database does not answer.' },
   TRAINING_BUSY: { status: 503, message: 'Too many intent models are waiting to be trained; try again in a few seconds.' },
+  KNOWLEDGE_BUSY: { status: 503, message: 'Too many documents are waiting to be indexed; try again in a few seconds.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

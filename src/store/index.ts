@@ -17,6 +17,7 @@ import { assignmentRepository, cannedResponseRepository, noteRepository } from '
 import { outboxRepository } from './outbox.js';
 import { previewRepository } from './preview.js';
 import { channelRepository } from './channels.js';
+import { knowledgeRepository } from './knowledge.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
@@ -43,6 +44,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     notes: noteRepository(db),
     cannedResponses: cannedResponseRepository(db),
     preview: previewRepository(db, secrets),
+    knowledge: knowledgeRepository(db),
   };
 }
 

@@ -289,3 +289,63 @@ export const hostileHeaders = fc.record(
   },
   { requiredKeys: [] },
 );
+
+// Values that reached a 500 on PostgreSQL in issue 22's second hardening round (findings 10 and
+// 13): a lone UTF-16 surrogate in any string member, and integers past what a column holds. The
+// general properties above draw them too, but too rarely to reach every member of every route.
+
+const LONE_SURROGATES = ['\ud800', '\udbff', '\udc00', '\udfff'];
+/** A string with at least one unpaired surrogate (JSON.stringify sends it as a `\ud800` escape). */
+export const loneSurrogateString = fc
+  .tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...LONE_SURROGATES), fc.string({ maxLength: 6 }), fc.boolean())
+  .map(([before, lone, after, twice]) => `${before}${lone}${after}${twice ? lone : ''}`);
+
+/** Integers and numbers as raw JSON text: 2^31, 2^53 + 1 (not a double), 1e308, -2^63, ... */
+export const HUGE_NUMBERS = ['2147483648', '2147483647', '-2147483649', '4294967296', '9007199254740993', '-9007199254740993', '1e308', '-1e308', '1e21', '99999999999999999999999999', '-9223372036854775808', '0.5', '-0'] as const;
+export const hugeNumberText = fc.constantFrom(...HUGE_NUMBERS);
+
+const typesOf = (schema: any): string[] => [schema?.type, ...(schema?.anyOf ?? schema?.oneOf ?? []).map((s: any) => s?.type)].flat().filter(Boolean);
+
+/** The body members of a route whose schema takes one of these JSON types. */
+export function membersOfType(route: RouteInfo, types: string[]): string[] {
+  return Object.entries<any>(route.body?.properties ?? {})
+    .filter(([, schema]) => typesOf(schema).some((t) => types.includes(t)))
+    .map(([name]) => name);
+}
+
+/** The smallest valid body with lone surrogates in one or more string members (and in a Variables name and value). */
+export function loneSurrogateBody(route: RouteInfo): fc.Arbitrary<BodySpec> {
+  const base = route.body && isStrictObject(route.body) ? (sampleOf(route.body) as Record<string, unknown>) : {};
+  const strings = membersOfType(route, ['string']);
+  const objects = membersOfType(route, ['object']);
+  return fc
+    .record({
+      members: fc.subarray(strings.length ? strings : memberNames(route), { minLength: 1 }),
+      value: loneSurrogateString,
+      map: objects.length ? fc.option(fc.tuple(fc.constantFrom(...objects), loneSurrogateString, loneSurrogateString), { nil: undefined }) : fc.constant(undefined),
+    })
+    .map(({ members, value, map }) => {
+      // a user id names the fixture's conversation, so that the other members reach its turn
+      const body: Record<string, unknown> = { ...base, ...Object.fromEntries(members.map((m) => [m, value])) };
+      for (const id of ['UserId', 'userid']) if (id in body && members.length > 1) body[id] = '@@USER@@';
+      if (map) body[map[0]] = { [map[1]]: map[2] };
+      return json(body, `lone surrogates in ${[...members, ...(map ? [map[0]] : [])].join(', ')}`);
+    });
+}
+
+/** The smallest valid body with a huge number in one numeric member, as raw JSON text. */
+export function hugeNumberBody(route: RouteInfo): fc.Arbitrary<BodySpec> {
+  const base = route.body && isStrictObject(route.body) ? (sampleOf(route.body) as Record<string, unknown>) : {};
+  const numeric = membersOfType(route, ['integer', 'number']);
+  return fc.record({ member: fc.constantFrom(...numeric), number: hugeNumberText }).map(({ member, number }) => ({
+    payload: JSON.stringify({ ...base, [member]: '@@NUMBER@@' }).replace('"@@NUMBER@@"', number),
+    contentType: 'application/json',
+    note: `${member}: ${number}`,
+  }));
+}
+
+/** Query names that take integers somewhere (limit, days, versions, history and share hours). */
+const INTEGER_QUERY_NAMES = ['limit', 'days', 'Version', 'version', 'from', 'to', 'HistoryLimit', 'hours', 'offset', 'before', 'after'];
+export const hugeNumberQuery = fc
+  .array(fc.tuple(fc.constantFrom(...INTEGER_QUERY_NAMES), hugeNumberText), { minLength: 1, maxLength: 3 })
+  .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&'));

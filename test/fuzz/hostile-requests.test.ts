@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { databaseKinds } from '../support/databases.js';
 import { ADMIN_TOKEN } from '../support/server.js';
 import { carriesBody, isStrictObject, label, sampleOf, type RouteInfo } from '../support/routes.js';
-import { bodyArb, hostileAuth, hostileHeaders, hostileQuery, hostileSegment, smallHostileValue, type BodySpec } from './arbitraries.js';
+import { bodyArb, hostileAuth, hostileHeaders, hostileQuery, hostileSegment, hugeNumberBody, hugeNumberQuery, hugeNumberText, loneSurrogateBody, membersOfType, smallHostileValue, type BodySpec } from './arbitraries.js';
 import { describeCase, problemsOf, resolve, send, type Answer, type HostileRequest } from './requests.js';
 import { familyOf, World } from './world.js';
 
@@ -133,6 +133,27 @@ for (const kind of databaseKinds()) {
         fc.record({ route: fc.constant(route), auth: hostileAuth, headers: hostileHeaders, body: fc.constant(sample(byLabel.get(route)!)) }),
       );
       await run(fc.asyncProperty(cases, async (c) => void (await check(c))));
+    });
+
+    test('lone UTF-16 surrogates in the string members of every body', async () => {
+      const cases = routes((route) => carriesBody(route) && isStrictObject(route.body)).chain((route) => fc.record({ route: fc.constant(route), body: loneSurrogateBody(byLabel.get(route)!) }));
+      await run(fc.asyncProperty(cases, async (c) => void (await check(c))));
+    });
+
+    test('huge integers in every numeric member, path parameter and integer query', async () => {
+      const numericBody = (route: RouteInfo) => carriesBody(route) && isStrictObject(route.body) && membersOfType(route, ['integer', 'number']).length > 0;
+      const inBody = routes(numericBody).chain((route) => fc.record({ route: fc.constant(route), body: hugeNumberBody(byLabel.get(route)!) }));
+      const elsewhere = routes().chain((route) => {
+        const info = byLabel.get(route)!;
+        const names = paramNames(info);
+        return fc.record({
+          route: fc.constant(route),
+          params: names.length ? fc.record(Object.fromEntries(names.map((n) => [n, hugeNumberText.map(encodeURIComponent)])), { requiredKeys: [] }) : fc.constant(undefined),
+          query: hugeNumberQuery,
+          body: fc.constant(sample(info)),
+        });
+      });
+      await run(fc.asyncProperty(fc.oneof(inBody, elsewhere), async (c) => void (await check(c))));
     });
 
     test('unknown members and null for optional members are ignored, never refused', async () => {

@@ -1,0 +1,65 @@
+// The knowledge routes' bodies and answers (knowledge.md), for validation and for /docs.
+import { Type, type TSchema } from 'typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** The longest question: ample for any chat message; search cost grows with it. */
+export const MAX_QUESTION_CHARS = 4_096;
+
+export const KnowledgeParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
+export const SourceParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }), SourceId: Type.String({ maxLength: 64 }) });
+
+export const SourceBody = Type.Object(
+  {
+    Name: Type.Optional(Type.String({ maxLength: 200, description: 'how answers name the source' })),
+    Text: Type.Optional(Type.String({ description: 'plain text or Markdown (# headings title the passages under them)' })),
+    Html: Type.Optional(Type.String({ description: 'an HTML page: reduced to its readable text, headings kept' })),
+    Faq: Type.Optional(
+      Type.Array(Type.Object({ Question: Type.String(), Answer: Type.String() }, { additionalProperties: false }), { minItems: 1, description: 'each entry is one passage' }),
+    ),
+  },
+  { additionalProperties: false, description: 'exactly one of Text, Html, Faq; at most 10 MiB of text' },
+);
+
+export const SearchBody = Type.Object(
+  {
+    Text: Type.String({ maxLength: MAX_QUESTION_CHARS }),
+    Limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'default 5' })),
+  },
+  { additionalProperties: false },
+);
+export const AskBody = Type.Object({ Text: Type.String({ maxLength: MAX_QUESTION_CHARS }) }, { additionalProperties: false });
+
+const SourceFields = {
+  SourceId: Type.String(),
+  Name: Type.String(),
+  Kind: Type.Union([Type.Literal('text'), Type.Literal('html'), Type.Literal('faq'), Type.Literal('url'), Type.Literal('pdf'), Type.Literal('docx')]),
+  Status: Type.Union([Type.Literal('ready'), Type.Literal('indexing'), Type.Literal('failed')]),
+  Chunks: Type.Integer({ description: 'passages' }),
+  Bytes: Type.Integer({ description: 'UTF-8 bytes of the document as sent' }),
+  UpdatedAt: Type.String({ description: 'ISO 8601, UTC' }),
+  Error: Nullable(Type.String({ description: 'why indexing failed' })),
+};
+export const Source = Type.Object(SourceFields);
+export const Sources = Type.Object({ Result: Type.Array(Source, { description: 'newest first' }) });
+export const SourceWithPassages = Type.Object({
+  ...SourceFields,
+  Passages: Type.Array(Type.Object({ ChunkId: Type.Integer(), Heading: Type.String(), Text: Type.String() }), { description: 'in document order' }),
+});
+export const SearchResults = Type.Object({
+  Result: Type.Array(
+    Type.Object({
+      SourceId: Type.String(),
+      SourceName: Type.String(),
+      ChunkId: Type.Integer(),
+      Heading: Type.String(),
+      Text: Type.String(),
+      Score: Type.Number({ description: 'higher is better' }),
+    }),
+    { description: 'best first' },
+  ),
+});
+export const KnowledgeAnswer = Type.Object({
+  Status: Type.Union([Type.Literal('ANSWERED'), Type.Literal('NO_ANSWER'), Type.Literal('ERROR'), Type.Literal('TIMEOUT')]),
+  Answer: Nullable(Type.String()),
+  Sources: Type.Array(Type.Object({ SourceId: Type.String(), SourceName: Type.String(), ChunkId: Type.Integer() })),
+});

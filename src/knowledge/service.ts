@@ -1,0 +1,220 @@
+// A bot's knowledge sources (knowledge.md "Sources"): add, replace, list, read, delete, search.
+// A document is cut into passages on the indexing thread (indexer.ts); a source up to 1 MiB is
+// cut before anything is written, so a bad one changes nothing and a good one is `ready` in the
+// 201; a larger one is written `indexing` and swapped in whole when its passages are ready. Limits
+// are checked in the transaction that adds (store/knowledge.ts). A referenced clone reads and
+// searches its master's sources and may not change them.
+import crypto from 'node:crypto';
+import type { BotRecord } from '../bots/model.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import type { Indexer } from './indexer.js';
+import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, StoredPassage } from './model.js';
+import { DocumentError, type DocumentInput, type Passage } from './passages.js';
+import { searchTerms } from './terms.js';
+
+export const KNOWLEDGE_LIMITS = Object.freeze({
+  /** bytes of one document as sent (413 PAYLOAD_TOO_LARGE) */
+  sourceBytes: 10 * 1024 * 1024,
+  /** a source up to this size is indexed before the 201 answers */
+  inlineBytes: 1024 * 1024,
+  sources: 200,
+  botBytes: 50 * 1024 * 1024,
+  searchDefault: 5,
+  searchMax: 20,
+});
+
+export interface SourceBody {
+  Name?: string;
+  Text?: string;
+  Html?: string;
+  Faq?: Array<{ Question: string; Answer: string }>;
+}
+
+export interface SourceView {
+  SourceId: string;
+  Name: string;
+  Kind: SourceKind;
+  Status: SourceRecord['status'];
+  Chunks: number;
+  Bytes: number;
+  UpdatedAt: string;
+  Error: string | null;
+}
+
+export interface KnowledgeDeps {
+  store: Store;
+  clock: Clock;
+  indexer: Indexer;
+  /** the language passages are stemmed in: the bot's live nlp.language (default en) */
+  languageOf(bot: BotRecord): Promise<string>;
+  /** a background indexing that failed unexpectedly (the source is marked failed; the log says why) */
+  onError?(error: unknown): void;
+}
+
+/** Whose sources a bot answers from: a referenced clone its master's (knowledge.md). */
+export const knowledgeOwner = (bot: BotRecord): string => (bot.role === 'clone' && bot.masterBotId !== null ? bot.masterBotId : bot.id);
+
+export class KnowledgeService {
+  private readonly limits: KnowledgeLimits = { sources: KNOWLEDGE_LIMITS.sources, bytes: KNOWLEDGE_LIMITS.botBytes };
+  /** background indexings still running (tests and shutdown wait for them) */
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly deps: KnowledgeDeps) {}
+
+  async add(bot: BotRecord, body: SourceBody): Promise<SourceView> {
+    this.refuseClone(bot);
+    const document = documentOf(body);
+    const now = this.deps.clock.now();
+    const source: SourceRecord = {
+      id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.input.kind, status: 'indexing', error: null,
+      chunks: 0, bytes: document.bytes, generation: 0, createdAt: now, updatedAt: now,
+    };
+    if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
+      const passages = await this.cut(document.input);
+      const language = await this.deps.languageOf(bot);
+      await this.deps.store.transaction(async (tx) => {
+        refuseOver(await tx.knowledge.insert(source, this.limits));
+        await tx.knowledge.swapIn(source.id, 0, passages, language, now);
+      });
+    } else {
+      refuseOver(await this.deps.store.transaction((tx) => tx.knowledge.insert(source, this.limits)));
+      this.inBackground(bot, source.id, 0, document.input);
+    }
+    return this.view(await this.mustGet(bot.id, source.id));
+  }
+
+  async replace(bot: BotRecord, id: string, body: SourceBody): Promise<SourceView> {
+    this.refuseClone(bot);
+    const document = documentOf(body);
+    const change = { name: document.name, kind: document.input.kind, bytes: document.bytes, now: this.deps.clock.now() };
+    if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
+      const passages = await this.cut(document.input);
+      const language = await this.deps.languageOf(bot);
+      await this.deps.store.transaction(async (tx) => {
+        const restarted = await tx.knowledge.restart(bot.id, id, change, this.limits);
+        if (restarted === null) throw new AppError('SOURCE_NOT_FOUND');
+        refuseOver(restarted.hit);
+        await tx.knowledge.swapIn(id, restarted.generation, passages, language, change.now);
+      });
+    } else {
+      const restarted = await this.deps.store.transaction((tx) => tx.knowledge.restart(bot.id, id, change, this.limits));
+      if (restarted === null) throw new AppError('SOURCE_NOT_FOUND');
+      refuseOver(restarted.hit);
+      this.inBackground(bot, id, restarted.generation, document.input);
+    }
+    return this.view(await this.mustGet(bot.id, id));
+  }
+
+  async list(bot: BotRecord): Promise<{ Result: SourceView[] }> {
+    return { Result: (await this.deps.store.knowledge.list(knowledgeOwner(bot))).map((s) => this.view(s)) };
+  }
+
+  async get(bot: BotRecord, id: string): Promise<SourceView & { Passages: Array<{ ChunkId: number; Heading: string; Text: string }> }> {
+    const source = await this.mustGet(knowledgeOwner(bot), id);
+    const passages: StoredPassage[] = await this.deps.store.knowledge.passages(source.id);
+    return { ...this.view(source), Passages: passages.map((p) => ({ ChunkId: p.chunkId, Heading: p.heading, Text: p.text })) };
+  }
+
+  async remove(bot: BotRecord, id: string): Promise<void> {
+    this.refuseClone(bot);
+    if (!(await this.deps.store.knowledge.remove(bot.id, id))) throw new AppError('SOURCE_NOT_FOUND');
+  }
+
+  /** The passages that share a word (not a stop word) with `text`, best first. */
+  async find(bot: BotRecord, text: string, limit: number): Promise<FoundPassage[]> {
+    const language = await this.deps.languageOf(bot);
+    return this.deps.store.knowledge.search(knowledgeOwner(bot), searchTerms(text, language), language, limit);
+  }
+
+  async search(bot: BotRecord, text: string, limit: number = KNOWLEDGE_LIMITS.searchDefault) {
+    const found = await this.find(bot, text, Math.min(Math.max(1, limit), KNOWLEDGE_LIMITS.searchMax));
+    return {
+      Result: found.map((p) => ({ SourceId: p.sourceId, SourceName: p.sourceName, ChunkId: p.chunkId, Heading: p.heading, Text: p.text, Score: Math.round(p.score * 1e6) / 1e6 })),
+    };
+  }
+
+  /** Resolves when every background indexing started so far has ended. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private view(source: SourceRecord): SourceView {
+    return {
+      SourceId: source.id, Name: source.name, Kind: source.kind, Status: source.status, Chunks: source.chunks, Bytes: source.bytes,
+      UpdatedAt: this.deps.clock.iso(source.updatedAt), Error: source.error,
+    };
+  }
+
+  private async mustGet(botId: string, id: string): Promise<SourceRecord> {
+    const source = await this.deps.store.knowledge.get(botId, id);
+    if (source === null) throw new AppError('SOURCE_NOT_FOUND');
+    return source;
+  }
+
+  private refuseClone(bot: BotRecord): void {
+    if (knowledgeOwner(bot) !== bot.id) {
+      throw new AppError('STATE_CONFLICT', "A referenced clone answers from its master's knowledge: change the master's sources.");
+    }
+  }
+
+  private async cut(input: DocumentInput): Promise<Passage[]> {
+    try {
+      return await this.deps.indexer.passagesOf(input);
+    } catch (error) {
+      if (error instanceof DocumentError) throw new AppError('INVALID_DOCUMENT', `The document cannot be indexed: ${error.message}.`);
+      throw error;
+    }
+  }
+
+  /** Cut on the thread, then swapped in whole; a failure marks the source failed with the reason. */
+  private inBackground(bot: BotRecord, id: string, generation: number, input: DocumentInput): void {
+    const { store, clock } = this.deps;
+    const job = (async () => {
+      try {
+        const passages = await this.deps.indexer.passagesOf(input);
+        const language = await this.deps.languageOf(bot);
+        await store.transaction((tx) => tx.knowledge.swapIn(id, generation, passages, language, clock.now()));
+      } catch (error) {
+        const reason = error instanceof DocumentError ? error.message : error instanceof AppError ? error.message : 'indexing failed on the server; send the source again';
+        if (!(error instanceof DocumentError)) this.deps.onError?.(error);
+        await store.knowledge.fail(id, generation, reason, clock.now()).catch((e) => this.deps.onError?.(e));
+      }
+    })();
+    this.pending.add(job);
+    void job.finally(() => this.pending.delete(job));
+  }
+}
+
+function refuseOver(hit: 'sources' | 'bytes' | null): void {
+  if (hit === 'sources') throw new AppError('LIMIT_EXCEEDED', `A bot holds at most ${KNOWLEDGE_LIMITS.sources} knowledge sources.`, { Limit: 'KnowledgeSources', Max: KNOWLEDGE_LIMITS.sources });
+  if (hit === 'bytes') throw new AppError('LIMIT_EXCEEDED', `A bot's knowledge sources hold at most ${KNOWLEDGE_LIMITS.botBytes} bytes of text.`, { Limit: 'KnowledgeBytes', Max: KNOWLEDGE_LIMITS.botBytes });
+}
+
+/** Which document the body sends (exactly one of Text, Html, Faq), its name and its size. */
+function documentOf(body: SourceBody): { name: string; input: DocumentInput; bytes: number } {
+  const given = (['Text', 'Html', 'Faq'] as const).filter((field) => body[field] !== undefined);
+  if (given.length !== 1) throw new AppError('INVALID_REQUEST', 'Send exactly one of Text, Html or Faq.', { Field: given.length === 0 ? 'Text' : given[1] });
+  const name = body.Name?.trim() ?? '';
+  if (name === '') throw new AppError('MISSING_FIELD', 'Name is required.', { Field: 'Name' });
+  let input: DocumentInput;
+  let bytes: number;
+  if (body.Faq !== undefined) {
+    input = { kind: 'faq', faq: body.Faq };
+    bytes = body.Faq.reduce((sum, e) => sum + Buffer.byteLength(e.Question) + Buffer.byteLength(e.Answer), 0);
+  } else if (body.Html !== undefined) {
+    input = { kind: 'html', html: body.Html };
+    bytes = Buffer.byteLength(body.Html);
+  } else {
+    input = { kind: 'text', text: body.Text! };
+    bytes = Buffer.byteLength(body.Text!);
+  }
+  if (bytes > KNOWLEDGE_LIMITS.sourceBytes) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `A knowledge source holds at most ${KNOWLEDGE_LIMITS.sourceBytes} bytes.`, { Limit: 'KnowledgeSourceBytes', Max: KNOWLEDGE_LIMITS.sourceBytes });
+  }
+  // an empty document is refused at once, whatever its size, without a trip to the thread
+  const empty = input.kind === 'faq' ? input.faq.every((e) => e.Question.trim() === '' || e.Answer.trim() === '') : (input.kind === 'html' ? input.html : input.text).trim() === '';
+  if (empty) throw new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: it has no text.');
+  return { name, input, bytes };
+}

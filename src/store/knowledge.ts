@@ -1,0 +1,218 @@
+// A bot's knowledge sources and passages (knowledge.md), and the full-text search over them:
+// SQLite FTS5 (bm25, negated so that higher is better) or PostgreSQL text search (ts_rank over a
+// weighted tsvector). Search terms arrive as words the caller cut from the user's text; they reach
+// the database only as data: quoted here one by one for FTS5 (never a MATCH operator of the user's),
+// bound one parameter each into plainto_tsquery on PostgreSQL.
+import type { Queryable } from './driver.js';
+import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, SourceStatus, StoredPassage } from '../knowledge/model.js';
+
+interface SourceRow {
+  id: string;
+  bot_id: string;
+  name: string;
+  kind: string;
+  status: string;
+  error: string | null;
+  chunks: number;
+  bytes: number;
+  generation: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NewPassage {
+  heading: string;
+  text: string;
+}
+
+/** Why an add or a replacement was refused: the bot would hold too many sources or bytes. */
+export type LimitHit = 'sources' | 'bytes' | null;
+
+/** PostgreSQL's text search configuration for a bot's nlp.language; `simple` (no stemming) for any other. */
+const PG_CONFIGS: Record<string, string> = { en: 'english', de: 'german', fr: 'french', es: 'spanish', it: 'italian', pt: 'portuguese', nl: 'dutch' };
+export const pgConfigOf = (language: string): string => PG_CONFIGS[language] ?? 'simple';
+
+/** Rows per INSERT when passages are stored: one statement per batch, not per passage. */
+const BATCH = 200;
+const COLUMNS = 'id, bot_id, name, kind, status, error, chunks, bytes, generation, created_at, updated_at';
+
+const toSource = (r: SourceRow): SourceRecord => ({
+  id: r.id,
+  botId: r.bot_id,
+  name: r.name,
+  kind: r.kind as SourceKind,
+  status: r.status as SourceStatus,
+  error: r.error,
+  chunks: Number(r.chunks),
+  bytes: Number(r.bytes),
+  generation: Number(r.generation),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+/** An FTS5 string: any text between double quotes is one phrase of the tokenizer's tokens, `""` a quote. */
+const quoted = (term: string): string => `"${term.split('"').join('""')}"`;
+
+export function knowledgeRepository(db: Queryable) {
+  /** PostgreSQL: concurrent adds to one bot queue on its row, so the limits hold under any race (SQLite has one writer). */
+  const lockBot = async (botId: string) => {
+    if (db.dialect === 'postgres') await db.get('SELECT id FROM bots WHERE id = $1 FOR UPDATE', [botId]);
+  };
+  const limitHit = async (botId: string, exceptId: string, bytes: number, limits: KnowledgeLimits, adding: boolean): Promise<LimitHit> => {
+    const row = await db.get<{ n: number; total: number | null }>(
+      'SELECT COUNT(*) AS n, SUM(bytes) AS total FROM knowledge_sources WHERE bot_id = $1 AND id <> $2',
+      [botId, exceptId],
+    );
+    if (adding && Number(row?.n ?? 0) + 1 > limits.sources) return 'sources';
+    return Number(row?.total ?? 0) + bytes > limits.bytes ? 'bytes' : null;
+  };
+
+  /**
+   * Swaps a source's passages in and marks it ready (run in a transaction), unless a newer
+   * generation replaced it meanwhile or it was deleted: then nothing is written and false returned.
+   */
+  const swapIn = async (id: string, generation: number, passages: NewPassage[], language: string, now: number): Promise<boolean> => {
+    const marked = await db.run(
+      `UPDATE knowledge_sources SET status = 'ready', error = NULL, chunks = $3, updated_at = $4 WHERE id = $1 AND generation = $2`,
+      [id, generation, passages.length, now],
+    );
+    if (marked === 0) return false;
+    const owner = await db.get<{ bot_id: string }>('SELECT bot_id FROM knowledge_sources WHERE id = $1', [id]);
+    await db.run('DELETE FROM knowledge_chunks WHERE source_id = $1', [id]);
+    for (let start = 0; start < passages.length; start += BATCH) {
+      const batch = JSON.stringify(passages.slice(start, start + BATCH).map((p, i) => ({ p: start + i, h: p.heading, t: p.text })));
+      if (db.dialect === 'postgres') {
+        await db.run(
+          `INSERT INTO knowledge_chunks (source_id, bot_id, position, heading, text, tsv)
+           SELECT $1, $2, (e->>'p')::int, e->>'h', e->>'t',
+             setweight(to_tsvector($3::regconfig, e->>'h'), 'A') || setweight(to_tsvector($3::regconfig, e->>'t'), 'B')
+           FROM json_array_elements($4::json) e`,
+          [id, owner!.bot_id, pgConfigOf(language), batch],
+        );
+      } else {
+        await db.run(
+          `INSERT INTO knowledge_chunks (source_id, bot_id, position, heading, text)
+           SELECT $1, $2, json_extract(value, '$.p'), json_extract(value, '$.h'), json_extract(value, '$.t') FROM json_each($3)`,
+          [id, owner!.bot_id, batch],
+        );
+      }
+    }
+    return true;
+  };
+
+  return {
+    swapIn,
+
+    /** Adds an `indexing` source unless the bot would go over a limit (run in a transaction). */
+    async insert(source: SourceRecord, limits: KnowledgeLimits): Promise<LimitHit> {
+      await lockBot(source.botId);
+      const hit = await limitHit(source.botId, source.id, source.bytes, limits, true);
+      if (hit !== null) return hit;
+      await db.run(
+        `INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [source.id, source.botId, source.name, source.kind, source.status, source.error, source.chunks, source.bytes, source.generation, source.createdAt, source.updatedAt],
+      );
+      return null;
+    },
+
+    /**
+     * New content for a source (run in a transaction): its passages are gone at once, it is
+     * `indexing` under the next generation. null when it does not exist, else the limit it would
+     * break or the new generation.
+     */
+    async restart(botId: string, id: string, change: { name: string; kind: SourceKind; bytes: number; now: number }, limits: KnowledgeLimits): Promise<{ hit: LimitHit; generation: number } | null> {
+      await lockBot(botId);
+      const row = await db.get<{ generation: number }>('SELECT generation FROM knowledge_sources WHERE id = $1 AND bot_id = $2', [id, botId]);
+      if (!row) return null;
+      const hit = await limitHit(botId, id, change.bytes, limits, false);
+      if (hit !== null) return { hit, generation: Number(row.generation) };
+      const generation = Number(row.generation) + 1;
+      await db.run('DELETE FROM knowledge_chunks WHERE source_id = $1', [id]);
+      await db.run(
+        `UPDATE knowledge_sources SET name = $2, kind = $3, status = 'indexing', error = NULL, chunks = 0, bytes = $4, generation = $5, updated_at = $6 WHERE id = $1`,
+        [id, change.name, change.kind, change.bytes, generation, change.now],
+      );
+      return { hit: null, generation };
+    },
+
+    /** A source whose indexing failed keeps no passages and says why (unless newer content came). */
+    async fail(id: string, generation: number, error: string, now: number): Promise<void> {
+      await db.run(`UPDATE knowledge_sources SET status = 'failed', error = $3, chunks = 0, updated_at = $4 WHERE id = $1 AND generation = $2`, [id, generation, error, now]);
+    },
+
+    /** Only while it is still indexing that very generation (an add refused after its row was written). */
+    async removeIndexing(id: string, generation: number): Promise<void> {
+      await db.run(`DELETE FROM knowledge_sources WHERE id = $1 AND generation = $2 AND status = 'indexing'`, [id, generation]);
+    },
+
+    async get(botId: string, id: string): Promise<SourceRecord | null> {
+      const row = await db.get<SourceRow>(`SELECT ${COLUMNS} FROM knowledge_sources WHERE id = $1 AND bot_id = $2`, [id, botId]);
+      return row ? toSource(row) : null;
+    },
+
+    /** Newest first. */
+    async list(botId: string): Promise<SourceRecord[]> {
+      const rows = await db.all<SourceRow>(`SELECT ${COLUMNS} FROM knowledge_sources WHERE bot_id = $1 ORDER BY updated_at DESC, id`, [botId]);
+      return rows.map(toSource);
+    },
+
+    /** In document order. */
+    async passages(sourceId: string): Promise<StoredPassage[]> {
+      const rows = await db.all<{ id: number; heading: string; text: string }>('SELECT id, heading, text FROM knowledge_chunks WHERE source_id = $1 ORDER BY position', [sourceId]);
+      return rows.map((r) => ({ chunkId: Number(r.id), heading: r.heading, text: r.text }));
+    },
+
+    /** true when there was one; its passages go with it. */
+    async remove(botId: string, id: string): Promise<boolean> {
+      return (await db.run('DELETE FROM knowledge_sources WHERE id = $1 AND bot_id = $2', [id, botId])) > 0;
+    },
+
+    /**
+     * The bot's passages sharing at least one of `terms` with the question, best first. `terms`
+     * are words (stop words already dropped); an empty list finds nothing.
+     */
+    async search(botId: string, terms: readonly string[], language: string, limit: number): Promise<FoundPassage[]> {
+      if (terms.length === 0) return [];
+      type Row = { id: number; source_id: string; name: string; heading: string; text: string; score: number };
+      let rows: Row[];
+      if (db.dialect === 'postgres') {
+        const query = terms.map((_, i) => `plainto_tsquery($2::regconfig, $${i + 4})`).join(' || ');
+        rows = await db.all<Row>(
+          `SELECT c.id, c.source_id, s.name, c.heading, c.text, ts_rank(c.tsv, q.query, 1) AS score
+           FROM (SELECT ${query} AS query) q
+           JOIN knowledge_chunks c ON c.tsv @@ q.query
+           JOIN knowledge_sources s ON s.id = c.source_id
+           WHERE c.bot_id = $1 AND s.status = 'ready'
+           ORDER BY score DESC, c.id LIMIT $3`,
+          [botId, pgConfigOf(language), limit, ...terms],
+        );
+      } else {
+        // the bot's own rows by its id's phrase in the bot_id column; the terms in heading and text
+        const match = `bot_id : ${quoted(botId)} AND {heading text} : (${terms.map(quoted).join(' OR ')})`;
+        rows = await db.all<Row>(
+          `SELECT c.id, c.source_id, s.name, c.heading, c.text, -bm25(knowledge_fts, 0.0, 2.0, 1.0) AS score
+           FROM knowledge_fts
+           JOIN knowledge_chunks c ON c.id = knowledge_fts.rowid
+           JOIN knowledge_sources s ON s.id = c.source_id
+           WHERE knowledge_fts MATCH $1 AND c.bot_id = $2 AND s.status = 'ready'
+           ORDER BY bm25(knowledge_fts, 0.0, 2.0, 1.0), c.id LIMIT $3`,
+          [match, botId, limit],
+        );
+      }
+      return rows.map((r) => ({ chunkId: Number(r.id), sourceId: r.source_id, sourceName: r.name, heading: r.heading, text: r.text, score: Number(r.score) }));
+    },
+
+    /** A full clone's copy of every ready source, passages included, indexed in the clone's language. */
+    async copyAll(fromBotId: string, toBotId: string, newId: () => string, language: string, now: number): Promise<void> {
+      const sources = await db.all<SourceRow>(`SELECT ${COLUMNS} FROM knowledge_sources WHERE bot_id = $1 AND status = 'ready' ORDER BY created_at, id`, [fromBotId]);
+      for (const source of sources) {
+        const copy: SourceRecord = { ...toSource(source), id: newId(), botId: toBotId, status: 'indexing', generation: 0, createdAt: now, updatedAt: now };
+        await db.run(`INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+          copy.id, copy.botId, copy.name, copy.kind, copy.status, copy.error, copy.chunks, copy.bytes, copy.generation, copy.createdAt, copy.updatedAt,
+        ]);
+        const passages = await db.all<{ heading: string; text: string }>('SELECT heading, text FROM knowledge_chunks WHERE source_id = $1 ORDER BY position', [source.id]);
+        await swapIn(copy.id, 0, passages, language, now);
+      }
+    },
+  };
+}
