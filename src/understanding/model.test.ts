@@ -93,20 +93,3 @@ test('English: WordNet synonyms of the examples\' words are read as those words;
   assert.equal(typo.intents[0].intent, 'refund');
   assert.ok(typo.intents[0].score >= 0.7, JSON.stringify(typo));
 });
-
-test('English: the lexical table is stored with the model; the rare word that both scorers see lifts its intent, and a model without the table keeps nlp.js\'s score', async () => {
-  const model = (await trainModel({ intents: [
-    { name: 'refund', examples: ['I want a refund', 'how do I get a refund', 'refund my ticket', 'can I get reimbursed for my cancelled flight'] },
-    { name: 'agent', examples: ['talk to an agent', 'how do I get to a person', 'let me talk to someone', 'I want a human'] },
-  ] }))!;
-  const stored = JSON.parse(model) as { colloquy: { lexical?: { classes: string[] } } };
-  assert.deepEqual(stored.colloquy.lexical?.classes, ['refund', 'agent', 'None']);
-  const withTable = (await (await loadClassifier(model)).classify('how do i get reimbursed')).intents[0];
-  delete stored.colloquy.lexical;
-  const without = (await (await loadClassifier(JSON.stringify(stored))).classify('how do i get reimbursed')).intents[0];
-  assert.equal(withTable.intent, 'refund');
-  assert.equal(without.intent, 'refund');
-  assert.ok(withTable.score > without.score, `${withTable.score} > ${without.score}`);
-  const unrelated = await (await loadClassifier(model)).classify('how do i get to the beach');
-  assert.ok((unrelated.intents[0]?.score ?? 0) < 0.7, JSON.stringify(unrelated));
-});

@@ -25,7 +25,6 @@ import type { NlpLanguage } from './languages.js';
 import { englishWords, readEnglish } from './english.js';
 import { boundCaches, internalsOf, type NlpInternals } from './nlpjs-caches.js';
 import { englishLemmas, isEnglish, synonymsOf } from './wordnet.js';
-import { combineScores, lexicalTable, type LexicalTable } from './lexical.js';
 
 /** nlp.js's own name for the out-of-scope class; bot files may not name an intent so (nlp-rules.ts). */
 const OUT_OF_SCOPE = 'None';
@@ -61,8 +60,6 @@ const classifierSettings = (language: NlpLanguage) => ({
 interface StoredExtras {
   /** English: stem of a word no example uses → the example words it means (WordNet synonyms) */
   synonyms?: Record<string, string>;
-  /** English: the lexical scorer's table (lexical.ts), the out-of-scope class last */
-  lexical?: LexicalTable;
 }
 const EXTRAS_KEY = 'colloquy';
 
@@ -124,14 +121,8 @@ export async function train(section: NlpSection): Promise<string> {
   await nlp.train();
   const exported = nlp.export(true);
   if (language !== 'en') return exported;
-  const internals = internalsOf(nlp, 'en');
-  // the examples' stems as nlp.js sees them, the out-of-scope class last (lexical.ts)
-  const stemsOf = (examples: readonly string[]) => Promise.all(examples.map(async (e) => Object.keys(await internals.nlu.prepare(asTrained(e)))));
-  const classes = [];
-  for (const intent of section.intents ?? []) classes.push({ name: intent.name, examples: await stemsOf(intent.examples) });
-  classes.push({ name: OUT_OF_SCOPE, examples: await stemsOf(OUT_OF_SCOPE_EN) });
   const model = JSON.parse(exported) as Record<string, unknown>;
-  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internals), lexical: lexicalTable(classes) } satisfies StoredExtras;
+  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internalsOf(nlp, 'en')) } satisfies StoredExtras;
   return JSON.stringify(model);
 }
 
@@ -183,19 +174,16 @@ export async function loadClassifier(model: string, language = 'en'): Promise<In
   const internals = internalsOf(nlp, lang);
   const caches = boundCaches(internals);
   const read = lang === 'en' ? await englishReading(model, internals) : (text: string) => text;
-  const lexical = (JSON.parse(model) as Record<string, StoredExtras | undefined>)[EXTRAS_KEY]?.lexical;
   return {
     language: lang,
     cachedEntries: caches.entries,
     async classify(text) {
-      const readText = read(text);
-      const { classifications } = await nlp.classify(lang, readText);
-      const stems = lexical ? Object.keys(await internals.nlu.prepare(readText)) : [];
+      const { classifications } = await nlp.classify(lang, read(text));
       caches.afterClassify();
-      const scored = classifications.filter((c) => Number.isFinite(c.score)).map((c) => ({ intent: c.intent, score: c.score }));
-      // models stored before the lexical table keep nlp.js's scores alone
-      const intents = (lexical ? combineScores(scored, lexical, stems) : scored)
-        .filter((c) => c.intent !== OUT_OF_SCOPE).sort((a, b) => b.score - a.score || (a.intent < b.intent ? -1 : 1));
+      const intents = classifications
+        .filter((c) => c.intent !== OUT_OF_SCOPE && Number.isFinite(c.score))
+        .map((c) => ({ intent: c.intent, score: c.score }))
+        .sort((a, b) => b.score - a.score || (a.intent < b.intent ? -1 : 1));
       return { intents };
     },
   };

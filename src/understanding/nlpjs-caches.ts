@@ -13,8 +13,6 @@ export const STEMS_KEPT = 10_000;
 interface NluInternals {
   features: Record<string, number>;
   spellCheck: { checkToken(token: string, distance: number): string };
-  /** a text as nlp.js sees it: its stems (normalized, tokenized, stemmed), as an object's keys */
-  prepare(text: string): Promise<Record<string, number>>;
   cache?: { results: Record<string, Record<string, unknown>> };
 }
 interface StemmerInternals {
