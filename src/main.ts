@@ -23,7 +23,8 @@ import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
 import { ChatService } from './channels/custom/chat-service.js';
 import { ConversationService } from './conversations/service.js';
-import type { ActionDiagnostic } from './engine/types.js';
+import type { ActionDiagnostic, AiRequest, KnowledgeRequest } from './engine/types.js';
+import { Preview } from './designer/preview.js';
 import { Forgetting } from './conversations/forgetting.js';
 import { WebChannel } from './channels/web/web-channel.js';
 import type { Config } from './config.js';
@@ -150,11 +151,14 @@ export async function createServices(config: Config, store: Store, options: Star
     complete: chatCompletion,
     allowPrivateNetwork: config.allowPrivateNetwork,
   });
-  const conversations = new ConversationService({
-    store, live, clock, turns, metrics, config, random: options.random, forget, shares, onDiagnostics,
-    classifierOf, ai: (bot, conversationId, request) => aiSteps.answer(bot, conversationId, request),
-    knowledge: (bot, request) => knowledgeAnswers.reply(bot, request),
-  });
+  const turnDeps = {
+    clock, metrics, config, random: options.random, forget, shares, onDiagnostics,
+    classifierOf, ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
+    knowledge: (bot: BotRecord, request: KnowledgeRequest) => knowledgeAnswers.reply(bot, request),
+  };
+  const conversations = new ConversationService({ ...turnDeps, store, live, turns });
+  // The designer's preview: the same service on drafts, apart from real conversations.
+  const preview = new Preview({ ...turnDeps, store });
   const chat = new ChatService(conversations);
   const connections = new ChannelConnections({ store, platforms, clock, publicUrl: () => config.publicUrl });
   const onChannelError = (error: unknown) => options.log?.(`channel update failed: ${(error as Error).message}`);
@@ -182,6 +186,7 @@ export async function createServices(config: Config, store: Store, options: Star
     operatorSessions: new OperatorSessions(store, clock),
     console: consoleService,
     analytics: new AnalyticsService({ store, clock, live }),
+    preview,
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
     shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
     events,
@@ -194,10 +199,11 @@ export async function createServices(config: Config, store: Store, options: Star
   const maintenance = new Maintenance(forgetting, control, (error) => options.log?.(`maintenance: ${(error as Error).message}`), [
     () => inbound.pruneSeen(),
     () => retention.run(),
+    () => preview.prune(),
   ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
-  return { services, maintenance, dispatcher, turns, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, dispatcher, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
 }
 
 export async function start(config: Config, options: StartOptions = {}): Promise<Running> {

@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { AccountRecord, Plan, UsageRecord } from './model.js';
+import { DEFAULT_ROLE, type OperatorRole } from '../operators/roles.js';
 
 export const PLANS: Plan[] = ['free', 'standard'];
 export const PACKAGES = ['master-bot'];
@@ -98,19 +99,31 @@ export class AccountService {
     return this.store.accounts.usage(accountId, this.clock.iso().slice(0, 7));
   }
 
-  async addOperator(accountId: string, input: { email: string; name: string; password: string }) {
+  async addOperator(accountId: string, input: { email: string; name?: string; password: string; role?: OperatorRole }) {
     await this.get(accountId);
+    const email = input.email.toLowerCase();
     const operator = {
       id: crypto.randomUUID(),
       accountId,
-      email: input.email.toLowerCase(),
-      name: input.name,
+      email,
+      name: input.name ?? email,
       passwordHash: await hashPassword(input.password),
+      role: input.role ?? DEFAULT_ROLE,
       createdAt: this.clock.now(),
     };
     if (!(await this.store.operators.insert(operator))) {
       throw new AppError('CONFLICT', 'This account already has an operator with this e-mail.');
     }
-    return { OperatorId: operator.id, Email: operator.email, Name: operator.name };
+    return operatorRecordView(operator);
+  }
+
+  /** A new role takes effect on the operator's next request: sessions read the operator each time. */
+  async setOperatorRole(accountId: string, operatorId: string, role: OperatorRole) {
+    await this.get(accountId);
+    const operator = await this.store.operators.setRole(accountId, operatorId, role);
+    if (!operator) throw new AppError('OPERATOR_NOT_FOUND');
+    return operatorRecordView(operator);
   }
 }
+
+const operatorRecordView = (op: { id: string; email: string; name: string; role: OperatorRole }) => ({ OperatorId: op.id, Email: op.email, Name: op.name, Role: op.role });

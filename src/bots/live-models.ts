@@ -16,6 +16,13 @@ export async function attachModel(store: Pick<Store, 'bots'>, compiled: Compiled
   if (model !== null) classifiers.set(compiled, await loadClassifier(model, compiled.nlp.language));
 }
 
+/** A draft has no stored model: trained here, as a publish would (the preview, once per draft version). */
+export async function attachDraftModel(compiled: CompiledBot, content: BotContent): Promise<void> {
+  if (compiled.nlp === null || compiled.nlp.intents.length === 0) return;
+  const model = await trainModel(content.nlp);
+  if (model !== null) classifiers.set(compiled, await loadClassifier(model, compiled.nlp.language));
+}
+
 /** The loaded model of a compiled version, or null when it has no intents. */
 export function classifierOf(compiled: CompiledBot): IntentClassifier | null {
   return classifiers.get(compiled) ?? null;

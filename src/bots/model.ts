@@ -39,7 +39,12 @@ export interface BotVersionRecord {
   version: number;
   content: BotContent;
   publishedAt: number;
+  /** who published it; null for versions from before this was kept, and for creates, clones and a master's republish */
+  publishedBy?: Publisher | null;
 }
+
+/** Who published a version: a signed-in operator (as they were then) or an account token. */
+export type Publisher = { kind: 'operator'; operatorId: string; email: string; name: string } | { kind: 'account' };
 
 /** A bot's own AI provider (understanding.md); the key is encrypted at rest and never returned. */
 export interface AiSettingsRecord {

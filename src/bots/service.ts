@@ -13,12 +13,20 @@ import { BotParseError, parseBotDocument } from './parse.js';
 import { validateBotFile } from './validate.js';
 import { trainModel } from '../understanding/model.js';
 import type { AccountRecord } from '../accounts/model.js';
-import type { BotContent, BotRecord } from './model.js';
+import type { BotContent, BotRecord, Publisher } from './model.js';
+import { diffContents, type BotChange } from './diff.js';
 
 export interface VersionInfo {
   Version: number;
   PublishedAt: string;
+  /** null for versions from before this was kept, and for creates, clones and a master's republish */
+  PublishedBy: PublisherView | null;
 }
+
+export type PublisherView = { Kind: 'operator'; OperatorId: string; Email: string; Name: string } | { Kind: 'account' };
+
+const publisherView = (p: Publisher): PublisherView =>
+  p.kind === 'operator' ? { Kind: 'operator', OperatorId: p.operatorId, Email: p.email, Name: p.name } : { Kind: 'account' };
 
 /** A publish; a master's also says what became of each of its clones (api.md section 10). */
 export type Published = BotRecord & { clones?: CloneOutcome[] };
@@ -126,14 +134,14 @@ export class BotService {
     });
   }
 
-  async publish(bot: BotRecord): Promise<Published> {
+  async publish(bot: BotRecord, by: Publisher | null = null): Promise<Published> {
     // Trained before the transaction (training takes CPU time, a transaction holds the writer): the
     // draft read here is the one published, since any edit in between moves Version and fails `edit`.
     const draft = await this.store.bots.draft(bot.id);
     if (!draft) throw new AppError('BOT_NOT_FOUND');
     const model = await trainModel(draft.nlp);
     const published = await this.edit(bot, async (tx, next) => {
-      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, draft, next.updatedAt, model);
+      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, draft, next.updatedAt, model, by);
       return tx.bots.update(next, bot.version);
     });
     return this.republishClones(published);
@@ -146,17 +154,32 @@ export class BotService {
 
   async versions(bot: BotRecord): Promise<VersionInfo[]> {
     const rows = await this.store.bots.versions(bot.id);
-    return rows.map((v) => ({ Version: v.version, PublishedAt: this.clock.iso(v.publishedAt) }));
+    return rows.map((v) => ({ Version: v.version, PublishedAt: this.clock.iso(v.publishedAt), PublishedBy: v.publishedBy ? publisherView(v.publishedBy) : null }));
   }
 
-  async rollback(bot: BotRecord, version: number): Promise<Published> {
+  /** A published version as a bot file (today's identity and settings: they are not versioned). */
+  async versionFile(bot: BotRecord, version: number): Promise<BotFile> {
+    const found = await this.store.bots.versionByNumber(bot.id, version);
+    if (!found) throw new AppError('VERSION_NOT_FOUND');
+    return toBotFile({ ...bot, version }, found.content);
+  }
+
+  /** What changed from one published version to another, or to the draft (diff.ts). */
+  async diff(bot: BotRecord, from: number, to: number | 'draft'): Promise<{ From: number; To: number | 'draft'; Changes: BotChange[] }> {
+    const before = await this.store.bots.versionByNumber(bot.id, from);
+    const after = to === 'draft' ? { content: await this.store.bots.draft(bot.id) } : await this.store.bots.versionByNumber(bot.id, to);
+    if (!before || !after?.content) throw new AppError('VERSION_NOT_FOUND');
+    return { From: from, To: to, Changes: diffContents(before.content, after.content) };
+  }
+
+  async rollback(bot: BotRecord, version: number, by: Publisher | null = null): Promise<Published> {
     const old = await this.store.bots.versionByNumber(bot.id, version);
     if (!old) throw new AppError('VERSION_NOT_FOUND');
     // A clone rolls back its own behaviours only: linked ones stay the master's live content.
     const content = await this.links.relink(bot, old.content);
     const model = await trainModel(content.nlp);
     const published = await this.edit(bot, async (tx, next) => {
-      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, content, next.updatedAt, model);
+      next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, content, next.updatedAt, model, by);
       return tx.bots.update(next, bot.version);
     });
     return this.republishClones(published);

@@ -32,6 +32,7 @@ import { cloneRoutes } from './routes/clones.js';
 import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { channelRoutes } from './routes/channels.js';
+import { designerRoutes } from './routes/designer.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
 
 declare module 'fastify' {
@@ -111,7 +112,13 @@ export async function buildServer(services: Services, options: { logger?: boolea
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Colloquy API', version: '1', description: 'Chatbot hosting, wire-compatible with the Xenioo integration API.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // the designer's cookie routes (docs/designer.md); the rest of the console API is not documented here
+          consoleSession: { type: 'apiKey', in: 'cookie', name: 'colloquy_console' },
+        },
+      },
     },
     // shared schemas (ErrorResponse) keep their names in components.schemas
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
@@ -125,12 +132,12 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, designerRoutes];
   for (const register of routes) register(app, services);
   return app;
 }
 
-const BOT_FILE_ROUTES = /^(POST \/bots(\/restore)?|PUT \/bots\/[^/?]+)\/?(\?|$)/;
+const BOT_FILE_ROUTES = /^(POST \/bots(\/restore)?|PUT \/bots\/[^/?]+|PUT \/console\/api\/bots\/[^/?]+\/draft)\/?(\?|$)/;
 const isBotFileRoute = (method: string, url: string) => BOT_FILE_ROUTES.test(`${method} ${url}`);
 const KNOWLEDGE_DOCUMENT_ROUTES = /^(POST \/bots\/[^/?]+\/knowledge|PUT \/bots\/[^/?]+\/knowledge\/[^/?]+)\/?(\?|$)/;
 const isKnowledgeDocumentRoute = (method: string, url: string) => KNOWLEDGE_DOCUMENT_ROUTES.test(`${method} ${url}`);

@@ -7,6 +7,7 @@ import type { CloneService } from '../bots/clones.js';
 import type { BotService } from '../bots/service.js';
 import type { UnderstandingService } from '../bots/understanding-service.js';
 import type { ChatService } from '../channels/custom/chat-service.js';
+import type { Preview } from '../designer/preview.js';
 import type { ConversationService } from '../conversations/service.js';
 import type { WebChannel } from '../channels/web/web-channel.js';
 import type { ChannelConnections } from '../channels/messaging/connections.js';
@@ -44,6 +45,8 @@ export interface Services {
   knowledgeAnswers: KnowledgeAnswers;
   conversations: ConversationService;
   chat: ChatService;
+  /** the designer's preview chat on drafts (designer/preview.ts) */
+  preview: Preview;
   web: WebChannel;
   /** Telegram, WhatsApp, Messenger (channels.md) */
   channels: { connections: ChannelConnections; inbound: ChannelInbound };

@@ -45,6 +45,13 @@ function partSchema(depth: number, injected = false): TSchema {
   );
 }
 export const ReplyPart = partSchema(2);
+/** A reply part of the designer's preview: which interaction of the draft said it. */
+const PreviewPart = Type.Intersect([
+  ReplyPart,
+  Type.Object({
+    Source: Type.Optional(Type.Object({ Behaviour: Type.String(), Interaction: Type.String() }, { description: 'The behaviour and interaction of the draft this part came from (not on user texts)' })),
+  }),
+]);
 export const InjectedPart = partSchema(2, true);
 
 export const ChatReply = Type.Object(
@@ -56,6 +63,17 @@ export const ChatReply = Type.Object(
     ControlType: Type.Integer({ description: '0 bot, 1 operator requested, 2 taken over, 3 banned' }),
     Senders: Type.Optional(Type.Array(Type.String(), { description: 'Web resume only: who said each part (BOT, OPERATOR, USER)' })),
     OperatorName: Type.Optional(Nullable(Type.String({ description: 'Web resume only: the name of the operator who has the conversation (ControlType 2)' }))),
+  },
+  { additionalProperties: true },
+);
+
+export const PreviewChatReply = Type.Object(
+  {
+    Parts: Type.Array(PreviewPart),
+    UserId: Type.String({ description: 'The preview conversation' }),
+    Creation: Timestamp,
+    EnableUserChat: Type.Boolean(),
+    ControlType: Type.Integer({ description: '0 bot, 1 operator requested, 2 taken over, 3 banned' }),
   },
   { additionalProperties: true },
 );
@@ -107,7 +125,7 @@ export const Account = Type.Object({
 export const Usage = Type.Object({ Month: Type.String(), Messages: Type.Integer(), Replies: Type.Integer(), Notifications: Type.Integer(), ApiCalls: Type.Integer(), AiTokens: Type.Integer() });
 export const AccountWithUsage = Type.Object({ ...Account.properties, Usage });
 export const AccountKey = Type.Object({ AccountAPIKey: Type.String() });
-export const Operator = Type.Object({ OperatorId: Type.String(), Email: Type.String(), Name: Type.String() });
+export const Operator = Type.Object({ OperatorId: Type.String(), Email: Type.String(), Name: Type.String(), Role: Type.Union([Type.Literal('agent'), Type.Literal('designer'), Type.Literal('admin')]) });
 
 export const BotFile = Type.Object({}, { additionalProperties: true, description: 'A bot file (bot-format.md); its JSON Schema is GET /schema/bot.json' });
 export const BotList = Type.Object({
@@ -141,7 +159,34 @@ export const EditedBot = Type.Object({
     ),
   ),
 });
-export const Versions = Type.Object({ Result: Type.Array(Type.Object({ Version: Type.Integer(), PublishedAt: Timestamp })) });
+const Publisher = Type.Union(
+  [
+    Type.Object({ Kind: Type.Literal('operator'), OperatorId: Type.String(), Email: Type.String(), Name: Type.String() }),
+    Type.Object({ Kind: Type.Literal('account') }),
+  ],
+  { description: 'Who published: a signed-in operator (as they were then) or an account token' },
+);
+export const Versions = Type.Object({
+  Result: Type.Array(
+    Type.Object({
+      Version: Type.Integer(),
+      PublishedAt: Timestamp,
+      PublishedBy: Type.Union([Publisher, Type.Null()], { description: 'null for versions published before this was kept, and for creates, clones and a master republishing its clones' }),
+    }),
+  ),
+});
+export const BotDiff = Type.Object({
+  From: Type.Integer(),
+  To: Type.Union([Type.Integer(), Type.Literal('draft')]),
+  Changes: Type.Array(
+    Type.Object({
+      Path: Type.String({ description: 'JSON pointer into the bot file: the `to` file for added and changed, the `from` file for removed (docs/designer.md)' }),
+      Kind: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('changed')]),
+      Before: Type.Optional(Type.Unknown()),
+      After: Type.Optional(Type.Unknown()),
+    }),
+  ),
+});
 export const DeletedBot = Type.Object({ APIKey: Type.String(), Deleted: Type.Literal(true) });
 export const DetachedBehaviour = Type.Object({ APIKey: Type.String(), Version: Type.Integer(), Detached: Type.Array(Type.String(), { description: 'Every behaviour the clone has detached so far' }) });
 

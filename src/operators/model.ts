@@ -1,4 +1,5 @@
 // Operators and their console sessions: plain records.
+import type { OperatorRole } from './roles.js';
 
 export interface OperatorRecord {
   id: string;
@@ -6,6 +7,8 @@ export interface OperatorRecord {
   email: string;
   name: string;
   passwordHash: string;
+  /** what the console opens to them (roles.ts) */
+  role: OperatorRole;
   createdAt: number;
 }
 

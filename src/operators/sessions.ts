@@ -29,6 +29,8 @@ export const operatorView = (ctx: OperatorContext) => ({
   Name: ctx.operator.name,
   AccountId: ctx.account.id,
   AccountName: ctx.account.name,
+  /** what the console may show (roles.ts): the server refuses the rest whatever the page shows */
+  Role: ctx.operator.role,
 });
 
 /**

@@ -18,6 +18,7 @@ export const errorCatalogue = {
   USER_BANNED: { status: 403, message: 'This user is banned from the conversation.' },
   SHARE_READ_ONLY: { status: 403, message: 'This shared link only lets you watch the conversation.' },
   ORIGIN_FORBIDDEN: { status: 403, message: 'This origin may not use this bot.' },
+  ROLE_FORBIDDEN: { status: 403, message: "The signed-in operator's role does not open this part of the console." },
   NOT_FOUND: { status: 404, message: 'No such route.' },
   ACCOUNT_NOT_FOUND: { status: 404, message: 'No account has this key.' },
   BOT_NOT_FOUND: { status: 404, message: 'No such bot, or the secret is wrong.' },

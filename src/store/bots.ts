@@ -1,10 +1,12 @@
-// Bots. The API secret is read back (GET /bots shows it, webhooks are signed with it), so it is
+// Bots. A bot's preview twin (designer.md, store/preview.ts) is a row here too, so that preview
+// conversations hang off a bot id of their own; the reads below never return one.
+// The API secret is read back (GET /bots shows it, webhooks are signed with it), so it is
 // stored encrypted under the server key, bound to its bot; records carry it in clear.
 import type { SecretBox } from '../auth/secret-box.js';
 import { prepared, type Queryable } from './driver.js';
 import { toAccount, type AccountRow } from './accounts.js';
 import type { AccountRecord } from '../accounts/model.js';
-import type { BotContent, BotRecord, BotRole, BotVersionRecord } from '../bots/model.js';
+import type { BotContent, BotRecord, BotRole, BotVersionRecord, Publisher } from '../bots/model.js';
 
 interface BotRow {
   id: string;
@@ -31,7 +33,7 @@ const COLUMNS = `id, account_id, api_key, api_secret, secret_version, web_key, n
 /** a bot token's principal, read on every request that carries one */
 const WITH_ACCOUNT = prepared(`SELECT ${COLUMNS.replace(/(\w+)/g, 'b.$1')}, a.name AS a_name, a.plan AS a_plan, a.packages AS a_packages,
     a.key_version AS a_key_version, a.created_at AS a_created_at
-  FROM bots b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1`);
+  FROM bots b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1 AND b.preview_of IS NULL`);
 
 /**
  * The bot's secret is decrypted on first use, not on every read: a chat turn reads the bot (with
@@ -107,7 +109,7 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
       return row ? JSON.parse(row.draft) : null;
     },
     async byId(id: string): Promise<BotRecord | null> {
-      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE id = $1`, [id]);
+      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE id = $1 AND preview_of IS NULL`, [id]);
       return row ? toBot(row) : null;
     },
     /** A bot and its account in one read: what authenticating a bot token needs on every request. */
@@ -120,16 +122,16 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
       return { bot: toBot(row), account: toAccount(account) };
     },
     async byApiKey(apiKey: string): Promise<BotRecord | null> {
-      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE api_key = $1`, [apiKey]);
+      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE api_key = $1 AND preview_of IS NULL`, [apiKey]);
       return row ? toBot(row) : null;
     },
     /** The web channel's public key (the widget's only credential). */
     async byWebKey(webKey: string): Promise<BotRecord | null> {
-      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE web_key = $1`, [webKey]);
+      const row = await db.get<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE web_key = $1 AND preview_of IS NULL`, [webKey]);
       return row ? toBot(row) : null;
     },
     async byAccount(accountId: string): Promise<BotRecord[]> {
-      const rows = await db.all<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE account_id = $1 ORDER BY created_at, id`, [accountId]);
+      const rows = await db.all<BotRow>(`SELECT ${COLUMNS} FROM bots WHERE account_id = $1 AND preview_of IS NULL ORDER BY created_at, id`, [accountId]);
       return rows.map(toBot);
     },
     async clonesOf(masterId: string): Promise<BotRecord[]> {
@@ -164,19 +166,22 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
       onWrite();
     },
     /** `nlpModel`: the intent model trained from `content.nlp` (null when it has no intents). */
-    async insertVersion(botId: string, version: number, content: BotContent, publishedAt: number, nlpModel: string | null): Promise<number> {
+    async insertVersion(botId: string, version: number, content: BotContent, publishedAt: number, nlpModel: string | null, publishedBy: Publisher | null = null): Promise<number> {
       const row = await db.get<{ id: number }>(
-        'INSERT INTO bot_versions (bot_id, version, content, published_at, nlp_model) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-        [botId, version, JSON.stringify(content), publishedAt, nlpModel],
+        'INSERT INTO bot_versions (bot_id, version, content, published_at, nlp_model, published_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
+        [botId, version, JSON.stringify(content), publishedAt, nlpModel, publishedBy ? JSON.stringify(publishedBy) : null],
       );
       return Number(row!.id);
     },
     async versions(botId: string): Promise<Array<Omit<BotVersionRecord, 'content'>>> {
-      const rows = await db.all<{ id: number; bot_id: string; version: number; published_at: number }>(
-        'SELECT id, bot_id, version, published_at FROM bot_versions WHERE bot_id = $1 ORDER BY version DESC',
+      const rows = await db.all<{ id: number; bot_id: string; version: number; published_at: number; published_by: string | null }>(
+        'SELECT id, bot_id, version, published_at, published_by FROM bot_versions WHERE bot_id = $1 ORDER BY version DESC',
         [botId],
       );
-      return rows.map((r) => ({ id: Number(r.id), botId: r.bot_id, version: Number(r.version), publishedAt: Number(r.published_at) }));
+      return rows.map((r) => ({
+        id: Number(r.id), botId: r.bot_id, version: Number(r.version), publishedAt: Number(r.published_at),
+        publishedBy: r.published_by ? (JSON.parse(r.published_by) as Publisher) : null,
+      }));
     },
     async versionById(id: number): Promise<BotVersionRecord | null> {
       const row = await db.get<{ id: number; bot_id: string; version: number; content: string; published_at: number }>(

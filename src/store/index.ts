@@ -15,6 +15,7 @@ import { operatorSessionRepository } from './operator-sessions.js';
 import { shareRepository } from './shares.js';
 import { assignmentRepository, cannedResponseRepository, noteRepository } from './console-workspace.js';
 import { outboxRepository } from './outbox.js';
+import { previewRepository } from './preview.js';
 import { channelRepository } from './channels.js';
 import { knowledgeRepository } from './knowledge.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
@@ -42,6 +43,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     assignments: assignmentRepository(db),
     notes: noteRepository(db),
     cannedResponses: cannedResponseRepository(db),
+    preview: previewRepository(db, secrets),
     knowledge: knowledgeRepository(db),
   };
 }

@@ -1,4 +1,5 @@
 import type { OperatorRecord } from '../operators/model.js';
+import { DEFAULT_ROLE, isOperatorRole } from '../operators/roles.js';
 import type { Queryable } from './driver.js';
 
 interface OperatorRow {
@@ -7,6 +8,7 @@ interface OperatorRow {
   email: string;
   name: string;
   password_hash: string;
+  role: string;
   created_at: number;
 }
 
@@ -16,6 +18,7 @@ const toOperator = (r: OperatorRow): OperatorRecord => ({
   email: r.email,
   name: r.name,
   passwordHash: r.password_hash,
+  role: isOperatorRole(r.role) ? r.role : DEFAULT_ROLE,
   createdAt: Number(r.created_at),
 });
 
@@ -24,11 +27,16 @@ export function operatorRepository(db: Queryable) {
     /** Returns false when the account already has an operator with this e-mail. */
     async insert(op: OperatorRecord): Promise<boolean> {
       const changed = await db.run(
-        `INSERT INTO operators (id, account_id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO operators (id, account_id, email, name, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (account_id, email) DO NOTHING`,
-        [op.id, op.accountId, op.email, op.name, op.passwordHash, op.createdAt],
+        [op.id, op.accountId, op.email, op.name, op.passwordHash, op.role, op.createdAt],
       );
       return changed === 1;
+    },
+    /** The changed operator, or null when the account has no operator with this id. */
+    async setRole(accountId: string, operatorId: string, role: OperatorRecord['role']): Promise<OperatorRecord | null> {
+      const row = await db.get<OperatorRow>('UPDATE operators SET role = $3 WHERE account_id = $1 AND id = $2 RETURNING *', [accountId, operatorId, role]);
+      return row ? toOperator(row) : null;
     },
     async byEmail(accountId: string, email: string): Promise<OperatorRecord | null> {
       const row = await db.get<OperatorRow>('SELECT * FROM operators WHERE account_id = $1 AND email = $2', [accountId, email]);

@@ -121,12 +121,13 @@ for (const kind of databaseKinds()) {
       assert.equal(read.body.Plan, 'standard');
     });
 
-    test('POST operators → 201 exactly {OperatorId, Email, Name}; the password is not returned', async () => {
+    test('POST operators → 201 exactly {OperatorId, Email, Name, Role}; the password is not returned', async () => {
       const account = await createAccount({ Name: 'Ops', Plan: 'standard' });
       const password = 'correct horse battery';
       const res = await server.client.post(`/admin/accounts/${account.AccountId}/operators`, { Email: 'ann@example.org', Name: 'Ann', Password: password }, admin);
       assert.equal(res.status, 201);
-      assert.deepEqual(Object.keys(res.body).sort(), ['Email', 'Name', 'OperatorId']);
+      assert.deepEqual(Object.keys(res.body).sort(), ['Email', 'Name', 'OperatorId', 'Role']);
+      assert.equal(res.body.Role, 'agent', 'the default role (designer.md)');
       assert.equal(res.body.Email, 'ann@example.org');
       assert.equal(res.body.Name, 'Ann');
       assert.match(res.body.OperatorId, /^\S{8,}$/);
@@ -152,13 +153,13 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    test('400 INVALID_REQUEST for a malformed e-mail, a short password or missing fields', async () => {
+    test('400 INVALID_REQUEST for a malformed e-mail, a short password a missing field or an unknown role', async () => {
       const account = await createAccount({ Name: 'Bad ops', Plan: 'standard' });
       const path = `/admin/accounts/${account.AccountId}/operators`;
       await expectInvalid(server.client.post(path, { Email: 'not-an-email', Name: 'A', Password: 'password-1' }, admin), 'body.Email');
       await expectInvalid(server.client.post(path, { Email: 'a@example.org', Name: 'A', Password: 'short' }, admin), 'body.Password');
       await expectInvalid(server.client.post(path, { Email: 'a@example.org', Name: 'A' }, admin), 'body.Password');
-      await expectInvalid(server.client.post(path, { Email: 'a@example.org', Password: 'password-1' }, admin), 'body.Name');
+      await expectInvalid(server.client.post(path, { Email: 'a@example.org', Password: 'password-1', Role: 'owner' }, admin), 'body.Role'); // Name may be left out (designer.md), Role must be one of the three
       await expectInvalid(server.client.post(path, { Name: 'A', Password: 'password-1' }, admin), 'body.Email');
       // none of them was created: the e-mail is still free
       const ok = await server.client.post(path, { Email: 'a@example.org', Name: 'A', Password: 'password-1' }, admin);

@@ -39,7 +39,7 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(Object.keys(res.body), ['Result']);
       for (const v of res.body.Result) {
-        assert.deepEqual(Object.keys(v).sort(), ['PublishedAt', 'Version']);
+        assert.deepEqual(Object.keys(v).sort(), ['PublishedAt', 'PublishedBy', 'Version']);
         assert.match(v.PublishedAt, ISO_WITH_OFFSET);
       }
       return (res.body.Result as { Version: number }[]).map((v) => v.Version).sort((a, b) => a - b);

@@ -51,6 +51,7 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     cannedId: ours.cannedId,
     mode: 'view',
     hours: '1',
+    Version: '1',
   };
   let path = route.template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'x'));
   const headers: Record<string, string> = {};
@@ -69,6 +70,7 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     'POST /bot/clone': { Source: { BotAPIKey: t.botKey, BotSecret: t.botSecret }, Destination: { BotName: 'Copy', Variables: [] } },
     'POST /bots/{APIKey}/detach': { Behaviour: 'Main' },
     'POST /bots/{APIKey}/rollback': { Version: 1 },
+    'POST /console/api/bots/{botId}/rollback': { Version: 1 },
     'POST /bots/{APIKey}/nlp/parse': { Text: 'where is my order' },
     'PUT /bots/{APIKey}/ai': { BaseUrl: 'https://ai.example.org/v1', Model: 'm', ApiKey: 'sk-ours' },
     'PATCH /bots/{APIKey}/settings': { simplifiedAuth: true },

@@ -135,6 +135,7 @@ for (const kind of databaseKinds()) {
         email: 'ana@example.com',
         name: 'Ana',
         passwordHash: 'hash-1',
+        role: 'designer' as const,
         createdAt: 1_700_000_000_500,
       };
       assert.equal(await ctx.store.operators.insert(operator), true);

@@ -66,7 +66,7 @@ for (const kind of databaseKinds()) {
 
       await ctx.store.meta.set(TRICKY, TRICKY);
       assert.equal(await ctx.store.meta.get(TRICKY), TRICKY);
-      const operator = { id: TRICKY, accountId: account.id, email: `${TRICKY}@example.com`, name: TRICKY, passwordHash: TRICKY, createdAt: 1 };
+      const operator = { id: TRICKY, accountId: account.id, email: `${TRICKY}@example.com`, name: TRICKY, passwordHash: TRICKY, role: 'admin' as const, createdAt: 1 };
       assert.equal(await ctx.store.operators.insert(operator), true);
       assert.deepEqual(await ctx.store.operators.byEmail(account.id, operator.email), operator);
     });

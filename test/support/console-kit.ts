@@ -11,10 +11,14 @@ import { ADMIN_TOKEN, type TestServer } from './server.js';
 
 export const SESSION_COOKIE = 'colloquy_console';
 
-export async function addOperator(client: Client, accountId: string, email: string, password = 'correct horse battery', name = 'Ann Operator') {
-  const res = await client.post(`/admin/accounts/${accountId}/operators`, { Email: email, Name: name, Password: password }, { token: ADMIN_TOKEN });
+/**
+ * An operator of the account. Tests act as an `admin` (every console route) unless they test
+ * roles; the server's own default, `agent`, is tested through the admin API directly.
+ */
+export async function addOperator(client: Client, accountId: string, email: string, password = 'correct horse battery', name = 'Ann Operator', role: 'agent' | 'designer' | 'admin' = 'admin') {
+  const res = await client.post(`/admin/accounts/${accountId}/operators`, { Email: email, Name: name, Password: password, Role: role }, { token: ADMIN_TOKEN });
   assert.equal(res.status, 201, res.text);
-  return res.body as { OperatorId: string; Email: string; Name: string };
+  return res.body as { OperatorId: string; Email: string; Name: string; Role: string };
 }
 
 /** POST /console/api/login; returns the whole response. */

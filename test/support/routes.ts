@@ -50,6 +50,7 @@ function parameterValue(name: string, context: RouteContext): string {
     mode: 'view',
     channel: 'telegram',
     hours: '1',
+    version: '1',
     ...(context.shareCode ? { code: context.shareCode } : {}),
     ...(context.botId ? { botid: context.botId } : {}),
     ...(context.cannedId ? { cannedid: context.cannedId } : {}),
@@ -62,6 +63,8 @@ export async function discoverRoutes(client: Client, context: RouteContext): Pro
   if (openapi.status !== 200) throw new Error(`GET /openapi.json: ${openapi.status}`);
   const routes: RouteInfo[] = [];
   for (const [template, operations] of Object.entries<Record<string, any>>(openapi.body.paths)) {
+    // the designer's cookie routes are documented too; consoleApiRoutes covers every cookie route
+    if (template.startsWith('/console/api/')) continue;
     for (const [method, operation] of Object.entries<any>(operations)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const route: RouteInfo = {

@@ -1,6 +1,7 @@
 // api.md "Administration": accounts and operators, with the admin token.
 import { Type } from 'typebox';
 import { accountView, PACKAGES, PLANS, usageView } from '../../accounts/service.js';
+import { OPERATOR_ROLES } from '../../operators/roles.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import { Account, AccountKey, AccountWithUsage, Operator } from '../wire-schemas.js';
@@ -8,6 +9,7 @@ import { Account, AccountKey, AccountWithUsage, Operator } from '../wire-schemas
 const Plan = Type.Union(PLANS.map((p) => Type.Literal(p)));
 const Packages = Type.Array(Type.Union(PACKAGES.map((p) => Type.Literal(p))), { maxItems: 10 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Role = Type.Union(OPERATOR_ROLES.map((r) => Type.Literal(r)));
 const AccountParams = Type.Object({ AccountId: Type.String({ maxLength: 64 }) });
 
 export function adminRoutes(app: App, s: Services): void {
@@ -71,9 +73,10 @@ export function adminRoutes(app: App, s: Services): void {
       schema: {
         ...admin.schema,
         summary: 'Create an operator for the console',
+        description: 'Role: agent (conversations only; the default), designer (bots, knowledge, analytics; no conversations) or admin (everything). Name defaults to the e-mail.',
         params: AccountParams,
         body: Type.Object(
-          { Email: Type.String({ format: 'email', maxLength: 254 }), Name, Password: Type.String({ minLength: 8, maxLength: 200 }) },
+          { Email: Type.String({ format: 'email', maxLength: 254 }), Name: Type.Optional(Name), Password: Type.String({ minLength: 8, maxLength: 200 }), Role: Type.Optional(Role) },
           { additionalProperties: false },
         ),
         response: { 201: Operator },
@@ -81,8 +84,24 @@ export function adminRoutes(app: App, s: Services): void {
       },
     },
     async (request, reply) => {
-      const { Email, Name: name, Password } = request.body;
-      return reply.status(201).send(await s.accounts.addOperator(request.params.AccountId, { email: Email, name, password: Password }));
+      const { Email, Name: name, Password, Role: role } = request.body;
+      return reply.status(201).send(await s.accounts.addOperator(request.params.AccountId, { email: Email, name, password: Password, role }));
     },
+  );
+
+  app.patch(
+    '/admin/accounts/:AccountId/operators/:OperatorId',
+    {
+      ...admin,
+      schema: {
+        ...admin.schema,
+        summary: "Change an operator's role (effective on their next request)",
+        params: Type.Object({ AccountId: Type.String({ maxLength: 64 }), OperatorId: Type.String({ maxLength: 64 }) }),
+        body: Type.Object({ Role }, { additionalProperties: false }),
+        response: { 200: Operator },
+        errors: ['ACCOUNT_NOT_FOUND', 'OPERATOR_NOT_FOUND'],
+      },
+    },
+    async (request) => s.accounts.setOperatorRole(request.params.AccountId, request.params.OperatorId, request.body.Role),
   );
 }

@@ -10,7 +10,7 @@ import { analyticsBundle } from '../../analytics/page-bundle.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import { BotAnalytics, BotFlow } from '../wire-schemas.js';
-import { operatorSignIn } from './console.js';
+import { operatorSignIn } from './console-session.js';
 import { pageHeaders } from './console-assets.js';
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
@@ -48,7 +48,7 @@ export function analyticsRoutes(app: App, s: Services): void {
   );
 
   // The same for the console's analytics page, signed in with the operator's session cookie.
-  const signedIn = operatorSignIn(app, s);
+  const signedIn = operatorSignIn(app, s, 'design');
   const tags = ['operator console'];
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
   app.get('/console/api/bots', { ...signedIn, schema: { hide: true, tags, summary: "The account's bots", response: { 200: BotPicker } } }, async (request) => ({

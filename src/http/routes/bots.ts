@@ -11,11 +11,14 @@ import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 import type { Published } from '../../bots/service.js';
 
+/** What publish and rollback record as who published, when an account token did. */
+const BY_ACCOUNT_TOKEN = { kind: 'account' } as const;
+
 /** What a request that trains an intent model can also meet (understanding/trainer.ts). */
 export const TRAINING_ERRORS = ['TRAINING_LIMIT', 'TRAINING_BUSY'] as const;
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
-const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
+export const AnyBotFile = { description: 'A bot file (bot-format.md), JSON or YAML; validated against /schema/bot.json' };
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
 
@@ -25,12 +28,15 @@ function channelsOf(bot: BotRecord): string[] {
   return channels;
 }
 
-function parseIfMatch(header: string | string[] | undefined): number | null {
+export function parseIfMatch(header: string | string[] | undefined): number | null {
   if (header === undefined) return null;
   const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(String(header));
   if (!match) throw new AppError('INVALID_REQUEST', 'If-Match must be a bot version number.', { Field: 'If-Match' });
   return Number(match[1]);
 }
+
+/** What an edit answers; a master's publish and rollback also list what became of each clone (`Clones`). */
+export const edited = (bot: Published) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
 
 export function botRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
@@ -38,8 +44,6 @@ export function botRoutes(app: App, s: Services): void {
   // What every edit of a bot answers, and the errors an edit can meet.
   const edits = { response: { 200: EditedBot }, errors: ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED'] as const };
   const owned = (request: FastifyRequest) => s.bots.owned(accountOf(request), (request.params as { APIKey: string }).APIKey);
-  // A master's publish and rollback also list what became of each clone (`Clones`).
-  const edited = (bot: Published) => ({ APIKey: bot.apiKey, Version: bot.version, ...(bot.clones ? { Clones: bot.clones } : {}) });
 
   app.get('/bots', { ...account, schema: { ...account.schema, summary: "The account's bots", response: { 200: BotList } } }, async (request) => {
     const bots = await s.bots.list(accountOf(request));
@@ -106,7 +110,7 @@ export function botRoutes(app: App, s: Services): void {
 
   const trains = { ...edits, errors: [...edits.errors, ...TRAINING_ERRORS] };
   app.post('/bots/:APIKey/publish', { ...account, schema: { ...account.schema, summary: 'Publish the draft', params: KeyParams, ...trains } }, async (request) =>
-    edited(await s.bots.publish(await owned(request))),
+    edited(await s.bots.publish(await owned(request), BY_ACCOUNT_TOKEN)),
   );
 
   app.get('/bots/:APIKey/versions', { ...account, schema: { ...account.schema, summary: 'Published versions', params: KeyParams, response: { 200: Versions }, errors: ['BOT_NOT_FOUND'] } }, async (request) => ({
@@ -123,10 +127,10 @@ export function botRoutes(app: App, s: Services): void {
         params: KeyParams,
         body: Type.Object({ Version: VersionNumber() }, { additionalProperties: false }),
         ...edits,
-        errors: [...edits.errors, 'VERSION_NOT_FOUND'],
+        errors: [...edits.errors, 'VERSION_NOT_FOUND', ...TRAINING_ERRORS],
       },
     },
-    async (request) => edited(await s.bots.rollback(await owned(request), request.body.Version)),
+    async (request) => edited(await s.bots.rollback(await owned(request), request.body.Version, BY_ACCOUNT_TOKEN)),
   );
 
   app.post('/bots/:APIKey/secret', { ...account, schema: { ...account.schema, summary: 'Rotate the API secret', params: KeyParams, response: { 200: Credentials }, errors: ['BOT_NOT_FOUND'] } }, async (request) => {

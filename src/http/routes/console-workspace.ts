@@ -3,7 +3,8 @@
 // sign-in hook); the cross-site guard of edge.ts covers them by the mark the sign-in hook carries. The work
 // is done by operators/console-workspace.ts.
 import { Type } from 'typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { SignedIn } from './console-session.js';
 import type { OperatorContext } from '../../operators/sessions.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
@@ -24,11 +25,6 @@ const Assigned = Type.Object({ AssignedTo: Type.Union([Assignee, Type.Null()]) }
 const Note = Type.Object({ NoteId: Type.Integer(), Author: Type.String(), Text: Type.String(), At: Type.String({ description: 'ISO 8601, UTC' }) });
 const Canned = Type.Object({ CannedId: Type.Integer(), Shortcut: Type.String(), Text: Type.String() });
 const CannedList = Type.Object({ CannedResponses: Type.Array(Canned) });
-
-type SignedIn = {
-  config: { limit: 'principal'; ambientCredential: 'session' };
-  onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-};
 
 export function consoleWorkspaceRoutes(app: App, s: Services, signedIn: SignedIn): void {
   const tags = ['operator console'];

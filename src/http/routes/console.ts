@@ -4,40 +4,17 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HANDOVER_MODES, isBeingForgotten, MAX_BAN_DAYS, type HandoverMode } from '../../conversations/control-service.js';
-import { operatorView, SESSION_HOURS, type OperatorContext } from '../../operators/sessions.js';
+import { operatorView, SESSION_HOURS } from '../../operators/sessions.js';
 import { eventView } from '../../operators/views.js';
 import { AppError } from '../../shared/errors.js';
 import { closeStreamsOnShutdown, openEventStream } from '../event-stream.js';
-import { assertGuarded } from '../edge.js';
 import { BoundedInteger } from '../bounded-integers.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
 import { shareRoutes } from './share.js';
 import { consoleWorkspaceRoutes } from './console-workspace.js';
-
-export const SESSION_COOKIE = 'colloquy_console';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    operatorContext: OperatorContext | null;
-  }
-}
-
-/** The value of one cookie from the Cookie header (no library needed for one name). */
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const pair of (header ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim() || undefined;
-  }
-  return undefined;
-}
-
-/** The session cookie of a request, read only on routes the cross-site guard covers. */
-function sessionCookieOf(request: FastifyRequest): string | undefined {
-  assertGuarded(request, 'session');
-  return cookieValue(request.headers.cookie, SESSION_COOKIE);
-}
+import { operatorSignIn, SESSION_COOKIE, sessionCookieOf } from './console-session.js';
 
 /** Path=/console keeps the cookie off every other route; Secure when the server is served over https. */
 function sessionCookie(s: Services, value: string, maxAgeSeconds: number): string {
@@ -68,7 +45,9 @@ export function consoleRoutes(app: App, s: Services): void {
   // The console API is the console page's own, signed in with a cookie rather than a bearer
   // token: it stays out of the integration API's OpenAPI document (hide).
   const tags = ['operator console'];
-  const signedIn = operatorSignIn(app, s);
+  // Conversations are the agents' (and admins'); `me` is every signed-in operator's.
+  const signedIn = operatorSignIn(app, s, 'conversations');
+  const anyRole = operatorSignIn(app, s, 'any');
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
 
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
@@ -93,7 +72,7 @@ export function consoleRoutes(app: App, s: Services): void {
     return { LoggedOut: true };
   });
 
-  app.get('/console/api/me', { ...signedIn, schema: { hide: true, tags, summary: 'The signed-in operator' } }, async (request) => operatorView(ctxOf(request)));
+  app.get('/console/api/me', { ...anyRole, schema: { hide: true, tags, summary: 'The signed-in operator' } }, async (request) => operatorView(ctxOf(request)));
 
   app.get('/console/api/conversations', { ...signedIn, schema: { hide: true, tags, summary: "Conversations of the account's bots" } }, async (request) => ({
     Conversations: await s.console.list(ctxOf(request)),
@@ -131,22 +110,6 @@ export function consoleRoutes(app: App, s: Services): void {
 
   consoleWorkspaceRoutes(app, s, signedIn);
   shareRoutes(app, s);
-}
-
-/**
- * Route options of the console API: signed in before the body is read, so an anonymous request
- * never gets its body parsed. Limits count per operator; failed session cookies are throttled
- * like failed tokens. Also used by the analytics page's API (routes/analytics.ts).
- */
-export function operatorSignIn(app: App, s: Services) {
-  return {
-    config: { limit: 'principal' as const, ambientCredential: 'session' as const },
-    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-      const cookie = sessionCookieOf(request);
-      request.operatorContext = await app.failedAuth.guard(request, reply, cookie, () => s.operatorSessions.authenticate(cookie));
-      request.limitKey = `operator:${request.operatorContext.operator.id}`;
-    },
-  };
 }
 
 function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, reply: FastifyReply): void {

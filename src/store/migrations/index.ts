@@ -17,9 +17,10 @@ import { analytics } from './010-analytics.js';
 import { consoleWorkspace } from './011-console-workspace.js';
 import { boundedRows } from './012-bounded-rows.js';
 import { rateWindows } from './013-rate-windows.js';
+import { designer } from './014-designer.js';
 import { knowledge } from './015-knowledge.js';
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize, analytics, consoleWorkspace, boundedRows, rateWindows, knowledge];
+export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize, analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {

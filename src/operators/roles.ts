@@ -1,0 +1,32 @@
+// What an operator's role lets them do in the console (docs/designer.md "Roles"). Every console
+// route names the area it belongs to; the server checks the signed-in operator's role against it
+// on every request, whatever the page shows.
+import { AppError } from '../shared/errors.js';
+
+export const OPERATOR_ROLES = ['agent', 'designer', 'admin'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** Operators created without a role, and every operator that existed before roles. */
+export const DEFAULT_ROLE: OperatorRole = 'agent';
+
+/**
+ * `conversations`: the list, transcripts, control, messages, notes, assignment, canned responses
+ * and the live event stream; `design`: bots (draft, versions, publish, preview), analytics and
+ * knowledge; `any`: the session itself (who am I).
+ */
+export type ConsoleArea = 'conversations' | 'design' | 'any';
+
+const AREAS: Record<OperatorRole, ReadonlySet<ConsoleArea>> = {
+  agent: new Set(['any', 'conversations']),
+  designer: new Set(['any', 'design']),
+  admin: new Set(['any', 'conversations', 'design']),
+};
+
+export const isOperatorRole = (value: unknown): value is OperatorRole => OPERATOR_ROLES.includes(value as OperatorRole);
+
+/** 403 ROLE_FORBIDDEN when `role` does not open `area`. */
+export function assertRoleAllows(role: OperatorRole, area: ConsoleArea): void {
+  if (!AREAS[role].has(area)) {
+    throw new AppError('ROLE_FORBIDDEN', `Operators with the ${role} role cannot use this part of the console.`, { Role: role });
+  }
+}
