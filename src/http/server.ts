@@ -31,6 +31,7 @@ import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { channelRoutes } from './routes/channels.js';
 import { designerRoutes } from './routes/designer.js';
+import { designerPageRoutes } from './routes/designer-page.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -126,7 +127,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, designerRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, designerRoutes, designerPageRoutes];
   for (const register of routes) register(app, services);
   return app;
 }
