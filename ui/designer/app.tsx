@@ -38,9 +38,10 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
 
   const save = useCallback(async () => {
     try {
-      const ok = await draft.save();
-      say(ok ? 'Saved.' : 'Not saved: see the problems.', !ok);
-      return ok;
+      const outcome = await draft.save();
+      const words = { saved: 'Saved.', problems: 'Not saved: see the problems.', conflict: 'Not saved: someone else saved this draft meanwhile.' };
+      say(words[outcome], outcome !== 'saved');
+      return outcome === 'saved';
     } catch (e) {
       say((e as Error).message, true);
       return false;

@@ -14,6 +14,7 @@ const strip = (bot: BotFile): BotFile => {
 const text = (value: unknown) => JSON.stringify(value);
 
 export interface Conflict { theirs: number }
+export type SaveOutcome = 'saved' | 'problems' | 'conflict';
 
 /** Mine laid over theirs: what I changed since `base` (interactions, behaviours' own fields, top-level sections) wins. */
 export function reapply(base: BotFile, mine: BotFile, theirs: BotFile): BotFile {
@@ -90,10 +91,10 @@ export function useDraft(botId: string, onSaved: () => void) {
     setBot(next);
   }, []);
 
-  /** Saves; true when the server took it. */
-  const save = useCallback(async (): Promise<boolean> => {
+  /** Saves; says whether the server took it, or why not. */
+  const save = useCallback(async (): Promise<SaveOutcome> => {
     const sent = current.current;
-    if (!sent) return false;
+    if (!sent) return 'problems';
     setSaving(true);
     try {
       const answer = await call<{ Version: number }>('PUT', botPath(botId, '/draft'), sent, { 'if-match': `"${version}"` });
@@ -105,12 +106,17 @@ export function useDraft(botId: string, onSaved: () => void) {
       setSavedText(text(file));
       if (current.current === sent) setBot(file);
       onSaved();
-      return true;
+      return 'saved';
     } catch (error) {
-      if (error instanceof ApiError && error.body.Code === 'INVALID_BOT') setProblems(error.body.Problems ?? []);
-      else if (error instanceof ApiError && error.body.Code === 'VERSION_MISMATCH') setConflict({ theirs: error.body.Version ?? 0 });
-      else throw error;
-      return false;
+      if (error instanceof ApiError && error.body.Code === 'INVALID_BOT') {
+        setProblems(error.body.Problems ?? []);
+        return 'problems';
+      }
+      if (error instanceof ApiError && error.body.Code === 'VERSION_MISMATCH') {
+        setConflict({ theirs: error.body.Version ?? 0 });
+        return 'conflict';
+      }
+      throw error;
     } finally {
       setSaving(false);
     }
