@@ -93,6 +93,8 @@ async function showWorkspace(/** @type {any} */ me) {
   $('workspace').hidden = false;
   $('who').hidden = false;
   $('who-name').textContent = `${me.Name} <${me.Email}>`;
+  // Agents work on conversations only; the server refuses them the designer whatever is shown.
+  $('designer-link').hidden = me.Role !== 'designer' && me.Role !== 'admin';
   say('');
   setMe(me.OperatorId);
   await Promise.all([refreshList(), startWorkspace(me)]);

@@ -1,0 +1,235 @@
+// The designer page (/console/designer, issue 23) in Debian's Chromium with the console's CSP, on
+// both databases: a designer opens a bot, edits it through the generated forms, meets a problem at
+// its field, previews the draft while the live bot still answers the old way, publishes, compares
+// versions and rolls back; an agent gets no designer. Screenshots: /tmp/designer-*.png.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { seriousViolations } from '../support/axe.js';
+import { launchChromium } from '../support/browser.js';
+import { botFile, buttonCommand, chatOk, goTo, text } from '../support/chat-kit.js';
+import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { databaseKinds } from '../support/databases.js';
+import { createTenant, type Tenant } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+const shopBot = () =>
+  botFile(
+    [
+      { name: 'Welcome', actions: [text('Hello from the shop'), { type: 'buttons', text: 'What next?', buttons: [{ type: 'button', text: 'Prices', onClick: [goTo('Main', 'Prices')] }] }] },
+      { name: 'Prices', actions: [text('Everything costs 5')] },
+      { name: 'Hours', actions: [text('Open 9 to 5')] },
+      { name: 'Sorry', fallback: true, actions: [text('Sorry?')] },
+    ],
+    { name: 'Shop' },
+  );
+
+
+for (const kind of databaseKinds()) {
+  describe(`the designer page (Chromium, ${kind})`, () => {
+    let server: TestServer;
+    let browser: Browser;
+    let tenant: Tenant;
+    let botId: string;
+
+    before(async () => {
+      server = await startTestServer(kind);
+      tenant = await createTenant(server.client, shopBot());
+      botId = await botIdOf(server, tenant.botKey);
+      await addOperator(server.client, tenant.accountId, 'dee@example.org', undefined, 'Dee Designer', 'designer');
+      await addOperator(server.client, tenant.accountId, 'al@example.org', undefined, 'Al Agent', 'agent');
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    async function pageAs(email: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
+      const context = await browser.newContext({ viewport });
+      const cookie = (await signIn(server.client, email)).slice(SESSION_COOKIE.length + 1);
+      await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
+      });
+      page.on('response', (response) => {
+        // Saves refused on purpose (400, 412) are checked where they happen; reads must all succeed.
+        if (response.status() >= 400 && response.request().method() === 'GET' && !response.url().endsWith('/favicon.ico')) errors.push(`${response.status()} ${response.url()}`);
+      });
+      page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+      page.on('dialog', (dialog) => void dialog.accept());
+      return { page, errors };
+    }
+
+    /** What the live bot says after its "Prices" button, through /custom/chat. */
+    async function livePrices(): Promise<string> {
+      const start = await chatOk(server, tenant.botToken, {});
+      const after = await chatOk(server, tenant.botToken, { UserId: start.UserId, Command: buttonCommand(start.Parts, 'Prices') });
+      return after.Parts.map((p: { Text: string }) => p.Text).join(' | ');
+    }
+    const draftOf = async () => (await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken })).body;
+    const field = (path: string) => `#f${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
+    const WELCOME_BUTTONS = '$.behaviours[0].interactions[0].actions[1].buttons';
+
+    test('a designer edits, meets a problem, previews the draft, publishes, compares and rolls back', async () => {
+      const { page, errors } = await pageAs('dee@example.org');
+      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.locator('.react-flow__node-step').first().waitFor();
+      assert.deepEqual(await page.locator('.outline .pick .name').allTextContents(), ['Welcome', 'Prices', 'Hours', 'Sorry']);
+      assert.equal(await page.locator('.react-flow__node-step').count(), 4);
+      assert.deepEqual(await page.locator('.react-flow__edge-text').allTextContents(), ['“Prices”']);
+      assert.equal(await page.locator('.outline .pick', { hasText: 'Sorry' }).locator('.mark.fallback').count(), 1);
+
+      // A text action edited in its form, saved with Ctrl+S.
+      await page.locator('.outline .pick', { hasText: 'Prices' }).click();
+      await page.locator(field('$.behaviours[0].interactions[1].actions[0].text')).fill('Everything costs 7');
+      assert.equal(await page.locator('#unsaved').textContent(), '● Unsaved changes');
+      await page.keyboard.press('Control+s');
+      await page.locator('#unsaved', { hasText: 'Saved (draft v2)' }).waitFor();
+      assert.equal((await draftOf()).behaviours[0].interactions[1].actions[0].text, 'Everything costs 7');
+
+      // A new interaction, connected by a second button whose target is changed to it, then renamed.
+      await page.getByRole('button', { name: 'Add interaction to Main' }).click();
+      await page.locator(field('$.behaviours[0].interactions[4].actions[0].text')).fill('We ship worldwide');
+      await page.locator('.outline .pick', { hasText: 'Welcome' }).click();
+      await page.getByRole('button', { name: 'Copy action 1' }).nth(1).click(); // the button inside "buttons"
+      await page.locator(field(`${WELCOME_BUTTONS}[1].text`)).fill('Shipping');
+      await page.locator(field(`${WELCOME_BUTTONS}[1].onClick[0]`) + '-target').selectOption(JSON.stringify(['Main', 'New step']));
+      await page.locator('.outline .pick', { hasText: 'New step' }).click();
+      await page.locator('#interaction-name').fill('Shipping');
+      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.locator('.outline .pick', { hasText: 'Welcome' }).click();
+      assert.equal(await page.locator(field(`${WELCOME_BUTTONS}[1].onClick[0]`) + '-target').inputValue(), JSON.stringify(['Main', 'Shipping']));
+      assert.deepEqual((await page.locator('.react-flow__edge-text').allTextContents()).sort(), ['“Prices”', '“Shipping”']);
+
+      // A problem: an empty button text is refused at its field, and so is Publish.
+      await page.locator(field(`${WELCOME_BUTTONS}[1].text`)).fill('');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.locator(`${field(`${WELCOME_BUTTONS}[1].text`)}-problem`).waitFor();
+      assert.equal(await page.locator(field(`${WELCOME_BUTTONS}[1].text`)).getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.locator('.outline .pick', { hasText: 'Welcome' }).locator('.mark.problem').textContent(), '1 problem');
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await page.getByRole('status').filter({ hasText: 'Publish refused' }).waitFor();
+      assert.equal((await server.client.get(`/bots/${tenant.botKey}/versions`, { token: tenant.accountToken })).body.Result.length, 1);
+      await page.screenshot({ path: `/tmp/designer-${kind}-problem.png` });
+      assert.deepEqual(await seriousViolations(page), []);
+      await page.locator(field(`${WELCOME_BUTTONS}[1].text`)).fill('Shipping');
+      await page.keyboard.press('Control+s');
+      await page.locator('#unsaved', { hasText: 'Saved (draft v3)' }).waitFor();
+      assert.equal(await page.locator('.problems').count(), 0);
+      const saved = (await draftOf()).behaviours[0].interactions;
+      assert.deepEqual(saved.map((x: { name: string }) => x.name), ['Welcome', 'Prices', 'Hours', 'Sorry', 'Shipping']);
+      assert.deepEqual(saved[0].actions[1].buttons[1].onClick, [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Shipping' }]);
+
+      // The preview runs the draft; the live bot still answers the old way.
+      await page.getByRole('tab', { name: 'Preview' }).click();
+      await page.getByRole('button', { name: 'Start a preview conversation' }).click();
+      await page.locator('.bubble.bot', { hasText: 'Hello from the shop' }).waitFor();
+      await page.locator('.chat-buttons').getByRole('button', { name: 'Shipping' }).click();
+      await page.locator('.bubble.bot', { hasText: 'We ship worldwide' }).waitFor();
+      assert.equal(await page.locator('.bubble.bot', { hasText: 'We ship worldwide' }).locator('.from').textContent(), 'from Main › Shipping');
+      assert.equal(await page.locator('.outline .pick.heard .name').textContent(), 'Shipping');
+      assert.equal(await page.locator('.react-flow__node-step .step.heard .step-name').textContent(), 'Shipping');
+      await page.screenshot({ path: `/tmp/designer-${kind}-preview.png` });
+      assert.equal(await livePrices(), 'Everything costs 5');
+
+      // Publish (a version number follows the draft's: v3 saved, v4 published); the new version is listed with who published it, and its diff shows the edits.
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await page.getByRole('status').filter({ hasText: 'Published version 4.' }).waitFor();
+      assert.equal(await livePrices(), 'Everything costs 7');
+      await page.getByRole('tab', { name: 'Versions' }).click();
+      await page.locator('.version-list li').nth(1).waitFor();
+      assert.match(await page.locator('.version-list li').first().textContent() ?? '', /^v4 .* by Dee Designer ?live$/);
+      await page.locator('#diff-from').selectOption('1');
+      await page.locator('#diff-to').selectOption('4');
+      await page.getByRole('button', { name: 'Compare' }).click();
+      await page.locator('.change').first().waitFor();
+      const changes = await page.locator('.change').evaluateAll((items) => items.map((li) => `${li.querySelector('.kind')!.textContent} ${li.querySelector('code')!.textContent}`));
+      assert.deepEqual(changes, ['changed /behaviours/0/interactions/0/actions/1', 'changed /behaviours/0/interactions/1/actions/0', 'added /behaviours/0/interactions/4']);
+      await page.screenshot({ path: `/tmp/designer-${kind}-versions.png` });
+      assert.deepEqual(await seriousViolations(page), []);
+
+      // Rollback publishes version 1's content again.
+      await page.getByRole('button', { name: 'Roll back to v1' }).click();
+      await page.getByRole('status').filter({ hasText: 'Rolled back: version 5 has the content of version 1.' }).waitFor();
+      await page.locator('.version-list li', { hasText: 'v5' }).waitFor();
+      assert.equal(await livePrices(), 'Everything costs 5');
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+
+    test('a save racing an API save of the same draft loses neither: reload theirs and re-apply mine', async () => {
+      const { page, errors } = await pageAs('dee@example.org');
+      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.locator('.outline .pick', { hasText: 'Hours' }).click();
+      await page.locator(field('$.behaviours[0].interactions[2].actions[0].text')).fill('Open 8 to 6');
+      // Meanwhile someone saves the draft through the API: the Sorry text changes.
+      const theirs = await draftOf();
+      const version = theirs.version;
+      delete theirs.version;
+      theirs.behaviours[0].interactions[3].actions[0].text = 'Pardon?';
+      const put = await server.client.put(`/bots/${tenant.botKey}`, theirs, { token: tenant.accountToken, headers: { 'if-match': String(version) } });
+      assert.equal(put.status, 200, put.text);
+      await page.keyboard.press('Control+s');
+      await page.getByRole('alertdialog').waitFor();
+      await page.screenshot({ path: `/tmp/designer-${kind}-conflict.png` });
+      await page.getByRole('button', { name: 'Reload theirs and re-apply mine' }).click();
+      await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+      await page.keyboard.press('Control+s');
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      const merged = (await draftOf()).behaviours[0].interactions;
+      assert.equal(merged[2].actions[0].text, 'Open 8 to 6');
+      assert.equal(merged[3].actions[0].text, 'Pardon?');
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+
+    test('on a phone the designer stacks and does not scroll sideways', async () => {
+      const { page, errors } = await pageAs('dee@example.org', PHONE);
+      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.locator('.react-flow__node-step').first().waitFor();
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width, 'no sideways scrolling');
+      await page.screenshot({ path: `/tmp/designer-${kind}-phone.png` });
+      await page.screenshot({ path: `/tmp/designer-${kind}-phone-full.png`, fullPage: true });
+      assert.deepEqual(await seriousViolations(page), []);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+
+    test('an agent sees no designer link and is refused the designer and its routes (403 ROLE_FORBIDDEN)', async () => {
+      const { page } = await pageAs('al@example.org');
+      await page.goto(`${server.url}/console`);
+      await page.locator('#who-name').filter({ hasText: 'Al Agent' }).waitFor();
+      assert.equal(await page.locator('#designer-link').isHidden(), true);
+      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.getByText('Your role (agent) does not open the designer.').waitFor();
+      const cookie = await signIn(server.client, 'al@example.org');
+      for (const path of ['/draft', '/versions', '/diff?from=1&to=draft']) {
+        const res = await server.client.get(`/console/api/bots/${botId}${path}`, { headers: { cookie } });
+        assert.equal(res.status, 403, path);
+        assert.equal(res.body.Code, 'ROLE_FORBIDDEN');
+      }
+      const designer = await pageAs('dee@example.org');
+      await designer.page.goto(`${server.url}/console`);
+      await designer.page.locator('#designer-link').waitFor();
+      await designer.page.context().close();
+      await page.context().close();
+    });
+
+    test('desktop screenshot of a fresh page', async () => {
+      const { page, errors } = await pageAs('dee@example.org');
+      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.locator('.react-flow__node-step').first().waitFor();
+      await page.screenshot({ path: `/tmp/designer-${kind}-desktop.png` });
+      assert.deepEqual(await seriousViolations(page), []);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+  });
+}

@@ -1,0 +1,163 @@
+// The designer for one bot: toolbar (save, undo, publish), the outline and canvas of the draft,
+// and a side panel with the selected interaction, the preview chat or the versions.
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { ApiError, botPath, call } from './api';
+import { useDraft } from './draft';
+import { Inspector } from './inspector';
+import { freeName, placeId, problemPlace, same, type BotFile, type Place } from './model';
+import { Outline } from './outline';
+import { Preview } from './preview';
+import type { BotSchema } from './schema';
+
+const Canvas = lazy(() => import('./canvas'));
+const Versions = lazy(() => import('./versions'));
+type Tab = 'step' | 'preview' | 'versions';
+
+export function Designer({ botId, schema, say }: { botId: string; schema: BotSchema; say: (text: string, error?: boolean) => void }) {
+  const [generation, setGeneration] = useState(0);
+  const draft = useDraft(botId, useCallback(() => setGeneration((g) => g + 1), []));
+  const { bot, edit } = draft;
+  const [selected, setSelected] = useState<Place | null>(null);
+  const [heard, setHeard] = useState<Place | null>(null);
+  const [tab, setTab] = useState<Tab>('step');
+
+  useEffect(() => {
+    setSelected(null);
+    draft.load().then(() => setSelected({ b: 0, i: 0 }), (e: Error) => say(e.message, true));
+  }, [botId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const problems = useMemo(() => new Map(draft.problems.map((p) => [p.Path, p.Message])), [draft.problems]);
+  const problemCounts = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const p of draft.problems) {
+      const { place } = problemPlace(p);
+      if (place) counts.set(placeId(place), (counts.get(placeId(place)) ?? 0) + 1);
+    }
+    return counts;
+  }, [draft.problems]);
+
+  const save = useCallback(async () => {
+    try {
+      const outcome = await draft.save();
+      const words = { saved: 'Saved.', problems: 'Not saved: see the problems.', conflict: 'Not saved: someone else saved this draft meanwhile.' };
+      say(words[outcome], outcome !== 'saved');
+      return outcome === 'saved';
+    } catch (e) {
+      say((e as Error).message, true);
+      return false;
+    }
+  }, [draft.save, say]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const publish = async () => {
+    if (draft.unsaved && !(await save())) return say('Publish refused: save the draft without problems first.', true);
+    if (draft.problems.length > 0) return say('Publish refused: fix the problems first.', true);
+    try {
+      const { Version } = await call<{ Version: number }>('POST', botPath(botId, '/publish'));
+      draft.adopt(Version);
+      setGeneration((g) => g + 1);
+      say(`Published version ${Version}.`);
+    } catch (e) {
+      say(e instanceof ApiError && e.body.Code === 'INVALID_BOT' ? 'Publish refused: the draft has problems.' : (e as Error).message, true);
+    }
+  };
+
+  const rollback = async (version: number) => {
+    try {
+      const answer = await call<{ Version: number }>('POST', botPath(botId, '/rollback'), { Version: version });
+      draft.adopt(answer.Version);
+      setGeneration((g) => g + 1);
+      say(`Rolled back: version ${answer.Version} has the content of version ${version}.`);
+    } catch (e) {
+      say((e as Error).message, true);
+    }
+  };
+
+  useEffect(() => {
+    const keys = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey)) return;
+      const key = e.key.toLowerCase();
+      if (key === 's') { e.preventDefault(); void save(); }
+      else if (key === 'z' && e.shiftKey) { e.preventDefault(); draft.redo(); }
+      else if (key === 'z') { e.preventDefault(); draft.undo(); }
+      else if (key === 'y') { e.preventDefault(); draft.redo(); }
+    };
+    const leaving = (e: BeforeUnloadEvent) => { if (draft.unsaved) e.preventDefault(); };
+    window.addEventListener('keydown', keys);
+    window.addEventListener('beforeunload', leaving);
+    document.title = `${draft.unsaved ? '● ' : ''}Designer — Colloquy`;
+    return () => { window.removeEventListener('keydown', keys); window.removeEventListener('beforeunload', leaving); };
+  }, [save, draft.unsaved, draft.undo, draft.redo]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (!bot) return <p className="hint">Loading the draft…</p>;
+  const here = selected && bot.behaviours[selected.b]?.interactions[selected.i] ? selected : null;
+
+  const addInteraction = (b: number) => {
+    const name = freeName(bot.behaviours[b]!, 'New step');
+    edit((x: BotFile) => ({ ...x, behaviours: x.behaviours.map((y, bi) => (bi !== b ? y : { ...y, interactions: [...y.interactions, { name, actions: [{ type: 'text', text: '' }] }] })) }));
+    setSelected({ b, i: bot.behaviours[b]!.interactions.length });
+    setTab('step');
+  };
+  const addBehaviour = () => {
+    let name = 'New behaviour';
+    for (let n = 2; bot.behaviours.some((b) => same(b.name, name)); n++) name = `New behaviour ${n}`;
+    edit((x) => ({ ...x, behaviours: [...x.behaviours, { name, interactions: [{ name: 'Start', start: true, actions: [] }] }] }));
+  };
+  const connect = (from: Place, to: Place) => {
+    const target = bot.behaviours[to.b]!;
+    edit((x) => ({ ...x, behaviours: x.behaviours.map((y, bi) => (bi !== from.b ? y : { ...y, interactions: y.interactions.map((z, ii) => (ii !== from.i ? z : { ...z, actions: [...z.actions, { type: 'goTo', mode: 'absolute', behaviour: target.name, interaction: target.interactions[to.i]!.name }] })) })) }));
+  };
+  const heardAt = (source: { Behaviour: string; Interaction: string }) => {
+    const b = bot.behaviours.findIndex((x) => same(x.name, source.Behaviour));
+    const i = b >= 0 ? bot.behaviours[b]!.interactions.findIndex((x) => same(x.name, source.Interaction)) : -1;
+    setHeard(i >= 0 ? { b, i } : null);
+  };
+  const elsewhere = draft.problems.filter((p) => !problemPlace(p).place);
+
+  return (
+    <>
+      <div className="toolbar" role="toolbar" aria-label="Draft">
+        <button type="button" onClick={() => void save()} disabled={draft.saving} aria-keyshortcuts="Control+S">Save</button>
+        <span className={`unsaved${draft.unsaved ? '' : ' clean'}`} id="unsaved">{draft.unsaved ? '● Unsaved changes' : `Saved (draft v${draft.version})`}</span>
+        <button type="button" className="secondary" onClick={draft.undo} aria-keyshortcuts="Control+Z">Undo</button>
+        <button type="button" className="secondary" onClick={draft.redo} aria-keyshortcuts="Control+Shift+Z">Redo</button>
+        <button type="button" className="publish" onClick={() => void publish()}>Publish</button>
+      </div>
+      {draft.conflict && (
+        <div className="conflict" role="alertdialog" aria-labelledby="conflict-title">
+          <h2 id="conflict-title">Someone else saved this draft (version {draft.conflict.theirs}) since you opened it</h2>
+          <p>Your edits are still here and nothing was lost. Load their draft and lay your edits over it (interactions you changed win), then save again.</p>
+          <button type="button" onClick={() => draft.reloadAndReapply().then(() => say('Their draft is loaded with your edits on top: check, then save.'), (e: Error) => say(e.message, true))}>Reload theirs and re-apply mine</button>
+          <button type="button" className="secondary" onClick={draft.dismissConflict}>Not now</button>
+        </div>
+      )}
+      {draft.problems.length > 0 && (
+        <div className="problems" role="region" aria-label="Problems">
+          <strong>{draft.problems.length} problem{draft.problems.length > 1 ? 's' : ''}</strong> — publishing is refused until they are fixed.
+          {elsewhere.length > 0 && <ul>{elsewhere.map((p) => <li key={p.Path}><code>{p.Path}</code> {p.Message}</li>)}</ul>}
+        </div>
+      )}
+      <div className="designer">
+        <Outline bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onAddInteraction={addInteraction} onAddBehaviour={addBehaviour} />
+        <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
+          <Canvas bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onConnect={connect} />
+        </Suspense>
+        <aside className="side">
+          <div className="tabs" role="tablist" aria-label="Side panel">
+            {(['step', 'preview', 'versions'] as Tab[]).map((t) => (
+              <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls="side-panel" onClick={() => setTab(t)}>
+                {t === 'step' ? 'Interaction' : t === 'preview' ? 'Preview' : 'Versions'}
+              </button>
+            ))}
+          </div>
+          <div id="side-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+            {tab === 'step' && (here
+              ? <Inspector context={{ root: schema.root, actionTypes: schema.actionTypes, bot, here, problems }} edit={edit} onDeleted={() => setSelected(null)} />
+              : <p className="hint">Choose an interaction in the list or on the canvas.</p>)}
+            <div hidden={tab !== 'preview'}><Preview botId={botId} beforeSend={async () => !draft.unsaved || save()} onHeard={heardAt} /></div>
+            {tab === 'versions' && <Suspense fallback={<p className="hint">Loading versions…</p>}><Versions botId={botId} generation={generation} onRollback={rollback} /></Suspense>}
+          </div>
+        </aside>
+      </div>
+    </>
+  );
+}

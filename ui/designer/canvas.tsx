@@ -1,0 +1,93 @@
+// The flow canvas (loaded on first show: React Flow is most of the page's weight). Behaviours
+// are groups, interactions nodes inside them laid out by dagre (already used by the analytics
+// picture), paths labelled edges. Dragging from one node's handle to another adds a goTo.
+import dagre from '@dagrejs/dagre';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { memo, useMemo } from 'react';
+import { pathsOf, placeId, type BotFile, type Place } from './model';
+import type { FlowViewProps } from './outline';
+
+const NODE_W = 180;
+const NODE_H = 52;
+const PAD = 24;
+const HEAD = 30;
+
+interface Props extends FlowViewProps {
+  onConnect: (from: Place, to: Place) => void;
+}
+
+type StepData = { name: string; start: boolean; fallback: boolean; problems: number; heard: boolean };
+
+const Step = memo(function Step({ data, selected }: NodeProps<Node<StepData>>) {
+  return (
+    <div className={`step${selected ? ' selected' : ''}${data.heard ? ' heard' : ''}${data.problems ? ' has-problem' : ''}`}>
+      <Handle type="target" position={Position.Top} />
+      <span className="step-name">{data.name}</span>
+      <span className="step-marks">
+        {data.start && <span className="mark">start</span>}
+        {data.fallback && <span className="mark fallback">fallback</span>}
+        {data.problems > 0 && <span className="mark problem">⚠ {data.problems}</span>}
+      </span>
+      <Handle type="source" position={Position.Bottom} />
+    </div>
+  );
+});
+const nodeTypes = { step: Step };
+const toPlace = (id: string): Place => {
+  const [b, i] = id.split('/').map(Number);
+  return { b: b!, i: i! };
+};
+
+/** Nodes and edges for the bot: each behaviour laid out alone, behaviours side by side. */
+function layout(bot: BotFile, selected: Place | null, heard: Place | null, problemCounts: Map<string, number>) {
+  const nodes: Node[] = [];
+  const paths = pathsOf(bot);
+  let x = 0;
+  bot.behaviours.forEach((behaviour, b) => {
+    const graph = new dagre.graphlib.Graph();
+    graph.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 48 });
+    graph.setDefaultEdgeLabel(() => ({}));
+    behaviour.interactions.forEach((_, i) => graph.setNode(String(i), { width: NODE_W, height: NODE_H }));
+    for (const p of paths) if (p.from.b === b && p.to.b === b && p.from.i >= 0 && p.from.i !== p.to.i) graph.setEdge(String(p.from.i), String(p.to.i));
+    dagre.layout(graph);
+    const size = graph.graph();
+    const width = Math.max(NODE_W, size.width ?? 0) + PAD * 2;
+    const height = Math.max(NODE_H, size.height ?? 0) + PAD * 2 + HEAD;
+    nodes.push({ id: `b${b}`, type: 'group', position: { x, y: 0 }, data: { label: behaviour.name }, style: { width, height }, className: 'behaviour-group', selectable: false, ariaLabel: `Behaviour ${behaviour.name}` } as Node);
+    nodes.push({ id: `b${b}-title`, parentId: `b${b}`, position: { x: 12, y: 6 }, data: { label: behaviour.name + (behaviour.start ? ' · start' : '') }, type: 'default', className: 'group-title', selectable: false, draggable: false, focusable: false, connectable: false } as Node);
+    behaviour.interactions.forEach((interaction, i) => {
+      const at = graph.node(String(i));
+      const id = placeId({ b, i });
+      nodes.push({
+        id, type: 'step', parentId: `b${b}`, extent: 'parent',
+        position: { x: at.x - NODE_W / 2 + PAD, y: at.y - NODE_H / 2 + PAD + HEAD },
+        selected: selected !== null && placeId(selected) === id,
+        ariaLabel: `Interaction ${interaction.name} of ${behaviour.name}`,
+        data: { name: interaction.name, start: interaction.start === true, fallback: interaction.fallback === true, problems: problemCounts.get(id) ?? 0, heard: heard !== null && placeId(heard) === id },
+      });
+    });
+    x += width + 60;
+  });
+  const edges: Edge[] = paths
+    .filter((p) => p.from.i >= 0)
+    .map((p, n) => ({
+      id: `e${n}`, source: placeId(p.from), target: placeId(p.to), label: p.label, className: `path-${p.kind}`,
+      markerEnd: { type: MarkerType.ArrowClosed }, labelBgPadding: [4, 2] as [number, number],
+    }));
+  return { nodes, edges };
+}
+
+export default function Canvas({ bot, selected, heard, problemCounts, onSelect, onConnect }: Props) {
+  const { nodes, edges } = useMemo(() => layout(bot, selected, heard, problemCounts), [bot, selected, heard, problemCounts]);
+  return (
+    <div className="canvas" role="region" aria-label="Flow canvas">
+      {/* Remounted when the number of nodes changes, so a new or deleted step is fitted into view. */}
+      <ReactFlow key={nodes.length} nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView minZoom={0.2} maxZoom={2} nodesDraggable={false}
+        onNodeClick={(_, node) => node.type === 'step' && onSelect(toPlace(node.id))}
+        onConnect={(c) => c.source && c.target && c.source !== c.target && onConnect(toPlace(c.source), toPlace(c.target))}>
+        <Background gap={20} />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

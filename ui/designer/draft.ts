@@ -1,0 +1,143 @@
+// The draft being edited: every edit a new bot (kept for undo and redo), the version the page
+// started from (sent as If-Match), what was last saved (for the unsaved marker), and the
+// conflict flow: when someone saved in between, their draft is loaded and this session's edits
+// are laid over it interaction by interaction, so neither side's work is lost.
+import { useCallback, useRef, useState } from 'react';
+import { ApiError, botPath, call } from './api';
+import { same, type Behaviour, type BotFile, type Problem } from './model';
+
+const UNDO_LIMIT = 200;
+const strip = (bot: BotFile): BotFile => {
+  const { version: _version, ...file } = bot;
+  return file as BotFile;
+};
+const text = (value: unknown) => JSON.stringify(value);
+
+export interface Conflict { theirs: number }
+export type SaveOutcome = 'saved' | 'problems' | 'conflict';
+
+/** Mine laid over theirs: what I changed since `base` (interactions, behaviours' own fields, top-level sections) wins. */
+export function reapply(base: BotFile, mine: BotFile, theirs: BotFile): BotFile {
+  const out = structuredClone(theirs);
+  for (const key of Object.keys(mine)) if (key !== 'behaviours' && key !== 'version' && text(mine[key]) !== text(base[key])) out[key] = structuredClone(mine[key]);
+  const find = (list: Behaviour[], name: string) => list.find((b) => same(b.name, name));
+  for (const b of mine.behaviours) {
+    const before = find(base.behaviours, b.name);
+    let target = find(out.behaviours, b.name);
+    if (!target) {
+      if (!before || text(before) !== text(b)) out.behaviours.push(structuredClone(b));
+      continue;
+    }
+    if (before) for (const key of Object.keys(b)) if (key !== 'interactions' && text(b[key]) !== text(before[key])) target[key] = structuredClone(b[key]);
+    for (const i of b.interactions) {
+      const was = before?.interactions.find((x) => same(x.name, i.name));
+      if (was && text(was) === text(i)) continue;
+      const at = target.interactions.findIndex((x) => same(x.name, i.name));
+      if (at >= 0) target.interactions[at] = structuredClone(i);
+      else target.interactions.push(structuredClone(i));
+    }
+    for (const was of before?.interactions ?? []) {
+      if (!b.interactions.some((x) => same(x.name, was.name))) target.interactions = target.interactions.filter((x) => !same(x.name, was.name));
+    }
+  }
+  for (const was of base.behaviours) if (!find(mine.behaviours, was.name)) out.behaviours = out.behaviours.filter((x) => !same(x.name, was.name));
+  return out;
+}
+
+export function useDraft(botId: string, onSaved: () => void) {
+  const [bot, setBot] = useState<BotFile | null>(null);
+  const [version, setVersion] = useState(0);
+  const [savedText, setSavedText] = useState('');
+  const [problems, setProblems] = useState<Problem[]>([]);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [saving, setSaving] = useState(false);
+  const past = useRef<BotFile[]>([]);
+  const future = useRef<BotFile[]>([]);
+  const base = useRef<BotFile | null>(null);
+  const current = useRef<BotFile | null>(null);
+  current.current = bot;
+
+  const load = useCallback(async () => {
+    const file = await call<BotFile>('GET', botPath(botId, '/draft'));
+    const clean = strip(file);
+    base.current = clean;
+    past.current = [];
+    future.current = [];
+    setBot(clean);
+    setVersion(file.version ?? 0);
+    setSavedText(text(clean));
+    setProblems([]);
+    setConflict(null);
+  }, [botId]);
+
+  const edit = useCallback((change: (bot: BotFile) => BotFile) => {
+    const now = current.current;
+    if (!now) return;
+    past.current = [...past.current.slice(-UNDO_LIMIT + 1), now];
+    future.current = [];
+    setBot(change(now));
+  }, []);
+
+  const undo = useCallback(() => {
+    const previous = past.current.pop();
+    if (!previous || !current.current) return;
+    future.current.push(current.current);
+    setBot(previous);
+  }, []);
+  const redo = useCallback(() => {
+    const next = future.current.pop();
+    if (!next || !current.current) return;
+    past.current.push(current.current);
+    setBot(next);
+  }, []);
+
+  /** Saves; says whether the server took it, or why not. */
+  const save = useCallback(async (): Promise<SaveOutcome> => {
+    const sent = current.current;
+    if (!sent) return 'problems';
+    setSaving(true);
+    try {
+      const answer = await call<{ Version: number }>('PUT', botPath(botId, '/draft'), sent, { 'if-match': `"${version}"` });
+      setVersion(answer.Version);
+      setProblems([]);
+      // The server fills in ids of new buttons and inputs: take its copy unless edits went on meanwhile.
+      const file = strip(await call<BotFile>('GET', botPath(botId, '/draft')));
+      base.current = file;
+      setSavedText(text(file));
+      if (current.current === sent) setBot(file);
+      onSaved();
+      return 'saved';
+    } catch (error) {
+      if (error instanceof ApiError && error.body.Code === 'INVALID_BOT') {
+        setProblems(error.body.Problems ?? []);
+        return 'problems';
+      }
+      if (error instanceof ApiError && error.body.Code === 'VERSION_MISMATCH') {
+        setConflict({ theirs: error.body.Version ?? 0 });
+        return 'conflict';
+      }
+      throw error;
+    } finally {
+      setSaving(false);
+    }
+  }, [botId, version, onSaved]);
+
+  /** Loads the draft someone else saved and lays this session's edits over it (not saved yet). */
+  const reloadAndReapply = useCallback(async () => {
+    const file = await call<BotFile>('GET', botPath(botId, '/draft'));
+    const theirs = strip(file);
+    const merged = base.current && current.current ? reapply(base.current, current.current, theirs) : theirs;
+    base.current = theirs;
+    if (current.current) past.current.push(current.current);
+    setBot(merged);
+    setVersion(file.version ?? 0);
+    setSavedText(text(theirs));
+    setConflict(null);
+  }, [botId]);
+
+  const unsaved = bot !== null && text(bot) !== savedText;
+  /** After a publish or rollback: the bot's version moved on, the draft's content did not. */
+  const adopt = useCallback((next: number) => setVersion(next), []);
+
+  return { bot, version, unsaved, adopt, problems, conflict, saving, load, edit, undo, redo, save, reloadAndReapply, dismissConflict: () => setConflict(null) };
+}

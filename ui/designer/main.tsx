@@ -1,0 +1,64 @@
+// The designer page (/console/designer): a designer or admin operator picks a bot and edits its
+// draft. The page reads the console API with the session cookie; agents are told the designer is
+// not theirs (the server refuses them anyway). Styles come from main.css (this file's imports).
+import '@xyflow/react/dist/style.css';
+import './designer.css';
+import { StrictMode, useCallback, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiError, call, type BotChoice, type Me } from './api';
+import { Designer } from './app';
+import { loadSchema, type BotSchema } from './schema';
+
+type Boot = { kind: 'loading' } | { kind: 'signed-out' } | { kind: 'refused'; me: Me } | { kind: 'ready'; me: Me; bots: BotChoice[]; schema: BotSchema } | { kind: 'failed'; message: string };
+
+function Page() {
+  const [boot, setBoot] = useState<Boot>({ kind: 'loading' });
+  const [botId, setBotId] = useState(new URLSearchParams(location.search).get('bot') ?? '');
+  const [status, setStatus] = useState({ text: '', error: false });
+  const say = useCallback((text: string, error = false) => setStatus({ text, error }), []);
+
+  useEffect(() => {
+    (async () => {
+      const me = await call<Me>('GET', '/me');
+      if (me.Role === 'agent') return setBoot({ kind: 'refused', me });
+      const [{ Result: bots }, schema] = await Promise.all([call<{ Result: BotChoice[] }>('GET', '/bots'), loadSchema()]);
+      setBoot({ kind: 'ready', me, bots, schema });
+      setBotId((id) => (bots.some((b) => b.BotId === id) ? id : bots[0]?.BotId ?? ''));
+    })().catch((e: unknown) => setBoot(e instanceof ApiError && e.status === 401 ? { kind: 'signed-out' } : { kind: 'failed', message: (e as Error).message }));
+  }, []);
+
+  useEffect(() => {
+    if (botId) history.replaceState(null, '', `?bot=${encodeURIComponent(botId)}`);
+  }, [botId]);
+
+  return (
+    <>
+      <header className="top">
+        <h1>Colloquy <span className="subtitle">designer</span></h1>
+        <nav aria-label="Console">
+          <a href="/console">Conversations</a> <a href="/console/analytics">Analytics</a>
+          {boot.kind === 'ready' && <span className="hint who">{boot.me.Name}</span>}
+        </nav>
+      </header>
+      <main id="main">
+        {boot.kind === 'ready' && (
+          <div className="bot-picker">
+            <label htmlFor="bot">Bot</label>
+            <select id="bot" value={botId} onChange={(e) => setBotId(e.target.value)}>
+              {boot.bots.map((b) => <option key={b.BotId} value={b.BotId}>{b.Name}{b.Published ? '' : ' (not published)'}</option>)}
+            </select>
+            <p className={`status${status.error ? ' error' : ''}`} role="status" aria-live="polite">{status.text}</p>
+          </div>
+        )}
+        {boot.kind === 'loading' && <p className="hint">Loading…</p>}
+        {boot.kind === 'signed-out' && <p className="notice">Sign in on the <a href="/console">console</a> first.</p>}
+        {boot.kind === 'refused' && <p className="notice">Your role ({boot.me.Role}) does not open the designer. Ask an admin for the designer role.</p>}
+        {boot.kind === 'failed' && <p className="notice error">{boot.message}</p>}
+        {boot.kind === 'ready' && botId && <Designer key={botId} botId={botId} schema={boot.schema} say={say} />}
+        {boot.kind === 'ready' && !botId && <p className="notice">This account has no bots yet.</p>}
+      </main>
+    </>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(<StrictMode><Page /></StrictMode>);
