@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import type { Services } from './http/services.js';
 import { DEMO_BOT_FILE } from './main.js';
 
+const DEMO_FAQ_FILE = new URL('../assets/demo-faq.json', import.meta.url);
+
 export interface DemoKeys {
   accountKey: string;
   botKey: string;
@@ -19,8 +21,11 @@ export const DEMO_OPERATOR_EMAIL = 'operator@demo.local';
 export async function seedDemo(services: Services): Promise<DemoKeys | null> {
   if ((await services.accounts.count()) > 0) return null;
   const account = await services.accounts.create({ name: 'Demo', plan: 'standard', packages: ['master-bot'] });
-  const file = services.bots.checkFile(fs.readFileSync(DEMO_BOT_FILE, 'utf8'), 'application/json');
+  // The demo bot answers from an FAQ before its fallback (knowledge.md): "do you ship to Norway?"
+  const demo = JSON.parse(fs.readFileSync(DEMO_BOT_FILE, 'utf8'));
+  const file = services.bots.checkFile({ ...demo, knowledge: { beforeFallback: true } }, 'application/json');
   const bot = await services.bots.create(account, file);
+  await services.knowledge.add(bot, JSON.parse(fs.readFileSync(DEMO_FAQ_FILE, 'utf8')));
   // GET /demo embeds the widget for this bot.
   await services.web.rememberDemoWebKey(bot.webKey);
   // An operator, so the console works from the first start; the password is shown once.
@@ -51,7 +56,10 @@ export function demoInstructions(base: string, keys: DemoKeys): string {
     `  curl -s -X POST ${base}/custom/chat -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"UserId":"me"}'`,
     '',
     `Web chat demo: ${base}/demo   (embed: <script src="${base}/widget.js" data-bot="${keys.webKey}"></script>)`,
-    `Operator console: ${base}/console   (sign in as ${keys.operatorEmail} / ${keys.operatorPassword})`,
+    `Operator console: ${base}/console   (sign in as ${keys.operatorEmail} / ${keys.operatorPassword}; an admin: conversations,`,
+    `  analytics, and the designer at ${base}/console/designer)`,
+    'Ask the FAQ it answers from (knowledge, with its source named):',
+    `  curl -s -X POST ${base}/custom/chat -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"UserId":"me","Text":"do you ship to norway?"}'`,
     `API docs: ${base}/docs   bot file schema: ${base}/schema/bot.json`,
     '',
     'Publish the bot on Telegram (COLLOQUY_PUBLIC_URL must be an https address Telegram can reach; WhatsApp and Messenger: docs/channels.md):',
