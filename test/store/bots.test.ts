@@ -132,9 +132,9 @@ for (const kind of databaseKinds()) {
       for (const id of [id1, id2, id3, otherId]) assert.equal(typeof id, 'number');
       assert.equal(new Set([id1, id2, id3, otherId]).size, 4);
       assert.deepEqual(await ctx.store.bots.versions(bot.id), [
-        { id: id3, botId: bot.id, version: 3, publishedAt: 3000 },
-        { id: id2, botId: bot.id, version: 2, publishedAt: 2000 },
-        { id: id1, botId: bot.id, version: 1, publishedAt: 1000 },
+        { id: id3, botId: bot.id, version: 3, publishedAt: 3000, publishedBy: null },
+        { id: id2, botId: bot.id, version: 2, publishedAt: 2000, publishedBy: null },
+        { id: id1, botId: bot.id, version: 1, publishedAt: 1000, publishedBy: null },
       ]);
       assert.deepEqual(await ctx.store.bots.versionById(id2), { id: id2, botId: bot.id, version: 2, content: contents[1], publishedAt: 2000 });
       assert.deepEqual(await ctx.store.bots.versionByNumber(bot.id, 1), { id: id1, botId: bot.id, version: 1, content: contents[0], publishedAt: 1000 });
