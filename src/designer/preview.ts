@@ -49,10 +49,11 @@ export class Preview {
   readonly turns: ConversationTurns;
   private readonly chat: ChatService;
   private readonly drafts = new Map<string, { version: number; compiled: Promise<CompiledBot> }>();
-  private readonly twins = new Set<string>();
+  /** the real bot of each twin this node previewed, for the twin's row (made with its first conversation) */
+  private readonly owners = new Map<string, BotRecord>();
 
   constructor(private readonly deps: PreviewDeps) {
-    const storage = previewStorage(deps.store);
+    const storage = previewStorage(deps.store, (twinId) => this.owners.get(twinId), () => deps.clock.now());
     this.turns = new ConversationTurns(storage, deps.clock, NO_EVENTS);
     const { ai, knowledge } = deps;
     const conversations = new ConversationService({
@@ -71,10 +72,9 @@ export class Preview {
   /** One preview request; 400 INVALID_BOT (with Problems) when the draft does not validate. */
   async say(bot: BotRecord, input: ChatInput): Promise<PreviewReply> {
     const twinId = previewTwinId(bot.id);
-    if (!this.twins.has(twinId)) {
-      await this.deps.store.preview.ensureTwin(bot, twinId, this.deps.clock.now());
-      this.twins.add(twinId);
-    }
+    // No row yet: the twin's row is written with its first conversation, in that transaction, so a
+    // refused preview request leaves the database as it was.
+    this.owners.set(twinId, bot);
     const custom = bot.settings.channels?.custom;
     const twin: BotRecord = {
       ...bot,
@@ -129,7 +129,7 @@ function withSources(reply: ChatReply): PreviewReply {
 }
 
 /** The store, as preview turns see it: no missed texts, no outbox rows, a bounded number of conversations. */
-function previewStorage(store: Store): ConversationStorage {
+function previewStorage(store: Store, ownerOf: (twinId: string) => BotRecord | undefined, now: () => number): ConversationStorage {
   return {
     conversations: store.conversations,
     shares: store.shares,
@@ -142,6 +142,8 @@ function previewStorage(store: Store): ConversationStorage {
           conversations: {
             ...tx.conversations,
             insert: async (conversation) => {
+              const owner = ownerOf(conversation.botId);
+              if (owner) await tx.preview.ensureTwin(owner, conversation.botId, now());
               const id = await tx.conversations.insert(conversation);
               if (id !== null) await tx.preview.keepNewest(conversation.botId, PREVIEW_CONVERSATIONS_PER_BOT);
               return id;
