@@ -24,7 +24,7 @@ export async function acceptUploads(scope: App): Promise<void> {
   });
   // after the server's own preValidation (which only knows JSON bodies): the parts become the body
   scope.addHook('preValidation', async (request) => {
-    if (request.isMultipart()) request.body = await readParts(request);
+    if (request.isMultipart()) request.body = await readParts(request).catch(asClientError);
   });
 }
 
@@ -49,6 +49,17 @@ async function readFile(part: MultipartFile): Promise<Buffer> {
   const data = await part.toBuffer();
   if (part.file.truncated) throw tooLarge();
   return data;
+}
+
+/**
+ * Errors of our own and the plugin's limits (4xx, e.g. 413) stay as they are; anything else busboy
+ * throws is a form it could not read ("Unexpected end of form", no boundary): the client's fault,
+ * never a 500 (npm run fuzz sent `{}` as multipart/form-data).
+ */
+function asClientError(error: unknown): never {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (error instanceof AppError || (typeof status === 'number' && status >= 400 && status < 500)) throw error;
+  throw new AppError('INVALID_REQUEST', 'The body is not a readable multipart/form-data form.');
 }
 
 const unknownPart = (name: string) => new AppError('INVALID_REQUEST', `A knowledge upload has a \`file\` part and a \`Name\` field only, not \`${name.slice(0, 100)}\`.`, { Field: name.slice(0, 100) });

@@ -96,6 +96,17 @@ for (const kind of databaseKinds()) {
       assert.equal((await search(server, tenant, 'ferry'))[0].SourceId, keep.body.SourceId);
     });
 
+    test('a body that is not readable multipart is 400 INVALID_REQUEST, never a 500, and changes nothing', async () => {
+      const before = await sourceIds(server, tenant);
+      for (const body of ['{}', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nunterminated', '']) {
+        const res = await fetch(`${server.client.base}${base(tenant)}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.accountToken}`, 'content-type': 'multipart/form-data; boundary=xyz' }, body });
+        const answer = await res.json();
+        assert.equal(res.status, 400, JSON.stringify(answer));
+        assert.ok(['INVALID_REQUEST', 'MISSING_FIELD'].includes(answer.Code), JSON.stringify(answer));
+      }
+      assert.deepEqual(await sourceIds(server, tenant), before);
+    });
+
     test('multipart stays refused on every other route', async () => {
       const form = new FormData();
       form.append('Text', 'hello');
