@@ -31,6 +31,12 @@ export const LIMITS = Object.freeze({
   missedTextBytes: 1024,
   /** missed texts kept per conversation, newest first; older ones are deleted with the turn's write */
   missedTextsPerConversation: 100,
+  /**
+   * ...on every this-many-th turn of the conversation (its revision): trimming on every turn cost a
+   * fallback turn 4 % of its throughput (docs/performance.md), so a conversation holds at most
+   * missedTextsPerConversation + missedTextsTrimEvery - 1 between two trims.
+   */
+  missedTextsTrimEvery: 10,
   /** missed texts kept per bot, newest first (the maintenance pass deletes the rest) */
   missedTextsPerBot: 10_000,
   /** days a missed text is kept (the maintenance pass deletes older ones) */

@@ -150,6 +150,8 @@ export class ConversationTurns {
     const save = before && before.controlState === result.save.controlState ? result.save : { ...result.save, controlChangedAt: now };
     // Stored cut (docs/limits.md "Missed texts"): the grouping key is indexed, and a database
     // index takes a bounded key only (PostgreSQL's btree refuses one over 2.7 KB).
+    // how many missed texts the conversation keeps after this turn, or -1: no trim on this turn
+    const keepMissed = save.revision % LIMITS.missedTextsTrimEvery === 0 ? LIMITS.missedTextsPerConversation : -1;
     const missedTexts = (conversationId: number): NewMissedText[] =>
       (result.missedTexts ?? []).map((m) => ({
         ...m,
@@ -177,7 +179,7 @@ export class ConversationTurns {
         missedTexts: missedTexts(save.id),
         messages: messages.map((m) => ({ direction: m.direction, parts: m.parts, pending: m.pushed && queue })),
         usage: usage ? { accountId: bot.accountId, month, add: { ...NO_USAGE, ...usage } } : null,
-        limits: { messages: LIMITS.historyMessages, bytes: LIMITS.historyBytes, missedTexts: LIMITS.missedTextsPerConversation },
+        limits: { messages: LIMITS.historyMessages, bytes: LIMITS.historyBytes, missedTexts: keepMissed },
       });
       if (outcome === 'saved') return { conversation: { ...save, revision: save.revision + 1, updatedAt: now }, outbox: 0 };
       if (outcome === 'conflict') return false;
@@ -208,7 +210,7 @@ export class ConversationTurns {
       for (const row of [...plan.rows, ...deliveries]) await tx.outbox.insert(row);
       const counted = { ...NO_USAGE, ...usage, notifications: (usage?.notifications ?? 0) + plan.notifications };
       if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, month, counted);
-      await tx.missedTexts.add(conversation.id, missedTexts(conversation.id), LIMITS.missedTextsPerConversation);
+      await tx.missedTexts.add(conversation.id, missedTexts(conversation.id), keepMissed);
       if (alsoWrite) await alsoWrite(tx, conversation.id);
       return { conversation, outbox: plan.rows.length + deliveries.length };
     });

@@ -39,7 +39,7 @@ WITH saved AS (
   ORDER BY x.n
 ), trimmed AS (
   -- the conversation keeps its newest missed texts: this statement does not see the rows it
-  -- inserts, so $26 old ones stay (-1: the turn missed nothing, nothing to trim)
+  -- inserts, so $26 old ones stay (-1: not a trimming turn, turns.ts)
   DELETE FROM missed_texts WHERE $26::integer >= 0 AND conversation_id IN (SELECT id FROM saved) AND id <= (
     SELECT id FROM missed_texts WHERE conversation_id = $1 ORDER BY id DESC LIMIT 1 OFFSET GREATEST($26::integer, 0))
 )
@@ -58,7 +58,7 @@ export async function saveTurnInOneStatement(db: Queryable, turn: TurnSave): Pro
     c.channel, c.updatedAt, c.revision, messages.length, bytes, turn.limits.messages, turn.limits.bytes,
     JSON.stringify(messages), usage?.accountId ?? '', usage?.month ?? '', add.messages, add.replies, add.notifications,
     add.apiCalls, usage ? 1 : 0, add.aiTokens ?? 0, c.controlChangedAt, JSON.stringify(missed),
-    missed.length === 0 ? -1 : Math.max(turn.limits.missedTexts - missed.length, 0),
+    turn.limits.missedTexts < 0 ? -1 : Math.max(turn.limits.missedTexts - missed.length, 0),
   ]);
   if (Number(row?.saved) === 1) return 'saved';
   // The subquery read the row as it was before the statement: the same revision means that only

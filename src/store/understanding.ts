@@ -15,9 +15,10 @@ export const KEEP_NEWEST_OF_CONVERSATION = `DELETE FROM missed_texts WHERE conve
 
 export function missedTextRepository(db: Queryable) {
   return {
-    /** Adds a turn's rows, then keeps the conversation's newest `keep`: one writer per conversation (the turn's revision check) makes it exact. */
+    /** Adds a turn's rows, then keeps the conversation's newest `keep` (-1: not on this turn); one writer per conversation (the turn's revision check) makes it exact. */
     async add(conversationId: number, rows: NewMissedText[], keep: number): Promise<void> {
-      if (rows.length === 0) return;
+      // the trim runs on its turns even when this one missed nothing: a conversation cannot dodge it
+      if (rows.length === 0 && keep < 0) return;
       for (const row of rows) {
         await db.run(
           `INSERT INTO missed_texts (bot_id, conversation_id, text, text_key, behaviour, interaction, created_at)
@@ -25,7 +26,7 @@ export function missedTextRepository(db: Queryable) {
           [row.botId, conversationId, row.text, row.key, row.behaviour, row.interaction, row.createdAt],
         );
       }
-      await db.run(KEEP_NEWEST_OF_CONVERSATION, [conversationId, keep]);
+      if (keep >= 0) await db.run(KEEP_NEWEST_OF_CONVERSATION, [conversationId, keep]);
     },
     /** Bots with a missed text written at `since` or later (the maintenance pass caps those). */
     async botsSince(since: number): Promise<string[]> {

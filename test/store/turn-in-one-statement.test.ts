@@ -118,10 +118,16 @@ for (const kind of databaseKinds()) {
       // the transaction path (a turn that trims its history, writes webhooks…) keeps the same bound
       await ctx.store.transaction((tx) => tx.missedTexts.add(id, [miss('m5', 6000), miss('m6', 6000)], 2));
       assert.deepEqual(await keys(), ['m5', 'm6']);
-      // a turn that missed nothing leaves them
-      const current = (await ctx.store.conversations.byId(id))!;
-      assert.equal(await ctx.store.saveTurn!(turn({ conversation: current, messages: [], missedTexts: [], limits: { messages: 1000, bytes: 1_000_000, missedTexts: 0 } })), 'saved');
-      assert.deepEqual(await keys(), ['m5', 'm6']);
+      // a turn that is not a trimming one (-1, turns.ts) leaves them, even with a miss of its own
+      let current = (await ctx.store.conversations.byId(id))!;
+      assert.equal(await ctx.store.saveTurn!(turn({ conversation: current, messages: [], missedTexts: [miss('m7', 7000)], limits: { messages: 1000, bytes: 1_000_000, missedTexts: -1 } })), 'saved');
+      assert.deepEqual(await keys(), ['m5', 'm6', 'm7']);
+      // a trimming turn trims even when it missed nothing, so a conversation cannot dodge the trim
+      current = (await ctx.store.conversations.byId(id))!;
+      assert.equal(await ctx.store.saveTurn!(turn({ conversation: current, messages: [], missedTexts: [], limits: { messages: 1000, bytes: 1_000_000, missedTexts: 1 } })), 'saved');
+      assert.deepEqual(await keys(), ['m7']);
+      await ctx.store.transaction((tx) => tx.missedTexts.add(id, [], 0));
+      assert.deepEqual(await keys(), []);
     });
   });
 }
