@@ -99,6 +99,11 @@ export class AccountService {
     return this.store.accounts.usage(accountId, this.clock.iso().slice(0, 7));
   }
 
+  /** One provider call made outside a turn (POST /knowledge/ask), counted like an `ai` step's. */
+  countProviderCall(accountId: string, aiTokens: number): Promise<void> {
+    return this.store.accounts.addUsage(accountId, this.clock.iso().slice(0, 7), { messages: 0, replies: 0, notifications: 0, apiCalls: 1, aiTokens });
+  }
+
   async addOperator(accountId: string, input: { email: string; name?: string; password: string; role?: OperatorRole }) {
     await this.get(accountId);
     const email = input.email.toLowerCase();

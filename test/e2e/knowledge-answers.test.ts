@@ -106,9 +106,14 @@ for (const kind of databaseKinds()) {
     });
 
     test('document text stays data: an instruction inside a document reaches the model only in the user message', async () => {
-      ai.next({ content: json({ answer: 'Parking costs 5 euros.', sources: [1] }) });
+      ai.next({ content: json({ answer: 'Parking costs 5 euros.', sources: [1] }), tokens: 31 });
+      const before = await usage(grounded);
       const answer = await ask(server, grounded, 'how much is parking?');
       assert.equal(answer.Status, 'ANSWERED');
+      // POST /knowledge/ask counts its provider call like the action
+      const afterwards = await usage(grounded);
+      assert.equal(afterwards.ApiCalls - before.ApiCalls, 1);
+      assert.equal(afterwards.AiTokens - before.AiTokens, 31);
       assert.equal(answer.Sources[0].SourceName, 'Parking');
       const [system, user] = ai.requests[0].body.messages;
       assert.doesNotMatch(system.content, /Ignore all previous instructions/);

@@ -74,6 +74,8 @@ export function knowledgeRoutes(app: App, s: Services): void {
     async (request) => {
       const bot = await owned(request);
       const answer = await s.knowledgeAnswers.ask(bot, request.body.Text, { instructions: '', maxPassages: DEFAULT_MAX_PASSAGES, timeoutMs: DEFAULT_KNOWLEDGE_TIMEOUT_MS });
+      // exactly what the action would do, usage included (knowledge.md "Answers")
+      if (answer.calledProvider) await s.accounts.countProviderCall(bot.accountId, answer.tokens);
       return {
         Status: answer.status,
         Answer: answer.answer,
