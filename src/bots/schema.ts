@@ -6,12 +6,12 @@ import type { ActionSchemaDefinition } from '../engine/action-definition.js';
 import { actionRegistry } from '../engine/registry.js';
 import { SYSTEM_VARIABLES } from '../engine/state.js';
 import { LIMITS } from '../conversations/limits.js';
-import { NLP_LANGUAGES, NLP_LIMITS } from '../understanding/languages.js';
 
 export type ActionRegistry = ReadonlyMap<string, ActionSchemaDefinition>;
 export type JsonSchema = Record<string, unknown>;
 
 import { BOT_FORMAT } from './bot-file.js';
+import { knowledgeSchema, nlpSchema } from './schema-understanding.js';
 
 export { BOT_FORMAT };
 export const BOT_SCHEMA_ID = '/schema/bot.json';
@@ -132,55 +132,6 @@ const triggerSchema: JsonSchema = {
   else: textTriggerSchema,
 };
 
-const nlpSchema: JsonSchema = {
-  type: 'object',
-  description: 'Intents and entities trained from examples when a version is published (understanding.md).',
-  additionalProperties: false,
-  properties: {
-    language: { enum: [...NLP_LANGUAGES], description: 'the language of the examples and of what users write (default "en")' },
-    threshold: { type: 'number', minimum: 0, maximum: 1, description: 'lowest score for an intent to count (default 0.7)' },
-    intents: {
-      type: 'array',
-      maxItems: NLP_LIMITS.intents,
-      items: {
-        type: 'object',
-        required: ['name', 'examples'],
-        additionalProperties: false,
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 100, description: 'unique (case-insensitive); "none" is reserved' },
-          examples: {
-            type: 'array',
-            minItems: 2,
-            maxItems: NLP_LIMITS.examplesPerIntent,
-            items: { type: 'string', minLength: 1, maxLength: NLP_LIMITS.exampleLength },
-            description: 'what users write for this intent; at least two',
-          },
-        },
-      },
-    },
-    entities: {
-      type: 'array',
-      maxItems: NLP_LIMITS.entities,
-      items: {
-        type: 'object',
-        required: ['name'],
-        additionalProperties: false,
-        description: 'found by synonyms (values) or by a regular expression (regex): exactly one of them',
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 100, description: 'unique (case-insensitive); found values go to entity_<name>' },
-          values: {
-            type: 'object',
-            description: 'canonical value → its spellings (the value itself always counts)',
-            additionalProperties: { type: 'array', maxItems: NLP_LIMITS.spellingsPerValue, items: { type: 'string', minLength: 1, maxLength: NLP_LIMITS.spellingLength } },
-          },
-          regex: { type: 'string', minLength: 1, description: 'RE2 syntax, case-sensitive unless it starts with (?i)' },
-        },
-      },
-    },
-    aiFallback: bool('when no intent reaches the threshold, let the AI provider choose one (default false)'),
-  },
-};
-
 const interactionSchema: JsonSchema = {
   type: 'object',
   description: 'A step of a behaviour: its actions run in order.',
@@ -281,15 +232,7 @@ export function buildBotSchema(registry: ActionRegistry = actionRegistry, option
       triggers: { type: 'array', items: { $ref: '#/$defs/trigger' }, description: 'bot-wide text and intent triggers' },
       behaviours: { type: 'array', items: { $ref: '#/$defs/behaviour' } },
       nlp: nlpSchema,
-      knowledge: {
-        type: 'object',
-        additionalProperties: false,
-        description: "answers from the bot's knowledge sources (knowledge.md)",
-        properties: {
-          beforeFallback: { type: 'boolean', description: 'ask the knowledge with a user text no trigger or intent takes; when it is answered the fallback does not run' },
-          instructions: { type: 'string', maxLength: 4096, description: 'for the model, when the bot has an AI provider' },
-        },
-      },
+      knowledge: knowledgeSchema,
     },
     $defs: {
       behaviour: behaviourSchema,
