@@ -2,7 +2,8 @@
 // answered from the test's stubs, the intent model and a made-up share link; nothing is ever sent.
 // A call no stub matches stops the test with MissingStub, which names the call.
 import type { RequestHandlers } from '../conversations/drive-turn.js';
-import type { AiAnswer, ClassifyAnswer, HttpAnswer, KnowledgeReply } from '../engine/types.js';
+import { classifyInstructions, jsonObjectOf } from '../engine/actions/ai/answers.js';
+import type { AiAnswer, AiRequest, ClassifyAnswer, HttpAnswer, KnowledgeReply } from '../engine/types.js';
 import type { Stubs } from './test-file.js';
 
 export class MissingStub extends Error {
@@ -16,6 +17,12 @@ export class MissingStub extends Error {
 export const looseRegex = (pattern: string): RegExp => new RegExp(pattern, 'i');
 
 const SHARE_BASE = 'https://colloquy.test/share/';
+/** How a classify step's instructions begin whatever its labels (made by the same function). */
+const CLASSIFY_FORMAT = classifyInstructions('', ['x']).split(' where ')[0]!;
+
+/** A stub answers a classify step with the label; the model would answer it as JSON. */
+const asModelAnswer = (request: AiRequest, answer: string): string =>
+  request.instructions.includes(CLASSIFY_FORMAT) && jsonObjectOf(answer) === null ? JSON.stringify({ label: answer }) : answer;
 
 export function stubHandlers(stubs: Stubs, classify: (text: string) => Promise<ClassifyAnswer>): RequestHandlers {
   let shares = 0;
@@ -38,7 +45,7 @@ export function stubHandlers(stubs: Stubs, classify: (text: string) => Promise<C
       const stub = stubs.ai.find((s) => matches(s.match, request.input));
       if (!stub) throw new MissingStub(`ai with input ${JSON.stringify(request.input)}`);
       const status = stub.status ?? 'OK';
-      return { status, text: status === 'OK' ? (stub.answer ?? '') : '', tokens: 0 };
+      return { status, text: status === 'OK' ? asModelAnswer(request, stub.answer ?? '') : '', tokens: 0 };
     },
     async knowledge(request): Promise<KnowledgeReply> {
       const stub = stubs.knowledge.find((s) => matches(s.match, request.question));
