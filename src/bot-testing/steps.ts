@@ -76,7 +76,8 @@ export class StepRunner {
         failure = await this.step(step);
       } catch (error) {
         if (!(error instanceof MissingStub)) throw error;
-        failure = this.fail(step, `a stub for ${error.call}`, 'the test has none: add one under `stubs`, no call is ever made');
+        // the turn that needed it did not happen: there is no turn of it to show
+        failure = { ...this.fail(step, `a stub for ${error.call}`, 'the test has none: add one under `stubs`, no call is ever made'), turn: [] };
       }
       if (failure) return failure;
     }
