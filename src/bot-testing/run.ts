@@ -69,9 +69,9 @@ export async function runTestFiles(paths: string[], options: RunOptions = {}): P
     options.onFile?.(result);
     for (const test of read.tests) {
       const testStarted = performance.now();
-      const session = options.session ? await options.session(bot, test, coverage) : new EngineSession(bot, test, coverage);
       let failure: StepFailure | null;
       try {
+        const session = options.session ? await options.session(bot, test, coverage) : new EngineSession(bot, test, coverage);
         failure = await new StepRunner(session).run(test);
       } catch (error) {
         // a server that failed to answer fails the test, not the run
