@@ -8,7 +8,6 @@ import { assignIds } from '../bots/ids.js';
 import type { BotFile } from '../bots/bot-file.js';
 import { compileBot, type CompiledBot } from '../engine/compile.js';
 import type { ClassifyAnswer } from '../engine/types.js';
-import { loadClassifier, trainModel } from '../understanding/model.js';
 import type { FileProblem } from './test-file.js';
 
 export interface BotUnderTest {
@@ -53,6 +52,8 @@ export async function loadBot(file: string): Promise<BotUnderTest | FileProblem>
   const compiled = compileBot(checked);
   let classify: BotUnderTest['classify'] = NO_INTENTS;
   if (compiled.nlp !== null && compiled.nlp.intents.length > 0) {
+    // loaded only for a bot with intents: the language models are most of a cold start
+    const { loadClassifier, trainModel } = await import('../understanding/model.js');
     const model = await trainModel(checked.nlp);
     if (model !== null) {
       const classifier = await loadClassifier(model, compiled.nlp.language);

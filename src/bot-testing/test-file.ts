@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { LineCounter, parseDocument, type Node } from 'yaml';
+import { isMap, isNode, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { STEP_KIND_NAMES, TEST_FILE_SCHEMA } from './schema.js';
 
 export type StepKind = (typeof STEP_KIND_NAMES)[number];
@@ -105,12 +105,23 @@ export function readTestFile(file: string): TestFile | FileProblem {
   if (errors.length > 0) return { path: file, problems: schemaProblems(errors, lineAt) };
   const raw = data as { bot: string; tests: Array<Record<string, any>> };
   const problems: FileProblem['problems'] = [];
-  const tests = raw.tests.map((t, i) => toTestCase(t, `/tests/${i}`, lineAt, problems));
+  const lined = linesOfSteps(doc, lines);
+  const tests = raw.tests.map((t, i) => toTestCase(t, `/tests/${i}`, lineAt, problems, lined[i]!));
   if (problems.length > 0) return { path: file, problems };
   return { path: file, botPath: path.resolve(path.dirname(file), raw.bot), tests };
 }
 
-function toTestCase(raw: Record<string, any>, at: string, lineAt: (pointer: string) => number | undefined, problems: FileProblem['problems']): TestCase {
+/** The line of each test and of each of its steps, in one walk (a lookup per step costs a walk each). */
+function linesOfSteps(doc: Document, lines: LineCounter): Array<{ test: number; steps: number[] }> {
+  const lineOf = (node: unknown) => (isNode(node) && node.range ? lines.linePos(node.range[0]).line : 0);
+  const tests = doc.get('tests', true);
+  return (isSeq(tests) ? tests.items : []).map((test) => {
+    const steps = isMap(test) ? test.get('steps', true) : undefined;
+    return { test: lineOf(test), steps: isSeq(steps) ? steps.items.map(lineOf) : [] };
+  });
+}
+
+function toTestCase(raw: Record<string, any>, at: string, lineAt: (pointer: string) => number | undefined, problems: FileProblem['problems'], lined: { test: number; steps: number[] }): TestCase {
   const regexAt = (pattern: string, pointer: string) => {
     try {
       new RegExp(pattern);
@@ -126,11 +137,11 @@ function toTestCase(raw: Record<string, any>, at: string, lineAt: (pointer: stri
     const kind = Object.keys(step)[0] as StepKind;
     const value = step[kind];
     if (kind === 'bot' && typeof value === 'object' && value !== null && 'regex' in value) regexAt(String(value.regex), `${at}/steps/${i}/bot/regex`);
-    return { kind, value, line: lineAt(`${at}/steps/${i}`) ?? 0 };
+    return { kind, value, line: lined.steps[i] ?? 0 };
   });
   const variables = Object.fromEntries(Object.entries((raw.variables ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
   const now = Date.parse(raw.now ?? DEFAULT_NOW);
-  return { name: raw.name, line: lineAt(at) ?? 0, variables, now, stubs, steps };
+  return { name: raw.name, line: lined.test, variables, now, stubs, steps };
 }
 
 /** The test files named: files as they are, folders searched for *.test.yaml / .yml / .json. */
