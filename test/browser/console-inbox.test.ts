@@ -68,13 +68,152 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
   };
   const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/console-${name}.png` });
 
-  test('smoke', async () => {
+  /** Serious and critical axe-core violations on the page as it is now. */
+  async function axe(page: Page): Promise<string[]> {
+    await page.evaluate(AXE);
+    const violations = (await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }).then((r: any) => r.violations))) as any[];
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n: any) => n.target))}`);
+  }
+  const focusedUser = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.userId ?? document.activeElement?.id ?? null);
+
+  test('item 2: the focused entry keeps the focus when the list redraws (Enter, live events); the list is one Tab stop from Take over', async () => {
+    const page = await signIn(1280, 800);
+    await entry(page, reader).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#conversation-title').filter({ hasText: reader }).waitFor();
+    assert.equal(await focusedUser(page), reader, 'Enter keeps the focus on the entry');
+    // a live event redraws the list: a new conversation comes first
+    const newcomer = uid('newcomer');
+    await chatOk(server, token, { UserId: newcomer, Text: 'hello there' });
+    await entry(page, newcomer).waitFor();
+    assert.equal(await focusedUser(page), reader, 'a live redraw keeps the focus');
+    // the list is one Tab stop: arrow keys move in it, Tab leaves it for the conversation's controls
+    await page.keyboard.press('ArrowDown');
+    assert.notEqual(await focusedUser(page), reader);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focusedUser(page), reader);
+    await page.keyboard.press('Tab');
+    assert.equal(await focusedUser(page), 'takeover', 'one Tab from the list to Take over');
+    await page.close();
+  });
+
+  test('item 2: shortcuts move between conversations, and ? opens their list', async () => {
+    const page = await signIn(1280, 800);
+    const titles = await list(page).locator('.conversation-open').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.userId));
+    await page.locator('#transcript').waitFor({ state: 'attached' });
+    await page.keyboard.press('j');
+    await page.locator('#conversation-title').filter({ hasText: titles[0]! }).waitFor();
+    await page.keyboard.press('j');
+    await page.locator('#conversation-title').filter({ hasText: titles[1]! }).waitFor();
+    await page.keyboard.press('k');
+    await page.locator('#conversation-title').filter({ hasText: titles[0]! }).waitFor();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    for (const line of ['Next / previous conversation', 'Take over', 'Hand back to the bot', 'Resolve']) await help.getByText(line, { exact: true }).waitFor();
+    await shot(page, 'help-desktop');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await page.close();
+  });
+
+  test('item 3 and 15: the first opened conversation shows its newest message; the long transcript passes axe (scrollable region focusable)', async () => {
     const page = await signIn(1280, 800);
     await open(page, reader);
-    await shot(page, 'smoke-desktop');
-    const phone = await signIn(390, 844);
-    await open(phone, reader);
-    await shot(phone, 'smoke-phone');
+    await page.locator('#contact').waitFor();
+    const gap = await page.locator('#transcript').evaluate((t) => t.scrollHeight - t.scrollTop - t.clientHeight);
+    assert.ok(gap <= 2, `${gap} px short of the newest message`);
+    const last = (await page.locator('#transcript > li').last().boundingBox())!;
+    const box = (await page.locator('#transcript').boundingBox())!;
+    assert.ok(last.y + last.height <= box.y + box.height + 1, 'the newest message is inside the transcript box');
+    assert.deepEqual(await axe(page), []);
+    await shot(page, 'open-desktop');
+    await page.close();
+  });
+
+  test('item 4: on a phone the reply box stays at the bottom of the screen with the transcript at its newest message', async () => {
+    const page = await signIn(390, 844);
+    await open(page, reader);
+    const form = (await page.locator('#message-form').boundingBox())!;
+    assert.ok(form.y + form.height <= 844, `the reply box ends at ${form.y + form.height}`);
+    assert.ok(form.y + form.height >= 844 - 120, `the reply box ends at ${form.y + form.height}, far above the bottom`);
+    const last = (await page.locator('#transcript > li').last().boundingBox())!;
+    assert.ok(last.y >= 0 && last.y + last.height <= form.y, `the newest message at ${last.y}..${last.y + last.height}`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1), true, 'nothing to scroll past');
+    assert.deepEqual(await axe(page), []);
+    await shot(page, 'open-phone');
+    await page.close();
+  });
+
+  test('item 5: search finds a word said in any message (not only the last), and shows the hit', async () => {
+    const page = await signIn(1280, 800);
+    await page.getByRole('searchbox', { name: /Search/ }).fill('zeppel');
+    const hit = entry(page, reader).locator('mark');
+    await hit.waitFor();
+    assert.match((await hit.textContent()) ?? '', /my zeppelin order is late/);
+    assert.equal(await list(page).locator('.conversation-open').count(), 1);
+    await shot(page, 'search-desktop');
+    await page.close();
+  });
+
+  test('item 7 and 11: markdown as the visitor sees it (no HTML), activity lines, names and clear wording', async () => {
+    const page = await signIn(1280, 800);
+    await open(page, reader);
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    assert.equal(await transcript.locator('.line-operator strong').first().textContent(), 'Hello');
+    assert.equal(await transcript.locator('img[src="x"]').count(), 0);
+    assert.equal(await page.evaluate(() => (window as any).__hacked), undefined);
+    assert.deepEqual(await page.locator('#filter-state option').allTextContents(), ['All states', 'Waiting for a person', 'Taken over', 'With the bot', 'Banned']);
+    await open(page, waiter);
+    assert.equal(await page.locator('#conversation-state').textContent(), 'Waiting for a person');
+    await page.getByRole('button', { name: 'Take over' }).click();
+    await page.locator('#conversation-state').getByText('Taken over by Demo operator', { exact: true }).waitFor();
+    await transcript.locator('.line-activity').getByText('Demo operator took the conversation over').waitFor();
+    assert.match((await page.locator('#status').textContent()) ?? '', new RegExp(`^You took over the conversation with ${waiter}\\.`));
+    await page.getByRole('button', { name: 'Hand back to the bot' }).click();
+    await transcript.locator('.line-activity').getByText('Demo operator handed it back to the bot').waitFor();
+    await page.locator('#more-menu > summary').click();
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await transcript.locator('.line-activity').getByText('Demo operator banned the user').waitFor();
+    await shot(page, 'activity-desktop');
+    await page.locator('#more-menu > summary').click();
+    await page.getByRole('button', { name: 'Unban', exact: true }).click();
+    await page.locator('#status').getByText(`${waiter} can write again.`).waitFor();
+    await page.close();
+  });
+
+  test('item 17 and 18: contact values wrap by words, focus rings inside the list, a compact toolbar, a name instead of a UUID', async () => {
+    const page = await signIn(1280, 800);
+    await open(page, reader);
+    const value = page.locator('#contact dd').filter({ hasText: /^Amsterdam Centraal Station$/ });
+    const box = (await value.boundingBox())!;
+    assert.ok(box.width >= 150, `the value is ${box.width} px wide`);
+    assert.ok(box.height <= 50, `the value is ${box.height} px high`);
+    // the ring of a focused entry is drawn where the scrolling list does not clip it
+    await entry(page, reader).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    const ring = await page.evaluate(() => {
+      const b = document.activeElement as HTMLElement;
+      const style = getComputedStyle(b);
+      const out = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+      const r = b.getBoundingClientRect();
+      const panel = document.getElementById('list-panel')!;
+      const p = panel.getBoundingClientRect();
+      return { left: r.left - out, right: r.right + out, panelLeft: p.left, panelRight: p.left + panel.clientWidth, style: style.outlineStyle };
+    });
+    assert.equal(ring.style, 'solid');
+    assert.ok(ring.left >= ring.panelLeft && ring.right <= ring.panelRight, JSON.stringify(ring));
+    // the transcript fills most of the conversation view
+    const transcript = (await page.locator('#transcript').boundingBox())!;
+    assert.ok(transcript.height >= 400, `the transcript is ${transcript.height} px high`);
+    assert.ok((await page.locator('#controls').boundingBox())!.height <= 48, 'the toolbar is one row');
+    await entry(page, 'Visitor 38e1509b').waitFor();
+    await shot(page, 'toolbar-desktop');
+    await page.close();
+  });
+
+  test('no script error on any page', () => {
     assert.deepEqual(pageErrors, []);
   });
 });

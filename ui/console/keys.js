@@ -25,6 +25,12 @@ export function initKeys(/** @type {KeyHost} */ host) {
   const open = document.body.dataset.mode !== 'share';
   $('help-open').addEventListener('click', () => $('help-dialog').showModal());
   $('help-close').addEventListener('click', () => $('help-dialog').close());
+  // A menu closes once one of its actions is chosen (its fields keep it open while filled in).
+  document.addEventListener('click', (event) => {
+    const button = /** @type {HTMLElement} */ (event.target).closest?.('.menu-body button');
+    const menu = button?.closest('details');
+    if (menu) menu.open = false;
+  });
 
   /** The next (+1) or previous (-1) conversation of the list as it is shown; its entry keeps the Tab stop. */
   const step = async (/** @type {number} */ by) => {
