@@ -273,7 +273,7 @@ $('forget').addEventListener('click', () => {
 
 // Enter sends, Shift+Enter starts a new line (after the canned-response picker had its say).
 $('message-text').addEventListener('keydown', (/** @type {KeyboardEvent} */ event) => {
-  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.defaultPrevented) {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.defaultPrevented && $('canned-suggestions').hidden) {
     event.preventDefault();
     $('message-form').requestSubmit();
   }
