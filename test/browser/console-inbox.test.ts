@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { seedDemo, type DemoKeys } from '../../src/demo.js';
-import { launchChromium, screenshot, servePictures } from '../support/browser.js';
+import { launchChromium, servePictures } from '../support/browser.js';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { botToken } from '../support/fixtures.js';

@@ -27,7 +27,8 @@ export function initKeys(/** @type {KeyHost} */ host) {
   $('help-close').addEventListener('click', () => $('help-dialog').close());
   // A menu closes once one of its actions is chosen (its fields keep it open while filled in).
   document.addEventListener('click', (event) => {
-    const button = /** @type {HTMLElement} */ (event.target).closest?.('.menu-body button');
+    // (a toggle such as Desktop alerts stays: its new state is shown where it was pressed)
+    const button = /** @type {HTMLElement} */ (event.target).closest?.('.menu-body button:not([aria-pressed])');
     const menu = button?.closest('details');
     if (menu) menu.open = false;
   });
