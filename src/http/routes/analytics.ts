@@ -9,7 +9,7 @@ import type { AccountRecord } from '../../accounts/model.js';
 import { analyticsBundle } from '../../analytics/page-bundle.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
-import { BotAnalytics, BotFlow } from '../wire-schemas.js';
+import { BotAnalytics, BotFlow } from '../analytics-schemas.js';
 import { operatorSignIn } from './console-session.js';
 import { pageHeaders } from './console-assets.js';
 
