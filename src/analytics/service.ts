@@ -8,6 +8,7 @@ import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import { DAY_MS, type DayCount } from '../store/analytics.js';
+import { transcriptsCsv, type TranscriptPage } from './csv.js';
 import { csatDays, csatFigures, MAX_WAITS, waitFigures, type CsatFigures, type WaitFigures } from './figures.js';
 import { flowOf, type BotFlow } from './flow.js';
 import { dateOfDay, periodOf } from './period.js';
@@ -102,6 +103,17 @@ export class AnalyticsService {
       DropOff: standing.map((s) => ({ Behaviour: s.behaviour, Interaction: s.interaction, Conversations: s.count })),
       Previous: before,
     };
+  }
+
+  /**
+   * The transcripts of the period as CSV chunks (csv.ts): the period is checked here, before the
+   * first chunk, so that a bad one is refused as a 400 rather than cut off mid-stream.
+   */
+  transcripts(bot: BotRecord, query: { from?: string; to?: string }): { From: string; To: string; chunks: AsyncGenerator<string> } {
+    const { firstDay, lastDay } = periodOf(query, this.deps.clock.now());
+    const period = msOf(firstDay, lastDay);
+    const page: TranscriptPage = (after, limit) => this.deps.store.analytics.transcriptPage(bot.id, period, after, limit);
+    return { From: dateOfDay(firstDay), To: dateOfDay(lastDay), chunks: transcriptsCsv(page, (ms) => this.deps.clock.iso(ms)) };
   }
 
   /** Everything counted for the days firstDay..lastDay, per day and in all. */
