@@ -4,17 +4,16 @@
 // versions and rolls back; an agent gets no designer. Screenshots: /tmp/designer-*.png.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
 import { botFile, buttonCommand, chatOk, goTo, text } from '../support/chat-kit.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { addOperator, botIdOf, signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
+import { DESKTOP, field, pageAs as openAs, PHONE } from '../support/designer-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 const shopBot = () =>
   botFile(
@@ -48,24 +47,7 @@ for (const kind of databaseKinds()) {
       await server?.close();
     });
 
-    async function pageAs(email: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
-      const context = await browser.newContext({ viewport });
-      const cookie = (await signIn(server.client, email)).slice(SESSION_COOKIE.length + 1);
-      await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-      const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
-      });
-      page.on('response', (response) => {
-        // Saves refused on purpose (400, 412) are checked where they happen; reads must all succeed.
-        if (response.status() >= 400 && response.request().method() === 'GET' && !response.url().endsWith('/favicon.ico')) errors.push(`${response.status()} ${response.url()}`);
-      });
-      page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
-      page.on('dialog', (dialog) => void dialog.accept());
-      return { page, errors };
-    }
+    const pageAs = (email: string, viewport = DESKTOP) => openAs(browser, server, email, viewport);
 
     /** What the live bot says after its "Prices" button, through /custom/chat. */
     async function livePrices(): Promise<string> {
@@ -74,7 +56,6 @@ for (const kind of databaseKinds()) {
       return after.Parts.map((p: { Text: string }) => p.Text).join(' | ');
     }
     const draftOf = async () => (await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken })).body;
-    const field = (path: string) => `#f${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
     const WELCOME_BUTTONS = '$.behaviours[0].interactions[0].actions[1].buttons';
 
     test('a designer edits, meets a problem, previews the draft, publishes, compares and rolls back', async () => {
