@@ -33,7 +33,7 @@ export function ActionList({ actions, path, onChange, only }: ListProps) {
   const addId = `${fieldId(path)}-add`;
   return (
     <div className="actions">
-      <ol className="action-list">
+      <ol className="action-list" id={`${fieldId(path)}-list`}>
         {actions.map((action, index) => (
           <li key={index} className="action">
             <ActionCard action={action} index={index} count={actions.length} path={jsonPath(path, index)}

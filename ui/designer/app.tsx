@@ -3,6 +3,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, botPath, call } from './api';
 import { useDraft } from './draft';
+import { BotPanel } from './bot-panel';
 import { Inspector } from './inspector';
 import { freeName, placeId, problemPlace, same, type BotFile, type Place } from './model';
 import { Outline } from './outline';
@@ -11,7 +12,8 @@ import type { BotSchema } from './schema';
 
 const Canvas = lazy(() => import('./canvas'));
 const Versions = lazy(() => import('./versions'));
-type Tab = 'step' | 'preview' | 'versions';
+type Tab = 'step' | 'bot' | 'preview' | 'versions';
+const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', preview: 'Preview', versions: 'Versions' };
 
 export function Designer({ botId, schema, say }: { botId: string; schema: BotSchema; say: (text: string, error?: boolean) => void }) {
   const [generation, setGeneration] = useState(0);
@@ -112,6 +114,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     setHeard(i >= 0 ? { b, i } : null);
   };
   const elsewhere = draft.problems.filter((p) => !problemPlace(p).place);
+  const forms = { root: schema.root, actionTypes: schema.actionTypes, bot, problems };
 
   return (
     <>
@@ -143,16 +146,17 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
         </Suspense>
         <aside className="side">
           <div className="tabs" role="tablist" aria-label="Side panel">
-            {(['step', 'preview', 'versions'] as Tab[]).map((t) => (
+            {(Object.keys(TAB_NAMES) as Tab[]).map((t) => (
               <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls="side-panel" onClick={() => setTab(t)}>
-                {t === 'step' ? 'Interaction' : t === 'preview' ? 'Preview' : 'Versions'}
+                {TAB_NAMES[t]}
               </button>
             ))}
           </div>
           <div id="side-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
             {tab === 'step' && (here
-              ? <Inspector context={{ root: schema.root, actionTypes: schema.actionTypes, bot, here, problems }} edit={edit} onDeleted={() => setSelected(null)} />
+              ? <Inspector context={forms} here={here} edit={edit} onDeleted={() => setSelected(null)} />
               : <p className="hint">Choose an interaction in the list or on the canvas.</p>)}
+            {tab === 'bot' && <BotPanel context={forms} botId={botId} edit={edit} onBehaviourDeleted={(b) => setSelected((s) => (s && s.b >= b ? null : s))} />}
             <div hidden={tab !== 'preview'}><Preview botId={botId} beforeSend={async () => !draft.unsaved || save()} onHeard={heardAt} /></div>
             {tab === 'versions' && <Suspense fallback={<p className="hint">Loading versions…</p>}><Versions botId={botId} generation={generation} onRollback={rollback} /></Suspense>}
           </div>

@@ -142,7 +142,7 @@ function ObjectList({ name, schema, value, path, onChange }: FieldProps) {
       <legend>{words(name)}</legend>
       {items.map((x, index) => (
         <div className="item" key={index}>
-          <ObjectFields name={`${name} ${index + 1}`} schema={item} value={x} required path={jsonPath(path, index)} onChange={(next) => set(index, next)} legend={`${words(name)} ${index + 1}`} />
+          <Field name={`${name} ${index + 1}`} schema={schema.items ?? {}} value={x} required path={jsonPath(path, index)} onChange={(next) => set(index, next)} />
           <button type="button" className="secondary small" onClick={() => onChange(items.filter((_, i) => i !== index))}>Remove {words(name)} {index + 1}</button>
         </div>
       ))}
@@ -159,7 +159,7 @@ function Choice(props: FieldProps) {
   const fits = (o: Schema, v: unknown) =>
     o.enum ? o.enum.includes(v as string) : o.type === 'object' ? typeof v === 'object' && v !== null && (o.required ?? []).every((k) => k in (v as object)) : typeof v === o.type;
   const current = Math.max(0, options.findIndex((o) => fits(o, props.value)));
-  const name = (o: Schema) => (o.enum ? 'one of a list' : o.type === 'object' ? (o.required ?? []).join(', ') : o.description ?? 'text');
+  const name = (o: Schema) => (o.enum ? 'one of a list' : o.type === 'object' ? (o.required ?? []).filter((k) => k !== 'actions').join(', ') : o.description ?? 'text');
   const id = `${fieldId(props.path)}-kind`;
   return (
     <fieldset className="nested">

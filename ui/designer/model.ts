@@ -101,6 +101,22 @@ export function renameInteraction(bot: BotFile, at: Place, name: string): BotFil
   return next;
 }
 
+/** A copy of the bot with one behaviour renamed and every absolute goTo naming it renamed too. */
+export function renameBehaviour(bot: BotFile, b: number, name: string): BotFile {
+  const next = structuredClone(bot);
+  const old = next.behaviours[b]!.name;
+  next.behaviours[b]!.name = name;
+  const retarget = (action: Action) => {
+    if (action.type === 'goTo' && action.mode === 'absolute' && same(action.behaviour as string, old)) action.behaviour = name;
+  };
+  for (const x of next.behaviours) {
+    for (const interaction of x.interactions) eachAction(interaction.actions, retarget);
+    for (const trigger of x.triggers ?? []) eachAction(trigger.actions ?? [], retarget);
+  }
+  for (const trigger of next.triggers ?? []) eachAction(trigger.actions ?? [], retarget);
+  return next;
+}
+
 /** A name like `base` not yet used in the behaviour. */
 export function freeName(behaviour: Behaviour, base: string): string {
   for (let n = 1; ; n++) {

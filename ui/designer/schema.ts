@@ -26,6 +26,8 @@ export function loadSchema(): Promise<BotSchema> {
 export function resolve(root: Schema, schema: Schema): Schema {
   let s = schema;
   for (let guard = 0; s.$ref && guard < 10; guard++) s = root.$defs?.[decodeURIComponent(s.$ref.replace('#/$defs/', ''))] ?? {};
+  // if/then/else with no fields of its own (a trigger: by intent, or by text) is a choice of the two
+  if (s.if && s.then && s.else && !s.properties) return { description: s.description, anyOf: [s.then, s.else] };
   if (!Array.isArray(s.type)) return s;
   const types = s.type.filter((t) => t !== 'null');
   if (types.length === 1) return { ...s, type: types[0] };
