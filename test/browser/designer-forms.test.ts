@@ -4,15 +4,10 @@
 // onNoAnswer, buttons, carousel cards), and the saved draft equals the expected bot file. Both
 // databases, Chromium at 1280x800.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { describe, test } from 'node:test';
 import { botFile, text } from '../support/chat-kit.js';
-import { addOperator, botIdOf } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { field, formOf, pageAs, withoutServerFields } from '../support/designer-kit.js';
-import { createTenant, type Tenant } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { designerWorld, field, formOf, pageAs, withoutServerFields } from '../support/designer-kit.js';
 
 const START = '$.behaviours[0].interactions[0].actions';
 const MENU = '$.behaviours[0].interactions[1].actions';
@@ -81,31 +76,16 @@ function typesIn(value: unknown, into = new Set<string>()): Set<string> {
 
 for (const kind of databaseKinds()) {
   describe(`the designer's forms make every action type (Chromium, ${kind})`, () => {
-    let server: TestServer;
-    let browser: Browser;
-    let tenant: Tenant;
-    let botId: string;
-
-    before(async () => {
-      server = await startTestServer(kind);
-      tenant = await createTenant(server.client, botFile([{ name: 'Start', actions: [text('Hi')] }], { name: 'Every type' }));
-      botId = await botIdOf(server, tenant.botKey);
-      await addOperator(server.client, tenant.accountId, 'dee@example.org', undefined, 'Dee Designer', 'designer');
-      browser = await launchChromium();
-    });
-    after(async () => {
-      await browser?.close();
-      await server?.close();
-    });
+    const world = designerWorld(kind, botFile([{ name: 'Start', actions: [text('Hi')] }], { name: 'Every type' }), [['dee@example.org', 'Dee Designer', 'designer']]);
 
     test('a bot using every type of the registry, built in the forms, is saved as the expected file', async () => {
-      const schema = (await server.client.get('/schema/bot.json')).body;
+      const schema = (await world.server.client.get('/schema/bot.json')).body;
       const registry: string[] = schema.$defs.action.properties.type.enum;
       assert.deepEqual([...typesIn(expected().behaviours)].sort(), [...registry].sort(), 'the expected file uses every type');
 
-      const { page, errors } = await pageAs(browser, server, 'dee@example.org');
+      const { page, errors } = await pageAs(world.browser, world.server, 'dee@example.org');
       const f = formOf(page);
-      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.outline .pick').first().waitFor();
 
       // A second step, renamed Menu, so that goTo targets can name it.
@@ -202,7 +182,7 @@ for (const kind of databaseKinds()) {
 
       await page.keyboard.press('Control+s');
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-      const saved = (await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken })).body;
+      const saved = (await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body;
       assert.deepEqual(withoutServerFields(saved), expected());
 
       // Opened again, the forms show what was saved (edited, not only created).
@@ -214,7 +194,7 @@ for (const kind of databaseKinds()) {
       await f.fill(`${MENU}[8].headers`, 'X-Key: xyz');
       await page.keyboard.press('Control+s');
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-      const again = (await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken })).body;
+      const again = (await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body;
       assert.deepEqual(again.behaviours[0].interactions[1].actions[8].headers, { 'X-Key': 'xyz' });
       assert.deepEqual(errors, []);
       await page.context().close();

@@ -4,16 +4,11 @@
 // behaviours); deleting a behaviour; adding, removing, reordering and duplicating actions.
 // Checked on the saved draft, both databases.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
-import { launchChromium } from '../support/browser.js';
 import { botFile, goTo, text } from '../support/chat-kit.js';
-import { addOperator, botIdOf } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { field, formOf, pageAs, withoutServerFields } from '../support/designer-kit.js';
-import { createTenant, type Tenant } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { designerWorld, field, formOf, pageAs, withoutServerFields } from '../support/designer-kit.js';
 
 const seed = () =>
   botFile(
@@ -33,27 +28,12 @@ const seed = () =>
 
 for (const kind of databaseKinds()) {
   describe(`the designer's bot panel, renames and action tools (Chromium, ${kind})`, () => {
-    let server: TestServer;
-    let browser: Browser;
-    let tenant: Tenant;
-    let botId: string;
-
-    before(async () => {
-      server = await startTestServer(kind);
-      tenant = await createTenant(server.client, seed());
-      botId = await botIdOf(server, tenant.botKey);
-      await addOperator(server.client, tenant.accountId, 'dee@example.org', undefined, 'Dee Designer', 'designer');
-      browser = await launchChromium();
-    });
-    after(async () => {
-      await browser?.close();
-      await server?.close();
-    });
+    const world = designerWorld(kind, seed(), [['dee@example.org', 'Dee Designer', 'designer']]);
 
     test('renames follow every reference, a behaviour is deleted, actions are reordered, and the bot-level parts are edited', async () => {
-      const { page, errors } = await pageAs(browser, server, 'dee@example.org');
+      const { page, errors } = await pageAs(world.browser, world.server, 'dee@example.org');
       const f = formOf(page);
-      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.outline .pick').first().waitFor();
 
       // Actions: move "Three" up twice, duplicate "One", remove "Two".
@@ -92,13 +72,13 @@ for (const kind of databaseKinds()) {
       await f.fill('$.nlp.entities[0].name', 'colour');
       await f.fill('$.nlp.entities[0].values', 'red: crimson, scarlet\nblue: navy');
       await f.choose('$.knowledge.beforeFallback', 'true');
-      assert.equal(await page.getByRole('link', { name: "The bot's knowledge sources" }).getAttribute('href'), `/console/knowledge?bot=${encodeURIComponent(botId)}`);
+      assert.equal(await page.getByRole('link', { name: "The bot's knowledge sources" }).getAttribute('href'), `/console/knowledge?bot=${encodeURIComponent(world.botId)}`);
       await page.screenshot({ path: `/tmp/designer-${kind}-bot-panel.png` });
       assert.deepEqual(await seriousViolations(page), []);
 
       await page.keyboard.press('Control+s');
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-      const saved = withoutServerFields((await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken })).body) as any;
+      const saved = withoutServerFields((await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body) as any;
       assert.deepEqual(saved.behaviours.map((b: { name: string }) => b.name), ['Main', 'Shipping']);
       assert.deepEqual(saved.behaviours[0].interactions[0].actions, [
         text('Three'), text('One'), text('One'),

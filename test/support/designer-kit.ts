@@ -1,8 +1,12 @@
 // What the designer's browser tests share: a signed-in page of the designer, the errors it met,
 // and its form controls found by the JSONPath of what they edit (ui/designer/form-context.ts).
+import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { SESSION_COOKIE, signIn } from './console-kit.js';
-import type { TestServer } from './server.js';
+import { launchChromium } from './browser.js';
+import { addOperator, botIdOf, SESSION_COOKIE, signIn } from './console-kit.js';
+import type { DatabaseKind } from './databases.js';
+import { createTenant, type Tenant } from './fixtures.js';
+import { startTestServer, type TestServer } from './server.js';
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -50,4 +54,29 @@ export function withoutServerFields(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'id' && k !== 'apiKey' && k !== 'version').map(([k, v]) => [k, withoutServerFields(v)]));
   }
   return value;
+}
+
+export interface DesignerWorld {
+  server: TestServer;
+  browser: Browser;
+  tenant: Tenant;
+  /** the bot's id in the console (the designer's ?bot=) */
+  botId: string;
+}
+
+/** Inside a describe: a server on `kind` with one tenant running `bot`, its operators, and Chromium. */
+export function designerWorld(kind: DatabaseKind, bot: unknown, operators: [email: string, name: string, role: 'agent' | 'designer' | 'admin'][]): DesignerWorld {
+  const world = {} as DesignerWorld;
+  before(async () => {
+    world.server = await startTestServer(kind);
+    world.tenant = await createTenant(world.server.client, bot);
+    world.botId = await botIdOf(world.server, world.tenant.botKey);
+    for (const [email, name, role] of operators) await addOperator(world.server.client, world.tenant.accountId, email, undefined, name, role);
+    world.browser = await launchChromium();
+  });
+  after(async () => {
+    await world.browser?.close();
+    await world.server?.close();
+  });
+  return world;
 }
