@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { ApiError, botPath, call } from './api';
 import { useDraft } from './draft';
 import { BotPanel } from './bot-panel';
+import { ConflictPanel } from './conflict';
 import { Inspector } from './inspector';
 import { freeName, placeId, problemPlace, same, type BotFile, type Place } from './model';
 import { Outline } from './outline';
@@ -12,6 +13,12 @@ import type { BotSchema } from './schema';
 
 const Canvas = lazy(() => import('./canvas'));
 const Versions = lazy(() => import('./versions'));
+const Source = lazy(() => import('./source'));
+/** Whether keys go to something with its own undo: a text field, a list, the code editor (whose
+ *  shadow root makes its host the target). */
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.matches('input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable=true]') || target.closest('.source-editor') !== null);
+
 type Tab = 'step' | 'bot' | 'preview' | 'versions';
 const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', preview: 'Preview', versions: 'Versions' };
 
@@ -22,6 +29,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   const [selected, setSelected] = useState<Place | null>(null);
   const [heard, setHeard] = useState<Place | null>(null);
   const [tab, setTab] = useState<Tab>('step');
+  const [view, setView] = useState<'flow' | 'source'>('flow');
 
   useEffect(() => {
     setSelected(null);
@@ -38,9 +46,9 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     return counts;
   }, [draft.problems]);
 
-  const save = useCallback(async () => {
+  const save = useCallback(async (over?: number) => {
     try {
-      const outcome = await draft.save();
+      const outcome = await draft.save(over);
       const words = { saved: 'Saved.', problems: 'Not saved: see the problems.', conflict: 'Not saved: someone else saved this draft meanwhile.' };
       say(words[outcome], outcome !== 'saved');
       return outcome === 'saved';
@@ -79,6 +87,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       if (!(e.ctrlKey || e.metaKey)) return;
       const key = e.key.toLowerCase();
       if (key === 's') { e.preventDefault(); void save(); }
+      // In a text field or the source editor, Ctrl+Z is that field's own undo of its keystrokes.
+      else if (typing(e.target)) return;
       else if (key === 'z' && e.shiftKey) { e.preventDefault(); draft.redo(); }
       else if (key === 'z') { e.preventDefault(); draft.undo(); }
       else if (key === 'y') { e.preventDefault(); draft.redo(); }
@@ -123,15 +133,16 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
         <span className={`unsaved${draft.unsaved ? '' : ' clean'}`} id="unsaved">{draft.unsaved ? '● Unsaved changes' : `Saved (draft v${draft.version})`}</span>
         <button type="button" className="secondary" onClick={draft.undo} aria-keyshortcuts="Control+Z">Undo</button>
         <button type="button" className="secondary" onClick={draft.redo} aria-keyshortcuts="Control+Shift+Z">Redo</button>
+        <button type="button" className="secondary" aria-pressed={view === 'source'} onClick={() => setView((v) => (v === 'flow' ? 'source' : 'flow'))}>Source</button>
         <button type="button" className="publish" onClick={() => void publish()}>Publish</button>
       </div>
       {draft.conflict && (
-        <div className="conflict" role="alertdialog" aria-labelledby="conflict-title">
-          <h2 id="conflict-title">Someone else saved this draft (version {draft.conflict.theirs}) since you opened it</h2>
-          <p>Your edits are still here and nothing was lost. Load their draft and lay your edits over it (interactions you changed win), then save again.</p>
-          <button type="button" onClick={() => draft.reloadAndReapply().then(() => say('Their draft is loaded with your edits on top: check, then save.'), (e: Error) => say(e.message, true))}>Reload theirs and re-apply mine</button>
-          <button type="button" className="secondary" onClick={draft.dismissConflict}>Not now</button>
-        </div>
+        <ConflictPanel conflict={draft.conflict} mine={bot}
+          onReapply={() => draft.reloadAndReapply().then(() => say('Their draft is loaded with your edits on top: check, then save.'), (e: Error) => say(e.message, true))}
+          onCompare={() => draft.compare().catch((e: Error) => say(e.message, true))}
+          onKeepMine={(over) => void save(over)}
+          onTakeTheirs={(theirs, version) => { draft.takeTheirs(theirs, version); say('Their draft is loaded; Undo brings yours back.'); }}
+          onDismiss={draft.dismissConflict} />
       )}
       {draft.problems.length > 0 && (
         <div className="problems" role="region" aria-label="Problems">
@@ -141,9 +152,13 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       )}
       <div className="designer">
         <Outline bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onAddInteraction={addInteraction} onAddBehaviour={addBehaviour} />
-        <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
-          <Canvas bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onConnect={connect} />
-        </Suspense>
+        {view === 'flow'
+          ? <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
+              <Canvas bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onConnect={connect} />
+            </Suspense>
+          : <Suspense fallback={<div className="source hint">Loading the editor…</div>}>
+              <Source bot={bot} schema={schema.root} onChange={(next) => edit(() => next)} />
+            </Suspense>}
         <aside className="side">
           <div className="tabs" role="tablist" aria-label="Side panel">
             {(Object.keys(TAB_NAMES) as Tab[]).map((t) => (
