@@ -102,5 +102,39 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(errors, []);
       await page.context().close();
     });
+
+    test('the page checks as one types: an emptied required text and goTo targets left dangling by a delete show at their fields and nodes, and Publish is refused without asking the server', async () => {
+      const { page, errors } = await pageAs(world.browser, world.server, 'dee@example.org');
+      const writes: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() !== 'GET') writes.push(`${request.method()} ${request.url()}`);
+      });
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
+      await page.locator('.outline .pick').first().waitFor();
+      const button = '$.behaviours[0].interactions[0].actions[3].buttons[0]';
+      await page.locator(field(`${button}.text`)).fill('');
+      assert.equal(await page.locator(`${field(`${button}.text`)}-problem`).textContent(), 'must not be empty');
+      assert.equal(await page.locator(field(`${button}.text`)).getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.locator('.outline .pick', { hasText: 'Welcome' }).locator('.mark.problem').textContent(), '1 problem');
+      await page.locator(field(`${button}.text`)).fill('Prices');
+      await page.locator('.problems').waitFor({ state: 'detached' });
+
+      // Deleting Costs leaves the button's goTo and the Shipping behaviour's goTo pointing nowhere.
+      await page.locator('.outline .pick', { hasText: 'Costs' }).click();
+      await page.getByRole('button', { name: 'Delete interaction' }).click();
+      await page.locator('.outline .pick', { hasText: 'Welcome' }).click();
+      const missing = "goTo target: behaviour 'Main' has no interaction named 'Costs'";
+      assert.equal(await page.locator(`${field(`${button}.onClick[0].interaction`)}-problem`).textContent(), missing);
+      assert.match(await page.locator(`${field(`${button}.onClick[0]`)}-target`).inputValue(), /Costs/);
+      assert.equal(await page.locator('.outline .pick', { hasText: 'Track' }).locator('.mark.problem').textContent(), '1 problem');
+      assert.equal(await page.locator('.react-flow__node-step .step.has-problem').count(), 2);
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await page.getByRole('status').filter({ hasText: 'Publish refused: fix the problems first.' }).waitFor();
+      assert.deepEqual(writes, [], 'nothing was sent to the server');
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await page.locator('.problems').waitFor({ state: 'detached' });
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
   });
 }

@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { ApiError, botPath, call } from './api';
 import { useDraft } from './draft';
 import { BotPanel } from './bot-panel';
+import { localProblems } from './checks';
 import { ConflictPanel } from './conflict';
 import { Inspector } from './inspector';
 import { freeName, placeId, problemPlace, same, type BotFile, type Place } from './model';
@@ -36,15 +37,18 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     draft.load().then(() => setSelected({ b: 0, i: 0 }), (e: Error) => say(e.message, true));
   }, [botId]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const problems = useMemo(() => new Map(draft.problems.map((p) => [p.Path, p.Message])), [draft.problems]);
+  // The page's own checks as one types, and the server's from the last save (server's words win).
+  const local = useMemo(() => (bot ? localProblems(schema.root, bot) : []), [bot, schema.root]);
+  const allProblems = useMemo(() => [...new Map([...local, ...draft.problems].map((p) => [p.Path, p])).values()], [local, draft.problems]);
+  const problems = useMemo(() => new Map(allProblems.map((p) => [p.Path, p.Message])), [allProblems]);
   const problemCounts = useMemo(() => {
     const counts = new Map<string, number>();
-    for (const p of draft.problems) {
+    for (const p of allProblems) {
       const { place } = problemPlace(p);
       if (place) counts.set(placeId(place), (counts.get(placeId(place)) ?? 0) + 1);
     }
     return counts;
-  }, [draft.problems]);
+  }, [allProblems]);
 
   const save = useCallback(async (over?: number) => {
     try {
@@ -59,8 +63,11 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   }, [draft.save, say]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const publish = async () => {
-    if (draft.unsaved && !(await save())) return say('Publish refused: save the draft without problems first.', true);
-    if (draft.problems.length > 0) return say('Publish refused: fix the problems first.', true);
+    // the page's own checks first; then the server's, on a save of what is unsaved or from the last one
+    if (local.length > 0) return say('Publish refused: fix the problems first.', true);
+    if (draft.unsaved) {
+      if (!(await save())) return say('Publish refused: save the draft without problems first.', true);
+    } else if (draft.problems.length > 0) return say('Publish refused: fix the problems first.', true);
     try {
       const { Version } = await call<{ Version: number }>('POST', botPath(botId, '/publish'));
       draft.adopt(Version);
@@ -123,7 +130,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     const i = b >= 0 ? bot.behaviours[b]!.interactions.findIndex((x) => same(x.name, source.Interaction)) : -1;
     setHeard(i >= 0 ? { b, i } : null);
   };
-  const elsewhere = draft.problems.filter((p) => !problemPlace(p).place);
+  const elsewhere = allProblems.filter((p) => !problemPlace(p).place);
   const forms = { root: schema.root, actionTypes: schema.actionTypes, bot, problems };
 
   return (
@@ -144,9 +151,9 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
           onTakeTheirs={(theirs, version) => { draft.takeTheirs(theirs, version); say('Their draft is loaded; Undo brings yours back.'); }}
           onDismiss={draft.dismissConflict} />
       )}
-      {draft.problems.length > 0 && (
+      {allProblems.length > 0 && (
         <div className="problems" role="region" aria-label="Problems">
-          <strong>{draft.problems.length} problem{draft.problems.length > 1 ? 's' : ''}</strong> — publishing is refused until they are fixed.
+          <strong>{allProblems.length} problem{allProblems.length > 1 ? 's' : ''}</strong> — publishing is refused until they are fixed.
           {elsewhere.length > 0 && <ul>{elsewhere.map((p) => <li key={p.Path}><code>{p.Path}</code> {p.Message}</li>)}</ul>}
         </div>
       )}

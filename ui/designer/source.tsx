@@ -1,12 +1,13 @@
-// The whole draft as JSON in CodeMirror 6, validated and completed from the bot schema
-// (codemirror-json-schema). Loaded on first show: CodeMirror is its own chunk. An edit here is an
-// edit of the same draft as the forms (kept for page undo), applied once the text is JSON again;
-// the editor keeps its own undo for keystrokes. A change made elsewhere (forms, page undo)
-// replaces the text, unless the text already says the same.
+// The whole draft as JSON in CodeMirror 6, validated and completed from the bot schema, a field's
+// description shown on hover (codemirror-json-schema). Loaded on first show: CodeMirror is its own
+// chunk. An edit here is an edit of the same draft as the forms (kept for page undo), applied once
+// the text is JSON again; the editor keeps its own undo for keystrokes. A change made elsewhere
+// (forms, page undo) replaces the text, unless the text already says the same.
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter } from '@codemirror/lint';
 import { EditorView, basicSetup } from 'codemirror';
-import { handleRefresh, jsonCompletion, jsonSchemaLinter, stateExtensions } from 'codemirror-json-schema';
+import { hoverTooltip } from '@codemirror/view';
+import { handleRefresh, jsonCompletion, jsonSchemaHover, jsonSchemaLinter, stateExtensions } from 'codemirror-json-schema';
 import { useEffect, useRef, useState } from 'react';
 import type { BotFile } from './model';
 import type { Schema } from './schema';
@@ -58,6 +59,7 @@ export default function Source({ bot, schema, onChange }: Props) {
         linter(jsonParseLinter()),
         linter(jsonSchemaLinter(), { needsRefresh: handleRefresh }),
         json().language.data.of({ autocomplete: jsonCompletion() }),
+        hoverTooltip(jsonSchemaHover()),
         stateExtensions(schema as never),
         lintGutter(),
         EditorView.contentAttributes.of({ 'aria-label': 'The draft as JSON', 'aria-describedby': 'source-hint' }),
