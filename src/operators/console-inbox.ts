@@ -5,7 +5,6 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import { searchWords } from '../store/console-inbox.js';
 import { STATE_BANNED, STATE_BOT, STATE_TAKEN_OVER } from '../conversations/control.js';
 import type { ControlService } from '../conversations/control-service.js';
 import type { ConsoleService } from './console-service.js';
@@ -186,4 +185,9 @@ function around(text: string, word: string): string {
   const start = Math.max(0, at - 40);
   const cut = text.slice(start, start + 120);
   return `${start > 0 ? '…' : ''}${cut}${start + 120 < text.length ? '…' : ''}`;
+}
+
+/** Words for the index: letters and digits only, so no query syntax reaches it; each matches as a prefix. */
+export function searchWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 64));
 }

@@ -106,15 +106,13 @@ export function teamRepository(db: Queryable) {
   };
 }
 
-/** Words for the index: letters and digits only, so no query syntax reaches it; each matches as a prefix. */
-export function searchWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 64));
-}
-
 export function messageSearchRepository(db: Queryable) {
   return {
     /** The newest messages of these bots' conversations that hold every word (as word prefixes). */
-    async find(botIds: string[], words: string[], limit: number): Promise<MessageHit[]> {
+    async find(botIds: string[], queryWords: string[], limit: number): Promise<MessageHit[]> {
+      // Letters and digits only (operators/console-inbox.ts makes them so): nothing else may reach
+      // the MATCH or tsquery syntax, whoever calls.
+      const words = queryWords.filter((w) => /^[\p{L}\p{N}]+$/u.test(w));
       if (botIds.length === 0 || words.length === 0) return [];
       const bots = list(3, botIds.length);
       const rows =
