@@ -16,6 +16,18 @@ import { startTestServer, type TestServer } from '../support/server.js';
 const PARAPHRASE = 'could my kitten join me aboard';
 const simpleBot = () => botFile([{ name: 'Start', start: true, actions: [text('Hi')] }]);
 
+const sourceOf = async (server: TestServer, t: Tenant, id: string) => (await server.client.get(`${base(t)}/${id}`, { token: t.accountToken })).body;
+
+/** Polls until every passage of the source has a vector of the current model (embedded after the 201). */
+async function waitEmbedded(server: TestServer, t: Tenant, id: string): Promise<any> {
+  for (let i = 0; i < 200; i++) {
+    const s = await sourceOf(server, t, id);
+    if (s.Chunks > 0 && s.Embedded === s.Chunks) return s;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`source ${id} never embedded: ${JSON.stringify(await sourceOf(server, t, id))}`);
+}
+
 for (const kind of databaseKinds()) {
   describe(`knowledge embeddings (${kind})`, () => {
     let server: TestServer;
@@ -42,16 +54,8 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200, res.text);
       return res.body;
     };
-    const source = async (t: Tenant, id: string) => (await server.client.get(`${base(t)}/${id}`, { token: t.accountToken })).body;
-    /** Polls until every passage of the source has a vector of the current model (embedded after the 201). */
-    const embedded = async (t: Tenant, id: string) => {
-      for (let i = 0; i < 200; i++) {
-        const s = await source(t, id);
-        if (s.Chunks > 0 && s.Embedded === s.Chunks) return s;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.fail(`source ${id} never embedded: ${JSON.stringify(await source(t, id))}`);
-    };
+    const source = (t: Tenant, id: string) => sourceOf(server, t, id);
+    const embedded = (t: Tenant, id: string) => waitEmbedded(server, t, id);
 
     test('a source indexed before the model is searched by words; setting EmbeddingModel embeds it, and the key is never shown', async () => {
       const before = await source(meaning, sourceId);
@@ -130,6 +134,40 @@ for (const kind of databaseKinds()) {
       assert.equal(view.EmbeddingModel, null);
       assert.equal((await source(t, id)).Embedded, 0);
       assert.deepEqual(await search(server, t, PARAPHRASE), []);
+    });
+  });
+}
+
+for (const kind of databaseKinds()) {
+  describe(`knowledge embeddings, server-wide model (${kind})`, () => {
+    let server: TestServer;
+    let ai: AiDouble;
+    before(async () => {
+      ai = await AiDouble.start();
+      // the server's provider is the operator's and trusted; bots may not dial private addresses
+      server = await startTestServer(kind, {
+        COLLOQUY_ALLOW_PRIVATE_NETWORK: '0', COLLOQUY_AI_BASE_URL: ai.baseUrl, COLLOQUY_AI_MODEL: 'server-chat', COLLOQUY_AI_API_KEY: 'sk-server', COLLOQUY_AI_EMBEDDING_MODEL: 'server-embed',
+      });
+    });
+    after(async () => {
+      await server.close();
+      await ai.close();
+    });
+
+    test("COLLOQUY_AI_EMBEDDING_MODEL serves every bot without its own; a bot's own private URL is refused by the guard and leaves words only", async () => {
+      const t = await createTenant(server.client, simpleBot());
+      const id = (await addSource(server, t, { Name: 'Travel rules', Text: PETS_MD })).SourceId;
+      const view = (await server.client.get(`/bots/${t.botKey}/ai`, { token: t.accountToken })).body;
+      assert.deepEqual(view, { BaseUrl: null, Model: null, Configured: true, Source: 'server', EmbeddingModel: 'server-embed' });
+      const source = await waitEmbedded(server, t, id);
+      assert.equal(source.Embedded, source.Chunks);
+      assert.ok(ai.embeddingRequests.every((r) => r.body.model === 'server-embed' && r.authorization === 'Bearer sk-server'));
+      assert.equal((await search(server, t, PARAPHRASE))[0]?.Heading, 'Pets');
+      const own = await server.client.put(`/bots/${t.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'own-chat', EmbeddingModel: 'own-embed' }, { token: t.accountToken });
+      assert.equal(own.status, 200);
+      ai.reset();
+      assert.deepEqual(await search(server, t, PARAPHRASE), [], 'the own model has no vectors, and its loopback URL is never dialled');
+      assert.deepEqual(ai.embeddingRequests, []);
     });
   });
 }
