@@ -19,6 +19,7 @@ import { KnowledgeService } from './knowledge/service.js';
 import { KnowledgeAnswers } from './knowledge/answers.js';
 import { Indexer } from './knowledge/indexer.js';
 import { knowledgeEmbeddings } from './knowledge/embeddings.js';
+import { TokenTally } from './accounts/token-tally.js';
 import { embedTexts } from './integrations/embeddings-client.js';
 import type { BotRecord } from './bots/model.js';
 import { trainingCount } from './understanding/model.js';
@@ -140,9 +141,10 @@ export async function createServices(config: Config, store: Store, options: Star
   const live = new LiveBots(store);
   const accounts = new AccountService(store, clock);
   // embedding tokens (indexing, questions) are the account's usage like any provider tokens
+  const tokenTally = new TokenTally(accounts, (error) => options.log?.(`usage: ${(error as Error).message}`));
   const countTokens = async (botId: string, tokens: number) => {
     const bot = await store.bots.byId(botId);
-    if (bot !== null) await accounts.countTokens(bot.accountId, tokens);
+    if (bot !== null) tokenTally.add(bot.accountId, tokens);
   };
   const embeddings = knowledgeEmbeddings({
     store, clock, embed: embedTexts, countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
@@ -227,14 +229,14 @@ export async function createServices(config: Config, store: Store, options: Star
   ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
-  return { services, maintenance, dispatcher, embedder: embeddings.embedder, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, dispatcher, embedder: embeddings.embedder, tokenTally, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
 }
 
 export async function start(config: Config, options: StartOptions = {}): Promise<Running> {
   const log = options.log ?? (() => undefined);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openMigratedStore(config, log);
-  const { services, maintenance, dispatcher, embedder, turns, adminTokenGenerated } = await createServices(config, store, options);
+  const { services, maintenance, dispatcher, embedder, tokenTally, turns, adminTokenGenerated } = await createServices(config, store, options);
   const app = await buildServer(services, { logger: options.logger ?? false });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -267,6 +269,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       await maintenance.stop();
       await dispatcher.stop();
       await embedder.stop();
+      await tokenTally.flush();
       await services.events.close?.();
       await store.close();
     },
