@@ -7,6 +7,7 @@
 //      the server's share of the cost, not a real model's);
 //   4. search p50/p99 at 20 concurrent questions, hybrid;
 //   5. the answer step's added latency (POST …/ask with the chat double minus …/search);
+//   (search p50 one question at a time too: on a shared machine the concurrent figures are mostly queueing)
 //   6. recall@5 on a labelled set of 20 planted passages (10 asked with their own words, 10 in
 //      other words), words only and hybrid.
 // PostgreSQL: a database colloquy_bench_kb_<random> on 127.0.0.1, dropped at the end.
@@ -56,11 +57,11 @@ const filler = (seed: number, bytes: number): string => {
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const round = (x: number) => Math.round(x * 10) / 10;
 
-async function timed(questions: string[], ask: (q: string) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+async function timed(questions: string[], ask: (q: string) => Promise<unknown>, concurrency = CONCURRENCY): Promise<{ p50: number; p99: number }> {
   const times: number[] = [];
   let next = 0;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (next < questions.length) {
         const q = questions[next++];
         const t = performance.now();
@@ -119,6 +120,7 @@ async function runOn(kind: 'sqlite' | 'postgres'): Promise<Record<string, unknow
       return `${hits}/${NEEDLES.length * 2}`;
     };
     const wordsSearch = await timed(questions, search);
+    const wordsAlone = await timed(questions.slice(0, 100), search, 1);
     const wordsRecall = await recall();
     const embedStarted = performance.now();
     await call(base, 'PUT', `/bots/${tenant.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'bench-chat', EmbeddingModel: 'bench-embed' }, accountToken);
@@ -129,12 +131,14 @@ async function runOn(kind: 'sqlite' | 'postgres'): Promise<Record<string, unknow
     }
     const embeddingS = round((performance.now() - embedStarted) / 1000);
     const hybridSearch = await timed(questions, search);
+    const hybridAlone = await timed(questions.slice(0, 100), search, 1);
     const hybridRecall = await recall();
     const few = questions.slice(0, 100);
     const searchOnly = await timed(few, search);
     const asked = await timed(few, (q) => call(base, 'POST', `${kb}/ask`, { Text: q }, accountToken));
     return {
       database: kind, megabytes: MB, sources: SOURCES, passages, indexingS, embeddingS,
+      wordsAloneP50: wordsAlone.p50, hybridAloneP50: hybridAlone.p50,
       wordsSearchP50: wordsSearch.p50, wordsSearchP99: wordsSearch.p99, hybridSearchP50: hybridSearch.p50, hybridSearchP99: hybridSearch.p99,
       askP50: asked.p50, askP99: asked.p99, answerAddsP50: round(asked.p50 - searchOnly.p50), wordsRecallAt5: wordsRecall, hybridRecallAt5: hybridRecall,
     };

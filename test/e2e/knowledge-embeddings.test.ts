@@ -124,6 +124,17 @@ for (const kind of databaseKinds()) {
       assert.equal(restored.status, 200);
     });
 
+    test('a bad EmbeddingModel is 400 INVALID_REQUEST and changes nothing', async () => {
+      const t = await createTenant(server.client, simpleBot());
+      await putAi(t, { EmbeddingModel: 'embed-1' });
+      for (const EmbeddingModel of ['m'.repeat(257), 42, ['embed-2']]) {
+        const res = await server.client.put(`/bots/${t.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'chat-model', EmbeddingModel }, { token: t.accountToken });
+        assert.equal(res.status, 400, JSON.stringify(EmbeddingModel).slice(0, 20));
+        assert.equal(res.body.Code, 'INVALID_REQUEST');
+      }
+      assert.equal((await server.client.get(`/bots/${t.botKey}/ai`, { token: t.accountToken })).body.EmbeddingModel, 'embed-1');
+    });
+
     test('removing the embedding model goes back to words only', async () => {
       const t = await createTenant(server.client, simpleBot());
       const id = (await addSource(server, t, { Name: 'Travel rules', Text: PETS_MD })).SourceId;
