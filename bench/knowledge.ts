@@ -51,7 +51,8 @@ const filler = (seed: number, bytes: number): string => {
     parts.push(block);
     size += block.length;
   }
-  return parts.join('\n');
+  // ASCII: characters are bytes; the bot's 50 MiB must hold exactly what was asked for
+  return parts.join('\n').slice(0, bytes);
 };
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
