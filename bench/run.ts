@@ -21,6 +21,9 @@
 //                     nodes, this total is split between them)
 //   --no-doc          do not append the results to docs/performance.md
 //   --keep            keep the temporary data directories (printed at the start)
+//   --knowledge       only the retrieval benchmark (bench/knowledge.ts: indexing, search p50/p99 words
+//                     only and hybrid, the answer step, recall@5), with --kb-mb N (default 50) and
+//                     --kb-db sqlite|postgres|both (default both)
 //
 // Steps: (1) the baseline server(s) (bench/baseline-server.ts) and (2) the real server
 // (`node dist/cli.js serve`, compiled as `npm start` does) as child processes, one at a time (several at a time for
@@ -109,6 +112,11 @@ function parseOptions() {
     nodes,
     pgUrl,
   };
+}
+if (argv.includes('--knowledge')) {
+  const { knowledgeBench } = await import('./knowledge.js');
+  await knowledgeBench();
+  process.exit(0);
 }
 const options = (() => {
   try {

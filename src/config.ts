@@ -32,7 +32,9 @@ export interface Config {
   /** which proxies' X-Forwarded-For to believe for the client address (false: the socket's address) */
   trustProxy: boolean | number | string[];
   /** the server-wide AI provider (COLLOQUY_AI_*), trusted like the channel URLs; null when unset */
-  ai: { baseUrl: string; apiKey: string; model: string } | null;
+  ai: { baseUrl: string; apiKey: string; model: string; embeddingModel?: string | null } | null;
+  /** COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY: the lowest cosine a vector match counts at (knowledge.md; default 0.3) */
+  embeddingMinSimilarity?: number;
   /** the intent-model training thread's caps (COLLOQUY_TRAINING_MEMORY_MB, _SECONDS, _QUEUE); unset: the defaults */
   training?: TrainingLimits;
   /** COLLOQUY_CHECK_RESPONSES=1 (tests): every JSON answer is validated against its documented schema */
@@ -98,6 +100,17 @@ function upstreamUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): st
   return value;
 }
 
+function similarityOf(env: NodeJS.ProcessEnv): number {
+  const raw = (env.COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY ?? '').trim();
+  if (raw === '') return DEFAULT_MIN_SIMILARITY;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < -1 || value > 1) throw new ConfigError(`COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY must be a number from -1 to 1, got "${raw}"`);
+  return value;
+}
+
+/** A cosine below this is no match (OpenAI's text-embedding-3 models give unrelated texts 0.0-0.2, paraphrases 0.4 and more). */
+export const DEFAULT_MIN_SIMILARITY = 0.3;
+
 /** COLLOQUY_AI_BASE_URL (+ _MODEL, required with it, and _API_KEY): an OpenAI-compatible endpoint. */
 function aiOf(env: NodeJS.ProcessEnv): Config['ai'] {
   const baseUrl = (env.COLLOQUY_AI_BASE_URL ?? '').trim();
@@ -111,7 +124,9 @@ function aiOf(env: NodeJS.ProcessEnv): Config['ai'] {
   if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`COLLOQUY_AI_BASE_URL must be an absolute http(s) URL, got "${baseUrl}"`);
   const model = (env.COLLOQUY_AI_MODEL ?? '').trim();
   if (model === '') throw new ConfigError('COLLOQUY_AI_MODEL must name the model when COLLOQUY_AI_BASE_URL is set');
-  return { baseUrl, apiKey: env.COLLOQUY_AI_API_KEY ?? '', model };
+  // COLLOQUY_AI_EMBEDDING_MODEL: embeddings on the same endpoint (knowledge.md); unset: none server-wide
+  const embeddingModel = (env.COLLOQUY_AI_EMBEDDING_MODEL ?? '').trim() || null;
+  return { baseUrl, apiKey: env.COLLOQUY_AI_API_KEY ?? '', model, embeddingModel };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -147,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metaGraphUrl: upstreamUrl(env, 'COLLOQUY_META_GRAPH_URL', 'https://graph.facebook.com/v23.0'),
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
     ai: aiOf(env),
+    embeddingMinSimilarity: similarityOf(env),
     training: {
       memoryMb: integer(env, 'COLLOQUY_TRAINING_MEMORY_MB', DEFAULT_TRAINING_LIMITS.memoryMb, 8, 16_384),
       timeoutMs: Math.round(seconds(env, 'COLLOQUY_TRAINING_SECONDS', DEFAULT_TRAINING_LIMITS.timeoutMs / 1000, 0.05, 3600) * 1000),

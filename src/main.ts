@@ -9,13 +9,18 @@ import { TokenGrants } from './auth/grants.js';
 import { CloneService } from './bots/clones.js';
 import { newSigningKey, SIGNING_KEY_META, TokenService } from './auth/tokens.js';
 import { LiveBots } from './bots/live.js';
-import { classifierOf } from './bots/live-models.js';
+import { classifierOf, versionIdOf } from './bots/live-models.js';
+import { IntentEmbeddings } from './understanding/intent-embeddings.js';
+import type { CompiledBot } from './engine/compiled.js';
 import { UnderstandingService } from './bots/understanding-service.js';
 import { AiSteps } from './conversations/ai-step.js';
 import { chatCompletion } from './integrations/ai-client.js';
 import { KnowledgeService } from './knowledge/service.js';
 import { KnowledgeAnswers } from './knowledge/answers.js';
 import { Indexer } from './knowledge/indexer.js';
+import { knowledgeEmbeddings } from './knowledge/embeddings.js';
+import { TokenTally } from './accounts/token-tally.js';
+import { embedTexts } from './integrations/embeddings-client.js';
 import type { BotRecord } from './bots/model.js';
 import { trainingCount } from './understanding/model.js';
 import { trainOffThread } from './understanding/trainer.js';
@@ -27,7 +32,7 @@ import type { ActionDiagnostic, AiRequest, KnowledgeRequest } from './engine/typ
 import { Preview } from './designer/preview.js';
 import { Forgetting } from './conversations/forgetting.js';
 import { WebChannel } from './channels/web/web-channel.js';
-import type { Config } from './config.js';
+import { DEFAULT_MIN_SIMILARITY, type Config } from './config.js';
 import { ConversationTurns } from './conversations/turns.js';
 import { InProcessEventBus, type EventBus } from './conversations/events.js';
 import { RelayedEventBus } from './conversations/relayed-event-bus.js';
@@ -135,7 +140,28 @@ export async function createServices(config: Config, store: Store, options: Star
     for (const d of diagnostics) options.log?.(`bot ${bot.apiKey}: action ${d.action ?? '(turn)'} at ${d.at.behaviour}/${d.at.interaction}#${d.at.index ?? '-'} failed: ${d.error}`);
   };
   const live = new LiveBots(store);
-  const understanding = new UnderstandingService(store, clock, config, live);
+  const accounts = new AccountService(store, clock);
+  // embedding tokens (indexing, questions) are the account's usage like any provider tokens
+  const tokenTally = new TokenTally(accounts, (error) => options.log?.(`usage: ${(error as Error).message}`));
+  const countTokens = async (botId: string, tokens: number) => {
+    const bot = await store.bots.byId(botId);
+    if (bot !== null) tokenTally.add(bot.accountId, tokens);
+  };
+  const embeddings = knowledgeEmbeddings({
+    store, clock, embed: embedTexts, countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
+    provider: (botId) => understanding.embeddingProviderFor(botId),
+    minSimilarity: config.embeddingMinSimilarity ?? DEFAULT_MIN_SIMILARITY,
+    onError: (error) => options.log?.(`embeddings: ${(error as Error).message}`),
+  });
+  const understanding = new UnderstandingService(store, clock, config, live, (botId) => embeddings.queue(botId));
+  const intentEmbeddings = new IntentEmbeddings({
+    store, clock, embed: embedTexts, countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
+    provider: (botId) => understanding.embeddingProviderFor(botId),
+    minSimilarity: config.embeddingMinSimilarity ?? DEFAULT_MIN_SIMILARITY,
+    onError: (error) => options.log?.(`intent embeddings: ${(error as Error).message}`),
+  });
+  // the live version's nlp.js model, with the embedding model as second opinion when the bot has one
+  const classifierFor = (compiled: CompiledBot, bot: BotRecord) => intentEmbeddings.classifierFor(bot, versionIdOf(compiled), compiled.nlp, classifierOf(compiled));
   const aiSteps = new AiSteps({
     provider: (bot) => understanding.providerFor(bot),
     messages: (conversationId, limit) => store.conversations.storedMessages(conversationId, limit),
@@ -144,7 +170,7 @@ export async function createServices(config: Config, store: Store, options: Star
   });
   // Passages are stemmed in the bot's live language; a bot with no live version yet in English.
   const languageOf = async (bot: BotRecord) => (await live.get(bot).catch(() => null))?.nlp?.language ?? 'en';
-  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer(), languageOf, allowPrivateNetwork: config.allowPrivateNetwork, onError: (error) => options.log?.(`knowledge: ${(error as Error).message}`) });
+  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer(), languageOf, embeddings, allowPrivateNetwork: config.allowPrivateNetwork, onError: (error) => options.log?.(`knowledge: ${(error as Error).message}`) });
   const knowledgeAnswers = new KnowledgeAnswers({
     find: (bot, question, limit) => knowledge.find(bot, question, limit),
     languageOf,
@@ -154,7 +180,7 @@ export async function createServices(config: Config, store: Store, options: Star
   });
   const turnDeps = {
     clock, metrics, config, random: options.random, forget, shares, onDiagnostics,
-    classifierOf, ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
+    classifierOf: classifierFor, ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
     knowledge: (bot: BotRecord, request: KnowledgeRequest) => knowledgeAnswers.reply(bot, request),
   };
   const conversations = new ConversationService({ ...turnDeps, store, live, turns });
@@ -173,7 +199,7 @@ export async function createServices(config: Config, store: Store, options: Star
     clones: new CloneService(store, clock),
     auth: new Authenticator(store, tokens, adminToken.matches),
     tokens,
-    accounts: new AccountService(store, clock),
+    accounts,
     bots: new BotService(store, clock),
     understanding,
     knowledge,
@@ -205,14 +231,14 @@ export async function createServices(config: Config, store: Store, options: Star
   ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
-  return { services, maintenance, dispatcher, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, dispatcher, embedder: embeddings.embedder, tokenTally, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
 }
 
 export async function start(config: Config, options: StartOptions = {}): Promise<Running> {
   const log = options.log ?? (() => undefined);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openMigratedStore(config, log);
-  const { services, maintenance, dispatcher, turns, adminTokenGenerated } = await createServices(config, store, options);
+  const { services, maintenance, dispatcher, embedder, tokenTally, turns, adminTokenGenerated } = await createServices(config, store, options);
   const app = await buildServer(services, { logger: options.logger ?? false });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -244,6 +270,8 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       await turns.drain();
       await maintenance.stop();
       await dispatcher.stop();
+      await embedder.stop();
+      await tokenTally.flush();
       await services.events.close?.();
       await store.close();
     },

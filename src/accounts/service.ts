@@ -104,6 +104,11 @@ export class AccountService {
     return this.store.accounts.addUsage(accountId, this.clock.iso().slice(0, 7), { messages: 0, replies: 0, notifications: 0, apiCalls: 1, aiTokens });
   }
 
+  /** Tokens of embedding calls (indexing, a question's vector): AiTokens, no ApiCalls (knowledge.md "Answers"). */
+  countTokens(accountId: string, aiTokens: number): Promise<void> {
+    return this.store.accounts.addUsage(accountId, this.clock.iso().slice(0, 7), { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens });
+  }
+
   async addOperator(accountId: string, input: { email: string; name?: string; password: string; role?: OperatorRole }) {
     await this.get(accountId);
     const email = input.email.toLowerCase();

@@ -8,10 +8,13 @@ import { loadClassifier, trainModel, type IntentClassifier } from '../understand
 import type { BotContent } from './model.js';
 
 const classifiers = new WeakMap<CompiledBot, IntentClassifier>();
+/** the stored version a compiled bot is (its example vectors are stored per version: intent-embeddings.ts) */
+const versions = new WeakMap<CompiledBot, number>();
 
 /** Loads the model of version `versionId` for `compiled` (a bot without intents has none). */
 export async function attachModel(store: Pick<Store, 'bots'>, compiled: CompiledBot, versionId: number, content: BotContent): Promise<void> {
   if (compiled.nlp === null || compiled.nlp.intents.length === 0) return;
+  versions.set(compiled, versionId);
   const model = (await store.bots.nlpModel(versionId)) ?? (await trainModel(content.nlp));
   if (model !== null) classifiers.set(compiled, await loadClassifier(model, compiled.nlp.language));
 }
@@ -26,4 +29,9 @@ export async function attachDraftModel(compiled: CompiledBot, content: BotConten
 /** The loaded model of a compiled version, or null when it has no intents. */
 export function classifierOf(compiled: CompiledBot): IntentClassifier | null {
   return classifiers.get(compiled) ?? null;
+}
+
+/** The stored version of a compiled bot with intents; null for a draft (the preview). */
+export function versionIdOf(compiled: CompiledBot): number | null {
+  return versions.get(compiled) ?? null;
 }

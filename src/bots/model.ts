@@ -60,5 +60,7 @@ export interface AiSettingsRecord {
   model: string;
   /** in clear; '' when the provider needs none */
   apiKey: string;
+  /** the embedding model on the same URL and key (knowledge.md); null: none of its own */
+  embeddingModel: string | null;
   updatedAt: number;
 }

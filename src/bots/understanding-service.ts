@@ -5,6 +5,7 @@
 import { compileBot, type CompiledBot } from '../engine/compile.js';
 import { findEntities } from '../engine/nlp/entities.js';
 import type { AiProvider } from '../integrations/ai-client.js';
+import type { EmbeddingProvider } from '../integrations/embeddings-client.js';
 import type { Config } from '../config.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
@@ -28,6 +29,8 @@ export interface AiSettingsView {
   Configured: boolean;
   /** "bot" (its own), "server" (COLLOQUY_AI_*), or null */
   Source: 'bot' | 'server' | null;
+  /** the embedding model searches and intents use (the bot's own, else the server's), or null */
+  EmbeddingModel: string | null;
 }
 
 export const MISSED_DEFAULT_LIMIT = 100;
@@ -44,6 +47,8 @@ export class UnderstandingService {
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'ai'>,
     private readonly live: Pick<LiveBots, 'get'>,
+    /** the bot's provider changed (PUT or DELETE /ai): its passages may need vectors of another model */
+    private readonly onProviderChange?: (botId: string) => void,
   ) {}
 
   /** What the model of a version (default the live one) makes of a text; no AI fallback (no cost). */
@@ -82,26 +87,31 @@ export class UnderstandingService {
 
   async aiSettings(bot: BotRecord): Promise<AiSettingsView> {
     const own = await this.store.aiSettings.get(bot.id);
-    if (own) return { BaseUrl: own.baseUrl, Model: own.model, Configured: true, Source: 'bot' };
-    return { BaseUrl: null, Model: null, Configured: this.config.ai !== null, Source: this.config.ai !== null ? 'server' : null };
+    const embedding = (await this.embeddingProviderFor(bot.id))?.model ?? null;
+    if (own) return { BaseUrl: own.baseUrl, Model: own.model, Configured: true, Source: 'bot', EmbeddingModel: embedding };
+    return { BaseUrl: null, Model: null, Configured: this.config.ai !== null, Source: this.config.ai !== null ? 'server' : null, EmbeddingModel: embedding };
   }
 
   /**
    * Takes effect at once (no publish). An absent ApiKey keeps the stored one only while BaseUrl
    * stays the same: the key goes nowhere it was not given for (issue 22; decisions.md).
    */
-  async putAiSettings(bot: BotRecord, body: { BaseUrl: string; Model: string; ApiKey?: string }): Promise<AiSettingsView> {
+  async putAiSettings(bot: BotRecord, body: { BaseUrl: string; Model: string; ApiKey?: string; EmbeddingModel?: string }): Promise<AiSettingsView> {
     const baseUrl = body.BaseUrl.trim();
     if (!isHttpUrl(baseUrl)) throw new AppError('INVALID_REQUEST', 'BaseUrl must be an absolute http:// or https:// URL.', { Field: 'BaseUrl' });
     const model = body.Model.trim();
     if (model === '') throw new AppError('MISSING_FIELD', 'Model is required.', { Field: 'Model' });
     const apiKey = body.ApiKey ?? keptKey(await this.store.aiSettings.get(bot.id), baseUrl);
-    await this.store.aiSettings.put({ botId: bot.id, baseUrl, model, apiKey, updatedAt: this.clock.now() });
+    // '' (or absent) is no embedding model of its own: the server's, if any, is used
+    const embeddingModel = body.EmbeddingModel?.trim() || null;
+    await this.store.aiSettings.put({ botId: bot.id, baseUrl, model, apiKey, embeddingModel, updatedAt: this.clock.now() });
+    this.onProviderChange?.(bot.id);
     return this.aiSettings(bot);
   }
 
   async deleteAiSettings(bot: BotRecord): Promise<AiSettingsView & { Deleted: boolean }> {
     const deleted = await this.store.aiSettings.remove(bot.id);
+    if (deleted) this.onProviderChange?.(bot.id);
     return { ...(await this.aiSettings(bot)), Deleted: deleted };
   }
 
@@ -111,6 +121,20 @@ export class UnderstandingService {
     if (own) return { baseUrl: own.baseUrl, model: own.model, apiKey: own.apiKey, guarded: true };
     const server = this.config.ai;
     return server === null ? null : { baseUrl: server.baseUrl, model: server.model, apiKey: server.apiKey, guarded: false };
+  }
+
+  /**
+   * The embedding model a bot's knowledge and intents use: its own (on its own URL and key), else
+   * the server's COLLOQUY_AI_EMBEDDING_MODEL (on the server's URL and key), else none. Read on
+   * every use, like providerFor; takes the bot's id because a referenced clone searches with its
+   * master's (the vectors are the master's).
+   */
+  async embeddingProviderFor(botId: string): Promise<EmbeddingProvider | null> {
+    const own = await this.store.aiSettings.get(botId);
+    if (own?.embeddingModel) return { baseUrl: own.baseUrl, model: own.embeddingModel, apiKey: own.apiKey, guarded: true };
+    const server = this.config.ai;
+    if (!server?.embeddingModel) return null;
+    return { baseUrl: server.baseUrl, model: server.embeddingModel, apiKey: server.apiKey, guarded: false };
   }
 }
 

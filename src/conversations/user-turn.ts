@@ -36,7 +36,7 @@ export interface TurnRunnerDeps {
   /** makes the links of `shareUrl` actions (operators/share-service.ts) */
   shares: { newShare(conversationId: number, mode: ShareMode, hours: number): ShareRecord; url(code: string): string };
   /** the loaded intent model of a live version (bots/live-models.ts); null when it has no intents */
-  classifierOf?: (compiled: CompiledBot) => { classify(text: string): Promise<ClassifyAnswer> } | null;
+  classifierOf?: (compiled: CompiledBot, bot: BotRecord) => { classify(text: string): Promise<ClassifyAnswer> } | null;
   /** answers `ai` requests (ai-step.ts); absent: every AI step is NOT_CONFIGURED */
   ai?: (bot: BotRecord, conversationId: number | null, request: AiRequest) => Promise<AiAnswer>;
   /** answers `knowledge` requests (knowledge/answers.ts); absent: every question is NO_ANSWER */
@@ -237,7 +237,7 @@ export class UserTurn {
   private handlers(bot: BotRecord, compiled: CompiledBot, conversationId: number | null, newShares: Map<string, { mode: ShareMode; hours: number }>): RequestHandlers {
     return {
       // A model that fails to answer leaves the text not understood; it never fails the turn.
-      classify: async (request) => (await this.deps.classifierOf?.(compiled)?.classify(request.text).catch(() => null)) ?? { intents: [] },
+      classify: async (request) => (await this.deps.classifierOf?.(compiled, bot)?.classify(request.text).catch(() => null)) ?? { intents: [] },
       ai: async (request) => (this.deps.ai ? this.deps.ai(bot, conversationId, request) : { status: 'NOT_CONFIGURED', text: '', tokens: 0 }),
       knowledge: async (request) => (this.deps.knowledge ? this.deps.knowledge(bot, request) : { status: 'NO_ANSWER', answer: null, sources: [], calledProvider: false, tokens: 0 }),
       http: (request) => performHttpCall(request, { allowPrivateNetwork: this.deps.config.allowPrivateNetwork }),

@@ -100,6 +100,8 @@ export interface ClassifyRequest {
 /** Every trained intent with its score, best first (the out-of-scope class is not listed). */
 export interface ClassifyAnswer {
   intents: Array<{ intent: string; score: number }>;
+  /** tokens an embedding model used to read the text (usage AiTokens; understanding/intent-embeddings.ts) */
+  tokens?: number;
 }
 
 /**

@@ -52,6 +52,7 @@ const SourceFields = {
   Bytes: Type.Integer({ description: 'UTF-8 bytes of the document as sent' }),
   UpdatedAt: Type.String({ description: 'ISO 8601, UTC' }),
   Error: Nullable(Type.String({ description: 'why indexing failed' })),
+  Embedded: Type.Integer({ minimum: 0, description: "passages with a vector of the bot's current embedding model (0 without one); they are embedded after indexing, and until then found by their words" }),
 };
 export const Source = Type.Object(SourceFields);
 export const Sources = Type.Object({ Result: Type.Array(Source, { description: 'newest first' }) });

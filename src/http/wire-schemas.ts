@@ -262,5 +262,6 @@ export const AiSettings = Type.Object({
   Model: Nullable(Type.String()),
   Configured: Type.Boolean(),
   Source: Nullable(Type.Union([Type.Literal('bot'), Type.Literal('server')])),
+  EmbeddingModel: Nullable(Type.String({ description: "the embedding model the bot's knowledge and intents use: its own, else the server's; null: words only" })),
   Deleted: Type.Optional(Type.Boolean()),
 });

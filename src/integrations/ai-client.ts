@@ -32,19 +32,31 @@ export interface CompletionOptions {
 
 const ERROR: AiAnswer = { status: 'ERROR', text: '', tokens: 0 };
 
-/** Never throws: a failure is TIMEOUT or ERROR. */
-export async function chatCompletion(provider: AiProvider, messages: ChatMessage[], options: CompletionOptions): Promise<AiAnswer> {
-  const guarded = provider.guarded && !options.allowPrivateNetwork;
-  if (guarded && isPrivateLiteralUrl(provider.baseUrl)) return ERROR;
-  const dispatcher = outboundDispatcher(!guarded);
-  const client = new OpenAI({
+/**
+ * The official client for a provider, or null when a guarded provider names a private address.
+ * The response body is capped at `maxBytes` (cappedFetch); nothing is retried.
+ */
+export function providerClient(provider: AiProvider, timeoutMs: number, allowPrivateNetwork: boolean, maxBytes = MAX_RESPONSE_BYTES): OpenAI | null {
+  const guarded = provider.guarded && !allowPrivateNetwork;
+  if (guarded && isPrivateLiteralUrl(provider.baseUrl)) return null;
+  return new OpenAI({
     baseURL: provider.baseUrl,
     // The client insists on a key; local servers ignore the header.
     apiKey: provider.apiKey === '' ? 'none' : provider.apiKey,
     maxRetries: 0,
-    timeout: options.timeoutMs,
-    fetch: cappedFetch(dispatcher) as unknown as typeof globalThis.fetch,
+    timeout: timeoutMs,
+    fetch: cappedFetch(outboundDispatcher(!guarded), maxBytes) as unknown as typeof globalThis.fetch,
   });
+}
+
+/** Whether a failed call ran out of time (our deadline or the client's) rather than failed. */
+export const timedOut = (error: unknown, abort: AbortController): boolean =>
+  abort.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError;
+
+/** Never throws: a failure is TIMEOUT or ERROR. */
+export async function chatCompletion(provider: AiProvider, messages: ChatMessage[], options: CompletionOptions): Promise<AiAnswer> {
+  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork);
+  if (client === null) return ERROR;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   try {
@@ -63,8 +75,7 @@ export async function chatCompletion(provider: AiProvider, messages: ChatMessage
     // a model's JSON answer may carry a lone surrogate escape: U+FFFD, as for any text that comes in
     return { status: 'OK', text: wellFormed(content), tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
   } catch (error) {
-    const timedOut = abort.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError;
-    return timedOut ? { status: 'TIMEOUT', text: '', tokens: 0 } : ERROR;
+    return timedOut(error, abort) ? { status: 'TIMEOUT', text: '', tokens: 0 } : ERROR;
   } finally {
     clearTimeout(timer);
   }
@@ -76,15 +87,15 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /**
  * The client's fetch: redirects are not followed (a public URL must not bounce the call to a
  * private address), and the body is read here, at most MAX_RESPONSE_BYTES of it, before the
- * client sees it. A provider is any URL a tenant names: an answer of 400 MB used to be read whole,
+ * client sees it (embeddings-client.ts passes a larger cap: vectors are big). A provider is any URL a tenant names: an answer of 400 MB used to be read whole,
  * parsed, said and stored (issue 22). Past the cap the connection is dropped and the client gets
  * a connection error, which is ERROR.
  */
-function cappedFetch(dispatcher: Dispatcher) {
+export function cappedFetch(dispatcher: Dispatcher, maxBytes: number) {
   return async (url: string, init: Record<string, unknown>): Promise<Response> => {
     const res = await fetch(url, { ...init, dispatcher, redirect: 'manual' });
-    const body = await readCapped(res.body, MAX_RESPONSE_BYTES);
-    if (body === null) throw new Error(`the provider's answer is over ${MAX_RESPONSE_BYTES} bytes`);
+    const body = await readCapped(res.body, maxBytes);
+    if (body === null) throw new Error(`the provider's answer is over ${maxBytes} bytes`);
     return new Response(NULL_BODY_STATUSES.has(res.status) ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 }

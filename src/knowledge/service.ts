@@ -9,6 +9,7 @@ import type { BotRecord } from '../bots/model.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
+import type { HybridSearch } from './hybrid-search.js';
 import type { Indexer } from './indexer.js';
 import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, StoredPassage } from './model.js';
 import { checkOneDocument, documentOf, fileDocument, MAX_SOURCE_BYTES, type SourceBody, type SourceDocument } from './documents.js';
@@ -38,6 +39,8 @@ export interface SourceView {
   Bytes: number;
   UpdatedAt: string;
   Error: string | null;
+  /** passages with a vector of the bot's current embedding model (0 without one; hybrid-search.ts) */
+  Embedded: number;
 }
 
 export interface KnowledgeDeps {
@@ -48,6 +51,8 @@ export interface KnowledgeDeps {
   languageOf(bot: BotRecord): Promise<string>;
   /** COLLOQUY_ALLOW_PRIVATE_NETWORK: a Url source may name a private address (tests, intranets) */
   allowPrivateNetwork: boolean;
+  /** with an embedding model: searches by words and meaning (hybrid-search.ts), passages embedded after indexing (embedder.ts) */
+  embeddings?: KnowledgeEmbeddings;
   /** a background indexing that failed unexpectedly (the source is marked failed; the log says why) */
   onError?(error: unknown): void;
 }
@@ -56,6 +61,14 @@ export interface KnowledgeDeps {
 export const knowledgeOwner = (bot: BotRecord): string => (bot.role === 'clone' && bot.masterBotId !== null ? bot.masterBotId : bot.id);
 
 export type { SourceBody };
+
+export interface KnowledgeEmbeddings {
+  search: HybridSearch;
+  /** queues a bot whose passages changed */
+  queue(botId: string): void;
+  /** passages per source with a vector of the bot's current model (empty without a model) */
+  embedded(botId: string): Promise<Map<string, number>>;
+}
 
 export class KnowledgeService {
   private readonly limits: KnowledgeLimits = { sources: KNOWLEDGE_LIMITS.sources, bytes: KNOWLEDGE_LIMITS.botBytes };
@@ -79,6 +92,7 @@ export class KnowledgeService {
         refuseOver(await tx.knowledge.insert(source, this.limits));
         await tx.knowledge.swapIn(source.id, 0, passages, language, now);
       });
+      this.deps.embeddings?.queue(bot.id);
     } else {
       refuseOver(await this.deps.store.transaction((tx) => tx.knowledge.insert(source, this.limits)));
       this.inBackground(bot, source.id, 0, document.input);
@@ -99,6 +113,7 @@ export class KnowledgeService {
         refuseOver(restarted.hit);
         await tx.knowledge.swapIn(id, restarted.generation, passages, language, change.now);
       });
+      this.deps.embeddings?.queue(bot.id);
     } else {
       const restarted = await this.deps.store.transaction((tx) => tx.knowledge.restart(bot.id, id, change, this.limits));
       if (restarted === null) throw new AppError('SOURCE_NOT_FOUND');
@@ -109,13 +124,14 @@ export class KnowledgeService {
   }
 
   async list(bot: BotRecord): Promise<{ Result: SourceView[] }> {
-    return { Result: (await this.deps.store.knowledge.list(knowledgeOwner(bot))).map((s) => this.view(s)) };
+    const embedded = await this.embeddedOf(bot);
+    return { Result: (await this.deps.store.knowledge.list(knowledgeOwner(bot))).map((s) => this.view(s, embedded)) };
   }
 
   async get(bot: BotRecord, id: string): Promise<SourceView & { Passages: Array<{ ChunkId: number; Heading: string; Text: string }> }> {
     const source = await this.mustGet(knowledgeOwner(bot), id);
     const passages: StoredPassage[] = await this.deps.store.knowledge.passages(source.id);
-    return { ...this.view(source), Passages: passages.map((p) => ({ ChunkId: p.chunkId, Heading: p.heading, Text: p.text })) };
+    return { ...this.view(source, await this.embeddedOf(bot)), Passages: passages.map((p) => ({ ChunkId: p.chunkId, Heading: p.heading, Text: p.text })) };
   }
 
   async remove(bot: BotRecord, id: string): Promise<void> {
@@ -126,7 +142,9 @@ export class KnowledgeService {
   /** The passages that share a word (not a stop word) with `text`, best first. */
   async find(bot: BotRecord, text: string, limit: number): Promise<FoundPassage[]> {
     const language = await this.deps.languageOf(bot);
-    return this.deps.store.knowledge.search(knowledgeOwner(bot), searchTerms(text, language), language, limit);
+    const terms = searchTerms(text, language);
+    if (this.deps.embeddings) return this.deps.embeddings.search.find({ botId: bot.id, ownerId: knowledgeOwner(bot), text, terms, language, limit });
+    return this.deps.store.knowledge.search(knowledgeOwner(bot), terms, language, limit);
   }
 
   async search(bot: BotRecord, text: string, limit: number = KNOWLEDGE_LIMITS.searchDefault) {
@@ -141,11 +159,15 @@ export class KnowledgeService {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private view(source: SourceRecord): SourceView {
+  private view(source: SourceRecord, embedded?: Map<string, number>): SourceView {
     return {
       SourceId: source.id, Name: source.name, Kind: source.kind, Url: source.url, Status: source.status, Chunks: source.chunks, Bytes: source.bytes,
-      UpdatedAt: this.deps.clock.iso(source.updatedAt), Error: source.error,
+      UpdatedAt: this.deps.clock.iso(source.updatedAt), Error: source.error, Embedded: embedded?.get(source.id) ?? 0,
     };
+  }
+
+  private embeddedOf(bot: BotRecord): Promise<Map<string, number>> {
+    return this.deps.embeddings?.embedded(knowledgeOwner(bot)) ?? Promise.resolve(new Map());
   }
 
   private async mustGet(botId: string, id: string): Promise<SourceRecord> {
@@ -187,6 +209,7 @@ export class KnowledgeService {
         const passages = await this.deps.indexer.passagesOf(input);
         const language = await this.deps.languageOf(bot);
         await store.transaction((tx) => tx.knowledge.swapIn(id, generation, passages, language, clock.now()));
+        this.deps.embeddings?.queue(bot.id);
       } catch (error) {
         const reason = error instanceof DocumentError ? error.message : error instanceof AppError ? error.message : 'indexing failed on the server; send the source again';
         if (!(error instanceof DocumentError)) this.deps.onError?.(error);

@@ -2,7 +2,8 @@
 // that runs on SQLite and PostgreSQL alike; only DDL (migrations) differs per dialect.
 
 export type Dialect = 'sqlite' | 'postgres';
-export type SqlValue = string | number | null;
+/** Uint8Array: a BLOB on SQLite, bytea on PostgreSQL (vectors, migration 016). */
+export type SqlValue = string | number | null | Uint8Array;
 
 export interface Queryable {
   readonly dialect: Dialect;

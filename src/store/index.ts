@@ -19,6 +19,7 @@ import { activityRepository, inboxRepository, messageSearchRepository, teamRepos
 import { previewRepository } from './preview.js';
 import { channelRepository } from './channels.js';
 import { knowledgeRepository } from './knowledge.js';
+import { knowledgeVectorRepository } from './knowledge-vectors.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
@@ -50,6 +51,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     messageSearch: messageSearchRepository(db),
     preview: previewRepository(db, secrets),
     knowledge: knowledgeRepository(db),
+    vectors: knowledgeVectorRepository(db),
   };
 }
 

@@ -70,19 +70,19 @@ export const aiKeyContext = (botId: string) => `bot_ai_settings.api_key:${botId}
 export function aiSettingsRepository(db: Queryable, secrets: SecretBox) {
   return {
     async get(botId: string): Promise<AiSettingsRecord | null> {
-      const row = await db.get<{ base_url: string; model: string; api_key: string; updated_at: number }>(
-        'SELECT base_url, model, api_key, updated_at FROM bot_ai_settings WHERE bot_id = $1',
+      const row = await db.get<{ base_url: string; model: string; api_key: string; embedding_model: string | null; updated_at: number }>(
+        'SELECT base_url, model, api_key, embedding_model, updated_at FROM bot_ai_settings WHERE bot_id = $1',
         [botId],
       );
       if (!row) return null;
-      return { botId, baseUrl: row.base_url, model: row.model, apiKey: secrets.decrypt(row.api_key, aiKeyContext(botId)), updatedAt: Number(row.updated_at) };
+      return { botId, baseUrl: row.base_url, model: row.model, apiKey: secrets.decrypt(row.api_key, aiKeyContext(botId)), embeddingModel: row.embedding_model ?? null, updatedAt: Number(row.updated_at) };
     },
     async put(settings: AiSettingsRecord): Promise<void> {
       const sealed = secrets.encrypt(settings.apiKey, aiKeyContext(settings.botId));
       await db.run(
-        `INSERT INTO bot_ai_settings (bot_id, base_url, model, api_key, updated_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (bot_id) DO UPDATE SET base_url = $2, model = $3, api_key = $4, updated_at = $5`,
-        [settings.botId, settings.baseUrl, settings.model, sealed, settings.updatedAt],
+        `INSERT INTO bot_ai_settings (bot_id, base_url, model, api_key, updated_at, embedding_model) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (bot_id) DO UPDATE SET base_url = $2, model = $3, api_key = $4, updated_at = $5, embedding_model = $6`,
+        [settings.botId, settings.baseUrl, settings.model, sealed, settings.updatedAt, settings.embeddingModel],
       );
     },
     /** true when there was one */

@@ -30,7 +30,7 @@ import { englishLemmas, isEnglish, synonymsOf } from './wordnet.js';
 const OUT_OF_SCOPE = 'None';
 
 const LANGUAGE_PLUGINS: Record<NlpLanguage, unknown> = { en: LangEn, de: LangDe, fr: LangFr, es: LangEs, it: LangIt, pt: LangPt, nl: LangNl };
-const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = {
+export const OUT_OF_SCOPE_EXAMPLES: Record<NlpLanguage, readonly string[]> = {
   en: OUT_OF_SCOPE_EN,
   de: OUT_OF_SCOPE_DE,
   fr: OUT_OF_SCOPE_FR,

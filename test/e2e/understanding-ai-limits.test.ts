@@ -124,7 +124,7 @@ for (const kind of databaseKinds()) {
       assert.equal(moved.status, 400, moved.text);
       assert.equal(moved.body.Code, 'MISSING_FIELD');
       assert.equal(moved.body.Field, 'ApiKey');
-      assert.deepEqual(await settings(), { BaseUrl: ai.baseUrl, Model: 'm', Configured: true, Source: 'bot' });
+      assert.deepEqual(await settings(), { BaseUrl: ai.baseUrl, Model: 'm', Configured: true, Source: 'bot', EmbeddingModel: null });
       await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' });
       assert.equal(elsewhere.requests.length, 0);
       assert.equal(ai.requests.at(-1)!.authorization, 'Bearer sk-stored-secret');

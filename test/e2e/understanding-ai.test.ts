@@ -120,7 +120,7 @@ for (const kind of databaseKinds()) {
 
     test('GET/PUT/DELETE /bots/{APIKey}/ai: the key is never returned, nor in the bot file, the bot list or the backup; no provider is NOT_CONFIGURED', async () => {
       const view = await server.client.get(`/bots/${tenant.botKey}/ai`, { token: tenant.accountToken });
-      assert.deepEqual(view.body, { BaseUrl: ai.baseUrl, Model: 'test-model', Configured: true, Source: 'bot' });
+      assert.deepEqual(view.body, { BaseUrl: ai.baseUrl, Model: 'test-model', Configured: true, Source: 'bot', EmbeddingModel: null });
       for (const path of [`/bots/${tenant.botKey}`, '/bots']) {
         const res = await server.client.get(path, { token: tenant.accountToken });
         assert.equal(res.status, 200);
@@ -151,7 +151,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await chatOk(server, other.botToken, { UserId: user, Text: 'reply' })).Parts[0].Text, 'ok');
       assert.equal(ai.requests.at(-1)!.body.model, 'm2');
       const deleted = await server.client.delete(`/bots/${other.botKey}/ai`, { token: other.accountToken });
-      assert.deepEqual(deleted.body, { BaseUrl: null, Model: null, Configured: false, Source: null, Deleted: true });
+      assert.deepEqual(deleted.body, { BaseUrl: null, Model: null, Configured: false, Source: null, EmbeddingModel: null, Deleted: true });
       assert.equal((await chatOk(server, other.botToken, { UserId: user, Text: 'reply' })).Parts[0].Text, 'AI said NOT_CONFIGURED.');
     });
 
@@ -194,7 +194,7 @@ for (const kind of databaseKinds()) {
     test("the server's provider serves bots without their own; a bot's loopback URL is refused by the guard", async () => {
       const tenant = await createTenant(server.client, aiBot());
       const view = await server.client.get(`/bots/${tenant.botKey}/ai`, { token: tenant.accountToken });
-      assert.deepEqual(view.body, { BaseUrl: null, Model: null, Configured: true, Source: 'server' });
+      assert.deepEqual(view.body, { BaseUrl: null, Model: null, Configured: true, Source: 'server', EmbeddingModel: null });
       const user = uid('srv');
       await chatOk(server, tenant.botToken, { UserId: user });
       ai.next({ content: 'from the server provider' });

@@ -2,9 +2,13 @@
 // steps"): it answers what a test scripted, one script per call in order (else `fallback`), and
 // records every request. A script can answer with content, a status (500...), a raw body
 // (malformed JSON), a completion of any size made as it is sent, or hang past the caller's timeout.
+// POST …/embeddings (OpenAI's API reference: {model, input: string | string[], encoding_format}
+// → {object: "list", data: [{object: "embedding", index, embedding}], model, usage}) answers with
+// concept vectors (concept-vectors.ts), or as `embeddingScripts` say (failures, hangs, bad shapes).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { conceptVector } from './concept-vectors.js';
 
 export interface AiScript {
   /** the assistant message's content (default "ok") */
@@ -26,7 +30,14 @@ export interface AiScript {
 export interface RecordedAiRequest {
   path: string;
   authorization: string | undefined;
-  body: { model: string; messages: Array<{ role: string; content: string }>; max_tokens?: number; temperature?: number };
+  body: { model: string; messages: Array<{ role: string; content: string }>; max_tokens?: number; temperature?: number; input?: string | string[] };
+}
+
+/** How the next embeddings call answers (default: concept vectors). */
+export interface EmbeddingScript {
+  status?: number;
+  body?: string;
+  delayMs?: number;
 }
 
 export class AiDouble {
@@ -35,6 +46,10 @@ export class AiDouble {
   streamed = 0;
   private readonly queue: AiScript[] = [];
   fallback: AiScript = { content: 'ok' };
+  /** scripts for the next embeddings calls, in order; then concept vectors */
+  readonly embeddingScripts: EmbeddingScript[] = [];
+  /** every embeddings call answers this while set (a provider that is down) */
+  embeddingsDown: EmbeddingScript | null = null;
 
   private constructor(private readonly server: http.Server) {}
 
@@ -60,6 +75,13 @@ export class AiDouble {
     this.requests.length = 0;
     this.queue.length = 0;
     this.fallback = { content: 'ok' };
+    this.embeddingScripts.length = 0;
+    this.embeddingsDown = null;
+  }
+
+  /** The embeddings calls recorded, in order. */
+  get embeddingRequests(): RecordedAiRequest[] {
+    return this.requests.filter((r) => r.path.endsWith('/embeddings'));
   }
 
   async close(): Promise<void> {
@@ -79,6 +101,7 @@ export class AiDouble {
         return;
       }
       this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
+      if ((req.url ?? '').endsWith('/embeddings')) return this.embeddings(res, body);
       const script = this.queue.shift() ?? this.fallback;
       const answer = () => {
         if (res.destroyed) return;
@@ -102,6 +125,29 @@ export class AiDouble {
       if (script.delayMs) setTimeout(answer, script.delayMs).unref();
       else answer();
     });
+  }
+
+  private embeddings(res: http.ServerResponse, body: RecordedAiRequest['body']): void {
+    const script = this.embeddingsDown ?? this.embeddingScripts.shift() ?? {};
+    const answer = () => {
+      if (res.destroyed) return;
+      res.setHeader('content-type', 'application/json');
+      const status = script.status ?? 200;
+      if (script.body !== undefined) return void res.writeHead(status).end(script.body);
+      if (status !== 200) return void res.writeHead(status).end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
+      const inputs = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input : [];
+      const tokens = inputs.reduce((n, text) => n + Math.max(1, Math.ceil(String(text).length / 4)), 0);
+      res.writeHead(200).end(
+        JSON.stringify({
+          object: 'list',
+          data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(String(text)) })),
+          model: body.model,
+          usage: { prompt_tokens: tokens, total_tokens: tokens },
+        }),
+      );
+    };
+    if (script.delayMs) setTimeout(answer, script.delayMs).unref();
+    else answer();
   }
 
   /** A valid completion of `bytes` bytes of content, written chunk by chunk as the client reads. */

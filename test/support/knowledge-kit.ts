@@ -67,3 +67,13 @@ export function longDocument(bytes: number): string {
   }
   return parts.join('\n');
 }
+
+/** Polls the account's AiTokens until `enough` (embedding tokens are written within a second). */
+export async function aiTokens(server: TestServer, t: Tenant, enough: (tokens: number) => boolean): Promise<number> {
+  let tokens = 0;
+  for (let i = 0; i < 100 && !enough(tokens); i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    tokens = (await server.client.get('/account/usage', { token: t.accountToken })).body.AiTokens;
+  }
+  return tokens;
+}

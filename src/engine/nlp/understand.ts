@@ -16,7 +16,8 @@ type Gen<T> = Generator<EngineRequest, T, RequestAnswer>;
 
 export function* understand(rc: RunContext, nlp: CompiledNlp, text: string): Gen<Understood> {
   // Entities alone need no model.
-  const scores = nlp.intents.length === 0 ? { intents: [] } : toClassifyAnswer(yield* rc.askOutside({ kind: 'classify', text }));
+  const scores: ClassifyAnswer = nlp.intents.length === 0 ? { intents: [] } : toClassifyAnswer(yield* rc.askOutside({ kind: 'classify', text }));
+  rc.countAiTokens(scores.tokens ?? 0);
   const best = scores.intents[0] ?? null;
   let understood: Understood = best !== null && best.score >= nlp.threshold ? { intent: best.intent, score: best.score, best } : { intent: null, score: null, best };
   if (understood.intent === null && nlp.aiFallback && nlp.intents.length > 0) {
@@ -69,5 +70,6 @@ function toClassifyAnswer(answer: RequestAnswer | undefined): ClassifyAnswer {
   const intents = answer.intents
     .filter((i) => typeof i?.intent === 'string' && typeof i.score === 'number' && Number.isFinite(i.score))
     .sort((a, b) => b.score - a.score);
-  return { intents };
+  const tokens = 'tokens' in answer && typeof answer.tokens === 'number' ? answer.tokens : 0;
+  return { intents, tokens };
 }

@@ -23,6 +23,7 @@ const AiBody = Type.Object({
   BaseUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1' }),
   Model: Type.String({ minLength: 1, maxLength: 256 }),
   ApiKey: Type.Optional(Type.String({ maxLength: 4096, description: 'stored encrypted, never returned; absent keeps the stored one, unless BaseUrl changes (then required)' })),
+  EmbeddingModel: Type.Optional(Type.String({ maxLength: 256, description: "an embedding model on the same endpoint and key, for hybrid knowledge search and intents (knowledge.md); absent or '': the server's COLLOQUY_AI_EMBEDDING_MODEL, if any. A change re-embeds the bot's passages" })),
 }, { additionalProperties: false });
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;

@@ -1,0 +1,38 @@
+// The knowledge side of an embedding model, put together once per server (main.ts): the queue that
+// embeds passages after indexing, the node's vector copies and the hybrid search over them.
+import type { Clock } from '../shared/clock.js';
+import type { EmbeddingAccess } from '../integrations/embeddings-client.js';
+import type { Store } from '../store/index.js';
+import { Embedder } from './embedder.js';
+import { HybridSearch } from './hybrid-search.js';
+import type { KnowledgeEmbeddings } from './service.js';
+import { VectorIndex } from './vector-index.js';
+
+export interface KnowledgeEmbeddingDeps extends EmbeddingAccess {
+  store: Store;
+  clock: Clock;
+  /** the node's vector copies, in bytes (vector-index.ts) */
+  cacheBytes?: number;
+}
+
+export function knowledgeEmbeddings(deps: KnowledgeEmbeddingDeps): KnowledgeEmbeddings & { embedder: Embedder } {
+  const { store } = deps;
+  const embedder = new Embedder(deps);
+  const index = new VectorIndex(store.vectors, deps.cacheBytes);
+  const search = new HybridSearch({
+    ...deps,
+    textSearch: (ownerId, terms, language, limit) => store.knowledge.search(ownerId, terms, language, limit),
+    passagesByIds: (ownerId, ids) => store.vectors.passagesByIds(ownerId, ids),
+    index,
+    embedder,
+  });
+  return {
+    search,
+    embedder,
+    queue: (botId) => embedder.queue(botId),
+    async embedded(botId) {
+      const provider = await deps.provider(botId);
+      return provider === null ? new Map() : store.vectors.embeddedPerSource(botId, provider.model);
+    },
+  };
+}

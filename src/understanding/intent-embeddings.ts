@@ -1,0 +1,146 @@
+// Intents by meaning too, when the bot has an embedding model (understanding.md, knowledge.md;
+// issue 22 "use it for intents too"). The nlp.js model answers first, as always; only when its
+// best intent is under the threshold is the text embedded (one short call, UTTERANCE_TIMEOUT_MS)
+// and compared with the vectors of the version's examples and of the language's out-of-scope
+// examples (the same ones nlp.js learns "None" from). An intent is taken only when the nearest
+// example is one of its own, not an out-of-scope one, at a cosine of at least the minimum
+// similarity; its score is then the higher of nlp.js's and that cosine, and the bot's threshold
+// decides as for any score. So unrelated sentences, which sit nearer small talk than any example,
+// still reach the fallback. A provider that fails or is slow leaves nlp.js's answer: a turn
+// never fails or waits long because of it.
+// The examples are embedded once per version and model, off the turn (the first turn that needs
+// them queues the work and goes on with nlp.js's answer), and stored (intent_vectors) so that
+// every node and restart has them.
+import type { BotRecord } from '../bots/model.js';
+import type { CompiledNlp } from '../engine/nlp/compiled-nlp.js';
+import type { ClassifyAnswer } from '../engine/types.js';
+import { similarity, vectorBytes, vectorFromBytes, type EmbeddingAccess, type EmbeddingProvider } from '../integrations/embeddings-client.js';
+import type { Clock } from '../shared/clock.js';
+import type { Store } from '../store/index.js';
+import type { NlpLanguage } from './languages.js';
+import { OUT_OF_SCOPE_EXAMPLES } from './model.js';
+
+export interface IntentEmbeddingDeps extends EmbeddingAccess {
+  store: Pick<Store, 'vectors'>;
+  clock: Clock;
+}
+
+export interface Classifier {
+  classify(text: string): Promise<ClassifyAnswer>;
+}
+
+/** A turn waits at most this long for the text's vector; then nlp.js's answer stands. */
+export const UTTERANCE_TIMEOUT_MS = 1_500;
+/** Embedding a version's examples (off the turn): each batch at most this long. */
+const EXAMPLES_TIMEOUT_MS = 60_000;
+/** After a failure to embed a version's examples, the next try waits this long. */
+const RETRY_MS = 60_000;
+/** Versions whose vectors a node keeps loaded. */
+const LOADED = 64;
+/** The label of an out-of-scope example. */
+const NONE = '';
+
+interface Examples {
+  labels: string[];
+  vectors: Float32Array[];
+}
+
+export class IntentEmbeddings {
+  private readonly loaded = new Map<string, Examples>();
+  private readonly preparing = new Map<string, Promise<void>>();
+  private readonly failedAt = new Map<string, number>();
+
+  constructor(private readonly deps: IntentEmbeddingDeps) {}
+
+  /** nlp.js's classifier with the embedding model as second opinion (itself when there is no version: a draft). */
+  classifierFor(bot: BotRecord, versionId: number | null, nlp: CompiledNlp | null, base: Classifier | null): Classifier | null {
+    if (base === null || nlp === null || versionId === null) return base;
+    return { classify: async (text) => this.refine(bot, versionId, nlp, text, await base.classify(text)) };
+  }
+
+  /** Never throws: anything that goes wrong leaves nlp.js's answer. */
+  async refine(bot: BotRecord, versionId: number, nlp: CompiledNlp, text: string, answer: ClassifyAnswer): Promise<ClassifyAnswer> {
+    const best = answer.intents[0];
+    if ((best !== undefined && best.score >= nlp.threshold) || text.trim() === '') return answer;
+    try {
+      const provider = await this.deps.provider(bot.id);
+      if (provider === null) return answer;
+      const examples = await this.examples(bot, versionId, nlp, provider);
+      if (examples === null) return answer;
+      const query = await this.deps.embed(provider, [text], { timeoutMs: UTTERANCE_TIMEOUT_MS, allowPrivateNetwork: this.deps.allowPrivateNetwork });
+      const tokens = query.tokens;
+      if (query.status !== 'OK') return { ...answer, tokens };
+      const nearest = nearestLabel(examples, query.vectors[0]);
+      if (nearest === null || nearest.label === NONE || nearest.similarity < this.deps.minSimilarity) return { ...answer, tokens };
+      const scores = new Map(answer.intents.map((i) => [i.intent, i.score]));
+      scores.set(nearest.label, Math.max(scores.get(nearest.label) ?? 0, Math.min(1, nearest.similarity)));
+      const intents = [...scores].map(([intent, score]) => ({ intent, score })).sort((a, b) => b.score - a.score || (a.intent < b.intent ? -1 : 1));
+      return { intents, tokens };
+    } catch (error) {
+      this.deps.onError?.(error);
+      return answer;
+    }
+  }
+
+  /** The version's example vectors for the provider's model, or null (then queued, off the turn). */
+  private async examples(bot: BotRecord, versionId: number, nlp: CompiledNlp, provider: EmbeddingProvider): Promise<Examples | null> {
+    const key = `${versionId}\u0000${provider.model}`;
+    const known = this.loaded.get(key);
+    if (known !== undefined) return known;
+    const stored = await this.deps.store.vectors.intentVectors(versionId, provider.model);
+    if (stored !== null) {
+      const examples = fromStored(stored.labels, stored.vectors);
+      this.loaded.set(key, examples);
+      while (this.loaded.size > LOADED) this.loaded.delete(this.loaded.keys().next().value!);
+      return examples;
+    }
+    const failed = this.failedAt.get(key);
+    if (!this.preparing.has(key) && (failed === undefined || this.deps.clock.now() - failed >= RETRY_MS)) {
+      const job = this.prepare(bot, versionId, nlp, provider, key).finally(() => this.preparing.delete(key));
+      this.preparing.set(key, job);
+    }
+    return null;
+  }
+
+  /** Embeds and stores a version's examples for a model (resolves when done; failures are remembered, not thrown). */
+  async prepare(bot: BotRecord, versionId: number, nlp: CompiledNlp, provider: EmbeddingProvider, key = `${versionId}\u0000${provider.model}`): Promise<void> {
+    const labels: string[] = [];
+    const texts: string[] = [];
+    for (const intent of nlp.intents) for (const example of intent.examples) (labels.push(intent.name), texts.push(example));
+    for (const example of OUT_OF_SCOPE_EXAMPLES[nlp.language as NlpLanguage] ?? OUT_OF_SCOPE_EXAMPLES.en) (labels.push(NONE), texts.push(example));
+    try {
+      const result = await this.deps.embed(provider, texts, { timeoutMs: EXAMPLES_TIMEOUT_MS, allowPrivateNetwork: this.deps.allowPrivateNetwork });
+      if (result.tokens > 0) await this.deps.countTokens(bot.id, result.tokens);
+      if (result.status !== 'OK') {
+        this.failedAt.set(key, this.deps.clock.now());
+        return;
+      }
+      const all = Buffer.concat(result.vectors.map(vectorBytes));
+      await this.deps.store.vectors.putIntentVectors(versionId, provider.model, labels, all, this.deps.clock.now());
+      this.failedAt.delete(key);
+    } catch (error) {
+      this.failedAt.set(key, this.deps.clock.now());
+      this.deps.onError?.(error);
+    }
+  }
+
+  /** Resolves when every example embedding started so far has ended (tests). */
+  async settled(): Promise<void> {
+    while (this.preparing.size > 0) await Promise.allSettled([...this.preparing.values()]);
+  }
+}
+
+function fromStored(labels: string[], bytes: Uint8Array): Examples {
+  const all = vectorFromBytes(bytes);
+  const dims = labels.length === 0 ? 0 : Math.floor(all.length / labels.length);
+  return { labels, vectors: labels.map((_, i) => all.subarray(i * dims, (i + 1) * dims)) };
+}
+
+function nearestLabel(examples: Examples, query: Float32Array): { label: string; similarity: number } | null {
+  let best: { label: string; similarity: number } | null = null;
+  examples.vectors.forEach((vector, i) => {
+    const s = similarity(vector, query);
+    if (best === null || s > best.similarity) best = { label: examples.labels[i], similarity: s };
+  });
+  return best;
+}
