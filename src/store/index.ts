@@ -17,6 +17,7 @@ import { assignmentRepository, cannedResponseRepository, noteRepository } from '
 import { outboxRepository } from './outbox.js';
 import { previewRepository } from './preview.js';
 import { channelRepository } from './channels.js';
+import { broadcastRepository } from './broadcasts.js';
 import { knowledgeRepository } from './knowledge.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
@@ -45,6 +46,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     cannedResponses: cannedResponseRepository(db),
     preview: previewRepository(db, secrets),
     knowledge: knowledgeRepository(db),
+    broadcasts: broadcastRepository(db),
   };
 }
 
