@@ -95,15 +95,15 @@ export function broadcastRepository(db: Queryable) {
      * locked with SKIP LOCKED, so two nodes never lease the same one at once.
      */
     async lease(node: string, now: number, until: number, limit: number): Promise<BroadcastRecord[]> {
-      const lock = db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-      const rows = await db.all<Row>(
-        `UPDATE broadcasts SET claimed_until = $3, claimed_by = $2 WHERE id IN (
-           SELECT id FROM broadcasts
-           WHERE (status = 'running' OR (status = 'scheduled' AND next_run_at <= $1)) AND (claimed_until <= $1 OR claimed_by = $2)
-           ORDER BY next_run_at LIMIT $4 ${lock})
-         RETURNING ${COLUMNS}`,
-        [now, node, until, limit],
-      );
+      const due = `SELECT id FROM broadcasts
+        WHERE (status = 'running' OR (status = 'scheduled' AND next_run_at <= $1)) AND (claimed_until <= $1 OR claimed_by = $2)
+        ORDER BY next_run_at LIMIT $4`;
+      const sql =
+        db.dialect === 'postgres'
+          ? `WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
+             UPDATE broadcasts b SET claimed_until = $3, claimed_by = $2 FROM picked WHERE b.id = picked.id RETURNING ${COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}`
+          : `UPDATE broadcasts SET claimed_until = $3, claimed_by = $2 WHERE id IN (${due}) RETURNING ${COLUMNS}`;
+      const rows = await db.all<Row>(sql, [now, node, until, limit]);
       return rows.map(toRecord);
     },
     /** Gives a lease back (this node stops). */
@@ -130,15 +130,18 @@ export function broadcastRepository(db: Queryable) {
     },
     /** Claims up to `limit` due, pending recipients of one channel for one attempt each, until `until`. */
     async claimRecipients(broadcastId: string, run: number, channel: string, now: number, until: number, limit: number): Promise<ClaimedRecipient[]> {
-      const lock = db.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-      const rows = await db.all<{ conversation_id: number; claimed_until: number }>(
-        `UPDATE broadcast_recipients SET claimed_until = $6 WHERE broadcast_id = $1 AND run = $2 AND conversation_id IN (
-           SELECT conversation_id FROM broadcast_recipients
-           WHERE broadcast_id = $1 AND run = $2 AND status = 'pending' AND channel = $3 AND due_at <= $4 AND claimed_until <= $4
-           ORDER BY conversation_id LIMIT $5 ${lock})
-         RETURNING conversation_id, claimed_until`,
-        [broadcastId, run, channel, now, limit, until],
-      );
+      const due = `SELECT conversation_id FROM broadcast_recipients
+        WHERE broadcast_id = $1 AND run = $2 AND status = 'pending' AND channel = $3 AND due_at <= $4 AND claimed_until <= $4
+        ORDER BY conversation_id LIMIT $5`;
+      // PostgreSQL: picked once (a materialized CTE; a LIMIT subquery in the WHERE may run again and
+      // claim more), locked with SKIP LOCKED so that two nodes never claim the same recipient
+      const sql =
+        db.dialect === 'postgres'
+          ? `WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
+             UPDATE broadcast_recipients r SET claimed_until = $6 FROM picked
+             WHERE r.broadcast_id = $1 AND r.run = $2 AND r.conversation_id = picked.conversation_id RETURNING r.conversation_id`
+          : `UPDATE broadcast_recipients SET claimed_until = $6 WHERE broadcast_id = $1 AND run = $2 AND conversation_id IN (${due}) RETURNING conversation_id`;
+      const rows = await db.all<{ conversation_id: number }>(sql, [broadcastId, run, channel, now, limit, until]);
       if (rows.length === 0) return [];
       const ids = rows.map((r) => Number(r.conversation_id));
       const users = await db.all<{ id: number; user_id: string }>(`SELECT id, user_id FROM conversations WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`, ids);
