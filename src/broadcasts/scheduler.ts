@@ -147,14 +147,23 @@ export class BroadcastScheduler {
       claimed.push(...got);
     }
     const queue = [...claimed];
+    const usage = { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens: 0 };
     const worker = async () => {
-      for (let r = queue.shift(); r && !this.stopped; r = queue.shift()) await this.reach(bot, b, r);
+      for (let r = queue.shift(); r && !this.stopped; r = queue.shift()) {
+        const outcome = await this.reach(bot, b, r);
+        if (outcome.kind !== 'sent') continue;
+        usage.notifications++;
+        usage.apiCalls += outcome.apiCalls;
+        usage.aiTokens += outcome.aiTokens;
+      }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+    // each recipient reached is a notification (api.md section 13), counted once per batch
+    if (usage.notifications > 0) await this.store.accounts.addUsage(bot.accountId, this.clock.iso(now).slice(0, 7), usage);
     return claimed.length > 0;
   }
 
-  private async reach(bot: BotRecord, b: BroadcastRecord, r: ClaimedRecipient): Promise<void> {
+  private async reach(bot: BotRecord, b: BroadcastRecord, r: ClaimedRecipient) {
     const outcome = await this.conversations.broadcast(bot, {
       ...r,
       behaviour: b.spec.Behaviour,
@@ -163,6 +172,7 @@ export class BroadcastScheduler {
       messengerTag: bot.settings.broadcasts?.messengerTag ?? null,
     });
     if (outcome.kind === 'skipped' || outcome.kind === 'failed') await this.store.broadcasts.markUnsent(r, outcome.kind, outcome.reason);
+    return outcome;
   }
 
   /** The run is over: the next one is scheduled (Repeat), or the broadcast is done. */

@@ -30,7 +30,7 @@ export interface BroadcastRecipientTurn {
   messengerTag: string | null;
 }
 
-export type BroadcastTurnOutcome = { kind: 'sent' } | { kind: 'skipped' | 'failed'; reason: string } | { kind: 'lost' };
+export type BroadcastTurnOutcome = { kind: 'sent'; apiCalls: number; aiTokens: number } | { kind: 'skipped' | 'failed'; reason: string } | { kind: 'lost' };
 
 class LostClaim extends Error {}
 
@@ -69,13 +69,14 @@ export class BroadcastTurn {
         return {
           save: next,
           messages: [message],
-          usage: { messages: 0, replies: 0, notifications: 1, apiCalls: outcome.apiCalls, aiTokens: outcome.aiTokens },
+          // no usage here: the scheduler counts a batch's notifications at once (every turn of an
+          // account updating its one usage row would queue the turns one behind the other)
           broadcastTag: `${r.broadcastId}:${r.run}`,
           alsoWrite: async (tx: TurnWrites) => {
             if (!(await tx.broadcasts.markSent(r, this.deps.clock.now()))) throw new LostClaim();
           },
           afterCommit: (saved: ConversationRecord) => this.userTurn.afterCommit(saved, outcome.effects),
-          reply: { kind: 'sent' } as BroadcastTurnOutcome,
+          reply: { kind: 'sent', apiCalls: outcome.apiCalls, aiTokens: outcome.aiTokens } as BroadcastTurnOutcome,
         };
       });
     } catch (error) {
