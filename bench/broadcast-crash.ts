@@ -71,7 +71,7 @@ try {
   while (!(last.Status === 'done' && last.Counts.Delivered + last.Counts.Failed === last.Counts.Sent)) {
     await sleep(200);
     last = await get(b);
-    if (Date.now() - started > 300_000) throw new Error(`not done in 5 minutes: ${JSON.stringify(last)}`);
+    if (Date.now() - started > 1_200_000) throw new Error(`not done in 20 minutes: ${JSON.stringify(last)}`);
   }
   const finished = Date.now();
   const c = last.Counts;

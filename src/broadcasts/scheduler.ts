@@ -26,6 +26,11 @@ const CHANNELS = Object.keys(DEFAULT_RATES);
 const LEASE_BATCH = 10;
 /** turns under way at once per broadcast on this node */
 const CONCURRENCY = 32;
+/**
+ * recipients claimed per channel and pass: a pass ends (and the lease is renewed) long before the
+ * claims run out, even on a slow node, so another node never claims what is still queued here
+ */
+const BATCH = 64;
 
 export interface SchedulerOptions {
   /** this node's name in leases */
@@ -142,7 +147,7 @@ export class BroadcastScheduler {
     for (const channel of CHANNELS) {
       const room = this.room(b.id, channel, bot.settings.broadcasts?.messagesPerSecond ?? DEFAULT_RATES[channel], now);
       if (room < 1) continue;
-      const got = await this.store.broadcasts.claimRecipients(b.id, b.run, channel, now, now + this.options.claimMs, room);
+      const got = await this.store.broadcasts.claimRecipients(b.id, b.run, channel, now, now + this.options.claimMs, Math.min(room, BATCH));
       this.spend(b.id, channel, got.length);
       claimed.push(...got);
     }
