@@ -8,6 +8,7 @@ import { chatOk, uid } from '../support/chat-kit.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { B_MORE, Broadcasts, movableServer, promoBot } from '../support/broadcast-kit.js';
 import { setCustomChannel } from '../support/webhook-kit.js';
+import { setWeb, startWeb, webKeyOf } from '../support/web-kit.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import type { Tenant } from '../support/fixtures.js';
 import type { TestServer } from '../support/server.js';
@@ -120,6 +121,21 @@ for (const kind of databaseKinds()) {
       } finally {
         await receiver.close();
       }
+    });
+
+    test("the web widget shows a broadcast on the visitor's next visit, and only web conversations get one by Channels", async () => {
+      const { tenant, api } = await Broadcasts.forNewBot(server);
+      await setWeb(server.client, tenant, { enabled: true, allowedOrigins: ['*'] });
+      const key = await webKeyOf(server.client, tenant);
+      const visitor = (await startWeb(server.client, key)).UserId as string;
+      const custom = uid('not-web');
+      await start(tenant, custom);
+      const b = await api.create({ Audience: { Channels: ['web'] } });
+      const done = await api.until(b.BroadcastId, (x) => x.Status === 'done', 'done');
+      assert.deepEqual([done.Counts.Audience, done.Counts.Sent], [1, 1]);
+      const resumed = await startWeb(server.client, key, { UserId: visitor });
+      assert.deepEqual(resumed.Parts.map((p: any) => p.Text).slice(-1), ['Our sale starts today, friend! ']);
+      assert.deepEqual(await pending(tenant, custom), []);
     });
 
     test('errors: unknown broadcast 404, unknown behaviour 404, a time without offset 400, cancel of an ended one 409, bounds 400', async () => {
