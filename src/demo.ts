@@ -26,6 +26,10 @@ export async function seedDemo(services: Services): Promise<DemoKeys | null> {
   const file = services.bots.checkFile({ ...demo, knowledge: { beforeFallback: true } }, 'application/json');
   const bot = await services.bots.create(account, file);
   await services.knowledge.add(bot, JSON.parse(fs.readFileSync(DEMO_FAQ_FILE, 'utf8')));
+  // A weekly broadcast (docs/broadcasts.md) to users tagged `newsletter`, from tomorrow 09:00 UTC:
+  // the console and GET /bots/{APIKey}/broadcasts show it scheduled.
+  const tomorrow = new Date(services.clock.now() + 86_400_000).toISOString().slice(0, 10);
+  await services.broadcasts.create(bot, { Name: 'Weekly hello', Behaviour: 'Main', Audience: { Tags: { any: ['newsletter'] } }, At: `${tomorrow}T09:00:00+00:00`, Repeat: { Every: 'week' } });
   // GET /demo embeds the widget for this bot.
   await services.web.rememberDemoWebKey(bot.webKey);
   // An operator, so the console works from the first start; the password is shown once.
@@ -60,6 +64,8 @@ export function demoInstructions(base: string, keys: DemoKeys): string {
     `  analytics, and the designer at ${base}/console/designer)`,
     'Ask the FAQ it answers from (knowledge, with its source named):',
     `  curl -s -X POST ${base}/custom/chat -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"UserId":"me","Text":"do you ship to norway?"}'`,
+    'Its scheduled broadcast (docs/broadcasts.md), with the account token ACCOUNT made below:',
+    `  curl -s ${base}/bots/${keys.botKey}/broadcasts -H "Authorization: Bearer $ACCOUNT"`,
     `API docs: ${base}/docs   bot file schema: ${base}/schema/bot.json`,
     '',
     'Publish the bot on Telegram (COLLOQUY_PUBLIC_URL must be an https address Telegram can reach; WhatsApp and Messenger: docs/channels.md):',

@@ -60,6 +60,8 @@ import { buildServer, type App } from './http/server.js';
 import type { Services } from './http/services.js';
 import { Metrics } from './observability/metrics.js';
 import { systemClock, type Clock } from './shared/clock.js';
+import { BroadcastScheduler } from './broadcasts/scheduler.js';
+import { BroadcastService } from './broadcasts/service.js';
 import { openStore, type Store } from './store/index.js';
 import type { ConversationRecord } from './conversations/model.js';
 
@@ -187,6 +189,19 @@ export async function createServices(config: Config, store: Store, options: Star
   // The designer's preview: the same service on drafts, apart from real conversations.
   const preview = new Preview({ ...turnDeps, store });
   const chat = new ChatService(conversations);
+  // Broadcasts run on every node (leases in the database): no scheduler service (broadcasts.md).
+  const webhookTarget = new WebhookTarget(store, clock, { allowPrivateNetwork: config.allowPrivateNetwork });
+  const scheduler = new BroadcastScheduler(store, clock, conversations, webhookTarget, {
+    node: crypto.randomUUID(),
+    claimMs: config.jobClaimSeconds * 1000,
+    onError: (error) => options.log?.(`broadcasts: ${(error as Error).message}`),
+  });
+  const broadcasts = new BroadcastService({
+    store,
+    clock,
+    behavioursOf: async (bot) => (await live.get(bot).catch(() => null))?.behaviours ? new Set((await live.get(bot)).behaviours.keys()) : null,
+    wake: () => scheduler.wake(),
+  });
   const connections = new ChannelConnections({ store, platforms, clock, publicUrl: () => config.publicUrl });
   const onChannelError = (error: unknown) => options.log?.(`channel update failed: ${(error as Error).message}`);
   const inbound = new ChannelInbound({ store, connections, conversations, metrics, clock, wakeDispatcher: () => dispatcher.wake(), onError: onChannelError });
@@ -204,6 +219,7 @@ export async function createServices(config: Config, store: Store, options: Star
     understanding,
     knowledge,
     knowledgeAnswers,
+    broadcasts,
     conversations,
     chat,
     web: new WebChannel({ store, conversations, events, config, clock }),
@@ -231,14 +247,14 @@ export async function createServices(config: Config, store: Store, options: Star
   ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
-  return { services, maintenance, dispatcher, embedder: embeddings.embedder, tokenTally, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, dispatcher, scheduler, embedder: embeddings.embedder, tokenTally, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
 }
 
 export async function start(config: Config, options: StartOptions = {}): Promise<Running> {
   const log = options.log ?? (() => undefined);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openMigratedStore(config, log);
-  const { services, maintenance, dispatcher, embedder, tokenTally, turns, adminTokenGenerated } = await createServices(config, store, options);
+  const { services, maintenance, dispatcher, scheduler, embedder, tokenTally, turns, adminTokenGenerated } = await createServices(config, store, options);
   const app = await buildServer(services, { logger: options.logger ?? false });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -250,6 +266,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   }
   maintenance.start();
   dispatcher.start();
+  scheduler.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -267,6 +284,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     // background loops (in-flight deliveries finish and release their claims), then disconnect.
     close: async () => {
       await app.close();
+      await scheduler.stop();
       await turns.drain();
       await maintenance.stop();
       await dispatcher.stop();

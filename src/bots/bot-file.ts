@@ -76,6 +76,17 @@ export interface BotSettings {
   wordsPerMinute?: number;
   simplifiedAuth?: boolean;
   channels?: { custom?: CustomChannelSettings; web?: WebChannelSettings; [channel: string]: unknown };
+  broadcasts?: BroadcastSettings;
+}
+
+/** broadcasts.md: opt-out keywords and their replies, Messenger's message tag, the sending pace. */
+export interface BroadcastSettings {
+  stopKeywords?: string[];
+  startKeywords?: string[];
+  stopReply?: string;
+  startReply?: string;
+  messengerTag?: string;
+  messagesPerSecond?: number;
 }
 
 export interface BotFile {

@@ -200,8 +200,25 @@ const settingsSchema: JsonSchema = {
         },
       },
     },
+    broadcasts: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'broadcasts.md: opt-out keywords, Messenger message tag, sending pace',
+      properties: {
+        stopKeywords: keywords('texts that opt a user out of broadcasts (default stop, unsubscribe; [] for none)'),
+        startKeywords: keywords('texts that opt an opted-out user back in (default start)'),
+        stopReply: { type: 'string', maxLength: 1000, description: 'the confirmation of an opt-out' },
+        startReply: { type: 'string', maxLength: 1000, description: 'the confirmation of an opt-in' },
+        messengerTag: { enum: ['ACCOUNT_UPDATE', 'CONFIRMED_EVENT_UPDATE', 'POST_PURCHASE_UPDATE', 'HUMAN_AGENT'], description: "Meta's message tag for Messenger users outside the 24-hour window" },
+        messagesPerSecond: { type: 'integer', minimum: 1, maximum: 1000, description: "recipients a second on each channel (default: the platform's own limit)" },
+      },
+    },
   },
 };
+
+function keywords(description: string): JsonSchema {
+  return { type: 'array', maxItems: 20, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 64 }, description };
+}
 
 /** The complete bot-file schema for the given action registry. */
 export function buildBotSchema(registry: ActionRegistry = actionRegistry, options: { id?: string } = {}): JsonSchema {

@@ -48,6 +48,12 @@ export interface TurnWrites {
     add(conversationId: number, rows: NewMissedText[], keep: number): Promise<void>;
   };
   accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
+  /** a broadcast's recipient marked sent with its turn; a click on a broadcast's button (broadcasts.md) */
+  broadcasts: {
+    markSent(r: { broadcastId: string; run: number; conversationId: number; claimedUntil: number }, now: number): Promise<boolean>;
+    behaviourOf(id: string): Promise<string | null>;
+    noteClick(broadcastId: string, conversationId: number, now: number): Promise<void>;
+  };
   shares: {
     insert(share: ShareRecord): Promise<void>;
     makeViewOnly(conversationId: number): Promise<void>;
@@ -88,6 +94,8 @@ export interface ConversationStorage {
   };
   shares: { expiredAuto(now: number): Promise<StoredShare[]>; markHandedBack(codeHash: string): Promise<boolean> };
   bots: { byId(id: string): Promise<BotRecord | null> };
+  /** when the user of a conversation wrote last (the platforms' 24-hour window) */
+  broadcasts: { lastUserAt(conversationId: number): Promise<number | null> };
   /**
    * A turn's usual writes, atomically and durably, in the cheapest way the database offers
    * (PostgreSQL: one statement; SQLite: a few statements in the group's transaction).

@@ -11,6 +11,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ConversationStorage } from './port.js';
 import { chattable, liftEndedBan } from './control-machine.js';
+import { BroadcastTurn, type BroadcastRecipientTurn, type BroadcastTurnOutcome } from './broadcast-turn.js';
 import { injectedParts } from './inject.js';
 import { applyRequestValues, assertPartsDepth, assertWritableVariables, LIMITS, type VariableFields } from './limits.js';
 import type { ConversationRecord, Direction } from './model.js';
@@ -33,9 +34,11 @@ export type ConversationServiceDeps = TurnRunnerDeps & { store: ConversationStor
 
 export class ConversationService {
   private readonly userTurn: UserTurn;
+  private readonly broadcastTurn: BroadcastTurn;
 
   constructor(private readonly deps: ConversationServiceDeps) {
     this.userTurn = new UserTurn(deps);
+    this.broadcastTurn = new BroadcastTurn(deps, this.userTurn);
   }
 
   /** The bot's live version, compiled (cached per version). */
@@ -52,6 +55,11 @@ export class ConversationService {
   async say(bot: BotRecord, userId: string | undefined, message: UserMessage): Promise<ChatReply> {
     assertWritableVariables(message.variables);
     return this.userTurn.run(bot, await this.live(bot), userId ?? crypto.randomUUID(), message);
+  }
+
+  /** A broadcast reaches one conversation: the bot starts a turn there (broadcast-turn.ts). */
+  async broadcast(bot: BotRecord, recipient: BroadcastRecipientTurn): Promise<BroadcastTurnOutcome> {
+    return this.broadcastTurn.run(bot, await this.live(bot), recipient);
   }
 
   /**

@@ -37,6 +37,8 @@ export interface TurnResult<T> {
   missedTexts?: MissedText[];
   /** more writes that must commit with the turn (shares, …) */
   alsoWrite?: (tx: TurnWrites, conversationId: number) => Promise<void>;
+  /** `<broadcast id>:<run>`: the rows delivering this turn to its user report to that broadcast's counts */
+  broadcastTag?: string;
   /** runs once the transaction committed (fire-and-forget work) */
   afterCommit?: (conversation: ConversationRecord) => void;
   reply: T;
@@ -207,7 +209,7 @@ export class ConversationTurns {
       }
       const plan = planWebhooks(bot, before, conversation, messages, now);
       const deliveries = planned ?? (messages.length > 0 ? this.channelDeliveries(bot, conversation, messages, now) : []);
-      for (const row of [...plan.rows, ...deliveries]) await tx.outbox.insert(row);
+      for (const row of [...plan.rows, ...deliveries]) await tx.outbox.insert(result.broadcastTag && reachesUser(conversation, row) ? { ...row, broadcast: result.broadcastTag } : row);
       const counted = { ...NO_USAGE, ...usage, notifications: (usage?.notifications ?? 0) + plan.notifications };
       if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, month, counted);
       await tx.missedTexts.add(conversation.id, missedTexts(conversation.id), keepMissed);
@@ -215,6 +217,11 @@ export class ConversationTurns {
       return { conversation, outbox: plan.rows.length + deliveries.length };
     });
   }
+}
+
+/** An outbox row that delivers to the conversation's user: a platform call, or the custom channel's own webhook message. */
+function reachesUser(conversation: ConversationRecord, row: NewOutboxRow): boolean {
+  return row.target === 'channel' || (conversation.channel === 'custom' && row.event === 'message');
 }
 
 /** Whether a turn changed a column that only control changes touch (the store may skip them otherwise). */

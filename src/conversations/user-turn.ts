@@ -17,6 +17,7 @@ import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.j
 import type { ConversationTurns } from './turns.js';
 import type { TurnWrites } from './port.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
+import { broadcastClick, optOutAnswer, recordBroadcastClick } from './broadcast-rules.js';
 import { replyOf, type ChatReply } from './reply.js';
 import type { VariableUpdate } from './values.js';
 import type { ConversationRecord } from './model.js';
@@ -100,6 +101,22 @@ export class UserTurn {
         };
       }
 
+      // A stop (or start) keyword answers for itself: the flow does not run (broadcasts.md "Opt-out").
+      const confirmation = input.command ? null : optOutAnswer(bot, compiled, next.state, input.text);
+      if (confirmation) {
+        messages.push({ direction: 'BOT', parts: confirmation, pushed: false, enableUserChat: true });
+        const answer = this.reply(next, confirmation, true);
+        for (const m of messages) m.creation = answer.Creation;
+        return {
+          save: next,
+          messages,
+          usage: { messages: userPart ? 1 : 0, replies: 1, notifications: 0, apiCalls: 0 },
+          alsoWrite: input.inbound ? (tx, conversationId) => this.recordInbound(tx, conversationId, input) : undefined,
+          reply: answer,
+        };
+      }
+      const click = current ? broadcastClick(compiled, next.state, input.command) : null;
+
       const outcomes: TurnOutcome[] = [];
       for (const turnInput of this.engineInputs(compiled, input, current === null)) {
         const before = outcomes.at(-1)?.state ?? next.state;
@@ -132,7 +149,7 @@ export class UserTurn {
         },
         missedTexts: missed.map((m) => ({ text: m.text, behaviour: m.behaviour, interaction: m.interaction })),
         // The common turn writes nothing more: no callback, so the store keeps its fast path.
-        alsoWrite: !input.inbound && newShares.size === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, conversationId, input, newShares),
+        alsoWrite: !input.inbound && newShares.size === 0 && !click ? undefined : (tx, conversationId) => this.alsoWrite(tx, conversationId, input, newShares, click),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -142,9 +159,10 @@ export class UserTurn {
     return reply;
   }
 
-  /** What a turn writes besides the conversation: its update id, the shares it made. */
-  private async alsoWrite(tx: TurnWrites, conversationId: number, input: UserMessage, newShares: Map<string, { mode: ShareMode; hours: number }>): Promise<void> {
+  /** What a turn writes besides the conversation: its update id, the shares it made, a broadcast's click. */
+  private async alsoWrite(tx: TurnWrites, conversationId: number, input: UserMessage, newShares: Map<string, { mode: ShareMode; hours: number }>, click: ReturnType<typeof broadcastClick>): Promise<void> {
     await this.recordInbound(tx, conversationId, input);
+    if (click) await recordBroadcastClick(tx, conversationId, click, this.deps.clock.now());
     for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
   }
 
@@ -201,7 +219,7 @@ export class UserTurn {
   }
 
   /** The flow's `operator` and `forget` actions, as transitions of the one control-state machine. */
-  private applyControl(conversation: ConversationRecord, effects: Effect[]): ConversationRecord {
+  applyControl(conversation: ConversationRecord, effects: Effect[]): ConversationRecord {
     let c = conversation;
     for (const effect of effects) {
       if (effect.kind === 'forget') c = transition(c, { kind: 'forget' }, this.deps.clock);
@@ -213,7 +231,7 @@ export class UserTurn {
     return c;
   }
 
-  private afterCommit(saved: ConversationRecord, effects: Effect[]): void {
+  afterCommit(saved: ConversationRecord, effects: Effect[]): void {
     if (saved.forgetting) this.deps.forget(saved);
     for (const effect of effects) {
       if (effect.kind !== 'asyncHttp') continue;
@@ -230,11 +248,11 @@ export class UserTurn {
     };
   }
 
-  private engineContext(): EngineContext {
+  engineContext(): EngineContext {
     return { now: () => Date.now(), random: this.deps.random ?? Math.random };
   }
 
-  private handlers(bot: BotRecord, compiled: CompiledBot, conversationId: number | null, newShares: Map<string, { mode: ShareMode; hours: number }>): RequestHandlers {
+  handlers(bot: BotRecord, compiled: CompiledBot, conversationId: number | null, newShares: Map<string, { mode: ShareMode; hours: number }>): RequestHandlers {
     return {
       // A model that fails to answer leaves the text not understood; it never fails the turn.
       classify: async (request) => (await this.deps.classifierOf?.(compiled, bot)?.classify(request.text).catch(() => null)) ?? { intents: [] },

@@ -134,6 +134,7 @@ function previewStorage(store: Store, ownerOf: (twinId: string) => BotRecord | u
     conversations: store.conversations,
     shares: store.shares,
     bots: store.bots,
+    broadcasts: store.broadcasts,
     saveTurn: (turn) => store.saveTurn({ ...turn, missedTexts: [] }),
     transaction: (work) =>
       store.transaction((tx) =>

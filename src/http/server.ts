@@ -34,6 +34,8 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { channelRoutes } from './routes/channels.js';
 import { designerRoutes } from './routes/designer.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
+import { broadcastRoutes } from './routes/broadcasts.js';
+import { broadcastConsoleRoutes } from './routes/broadcasts-console.js';
 import { designerPageRoutes } from './routes/designer-page.js';
 
 declare module 'fastify' {
@@ -127,7 +129,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, designerRoutes, designerPageRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -28,6 +28,7 @@ import type { Clock } from '../shared/clock.js';
 import type { RateWindowTable } from '../store/rate-windows.js';
 import type { KnowledgeService } from '../knowledge/service.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
+import type { BroadcastService } from '../broadcasts/service.js';
 
 export interface Services {
   config: Config;
@@ -44,6 +45,8 @@ export interface Services {
   /** knowledge sources and search (knowledge.md) */
   knowledge: KnowledgeService;
   knowledgeAnswers: KnowledgeAnswers;
+  /** broadcasts.md: the bot speaks first, to an audience */
+  broadcasts: BroadcastService;
   conversations: ConversationService;
   chat: ChatService;
   /** the designer's preview chat on drafts (designer/preview.ts) */

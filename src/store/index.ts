@@ -18,6 +18,7 @@ import { outboxRepository } from './outbox.js';
 import { activityRepository, inboxRepository, messageSearchRepository, teamRepository } from './console-inbox.js';
 import { previewRepository } from './preview.js';
 import { channelRepository } from './channels.js';
+import { broadcastRepository } from './broadcasts.js';
 import { knowledgeRepository } from './knowledge.js';
 import { knowledgeVectorRepository } from './knowledge-vectors.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
@@ -52,6 +53,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     preview: previewRepository(db, secrets),
     knowledge: knowledgeRepository(db),
     vectors: knowledgeVectorRepository(db),
+    broadcasts: broadcastRepository(db),
   };
 }
 

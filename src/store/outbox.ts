@@ -18,6 +18,7 @@ interface Row {
   claimed_until: number;
   created_at: number;
   delivered_at: number | null;
+  broadcast: string | null;
 }
 
 const toRow = (r: Row): OutboxRow => ({
@@ -37,15 +38,16 @@ const toRow = (r: Row): OutboxRow => ({
   claimedUntil: Number(r.claimed_until),
   createdAt: Number(r.created_at),
   deliveredAt: r.delivered_at === null ? null : Number(r.delivered_at),
+  broadcast: r.broadcast ?? null,
 });
 
 export function outboxRepository(db: Queryable) {
   return {
     async insert(row: NewOutboxRow): Promise<void> {
       await db.run(
-        `INSERT INTO outbox (delivery_id, bot_id, conversation_id, user_id, event, body, status, attempts, next_attempt_at, claimed_until, created_at, target)
-         VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, 0, $7, $8)`,
-        [row.deliveryId, row.botId, row.conversationId, row.userId, row.event, row.body, row.createdAt, row.target ?? 'webhook'],
+        `INSERT INTO outbox (delivery_id, bot_id, conversation_id, user_id, event, body, status, attempts, next_attempt_at, claimed_until, created_at, target, broadcast)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, 0, $7, $8, $9)`,
+        [row.deliveryId, row.botId, row.conversationId, row.userId, row.event, row.body, row.createdAt, row.target ?? 'webhook', row.broadcast ?? null],
       );
     },
     /**
@@ -61,7 +63,7 @@ export function outboxRepository(db: Queryable) {
       const rows = await db.all<Row>(
         `UPDATE outbox SET claimed_until = $2 WHERE id IN (
            SELECT o.id FROM outbox o
-           WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND o.claimed_until <= $1
+           WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND o.claimed_until <= $1 AND (o.broadcast IS NULL OR o.claimed_until = 0)
              AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.conversation_id = o.conversation_id AND e.target = o.target AND e.status = 'pending' AND e.id < o.id)
              AND (o.target <> 'webhook' OR NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.bot_id = o.bot_id AND w.paused_until > $1))
            ORDER BY o.id LIMIT $3 ${lock})
@@ -69,6 +71,24 @@ export function outboxRepository(db: Queryable) {
         [now, until, limit],
       );
       return rows.map(toRow).sort((a, b) => a.id - b.id);
+    },
+    /**
+     * A broadcast's row whose claim ran out with no outcome recorded: the node attempting it died
+     * mid-call, and the platform may or may not have the message. It is never attempted again
+     * (a broadcast reaches no one twice) but failed as `interrupted`, so the counts say so.
+     */
+    async anyInterrupted(now: number): Promise<boolean> {
+      const row = await db.get("SELECT 1 AS one FROM outbox WHERE status = 'pending' AND broadcast IS NOT NULL AND claimed_until > 0 AND claimed_until <= $1 LIMIT 1", [now]);
+      return row !== undefined;
+    },
+    async interruptBroadcasts(now: number): Promise<Array<{ broadcast: string; conversationId: number }>> {
+      const rows = await db.all<{ broadcast: string; conversation_id: number }>(
+        `UPDATE outbox SET status = 'failed', claimed_until = 0, last_error = 'interrupted: the node attempting it stopped mid-call'
+         WHERE status = 'pending' AND broadcast IS NOT NULL AND claimed_until > 0 AND claimed_until <= $1
+         RETURNING broadcast, conversation_id`,
+        [now],
+      );
+      return rows.map((r) => ({ broadcast: r.broadcast, conversationId: Number(r.conversation_id) }));
     },
     /**
      * Records how an attempt went. The attempt always counts; its outcome (status, next attempt)

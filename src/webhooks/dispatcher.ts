@@ -86,6 +86,10 @@ export class Dispatcher {
     const room = MAX_IN_FLIGHT - this.inFlight.size;
     if (room <= 0) return 0;
     const now = this.clock.now();
+    // Broadcast rows a dead node left mid-call are failed, never attempted again (broadcasts.md).
+    if (await this.store.outbox.anyInterrupted(now)) await this.store.transaction(async (tx) => {
+      for (const row of await tx.outbox.interruptBroadcasts(now)) await tx.broadcasts.noteDelivery(row.broadcast, row.conversationId, false, 'interrupted');
+    });
     // At most one row per conversation is claimable at a time (the oldest pending one), so
     // conversations go side by side while each one's rows go in order.
     const claimed = await this.store.outbox.claimDue(now, now + this.options.claimMs, Math.min(BATCH, room));
@@ -121,6 +125,7 @@ export class Dispatcher {
         await tx.outbox.recordAttempt(row.id, row.claimedUntil, { status: 'delivered', statusCode: result.statusCode, error: null, nextAttemptAt: at, at });
         if (result.holdNextMs) await tx.outbox.holdNext(row, at + result.holdNextMs);
         if (pauses) await tx.outbox.setEndpoint(row.botId, 0, 0);
+        if (row.broadcast) await tx.broadcasts.noteDelivery(row.broadcast, row.conversationId, true, null);
       });
       return false;
     }
@@ -128,6 +133,7 @@ export class Dispatcher {
     const nextAttemptAt = at + Math.max(retryDelay(attempts), result.retryAfterMs ?? 0);
     await this.store.transaction(async (tx) => {
       await tx.outbox.recordAttempt(row.id, row.claimedUntil, { status: givenUp ? 'failed' : 'pending', statusCode: result.statusCode, error: result.error, nextAttemptAt, at });
+      if (givenUp && row.broadcast) await tx.broadcasts.noteDelivery(row.broadcast, row.conversationId, false, result.retry === false ? 'refused' : 'gave_up');
       if (!pauses || result.retry === false) return;
       const endpoint = await tx.outbox.endpoint(row.botId);
       const failures = endpoint.consecutiveFailures + 1;

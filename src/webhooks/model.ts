@@ -23,9 +23,12 @@ export interface OutboxRow {
   claimedUntil: number;
   createdAt: number;
   deliveredAt: number | null;
+  /** `<broadcast id>:<run>` when the row delivers a broadcast to its recipient (broadcasts.md) */
+  broadcast: string | null;
 }
 
 export type NewOutboxRow = Pick<OutboxRow, 'deliveryId' | 'botId' | 'conversationId' | 'userId' | 'event' | 'body' | 'createdAt'> & {
   /** default `webhook` */
   target?: DeliveryTargetName;
+  broadcast?: string | null;
 };

@@ -17,6 +17,17 @@ export interface TurnMessage {
   enableUserChat?: boolean;
   /** `Creation` of the chat reply this message went out in, so a webhook's Reply equals that reply */
   creation?: string;
+  /** a broadcast's message: how the platforms' windows let it out (broadcasts.md "Platform rules") */
+  broadcast?: BroadcastMessage;
+}
+
+export interface BroadcastMessage {
+  /** the user wrote last more than 24 hours ago */
+  outsideWindow: boolean;
+  /** WhatsApp outside the window: the approved template, its parameters already filled in */
+  template: { name: string; language: string; parameters: string[] } | null;
+  /** Messenger outside the window: the message tag configured for the bot */
+  messengerTag: string | null;
 }
 
 export interface WebhookPlan {

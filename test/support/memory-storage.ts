@@ -32,6 +32,8 @@ const clone = <T>(value: T): T => structuredClone(value);
 export class MemoryStorage implements ConversationStorage {
   private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], missed: [], usage: new Map(), seen: new Map(), lastInbound: new Map(), nextId: 1 };
   readonly bots = { byId: async (id: string) => this.botsById.get(id) ?? null };
+  /** no broadcasts in memory: the store tests cover them (test/e2e/broadcasts-*.test.ts) */
+  readonly broadcasts = { lastUserAt: async () => null };
   readonly conversations: ConversationStorage['conversations'];
   readonly shares: ConversationStorage['shares'];
   private queue: Promise<unknown> = Promise.resolve();
@@ -82,6 +84,7 @@ export class MemoryStorage implements ConversationStorage {
     const messagesOf = (id: number) => t().messages.filter((m) => m.conversationId === id).sort((a, b) => a.id - b.id);
     const partsOf = (messages: Message[]) => messages.flatMap((m) => m.parts);
     return {
+      broadcasts: { markSent: async () => false, behaviourOf: async () => null, noteClick: async () => undefined },
       conversations: {
         byUser: async (botId, userId) => clone([...t().conversations.values()].find((c) => c.botId === botId && c.userId === userId) ?? null),
         byId: async (id) => clone(t().conversations.get(id) ?? null),

@@ -154,12 +154,24 @@ export class WhatsAppDouble {
       return null;
     }
     if (b.type === 'interactive') return this.interactive(content);
+    if (b.type === 'template') return this.template(content);
     return `type "${b.type}" is not one Colloquy should send`;
   }
 
   private text(value: unknown, limit: number, what: string): string | null {
     if (typeof value !== 'string' || value.trim() === '') return `${what} is empty`;
     return value.length > limit ? `${what} is over ${limit} characters` : null;
+  }
+
+  /** A message template (Cloud API "template" object): name, language code, body parameters as texts. */
+  private template(t: any): string | null {
+    if (typeof t.name !== 'string' || t.name === '' || t.name.length > 512) return 'template.name must be a template name';
+    if (typeof t.language?.code !== 'string' || !/^[a-z]{2,3}(_[A-Z]{2})?$/.test(t.language.code)) return 'template.language.code must be a language code';
+    for (const c of t.components ?? []) {
+      if (c?.type !== 'body' || !Array.isArray(c.parameters)) return 'template components here are body parameters';
+      for (const p of c.parameters) if (p?.type !== 'text' || this.text(p.text, 1024, 'template parameter')) return 'a body parameter is a non-empty text';
+    }
+    return null;
   }
 
   private interactive(i: any): string | null {

@@ -10,7 +10,7 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { Store } from '../../store/index.js';
 import type { AttemptResult, DeliveryTarget } from '../../webhooks/delivery-target.js';
 import type { NewOutboxRow, OutboxRow } from '../../webhooks/model.js';
-import type { TurnMessage } from '../../webhooks/plan.js';
+import type { BroadcastMessage, TurnMessage } from '../../webhooks/plan.js';
 import { isMessagingChannel, type MessagingChannel, type PlatformCall } from './model.js';
 import type { MessagingPlatform } from './platform.js';
 
@@ -33,6 +33,19 @@ export function callRows(bot: BotRecord, conversation: Pick<ConversationRecord, 
   }));
 }
 
+/**
+ * A broadcast's calls under the platform's window rules (broadcasts.md "Platform rules"): outside
+ * WhatsApp's window, the approved template instead of the parts; on Messenger, a message of the
+ * `UPDATE` type inside the window and one with the configured message tag outside it.
+ */
+function broadcastCalls(platform: MessagingPlatform, parts: ReplyPart[], broadcast: BroadcastMessage, recipient: string): PlatformCall[] {
+  if (broadcast.template && platform.template) return [platform.template(broadcast.template, recipient)];
+  const calls = platform.render(parts, recipient);
+  if (platform.channel !== 'messenger') return calls;
+  const tagged = broadcast.outsideWindow && broadcast.messengerTag ? { messaging_type: 'MESSAGE_TAG', tag: broadcast.messengerTag } : { messaging_type: 'UPDATE' };
+  return calls.map((call) => (call.params.messaging_type === undefined ? call : { ...call, params: { ...call.params, ...tagged } }));
+}
+
 export class ChannelOutbound implements DeliveryTarget {
   constructor(
     private readonly deps: {
@@ -49,9 +62,12 @@ export class ChannelOutbound implements DeliveryTarget {
   plan(bot: BotRecord, conversation: ConversationRecord, messages: TurnMessage[], now: number): NewOutboxRow[] {
     const platform = isMessagingChannel(conversation.channel) ? this.deps.platforms.get(conversation.channel) : undefined;
     if (!platform) return [];
-    const parts: ReplyPart[] = messages.filter((m) => m.direction !== 'USER').flatMap((m) => m.parts);
-    if (parts.length === 0) return [];
-    return callRows(bot, conversation, platform.render(parts, recipientOf(conversation)), now);
+    const recipient = recipientOf(conversation);
+    const said = messages.filter((m) => m.direction !== 'USER');
+    const broadcast = said.find((m) => m.broadcast)?.broadcast;
+    const parts: ReplyPart[] = said.flatMap((m) => m.parts);
+    const calls = broadcast ? broadcastCalls(platform, parts, broadcast, recipient) : parts.length > 0 ? platform.render(parts, recipient) : [];
+    return calls.length === 0 ? [] : callRows(bot, conversation, calls, now);
   }
 
   async attempt(row: OutboxRow): Promise<AttemptResult> {

@@ -40,6 +40,8 @@ export interface MessagingPlatform {
   parse(body: unknown, account: string | null): InboundEvent[];
   /** calls to make right after an event ran (Telegram answers a callback query) */
   acknowledge?(event: InboundEvent): PlatformCall[];
+  /** WhatsApp: an approved message template (a broadcast outside the 24-hour window, broadcasts.md) */
+  template?(template: { name: string; language: string; parameters: string[] }, recipient: string): PlatformCall;
   /** the platform calls that show these parts to `recipient` (the platform's user id) */
   render(parts: ReplyPart[], recipient: string): PlatformCall[];
   /** makes one call; `lastInboundId` is the conversation's latest inbound message id, if known */

@@ -8,7 +8,7 @@ import { connectMeta } from '../meta/connect.js';
 import { graphPost } from '../meta/graph.js';
 import { metaChallenge, verifyMetaSignature } from '../meta/webhook.js';
 import { parseWhatsApp } from './parse.js';
-import { renderWhatsApp } from './render.js';
+import { MESSAGES_PATH, renderWhatsApp } from './render.js';
 
 export class WhatsAppPlatform implements MessagingPlatform {
   readonly channel = 'whatsapp' as const;
@@ -36,6 +36,15 @@ export class WhatsAppPlatform implements MessagingPlatform {
 
   render(parts: ReplyPart[], recipient: string): PlatformCall[] {
     return renderWhatsApp(parts, recipient);
+  }
+
+  /** A template message (Cloud API "template" object): its body parameters as texts, in order. */
+  template(t: { name: string; language: string; parameters: string[] }, recipient: string): PlatformCall {
+    const components = t.parameters.length > 0 ? [{ type: 'body', parameters: t.parameters.map((text) => ({ type: 'text', text })) }] : undefined;
+    return {
+      method: MESSAGES_PATH,
+      params: { messaging_product: 'whatsapp', recipient_type: 'individual', to: recipient, type: 'template', template: { name: t.name, language: { code: t.language }, ...(components ? { components } : {}) } },
+    };
   }
 
   async send(call: PlatformCall, credentials: Credentials, context: { account: string | null; lastInboundId: string | null }): Promise<SendResult> {

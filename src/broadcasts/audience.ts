@@ -1,0 +1,82 @@
+// Who a broadcast reaches (broadcasts.md "Audience"): the bot's conversations for which every
+// given condition holds, never a banned, forgotten, opted-out or operator-held one. The preview
+// and the run use this one selection, so the preview's count is the run's audience.
+import type { BotRecord } from '../bots/model.js';
+import { excludedBecause } from '../conversations/broadcast-rules.js';
+import type { Clock } from '../shared/clock.js';
+import type { Audience, AudienceCandidate, VariableCondition } from './model.js';
+
+const DAY_MS = 86_400_000;
+const PAGE = 1000;
+/** user ids looked up per query */
+const USER_ID_CHUNK = 500;
+/** the largest audience of one run (docs/broadcasts.md "Limits") */
+export const MAX_AUDIENCE = 100_000;
+
+export interface CandidateSource {
+  candidates(botId: string, afterId: number, limit: number, userIds?: string[]): Promise<AudienceCandidate[]>;
+}
+
+export function matchesAudience(c: AudienceCandidate, a: Audience, now: number): boolean {
+  if (a.Channels && !(a.Channels as string[]).includes(c.channel)) return false;
+  const tags = new Set(c.state.tags);
+  if (a.Tags?.all && !a.Tags.all.every((t) => tags.has(t))) return false;
+  if (a.Tags?.any && a.Tags.any.length > 0 && !a.Tags.any.some((t) => tags.has(t))) return false;
+  if (a.Tags?.none && a.Tags.none.some((t) => tags.has(t))) return false;
+  if (a.Variables && !a.Variables.every((v) => holds(v, c.state.variables[v.Name]))) return false;
+  if (a.ActiveWithinDays !== undefined && now - c.lastUserAt > a.ActiveWithinDays * DAY_MS) return false;
+  if (a.InactiveForDays !== undefined && now - c.lastUserAt < a.InactiveForDays * DAY_MS) return false;
+  return true;
+}
+
+/** A variable condition; `lt`/`gt` compare numbers when both sides are numbers, else texts (ISO dates order as texts). */
+function holds(v: VariableCondition, value: string | undefined): boolean {
+  const present = value !== undefined && value !== '';
+  switch (v.Op) {
+    case 'exists':
+      return present;
+    case 'missing':
+      return !present;
+    case 'eq':
+      return value === (v.Value ?? '');
+    case 'ne':
+      return value !== (v.Value ?? '');
+    case 'lt':
+    case 'gt': {
+      if (!present) return false;
+      const [x, y] = [Number(value), Number(v.Value)];
+      const order = Number.isFinite(x) && Number.isFinite(y) && value.trim() !== '' && (v.Value ?? '').trim() !== '' ? Math.sign(x - y) : value < (v.Value ?? '') ? -1 : value > (v.Value ?? '') ? 1 : 0;
+      return v.Op === 'lt' ? order < 0 : order > 0;
+    }
+  }
+}
+
+/**
+ * Walks the audience in conversation id order; `take` gets each member and returns false to
+ * stop. Returns how many members it saw.
+ */
+export async function walkAudience(source: CandidateSource, bot: BotRecord, a: Audience, clock: Clock, take: (c: AudienceCandidate) => boolean): Promise<number> {
+  const now = clock.now();
+  let count = 0;
+  const visit = (page: AudienceCandidate[]): boolean => {
+    for (const c of page) {
+      if (excludedBecause(c, clock) || !matchesAudience(c, a, now)) continue;
+      count++;
+      if (!take(c)) return false;
+    }
+    return true;
+  };
+  if (a.UserIds) {
+    const unique = [...new Set(a.UserIds)];
+    for (let i = 0; i < unique.length; i += USER_ID_CHUNK) {
+      if (!visit(await source.candidates(bot.id, 0, USER_ID_CHUNK, unique.slice(i, i + USER_ID_CHUNK)))) break;
+    }
+    return count;
+  }
+  for (let after = 0; ; ) {
+    const page = await source.candidates(bot.id, after, PAGE);
+    if (page.length === 0 || !visit(page)) break;
+    after = page.at(-1)!.conversationId;
+  }
+  return count;
+}

@@ -1,0 +1,151 @@
+// The broadcasts API (broadcasts.md "API"): create with an audience and a schedule, preview the
+// audience, read a broadcast with its counts, list, cancel. The scheduler (scheduler.ts) runs them.
+import crypto from 'node:crypto';
+import type { BotRecord } from '../bots/model.js';
+import { assertWritableVariables } from '../conversations/limits.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import { walkAudience } from './audience.js';
+import type { Audience, BroadcastRecord, RecipientCounts, Template } from './model.js';
+import { noticeBody } from './notice.js';
+import { parseAt, runTime, USER_ZONE_LEAD_MS } from './schedule.js';
+
+/** broadcasts still to run or running, per bot (docs/broadcasts.md "Limits") */
+export const MAX_ACTIVE_BROADCASTS = 100;
+const LIST_LIMIT = 100;
+const SAMPLE = 20;
+
+export interface CreateBody {
+  Name: string;
+  Behaviour: string;
+  Audience: Audience;
+  At?: string;
+  Repeat?: { Every: 'day' | 'week' | 'month'; Until?: string };
+  UserTimeZone?: boolean;
+  Variables?: Record<string, string>;
+  Template?: Template;
+}
+
+export interface BroadcastServiceDeps {
+  store: Store;
+  clock: Clock;
+  /** the live version's behaviour names, lower-cased (null: the bot has no live version) */
+  behavioursOf(bot: BotRecord): Promise<Set<string> | null>;
+  /** a broadcast was created or cancelled: the scheduler looks now rather than at its next poll */
+  wake(): void;
+}
+
+export class BroadcastService {
+  constructor(private readonly deps: BroadcastServiceDeps) {}
+
+  async create(bot: BotRecord, body: CreateBody) {
+    const now = this.deps.clock.now();
+    const behaviours = await this.deps.behavioursOf(bot);
+    if (!behaviours?.has(body.Behaviour.toLowerCase())) throw new AppError('BEHAVIOUR_NOT_FOUND', `The live bot has no behaviour named ${body.Behaviour}.`, { Field: 'body.Behaviour' });
+    const at = body.At === undefined ? { ms: now, offsetMinutes: 0 } : parseAt(body.At);
+    if (!at) throw new AppError('INVALID_REQUEST', 'At must be an ISO 8601 time with an offset (2026-12-01T09:00:00+01:00).', { Field: 'body.At' });
+    let until: number | undefined;
+    if (body.Repeat?.Until !== undefined) {
+      until = parseAt(body.Repeat.Until)?.ms;
+      if (until === undefined || until < at.ms) throw new AppError('INVALID_REQUEST', 'Repeat.Until must be an ISO 8601 time with an offset, not before At.', { Field: 'body.Repeat.Until' });
+    }
+    assertWritableVariables(Object.entries(body.Variables ?? {}).map(([Name, Value]) => ({ Name, Value })));
+    if ((await this.deps.store.broadcasts.activeCount(bot.id)) >= MAX_ACTIVE_BROADCASTS) {
+      throw new AppError('LIMIT_EXCEEDED', `A bot has at most ${MAX_ACTIVE_BROADCASTS} broadcasts scheduled or running.`, { Limit: 'ActiveBroadcasts', Max: MAX_ACTIVE_BROADCASTS });
+    }
+    const record: BroadcastRecord = {
+      id: crypto.randomUUID(),
+      botId: bot.id,
+      name: body.Name,
+      spec: {
+        Behaviour: body.Behaviour,
+        Audience: body.Audience,
+        Repeat: body.Repeat ? { Every: body.Repeat.Every, ...(until !== undefined ? { Until: until } : {}) } : null,
+        UserTimeZone: body.UserTimeZone === true,
+        Variables: body.Variables ?? {},
+        Template: body.Template ?? null,
+        AtOffsetMinutes: at.offsetMinutes,
+      },
+      status: 'scheduled',
+      at: at.ms,
+      // a run by users' zones starts early enough for the first zone to reach At's clock time
+      nextRunAt: body.UserTimeZone === true ? at.ms - USER_ZONE_LEAD_MS : at.ms,
+      run: 0,
+      claimedUntil: 0,
+      claimedBy: null,
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.store.broadcasts.insert(record);
+    this.deps.wake();
+    return this.view(record);
+  }
+
+  async preview(bot: BotRecord, audience: Audience): Promise<{ Count: number; Sample: string[] }> {
+    const sample: string[] = [];
+    const count = await walkAudience(this.deps.store.broadcasts, bot, audience, this.deps.clock, (c) => {
+      if (sample.length < SAMPLE) sample.push(c.userId);
+      return true;
+    });
+    return { Count: count, Sample: sample };
+  }
+
+  async get(bot: BotRecord, id: string) {
+    return this.view(await this.find(bot, id));
+  }
+
+  async list(bot: BotRecord) {
+    const records = await this.deps.store.broadcasts.byBot(bot.id, LIST_LIMIT);
+    return { Result: await Promise.all(records.map((r) => this.view(r))) };
+  }
+
+  /** Stops it on every node: recipients not reached yet are skipped (`cancelled`). */
+  async cancel(bot: BotRecord, id: string) {
+    const record = await this.find(bot, id);
+    const now = this.deps.clock.now();
+    const cancelled = await this.deps.store.transaction(async (tx) => {
+      if (!(await tx.broadcasts.update(record.id, null, { status: 'cancelled', nextRunAt: null }, now))) return false;
+      await tx.broadcasts.skipPending(record.id, 'cancelled');
+      return true;
+    });
+    if (!cancelled) throw new AppError('BROADCAST_ENDED', `The broadcast is ${record.status} already.`, { Status: record.status });
+    const after = await this.find(bot, id);
+    await this.deps.store.broadcasts.setNotice(id, noticeBody(bot, after, await this.counts(after)), now);
+    this.deps.wake();
+    return this.view(after);
+  }
+
+  private async find(bot: BotRecord, id: string): Promise<BroadcastRecord> {
+    const record = await this.deps.store.broadcasts.byId(bot.id, id);
+    if (!record) throw new AppError('BROADCAST_NOT_FOUND');
+    return record;
+  }
+
+  private counts(r: BroadcastRecord): Promise<RecipientCounts> {
+    return this.deps.store.broadcasts.counts(r.id, Math.max(1, r.run));
+  }
+
+  private async view(r: BroadcastRecord) {
+    const iso = (ms: number | null) => (ms === null ? null : this.deps.clock.iso(ms));
+    const repeat = r.spec.Repeat;
+    return {
+      BroadcastId: r.id,
+      Name: r.name,
+      Status: r.status,
+      Behaviour: r.spec.Behaviour,
+      Audience: r.spec.Audience,
+      At: iso(r.at)!,
+      NextRunAt: r.status === 'scheduled' ? iso(runTime(r.at, repeat?.Every ?? null, r.run + 1, r.spec.AtOffsetMinutes)) : null,
+      Repeat: repeat ? { Every: repeat.Every, Until: repeat.Until === undefined ? null : iso(repeat.Until) } : null,
+      UserTimeZone: r.spec.UserTimeZone,
+      Variables: r.spec.Variables,
+      Template: r.spec.Template,
+      Run: r.run,
+      Error: r.error,
+      CreatedAt: iso(r.createdAt)!,
+      Counts: await this.counts(r),
+    };
+  }
+}

@@ -1,0 +1,49 @@
+// The console's broadcasts page (/console/broadcasts) and the API it reads with the operator's
+// session cookie: the same service as /bots/{APIKey}/broadcasts, for a bot of the operator's
+// account (admins and designers: the `design` area, as analytics).
+import fs from 'node:fs';
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { broadcastsBundle } from '../../broadcasts/page-bundle.js';
+import type { CreateBody } from '../../broadcasts/service.js';
+import type { App } from '../app.js';
+import { BroadcastList, BroadcastView, CreateBroadcastBody, PreviewAnswer, PreviewBody } from '../broadcast-schemas.js';
+import type { Services } from '../services.js';
+import { operatorSignIn } from './console-session.js';
+import { pageHeaders } from './console-assets.js';
+
+const BotParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }) });
+const OneParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), BroadcastId: Type.String({ maxLength: 64 }) });
+
+const UI_DIR = new URL('../../../ui/broadcasts/', import.meta.url);
+const read = (name: string) => (fs.existsSync(new URL(name, UI_DIR)) ? fs.readFileSync(new URL(name, UI_DIR), 'utf8') : '');
+const PAGE = read('index.html');
+const STYLE = read('broadcasts.css');
+
+export function broadcastConsoleRoutes(app: App, s: Services): void {
+  const signedIn = operatorSignIn(app, s, 'design');
+  const schema = { hide: true, tags: ['operator console'] };
+  const bot = (request: FastifyRequest) => s.analytics.consoleBot(request.operatorContext!, (request.params as { botId: string }).botId);
+
+  app.get('/console/api/bots/:botId/broadcasts', { ...signedIn, schema: { ...schema, params: BotParams, response: { 200: BroadcastList } } }, async (request) => s.broadcasts.list(await bot(request)));
+  app.post('/console/api/bots/:botId/broadcasts', { ...signedIn, schema: { ...schema, params: BotParams, body: CreateBroadcastBody, response: { 201: BroadcastView } } }, async (request, reply) =>
+    reply.status(201).send(await s.broadcasts.create(await bot(request), request.body as CreateBody)),
+  );
+  app.post('/console/api/bots/:botId/broadcasts/preview', { ...signedIn, schema: { ...schema, params: BotParams, body: PreviewBody, response: { 200: PreviewAnswer } } }, async (request) =>
+    s.broadcasts.preview(await bot(request), request.body.Audience),
+  );
+  app.post('/console/api/bots/:botId/broadcasts/:BroadcastId/cancel', { ...signedIn, schema: { ...schema, params: OneParams, response: { 200: BroadcastView } } }, async (request) =>
+    s.broadcasts.cancel(await bot(request), request.params.BroadcastId),
+  );
+
+  app.get('/console/broadcasts', { schema: { hide: true } }, async (_request, reply) => pageHeaders(reply).send(PAGE));
+  app.get('/console/broadcasts/app.css', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(STYLE),
+  );
+  app.get('/console/broadcasts/app.js', { schema: { hide: true } }, async (request, reply) => {
+    const bundle = await broadcastsBundle();
+    reply.header('etag', bundle.etag).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
+    if (request.headers['if-none-match'] === bundle.etag) return reply.status(304).send();
+    return reply.type('text/javascript; charset=utf-8').send(bundle.code);
+  });
+}

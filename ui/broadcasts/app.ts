@@ -1,0 +1,171 @@
+// The broadcasts page (/console/broadcasts, docs/broadcasts.md): a signed-in admin or designer
+// picks a bot, previews an audience, creates a broadcast (now, at a time, repeating), watches the
+// counts of each broadcast live and cancels one. It reads the console API with the session
+// cookie; everything it writes into the page goes through textContent.
+
+export {};
+
+interface Counts { Audience: number; Pending: number; Sent: number; Delivered: number; Failed: number; Skipped: number; Clicked: number; Reasons: Record<string, number> }
+interface Broadcast { BroadcastId: string; Name: string; Status: string; Behaviour: string; At: string; NextRunAt: string | null; Repeat: { Every: string } | null; Run: number; Error: string | null; Counts: Counts }
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const REFRESH_MS = 2000;
+
+class SignedOut extends Error {}
+
+async function call<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`/console/api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status === 401) throw new SignedOut();
+  const answer = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(answer.Message ?? `The server answered ${res.status}.`);
+  return answer as T;
+}
+
+function status(text: string, error = false): void {
+  $('status').textContent = text;
+  $('status').classList.toggle('error', error);
+}
+
+const botId = () => encodeURIComponent($<HTMLSelectElement>('bot').value);
+
+/** The audience the form describes (only the conditions filled in). */
+function audience(): Record<string, unknown> {
+  const tags = $<HTMLInputElement>('tags').value.split(',').map((t) => t.trim()).filter(Boolean);
+  const channels = [...document.querySelectorAll<HTMLInputElement>('input[name=channel]:checked')].map((c) => c.value);
+  const active = Number($<HTMLInputElement>('active').value);
+  return { ...(tags.length ? { Tags: { all: tags } } : {}), ...(channels.length ? { Channels: channels } : {}), ...(active > 0 ? { ActiveWithinDays: Math.floor(active) } : {}) };
+}
+
+/** A datetime-local value as ISO 8601 with this browser's offset, as the API wants. */
+function withOffset(local: string): string {
+  const date = new Date(local);
+  const minutes = -date.getTimezoneOffset();
+  const sign = minutes >= 0 ? '+' : '-';
+  const pad = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  return `${local.length === 16 ? `${local}:00` : local}${sign}${pad(minutes / 60)}:${pad(minutes % 60)}`;
+}
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+function item(b: Broadcast): HTMLLIElement {
+  const li = document.createElement('li');
+  li.className = 'item';
+  const head = document.createElement('div');
+  head.className = 'item-head';
+  const title = document.createElement('h3');
+  title.textContent = b.Name;
+  const badge = document.createElement('span');
+  badge.className = `badge ${b.Status}`;
+  badge.textContent = b.Status;
+  head.append(title, badge);
+  const info = document.createElement('p');
+  info.className = 'when';
+  const next = b.NextRunAt ? ` · next ${when(b.NextRunAt)}` : '';
+  info.textContent = `${b.Behaviour} · ${b.Repeat ? `every ${b.Repeat.Every} from` : 'at'} ${when(b.At)}${next} · run ${b.Run}${b.Error ? ` · ${b.Error}` : ''}`;
+  const counts = document.createElement('dl');
+  counts.className = 'counts';
+  const reasons = Object.entries(b.Counts.Reasons).map(([r, n]) => `${r} ${n}`).join(', ');
+  for (const [label, value] of [['Audience', b.Counts.Audience], ['Sent', b.Counts.Sent], ['Delivered', b.Counts.Delivered], ['Failed', b.Counts.Failed], ['Skipped', b.Counts.Skipped], ['Clicked', b.Counts.Clicked]] as const) {
+    const pair = document.createElement('div');
+    const dt = document.createElement('dt');
+    dt.textContent = label;
+    const dd = document.createElement('dd');
+    dd.textContent = String(value);
+    pair.append(dt, dd);
+    counts.append(pair);
+  }
+  li.append(head, info, counts);
+  if (reasons) {
+    const why = document.createElement('p');
+    why.className = 'hint';
+    why.textContent = `Reasons: ${reasons}`;
+    li.append(why);
+  }
+  if (b.Status === 'scheduled' || b.Status === 'running') {
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'danger';
+    cancel.textContent = 'Cancel';
+    cancel.setAttribute('aria-label', `Cancel ${b.Name}`);
+    cancel.addEventListener('click', () => void run(async () => {
+      await call(`/bots/${botId()}/broadcasts/${encodeURIComponent(b.BroadcastId)}/cancel`, {});
+      status(`${b.Name} cancelled.`);
+      await refresh();
+    }));
+    li.append(cancel);
+  }
+  return li;
+}
+
+async function refresh(): Promise<void> {
+  if (!$<HTMLSelectElement>('bot').value) return;
+  const { Result } = await call<{ Result: Broadcast[] }>(`/bots/${botId()}/broadcasts`);
+  $('list').replaceChildren(...Result.map(item));
+  $('empty').hidden = Result.length > 0;
+}
+
+async function loadBot(): Promise<void> {
+  const flow = await call<{ Nodes: Array<{ Kind: string; Name: string }> }>(`/bots/${botId()}/flow`).catch(() => ({ Nodes: [] }));
+  const behaviours = flow.Nodes.filter((n) => n.Kind === 'behaviour').map((n) => n.Name);
+  $('behaviour').replaceChildren(...behaviours.map((name) => Object.assign(document.createElement('option'), { value: name, textContent: name })));
+  $('preview-out').textContent = '';
+  $('work').hidden = false;
+  if (behaviours.length === 0) status('This bot has no published version yet: publish it to broadcast.', true);
+  await refresh();
+}
+
+/** Runs an action, showing its failure in the status line (a signed-out operator gets the notice). */
+async function run(action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof SignedOut) {
+      $('work').hidden = true;
+      $('signed-out').hidden = false;
+      status('');
+    } else {
+      status((error as Error).message, true);
+    }
+  }
+}
+
+$('preview').addEventListener('click', () => void run(async () => {
+  const { Count, Sample } = await call<{ Count: number; Sample: string[] }>(`/bots/${botId()}/broadcasts/preview`, { Audience: audience() });
+  $('preview-out').textContent = `${Count} conversation${Count === 1 ? '' : 's'}${Sample.length ? `, e.g. ${Sample.slice(0, 3).join(', ')}` : ''}`;
+}));
+
+$('create').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void run(async () => {
+    const at = $<HTMLInputElement>('at').value;
+    const every = $<HTMLSelectElement>('repeat').value;
+    const created = await call<Broadcast>(`/bots/${botId()}/broadcasts`, {
+      Name: $<HTMLInputElement>('name').value.trim(),
+      Behaviour: $<HTMLSelectElement>('behaviour').value,
+      Audience: audience(),
+      ...(at ? { At: withOffset(at) } : {}),
+      ...(every ? { Repeat: { Every: every } } : {}),
+    });
+    status(`${created.Name} created: ${created.Status}.`);
+    $<HTMLInputElement>('name').value = '';
+    await refresh();
+  });
+});
+
+$('bot').addEventListener('change', () => void run(loadBot));
+
+void run(async () => {
+  status('Loading…');
+  const { Result } = await call<{ Result: Array<{ BotId: string; Name: string }> }>('/bots');
+  $('bot').replaceChildren(...Result.map((b) => Object.assign(document.createElement('option'), { value: b.BotId, textContent: b.Name })));
+  const wanted = new URLSearchParams(location.search).get('bot');
+  if (wanted && Result.some((b) => b.BotId === wanted)) $<HTMLSelectElement>('bot').value = wanted;
+  status(Result.length ? '' : 'The account has no bot yet.');
+  if (Result.length) await loadBot();
+  setInterval(() => void run(refresh), REFRESH_MS);
+});
