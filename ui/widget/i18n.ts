@@ -5,6 +5,8 @@
 const en = {
   openChat: 'Open chat',
   openChatWith: (name: string) => `Open chat with ${name}`,
+  unread: (label: string, n: number) => `${label}, ${n} unread message${n === 1 ? '' : 's'}`,
+  canWriteAgain: 'You can write again.',
   closeChat: 'Close chat',
   chat: 'Chat',
   conversation: 'Conversation',
@@ -43,6 +45,8 @@ export type Texts = typeof en;
 const de: Texts = {
   openChat: 'Chat öffnen',
   openChatWith: (name) => `Chat mit ${name} öffnen`,
+  unread: (label, n) => `${label}, ${n} ungelesene Nachricht${n === 1 ? '' : 'en'}`,
+  canWriteAgain: 'Sie können wieder schreiben.',
   closeChat: 'Chat schließen',
   chat: 'Chat',
   conversation: 'Unterhaltung',

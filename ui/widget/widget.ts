@@ -188,8 +188,13 @@ export class Widget {
   private async tellControl(state: number): Promise<void> {
     const before = this.toldControl;
     this.toldControl = state;
+    // A person (or a ban) has the conversation: the bot's buttons would run a flow that is not
+    // listening. When the bot has it back, it stands where it stood, so its newest buttons work again.
+    if ((state === TAKEN_OVER || state === BANNED) && before !== state) this.view.disableButtons();
+    if (state === 0 && (before === TAKEN_OVER || before === BANNED)) this.view.reviveNewestButtons();
     if (state === TAKEN_OVER && before !== TAKEN_OVER) this.view.notice(this.operatorName ? t.withPersonNamed(this.operatorName) : t.withPerson);
     else if (state === 0 && before === TAKEN_OVER) this.view.notice(t.withBot);
+    else if (state !== BANNED && before === BANNED) this.view.notice(t.canWriteAgain);
     else if (state === BANNED && before !== BANNED) {
       // The state event does not carry the ban's message; the refused resume does (USER_BANNED).
       const refusal = this.userId ? await this.api.start(this.userId).then(() => null, (error: unknown) => error) : null;
@@ -271,7 +276,7 @@ export class Widget {
   }
 
   /** Queues a reply's parts; `animate`: honour typing pauses (not for history). */
-  private show(reply: Pick<ChatReply, 'Parts' | 'EnableUserChat' | 'ControlType' | 'Senders'>, who: Who, animate: boolean): Promise<void> {
+  private show(reply: Pick<ChatReply, 'Parts' | 'EnableUserChat' | 'ControlType' | 'Senders' | 'Times' | 'StateSince'>, who: Who, animate: boolean): Promise<void> {
     // Taken now, not after the typing pauses: a state event that arrives meanwhile is newer.
     this.controlType = reply.ControlType;
     const asks = who === 'bot' && animate && (reply.EnableUserChat || reply.Parts.some((p) => ASKING.has(p.Type)));
@@ -284,8 +289,11 @@ export class Widget {
           await sleep(pause);
           this.view.showTyping(false);
         }
+        const said = reply.Times?.[i];
+        // A resumed history tells when a person took over: the notice goes back where it was.
+        if (said && reply.StateSince && reply.ControlType === TAKEN_OVER && said >= reply.StateSince) await this.tellControl(TAKEN_OVER);
         const sender = reply.Senders?.[i] === 'OPERATOR' ? 'operator' : who;
-        if (part.Type !== T.delay) this.view.append(part, part.Type === T.user ? 'user' : sender, this.ctx, animate);
+        if (part.Type !== T.delay) this.view.append(part, part.Type === T.user ? 'user' : sender, this.ctx, animate, said);
       }
       this.enableUserChat = reply.EnableUserChat;
       this.applyInput();
