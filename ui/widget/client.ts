@@ -1,4 +1,5 @@
 // The web channel's HTTP API as the widget uses it: JSON calls and the live event stream.
+import { t } from './i18n.js';
 import type { BotInfo, ChatReply, LiveMessage } from './types.js';
 
 export class ApiError extends Error {
@@ -51,8 +52,9 @@ export class Api {
     return this.call('POST', 'conversation', body);
   }
 
-  send(userId: string, what: { Text: string } | { Command: string }): Promise<ChatReply> {
-    return this.call('POST', 'messages', { UserId: userId, ClientId: this.clientId, ...what });
+  /** `messageId`: the same for every try of one message, so the server runs it once. */
+  send(userId: string, what: { Text: string } | { Command: string }, messageId?: string): Promise<ChatReply> {
+    return this.call('POST', 'messages', { UserId: userId, ClientId: this.clientId, MessageId: messageId, ...what });
   }
 
   /** Opens the live stream; returns the function that closes it. */
@@ -92,4 +94,13 @@ export class Api {
     }
     return data as R;
   }
+}
+
+/** What to tell the visitor about a refusal: a ban's own message, else `fallback`. */
+export function describe(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.code === 'USER_BANNED') {
+    const message = error.body?.BanMessage;
+    return typeof message === 'string' && message !== '' ? message : t.cannotWrite;
+  }
+  return fallback;
 }

@@ -186,3 +186,8 @@ export function renderPart(part: Part, who: Who, ctx: RenderContext): HTMLElemen
   }
   return row;
 }
+
+/** What the user sent, as a transcript part (their text, or the chosen button's). */
+export function userPart(text: string): Part {
+  return { Type: T.user, Text: text, Command: null, TypeDelay: 0, BehaviourName: '', InteractionName: '', Parts: [] };
+}

@@ -185,7 +185,8 @@ export class View {
       this.refocus = true;
       this.scroller.focus({ preventScroll: true });
     }
-    for (const old of Array.from(this.log.querySelectorAll('button'))) old.disabled = true;
+    // (a refused message's Retry is the visitor's own, not the bot's: it stays)
+    for (const old of Array.from(this.log.querySelectorAll<HTMLButtonElement>('button:not(.retry)'))) old.disabled = true;
     // Quick replies that were answered fold away; the answer itself is the user's next bubble.
     for (const used of Array.from(this.log.querySelectorAll('.row > .actions, .row > div:not(.card) > .actions'))) used.classList.add('used');
   }
@@ -210,6 +211,17 @@ export class View {
     row.classList.toggle('pending', pending);
     row.querySelector('.wait')?.remove();
     if (pending) row.append(h('span', { class: 'wait' }, t.waitingToSend));
+  }
+
+  /** A user message the server refused: it stays, marked, with a button to send it again. */
+  setFailed(row: HTMLElement, retry: () => void): void {
+    this.setPending(row, false);
+    const again = h('button', { type: 'button', class: 'btn retry' }, t.retry);
+    again.addEventListener('click', () => {
+      this.input.focus();
+      retry();
+    });
+    row.append(h('span', { class: 'wait' }, t.notSentRetry, ' ', again));
   }
 
   notice(text: string): void {
@@ -249,7 +261,7 @@ export class View {
   }
 
   private newestButton(): HTMLElement | null {
-    const buttons = this.log.querySelectorAll<HTMLElement>('button:not(:disabled)');
+    const buttons = this.log.querySelectorAll<HTMLElement>('button:not(:disabled):not(.retry)');
     return buttons.length > 0 ? buttons[buttons.length - 1].closest('.row')!.querySelector<HTMLElement>('button:not(:disabled)') : null;
   }
 

@@ -1,27 +1,21 @@
 // One chat widget: the conversation's life (start or resume, send, listen live) and the order in
 // which things appear. Every part goes through one queue, so replies and live messages never
 // interleave and typing pauses (`TypeDelay`, delay parts) are shown where the bot put them.
-import { Api, ApiError } from './client.js';
+import { Api, ApiError, describe } from './client.js';
 import { chooseLanguage, t } from './i18n.js';
-import type { RenderContext, Who } from './parts.js';
+import { userPart, type RenderContext, type Who } from './parts.js';
+import { Delivery } from './delivery.js';
+import { type Unsent, type What } from './outbox.js';
 import { storage } from './storage.js';
-import { T, type ChatReply, type LiveMessage, type Options, type Part } from './types.js';
+import { T, type ChatReply, type LiveMessage, type Options } from './types.js';
 import { View } from './view.js';
 
 /** A pause longer than this is shortened: a page must not look frozen because of a bot's typo. */
 const MAX_TYPING_MS = 10_000;
 const TAKEN_OVER = 2;
 const BANNED = 3;
-/** How long a message that could not be sent waits before it is tried again. */
-const RETRY_MS = 3000;
 /** Parts that ask the user something: a reply with one of these (or open to typing) makes older buttons stale. */
 const ASKING = new Set<number>([T.question, T.button, T.buttons, T.card, T.carousel]);
-
-/** A message the user sent while the server could not be reached; `row` is its transcript row. */
-interface Unsent {
-  what: { Text: string } | { Command: string };
-  row: HTMLElement | null;
-}
 
 const randomId = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -43,9 +37,7 @@ export class Widget {
   /** who has the conversation (state 2), as the server names them to the visitor */
   private operatorName: string | null = null;
   /** messages waiting for the server, oldest first: sent in order once it answers again */
-  private readonly outbox: Unsent[] = [];
-  private offline = false;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly delivery: Delivery;
   /** resyncs and outbox flushes run one at a time, so none sends or shows a message twice */
   private syncing: Promise<void> = Promise.resolve();
 
@@ -57,6 +49,16 @@ export class Widget {
     this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName };
     this.view = new View({ open: () => this.open(), close: () => this.close(), submit: (text) => void this.say(text) });
     this.view.host.setAttribute('lang', lang);
+    this.delivery = new Delivery(`colloquy:${options.bot}:outbox`, {
+      api: this.api,
+      view: this.view,
+      ctx: this.ctx,
+      userId: () => this.userId,
+      enqueue: (work) => this.enqueue(work),
+      exclusive: (work) => this.exclusive(work),
+      answered: (reply) => (reply.Duplicate ? this.reshow(reply) : this.show(reply, 'bot', true)),
+      restart: (waiting) => this.restartWith(waiting),
+    });
     document.body.append(this.view.host);
     void this.api.config().then((bot) => this.view.setBot(bot), () => undefined);
     // A returning visitor is reconnected at once, so live messages reach a closed window (badge).
@@ -85,7 +87,7 @@ export class Widget {
     this.stopListening = null;
     this.streamOpenedBefore = false;
     this.userId = null;
-    this.outbox.length = 0;
+    this.delivery.outbox.takeAll();
     this.toldControl = 0;
     storage.set(this.storageKey, null);
     this.started = null;
@@ -123,6 +125,7 @@ export class Widget {
     await this.show(reply, 'bot', reply.UserId !== known);
     // A resumed conversation that a person has taken over says so again, as it did live.
     this.enqueue(() => this.tellControl(reply.ControlType));
+    this.delivery.restore(reply.UserId);
     this.view.setState('ready');
     this.listen(reply.UserId);
   }
@@ -130,14 +133,14 @@ export class Widget {
   private listen(userId: string): void {
     this.stopListening = this.api.listen(userId, {
       ready: () => {
-        this.offline = false;
+        this.delivery.online();
         this.view.setState('live');
         // After a dropped connection, what was said meanwhile is fetched again.
         if (this.streamOpenedBefore) void this.resync();
-        else void this.exclusive(() => this.flush());
+        else void this.exclusive(() => this.delivery.flush());
         this.streamOpenedBefore = true;
       },
-      lost: () => this.goOffline(),
+      lost: () => this.delivery.offline(),
       message: (m: LiveMessage) => {
         if (m.Direction === 'OPERATOR') this.view.showOperatorTyping(null);
         void this.show(m, m.Direction === 'OPERATOR' ? 'operator' : 'bot', true);
@@ -151,7 +154,25 @@ export class Widget {
       },
       forgotten: () => void this.reset(),
       resync: () => void this.resync(),
-      failed: () => this.view.setState('failed'),
+      // The stream was refused (a server error while its database restarts, a conversation that
+      // went away): the browser gives up, so the widget comes back to it itself.
+      failed: () => {
+        this.stopListening?.();
+        this.view.setState('offline');
+        this.delivery.later(() => this.reconnect());
+      },
+    });
+  }
+
+  /** Reads the history again and listens anew; while the server is still away, tries again later. */
+  private reconnect(): Promise<void> {
+    return this.exclusive(async () => {
+      const reply = await this.api.start(this.userId, undefined, undefined).catch(() => null);
+      if (!reply) return this.delivery.later(() => this.reconnect());
+      this.streamOpenedBefore = false;
+      const same = reply.UserId === this.userId;
+      await this.reshow(reply);
+      if (same) this.listen(reply.UserId);
     });
   }
 
@@ -159,7 +180,7 @@ export class Widget {
     return this.exclusive(async () => {
       const reply = await this.api.start(this.userId, undefined, undefined).catch(() => null);
       if (reply) await this.reshow(reply);
-      await this.flush();
+      await this.delivery.flush();
     });
   }
 
@@ -180,7 +201,7 @@ export class Widget {
     await this.show(reply, 'bot', false);
     await this.enqueue(async () => {
       await this.tellControl(reply.ControlType);
-      for (const unsent of this.outbox) if (unsent.row) this.view.appendRow(unsent.row);
+      for (const unsent of this.delivery.outbox.all) if (unsent.row) this.view.appendRow(unsent.row);
     });
   }
 
@@ -202,72 +223,20 @@ export class Widget {
     }
   }
 
-  private async send(what: { Text: string } | { Command: string }, label: string): Promise<void> {
+  private async send(what: What, label: string): Promise<void> {
     await this.ensureStarted();
     if (!this.userId) return;
-    const unsent: Unsent = { what, row: null };
+    // Kept (in the page's storage too) before it is sent: nothing typed is lost, whatever happens next.
+    const unsent: Unsent = { id: randomId(), userId: this.userId, what, label };
+    this.delivery.outbox.add(unsent);
     this.enqueue(async () => void (unsent.row = this.view.append(userPart(label), 'user', this.ctx)));
-    // Messages keep their order: while others wait for the server, this one waits behind them.
-    if (this.outbox.length > 0) return this.keep(unsent);
-    try {
-      await this.show(await this.api.send(this.userId, what), 'bot', true);
-    } catch (error) {
-      if (error instanceof ApiError && error.offline) return this.keep(unsent);
-      if (error instanceof ApiError && error.code === 'CONVERSATION_NOT_FOUND') {
-        // The conversation was deleted (forgotten) meanwhile: start afresh.
-        await this.reset();
-        return;
-      }
-      this.enqueue(async () => this.view.notice(describe(error, t.notSent)));
-    }
+    await this.exclusive(() => this.delivery.flush());
   }
 
-  /** Keeps a message that could not be sent, marked as waiting, and tries again later. */
-  private keep(unsent: Unsent): void {
-    this.outbox.push(unsent);
-    this.mark(unsent, true);
-    this.goOffline();
-  }
-
-  private mark(unsent: Unsent, pending: boolean): void {
-    this.enqueue(async () => {
-      if (unsent.row) this.view.setPending(unsent.row, pending);
-    });
-  }
-
-  private goOffline(): void {
-    this.offline = true;
-    this.view.setState('offline');
-    if (this.outbox.length > 0 && this.retryTimer === undefined) {
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = undefined;
-        void this.exclusive(() => this.flush());
-      }, RETRY_MS);
-    }
-  }
-
-  /** Sends the waiting messages, oldest first, until the outbox is empty or the server is still away. */
-  private async flush(): Promise<void> {
-    while (this.outbox.length > 0 && this.userId) {
-      const unsent = this.outbox[0];
-      let reply: ChatReply;
-      try {
-        reply = await this.api.send(this.userId, unsent.what);
-      } catch (error) {
-        if (error instanceof ApiError && error.offline) return this.goOffline();
-        this.outbox.shift();
-        this.mark(unsent, false);
-        this.enqueue(async () => this.view.notice(describe(error, t.notSent)));
-        continue;
-      }
-      this.outbox.shift();
-      if (this.offline) {
-        this.offline = false;
-        this.view.setState('ready');
-      }
-      this.mark(unsent, false);
-      await this.show(reply, 'bot', true);
-    }
+  /** The conversation was deleted (forgotten) meanwhile: a new one starts, and gets the waiting messages. */
+  async restartWith(waiting: Unsent[]): Promise<void> {
+    await this.reset();
+    for (const unsent of waiting) void this.send(unsent.what, unsent.label);
   }
 
   private exclusive(work: () => Promise<void>): Promise<void> {
@@ -310,16 +279,4 @@ export class Widget {
     this.queue = this.queue.then(work).catch(() => undefined);
     return this.queue;
   }
-}
-
-function userPart(text: string): Part {
-  return { Type: T.user, Text: text, Command: null, TypeDelay: 0, BehaviourName: '', InteractionName: '', Parts: [] };
-}
-
-function describe(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.code === 'USER_BANNED') {
-    const message = error.body?.BanMessage;
-    return typeof message === 'string' && message !== '' ? message : t.cannotWrite;
-  }
-  return fallback;
 }

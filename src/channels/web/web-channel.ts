@@ -6,6 +6,7 @@ import type { ChatReply, ConversationService } from '../../conversations/service
 import type { Config } from '../../config.js';
 import { withEventOrigin, type ConversationEvent, type EventBus } from '../../conversations/events.js';
 import type { VariableUpdate } from '../../conversations/values.js';
+import { DuplicateInbound } from '../../conversations/user-turn.js';
 import { isSystemVariable } from '../../engine/state.js';
 import type { ReplyPart } from '../../engine/types.js';
 import { STATE_TAKEN_OVER } from '../../conversations/control.js';
@@ -38,6 +39,8 @@ export interface SendRequest {
   text?: string;
   command?: string;
   clientId?: string;
+  /** the widget's id for this message: sent again after a lost answer, it runs once */
+  messageId?: string;
 }
 
 /** What a live stream delivers: a named SSE event and its JSON data. */
@@ -107,10 +110,7 @@ export class WebChannel {
    */
   async start({ bot }: WebPrincipal, request: StartRequest): Promise<ChatReply & { OperatorName?: string | null }> {
     const existing = request.userId ? await this.webConversation(bot, request.userId, false) : null;
-    if (existing) {
-      const reply = await this.deps.conversations.historyWithSenders(bot, existing);
-      return { ...reply, OperatorName: reply.ControlType === STATE_TAKEN_OVER ? await this.operatorName(bot, existing.operator) : null };
-    }
+    if (existing) return this.resume(bot, existing);
     return this.asClient(request.clientId, () =>
       this.deps.conversations.say(bot, undefined, {
         ...NO_VALUES,
@@ -124,13 +124,21 @@ export class WebChannel {
   }
 
   /** A text or a button payload from the widget, on an existing web conversation. */
-  async send({ bot }: WebPrincipal, request: SendRequest): Promise<ChatReply> {
+  async send({ bot }: WebPrincipal, request: SendRequest): Promise<ChatReply & { Duplicate?: true }> {
     const existing = await this.webConversation(bot, request.userId, true);
     const command = request.command?.toUpperCase();
     if (command === 'READY') return this.deps.conversations.history(bot, existing);
     if (command === 'PENDING') return this.deps.conversations.takePending(bot, existing.userId, existing);
-    const message = { ...NO_VALUES, text: request.text, command: request.command };
-    return this.asClient(request.clientId, () => this.deps.conversations.say(bot, existing.userId, message));
+    // A message id is recorded with its turn (as a platform's update id is), so a widget that
+    // sends again after an answer it never got runs nothing twice; it gets the history instead.
+    const inbound = request.messageId ? { channelId: `${WEB_CHANNEL}:${bot.id}`, key: request.messageId } : undefined;
+    const message = { ...NO_VALUES, text: request.text, command: request.command, inbound };
+    try {
+      return await this.asClient(request.clientId, () => this.deps.conversations.say(bot, existing.userId, message));
+    } catch (error) {
+      if (!(error instanceof DuplicateInbound)) throw error;
+      return { ...(await this.resume(bot, existing)), Duplicate: true };
+    }
   }
 
   /**
@@ -153,6 +161,12 @@ export class WebChannel {
     // Other nodes relay events only to nodes that listen: the stream is ready once they know.
     await this.deps.events.reachable?.();
     return unsubscribe;
+  }
+
+  /** The history as the widget shows it again: who said what and when, and who has the conversation. */
+  private async resume(bot: BotRecord, existing: ConversationRecord): Promise<ChatReply & { OperatorName: string | null }> {
+    const reply = await this.deps.conversations.historyWithSenders(bot, existing);
+    return { ...reply, OperatorName: reply.ControlType === STATE_TAKEN_OVER ? await this.operatorName(bot, existing.operator) : null };
   }
 
   /** The name a visitor sees for the person who has the conversation: an operator's name, never an e-mail. */

@@ -37,6 +37,9 @@ const SendBody = Type.Object(
     Text: Type.Optional(Type.String({ maxLength: 16384 })),
     Command: Type.Optional(Type.String({ maxLength: 256 })),
     ClientId: Type.Optional(ClientId),
+    MessageId: Type.Optional(
+      Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: "The widget's id for this message: sent again, it runs once and answers the history with Duplicate: true" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -96,8 +99,8 @@ export function webRoutes(app: App, s: Services): void {
     '/web/:key/messages',
     { ...web, schema: { tags, summary: 'Send a text or a button payload', params: KeyParams, body: SendBody, response: { 200: ChatReply }, errors: TURN_ERRORS } },
     async (request) => {
-      const { UserId: userId, Text: text, Command: command, ClientId: clientId } = request.body;
-      return s.web.send(principalOf(request), { userId, text, command, clientId });
+      const { UserId: userId, Text: text, Command: command, ClientId: clientId, MessageId: messageId } = request.body;
+      return s.web.send(principalOf(request), { userId, text, command, clientId, messageId });
     },
   );
 
