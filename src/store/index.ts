@@ -18,6 +18,7 @@ import { outboxRepository } from './outbox.js';
 import { previewRepository } from './preview.js';
 import { channelRepository } from './channels.js';
 import { knowledgeRepository } from './knowledge.js';
+import { webVisitorRepository } from './web-visitors.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
@@ -33,6 +34,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     conversations: conversationRepository(db),
     meta: metaRepository(db, secrets),
     operators: operatorRepository(db),
+    webVisitors: webVisitorRepository(db),
     operatorSessions: operatorSessionRepository(db),
     shares: shareRepository(db),
     outbox: outboxRepository(db),
