@@ -21,7 +21,7 @@ export class ApiError extends Error {
 export interface LiveHandlers {
   ready(): void;
   message(message: LiveMessage): void;
-  state(state: { State: number; OperatorName?: string | null }): void;
+  state(state: { State: number; OperatorName?: string | null; OperatorAvatar?: string | null }): void;
   forgotten(): void;
   /** an operator is writing (the console sends it every few seconds while they type) */
   typing(typing: { OperatorName: string }): void;
@@ -38,14 +38,24 @@ export class Api {
     private readonly base: string,
     private readonly key: string,
     private readonly clientId: string,
+    private readonly context: unknown,
   ) {}
+
+  typing(userId: string): Promise<unknown> {
+    return this.call('POST', 'typing', { UserId: userId, ClientId: this.clientId });
+  }
+
+  queue(userId: string): Promise<{ State: number; Position: number | null }> {
+    return this.call('GET', `queue?userid=${encodeURIComponent(userId)}`);
+  }
 
   config(): Promise<BotInfo> {
     return this.call('GET', 'config');
   }
 
+  /** `context`: what the page says about the visitor, sent with every start or resume. */
   start(userId: string | null, variables?: Record<string, unknown>, behaviour?: string): Promise<ChatReply> {
-    const body: Record<string, unknown> = { ClientId: this.clientId };
+    const body: Record<string, unknown> = { ClientId: this.clientId, Context: this.context };
     if (userId) body.UserId = userId;
     if (variables) body.Variables = variables;
     if (behaviour) body.Behaviour = behaviour;

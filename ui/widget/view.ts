@@ -15,6 +15,8 @@ export interface ViewEvents {
   open(): void;
   close(): void;
   submit(text: string): void;
+  /** the visitor typed in the message field */
+  typed(): void;
 }
 
 export class View {
@@ -30,6 +32,8 @@ export class View {
   private readonly log: HTMLElement;
   private readonly typing: HTMLElement;
   private readonly operatorTyping: HTMLElement;
+  /** the place in the queue while the conversation waits for a person */
+  private readonly place: HTMLElement;
   private operatorTypingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly offline: HTMLElement;
   private readonly input: HTMLInputElement;
@@ -50,7 +54,8 @@ export class View {
     this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': t.conversation });
     this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('div', { class: 'bubble' }, h('span', { class: 'sr' }, t.botTyping), h('i'), h('i'), h('i')));
     this.operatorTyping = h('div', { class: 'op-typing', role: 'status', hidden: true });
-    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing, this.operatorTyping);
+    this.place = h('div', { class: 'op-typing', role: 'status', hidden: true });
+    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing, this.operatorTyping, this.place);
     this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: t.typeHere });
     this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, t.offline);
     this.sendButton = h('button', { type: 'submit', class: 'send', 'aria-label': t.send }, '➤');
@@ -67,6 +72,7 @@ export class View {
 
     this.launcher.addEventListener('click', () => (this.isOpen ? on.close() : on.open()));
     close.addEventListener('click', () => on.close());
+    this.input.addEventListener('input', () => on.typed());
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const text = this.input.value.trim();
@@ -237,6 +243,14 @@ export class View {
     this.operatorTyping.textContent = t.operatorTyping(name);
     this.scrollDown();
     this.operatorTypingTimer = setTimeout(() => this.showOperatorTyping(null), 6000);
+  }
+
+  /** "You are number 2 in the queue." while waiting for a person; `null` hides it. */
+  showPlace(position: number | null): void {
+    this.place.hidden = position === null;
+    if (position === null) return;
+    this.place.textContent = position <= 1 ? t.nextInQueue : t.inQueue(position);
+    this.scrollDown();
   }
 
   showTyping(on: boolean): void {

@@ -6,6 +6,7 @@ import { chooseLanguage, t } from './i18n.js';
 import { userPart, type RenderContext, type Who } from './parts.js';
 import { Delivery } from './delivery.js';
 import { type Unsent, type What } from './outbox.js';
+import { Presence, visitorContext } from './presence.js';
 import { storage } from './storage.js';
 import { T, type ChatReply, type LiveMessage, type Options } from './types.js';
 import { View } from './view.js';
@@ -36,6 +37,8 @@ export class Widget {
   private toldControl = 0;
   /** who has the conversation (state 2), as the server names them to the visitor */
   private operatorName: string | null = null;
+  private operatorAvatar: string | null = null;
+  private readonly presence: Presence;
   /** messages waiting for the server, oldest first: sent in order once it answers again */
   private readonly delivery: Delivery;
   /** resyncs and outbox flushes run one at a time, so none sends or shows a message twice */
@@ -43,11 +46,12 @@ export class Widget {
 
   constructor(private readonly options: Options & { base: string }) {
     const lang = chooseLanguage(options.lang, document.documentElement.lang, ...(navigator.languages ?? [navigator.language]));
-    this.api = new Api(options.base, options.bot, randomId());
+    this.api = new Api(options.base, options.bot, randomId(), visitorContext(options.bot, randomId));
+    this.presence = new Presence(this.api, () => this.userId, (position) => this.view.showPlace(position));
     this.storageKey = `colloquy:${options.bot}:user`;
     this.userId = storage.get(this.storageKey);
-    this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName };
-    this.view = new View({ open: () => this.open(), close: () => this.close(), submit: (text) => void this.say(text) });
+    this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName, operatorAvatar: () => this.operatorAvatar };
+    this.view = new View({ open: () => this.open(), close: () => this.close(), submit: (text) => void this.say(text), typed: () => this.presence.typed() });
     this.view.host.setAttribute('lang', lang);
     this.delivery = new Delivery(`colloquy:${options.bot}:outbox`, {
       api: this.api,
@@ -98,6 +102,7 @@ export class Widget {
 
   destroy(): void {
     this.stopListening?.();
+    this.presence.stop();
     this.view.host.remove();
   }
 
@@ -120,6 +125,7 @@ export class Widget {
     const reply = await this.api.start(known, this.options.variables ?? undefined, this.options.behaviour);
     this.userId = reply.UserId;
     this.operatorName = reply.OperatorName ?? null;
+    this.operatorAvatar = reply.OperatorAvatar ?? null;
     storage.set(this.storageKey, reply.UserId);
     // A resumed conversation is history: shown at once. A new one plays its typing pauses.
     await this.show(reply, 'bot', reply.UserId !== known);
@@ -147,7 +153,10 @@ export class Widget {
       },
       typing: (typing) => this.view.showOperatorTyping(typing.OperatorName),
       state: (s) => {
-        this.enqueue(async () => void (this.operatorName = s.OperatorName ?? null));
+        this.enqueue(async () => {
+          this.operatorName = s.OperatorName ?? null;
+          this.operatorAvatar = s.OperatorAvatar ?? null;
+        });
         this.enqueue(() => this.tellControl(s.State));
         this.controlType = s.State;
         this.enqueue(async () => this.applyInput());
@@ -209,6 +218,7 @@ export class Widget {
   private async tellControl(state: number): Promise<void> {
     const before = this.toldControl;
     this.toldControl = state;
+    this.presence.control(state);
     // A person (or a ban) has the conversation: the bot's buttons would run a flow that is not
     // listening. When the bot has it back, it stands where it stood, so its newest buttons work again.
     if ((state === TAKEN_OVER || state === BANNED) && before !== state) this.view.disableButtons();
