@@ -228,6 +228,7 @@ export class View {
       retry();
     });
     row.append(h('span', { class: 'wait' }, t.notSentRetry, ' ', again));
+    this.scrollDown();
   }
 
   notice(text: string): void {
