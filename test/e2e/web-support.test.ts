@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buttonCommand, summary, ORDER_QUESTION } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { addOperator, botIdOf, consoleClient, readEvents, signIn } from '../support/console-kit.js';
+import { addOperator, botIdOf, consoleClient, eventually, readEvents, signIn } from '../support/console-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sendWeb, setWeb, startWeb, web, webKeyOf } from '../support/web-kit.js';
@@ -95,6 +95,11 @@ for (const kind of databaseKinds()) {
         SeenAt: 'string',
         Earlier: [first.UserId],
       });
+      // forgetting a conversation forgets what its page said, and it is no one's earlier conversation
+      const firstId = (await server.running.store.conversations.byUser(botId, first.UserId))!.id;
+      assert.ok([200, 202].includes((await c.post(`${c.conversationPath(botId, first.UserId)}/forget`)).status));
+      assert.ok(await eventually(async () => (await server.running.store.webVisitors.of(firstId)) === null));
+      assert.deepEqual((await c.get(`${c.conversationPath(botId, second.UserId)}/visitor`)).body.Earlier, []);
       // a conversation without context: all null, no earlier ones
       const bare = await startWeb(server.client, key);
       const none = await c.get(`${c.conversationPath(botId, bare.UserId)}/visitor`);
