@@ -25,7 +25,9 @@ export type ConversationEvent =
   | { kind: 'state'; botId: string; userId: string; channel: string; state: ControlState; operator: string | null; at: number; origin?: string }
   | { kind: 'forgotten'; botId: string; userId: string; channel: string; at: number; origin?: string }
   /** an operator is writing to the user (console, throttled there); nothing is stored */
-  | { kind: 'typing'; botId: string; userId: string; channel: string; operatorName: string; at: number; origin?: string };
+  | { kind: 'typing'; botId: string; userId: string; channel: string; operatorName: string; at: number; origin?: string }
+  /** a web visitor is writing (throttled by the web channel); for the console only, nothing is stored */
+  | { kind: 'visitorTyping'; botId: string; userId: string; channel: string; at: number; origin?: string };
 
 const origins = new AsyncLocalStorage<string>();
 

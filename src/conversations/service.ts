@@ -115,13 +115,21 @@ export class ConversationService {
 
   /**
    * The history as the widget resumes it: the parts, and for each top-level part who said it
-   * (`Senders`: USER, BOT or OPERATOR), so that operator messages read back as an operator's.
+   * (`Senders`: USER, BOT or OPERATOR), so that operator messages read back as an operator's, and
+   * when (`Times`), with the time of the last control change (`StateSince`), so that a reload
+   * keeps the times and the "talking with a person" notice where they were.
    */
-  async historyWithSenders(bot: BotRecord, existing: ConversationRecord): Promise<ChatReply & { Senders: Direction[] }> {
+  async historyWithSenders(bot: BotRecord, existing: ConversationRecord): Promise<ChatReply & { Senders: Direction[]; Times: string[]; StateSince: string }> {
     const checked = chattable(existing, this.deps.clock);
     const messages = await this.deps.store.conversations.storedMessages(existing.id, LIMITS.historyMessages);
     const reply = replyOf(checked, messages.flatMap((m) => m.parts), enableUserChatAt(await this.live(bot), checked.state), this.deps.clock);
-    return { ...reply, Senders: messages.flatMap((m) => m.parts.map(() => m.direction)) };
+    const iso = (ms: number) => this.deps.clock.iso(ms);
+    return {
+      ...reply,
+      Senders: messages.flatMap((m) => m.parts.map(() => m.direction)),
+      Times: messages.flatMap((m) => m.parts.map(() => iso(m.createdAt))),
+      StateSince: iso(checked.controlChangedAt),
+    };
   }
 
   /** Messages queued while no client was asking, taken (marked delivered) once. */

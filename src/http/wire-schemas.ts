@@ -63,6 +63,10 @@ export const ChatReply = Type.Object(
     ControlType: Type.Integer({ description: '0 bot, 1 operator requested, 2 taken over, 3 banned' }),
     Senders: Type.Optional(Type.Array(Type.String(), { description: 'Web resume only: who said each part (BOT, OPERATOR, USER)' })),
     OperatorName: Type.Optional(Nullable(Type.String({ description: 'Web resume only: the name of the operator who has the conversation (ControlType 2)' }))),
+    OperatorAvatar: Type.Optional(Nullable(Type.String({ description: "Web resume only: the picture of the operator who has the conversation, if they set one" }))),
+    Times: Type.Optional(Type.Array(Type.String(), { description: 'Web resume only: when each part was said (ISO 8601)' })),
+    Duplicate: Type.Optional(Type.Boolean({ description: 'Web messages only: this MessageId ran before; the reply is the history' })),
+    StateSince: Type.Optional(Type.String({ description: 'Web resume only: when the control state last changed (ISO 8601)' })),
   },
   { additionalProperties: true },
 );

@@ -136,5 +136,7 @@ export function eventView(event: ConversationEvent, clock: Clock): Record<string
       return { Kind: 'forgotten', ...base };
     case 'typing':
       return { Kind: 'typing', ...base, OperatorName: event.operatorName };
+    case 'visitorTyping':
+      return { Kind: 'visitorTyping', ...base };
   }
 }

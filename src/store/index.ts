@@ -21,6 +21,7 @@ import { channelRepository } from './channels.js';
 import { broadcastRepository } from './broadcasts.js';
 import { knowledgeRepository } from './knowledge.js';
 import { knowledgeVectorRepository } from './knowledge-vectors.js';
+import { webVisitorRepository } from './web-visitors.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
@@ -36,6 +37,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     conversations: conversationRepository(db),
     meta: metaRepository(db, secrets),
     operators: operatorRepository(db),
+    webVisitors: webVisitorRepository(db),
     operatorSessions: operatorSessionRepository(db),
     shares: shareRepository(db),
     outbox: outboxRepository(db),

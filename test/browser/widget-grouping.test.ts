@@ -81,12 +81,14 @@ describe('widget grouping and times (Chromium)', () => {
     shots.push(await screenshot(page, 'widget-build-2-operator-group'));
   });
 
-  test('a reloaded history is grouped too, without times (the history has none)', async () => {
+  test('a reloaded history is grouped too, with its times (issue 27: the history has them), one under the newest row of each group', async () => {
+    const before = (await rows()).filter((r) => r.cls.startsWith('row ') && !r.cls.includes('notice'));
     await page.reload();
     await said('How can I help?');
     await live();
-    const all = await rows();
-    assert.equal(all.filter((r) => r.at !== null).length, 0);
+    const all = (await rows()).filter((r) => !r.cls.includes('notice'));
+    assert.deepEqual(all.map((r) => [r.cls, r.at === null]), before.map((r) => [r.cls, r.at === null]));
+    for (const row of all) if (row.at !== null) assert.match(row.at, TIME);
     assert.equal(all[1]!.cls, 'row bot grouped');
     shots.push(await screenshot(page, 'widget-build-3-reloaded'));
   });

@@ -102,7 +102,7 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200, res.text);
       const state = await stream.next((e) => e.event === 'state');
       // no operator of the account has this e-mail: no name to show the visitor
-      assert.deepEqual(state.data, { State: 2, OperatorName: null }, 'never the e-mail of the operator');
+      assert.deepEqual(state.data, { State: 2, OperatorName: null, OperatorAvatar: null }, 'never the e-mail of the operator');
     });
 
     test('an operator of the account who takes over is named to the visitor (never by e-mail alone), live and on resume', async () => {
@@ -112,13 +112,13 @@ for (const kind of databaseKinds()) {
       const res = await server.client.post(`/custom/state?userid=${started.UserId}&state=takeover&operator=LEE@example.org`, {}, { token: support.botToken });
       assert.equal(res.status, 200, res.text);
       const state = await stream.next((e) => e.event === 'state');
-      assert.deepEqual(state.data, { State: 2, OperatorName: 'Lee Park' });
+      assert.deepEqual(state.data, { State: 2, OperatorName: 'Lee Park', OperatorAvatar: null });
       const resumed = await startWeb(server.client, key, { UserId: started.UserId });
       assert.equal(resumed.ControlType, 2);
       assert.equal(resumed.OperatorName, 'Lee Park');
       const back = await server.client.post(`/custom/state?userid=${started.UserId}&state=handover`, {}, { token: support.botToken });
       assert.equal(back.status, 200, back.text);
-      assert.deepEqual((await stream.next((e) => e.event === 'state' && e.data.State === 0)).data, { State: 0, OperatorName: null });
+      assert.deepEqual((await stream.next((e) => e.event === 'state' && e.data.State === 0)).data, { State: 0, OperatorName: null, OperatorAvatar: null });
       assert.equal((await startWeb(server.client, key, { UserId: started.UserId })).OperatorName, null);
     });
 

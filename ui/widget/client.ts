@@ -1,4 +1,5 @@
 // The web channel's HTTP API as the widget uses it: JSON calls and the live event stream.
+import { t } from './i18n.js';
 import type { BotInfo, ChatReply, LiveMessage } from './types.js';
 
 export class ApiError extends Error {
@@ -20,7 +21,7 @@ export class ApiError extends Error {
 export interface LiveHandlers {
   ready(): void;
   message(message: LiveMessage): void;
-  state(state: { State: number; OperatorName?: string | null }): void;
+  state(state: { State: number; OperatorName?: string | null; OperatorAvatar?: string | null }): void;
   forgotten(): void;
   /** an operator is writing (the console sends it every few seconds while they type) */
   typing(typing: { OperatorName: string }): void;
@@ -37,22 +38,33 @@ export class Api {
     private readonly base: string,
     private readonly key: string,
     private readonly clientId: string,
+    private readonly context: unknown,
   ) {}
+
+  typing(userId: string): Promise<unknown> {
+    return this.call('POST', 'typing', { UserId: userId, ClientId: this.clientId });
+  }
+
+  queue(userId: string): Promise<{ State: number; Position: number | null }> {
+    return this.call('GET', `queue?userid=${encodeURIComponent(userId)}`);
+  }
 
   config(): Promise<BotInfo> {
     return this.call('GET', 'config');
   }
 
+  /** `context`: what the page says about the visitor, sent with every start or resume. */
   start(userId: string | null, variables?: Record<string, unknown>, behaviour?: string): Promise<ChatReply> {
-    const body: Record<string, unknown> = { ClientId: this.clientId };
+    const body: Record<string, unknown> = { ClientId: this.clientId, Context: this.context };
     if (userId) body.UserId = userId;
     if (variables) body.Variables = variables;
     if (behaviour) body.Behaviour = behaviour;
     return this.call('POST', 'conversation', body);
   }
 
-  send(userId: string, what: { Text: string } | { Command: string }): Promise<ChatReply> {
-    return this.call('POST', 'messages', { UserId: userId, ClientId: this.clientId, ...what });
+  /** `messageId`: the same for every try of one message, so the server runs it once. */
+  send(userId: string, what: { Text: string } | { Command: string }, messageId?: string): Promise<ChatReply> {
+    return this.call('POST', 'messages', { UserId: userId, ClientId: this.clientId, MessageId: messageId, ...what });
   }
 
   /** Opens the live stream; returns the function that closes it. */
@@ -92,4 +104,13 @@ export class Api {
     }
     return data as R;
   }
+}
+
+/** What to tell the visitor about a refusal: a ban's own message, else `fallback`. */
+export function describe(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.code === 'USER_BANNED') {
+    const message = error.body?.BanMessage;
+    return typeof message === 'string' && message !== '' ? message : t.cannotWrite;
+  }
+  return fallback;
 }

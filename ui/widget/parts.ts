@@ -11,6 +11,8 @@ export interface RenderContext {
   command(payload: string, label: string): void;
   /** the name of the person who has the conversation, when one has it and the server named them */
   operatorName(): string | null;
+  /** their picture, when they set one */
+  operatorAvatar(): string | null;
 }
 
 type Attrs = Record<string, string | boolean | undefined>;
@@ -74,6 +76,21 @@ export function initials(name: string): string {
 export function withFallback(img: HTMLImageElement, fallback: () => HTMLElement): HTMLImageElement {
   img.addEventListener('error', () => img.replaceWith(fallback()), { once: true });
   return img;
+}
+
+/**
+ * An operator's face: their picture, or (without one, or when it does not load) their initials on
+ * a colour of their own, dark enough for white text whatever the hue. Set through the style object,
+ * which a page's Content-Security-Policy allows where a style attribute would not be.
+ */
+export function operatorFace(name: string, avatar: string | null): HTMLElement {
+  const letters = () => {
+    const face = h('span', { class: 'face', 'aria-hidden': 'true' }, initials(name));
+    face.style.background = `hsl(${[...name].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 360, 7)},50%,30%)`;
+    return face;
+  };
+  const url = safeUrl(avatar, true);
+  return url ? withFallback(h('img', { class: 'face', src: url, alt: '' }), letters) : letters();
 }
 
 const imagePlaceholder = (label: string) => h('div', { class: 'placeholder', role: 'img', 'aria-label': label }, t.imageMissing);
@@ -181,8 +198,12 @@ export function renderPart(part: Part, who: Who, ctx: RenderContext): HTMLElemen
   if (part.Type === T.user) row.prepend(h('span', { class: 'sr' }, t.you));
   else if (who === 'operator') {
     const name = ctx.operatorName();
-    // Operators have no picture of their own: their initials stand in for one.
-    row.prepend(h('span', { class: 'who' }, name ? h('span', { class: 'face', 'aria-hidden': 'true' }, initials(name)) : null, name ?? t.operator));
+    row.prepend(h('span', { class: 'who' }, name ? operatorFace(name, ctx.operatorAvatar()) : null, name ?? t.operator));
   }
   return row;
+}
+
+/** What the user sent, as a transcript part (their text, or the chosen button's). */
+export function userPart(text: string): Part {
+  return { Type: T.user, Text: text, Command: null, TypeDelay: 0, BehaviourName: '', InteractionName: '', Parts: [] };
 }

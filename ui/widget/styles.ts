@@ -28,7 +28,7 @@ header h2{flex:1;margin:0;font-size:16px;font-weight:600}
 .user .bubble a{color:#fff}
 .operator .bubble{background:#fef3c7}
 .who{display:flex;align-items:center;gap:5px;font-size:12px;color:#92400e;margin:0 0 2px 4px}
-.face{display:inline-flex;align-items:center;justify-content:center;width:20px;height:20px;border-radius:50%;background:#92400e;color:#fff;font-size:10px;font-weight:600}
+.face{object-fit:cover;display:inline-flex;align-items:center;justify-content:center;width:24px;height:24px;border-radius:50%;background:#92400e;color:#fff;font-size:10px;font-weight:600}
 .bubble ul,.bubble ol{margin:2px 0;padding-inline-start:20px;white-space:normal}
 .bubble li{white-space:pre-wrap}
 .grouped{margin-top:-4px}

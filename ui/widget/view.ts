@@ -15,6 +15,8 @@ export interface ViewEvents {
   open(): void;
   close(): void;
   submit(text: string): void;
+  /** the visitor typed in the message field */
+  typed(): void;
 }
 
 export class View {
@@ -30,11 +32,15 @@ export class View {
   private readonly log: HTMLElement;
   private readonly typing: HTMLElement;
   private readonly operatorTyping: HTMLElement;
+  /** the place in the queue while the conversation waits for a person */
+  private readonly place: HTMLElement;
   private operatorTypingTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly offline: HTMLElement;
   private readonly input: HTMLInputElement;
   private readonly sendButton: HTMLButtonElement;
   private unread = 0;
+  /** a chosen button folded away while it had the focus: the next reply decides where it goes */
+  private refocus = false;
 
   constructor(private readonly on: ViewEvents) {
     this.host = h('div', { id: 'colloquy-widget', 'data-state': 'idle' });
@@ -48,7 +54,8 @@ export class View {
     this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': t.conversation });
     this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('div', { class: 'bubble' }, h('span', { class: 'sr' }, t.botTyping), h('i'), h('i'), h('i')));
     this.operatorTyping = h('div', { class: 'op-typing', role: 'status', hidden: true });
-    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing, this.operatorTyping);
+    this.place = h('div', { class: 'op-typing', role: 'status', hidden: true });
+    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing, this.operatorTyping, this.place);
     this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: t.typeHere });
     this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, t.offline);
     this.sendButton = h('button', { type: 'submit', class: 'send', 'aria-label': t.send }, '➤');
@@ -65,6 +72,7 @@ export class View {
 
     this.launcher.addEventListener('click', () => (this.isOpen ? on.close() : on.open()));
     close.addEventListener('click', () => on.close());
+    this.input.addEventListener('input', () => on.typed());
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const text = this.input.value.trim();
@@ -106,7 +114,8 @@ export class View {
     const open = !(this.window?.hidden ?? true);
     this.launcher.innerHTML = open ? CLOSE_ICON : CHAT_ICON; // constants, not content
     this.launcher.append(this.badge);
-    this.launcher.setAttribute('aria-label', open ? t.closeChat : this.launcherLabel);
+    // The badge is drawn for the eye; the count is in the name for everyone else.
+    this.launcher.setAttribute('aria-label', open ? t.closeChat : this.unread > 0 ? t.unread(this.launcherLabel, this.unread) : this.launcherLabel);
     this.launcher.classList.toggle('is-open', open);
   }
 
@@ -114,9 +123,9 @@ export class View {
   open(focus = true): void {
     this.window.hidden = false;
     this.launcher.setAttribute('aria-expanded', 'true');
-    this.drawLauncher();
     this.unread = 0;
     this.badge.hidden = true;
+    this.drawLauncher();
     this.scrollDown();
     if (focus) this.focusInside();
   }
@@ -137,7 +146,7 @@ export class View {
    * Adds a part to the transcript; consecutive quick-reply buttons share one row. `fresh`: said
    * just now (not history), so it counts as unread while the window is closed.
    */
-  append(part: Part, who: Who, ctx: RenderContext, fresh = true): HTMLElement | null {
+  append(part: Part, who: Who, ctx: RenderContext, fresh = true, said?: string): HTMLElement | null {
     const row = renderPart(part, who, ctx);
     if (!row) return null;
     // In a history, the buttons before a user's answer belong to questions that are over.
@@ -152,17 +161,19 @@ export class View {
       if (last?.classList.contains(row.classList[1])) {
         row.classList.add('grouped');
         row.querySelector('.who')?.remove();
-        if (fresh) last.querySelector('.at')?.remove();
+        if (fresh || said) last.querySelector('.at')?.remove();
       }
-      // History comes without times (READY has none): only what is said now gets one.
+      // What is said now gets the time now; a resumed history its stored time (`said`).
       // Drawn from an attribute by CSS, so a row's text (and what the live region reads) is the message alone.
-      if (fresh) row.append(h('time', { class: 'at', datetime: new Date().toISOString(), 'data-t': new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) }));
+      const at = said ? new Date(said) : fresh ? new Date() : null;
+      if (at) row.append(h('time', { class: 'at', datetime: at.toISOString(), 'data-t': at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) }));
       this.log.append(row);
     }
     if (fresh && !this.isOpen && part.Type !== T.user) {
       this.unread++;
       this.badge.textContent = String(this.unread);
       this.badge.hidden = false;
+      this.drawLauncher();
     }
     this.scrollDown();
     return row;
@@ -173,9 +184,26 @@ export class View {
    * would silently abandon that question.
    */
   disableButtons(): void {
-    for (const old of Array.from(this.log.querySelectorAll('button'))) old.disabled = true;
+    // A button chosen with the keyboard is about to fold away: the focus waits on the transcript
+    // (inside the dialog, so Esc still closes) and goes on once the reply is shown (setInputEnabled).
+    const active = this.root.activeElement;
+    if (active instanceof HTMLElement && this.log.contains(active)) {
+      this.refocus = true;
+      this.scroller.focus({ preventScroll: true });
+    }
+    // (a refused message's Retry is the visitor's own, not the bot's: it stays)
+    for (const old of Array.from(this.log.querySelectorAll<HTMLButtonElement>('button:not(.retry)'))) old.disabled = true;
     // Quick replies that were answered fold away; the answer itself is the user's next bubble.
     for (const used of Array.from(this.log.querySelectorAll('.row > .actions, .row > div:not(.card) > .actions'))) used.classList.add('used');
+  }
+
+  /** Turns the buttons of the bot's newest row with buttons on again (the bot has the conversation back). */
+  reviveNewestButtons(): void {
+    const rows = Array.from(this.log.querySelectorAll('.row.bot')).filter((row) => row.querySelector('button'));
+    const newest = rows[rows.length - 1];
+    if (!newest) return;
+    for (const button of Array.from(newest.querySelectorAll('button'))) button.disabled = false;
+    for (const used of Array.from(newest.querySelectorAll('.used'))) used.classList.remove('used');
   }
 
   /** Puts back a row that a history reload cleared (a message still waiting to be sent). */
@@ -189,6 +217,18 @@ export class View {
     row.classList.toggle('pending', pending);
     row.querySelector('.wait')?.remove();
     if (pending) row.append(h('span', { class: 'wait' }, t.waitingToSend));
+  }
+
+  /** A user message the server refused: it stays, marked, with a button to send it again. */
+  setFailed(row: HTMLElement, retry: () => void): void {
+    this.setPending(row, false);
+    const again = h('button', { type: 'button', class: 'btn retry' }, t.retry);
+    again.addEventListener('click', () => {
+      this.input.focus();
+      retry();
+    });
+    row.append(h('span', { class: 'wait' }, t.notSentRetry, ' ', again));
+    this.scrollDown();
   }
 
   notice(text: string): void {
@@ -206,6 +246,14 @@ export class View {
     this.operatorTypingTimer = setTimeout(() => this.showOperatorTyping(null), 6000);
   }
 
+  /** "You are number 2 in the queue." while waiting for a person; `null` hides it. */
+  showPlace(position: number | null): void {
+    this.place.hidden = position === null;
+    if (position === null) return;
+    this.place.textContent = position <= 1 ? t.nextInQueue : t.inQueue(position);
+    this.scrollDown();
+  }
+
   showTyping(on: boolean): void {
     this.typing.hidden = !on;
     if (on) this.scrollDown();
@@ -218,15 +266,17 @@ export class View {
     this.input.disabled = !enabled;
     this.sendButton.disabled = !enabled;
     this.input.placeholder = enabled ? t.typeHere : why;
+    const refocus = this.refocus;
+    this.refocus = false;
     if (!this.isOpen) return;
     // Keep keyboard users where they can act: on the newest buttons when typing is off, back in
     // the input when it is on again after a click.
-    if (!enabled && wasTyping) this.newestButton()?.focus();
-    if (enabled && active instanceof HTMLElement && this.log.contains(active)) this.input.focus();
+    if (!enabled && (wasTyping || refocus)) (this.newestButton() ?? this.scroller).focus();
+    if (enabled && (refocus || (active instanceof HTMLElement && this.log.contains(active)))) this.input.focus();
   }
 
   private newestButton(): HTMLElement | null {
-    const buttons = this.log.querySelectorAll<HTMLElement>('button:not(:disabled)');
+    const buttons = this.log.querySelectorAll<HTMLElement>('button:not(:disabled):not(.retry)');
     return buttons.length > 0 ? buttons[buttons.length - 1].closest('.row')!.querySelector<HTMLElement>('button:not(:disabled)') : null;
   }
 

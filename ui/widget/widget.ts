@@ -1,27 +1,22 @@
 // One chat widget: the conversation's life (start or resume, send, listen live) and the order in
 // which things appear. Every part goes through one queue, so replies and live messages never
 // interleave and typing pauses (`TypeDelay`, delay parts) are shown where the bot put them.
-import { Api, ApiError } from './client.js';
+import { Api, ApiError, describe } from './client.js';
 import { chooseLanguage, t } from './i18n.js';
-import type { RenderContext, Who } from './parts.js';
+import { userPart, type RenderContext, type Who } from './parts.js';
+import { Delivery } from './delivery.js';
+import { type Unsent, type What } from './outbox.js';
+import { Presence, visitorContext } from './presence.js';
 import { storage } from './storage.js';
-import { T, type ChatReply, type LiveMessage, type Options, type Part } from './types.js';
+import { T, type ChatReply, type LiveMessage, type Options } from './types.js';
 import { View } from './view.js';
 
 /** A pause longer than this is shortened: a page must not look frozen because of a bot's typo. */
 const MAX_TYPING_MS = 10_000;
 const TAKEN_OVER = 2;
 const BANNED = 3;
-/** How long a message that could not be sent waits before it is tried again. */
-const RETRY_MS = 3000;
 /** Parts that ask the user something: a reply with one of these (or open to typing) makes older buttons stale. */
 const ASKING = new Set<number>([T.question, T.button, T.buttons, T.card, T.carousel]);
-
-/** A message the user sent while the server could not be reached; `row` is its transcript row. */
-interface Unsent {
-  what: { Text: string } | { Command: string };
-  row: HTMLElement | null;
-}
 
 const randomId = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -42,21 +37,32 @@ export class Widget {
   private toldControl = 0;
   /** who has the conversation (state 2), as the server names them to the visitor */
   private operatorName: string | null = null;
+  private operatorAvatar: string | null = null;
+  private readonly presence: Presence;
   /** messages waiting for the server, oldest first: sent in order once it answers again */
-  private readonly outbox: Unsent[] = [];
-  private offline = false;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly delivery: Delivery;
   /** resyncs and outbox flushes run one at a time, so none sends or shows a message twice */
   private syncing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: Options & { base: string }) {
     const lang = chooseLanguage(options.lang, document.documentElement.lang, ...(navigator.languages ?? [navigator.language]));
-    this.api = new Api(options.base, options.bot, randomId());
+    this.api = new Api(options.base, options.bot, randomId(), visitorContext(options.bot, randomId));
+    this.presence = new Presence(this.api, () => this.userId, (position) => this.view.showPlace(position));
     this.storageKey = `colloquy:${options.bot}:user`;
     this.userId = storage.get(this.storageKey);
-    this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName };
-    this.view = new View({ open: () => this.open(), close: () => this.close(), submit: (text) => void this.say(text) });
+    this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName, operatorAvatar: () => this.operatorAvatar };
+    this.view = new View({ open: () => this.open(), close: () => this.close(), submit: (text) => void this.say(text), typed: () => this.presence.typed() });
     this.view.host.setAttribute('lang', lang);
+    this.delivery = new Delivery(`colloquy:${options.bot}:outbox`, {
+      api: this.api,
+      view: this.view,
+      ctx: this.ctx,
+      userId: () => this.userId,
+      enqueue: (work) => this.enqueue(work),
+      exclusive: (work) => this.exclusive(work),
+      answered: (reply) => (reply.Duplicate ? this.reshow(reply) : this.show(reply, 'bot', true)),
+      restart: (waiting) => this.restartWith(waiting),
+    });
     document.body.append(this.view.host);
     void this.api.config().then((bot) => this.view.setBot(bot), () => undefined);
     // A returning visitor is reconnected at once, so live messages reach a closed window (badge).
@@ -85,7 +91,7 @@ export class Widget {
     this.stopListening = null;
     this.streamOpenedBefore = false;
     this.userId = null;
-    this.outbox.length = 0;
+    this.delivery.outbox.takeAll();
     this.toldControl = 0;
     storage.set(this.storageKey, null);
     this.started = null;
@@ -96,6 +102,7 @@ export class Widget {
 
   destroy(): void {
     this.stopListening?.();
+    this.presence.stop();
     this.view.host.remove();
   }
 
@@ -118,11 +125,13 @@ export class Widget {
     const reply = await this.api.start(known, this.options.variables ?? undefined, this.options.behaviour);
     this.userId = reply.UserId;
     this.operatorName = reply.OperatorName ?? null;
+    this.operatorAvatar = reply.OperatorAvatar ?? null;
     storage.set(this.storageKey, reply.UserId);
     // A resumed conversation is history: shown at once. A new one plays its typing pauses.
     await this.show(reply, 'bot', reply.UserId !== known);
     // A resumed conversation that a person has taken over says so again, as it did live.
     this.enqueue(() => this.tellControl(reply.ControlType));
+    this.delivery.restore(reply.UserId);
     this.view.setState('ready');
     this.listen(reply.UserId);
   }
@@ -130,28 +139,49 @@ export class Widget {
   private listen(userId: string): void {
     this.stopListening = this.api.listen(userId, {
       ready: () => {
-        this.offline = false;
+        this.delivery.online();
         this.view.setState('live');
         // After a dropped connection, what was said meanwhile is fetched again.
         if (this.streamOpenedBefore) void this.resync();
-        else void this.exclusive(() => this.flush());
+        else void this.exclusive(() => this.delivery.flush());
         this.streamOpenedBefore = true;
       },
-      lost: () => this.goOffline(),
+      lost: () => this.delivery.offline(),
       message: (m: LiveMessage) => {
         if (m.Direction === 'OPERATOR') this.view.showOperatorTyping(null);
         void this.show(m, m.Direction === 'OPERATOR' ? 'operator' : 'bot', true);
       },
       typing: (typing) => this.view.showOperatorTyping(typing.OperatorName),
       state: (s) => {
-        this.enqueue(async () => void (this.operatorName = s.OperatorName ?? null));
+        this.enqueue(async () => {
+          this.operatorName = s.OperatorName ?? null;
+          this.operatorAvatar = s.OperatorAvatar ?? null;
+        });
         this.enqueue(() => this.tellControl(s.State));
         this.controlType = s.State;
         this.enqueue(async () => this.applyInput());
       },
       forgotten: () => void this.reset(),
       resync: () => void this.resync(),
-      failed: () => this.view.setState('failed'),
+      // The stream was refused (a server error while its database restarts, a conversation that
+      // went away): the browser gives up, so the widget comes back to it itself.
+      failed: () => {
+        this.stopListening?.();
+        this.view.setState('offline');
+        this.delivery.later(() => this.reconnect());
+      },
+    });
+  }
+
+  /** Reads the history again and listens anew; while the server is still away, tries again later. */
+  private reconnect(): Promise<void> {
+    return this.exclusive(async () => {
+      const reply = await this.api.start(this.userId, undefined, undefined).catch(() => null);
+      if (!reply) return this.delivery.later(() => this.reconnect());
+      this.streamOpenedBefore = false;
+      const same = reply.UserId === this.userId;
+      await this.reshow(reply);
+      if (same) this.listen(reply.UserId);
     });
   }
 
@@ -159,7 +189,7 @@ export class Widget {
     return this.exclusive(async () => {
       const reply = await this.api.start(this.userId, undefined, undefined).catch(() => null);
       if (reply) await this.reshow(reply);
-      await this.flush();
+      await this.delivery.flush();
     });
   }
 
@@ -180,7 +210,7 @@ export class Widget {
     await this.show(reply, 'bot', false);
     await this.enqueue(async () => {
       await this.tellControl(reply.ControlType);
-      for (const unsent of this.outbox) if (unsent.row) this.view.appendRow(unsent.row);
+      for (const unsent of this.delivery.outbox.all) if (unsent.row) this.view.appendRow(unsent.row);
     });
   }
 
@@ -188,8 +218,14 @@ export class Widget {
   private async tellControl(state: number): Promise<void> {
     const before = this.toldControl;
     this.toldControl = state;
+    this.presence.control(state);
+    // A person (or a ban) has the conversation: the bot's buttons would run a flow that is not
+    // listening. When the bot has it back, it stands where it stood, so its newest buttons work again.
+    if ((state === TAKEN_OVER || state === BANNED) && before !== state) this.view.disableButtons();
+    if (state === 0 && (before === TAKEN_OVER || before === BANNED)) this.view.reviveNewestButtons();
     if (state === TAKEN_OVER && before !== TAKEN_OVER) this.view.notice(this.operatorName ? t.withPersonNamed(this.operatorName) : t.withPerson);
     else if (state === 0 && before === TAKEN_OVER) this.view.notice(t.withBot);
+    else if (state !== BANNED && before === BANNED) this.view.notice(t.canWriteAgain);
     else if (state === BANNED && before !== BANNED) {
       // The state event does not carry the ban's message; the refused resume does (USER_BANNED).
       const refusal = this.userId ? await this.api.start(this.userId).then(() => null, (error: unknown) => error) : null;
@@ -197,72 +233,20 @@ export class Widget {
     }
   }
 
-  private async send(what: { Text: string } | { Command: string }, label: string): Promise<void> {
+  private async send(what: What, label: string): Promise<void> {
     await this.ensureStarted();
     if (!this.userId) return;
-    const unsent: Unsent = { what, row: null };
+    // Kept (in the page's storage too) before it is sent: nothing typed is lost, whatever happens next.
+    const unsent: Unsent = { id: randomId(), userId: this.userId, what, label };
+    this.delivery.outbox.add(unsent);
     this.enqueue(async () => void (unsent.row = this.view.append(userPart(label), 'user', this.ctx)));
-    // Messages keep their order: while others wait for the server, this one waits behind them.
-    if (this.outbox.length > 0) return this.keep(unsent);
-    try {
-      await this.show(await this.api.send(this.userId, what), 'bot', true);
-    } catch (error) {
-      if (error instanceof ApiError && error.offline) return this.keep(unsent);
-      if (error instanceof ApiError && error.code === 'CONVERSATION_NOT_FOUND') {
-        // The conversation was deleted (forgotten) meanwhile: start afresh.
-        await this.reset();
-        return;
-      }
-      this.enqueue(async () => this.view.notice(describe(error, t.notSent)));
-    }
+    await this.exclusive(() => this.delivery.flush());
   }
 
-  /** Keeps a message that could not be sent, marked as waiting, and tries again later. */
-  private keep(unsent: Unsent): void {
-    this.outbox.push(unsent);
-    this.mark(unsent, true);
-    this.goOffline();
-  }
-
-  private mark(unsent: Unsent, pending: boolean): void {
-    this.enqueue(async () => {
-      if (unsent.row) this.view.setPending(unsent.row, pending);
-    });
-  }
-
-  private goOffline(): void {
-    this.offline = true;
-    this.view.setState('offline');
-    if (this.outbox.length > 0 && this.retryTimer === undefined) {
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = undefined;
-        void this.exclusive(() => this.flush());
-      }, RETRY_MS);
-    }
-  }
-
-  /** Sends the waiting messages, oldest first, until the outbox is empty or the server is still away. */
-  private async flush(): Promise<void> {
-    while (this.outbox.length > 0 && this.userId) {
-      const unsent = this.outbox[0];
-      let reply: ChatReply;
-      try {
-        reply = await this.api.send(this.userId, unsent.what);
-      } catch (error) {
-        if (error instanceof ApiError && error.offline) return this.goOffline();
-        this.outbox.shift();
-        this.mark(unsent, false);
-        this.enqueue(async () => this.view.notice(describe(error, t.notSent)));
-        continue;
-      }
-      this.outbox.shift();
-      if (this.offline) {
-        this.offline = false;
-        this.view.setState('ready');
-      }
-      this.mark(unsent, false);
-      await this.show(reply, 'bot', true);
-    }
+  /** The conversation was deleted (forgotten) meanwhile: a new one starts, and gets the waiting messages. */
+  async restartWith(waiting: Unsent[]): Promise<void> {
+    await this.reset();
+    for (const unsent of waiting) void this.send(unsent.what, unsent.label);
   }
 
   private exclusive(work: () => Promise<void>): Promise<void> {
@@ -271,7 +255,7 @@ export class Widget {
   }
 
   /** Queues a reply's parts; `animate`: honour typing pauses (not for history). */
-  private show(reply: Pick<ChatReply, 'Parts' | 'EnableUserChat' | 'ControlType' | 'Senders'>, who: Who, animate: boolean): Promise<void> {
+  private show(reply: Pick<ChatReply, 'Parts' | 'EnableUserChat' | 'ControlType' | 'Senders' | 'Times' | 'StateSince'>, who: Who, animate: boolean): Promise<void> {
     // Taken now, not after the typing pauses: a state event that arrives meanwhile is newer.
     this.controlType = reply.ControlType;
     const asks = who === 'bot' && animate && (reply.EnableUserChat || reply.Parts.some((p) => ASKING.has(p.Type)));
@@ -284,8 +268,11 @@ export class Widget {
           await sleep(pause);
           this.view.showTyping(false);
         }
+        const said = reply.Times?.[i];
+        // A resumed history tells when a person took over: the notice goes back where it was.
+        if (said && reply.StateSince && reply.ControlType === TAKEN_OVER && said >= reply.StateSince) await this.tellControl(TAKEN_OVER);
         const sender = reply.Senders?.[i] === 'OPERATOR' ? 'operator' : who;
-        if (part.Type !== T.delay) this.view.append(part, part.Type === T.user ? 'user' : sender, this.ctx, animate);
+        if (part.Type !== T.delay) this.view.append(part, part.Type === T.user ? 'user' : sender, this.ctx, animate, said);
       }
       this.enableUserChat = reply.EnableUserChat;
       this.applyInput();
@@ -302,16 +289,4 @@ export class Widget {
     this.queue = this.queue.then(work).catch(() => undefined);
     return this.queue;
   }
-}
-
-function userPart(text: string): Part {
-  return { Type: T.user, Text: text, Command: null, TypeDelay: 0, BehaviourName: '', InteractionName: '', Parts: [] };
-}
-
-function describe(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.code === 'USER_BANNED') {
-    const message = error.body?.BanMessage;
-    return typeof message === 'string' && message !== '' ? message : t.cannotWrite;
-  }
-  return fallback;
 }

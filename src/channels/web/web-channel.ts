@@ -6,13 +6,16 @@ import type { ChatReply, ConversationService } from '../../conversations/service
 import type { Config } from '../../config.js';
 import { withEventOrigin, type ConversationEvent, type EventBus } from '../../conversations/events.js';
 import type { VariableUpdate } from '../../conversations/values.js';
+import { DuplicateInbound } from '../../conversations/user-turn.js';
 import { isSystemVariable } from '../../engine/state.js';
 import type { ReplyPart } from '../../engine/types.js';
 import { STATE_TAKEN_OVER } from '../../conversations/control.js';
 import { AppError } from '../../shared/errors.js';
 import type { Store } from '../../store/index.js';
 import { DEMO_WEB_KEY_META } from './demo-page.js';
+import type { WebVisitorContext } from './model.js';
 import { originAllowed } from './origins.js';
+import { WebVisitors } from './visitors.js';
 import type { ConversationRecord } from '../../conversations/model.js';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
@@ -31,6 +34,8 @@ export interface StartRequest {
   variables: VariableUpdate[];
   behaviour?: string;
   clientId?: string;
+  /** what the page says about the visitor (bounded by the route) */
+  context?: WebVisitorContext;
 }
 
 export interface SendRequest {
@@ -38,12 +43,14 @@ export interface SendRequest {
   text?: string;
   command?: string;
   clientId?: string;
+  /** the widget's id for this message: sent again after a lost answer, it runs once */
+  messageId?: string;
 }
 
 /** What a live stream delivers: a named SSE event and its JSON data. */
 export type LiveDelivery =
   | { event: 'message'; data: { Direction: string; Parts: ReplyPart[]; EnableUserChat: boolean; ControlType: number; At: string } }
-  | { event: 'state'; data: { State: number; OperatorName: string | null } }
+  | { event: 'state'; data: { State: number; OperatorName: string | null; OperatorAvatar: string | null } }
   | { event: 'forgotten'; data: Record<string, never> }
   | { event: 'typing'; data: { OperatorName: string } }
   /** a message too large to be relayed between nodes: the widget re-reads the history */
@@ -54,7 +61,7 @@ export interface WebChannelDeps {
   conversations: ConversationService;
   events: EventBus;
   config: Pick<Config, 'publicUrl'>;
-  clock: { iso(ms: number): string };
+  clock: { iso(ms: number): string; now(): number };
 }
 
 const NO_VALUES = { variables: [], tags: [], dropTags: [] };
@@ -62,8 +69,11 @@ const NO_VALUES = { variables: [], tags: [], dropTags: [] };
 export class WebChannel {
   /** How often an idle live stream sends a comment line, so proxies and browsers keep it open. */
   heartbeatMs = 15_000;
+  private readonly visitors: WebVisitors;
 
-  constructor(private readonly deps: WebChannelDeps) {}
+  constructor(private readonly deps: WebChannelDeps) {
+    this.visitors = new WebVisitors({ store: deps.store, events: deps.events, clock: deps.clock });
+  }
 
   /**
    * The bot behind a web key: 404 BOT_NOT_FOUND for an unknown key, 403 ORIGIN_FORBIDDEN when
@@ -108,10 +118,10 @@ export class WebChannel {
   async start({ bot }: WebPrincipal, request: StartRequest): Promise<ChatReply & { OperatorName?: string | null }> {
     const existing = request.userId ? await this.webConversation(bot, request.userId, false) : null;
     if (existing) {
-      const reply = await this.deps.conversations.historyWithSenders(bot, existing);
-      return { ...reply, OperatorName: reply.ControlType === STATE_TAKEN_OVER ? await this.operatorName(bot, existing.operator) : null };
+      await this.visitors.note(bot, existing, request.context);
+      return this.resume(bot, existing);
     }
-    return this.asClient(request.clientId, () =>
+    const reply = await this.asClient(request.clientId, () =>
       this.deps.conversations.say(bot, undefined, {
         ...NO_VALUES,
         variables: pageVariables(bot, request.variables),
@@ -121,16 +131,37 @@ export class WebChannel {
         ...(request.behaviour ? { forcedBehaviour: request.behaviour } : { command: 'RESET' }),
       }),
     );
+    if (request.context) await this.visitors.note(bot, await this.webConversation(bot, reply.UserId, true), request.context);
+    return reply;
+  }
+
+  /** "The visitor is typing", for the operators (throttled); `Sent`: whether this one went out. */
+  async typing({ bot }: WebPrincipal, userId: string): Promise<{ Sent: boolean }> {
+    return { Sent: this.visitors.typing(await this.webConversation(bot, userId, true)) };
+  }
+
+  /** A conversation waiting for a person (State 1): its place in the account's queue, 1 is next. */
+  async queue({ bot }: WebPrincipal, userId: string): Promise<{ State: number; Position: number | null }> {
+    const conversation = await this.webConversation(bot, userId, true);
+    return { State: conversation.controlState, Position: await this.visitors.position(bot, conversation) };
   }
 
   /** A text or a button payload from the widget, on an existing web conversation. */
-  async send({ bot }: WebPrincipal, request: SendRequest): Promise<ChatReply> {
+  async send({ bot }: WebPrincipal, request: SendRequest): Promise<ChatReply & { Duplicate?: true }> {
     const existing = await this.webConversation(bot, request.userId, true);
     const command = request.command?.toUpperCase();
     if (command === 'READY') return this.deps.conversations.history(bot, existing);
     if (command === 'PENDING') return this.deps.conversations.takePending(bot, existing.userId, existing);
-    const message = { ...NO_VALUES, text: request.text, command: request.command };
-    return this.asClient(request.clientId, () => this.deps.conversations.say(bot, existing.userId, message));
+    // A message id is recorded with its turn (as a platform's update id is), so a widget that
+    // sends again after an answer it never got runs nothing twice; it gets the history instead.
+    const inbound = request.messageId ? { channelId: `${WEB_CHANNEL}:${bot.id}`, key: request.messageId } : undefined;
+    const message = { ...NO_VALUES, text: request.text, command: request.command, inbound };
+    try {
+      return await this.asClient(request.clientId, () => this.deps.conversations.say(bot, existing.userId, message));
+    } catch (error) {
+      if (!(error instanceof DuplicateInbound)) throw error;
+      return { ...(await this.resume(bot, existing)), Duplicate: true };
+    }
   }
 
   /**
@@ -146,13 +177,21 @@ export class WebChannel {
     // be overtaken by the message that follows it.
     let delivered = Promise.resolve();
     const unsubscribe = this.deps.events.subscribe((event) => {
-      if (event.botId !== bot.id || event.userId !== userId) return;
+      // (the visitor's own typing is for the operators)
+      if (event.botId !== bot.id || event.userId !== userId || event.kind === 'visitorTyping') return;
       if (event.kind === 'message' && own !== undefined && event.origin === own) return;
       delivered = delivered.then(async () => deliver(await this.delivery(bot, event))).catch(() => undefined);
     });
     // Other nodes relay events only to nodes that listen: the stream is ready once they know.
     await this.deps.events.reachable?.();
     return unsubscribe;
+  }
+
+  /** The history as the widget shows it again: who said what and when, and who has the conversation. */
+  private async resume(bot: BotRecord, existing: ConversationRecord): Promise<ChatReply & { OperatorName: string | null; OperatorAvatar: string | null }> {
+    const reply = await this.deps.conversations.historyWithSenders(bot, existing);
+    const operator = reply.ControlType === STATE_TAKEN_OVER ? existing.operator : null;
+    return { ...reply, OperatorName: await this.operatorName(bot, operator), OperatorAvatar: await this.visitors.operatorAvatar(bot, operator) };
   }
 
   /** The name a visitor sees for the person who has the conversation: an operator's name, never an e-mail. */
@@ -163,14 +202,15 @@ export class WebChannel {
 
   private async delivery(bot: BotRecord, event: ConversationEvent): Promise<LiveDelivery> {
     if (event.kind === 'state') {
-      const OperatorName = event.state === STATE_TAKEN_OVER ? await this.operatorName(bot, event.operator) : null;
-      // The visitor learns the operator's display name, never their e-mail address.
-      return { event: 'state', data: { State: event.state, OperatorName } };
+      const operator = event.state === STATE_TAKEN_OVER ? event.operator : null;
+      // The visitor learns the operator's display name and picture, never their e-mail address.
+      return { event: 'state', data: { State: event.state, OperatorName: await this.operatorName(bot, operator), OperatorAvatar: await this.visitors.operatorAvatar(bot, operator) } };
     }
     if (event.kind === 'forgotten') return { event: 'forgotten', data: {} };
     // The operator's name only, never an e-mail (as in the state event's OperatorName).
     if (event.kind === 'typing') return { event: 'typing', data: { OperatorName: event.operatorName } };
-    if (event.truncated) return { event: 'resync', data: {} };
+    // (visitorTyping never gets here: watch() keeps it from the visitor)
+    if (event.kind === 'visitorTyping' || event.truncated) return { event: 'resync', data: {} };
     // The turn that wrote the message says where it left the conversation (a turn run elsewhere
     // can move it to an interaction whose EnableUserChat differs).
     const status = { EnableUserChat: event.enableUserChat, ControlType: event.controlType };

@@ -13,6 +13,7 @@ import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
 import { shareRoutes } from './share.js';
+import { consoleVisitorRoutes } from './console-visitors.js';
 import { consoleWorkspaceRoutes } from './console-workspace.js';
 import { consoleInboxRoutes } from './console-inbox.js';
 import { operatorSignIn, SESSION_COOKIE, sessionCookieOf } from './console-session.js';
@@ -111,6 +112,7 @@ export function consoleRoutes(app: App, s: Services): void {
 
   consoleWorkspaceRoutes(app, s, signedIn);
   consoleInboxRoutes(app, s, signedIn);
+  consoleVisitorRoutes(app, s, signedIn, anyRole);
   shareRoutes(app, s);
 }
 

@@ -22,21 +22,36 @@ const UserId = Type.String({ minLength: 1, maxLength: 256 });
 /** A random id per page load: the widget's own turns are not echoed back on its live stream. */
 const ClientId = Type.String({ minLength: 1, maxLength: 64 });
 
+/** What the page says about the visitor, for the operators (docs/channels.md "Visitor context"); every field bounded. */
+const VisitorContext = Type.Object(
+  {
+    Url: Type.Optional(Type.String({ maxLength: 2048, pattern: '^https?://', description: 'the page the widget runs on' })),
+    Browser: Type.Optional(Type.String({ maxLength: 256, description: "the browser's user agent" })),
+    Language: Type.Optional(Type.String({ maxLength: 35, pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$', description: "the browser's language tag" })),
+    Visitor: Type.Optional(Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: "the widget's id for this browser: links the visitor's conversations" })),
+  },
+  { additionalProperties: false },
+);
 const StartBody = Type.Object(
   {
     UserId: Type.Optional(UserId),
     Variables: ChatBody.properties.Variables,
     Behaviour: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     ClientId: Type.Optional(ClientId),
+    Context: Type.Optional(VisitorContext),
   },
   { additionalProperties: false },
 );
+const UserBody = Type.Object({ UserId, ClientId: Type.Optional(ClientId) }, { additionalProperties: false });
 const SendBody = Type.Object(
   {
     UserId,
     Text: Type.Optional(Type.String({ maxLength: 16384 })),
     Command: Type.Optional(Type.String({ maxLength: 256 })),
     ClientId: Type.Optional(ClientId),
+    MessageId: Type.Optional(
+      Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: "The widget's id for this message: sent again, it runs once and answers the history with Duplicate: true" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -88,6 +103,12 @@ export function webRoutes(app: App, s: Services): void {
         variables: variableUpdates(body.Variables),
         behaviour: body.Behaviour,
         clientId: body.ClientId,
+        context: body.Context && {
+          visitorId: body.Context.Visitor ?? null,
+          pageUrl: body.Context.Url ?? null,
+          userAgent: body.Context.Browser ?? null,
+          language: body.Context.Language ?? null,
+        },
       });
     },
   );
@@ -96,9 +117,34 @@ export function webRoutes(app: App, s: Services): void {
     '/web/:key/messages',
     { ...web, schema: { tags, summary: 'Send a text or a button payload', params: KeyParams, body: SendBody, response: { 200: ChatReply }, errors: TURN_ERRORS } },
     async (request) => {
-      const { UserId: userId, Text: text, Command: command, ClientId: clientId } = request.body;
-      return s.web.send(principalOf(request), { userId, text, command, clientId });
+      const { UserId: userId, Text: text, Command: command, ClientId: clientId, MessageId: messageId } = request.body;
+      return s.web.send(principalOf(request), { userId, text, command, clientId, messageId });
     },
+  );
+
+  app.post(
+    '/web/:key/typing',
+    {
+      ...web,
+      schema: { tags, summary: 'The visitor is typing: tells the operators (at most one event every 2 s)', params: KeyParams, body: UserBody, response: { 200: Type.Object({ Sent: Type.Boolean() }) }, errors: [...WEB_ERRORS, 'CONVERSATION_NOT_FOUND'] },
+    },
+    async (request) => s.web.typing(principalOf(request), request.body.UserId),
+  );
+
+  app.get(
+    '/web/:key/queue',
+    {
+      ...web,
+      schema: {
+        tags,
+        summary: "A conversation waiting for a person: its place in the account's queue",
+        params: KeyParams,
+        querystring: Type.Object({ userid: UserId }, { additionalProperties: false }),
+        response: { 200: Type.Object({ State: Type.Integer(), Position: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]) }) },
+        errors: [...WEB_ERRORS, 'CONVERSATION_NOT_FOUND'],
+      },
+    },
+    async (request) => s.web.queue(principalOf(request), request.query.userid),
   );
 
   app.get(

@@ -22,12 +22,13 @@ import { knowledge } from './015-knowledge.js';
 import { embeddings } from './016-embeddings.js';
 import { broadcasts } from './018-broadcasts.js';
 import { consoleInbox } from './019-console-inbox.js';
+import { webVisitors } from './020-web-visitors.js';
 import { analyticsEvents } from './021-analytics-events.js';
 
 export const migrations: Migration[] = [
   initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,
   analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, broadcasts,
-  consoleInbox, analyticsEvents,
+  consoleInbox, webVisitors, analyticsEvents,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
