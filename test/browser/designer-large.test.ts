@@ -1,6 +1,7 @@
 // A bot of 200 interactions opens in the designer with every node and path drawn, and the canvas
 // fills the space it is given: at 1280x800 the page does not scroll and the canvas reaches the
-// bottom; at 390x844 it is as wide as the screen allows and tall enough to work in. (How fast it
+// bottom; at 390x844 it is as wide as the screen allows and tall enough to work in. Its first view
+// is readable, and a step chosen in the list is brought into view. (How fast it
 // draws and pans is measured by `npm run bench:designer`, not asserted here.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -24,6 +25,18 @@ for (const kind of databaseKinds()) {
       assert.ok(canvas.width >= 1280 - outline.width - side.width - 80, `canvas ${canvas.width} px wide`);
       assert.ok(canvas.y + canvas.height >= 800 - 24 && canvas.y + canvas.height <= 800, `canvas bottom at ${canvas.y + canvas.height}`);
       assert.ok(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight), 'the page itself does not scroll');
+      // Readable at first (the start's neighbourhood, not all 200 at a tenth of their size), and a
+      // step chosen in the list far down is brought into view.
+      const start = (await page.locator('.react-flow__node-step', { hasText: /^Step 1start$/ }).first().boundingBox())!;
+      assert.ok(start.width >= 90, `the start node is ${start.width} px wide`);
+      await page.locator('.outline .pick', { hasText: /^Step 45$/ }).first().click();
+      const far = page.locator('.react-flow__node-step.selected');
+      await page.waitForFunction(() => {
+        const node = document.querySelector('.react-flow__node-step.selected')?.getBoundingClientRect();
+        const pane = document.querySelector('.canvas')!.getBoundingClientRect();
+        return node !== undefined && node.top >= pane.top && node.bottom <= pane.bottom && node.left >= pane.left && node.right <= pane.right;
+      });
+      assert.equal(await far.locator('.step-name').textContent(), 'Step 45');
       await page.screenshot({ path: `/tmp/designer-${kind}-large.png` });
       assert.deepEqual(errors, []);
       await page.context().close();

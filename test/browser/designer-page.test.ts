@@ -192,5 +192,45 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(errors, []);
       await page.context().close();
     });
+
+    test('keyboard only: pick an interaction in the list, edit and save it, open the Bot tab and the source view, and Tab out of the editor', async () => {
+      const { page, errors } = await pageAs('dee@example.org');
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
+      await page.locator('.react-flow__node-step').first().waitFor();
+      /** What has the focus: a name for it, and whether it is in the source editor (a shadow root's host). */
+      const focused = () => page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return { id: el?.id ?? '', text: (el?.textContent ?? '').trim(), tag: el?.tagName ?? '', inEditor: el?.classList.contains('source-editor') ?? false };
+      });
+      const tabTo = async (wanted: (f: Awaited<ReturnType<typeof focused>>) => boolean, what: string) => {
+        for (let n = 0; n < 60; n++) {
+          await page.keyboard.press('Tab');
+          if (wanted(await focused())) return;
+        }
+        assert.fail(`Tab never reached ${what}`);
+      };
+      await tabTo((f) => f.tag === 'BUTTON' && f.text === 'Prices', 'the Prices entry of the list');
+      await page.keyboard.press('Enter');
+      await page.locator('#inspector-title', { hasText: 'Prices' }).waitFor();
+      const text = field('$.behaviours[0].interactions[1].actions[0].text');
+      await tabTo((f) => `#${f.id}` === text, 'the text of Prices');
+      await page.keyboard.press('End');
+      await page.keyboard.type(' (typed)');
+      await page.keyboard.press('Control+s');
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.match((await draftOf()).behaviours[0].interactions[1].actions[0].text, / \(typed\)$/);
+      await tabTo((f) => f.id === 'tab-bot', 'the Bot tab');
+      await page.keyboard.press('Enter');
+      await page.locator('#bot-title').waitFor();
+      await page.keyboard.press('Shift+Tab');
+      for (let n = 0; n < 60 && (await focused()).text !== 'Source'; n++) await page.keyboard.press('Shift+Tab');
+      assert.equal((await focused()).text, 'Source');
+      await page.keyboard.press('Enter');
+      await page.getByRole('textbox', { name: 'The draft as JSON' }).waitFor();
+      await tabTo((f) => f.inEditor, 'the source editor');
+      await tabTo((f) => !f.inEditor, 'out of the source editor');
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
   });
 }
