@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, largeBot, pageAs, PHONE } from '../support/designer-kit.js';
+import { designerWorld, largeBot, pageAs, PHONE, shot } from '../support/designer-kit.js';
 
 for (const kind of databaseKinds()) {
   describe(`the designer with a large bot (Chromium, ${kind})`, () => {
@@ -37,7 +37,7 @@ for (const kind of databaseKinds()) {
         return node !== undefined && node.top >= pane.top && node.bottom <= pane.bottom && node.left >= pane.left && node.right <= pane.right;
       });
       assert.equal(await far.locator('.step-name').textContent(), 'Step 45');
-      await page.screenshot({ path: `/tmp/designer-${kind}-large.png` });
+      await page.screenshot({ path: shot(kind, 'large') });
       assert.deepEqual(errors, []);
       await page.context().close();
     });
@@ -50,7 +50,7 @@ for (const kind of databaseKinds()) {
       assert.ok(canvas.width >= PHONE.width - 40, `canvas ${canvas.width} px wide`);
       assert.ok(canvas.height >= 320, `canvas ${canvas.height} px high`);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
-      await page.screenshot({ path: `/tmp/designer-${kind}-large-phone.png` });
+      await page.screenshot({ path: shot(kind, 'large-phone') });
       assert.deepEqual(errors, []);
       await page.context().close();
     });

@@ -1,5 +1,7 @@
 // What the designer's browser tests share: a signed-in page of the designer, the errors it met,
 // and its form controls found by the JSONPath of what they edit (ui/designer/form-context.ts).
+import os from 'node:os';
+import path from 'node:path';
 import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
@@ -104,3 +106,6 @@ export function largeBot(interactions = 200, behaviours = 4): unknown {
     })),
   };
 }
+
+/** Where a test's screenshot goes: $DESIGNER_SHOTS (or the temporary folder), designer-<database>-<name>.png. */
+export const shot = (kind: DatabaseKind, name: string) => path.join(process.env.DESIGNER_SHOTS ?? os.tmpdir(), `designer-${kind}-${name}.png`);
