@@ -1,14 +1,14 @@
 // The designer page (/console/designer, issue 23) in Debian's Chromium with the console's CSP, on
 // both databases: a designer opens a bot, edits it through the generated forms, meets a problem at
 // its field, previews the draft while the live bot still answers the old way, publishes, compares
-// versions and rolls back; an agent gets no designer. Screenshots: /tmp/designer-*.png.
+// versions and rolls back; an agent gets no designer. Screenshots: designer-*.png in $DESIGNER_SHOTS or the temporary folder.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, buttonCommand, chatOk, goTo, text } from '../support/chat-kit.js';
 import { signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, DESKTOP, field, pageAs as openAs, PHONE } from '../support/designer-kit.js';
+import { designerWorld, DESKTOP, field, pageAs as openAs, PHONE, shot } from '../support/designer-kit.js';
 
 
 const shopBot = () =>
@@ -78,7 +78,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Publish' }).click();
       await page.getByRole('status').filter({ hasText: 'Publish refused' }).waitFor();
       assert.equal((await world.server.client.get(`/bots/${world.tenant.botKey}/versions`, { token: world.tenant.accountToken })).body.Result.length, 1);
-      await page.screenshot({ path: `/tmp/designer-${kind}-problem.png` });
+      await page.screenshot({ path: shot(kind, 'problem') });
       assert.deepEqual(await seriousViolations(page), []);
       await page.locator(field(`${WELCOME_BUTTONS}[1].text`)).fill('Shipping');
       await page.keyboard.press('Control+s');
@@ -97,7 +97,7 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.locator('.bubble.bot', { hasText: 'We ship worldwide' }).locator('.from').textContent(), 'from Main › Shipping');
       assert.equal(await page.locator('.outline .pick.heard .name').textContent(), 'Shipping');
       assert.equal(await page.locator('.react-flow__node-step .step.heard .step-name').textContent(), 'Shipping');
-      await page.screenshot({ path: `/tmp/designer-${kind}-preview.png` });
+      await page.screenshot({ path: shot(kind, 'preview') });
       assert.equal(await livePrices(), 'Everything costs 5');
 
       // Publish (a version number follows the draft's: v3 saved, v4 published); the new version is listed with who published it, and its diff shows the edits.
@@ -113,7 +113,7 @@ for (const kind of databaseKinds()) {
       await page.locator('.change').first().waitFor();
       const changes = await page.locator('.change').evaluateAll((items) => items.map((li) => `${li.querySelector('.kind')!.textContent} ${li.querySelector('code')!.textContent}`));
       assert.deepEqual(changes, ['changed /behaviours/0/interactions/0/actions/1', 'changed /behaviours/0/interactions/1/actions/0', 'added /behaviours/0/interactions/4']);
-      await page.screenshot({ path: `/tmp/designer-${kind}-versions.png` });
+      await page.screenshot({ path: shot(kind, 'versions') });
       assert.deepEqual(await seriousViolations(page), []);
 
       // Rollback publishes version 1's content again.
@@ -139,7 +139,7 @@ for (const kind of databaseKinds()) {
       assert.equal(put.status, 200, put.text);
       await page.keyboard.press('Control+s');
       await page.getByRole('alertdialog').waitFor();
-      await page.screenshot({ path: `/tmp/designer-${kind}-conflict.png` });
+      await page.screenshot({ path: shot(kind, 'conflict') });
       await page.getByRole('button', { name: 'Reload theirs and re-apply mine' }).click();
       await page.getByRole('alertdialog').waitFor({ state: 'detached' });
       await page.keyboard.press('Control+s');
@@ -156,8 +156,8 @@ for (const kind of databaseKinds()) {
       await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
       assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width, 'no sideways scrolling');
-      await page.screenshot({ path: `/tmp/designer-${kind}-phone.png` });
-      await page.screenshot({ path: `/tmp/designer-${kind}-phone-full.png`, fullPage: true });
+      await page.screenshot({ path: shot(kind, 'phone') });
+      await page.screenshot({ path: shot(kind, 'phone-full'), fullPage: true });
       assert.deepEqual(await seriousViolations(page), []);
       assert.deepEqual(errors, []);
       await page.context().close();
@@ -187,8 +187,48 @@ for (const kind of databaseKinds()) {
       const { page, errors } = await pageAs('dee@example.org');
       await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
-      await page.screenshot({ path: `/tmp/designer-${kind}-desktop.png` });
+      await page.screenshot({ path: shot(kind, 'desktop') });
       assert.deepEqual(await seriousViolations(page), []);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+
+    test('keyboard only: pick an interaction in the list, edit and save it, open the Bot tab and the source view, and Tab out of the editor', async () => {
+      const { page, errors } = await pageAs('dee@example.org');
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
+      await page.locator('.react-flow__node-step').first().waitFor();
+      /** What has the focus: a name for it, and whether it is in the source editor (a shadow root's host). */
+      const focused = () => page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return { id: el?.id ?? '', text: (el?.textContent ?? '').trim(), tag: el?.tagName ?? '', inEditor: el?.classList.contains('source-editor') ?? false };
+      });
+      const tabTo = async (wanted: (f: Awaited<ReturnType<typeof focused>>) => boolean, what: string) => {
+        for (let n = 0; n < 60; n++) {
+          await page.keyboard.press('Tab');
+          if (wanted(await focused())) return;
+        }
+        assert.fail(`Tab never reached ${what}`);
+      };
+      await tabTo((f) => f.tag === 'BUTTON' && f.text === 'Prices', 'the Prices entry of the list');
+      await page.keyboard.press('Enter');
+      await page.locator('#inspector-title', { hasText: 'Prices' }).waitFor();
+      const text = field('$.behaviours[0].interactions[1].actions[0].text');
+      await tabTo((f) => `#${f.id}` === text, 'the text of Prices');
+      await page.keyboard.press('End');
+      await page.keyboard.type(' (typed)');
+      await page.keyboard.press('Control+s');
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.match((await draftOf()).behaviours[0].interactions[1].actions[0].text, / \(typed\)$/);
+      await tabTo((f) => f.id === 'tab-bot', 'the Bot tab');
+      await page.keyboard.press('Enter');
+      await page.locator('#bot-title').waitFor();
+      await page.keyboard.press('Shift+Tab');
+      for (let n = 0; n < 60 && (await focused()).text !== 'Source'; n++) await page.keyboard.press('Shift+Tab');
+      assert.equal((await focused()).text, 'Source');
+      await page.keyboard.press('Enter');
+      await page.getByRole('textbox', { name: 'The draft as JSON' }).waitFor();
+      await tabTo((f) => f.inEditor, 'the source editor');
+      await tabTo((f) => !f.inEditor, 'out of the source editor');
       assert.deepEqual(errors, []);
       await page.context().close();
     });

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, goTo, text } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, field, formOf, pageAs, withoutServerFields } from '../support/designer-kit.js';
+import { designerWorld, field, formOf, pageAs, shot, withoutServerFields } from '../support/designer-kit.js';
 
 const seed = () =>
   botFile(
@@ -73,7 +73,7 @@ for (const kind of databaseKinds()) {
       await f.fill('$.nlp.entities[0].values', 'red: crimson, scarlet\nblue: navy');
       await f.choose('$.knowledge.beforeFallback', 'true');
       assert.equal(await page.getByRole('link', { name: "The bot's knowledge sources" }).getAttribute('href'), `/console/knowledge?bot=${encodeURIComponent(world.botId)}`);
-      await page.screenshot({ path: `/tmp/designer-${kind}-bot-panel.png` });
+      await page.screenshot({ path: shot(kind, 'bot-panel') });
       assert.deepEqual(await seriousViolations(page), []);
 
       await page.keyboard.press('Control+s');

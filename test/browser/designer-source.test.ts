@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, text } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, field, pageAs } from '../support/designer-kit.js';
+import { designerWorld, field, pageAs, shot } from '../support/designer-kit.js';
 
 const seed = () => botFile([{ name: 'Hello', actions: [text('Hi')] }, { name: 'Hours', actions: [text('Open 9 to 5')] }], { name: 'Source' });
 const HELLO_TEXT = '$.behaviours[0].interactions[0].actions[0].text';
@@ -55,7 +55,7 @@ for (const kind of databaseKinds()) {
       await page.keyboard.insertText(JSON.stringify(right, null, 2));
       await page.locator('.cm-lintRange-error').first().waitFor({ state: 'detached' });
       await page.locator(field(HELLO_TEXT)).filter({ hasText: 'Hello from the source' }).waitFor();
-      await page.screenshot({ path: `/tmp/designer-${kind}-source.png` });
+      await page.screenshot({ path: shot(kind, 'source') });
       assert.deepEqual(await seriousViolations(page), []);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -67,7 +67,7 @@ for (const kind of databaseKinds()) {
       await page.locator('.cm-line', { hasText: '"text": "Hi"' }).waitFor();
       assert.equal(await page.locator(field(HELLO_TEXT)).inputValue(), 'Hi');
       await page.keyboard.press('Control+s');
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await page.locator('#unsaved', { hasText: 'Saved (draft' }).waitFor(); // the status already says "Saved." from before
       assert.equal((await draftOf()).behaviours[0].interactions[0].actions[0].text, 'Hi');
       assert.deepEqual(errors, []);
       await page.context().close();
@@ -123,7 +123,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await page.locator('.both h3').allTextContents(), ['Main › Hello', 'Main › Hours']);
       assert.match(await page.getByRole('region', { name: 'Theirs: Main › Hello' }).textContent() ?? '', /Welcome!/);
       assert.match(await page.getByRole('region', { name: 'Yours: Main › Hours' }).textContent() ?? '', /Open 8 to 6/);
-      await page.screenshot({ path: `/tmp/designer-${kind}-compare.png` });
+      await page.screenshot({ path: shot(kind, 'compare') });
       assert.deepEqual(await seriousViolations(page), []);
 
       await page.getByRole('button', { name: 'Take theirs (yours stays in Undo)' }).click();

@@ -1,5 +1,7 @@
 // What the designer's browser tests share: a signed-in page of the designer, the errors it met,
 // and its form controls found by the JSONPath of what they edit (ui/designer/form-context.ts).
+import os from 'node:os';
+import path from 'node:path';
 import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
@@ -80,3 +82,30 @@ export function designerWorld(kind: DatabaseKind, bot: unknown, operators: [emai
   });
   return world;
 }
+
+/** A bot of `interactions` steps in `behaviours` behaviours, each step with a text and two buttons:
+ *  the next step of its behaviour, and the same step of the next behaviour (the designer's large case). */
+export function largeBot(interactions = 200, behaviours = 4): unknown {
+  const per = Math.ceil(interactions / behaviours);
+  const area = (b: number) => `Area ${(b % behaviours) + 1}`;
+  const button = (text: string, behaviour: string, interaction: string) => ({ type: 'button', text, onClick: [{ type: 'goTo', mode: 'absolute', behaviour, interaction }] });
+  return {
+    format: 'colloquy/bot@1',
+    name: `Large (${interactions} interactions)`,
+    behaviours: Array.from({ length: behaviours }, (_, b) => ({
+      name: area(b),
+      ...(b === 0 ? { start: true } : {}),
+      interactions: Array.from({ length: per }, (_, i) => ({
+        name: `Step ${i + 1}`,
+        ...(i === 0 ? { start: true } : {}),
+        actions: [
+          { type: 'text', text: `Step ${i + 1} of ${area(b)}` },
+          { type: 'buttons', text: 'Where next?', buttons: [button('Next', area(b), `Step ${((i + 1) % per) + 1}`), button('Other area', area(b + 1), `Step ${i + 1}`)] },
+        ],
+      })),
+    })),
+  };
+}
+
+/** Where a test's screenshot goes: $DESIGNER_SHOTS (or the temporary folder), designer-<database>-<name>.png. */
+export const shot = (kind: DatabaseKind, name: string) => path.join(process.env.DESIGNER_SHOTS ?? os.tmpdir(), `designer-${kind}-${name}.png`);

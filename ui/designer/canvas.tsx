@@ -2,8 +2,8 @@
 // are groups, interactions nodes inside them laid out by dagre (already used by the analytics
 // picture), paths labelled edges. Dragging from one node's handle to another adds a goTo.
 import dagre from '@dagrejs/dagre';
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
-import { memo, useMemo } from 'react';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { pathsOf, placeId, type BotFile, type Place } from './model';
 import type { FlowViewProps } from './outline';
 
@@ -77,16 +77,52 @@ function layout(bot: BotFile, selected: Place | null, heard: Place | null, probl
   return { nodes, edges };
 }
 
+/** Beyond this many interactions, fitting them all makes nodes too small to read: the first view
+ *  fits the selected interaction's neighbourhood instead, and panning reaches the rest. */
+const FIT_ALL_UP_TO = 40;
+const NEIGHBOURS = 8;
+
+/** Where a node's centre is on the canvas (a step's position is relative to its behaviour's group). */
+function centreOf(nodes: Node[], id: string): { x: number; y: number } | null {
+  const node = nodes.find((n) => n.id === id);
+  const group = node?.parentId ? nodes.find((n) => n.id === node.parentId) : undefined;
+  return node ? { x: node.position.x + (group?.position.x ?? 0) + NODE_W / 2, y: node.position.y + (group?.position.y ?? 0) + NODE_H / 2 } : null;
+}
+
+/** Brings the selected interaction into view when it is chosen elsewhere (the list, the preview), keeping the zoom. */
+function FollowSelection({ nodes, selected }: { nodes: Node[]; selected: Place | null }) {
+  const flow = useReactFlow();
+  const first = useRef(true);
+  const id = selected ? placeId(selected) : null;
+  useEffect(() => {
+    if (first.current) {
+      first.current = false; // the first view is fitView's
+      return;
+    }
+    const at = id ? centreOf(nodes, id) : null;
+    if (at) void flow.setCenter(at.x, at.y, { zoom: Math.max(flow.getZoom(), 0.5), duration: 200 });
+  }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  return null;
+}
+
 export default function Canvas({ bot, selected, heard, problemCounts, onSelect, onConnect }: Props) {
   const { nodes, edges } = useMemo(() => layout(bot, selected, heard, problemCounts), [bot, selected, heard, problemCounts]);
+  const steps = nodes.filter((n) => n.type === 'step');
+  const focus = selected ?? { b: 0, i: 0 };
+  const fitViewOptions = steps.length <= FIT_ALL_UP_TO ? undefined : {
+    nodes: steps.filter((n) => n.parentId === `b${focus.b}` && Math.abs(Number(n.id.split('/')[1]) - focus.i) <= NEIGHBOURS).map((n) => ({ id: n.id })),
+    minZoom: 0.5,
+    maxZoom: 1,
+  };
   return (
     <div className="canvas" role="region" aria-label="Flow canvas">
       {/* Remounted when the number of nodes changes, so a new or deleted step is fitted into view. */}
-      <ReactFlow key={nodes.length} nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView minZoom={0.2} maxZoom={2} nodesDraggable={false}
+      <ReactFlow key={nodes.length} nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView fitViewOptions={fitViewOptions} minZoom={0.1} maxZoom={2} nodesDraggable={false}
         onNodeClick={(_, node) => node.type === 'step' && onSelect(toPlace(node.id))}
         onConnect={(c) => c.source && c.target && c.source !== c.target && onConnect(toPlace(c.source), toPlace(c.target))}>
         <Background gap={20} />
-        <Controls showInteractive={false} />
+        <Controls showInteractive={false} fitViewOptions={{ padding: 0.1 }} />
+        <FollowSelection nodes={nodes} selected={selected} />
       </ReactFlow>
     </div>
   );
