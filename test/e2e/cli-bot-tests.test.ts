@@ -131,7 +131,7 @@ describe('colloquy test', () => {
     assert.deepEqual({ ...report.summary, ms: 0 }, { tests: 14, passed: 2, failed: 12, problems: 0, steps: 41, ms: 0 });
     const failed = report.files.find((f: { path: string }) => f.path === 'failing/fail.test.yaml').tests[0];
     assert.deepEqual({ ...failed, ms: 0 }, {
-      name: 'bot text', line: 4, passed: false, ms: 0,
+      name: 'bot text', line: 3, passed: false, ms: 0,
       failure: { line: 5, step: 'bot: "Goodbye"', expected: '"Goodbye"', actual: '"Hello from Paris!"', turn: ['text      Hello from Paris!', 'buttons   Pick one', '  button    Weather', '  link      Docs'] },
     });
   });
