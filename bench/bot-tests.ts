@@ -62,6 +62,16 @@ async function phases(file: string): Promise<void> {
   await phase('validate and compile the bot', () => bots.loadBot(BOT));
   await phase('whole run, cold (1,000 steps)', () => mod.runTestFiles([file]));
   await phase('whole run, warm (1,000 steps)', () => mod.runTestFiles([file]));
+  // the steps alone: the test file read and the bot loaded already
+  const { EngineSession } = await import('../src/bot-testing/session.js');
+  const { StepRunner } = await import('../src/bot-testing/steps.js');
+  const { Coverage } = await import('../src/bot-testing/coverage.js');
+  const read = testFile.readTestFile(file) as import('../src/bot-testing/test-file.js').TestFile;
+  const bot = (await bots.loadBot(BOT)) as import('../src/bot-testing/bot-under-test.js').BotUnderTest;
+  const coverage = new Coverage();
+  await phase('the 1,000 steps alone, warm', async () => {
+    for (const test of read.tests) if (await new StepRunner(new EngineSession(bot, test, coverage)).run(test)) throw new Error(`${test.name} failed`);
+  });
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
