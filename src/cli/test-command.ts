@@ -15,7 +15,6 @@ export interface TestCommandOptions {
   coverage?: boolean;
   server?: string;
   bot?: string;
-  quiet?: boolean;
 }
 
 const REPORTERS = ['text', 'junit', 'json'];
@@ -26,7 +25,7 @@ export async function testCommand(paths: string[], options: TestCommandOptions, 
   if (!REPORTERS.includes(reporter)) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
   // the machine report owns stdout when it has no file of its own
   const human = reporter !== 'text' && !options.output ? (l: string) => process.stderr.write(`${l}\n`) : out;
-  const text = new TextReporter(options.quiet ? () => {} : human);
+  const text = new TextReporter(human);
   const run: RunOptions = { coverage: options.coverage, onFile: (f) => text.file(f), onTest: (t) => text.test(t) };
   if (options.server) {
     const api = new ApiClient(options.server);
