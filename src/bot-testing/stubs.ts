@@ -13,8 +13,9 @@ export class MissingStub extends Error {
   }
 }
 
-/** `contains`/`regex`/`match` ignore case unless the pattern says otherwise ((?-i) is not JS). */
-export const looseRegex = (pattern: string): RegExp => new RegExp(pattern, 'i');
+/** `regex` and `match` ignore case unless the pattern starts with `(?-i)` (JavaScript has no inline flags). */
+export const looseRegex = (pattern: string): RegExp => (pattern.startsWith(KEEP_CASE) ? new RegExp(pattern.slice(KEEP_CASE.length)) : new RegExp(pattern, 'i'));
+const KEEP_CASE = '(?-i)';
 
 const SHARE_BASE = 'https://colloquy.test/share/';
 /** How a classify step's instructions begin whatever its labels (made by the same function). */
