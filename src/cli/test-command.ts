@@ -7,6 +7,7 @@ import { exitCodeOf, runTestFiles, type RunOptions, type RunResult } from '../bo
 import { jsonReport, junitXml } from '../bot-testing/report-files.js';
 import { TextReporter } from '../bot-testing/report-text.js';
 import { accountKeyFromEnv, ApiClient, UsageError } from './api-client.js';
+import { CommandFailed } from './errors.js';
 import { ServerBots, ServerSession, skippedStubNotes } from './server-session.js';
 
 export interface TestCommandOptions {
@@ -41,7 +42,11 @@ export async function testCommand(paths: string[], options: TestCommandOptions, 
   if (reporter !== 'text') {
     const report = reporter === 'junit' ? junitXml(result, startedAt) : jsonReport(result);
     if (options.output) {
-      fs.writeFileSync(options.output, report);
+      try {
+        fs.writeFileSync(options.output, report);
+      } catch (error) {
+        throw new CommandFailed(`cannot write the ${reporter} report to ${options.output}: ${(error as Error).message}`, 2);
+      }
       human(`${reporter} report written to ${options.output}`);
     } else process.stdout.write(report);
   }
