@@ -4,6 +4,7 @@
 import type { RequestHandlers } from '../conversations/drive-turn.js';
 import { classifyInstructions, jsonObjectOf } from '../engine/actions/ai/answers.js';
 import type { AiAnswer, AiRequest, ClassifyAnswer, HttpAnswer, KnowledgeReply } from '../engine/types.js';
+import { looseRegex } from './regex.js';
 import type { Stubs } from './test-file.js';
 
 export class MissingStub extends Error {
@@ -13,9 +14,6 @@ export class MissingStub extends Error {
   }
 }
 
-/** `regex` and `match` ignore case unless the pattern starts with `(?-i)` (JavaScript has no inline flags). */
-export const looseRegex = (pattern: string): RegExp => (pattern.startsWith(KEEP_CASE) ? new RegExp(pattern.slice(KEEP_CASE.length)) : new RegExp(pattern, 'i'));
-const KEEP_CASE = '(?-i)';
 
 const SHARE_BASE = 'https://colloquy.test/share/';
 /** How a classify step's instructions begin whatever its labels (made by the same function). */

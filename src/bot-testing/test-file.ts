@@ -7,7 +7,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { isMap, isNode, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { STEP_KIND_NAMES, TEST_FILE_SCHEMA } from './schema.js';
-import { looseRegex } from './stubs.js';
+import { looseRegex } from './regex.js';
 
 export type StepKind = (typeof STEP_KIND_NAMES)[number];
 export type Matcher = string | { contains: string } | { regex: string } | { any: true };
