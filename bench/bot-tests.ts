@@ -44,8 +44,12 @@ function run(args: string[]): Promise<{ ms: number; stdout: string; code: number
   });
 }
 
-/** In a fresh process: each phase's wall and CPU milliseconds, printed as one JSON line. */
-async function phases(file: string): Promise<void> {
+/**
+ * In a fresh process, each phase's wall and CPU milliseconds, printed as one JSON line. `whole`:
+ * the run as `colloquy test` makes it, after the imports; `parts`: the same work one part at a
+ * time (each part's first run pays for compiling what it uses, as the whole run does).
+ */
+async function phases(file: string, mode: string): Promise<void> {
   const out: Record<string, { wall: number; cpu: number }> = {};
   const phase = async (name: string, work: () => Promise<unknown> | unknown) => {
     const cpu = process.cpuUsage();
@@ -54,21 +58,34 @@ async function phases(file: string): Promise<void> {
     const used = process.cpuUsage(cpu);
     out[name] = { wall: performance.now() - wall, cpu: (used.user + used.system) / 1000 };
   };
-  let mod: typeof import('../src/bot-testing/run.js');
-  await phase('imports', async () => (mod = await import('../src/bot-testing/run.js')));
+  const run = await import('../src/bot-testing/run.js');
   const testFile = await import('../src/bot-testing/test-file.js');
   const bots = await import('../src/bot-testing/bot-under-test.js');
-  await phase('read the test file', () => testFile.readTestFile(file));
-  await phase('validate and compile the bot', () => bots.loadBot(BOT));
-  await phase('whole run, cold (1,000 steps)', () => mod.runTestFiles([file]));
-  await phase('whole run, warm (1,000 steps)', () => mod.runTestFiles([file]));
+  const { EngineSession } = await import('../src/bot-testing/session.js');
+  const { StepRunner } = await import('../src/bot-testing/steps.js');
+  const { Coverage } = await import('../src/bot-testing/coverage.js');
+  if (mode === 'whole') {
+    await phase('the run after start, cold (1,000 steps)', () => run.runTestFiles([file]));
+    await phase('the same run again, warm', () => run.runTestFiles([file]));
+  } else {
+    let read: import('../src/bot-testing/test-file.js').TestFile | undefined;
+    let bot: import('../src/bot-testing/bot-under-test.js').BotUnderTest | undefined;
+    await phase('  of which: the test file (YAML, schema)', () => (read = testFile.readTestFile(file) as typeof read));
+    await phase('  the bot, validated and compiled', async () => (bot = (await bots.loadBot(BOT)) as typeof bot));
+    const steps = async () => {
+      const coverage = new Coverage();
+      for (const test of read!.tests) if (await new StepRunner(new EngineSession(bot!, test, coverage)).run(test)) throw new Error(`${test.name} failed`);
+    };
+    await phase('  the 1,000 steps, cold', steps);
+    await phase('  the 1,000 steps again, warm', steps);
+  }
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--phases') return phases(process.argv[3]!);
+  if (process.argv[2] === '--phases') return phases(process.argv[3]!, process.argv[4]!);
   const at = process.argv.indexOf('--runs');
   const runs = at > 0 ? Number(process.argv[at + 1]) : 5;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-bench-tests-'));
@@ -86,15 +103,20 @@ async function main(): Promise<void> {
     }
     const phased: Array<Record<string, { wall: number; cpu: number }>> = [];
     for (let i = 0; i < runs; i++) {
-      const r = await run(['--import', 'tsx', fileURLToPath(import.meta.url), '--phases', file]);
-      phased.push(JSON.parse(r.stdout.trim().split('\n').at(-1)!));
+      const figures = {};
+      for (const mode of ['whole', 'parts']) {
+        const r = await run(['--import', 'tsx', fileURLToPath(import.meta.url), '--phases', file, mode]);
+        Object.assign(figures, JSON.parse(r.stdout.trim().split('\n').at(-1)!));
+      }
+      phased.push(figures);
     }
     const say = (line: string) => process.stdout.write(`${line}\n`);
     say(`colloquy test on ${TESTS * 10} steps (${TESTS} tests), median of ${runs} fresh processes; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
     say(`  the command, spawn to exit:                 ${median(walls).toFixed(0)} ms wall`);
     say(`  the run after start (its summary figure):   ${median(reported).toFixed(0)} ms wall`);
+    say('  in a fresh process, after the imports:');
     for (const name of Object.keys(phased[0]!)) {
-      say(`  ${`${name}:`.padEnd(43)} ${median(phased.map((p) => p[name]!.wall)).toFixed(0)} ms wall, ${median(phased.map((p) => p[name]!.cpu)).toFixed(0)} ms CPU`);
+      say(`  ${`${name}:`.padEnd(44)} ${median(phased.map((p) => p[name]!.wall)).toFixed(0)} ms wall, ${median(phased.map((p) => p[name]!.cpu)).toFixed(0)} ms CPU`);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -71,5 +71,9 @@ export function demoInstructions(base: string, keys: DemoKeys): string {
     'Publish the bot on Telegram (COLLOQUY_PUBLIC_URL must be an https address Telegram can reach; WhatsApp and Messenger: docs/channels.md):',
     `  ACCOUNT=$(curl -s -X POST ${base}/authorization/integration -H 'Content-Type: application/json' -d '{"AccountAPIKey":"${keys.accountKey}"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')`,
     `  curl -s -X PUT ${base}/bots/${keys.botKey}/channels/telegram -H "Authorization: Bearer $ACCOUNT" -H 'Content-Type: application/json' -d '{"Token":"<the token @BotFather gave you>"}'`,
+    '',
+    'Run its conversation tests (no server needed), or pull it as a file, edit it, test it and push it back (docs/testing.md):',
+    '  npx colloquy test examples/demo',
+    `  COLLOQUY_SERVER=${base} COLLOQUY_ACCOUNT_KEY=${keys.accountKey} npx colloquy pull ${keys.botKey} --out support.bot.yaml`,
   ].join('\n');
 }

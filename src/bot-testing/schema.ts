@@ -4,7 +4,7 @@
 
 const TEXT = { type: 'string', maxLength: 16384 } as const;
 const NAME = { type: 'string', minLength: 1, maxLength: 256 } as const;
-const REGEX = { type: 'string', minLength: 1, maxLength: 1024, description: 'a regular expression (JavaScript syntax); case-insensitive unless it says otherwise' } as const;
+const REGEX = { type: 'string', minLength: 1, maxLength: 1024, description: 'a regular expression (JavaScript syntax), case-insensitive unless it starts with (?-i)' } as const;
 const SCALAR = { type: ['string', 'number', 'boolean'] } as const;
 const VALUES = { type: 'object', maxProperties: 500, propertyNames: { maxLength: 256 }, additionalProperties: SCALAR } as const;
 

@@ -5,7 +5,8 @@
 import { PartType } from '../engine/parts.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { ChatSession } from './session.js';
-import { looseRegex, MissingStub } from './stubs.js';
+import { looseRegex } from './regex.js';
+import { MissingStub } from './stubs.js';
 import type { Matcher, Step, TestCase } from './test-file.js';
 
 export interface StepFailure {

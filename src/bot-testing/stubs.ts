@@ -4,6 +4,7 @@
 import type { RequestHandlers } from '../conversations/drive-turn.js';
 import { classifyInstructions, jsonObjectOf } from '../engine/actions/ai/answers.js';
 import type { AiAnswer, AiRequest, ClassifyAnswer, HttpAnswer, KnowledgeReply } from '../engine/types.js';
+import { looseRegex } from './regex.js';
 import type { Stubs } from './test-file.js';
 
 export class MissingStub extends Error {
@@ -13,8 +14,6 @@ export class MissingStub extends Error {
   }
 }
 
-/** `contains`/`regex`/`match` ignore case unless the pattern says otherwise ((?-i) is not JS). */
-export const looseRegex = (pattern: string): RegExp => new RegExp(pattern, 'i');
 
 const SHARE_BASE = 'https://colloquy.test/share/';
 /** How a classify step's instructions begin whatever its labels (made by the same function). */

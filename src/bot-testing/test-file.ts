@@ -7,6 +7,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { isMap, isNode, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { STEP_KIND_NAMES, TEST_FILE_SCHEMA } from './schema.js';
+import { looseRegex } from './regex.js';
 
 export type StepKind = (typeof STEP_KIND_NAMES)[number];
 export type Matcher = string | { contains: string } | { regex: string } | { any: true };
@@ -124,7 +125,7 @@ function linesOfSteps(doc: Document, lines: LineCounter): Array<{ test: number; 
 function toTestCase(raw: Record<string, any>, at: string, lineAt: (pointer: string) => number | undefined, problems: FileProblem['problems'], lined: { test: number; steps: number[] }): TestCase {
   const regexAt = (pattern: string, pointer: string) => {
     try {
-      new RegExp(pattern);
+      looseRegex(pattern);
     } catch (error) {
       problems.push({ at: jsonPath(pointer), line: lineAt(pointer), message: `not a regular expression: ${(error as Error).message}` });
     }

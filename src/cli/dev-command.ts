@@ -45,6 +45,7 @@ export async function dev(file: string, options: DevOptions): Promise<void> {
   const { start } = await import('../main.js');
   say(`colloquy dev: ${options.data ? `data in ${dataDir}` : `a temporary database in ${dataDir}`}`);
   const running = await start(config, { logger: { level: 'warn' } });
+  say(`colloquy dev: listening on ${running.url}`);
   const { services } = running;
   const account = await services.accounts.create({ name: 'Development', plan: 'standard' });
   const password = crypto.randomBytes(9).toString('base64url');

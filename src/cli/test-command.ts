@@ -7,6 +7,7 @@ import { exitCodeOf, runTestFiles, type RunOptions, type RunResult } from '../bo
 import { jsonReport, junitXml } from '../bot-testing/report-files.js';
 import { TextReporter } from '../bot-testing/report-text.js';
 import { accountKeyFromEnv, ApiClient, UsageError } from './api-client.js';
+import { CommandFailed } from './errors.js';
 import { ServerBots, ServerSession, skippedStubNotes } from './server-session.js';
 
 export interface TestCommandOptions {
@@ -15,7 +16,6 @@ export interface TestCommandOptions {
   coverage?: boolean;
   server?: string;
   bot?: string;
-  quiet?: boolean;
 }
 
 const REPORTERS = ['text', 'junit', 'json'];
@@ -26,7 +26,7 @@ export async function testCommand(paths: string[], options: TestCommandOptions, 
   if (!REPORTERS.includes(reporter)) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
   // the machine report owns stdout when it has no file of its own
   const human = reporter !== 'text' && !options.output ? (l: string) => process.stderr.write(`${l}\n`) : out;
-  const text = new TextReporter(options.quiet ? () => {} : human);
+  const text = new TextReporter(human);
   const run: RunOptions = { coverage: options.coverage, onFile: (f) => text.file(f), onTest: (t) => text.test(t) };
   if (options.server) {
     const api = new ApiClient(options.server);
@@ -42,7 +42,11 @@ export async function testCommand(paths: string[], options: TestCommandOptions, 
   if (reporter !== 'text') {
     const report = reporter === 'junit' ? junitXml(result, startedAt) : jsonReport(result);
     if (options.output) {
-      fs.writeFileSync(options.output, report);
+      try {
+        fs.writeFileSync(options.output, report);
+      } catch (error) {
+        throw new CommandFailed(`cannot write the ${reporter} report to ${options.output}: ${(error as Error).message}`, 2);
+      }
       human(`${reporter} report written to ${options.output}`);
     } else process.stdout.write(report);
   }

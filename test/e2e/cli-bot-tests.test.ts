@@ -48,6 +48,7 @@ describe('colloquy test', () => {
     assert.deepEqual(blockOf(run.stdout, 'bot text'), ['  ✗ bot text', at('bot text', 'bot: Goodbye', 'bot: "Goodbye"'), '      expected: "Goodbye"', '      got:      "Hello from Paris!"', ...turn]);
     assert.deepEqual(blockOf(run.stdout, 'bot contains').slice(1, 4), [at('bot contains', 'bot: { contains: choose }', 'bot: {"contains":"choose"}'), '      expected: a text containing "choose"', '      got:      "Pick one"']);
     assert.deepEqual(blockOf(run.stdout, 'bot regex').slice(2, 4), ['      expected: a text matching /^Bye/', '      got:      "Hello from Paris!"']);
+    assert.deepEqual(blockOf(run.stdout, 'bot regex that keeps case').slice(2, 4), ['      expected: a text matching /(?-i)^hello/', '      got:      "Hello from Paris!"']);
     const anyLine = lineOf(FAILING_TESTS, 'bot any after the last text', '      - bot: { any: true }') + 2;
     assert.deepEqual(blockOf(run.stdout, 'bot any after the last text').slice(1, 4), [`      at ${file}:${anyLine}  bot: {"any":true}`, '      expected: any text', '      got:      nothing more']);
     assert.deepEqual(blockOf(run.stdout, 'parts').slice(2, 4), ['      expected: ["Weather"]', '      got:      ["Weather","Docs"]']);
@@ -58,7 +59,7 @@ describe('colloquy test', () => {
     assert.deepEqual(blockOf(run.stdout, 'operator').slice(1, 4), [at('operator', 'operator: true', 'operator: true'), '      expected: handed over to a person', '      got:      still with the bot']);
     // `start` dropped what the bot said before it: the next `bot` reads the new conversation
     assert.deepEqual(blockOf(run.stdout, 'start').slice(2, 4), ['      expected: "No idea."', '      got:      "Hello from Paris!"']);
-    assert.match(run.stdout, /\n12 tests, 0 passed, 12 failed \(\d+ steps in \d+ ms\)\n$/);
+    assert.match(run.stdout, /\n13 tests, 0 passed, 13 failed \(\d+ steps in \d+ ms\)\n$/);
   });
 
   test('a call without a stub fails the test and names the call; nothing is sent', async () => {
@@ -109,13 +110,13 @@ describe('colloquy test', () => {
     assert.match(run.stdout, /junit report written to results\.xml/);
     const xml = fs.readFileSync(path.join(dir, 'results.xml'), 'utf8');
     assert.deepEqual(junitProblems(xml), []);
-    assert.equal(xml.match(/<testcase /g)?.length, 14);
-    assert.equal(xml.match(/<failure /g)?.length, 12);
-    assert.match(xml, /<testsuites name="colloquy test" tests="14" failures="12" errors="0" time="[\d.]+">/);
+    assert.equal(xml.match(/<testcase /g)?.length, 15);
+    assert.equal(xml.match(/<failure /g)?.length, 13);
+    assert.match(xml, /<testsuites name="colloquy test" tests="15" failures="13" errors="0" time="[\d.]+">/);
     assert.match(xml, /<testcase name="bot text" classname="failing\/fail\.test\.yaml" time="[\d.]+">\n {6}<failure message="line 5: expected &quot;Goodbye&quot;, got &quot;Hello from Paris!&quot;" type="StepFailed">/);
     // the checker itself rejects what a CI server would reject
     assert.notDeepEqual(junitProblems(xml.replace('<testcase name="bot text"', '<testcase')), []);
-    assert.notDeepEqual(junitProblems(xml.replace('failures="12"', 'failures="11"')), []);
+    assert.notDeepEqual(junitProblems(xml.replace('failures="13"', 'failures="12"')), []);
     assert.notDeepEqual(junitProblems(xml.replace('&quot;Goodbye&quot;', '"Goodbye"')), []);
     assert.notDeepEqual(junitProblems(xml.replace('<properties>', '<propertie>')), []);
   });
@@ -128,10 +129,10 @@ describe('colloquy test', () => {
     assert.match(junit.stdout, /<error message="missing\.bot\.yaml cannot be used" type="FileProblem">\$: cannot be read: ENOENT/);
     const json = await colloquy(['test', '--reporter', 'json'], { cwd: dir });
     const report = JSON.parse(json.stdout);
-    assert.deepEqual({ ...report.summary, ms: 0 }, { tests: 14, passed: 2, failed: 12, problems: 0, steps: 41, ms: 0 });
+    assert.deepEqual({ ...report.summary, ms: 0 }, { tests: 15, passed: 2, failed: 13, problems: 0, steps: 42, ms: 0 });
     const failed = report.files.find((f: { path: string }) => f.path === 'failing/fail.test.yaml').tests[0];
     assert.deepEqual({ ...failed, ms: 0 }, {
-      name: 'bot text', line: 4, passed: false, ms: 0,
+      name: 'bot text', line: 3, passed: false, ms: 0,
       failure: { line: 5, step: 'bot: "Goodbye"', expected: '"Goodbye"', actual: '"Hello from Paris!"', turn: ['text      Hello from Paris!', 'buttons   Pick one', '  button    Weather', '  link      Docs'] },
     });
   });

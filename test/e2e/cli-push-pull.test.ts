@@ -129,6 +129,10 @@ for (const kind of databaseKinds()) {
           'support/support.test.yaml': fs.readFileSync(path.join(SUPPORT_EXAMPLE, 'support.test.yaml'), 'utf8'),
         });
         for (const file of ['steps.bot.yaml', 'support/support.bot.json']) assert.equal((await colloquy(['push', file], { cwd: live, env })).code, 0);
+        // a JSON file gets its version as a member of its own, the rest of the text unchanged
+        const pushedJson = fs.readFileSync(path.join(live, 'support/support.bot.json'), 'utf8');
+        assert.equal(JSON.parse(pushedJson).version, 1);
+        assert.equal(pushedJson.replace('"version": 1,\n  ', ''), fs.readFileSync(path.join(SUPPORT_EXAMPLE, 'support.bot.json'), 'utf8'));
         const support = await colloquy(['test', 'support', '--server', server.url], { cwd: live, env });
         assert.equal(support.code, 0, support.stdout + support.stderr);
         assert.match(support.stdout, /running against the live bot on http:\/\/127\.0\.0\.1:\d+ \(custom channel\)/);
