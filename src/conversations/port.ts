@@ -48,6 +48,8 @@ export interface TurnWrites {
     add(conversationId: number, rows: NewMissedText[], keep: number): Promise<void>;
   };
   accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
+  /** a CSAT answer (docs/analytics.md "Waiting, first response and CSAT") */
+  analytics: { addCsat(answer: { conversationId: number; botId: string; rating: number; at: number }): Promise<void> };
   shares: {
     insert(share: ShareRecord): Promise<void>;
     makeViewOnly(conversationId: number): Promise<void>;
