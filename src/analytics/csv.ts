@@ -7,7 +7,7 @@
 import type { ReplyPart } from '../engine/types.js';
 import { PartType } from '../engine/parts.js';
 import type { TranscriptRow } from '../store/analytics.js';
-import type { BotAnalytics } from './service.js';
+import type { BotAnalytics } from './model.js';
 
 export const MAX_TRANSCRIPT_MESSAGES = 100_000;
 const PAGE = 500;

@@ -9,56 +9,13 @@ import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import { DAY_MS, type DayCount } from '../store/analytics.js';
 import { transcriptsCsv, type TranscriptPage } from './csv.js';
-import { csatDays, csatFigures, MAX_WAITS, waitFigures, type CsatFigures, type WaitFigures } from './figures.js';
+import type { AnalyticsDay, BotAnalytics, Counted, PeriodFigures } from './model.js';
+import { csatDays, csatFigures, MAX_WAITS, waitFigures } from './figures.js';
 import { flowOf, type BotFlow } from './flow.js';
 import { dateOfDay, periodOf } from './period.js';
 
 /** A conversation counts as stopped once it has been idle this long. */
 export const IDLE_MINUTES = 30;
-
-export interface AnalyticsDay {
-  Date: string;
-  Conversations: number;
-  UserMessages: number;
-  BotMessages: number;
-  OperatorMessages: number;
-  HandOvers: number;
-  MissedTexts: number;
-}
-
-type Counted = Exclude<keyof AnalyticsDay, 'Date'>;
-
-/** The per-day figures that are not counts: waits begun that day and CSAT answers given that day. */
-export interface DayFigures {
-  Requests: number;
-  WaitP50Seconds: number | null;
-  WaitP90Seconds: number | null;
-  FirstResponseP50Seconds: number | null;
-  FirstResponseP90Seconds: number | null;
-  CsatAnswers: number;
-  CsatAverage: number | null;
-}
-
-export type Totals = Record<Counted, number> & { FallbackShare: number };
-
-/** The headline figures of a period (the previous period has only these). */
-export interface PeriodFigures {
-  From: string;
-  To: string;
-  Totals: Totals;
-  Waits: WaitFigures;
-  Csat: CsatFigures;
-}
-
-export interface BotAnalytics extends PeriodFigures {
-  BotId: string;
-  BotName: string;
-  Days: (AnalyticsDay & DayFigures)[];
-  IdleMinutes: number;
-  DropOff: { Behaviour: string | null; Interaction: string | null; Conversations: number }[];
-  /** the same figures for the period of the same length just before */
-  Previous: PeriodFigures;
-}
 
 const DIRECTIONS: Record<string, Counted> = { USER: 'UserMessages', BOT: 'BotMessages', OPERATOR: 'OperatorMessages' };
 
