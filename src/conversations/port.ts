@@ -54,6 +54,8 @@ export interface TurnWrites {
     behaviourOf(id: string): Promise<string | null>;
     noteClick(broadcastId: string, conversationId: number, now: number): Promise<void>;
   };
+  /** a CSAT answer (docs/analytics.md "Waiting, first response and CSAT") */
+  analytics: { addCsat(answer: { conversationId: number; botId: string; rating: number; at: number }): Promise<void> };
   shares: {
     insert(share: ShareRecord): Promise<void>;
     makeViewOnly(conversationId: number): Promise<void>;

@@ -174,7 +174,9 @@ export class ConversationTurns {
     // one is planned in the transaction, once it has its id.
     const planned = save.id !== 0 && messages.length > 0 ? this.channelDeliveries(bot, save, messages, now) : null;
     const platformBound = planned !== null && planned.length > 0;
-    if (this.store.saveTurn && save.id !== 0 && !alsoWrite && !webhookUrlOf(bot) && !platformBound) {
+    // A CSAT answer (rare) is written with the turn, so such a turn takes the transaction below.
+    const rating = csatAnswerOf(before, save);
+    if (this.store.saveTurn && save.id !== 0 && !alsoWrite && !webhookUrlOf(bot) && !platformBound && rating === null) {
       const outcome = await this.store.saveTurn({
         conversation: { ...save, updatedAt: now },
         controlChanged: before === null || controlChanged(before, save),
@@ -214,6 +216,7 @@ export class ConversationTurns {
       if (usage || plan.notifications > 0) await tx.accounts.addUsage(bot.accountId, month, counted);
       await tx.missedTexts.add(conversation.id, missedTexts(conversation.id), keepMissed);
       if (alsoWrite) await alsoWrite(tx, conversation.id);
+      if (rating !== null) await tx.analytics.addCsat({ conversationId: conversation.id, botId: bot.id, rating, at: now });
       return { conversation, outbox: plan.rows.length + deliveries.length };
     });
   }
@@ -222,6 +225,16 @@ export class ConversationTurns {
 /** An outbox row that delivers to the conversation's user: a platform call, or the custom channel's own webhook message. */
 function reachesUser(conversation: ConversationRecord, row: NewOutboxRow): boolean {
   return row.target === 'channel' || (conversation.channel === 'custom' && row.event === 'message');
+}
+
+/**
+ * The rating a turn gave, when it set the well-known variable `csat` to 1..5 (docs/analytics.md);
+ * null otherwise, also when it was already that value: the same answer again is no new answer.
+ */
+function csatAnswerOf(before: ConversationRecord | null, after: ConversationRecord): number | null {
+  const value = after.state.variables.csat;
+  if (value === undefined || value === before?.state.variables.csat) return null;
+  return /^[1-5]$/.test(value) ? Number(value) : null;
 }
 
 /** Whether a turn changed a column that only control changes touch (the store may skip them otherwise). */

@@ -137,6 +137,11 @@ export function analyticsRepository(db: Queryable) {
         answeredAt: r.answered_at === null ? null : Number(r.answered_at),
       }));
     },
+    async addCsat(answer: { conversationId: number; botId: string; rating: number; at: number }): Promise<void> {
+      await db.run(`INSERT INTO analytics_events (conversation_id, bot_id, kind, value, at) VALUES ($1, $2, 'csat', $3, $4)`, [
+        answer.conversationId, answer.botId, answer.rating, answer.at,
+      ]);
+    },
     /** CSAT answers (the `csat` variable set to 1..5) per day and rating. */
     async csat(botId: string, p: Period): Promise<CsatCount[]> {
       const rows = await db.all<{ day: number; rating: number; n: number }>(

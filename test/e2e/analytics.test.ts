@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { clockFrom } from '../../src/shared/clock.js';
-import { analyticsBot, DAY_A, DAY_B, DAY_C, runScript } from '../support/analytics-kit.js';
+import { analyticsBot, at, DAY_A, DAY_B, DAY_C, runScript } from '../support/analytics-kit.js';
+import { botFile, chatOk, text } from '../support/chat-kit.js';
 import { addOperator, botIdOf, consoleClient, signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
@@ -119,6 +120,28 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([res.body.Previous.From, res.body.Previous.To], ['2026-09-05', '2026-10-04']);
       assert.deepEqual(res.body.DropOff, DROP_OFF);
       assert.deepEqual((await analytics(`?to=${DAY_A}`)).body.From, '2026-10-03');
+    });
+
+    test('CSAT: each change of `csat` to 1..5 is an answer; other values and the same value again are not', async () => {
+      const set = (value: string) => ({ type: 'setVariable', name: 'csat', value });
+      const file = botFile([{ name: 'Welcome', actions: [text('Hi')] }], {
+        name: 'Rater',
+        triggers: [
+          { match: 'great', actions: [set('great')] },
+          { match: 'five', actions: [set('5')] },
+          { match: 'two', actions: [set('2')] },
+          { match: 'clear', actions: [{ type: 'setVariable', name: 'csat', mode: 'clear' }] },
+        ],
+      });
+      const rater = await createTenant(server.client, file);
+      now = at(DAY_C, '12:00');
+      for (const Text of [undefined, 'great', 'five', 'five', 'two', 'clear', 'two']) {
+        await chatOk(server, rater.botToken, { UserId: 'rater-1', ...(Text === undefined ? {} : { Text }) });
+      }
+      const res = await server.client.get(`/bots/${rater.botKey}/analytics?from=${DAY_C}&to=${DAY_C}`, { token: rater.accountToken });
+      assert.equal(res.status, 200, res.text);
+      // "great" is no rating; the second "five" changes nothing; "two" after "clear" is a new answer
+      assert.deepEqual(res.body.Csat, { Answers: 3, Average: 3, Distribution: [0, 2, 0, 0, 1] });
     });
 
     test('bad periods are refused with INVALID_REQUEST', async () => {

@@ -26,7 +26,7 @@ const signed = (n: number, unit = '') => `${n > 0 ? '+' : n < 0 ? '−' : '±'}$
 
 export function change(current: number | null, previous: number | null, kind: Figure): string {
   const before = `vs previous period (${formatFigure(previous, kind)})`;
-  if (previous === null) return 'No figure in the previous period';
+  if (previous === null) return current === null ? 'No figure in this period nor the one before' : 'No figure in the previous period';
   if (current === null) return `No figure now; ${formatFigure(previous, kind)} in the previous period`;
   if (current === previous) return `No change ${before}`;
   if (kind === 'share') return `${signed(Math.round((current - previous) * 1000) / 10, ' pts')} ${before}`;
