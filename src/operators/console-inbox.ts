@@ -5,7 +5,6 @@
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import { searchWords } from '../store/console-inbox.js';
 import { STATE_BANNED, STATE_BOT, STATE_TAKEN_OVER } from '../conversations/control.js';
 import type { ControlService } from '../conversations/control-service.js';
 import type { ConsoleService } from './console-service.js';
@@ -14,6 +13,11 @@ import { assigneeOf, textOf, type AssigneeView } from './views.js';
 
 export const SEARCH_RESULTS = 50;
 export const TEAMS_LIMIT = 50;
+/** Words to search for: letters and digits only (lower case); each matches as a word prefix. */
+export function searchWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 64));
+}
+
 /** The longest snooze: a month (a longer wait is a resolve). */
 export const MAX_SNOOZE_MINUTES = 31 * 24 * 60;
 

@@ -106,15 +106,14 @@ export function teamRepository(db: Queryable) {
   };
 }
 
-/** Words for the index: letters and digits only, so no query syntax reaches it; each matches as a prefix. */
-export function searchWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 64));
-}
-
 export function messageSearchRepository(db: Queryable) {
   return {
-    /** The newest messages of these bots' conversations that hold every word (as word prefixes). */
-    async find(botIds: string[], words: string[], limit: number): Promise<MessageHit[]> {
+    /**
+     * The newest messages of these bots' conversations that hold every word (as word prefixes).
+     * Only letters and digits of a word are kept, so no query syntax of either database gets in.
+     */
+    async find(botIds: string[], searched: string[], limit: number): Promise<MessageHit[]> {
+      const words = searched.map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
       if (botIds.length === 0 || words.length === 0) return [];
       const bots = list(3, botIds.length);
       const rows =
