@@ -264,38 +264,3 @@ export const AiSettings = Type.Object({
   Source: Nullable(Type.Union([Type.Literal('bot'), Type.Literal('server')])),
   Deleted: Type.Optional(Type.Boolean()),
 });
-
-// Analytics (docs/analytics.md)
-const Count = Type.Integer({ minimum: 0 });
-const Counts = { Conversations: Count, UserMessages: Count, BotMessages: Count, OperatorMessages: Count, HandOvers: Count, MissedTexts: Count };
-export const BotAnalytics = Type.Object({
-  BotId: Type.String(),
-  BotName: Type.String(),
-  From: Type.String({ description: 'YYYY-MM-DD, UTC, included' }),
-  To: Type.String({ description: 'YYYY-MM-DD, UTC, included' }),
-  Days: Type.Array(Type.Object({ Date: Type.String(), ...Counts })),
-  Totals: Type.Object({ ...Counts, FallbackShare: Type.Number({ minimum: 0, maximum: 1, description: 'MissedTexts / UserMessages' }) }),
-  IdleMinutes: Type.Integer({ description: 'DropOff counts conversations idle at least this long' }),
-  DropOff: Type.Array(Type.Object({ Behaviour: Nullable(Type.String()), Interaction: Nullable(Type.String()), Conversations: Count })),
-});
-export const BotFlow = Type.Object({
-  Nodes: Type.Array(
-    Type.Object({
-      Id: Type.String(),
-      Kind: Type.Union([Type.Literal('behaviour'), Type.Literal('interaction')]),
-      Name: Type.String(),
-      Behaviour: Nullable(Type.String()),
-      Start: Type.Boolean(),
-      Fallback: Type.Boolean(),
-      HandOver: Type.Boolean({ description: 'an interaction whose actions hand the conversation to a person (an operator action asking for one or taking over)' }),
-    }),
-  ),
-  Edges: Type.Array(
-    Type.Object({
-      From: Type.String(),
-      To: Type.String(),
-      Kind: Type.String({ description: 'start, goTo, button, success, giveUp or trigger' }),
-      Label: Nullable(Type.String()),
-    }),
-  ),
-});

@@ -108,12 +108,11 @@ export function teamRepository(db: Queryable) {
 
 export function messageSearchRepository(db: Queryable) {
   return {
-    /**
-     * The newest messages of these bots' conversations that hold every word (as word prefixes).
-     * Only letters and digits of a word are kept, so no query syntax of either database gets in.
-     */
-    async find(botIds: string[], searched: string[], limit: number): Promise<MessageHit[]> {
-      const words = searched.map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
+    /** The newest messages of these bots' conversations that hold every word (as word prefixes). */
+    async find(botIds: string[], queryWords: string[], limit: number): Promise<MessageHit[]> {
+      // Letters and digits only (operators/console-inbox.ts makes them so): nothing else may reach
+      // the MATCH or tsquery syntax, whoever calls.
+      const words = queryWords.filter((w) => /^[\p{L}\p{N}]+$/u.test(w));
       if (botIds.length === 0 || words.length === 0) return [];
       const bots = list(3, botIds.length);
       const rows =
