@@ -107,7 +107,7 @@ describe('the flow picture (Chromium)', () => {
   test('desktop: grouped by behaviour, the hand-over drawn, no path through a box, labels on their paths', async () => {
     const page = await flowPage(1280, 800);
     const groups = await page.locator('#flow svg g.group title').allTextContents();
-    assert.deepEqual(groups.sort(), ['Behaviour Help', 'Behaviour Main', 'Behaviour Orders']);
+    assert.deepEqual(groups.sort(), ['Behaviour Help', 'Behaviour Main', 'Behaviour Orders', 'Behaviour Rate']);
     // each interaction lies inside its behaviour's box
     const outside = await page.evaluate(() => {
       const bad: string[] = [];
