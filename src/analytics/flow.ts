@@ -23,6 +23,8 @@ export interface FlowNode {
   Behaviour: string | null;
   Start: boolean;
   Fallback: boolean;
+  /** an interaction whose actions (nested ones too) hand the conversation to a person: an operator action in request or takeover mode */
+  HandOver: boolean;
 }
 
 export interface FlowEdge {
@@ -76,6 +78,15 @@ function triggerLabel(source: unknown, index: number): string {
   return `trigger ${index + 1}`;
 }
 
+/** Whether the actions ask for a person or give the conversation to one. */
+function handsOver(actions: readonly Action[]): boolean {
+  let found = false;
+  walkActions(actions, [], actionRegistry, (node) => {
+    if (node.type === 'operator' && (node.mode === 'request' || node.mode === 'takeover')) found = true;
+  });
+  return found;
+}
+
 export function flowOf(bot: CompiledBot): BotFlow {
   const nodes: FlowNode[] = [];
   const edges: FlowEdge[] = [];
@@ -97,7 +108,7 @@ export function flowOf(bot: CompiledBot): BotFlow {
   };
   const sourceBehaviour = (name: string) => (Array.isArray(bot.source.behaviours) ? bot.source.behaviours.find((b) => b?.name === name) : undefined);
   for (const behaviour of bot.behaviours.values()) {
-    nodes.push({ Id: behaviourId(behaviour), Kind: 'behaviour', Name: behaviour.name, Behaviour: null, Start: behaviour === bot.startBehaviour, Fallback: false });
+    nodes.push({ Id: behaviourId(behaviour), Kind: 'behaviour', Name: behaviour.name, Behaviour: null, Start: behaviour === bot.startBehaviour, Fallback: false, HandOver: false });
     if (behaviour.start) edges.push({ From: behaviourId(behaviour), To: interactionId(behaviour.start), Kind: 'start', Label: null });
     for (const interaction of behaviour.interactions.values()) {
       nodes.push({
@@ -107,6 +118,7 @@ export function flowOf(bot: CompiledBot): BotFlow {
         Behaviour: behaviour.name,
         Start: interaction === behaviour.start,
         Fallback: interaction === behaviour.fallback,
+        HandOver: handsOver(interaction.actions),
       });
       addEdges(interaction.actions, interactionId(interaction), behaviour, null);
     }

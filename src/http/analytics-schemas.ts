@@ -53,6 +53,7 @@ export const BotFlow = Type.Object({
       Behaviour: Nullable(Type.String()),
       Start: Type.Boolean(),
       Fallback: Type.Boolean(),
+      HandOver: Type.Boolean({ description: 'an interaction whose actions hand the conversation to a person (an operator action asking for one or taking over)' }),
     }),
   ),
   Edges: Type.Array(

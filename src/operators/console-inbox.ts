@@ -13,6 +13,11 @@ import { assigneeOf, textOf, type AssigneeView } from './views.js';
 
 export const SEARCH_RESULTS = 50;
 export const TEAMS_LIMIT = 50;
+/** Words to search for: letters and digits only (lower case); each matches as a word prefix. */
+export function searchWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 64));
+}
+
 /** The longest snooze: a month (a longer wait is a resolve). */
 export const MAX_SNOOZE_MINUTES = 31 * 24 * 60;
 
@@ -185,9 +190,4 @@ function around(text: string, word: string): string {
   const start = Math.max(0, at - 40);
   const cut = text.slice(start, start + 120);
   return `${start > 0 ? '…' : ''}${cut}${start + 120 < text.length ? '…' : ''}`;
-}
-
-/** Words for the index: letters and digits only, so no query syntax reaches it; each matches as a prefix. */
-export function searchWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 64));
 }

@@ -54,10 +54,12 @@ describe('the analytics page (Chromium)', () => {
       });
       assert.ok(inked > 1000, `the messages chart has ${inked} painted pixels`);
 
-      // The flow: 4 behaviours and 6 interactions, 10 paths, laid out without overlapping boxes.
-      assert.equal(await page.locator('#flow svg g.node').count(), 10);
+      // The flow: 4 behaviours and 6 interactions, 10 paths, laid out without overlapping boxes;
+      // and (issue 27) the hand-over to a person as a node of its own, reached from Help/Ask.
+      assert.equal(await page.locator('#flow svg g.node').count(), 11);
+      assert.equal(await page.locator('#flow svg g.node-handover').count(), 1);
       assert.equal(await page.locator('#flow svg g.node-behaviour').count(), 4);
-      assert.equal(await page.locator('#flow svg g.edge').count(), 10);
+      assert.equal(await page.locator('#flow svg g.edge').count(), 11);
       assert.deepEqual(await page.locator('#flow svg .edge-label').allTextContents(), ['Order', 'Help', '"human"', '"rate"']);
       const boxes = await page.locator('#flow svg g.node rect').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().toJSON() as DOMRect));
       for (let i = 0; i < boxes.length; i++) {

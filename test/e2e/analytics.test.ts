@@ -178,7 +178,7 @@ for (const kind of databaseKinds()) {
     test('the flow of the live version: behaviours, interactions and the literal goTo paths between them', async () => {
       const res = await server.client.get(`/bots/${mine.botKey}/flow`, { token: mine.accountToken });
       assert.equal(res.status, 200, res.text);
-      const node = (Id: string, Name: string, Behaviour: string | null, Start = false, Fallback = false) => ({ Id, Kind: Behaviour === null ? 'behaviour' : 'interaction', Name, Behaviour, Start, Fallback });
+      const node = (Id: string, Name: string, Behaviour: string | null, Start = false, Fallback = false, HandOver = false) => ({ Id, Kind: Behaviour === null ? 'behaviour' : 'interaction', Name, Behaviour, Start, Fallback, HandOver });
       assert.deepEqual(res.body.Nodes, [
         node('b:Main', 'Main', null, true),
         node('i:Main/Welcome', 'Welcome', 'Main', true),
@@ -187,7 +187,8 @@ for (const kind of databaseKinds()) {
         node('i:Orders/Number', 'Number', 'Orders', true),
         node('i:Orders/Done', 'Done', 'Orders'),
         node('b:Help', 'Help', null),
-        node('i:Help/Ask', 'Ask', 'Help', true),
+        // its operator action asks for a person (issue 27: the hand-over is drawn)
+        node('i:Help/Ask', 'Ask', 'Help', true, false, true),
         node('b:Rate', 'Rate', null),
         node('i:Rate/Ask', 'Ask', 'Rate', true),
       ]);

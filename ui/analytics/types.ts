@@ -49,6 +49,7 @@ export interface FlowNode {
   Behaviour: string | null;
   Start: boolean;
   Fallback: boolean;
+  HandOver: boolean;
 }
 
 export type EdgeKind = 'start' | 'goTo' | 'button' | 'success' | 'giveUp' | 'trigger';

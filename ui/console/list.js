@@ -84,6 +84,9 @@ function matches(/** @type {Summary} */ c) {
   return assigned && inStatus && (state === '' || String(c.State) === state) && (bot === '' || c.BotId === bot) && (channel === '' || c.Channel === channel) && found;
 }
 
+/** A preview line without markdown's bold and italic marks (the transcript shows them rendered). */
+const plain = (/** @type {string} */ text) => text.replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2');
+
 /** The entry's content (the button itself stays, and with it the focus). */
 function fill(/** @type {HTMLButtonElement} */ button, /** @type {Summary} */ c, /** @type {number} */ now) {
   const waiting = c.State === WAITING;
@@ -103,7 +106,7 @@ function fill(/** @type {HTMLButtonElement} */ button, /** @type {Summary} */ c,
     const found = el('span', 'conversation-preview conversation-hit');
     found.append(el('span', 'sr', 'Found in a message: '), el('mark', '', hit.Text));
     button.append(found);
-  } else if (c.Preview) button.append(el('span', 'conversation-preview', c.Preview));
+  } else if (c.Preview) button.append(el('span', 'conversation-preview', plain(c.Preview)));
   const count = unread[keyOf(c)] ?? 0;
   if (count > 0) {
     const dot = el('span', 'unread', String(count));
