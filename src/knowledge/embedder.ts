@@ -76,9 +76,12 @@ export class Embedder {
   private async embedBot(botId: string): Promise<void> {
     const provider = await this.deps.provider(botId);
     if (provider === null) return;
+    // passage ids only grow: one walk in id order sees every passage that lacks a vector, new ones included
+    let after = 0;
     while (!this.stopped) {
-      const missing = await this.deps.store.vectors.missing(botId, provider.model, EMBED_BATCH);
+      const missing = await this.deps.store.vectors.missing(botId, provider.model, EMBED_BATCH, after);
       if (missing.length === 0) return;
+      after = missing[missing.length - 1].chunkId;
       const result = await this.deps.embed(provider, missing.map(passageInput), { timeoutMs: BATCH_TIMEOUT_MS, allowPrivateNetwork: this.deps.allowPrivateNetwork });
       if (result.tokens > 0) await this.deps.countTokens(botId, result.tokens);
       if (result.status !== 'OK') {

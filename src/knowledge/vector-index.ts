@@ -47,19 +47,20 @@ export class VectorIndex {
     const matrix = await this.matrixOf(botId, model);
     if (matrix.dims !== query.length) return [];
     const best: Neighbour[] = [];
-    const rows = matrix.ids.length;
-    for (let row = 0; row < rows; row++) {
+    const { ids, values, dims } = matrix;
+    // a row must reach this to enter: the minimum similarity, then the k-th best once there are k
+    let floor = minSimilarity;
+    for (let start = 0; start < ids.length; start += SLICE_ROWS) {
       // the scan is CPU on the thread that serves every request: it lets them in between slices
-      if (row > 0 && row % SLICE_ROWS === 0) await new Promise((resolve) => setImmediate(resolve));
-      let dot = 0;
-      const offset = row * matrix.dims;
-      for (let i = 0; i < matrix.dims; i++) dot += matrix.values[offset + i] * query[i];
-      if (dot < minSimilarity || (best.length === k && dot <= best[k - 1].similarity)) continue;
-      // insertion into a short sorted list: k is at most a few dozen
-      let at = best.length === k ? k - 1 : best.length;
-      if (best.length === k) best.pop();
-      while (at > 0 && best[at - 1].similarity < dot) at--;
-      best.splice(at, 0, { chunkId: matrix.ids[row], similarity: dot });
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      floor = scanSlice(values, dims, query, start, Math.min(ids.length, start + SLICE_ROWS), floor, (row, dot) => {
+        // insertion into a short sorted list: k is at most a few dozen
+        let at = best.length === k ? k - 1 : best.length;
+        if (best.length === k) best.pop();
+        while (at > 0 && best[at - 1].similarity < dot) at--;
+        best.splice(at, 0, { chunkId: ids[row], similarity: dot });
+        return best.length === k ? Math.max(minSimilarity, best[k - 1].similarity) : minSimilarity;
+      });
     }
     return best;
   }
@@ -97,6 +98,17 @@ export class VectorIndex {
   get heldBytes(): number {
     return this.bytes;
   }
+}
+
+/** Dot products of rows [from, to) with the query (a plain loop over typed arrays: V8 keeps it tight). */
+function scanSlice(values: Float32Array, dims: number, query: Float32Array, from: number, to: number, floor: number, keep: (row: number, dot: number) => number): number {
+  for (let row = from; row < to; row++) {
+    let dot = 0;
+    const offset = row * dims;
+    for (let i = 0; i < dims; i++) dot += values[offset + i] * query[i];
+    if (dot >= floor) floor = keep(row, dot);
+  }
+  return floor;
 }
 
 function toMatrix(stamp: VectorStamp, stored: StoredVector[]): Matrix {

@@ -36,6 +36,7 @@ for (const kind of databaseKinds()) {
       await ctx.store.transaction((tx) => tx.vectors.put(bot.id, 'm1', missing.map((p, i) => ({ chunkId: p.chunkId, vector: vec(i, 1, 0.5) }))));
       assert.deepEqual((await ctx.store.vectors.missing(bot.id, 'm1', 10)).map((p) => p.text), ['three']);
       assert.equal((await ctx.store.vectors.missing(bot.id, 'm2', 10)).length, 3, 'another model has none');
+      assert.deepEqual((await ctx.store.vectors.missing(bot.id, 'm2', 10, missing[0].chunkId)).map((p) => p.text), ['two', 'three'], 'walked on from an id');
       const stored = await ctx.store.vectors.vectors(bot.id, 'm1');
       assert.deepEqual(stored.map((s) => s.chunkId), missing.map((p) => p.chunkId));
       assert.deepEqual([...vectorFromBytes(stored[1].vector)], [1, 1, 0.5]);

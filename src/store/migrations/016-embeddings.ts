@@ -4,7 +4,8 @@
 //   little-endian, length 1), so changing the model is re-embedding in place, and a passage with no
 //   vector of the current model is found by its words only. It goes when its passage goes (cascade);
 // - intent_vectors: the vectors of a published version's examples (and of the out-of-scope
-//   examples of its language) for one model, with their labels in order; gone with the version.
+//   examples of its language) for one model, with their labels in order; gone with the version;
+// - knowledge_chunks(bot_id, id): the embedder walks a bot's passages in id order.
 // PostgreSQL keeps vectors in bytea: this deployment's servers have no pgvector (docs/knowledge.md
 // "Embeddings" says what would change with it).
 import type { Migration } from './migration.js';
@@ -18,6 +19,7 @@ CREATE TABLE knowledge_vectors (
   vector ${t.blob} NOT NULL
 );
 CREATE INDEX knowledge_vectors_bot ON knowledge_vectors(bot_id, model);
+CREATE INDEX knowledge_chunks_bot_id ON knowledge_chunks(bot_id, id);
 CREATE TABLE intent_vectors (
   version_id ${t.big} NOT NULL REFERENCES bot_versions(id) ON DELETE CASCADE,
   model TEXT NOT NULL,
