@@ -20,6 +20,8 @@ import { authed, KNOWLEDGE_BODY_LIMIT, type App } from '../app.js';
 import { AskBody, KnowledgeAnswer, SearchBody, SearchResults, Source, SourceBodies, Sources, SourceWithPassages } from '../knowledge-schemas.js';
 import type { Services } from '../services.js';
 import { operatorSignIn, SESSION_ERRORS } from './console-session.js';
+import { bundledPageRoutes } from './bundled-page.js';
+import { knowledgeBundle } from '../../knowledge/page-bundle.js';
 
 const DOCUMENT_ERRORS: ErrorCode[] = ['BOT_NOT_FOUND', 'MISSING_FIELD', 'INVALID_DOCUMENT', 'LIMIT_EXCEEDED', 'STATE_CONFLICT', 'KNOWLEDGE_BUSY'];
 const SourceId = { SourceId: Type.String({ maxLength: 64 }) };
@@ -143,4 +145,6 @@ export function knowledgeRoutes(app: App, s: Services): void {
     for (const route of routes.filter((r) => r.document)) register(scope, route);
   });
   for (const route of routes.filter((r) => !r.document)) register(app, route);
+  // the console's Knowledge page (ui/knowledge/), which calls the cookie twins above
+  bundledPageRoutes(app, { url: '/console/knowledge', folder: 'knowledge', css: 'knowledge.css', bundle: knowledgeBundle });
 }
