@@ -57,6 +57,7 @@ export class AddForm {
     $('add-cancel').hidden = true;
     $<HTMLFormElement>('add').reset();
     $('faq-rows').replaceChildren();
+    this.faqRows = 0;
     this.addFaqRow(false);
     this.showKind();
     this.error('');

@@ -19,7 +19,7 @@ import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from '../../engine
 import { authed, KNOWLEDGE_BODY_LIMIT, type App } from '../app.js';
 import { AskBody, KnowledgeAnswer, SearchBody, SearchResults, Source, SourceBodies, Sources, SourceWithPassages } from '../knowledge-schemas.js';
 import type { Services } from '../services.js';
-import { operatorSignIn, SESSION_ERRORS } from './console-session.js';
+import { consoleTwinSchema, operatorSignIn } from './console-session.js';
 import { bundledPageRoutes } from './bundled-page.js';
 import { knowledgeBundle } from '../../knowledge/page-bundle.js';
 
@@ -127,13 +127,7 @@ export function knowledgeRoutes(app: App, s: Services): void {
       url: `/console/api/bots/:botId${route.path}`,
       ...signedIn,
       ...bodyLimit,
-      schema: {
-        ...schema,
-        tags: ['knowledge (console session)'],
-        security: [{ consoleSession: [] }],
-        params: Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), ...route.params }),
-        errors: [...route.errors, ...SESSION_ERRORS.filter((code) => route.method !== 'GET' || code !== 'ORIGIN_FORBIDDEN'), 'RATE_LIMITED'],
-      },
+      schema: { ...schema, ...consoleTwinSchema('knowledge (console session)', route.method as string, route.errors, route.params) },
       // a bot of another account answers as a missing one (404 BOT_NOT_FOUND)
       handler: async (request, reply) => route.handle(await s.analytics.consoleBot(request.operatorContext!, paramsOf(request).botId), request, reply),
     });
