@@ -22,6 +22,8 @@ export interface AnalyticsDay {
   OperatorMessages: number;
   HandOvers: number;
   MissedTexts: number;
+  KnowledgeAnswered: number;
+  KnowledgeUnanswered: number;
 }
 
 type Counted = Exclude<keyof AnalyticsDay, 'Date'>;
@@ -65,16 +67,17 @@ export class AnalyticsService {
     const { firstDay, lastDay } = periodOf(query, now);
     const period = { from: firstDay * DAY_MS, to: (lastDay + 1) * DAY_MS };
     const repo = this.deps.store.analytics;
-    const [started, messages, handOvers, missed, standing] = await Promise.all([
+    const [started, messages, handOvers, missed, standing, knowledge] = await Promise.all([
       repo.conversationsStarted(bot.id, period),
       repo.messages(bot.id, period),
       repo.handOvers(bot.id, period),
       repo.missedTexts(bot.id, period),
       repo.standing(bot.id, period, now - IDLE_MINUTES * 60_000),
+      repo.knowledgeQuestions(bot.id, period),
     ]);
     const days: AnalyticsDay[] = [];
     for (let day = firstDay; day <= lastDay; day++) {
-      days.push({ Date: dateOfDay(day), Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0 });
+      days.push({ Date: dateOfDay(day), ...noCounts() });
     }
     const add = (rows: DayCount[], field: Counted) => {
       for (const row of rows) {
@@ -85,11 +88,13 @@ export class AnalyticsService {
     add(started, 'Conversations');
     add(handOvers, 'HandOvers');
     add(missed, 'MissedTexts');
+    add(knowledge.map((k) => ({ day: k.day, count: k.answered })), 'KnowledgeAnswered');
+    add(knowledge.map((k) => ({ day: k.day, count: k.unanswered })), 'KnowledgeUnanswered');
     for (const row of messages) {
       const field = DIRECTIONS[row.direction];
       if (field) add([row], field);
     }
-    const totals = { Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0 };
+    const totals = noCounts();
     for (const day of days) for (const field of Object.keys(totals) as Counted[]) totals[field] += day[field];
     return {
       BotId: bot.id,
@@ -103,6 +108,10 @@ export class AnalyticsService {
     };
   }
 }
+
+const noCounts = (): Record<Counted, number> => ({
+  Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0, KnowledgeAnswered: 0, KnowledgeUnanswered: 0,
+});
 
 /** missed / user messages, 0 to 1 with four decimals; 0 when there were no user messages. */
 export function shareOf(missed: number, userMessages: number): number {

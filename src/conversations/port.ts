@@ -48,6 +48,8 @@ export interface TurnWrites {
     add(conversationId: number, rows: NewMissedText[], keep: number): Promise<void>;
   };
   accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
+  /** questions asked of a bot's knowledge, per UTC day (days since the epoch) */
+  analytics: { countKnowledgeQuestions(botId: string, day: number, answered: number, unanswered: number): Promise<void> };
   shares: {
     insert(share: ShareRecord): Promise<void>;
     makeViewOnly(conversationId: number): Promise<void>;

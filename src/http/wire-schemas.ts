@@ -267,7 +267,11 @@ export const AiSettings = Type.Object({
 
 // Analytics (docs/analytics.md)
 const Count = Type.Integer({ minimum: 0 });
-const Counts = { Conversations: Count, UserMessages: Count, BotMessages: Count, OperatorMessages: Count, HandOvers: Count, MissedTexts: Count };
+const Counts = {
+  Conversations: Count, UserMessages: Count, BotMessages: Count, OperatorMessages: Count, HandOvers: Count, MissedTexts: Count,
+  KnowledgeAnswered: Type.Integer({ minimum: 0, description: 'questions the knowledge answered (knowledge action or beforeFallback), preview excluded' }),
+  KnowledgeUnanswered: Type.Integer({ minimum: 0, description: 'questions asked of the knowledge and not answered (NO_ANSWER, ERROR, TIMEOUT)' }),
+};
 export const BotAnalytics = Type.Object({
   BotId: Type.String(),
   BotName: Type.String(),

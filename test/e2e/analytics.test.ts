@@ -36,7 +36,8 @@ for (const kind of databaseKinds()) {
 
     const day = (date: string, counts: number[]) => {
       const [Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts] = counts;
-      return { Date: date, Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts };
+      // this bot has no knowledge: no question asked of it (knowledge-analytics.test.ts counts them)
+      return { Date: date, Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts, KnowledgeAnswered: 0, KnowledgeUnanswered: 0 };
     };
     // Day A: 3 starts (3 bot messages) and 3 answered user messages; 1 text reached the fallback;
     // u3's "human" handed over. Day B: 2 starts, 5 user messages answered, one operator message;
@@ -59,7 +60,7 @@ for (const kind of databaseKinds()) {
         From: DAY_A,
         To: DAY_B,
         Days: [DAY_A_COUNTS, DAY_B_COUNTS],
-        Totals: { Conversations: 5, UserMessages: 8, BotMessages: 13, OperatorMessages: 1, HandOvers: 2, MissedTexts: 3, FallbackShare: 0.375 },
+        Totals: { Conversations: 5, UserMessages: 8, BotMessages: 13, OperatorMessages: 1, HandOvers: 2, MissedTexts: 3, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, FallbackShare: 0.375 },
         IdleMinutes: 30,
         DropOff: DROP_OFF,
       });

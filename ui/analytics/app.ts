@@ -3,6 +3,7 @@
 // with the console's session cookie; everything it writes into the page goes through textContent.
 import { drawCharts, percent } from './charts';
 import { drawFlow } from './flow-graph';
+import { drawKnowledgeChart } from './knowledge-chart';
 import type { BotAnalytics, BotFlow } from './types';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -65,6 +66,7 @@ async function show(): Promise<void> {
     $('total-fallback').textContent = percent(t.FallbackShare);
     $('dropoff-hint').textContent = `Conversations last active in the period and idle for ${data.IdleMinutes} minutes or more, by the interaction they stand at.`;
     drawCharts(data);
+    drawKnowledgeChart(data);
     $('dropoff-chart').hidden = data.DropOff.length === 0;
     $('dropoff-empty').hidden = data.DropOff.length > 0;
     if (flow instanceof Error) {

@@ -102,3 +102,5 @@ export function drawCharts(data: BotAnalytics): void {
 }
 
 export { percent };
+// for the cards drawn in files of their own (knowledge-chart.ts)
+export { COLORS, common, countAxis, dayAxis, draw, shortDate };
