@@ -18,6 +18,7 @@ import { outboxRepository } from './outbox.js';
 import { previewRepository } from './preview.js';
 import { channelRepository } from './channels.js';
 import { knowledgeRepository } from './knowledge.js';
+import { knowledgeLeaseRepository } from './knowledge-leases.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
@@ -45,6 +46,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     cannedResponses: cannedResponseRepository(db),
     preview: previewRepository(db, secrets),
     knowledge: knowledgeRepository(db),
+    knowledgeLeases: knowledgeLeaseRepository(db),
   };
 }
 

@@ -19,7 +19,7 @@ import { boundedRows } from './012-bounded-rows.js';
 import { rateWindows } from './013-rate-windows.js';
 import { designer } from './014-designer.js';
 import { knowledge } from './015-knowledge.js';
-import { knowledgeQuestions } from './017-knowledge-questions.js';
+import { knowledgeQuestions } from './017-knowledge-analytics-leases.js';
 
 export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize, analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, knowledgeQuestions];
 
