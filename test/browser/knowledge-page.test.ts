@@ -3,7 +3,8 @@
 // passages, asks and sees the answer with the passages' scores, deletes it; the page refuses a file
 // over 10 MiB before sending it and shows the server's own refusal of a broken PDF; an agent is told
 // the page is not for their role; everything works by keyboard alone; axe-core finds no serious or
-// critical violation at 1280x800 and 390x844. Screenshots: /work/shots/kpage-*.png.
+// critical violation at 1280x800 and 390x844. The demo's FAQ source shows on the page as `npm start`
+// seeds it. Screenshots: kpage-*.png in $COLLOQUY_SHOTS (default test-output/).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -15,8 +16,9 @@ import { createTenant, type Tenant } from '../support/fixtures.js';
 import { docxFile } from '../support/knowledge-files.js';
 import { addSource, PETS_MD } from '../support/knowledge-kit.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { seedDemo } from '../../src/demo.js';
 
-const SHOTS = '/work/shots';
+const SHOTS = process.env.COLLOQUY_SHOTS ?? new URL('../../test-output/', import.meta.url).pathname;
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
@@ -214,5 +216,38 @@ describe('the Knowledge page (Chromium)', () => {
     assert.match((await page.locator('#notice-text').textContent())!, /Your role \(agent\) opens conversations only/);
     assert.equal(await page.locator('#workspace').isHidden(), true);
     assert.deepEqual(await seriousViolations(page), []);
+  });
+});
+
+describe('the Knowledge page on the demo (Chromium)', () => {
+  test("the demo bot's FAQ source is listed ready, and the page answers from it", async () => {
+    const server = await startTestServer('sqlite');
+    const browser = await launchChromium();
+    try {
+      const keys = await seedDemo(server.running.services);
+      assert.ok(keys);
+      const context = await browser.newContext({ viewport: SIZES[0] });
+      const cookie = (await signIn(server.client, keys.operatorEmail, keys.operatorPassword)).slice(SESSION_COOKIE.length + 1);
+      await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto(`${server.url}/console`);
+      await page.locator('#knowledge-link').click(); // the console's nav leads here, for an admin
+      const faq = page.locator('#sources > li').first();
+      await faq.waitFor();
+      assert.equal(await faq.locator('.source-name').textContent(), 'ACME support FAQ');
+      assert.equal(await faq.locator('.badge').textContent(), 'Ready');
+      await page.locator('#question').fill('do you ship to norway?');
+      await page.locator('#question').press('Enter');
+      await page.locator('#answer .found').waitFor();
+      assert.equal(await page.locator('#answer .verdict .badge').textContent(), 'ANSWERED');
+      assert.match((await page.locator('#answer .answer-text').textContent())!, /Norway included/);
+      await faq.getByRole('button', { name: 'Passages of ACME support FAQ' }).click();
+      await page.locator('#passages-card').waitFor();
+      await page.screenshot({ path: `${SHOTS}/kpage-demo.png`, fullPage: true });
+    } finally {
+      await browser.close();
+      await server.close();
+    }
   });
 });

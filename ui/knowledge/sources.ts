@@ -79,7 +79,8 @@ export function drawPassages(list: HTMLElement, passages: Passage[]): void {
   list.replaceChildren(
     ...passages.map((p) => {
       const item = el('li', 'passage');
-      if (p.Heading) item.append(el('p', 'passage-heading', p.Heading));
+      // an FAQ passage's heading is its question, which its text starts with: shown once
+      if (p.Heading && !p.Text.startsWith(p.Heading)) item.append(el('p', 'passage-heading', p.Heading));
       item.append(el('p', 'passage-text', p.Text));
       return item;
     }),
