@@ -6,17 +6,28 @@
 // critical violation at 1280x800 and 390x844. The demo's FAQ source shows on the page as `npm start`
 // seeds it. Screenshots: kpage-*.png in $COLLOQUY_SHOTS (default test-output/).
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
 import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
-import { createTenant, type Tenant } from '../support/fixtures.js';
+import { createTenant, supportBot, type Tenant } from '../support/fixtures.js';
+import { chatOk } from '../support/chat-kit.js';
 import { docxFile } from '../support/knowledge-files.js';
 import { addSource, PETS_MD } from '../support/knowledge-kit.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { seedDemo } from '../../src/demo.js';
+import { INTERRUPTED } from '../../src/knowledge/indexing-lease.js';
+
+/** A large PDF whose indexing was cut short by a stop: failed with the reason (indexing-lease.ts). */
+async function leaveFailed(server: TestServer, botId: string): Promise<void> {
+  const now = Date.now();
+  const source = { id: crypto.randomUUID(), botId, name: 'Price list.pdf', kind: 'pdf' as const, url: null, status: 'indexing' as const, error: null, chunks: 0, bytes: 3_400_000, generation: 0, createdAt: now - 300_000, updatedAt: now - 300_000 };
+  await server.running.store.transaction((tx) => tx.knowledge.insert(source, { sources: 200, bytes: 50 * 1024 * 1024 }));
+  await server.running.maintenance.runOnce();
+}
 
 const SHOTS = process.env.COLLOQUY_SHOTS ?? new URL('../../test-output/', import.meta.url).pathname;
 const SIZES = [
@@ -192,9 +203,12 @@ describe('the Knowledge page (Chromium)', () => {
   });
 
   for (const size of SIZES) {
-    test(`${size.name}: within the window, accessible; screenshots`, async () => {
+    test(`${size.name}: within the window, accessible, a failed source with its reason; screenshots`, async () => {
+      if (size === SIZES[0]) await leaveFailed(server, botId);
       const { page, problems } = await pageAt(size);
       await item(page, 'Shop FAQ').waitFor();
+      const failed = item(page, 'Price list.pdf');
+      assert.deepEqual([await failed.locator('.badge').textContent(), await failed.locator('.error').textContent()], ['Failed', `Not indexed: ${INTERRUPTED}`]);
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scrolling');
       await page.screenshot({ path: `${SHOTS}/kpage-${size.name}.png` });
       await page.locator('#question').fill('Can pets travel in the cabin?');
@@ -208,6 +222,23 @@ describe('the Knowledge page (Chromium)', () => {
       assert.deepEqual(problems, []);
     });
   }
+
+  test("the analytics page's knowledge card charts the questions answered and not", async () => {
+    const asker = await createTenant(server.client, { ...supportBot(), knowledge: { beforeFallback: true } });
+    await addSource(server, asker, { Name: 'Travel rules', Text: PETS_MD });
+    for (const [user, words] of [['kb-1', 'Can pets travel in the cabin?'], ['kb-2', 'How heavy may a suitcase be?'], ['kb-3', 'What colour is the moon tonight?']]) {
+      await chatOk(server, asker.botToken, { UserId: user });
+      await chatOk(server, asker.botToken, { UserId: user, Text: words });
+    }
+    await addOperator(server.client, asker.accountId, 'ana@example.org', undefined, 'Ana', 'designer');
+    const { page } = await pageAt(SIZES[0], 'ana@example.org');
+    await page.goto(`${server.url}/console/analytics?bot=${await botIdOf(server, asker.botKey)}`);
+    await page.locator('#chart-knowledge').waitFor();
+    assert.match((await page.locator('#chart-knowledge').getAttribute('aria-label'))!, /: 3 questions asked of the knowledge, 2 answered and 1 not answered\.$/);
+    assert.equal(await page.locator('#knowledge-empty').isHidden(), true);
+    await page.locator('#knowledge-title').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/kpage-analytics.png` });
+  });
 
   test('an agent is told the page is not for their role', async () => {
     const { page } = await pageAt(SIZES[1], 'abe@example.org');
