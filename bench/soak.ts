@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { growthLines, tableSizes } from './soak-tables.js';
 import { installCleanup, killAllChildren, onCleanup, runCleanups, startChild, type Child } from './children.js';
 import { failed, Recorder, summaryTable, windowLine } from './soak-stats.js';
 import { ADMIN_TOKEN, call, Receiver, runTraffic, seed } from './soak-traffic.js';
@@ -127,6 +128,7 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
         `an entity and AI steps), ${seeded.bots.reduce((n, b) => n + b.users.length, 0) + understanding.users.length} conversations, an operator`,
     );
     const database = databaseSize(tmp, databaseUrl);
+    const tablesAtStart = await tableSizes(tmp, databaseUrl);
     const sizes: Array<{ at: number; bytes: number }> = [];
     recorder.restart(); // the seeding is not part of the figures
 
@@ -173,6 +175,7 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
         `Console event streams: opened ${streams.opened} times, ${streams.events} events received`,
         `AI provider answers: ${[...provider.answered].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
         `Database size: ${sizeGrowth(sizes)}`,
+        `Tables that grew: ${growthLines(tablesAtStart, await tableSizes(tmp, databaseUrl)).join('; ') || 'none'}`,
         `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, load average ${os.loadavg()[0].toFixed(1)} at the end; ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`,
       ]),
     );

@@ -1,15 +1,20 @@
-// colloquy serve | migrate | account create | bot import | bot export
+// colloquy serve | migrate | account create | bot import | bot export | test | dev | push | pull
+// The server is imported only by the commands that run it: `colloquy test` starts without it.
 import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig } from './config.js';
-import { demoInstructions, seedDemo } from './demo.js';
-import { createServices, openMigratedStore, start, StartupError } from './main.js';
+import type { Services } from './http/services.js';
+import { registerBotFileCommands } from './cli/push-pull.js';
+import { registerDevCommand } from './cli/dev-command.js';
+import { registerTestCommand } from './cli/test-command.js';
+import { reportCliError } from './cli/errors.js';
+import { loadConfig } from './config.js';
 import { AppError } from './shared/errors.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-async function withServices<T>(work: (services: Awaited<ReturnType<typeof createServices>>['services']) => Promise<T>): Promise<T> {
+async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
+  const { createServices, openMigratedStore } = await import('./main.js');
   // Progress goes to stderr so that `bot export` prints nothing but the bot file on stdout.
   const store = await openMigratedStore(config, (line) => process.stderr.write(`colloquy: ${line}\n`));
   try {
@@ -31,6 +36,8 @@ program
   .description('start the server (PORT, HOST, DATABASE_URL, COLLOQUY_DATA_DIR, ... from the environment)')
   .action(async () => {
     const config = loadConfig();
+    const { start } = await import('./main.js');
+    const { demoInstructions, seedDemo } = await import('./demo.js');
     say(`colloquy: opening ${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}`);
     const running = await start(config, {
       logger: { level: config.logLevel },
@@ -58,6 +65,7 @@ program
   .description('apply database migrations and exit')
   .action(async () => {
     const config = loadConfig();
+    const { openMigratedStore } = await import('./main.js');
     const store = await openMigratedStore(config, (line) => say(`colloquy: ${line}`));
     await store.close();
     say('colloquy: database is up to date');
@@ -115,14 +123,8 @@ bot
     });
   });
 
-program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof StartupError) {
-    process.stderr.write(`colloquy: refusing to start: ${error.message}\n`);
-  } else if (error instanceof AppError) {
-    const problems = (error.extra.Problems as Array<{ Path: string; Message: string }> | undefined) ?? [];
-    process.stderr.write(`colloquy: ${error.code}: ${error.message}\n${problems.map((p) => `  ${p.Path}: ${p.Message}\n`).join('')}`);
-  } else {
-    process.stderr.write(`colloquy: ${(error as Error).stack ?? String(error)}\n`);
-  }
-  process.exit(1);
-});
+registerTestCommand(program);
+registerDevCommand(program);
+registerBotFileCommands(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => process.exit(reportCliError(error)));

@@ -41,6 +41,7 @@ import { ShareService } from './operators/share-service.js';
 import { ConsoleService } from './operators/console-service.js';
 import { AnalyticsService } from './analytics/service.js';
 import { ConsoleWorkspace } from './operators/console-workspace.js';
+import { ConsoleInbox } from './operators/console-inbox.js';
 import { OperatorSessions } from './operators/sessions.js';
 import { ShareAccess } from './operators/share-access.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
@@ -191,6 +192,7 @@ export async function createServices(config: Config, store: Store, options: Star
     analytics: new AnalyticsService({ store, clock, live }),
     preview,
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
+    inbox: new ConsoleInbox({ store, console: consoleService, control, clock }),
     shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
     events,
     deliveries: new Deliveries(store, clock, () => dispatcher.wake()),

@@ -8,36 +8,14 @@ import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import { DAY_MS, type DayCount } from '../store/analytics.js';
+import { transcriptsCsv, type TranscriptPage } from './csv.js';
+import type { AnalyticsDay, BotAnalytics, Counted, PeriodFigures } from './model.js';
+import { csatDays, csatFigures, MAX_WAITS, waitFigures } from './figures.js';
 import { flowOf, type BotFlow } from './flow.js';
 import { dateOfDay, periodOf } from './period.js';
 
 /** A conversation counts as stopped once it has been idle this long. */
 export const IDLE_MINUTES = 30;
-
-export interface AnalyticsDay {
-  Date: string;
-  Conversations: number;
-  UserMessages: number;
-  BotMessages: number;
-  OperatorMessages: number;
-  HandOvers: number;
-  MissedTexts: number;
-  KnowledgeAnswered: number;
-  KnowledgeUnanswered: number;
-}
-
-type Counted = Exclude<keyof AnalyticsDay, 'Date'>;
-
-export interface BotAnalytics {
-  BotId: string;
-  BotName: string;
-  From: string;
-  To: string;
-  Days: AnalyticsDay[];
-  Totals: Record<Counted, number> & { FallbackShare: number };
-  IdleMinutes: number;
-  DropOff: { Behaviour: string | null; Interaction: string | null; Conversations: number }[];
-}
 
 const DIRECTIONS: Record<string, Counted> = { USER: 'UserMessages', BOT: 'BotMessages', OPERATOR: 'OperatorMessages' };
 
@@ -65,15 +43,48 @@ export class AnalyticsService {
   async of(bot: BotRecord, query: { from?: string; to?: string }): Promise<BotAnalytics> {
     const now = this.deps.clock.now();
     const { firstDay, lastDay } = periodOf(query, now);
-    const period = { from: firstDay * DAY_MS, to: (lastDay + 1) * DAY_MS };
+    const length = lastDay - firstDay + 1;
+    const [current, previous, standing] = await Promise.all([
+      this.period(bot.id, firstDay, lastDay),
+      this.period(bot.id, firstDay - length, firstDay - 1),
+      this.deps.store.analytics.standing(bot.id, msOf(firstDay, lastDay), now - IDLE_MINUTES * 60_000),
+    ]);
+    const { days, ...figures } = current;
+    const { days: _days, ...before } = previous;
+    return {
+      BotId: bot.id,
+      BotName: bot.name,
+      ...figures,
+      Days: days,
+      IdleMinutes: IDLE_MINUTES,
+      DropOff: standing.map((s) => ({ Behaviour: s.behaviour, Interaction: s.interaction, Conversations: s.count })),
+      Previous: before,
+    };
+  }
+
+  /**
+   * The transcripts of the period as CSV chunks (csv.ts): the period is checked here, before the
+   * first chunk, so that a bad one is refused as a 400 rather than cut off mid-stream.
+   */
+  transcripts(bot: BotRecord, query: { from?: string; to?: string }): { From: string; To: string; chunks: AsyncGenerator<string> } {
+    const { firstDay, lastDay } = periodOf(query, this.deps.clock.now());
+    const period = msOf(firstDay, lastDay);
+    const page: TranscriptPage = (after, limit) => this.deps.store.analytics.transcriptPage(bot.id, period, after, limit);
+    return { From: dateOfDay(firstDay), To: dateOfDay(lastDay), chunks: transcriptsCsv(page, (ms) => this.deps.clock.iso(ms)) };
+  }
+
+  /** Everything counted for the days firstDay..lastDay, per day and in all. */
+  private async period(botId: string, firstDay: number, lastDay: number): Promise<PeriodFigures & { days: BotAnalytics['Days'] }> {
+    const period = msOf(firstDay, lastDay);
     const repo = this.deps.store.analytics;
-    const [started, messages, handOvers, missed, standing, knowledge] = await Promise.all([
-      repo.conversationsStarted(bot.id, period),
-      repo.messages(bot.id, period),
-      repo.handOvers(bot.id, period),
-      repo.missedTexts(bot.id, period),
-      repo.standing(bot.id, period, now - IDLE_MINUTES * 60_000),
-      repo.knowledgeQuestions(bot.id, period),
+    const [started, messages, handOvers, missed, waits, csat, knowledge] = await Promise.all([
+      repo.conversationsStarted(botId, period),
+      repo.messages(botId, period),
+      repo.handOvers(botId, period),
+      repo.missedTexts(botId, period),
+      repo.waits(botId, period, MAX_WAITS),
+      repo.csat(botId, period),
+      repo.knowledgeQuestions(botId, period),
     ]);
     const days: AnalyticsDay[] = [];
     for (let day = firstDay; day <= lastDay; day++) {
@@ -96,15 +107,24 @@ export class AnalyticsService {
     }
     const totals = noCounts();
     for (const day of days) for (const field of Object.keys(totals) as Counted[]) totals[field] += day[field];
+    const waited = waitFigures(waits, firstDay, lastDay);
+    const rated = csatDays(csat, firstDay, lastDay);
     return {
-      BotId: bot.id,
-      BotName: bot.name,
       From: dateOfDay(firstDay),
       To: dateOfDay(lastDay),
-      Days: days,
       Totals: { ...totals, FallbackShare: shareOf(totals.MissedTexts, totals.UserMessages) },
-      IdleMinutes: IDLE_MINUTES,
-      DropOff: standing.map((s) => ({ Behaviour: s.behaviour, Interaction: s.interaction, Conversations: s.count })),
+      Waits: waited.total,
+      Csat: csatFigures(csat),
+      days: days.map((day, i) => ({
+        ...day,
+        Requests: waited.days[i].Requests,
+        WaitP50Seconds: waited.days[i].Waiting.P50Seconds,
+        WaitP90Seconds: waited.days[i].Waiting.P90Seconds,
+        FirstResponseP50Seconds: waited.days[i].FirstResponse.P50Seconds,
+        FirstResponseP90Seconds: waited.days[i].FirstResponse.P90Seconds,
+        CsatAnswers: rated[i].Answers,
+        CsatAverage: rated[i].Average,
+      })),
     };
   }
 }
@@ -112,6 +132,7 @@ export class AnalyticsService {
 const noCounts = (): Record<Counted, number> => ({
   Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0, KnowledgeAnswered: 0, KnowledgeUnanswered: 0,
 });
+const msOf = (firstDay: number, lastDay: number) => ({ from: firstDay * DAY_MS, to: (lastDay + 1) * DAY_MS });
 
 /** missed / user messages, 0 to 1 with four decimals; 0 when there were no user messages. */
 export function shareOf(missed: number, userMessages: number): number {

@@ -33,6 +33,13 @@ export interface BotRecord {
   updatedAt: number;
 }
 
+/**
+ * Published versions kept per bot, newest first (docs/limits.md): each publish adds one, so they
+ * were a way to grow the database without bound; older ones are deleted with the publish that
+ * passes the count. The live version is always the newest, so it is always kept.
+ */
+export const VERSIONS_KEPT = 100;
+
 export interface BotVersionRecord {
   id: number;
   botId: string;

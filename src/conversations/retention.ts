@@ -1,6 +1,7 @@
 // What the maintenance pass deletes because it is old or too much (docs/limits.md): missed texts
 // older than their age limit or beyond a bot's newest (a conversation's own bound is kept by the
-// turn's write), and outbox rows delivered more than a week ago. Runs at most once a minute per
+// turn's write), outbox rows delivered more than a week ago and failed ones a month after their last
+// attempt. Runs at most once a minute per
 // node; every step is idempotent, so any number of nodes may run it.
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
@@ -9,6 +10,8 @@ import { LIMITS } from './limits.js';
 const DAY_MS = 24 * 3_600_000;
 /** Delivered outbox rows (bodies hold what was said) are kept this long for GET /bots/{APIKey}/deliveries. */
 export const DELIVERED_OUTBOX_DAYS = 7;
+/** Failed ones are kept longer, so that an integrator back from a long outage can still redeliver them. */
+export const FAILED_OUTBOX_DAYS = 30;
 const EVERY_MS = 60_000;
 /** Rows one DELETE takes: the writer is free between batches. */
 const BATCH = 1000;
@@ -30,6 +33,7 @@ export class Retention {
     // Only a bot that missed something since the last pass can be over its cap.
     for (const botId of await missedTexts.botsSince(since)) await missedTexts.keepNewest(botId, LIMITS.missedTextsPerBot);
     await inBatches((batch) => outbox.pruneDelivered(now - DELIVERED_OUTBOX_DAYS * DAY_MS, batch));
+    await inBatches((batch) => outbox.pruneFailed(now - FAILED_OUTBOX_DAYS * DAY_MS, batch));
   }
 }
 

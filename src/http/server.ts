@@ -2,7 +2,6 @@
 // main.ts wired, with the conventions of api.md applied to every route.
 import crypto from 'node:crypto';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
 import type { Principal } from '../auth/authenticate.js';
@@ -12,6 +11,7 @@ import { normalizeMembers } from './request-members.js';
 import { installErrorHandling } from './errors.js';
 import { installAccessControl } from './access.js';
 import { installResponses } from './responses.js';
+import { registerApiDocs } from './api-docs.js';
 import { BOT_FILE_BODY_LIMIT, DEFAULT_BODY_LIMIT, KNOWLEDGE_BODY_LIMIT, type App } from './app.js';
 
 export type { App };
@@ -124,13 +124,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
     // shared schemas (ErrorResponse) keep their names in components.schemas
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // The UI's own policy (hashes of its inline scripts), framed by no one; no forced https
-    // upgrade, which would break a server reached over plain http.
-    staticCSP: true,
-    transformStaticCSP: (policy) => policy.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
-  });
+  await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
   const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, designerRoutes, designerPageRoutes];

@@ -19,6 +19,7 @@ import type { ShareService } from '../operators/share-service.js';
 import type { ConsoleService } from '../operators/console-service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { ConsoleWorkspace } from '../operators/console-workspace.js';
+import type { ConsoleInbox } from '../operators/console-inbox.js';
 import type { OperatorSessions } from '../operators/sessions.js';
 import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
@@ -58,6 +59,8 @@ export interface Services {
   analytics: AnalyticsService;
   /** assignment, notes, canned responses, operator typing */
   workspace: ConsoleWorkspace;
+  /** search, resolve / reopen / snooze, transfer, teams */
+  inbox: ConsoleInbox;
   shareAccess: ShareAccess;
   events: EventBus;
   deliveries: Deliveries;

@@ -10,8 +10,8 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { OperatorContext } from './sessions.js';
-import { assigneeOf, botSummary, contactOf, noteView, previewOf, readableName, transcriptOf, type ConsoleSummary, type NoteView, type TranscriptLine } from './views.js';
-import type { Assignment } from './model.js';
+import { activityView, assigneeOf, botSummary, contactOf, inboxStatus, noteView, previewOf, readableName, transcriptOf, type ActivityView, type ConsoleSummary, type NoteView, type TranscriptLine } from './views.js';
+import type { Assignment, InboxRecord } from './model.js';
 import type { ConversationRecord } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
 
@@ -26,6 +26,16 @@ export interface ConversationDetail {
   Notes: NoteView[];
   /** variables, tags, privacy flags and channel, for the console's side panel */
   Contact: ReturnType<typeof contactOf>;
+  /** what operators did (taken over, handed back, banned, resolved…), shown between the messages by time */
+  Activity: ActivityView[];
+}
+
+/** What the summary needs besides the conversation: its console records and the account's operator names. */
+interface Around {
+  assignment: Assignment | undefined;
+  inbox: InboxRecord | undefined;
+  names: Map<string, string>;
+  lastActivity: number;
 }
 
 export class ConsoleService {
@@ -38,10 +48,10 @@ export class ConsoleService {
     const bots = await this.deps.store.bots.byAccount(ctx.account.id);
     const byId = new Map(bots.map((b) => [b.id, b]));
     const rows = await this.deps.store.conversations.listByBots([...byId.keys()], LIST_LIMIT);
-    const assignments = await this.deps.store.assignments.ofConversations(rows.map((c) => c.id));
+    const ids = rows.map((c) => c.id);
+    const [assignments, inbox, names] = await Promise.all([this.deps.store.assignments.ofConversations(ids), this.deps.store.inbox.ofConversations(ids), this.operatorNames(ctx)]);
     return rows.map((c) => ({
-      ...this.summary(byId.get(c.botId)!, c, assignments.get(c.id)),
-      LastActivity: this.deps.clock.iso(c.lastActivity),
+      ...this.summary(byId.get(c.botId)!, c, { assignment: assignments.get(c.id), inbox: inbox.get(c.id), names, lastActivity: c.lastActivity }),
       Preview: previewOf(c.lastParts),
     }));
   }
@@ -49,19 +59,32 @@ export class ConsoleService {
   async open(ctx: OperatorContext, botId: string, userId: string): Promise<ConversationDetail> {
     const { bot, conversation } = await this.find(ctx, botId, userId);
     const messages = await this.deps.store.conversations.storedMessages(conversation.id, TRANSCRIPT_LIMIT);
-    const assignment = (await this.deps.store.assignments.ofConversations([conversation.id])).get(conversation.id);
-    const notes = await this.deps.store.notes.ofConversation(conversation.id, NOTES_LIMIT);
+    const [assignments, inbox, names, notes, activity] = await Promise.all([
+      this.deps.store.assignments.ofConversations([conversation.id]),
+      this.deps.store.inbox.ofConversations([conversation.id]),
+      this.operatorNames(ctx),
+      this.deps.store.notes.ofConversation(conversation.id, NOTES_LIMIT),
+      this.deps.store.activity.ofConversation(conversation.id, NOTES_LIMIT),
+    ]);
     const last = messages.at(-1);
+    const around = { assignment: assignments.get(conversation.id), inbox: inbox.get(conversation.id), names, lastActivity: last?.createdAt ?? conversation.createdAt };
     return {
-      Conversation: {
-        ...this.summary(bot, conversation, assignment),
-        LastActivity: this.deps.clock.iso(last?.createdAt ?? conversation.createdAt),
-        Preview: previewOf(last?.parts ?? []),
-      },
+      Conversation: { ...this.summary(bot, conversation, around), Preview: previewOf(last?.parts ?? []) },
       Transcript: transcriptOf(messages, this.deps.clock),
       Notes: notes.map((n) => noteView(n, this.deps.clock)),
       Contact: contactOf(conversation),
+      Activity: activity.map((a) => activityView(a, this.deps.clock)),
     };
+  }
+
+  /** A line of what an operator did, signed with their display name (kept when they are gone). */
+  async record(ctx: OperatorContext, conversationId: number, kind: string, detail: string | null = null): Promise<void> {
+    await this.deps.store.activity.insert({ conversationId, kind, actor: ctx.operator.name || ctx.operator.email, detail, createdAt: this.deps.clock.now() });
+  }
+
+  /** The account's operators' display names by e-mail: the console shows names, as the visitor sees them. */
+  private async operatorNames(ctx: OperatorContext): Promise<Map<string, string>> {
+    return new Map((await this.deps.store.operators.ofAccount(ctx.account.id)).map((o) => [o.email, o.name || o.email]));
   }
 
   /**
@@ -72,19 +95,20 @@ export class ConsoleService {
     const { bot, conversation } = await this.find(ctx, botId, userId);
     const result = await this.deps.control.change(bot, userId, { state: 'takeover', operator: ctx.operator.email });
     await this.deps.store.assignments.assign(conversation.id, ctx.operator.id, this.deps.clock.now());
+    await this.record(ctx, conversation.id, 'takeover');
     return result;
   }
 
   handover(ctx: OperatorContext, botId: string, userId: string, mode: HandoverMode) {
-    return this.change(ctx, botId, userId, { state: 'handover', mode });
+    return this.change(ctx, botId, userId, { state: 'handover', mode }, 'handover');
   }
 
   ban(ctx: OperatorContext, botId: string, userId: string, days?: number, message?: string) {
-    return this.change(ctx, botId, userId, { state: 'ban', days, message });
+    return this.change(ctx, botId, userId, { state: 'ban', days, message }, 'ban', days ? `${days} d` : null);
   }
 
   unban(ctx: OperatorContext, botId: string, userId: string) {
-    return this.change(ctx, botId, userId, { state: 'unban' });
+    return this.change(ctx, botId, userId, { state: 'unban' }, 'unban');
   }
 
   forget(ctx: OperatorContext, botId: string, userId: string) {
@@ -127,9 +151,11 @@ export class ConsoleService {
     });
   }
 
-  private async change(ctx: OperatorContext, botId: string, userId: string, change: StateChange) {
-    const { bot } = await this.find(ctx, botId, userId);
-    return this.deps.control.change(bot, userId, change);
+  private async change(ctx: OperatorContext, botId: string, userId: string, change: StateChange, activity?: string, detail: string | null = null) {
+    const { bot, conversation } = await this.find(ctx, botId, userId);
+    const result = await this.deps.control.change(bot, userId, change);
+    if (activity) await this.record(ctx, conversation.id, activity, detail);
+    return result;
   }
 
   /** Another account's bot or conversation answers exactly as a missing one: 404. */
@@ -141,10 +167,18 @@ export class ConsoleService {
     return { bot, conversation };
   }
 
-  private summary(bot: BotRecord, c: ConversationRecord, assignment: Assignment | undefined): Omit<ConsoleSummary, 'LastActivity' | 'Preview'> {
+  private summary(bot: BotRecord, c: ConversationRecord, around: Around): Omit<ConsoleSummary, 'Preview'> {
+    const { assignment, inbox, names, lastActivity } = around;
+    const view = this.deps.control.view(c);
+    const status = inboxStatus(inbox, lastActivity, this.deps.clock.now());
     return {
       ...botSummary(bot),
-      ...this.deps.control.view(c),
+      ...view,
+      OperatorName: view.Operator ? (names.get(view.Operator) ?? null) : null,
+      Status: status,
+      SnoozedUntil: status === 'snoozed' && inbox?.snoozedUntil ? this.deps.clock.iso(inbox.snoozedUntil) : null,
+      Team: inbox?.team ? { TeamId: inbox.team.id, Name: inbox.team.name } : null,
+      LastActivity: this.deps.clock.iso(lastActivity),
       Name: readableName(c.state.variables),
       Channel: c.channel,
       Creation: this.deps.clock.iso(c.createdAt),

@@ -1,5 +1,6 @@
 // Operators and their console sessions: plain records.
 import type { OperatorRole } from './roles.js';
+import type { ReplyPart } from '../engine/types.js';
 
 export interface OperatorRecord {
   id: string;
@@ -46,4 +47,38 @@ export interface CannedResponse {
   shortcut: string;
   text: string;
   updatedAt: number;
+}
+
+/** A line of what happened to a conversation in the console (taken over, handed back, banned, resolved…). */
+export interface ActivityRecord {
+  id: number;
+  conversationId: number;
+  kind: string;
+  /** the operator's display name when it happened */
+  actor: string;
+  /** e.g. the team or colleague a conversation went to, the end of a snooze */
+  detail: string | null;
+  createdAt: number;
+}
+
+/** A conversation's place in the inbox: open (null), resolved, or snoozed until a time; and its team. */
+export interface InboxRecord {
+  status: 'resolved' | 'snoozed' | null;
+  snoozedUntil: number | null;
+  team: { id: number; name: string } | null;
+  changedAt: number;
+}
+
+export interface TeamRecord {
+  id: number;
+  name: string;
+  memberIds: string[];
+}
+
+/** A message that holds the words searched for. */
+export interface MessageHit {
+  conversationId: number;
+  direction: string;
+  parts: ReplyPart[];
+  createdAt: number;
 }

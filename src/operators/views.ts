@@ -6,7 +6,7 @@ import type { ReplyPart } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import type { ConversationRecord, StoredMessage } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
-import type { Assignment, NoteRecord } from './model.js';
+import type { ActivityRecord, Assignment, InboxRecord, NoteRecord } from './model.js';
 
 export interface ConversationSummary extends StateView {
   /** a readable name from the conversation's `name` or `first_name` (+ `last_name`) variable, or null */
@@ -26,7 +26,31 @@ export interface ConsoleSummary extends ConversationSummary {
   StateSince: string;
   /** the operator who has the conversation in the console, or null */
   AssignedTo: AssigneeView | null;
+  /** the display name of the operator in `Operator` (what the visitor sees), or null */
+  OperatorName: string | null;
+  /** open, resolved or snoozed: a message after the resolve or snooze, or the snooze's end, opens it again */
+  Status: InboxStatus;
+  SnoozedUntil: string | null;
+  Team: { TeamId: number; Name: string } | null;
 }
+
+export type InboxStatus = 'open' | 'resolved' | 'snoozed';
+
+/** The status as it reads now; nothing is written when a message or the clock reopens a conversation. */
+export function inboxStatus(record: InboxRecord | undefined, lastActivity: number, now: number): InboxStatus {
+  if (!record?.status || lastActivity > record.changedAt) return 'open';
+  if (record.status === 'snoozed' && (record.snoozedUntil ?? 0) <= now) return 'open';
+  return record.status;
+}
+
+export interface ActivityView {
+  Kind: string;
+  Actor: string;
+  Detail: string | null;
+  At: string;
+}
+
+export const activityView = (a: ActivityRecord, clock: Clock): ActivityView => ({ Kind: a.kind, Actor: a.actor, Detail: a.detail, At: clock.iso(a.createdAt) });
 
 export interface AssigneeView {
   OperatorId: string;
@@ -65,6 +89,18 @@ export function previewOf(parts: ReplyPart[]): string {
     stack.unshift(...part.Parts);
   }
   return '';
+}
+
+/** Every text of the parts (depth first) in one line: where a search hit is looked for. */
+export function textOf(parts: ReplyPart[]): string {
+  const texts: string[] = [];
+  const stack = [...parts];
+  while (stack.length > 0 && texts.length < 50) {
+    const part = stack.shift()!;
+    if (part.Text) texts.push(part.Text);
+    stack.unshift(...part.Parts);
+  }
+  return texts.join(' ');
 }
 
 export const botSummary = (bot: BotRecord) => ({ BotId: bot.id, BotName: bot.name });

@@ -30,6 +30,7 @@ export const errorCatalogue = {
   OPERATOR_NOT_FOUND: { status: 404, message: 'No such operator.' },
   SOURCE_NOT_FOUND: { status: 404, message: 'The bot has no knowledge source with this id.' },
   CANNED_RESPONSE_NOT_FOUND: { status: 404, message: 'The account has no canned response with this id.' },
+  TEAM_NOT_FOUND: { status: 404, message: 'The account has no team with this id.' },
   CHANNEL_REJECTED: { status: 400, message: 'The messaging platform refused these credentials.' },
   SIGNATURE_INVALID: { status: 401, message: 'The request is not signed by the messaging platform.' },
   VERIFY_TOKEN_MISMATCH: { status: 403, message: 'The verify token does not match this channel.' },

@@ -22,8 +22,10 @@ const queue = new WorkerQueue<WorkerJob, { value: number; threadId: number }>(
     },
     invalid: { exportName: 'Refused', toError: (message) => new Invalid(message) },
   },
-  // a hanging job is what crosses the time bound here, however fast the machine
-  { queue: 1, memoryMb: 64, timeoutMs: 500 },
+  // a hanging job is what crosses the time bound here, however fast the machine; the bound is
+  // long enough for a fresh thread to load its module on a loaded machine (0.5 s was not, at a
+  // load average of 16)
+  { queue: 1, memoryMb: 64, timeoutMs: 5_000 },
 );
 
 test('jobs run in turn on one thread, and a job that refuses its input keeps the thread', async () => {

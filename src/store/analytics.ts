@@ -30,6 +30,30 @@ export interface KnowledgeDay {
   unanswered: number;
 }
 
+/** A wait for a person (a change to control state 1) and how it ended, in milliseconds. */
+export interface WaitRow {
+  requestedAt: number;
+  /** when an operator took it over (the next state change was to 2); null otherwise */
+  takenAt: number | null;
+  /** the first operator message after the request and before the conversation's next request */
+  answeredAt: number | null;
+}
+
+export interface CsatCount extends DayCount {
+  rating: number;
+}
+
+/** One stored message of a transcript export, in (conversation, message) order. */
+export interface TranscriptRow {
+  conversationId: number;
+  messageId: number;
+  userId: string;
+  channel: string;
+  direction: string;
+  parts: string;
+  createdAt: number;
+}
+
 export interface StandingCount {
   behaviour: string | null;
   interaction: string | null;
@@ -110,6 +134,61 @@ export function analyticsRepository(db: Queryable) {
         [botId, p.from, p.to, idleBefore, DROP_OFF_LIMIT],
       );
       return rows.map((r) => ({ behaviour: r.behaviour ?? null, interaction: r.interaction ?? null, count: Number(r.n) }));
+    },
+    /**
+     * The waits for a person that began in the period (analytics_events, migration 21), oldest
+     * first, at most `limit`: each with its takeover (when the next state change was one) and the
+     * operator's first message.
+     */
+    async waits(botId: string, p: Period, limit: number): Promise<WaitRow[]> {
+      const rows = await db.all<{ requested_at: number; next_state: number | null; next_at: number | null; answered_at: number | null }>(
+        `SELECT r.at AS requested_at,
+           (SELECT n.value FROM analytics_events n WHERE n.conversation_id = r.conversation_id AND n.kind = 'state' AND n.id > r.id ORDER BY n.id LIMIT 1) AS next_state,
+           (SELECT n.at FROM analytics_events n WHERE n.conversation_id = r.conversation_id AND n.kind = 'state' AND n.id > r.id ORDER BY n.id LIMIT 1) AS next_at,
+           (SELECT MIN(m.created_at) FROM messages m WHERE m.conversation_id = r.conversation_id AND m.direction = 'OPERATOR' AND m.created_at >= r.at
+              AND m.created_at < COALESCE((SELECT MIN(q.at) FROM analytics_events q WHERE q.conversation_id = r.conversation_id AND q.kind = 'state' AND q.value = 1 AND q.id > r.id), $4)) AS answered_at
+         FROM analytics_events r
+         WHERE r.bot_id = $1 AND r.kind = 'state' AND r.value = 1 AND r.at >= $2 AND r.at < $3
+         ORDER BY r.at, r.id LIMIT $5`,
+        [botId, p.from, p.to, Number.MAX_SAFE_INTEGER, limit],
+      );
+      return rows.map((r) => ({
+        requestedAt: Number(r.requested_at),
+        takenAt: r.next_state !== null && Number(r.next_state) === 2 ? Number(r.next_at) : null,
+        answeredAt: r.answered_at === null ? null : Number(r.answered_at),
+      }));
+    },
+    /** CSAT answers (the `csat` variable set to 1..5) per day and rating. */
+    async csat(botId: string, p: Period): Promise<CsatCount[]> {
+      const rows = await db.all<{ day: number; rating: number; n: number }>(
+        `SELECT at / ${DAY_MS} AS day, value AS rating, COUNT(*) AS n FROM analytics_events
+         WHERE bot_id = $1 AND kind = 'csat' AND at >= $2 AND at < $3 GROUP BY 1, 2 ORDER BY 1, 2`,
+        [botId, p.from, p.to],
+      );
+      return rows.map((r) => ({ day: Number(r.day), rating: Number(r.rating), count: Number(r.n) }));
+    },
+    /**
+     * A page of the messages written in the period, in (conversation, message) order after
+     * `after`: an export reads the bot's transcripts page by page, never all at once.
+     */
+    async transcriptPage(botId: string, p: Period, after: { conversationId: number; messageId: number }, limit: number): Promise<TranscriptRow[]> {
+      const rows = await db.all<{ conversation_id: number; message_id: number; user_id: string; channel: string; direction: string; parts: string; created_at: number }>(
+        `SELECT m.conversation_id AS conversation_id, m.id AS message_id, c.user_id AS user_id, c.channel AS channel, m.direction AS direction,
+           m.parts AS parts, m.created_at AS created_at
+         FROM conversations c JOIN messages m ON m.conversation_id = c.id
+         WHERE c.bot_id = $1 AND m.created_at >= $2 AND m.created_at < $3 AND (m.conversation_id > $4 OR (m.conversation_id = $4 AND m.id > $5))
+         ORDER BY m.conversation_id, m.id LIMIT $6`,
+        [botId, p.from, p.to, after.conversationId, after.messageId, limit],
+      );
+      return rows.map((r) => ({
+        conversationId: Number(r.conversation_id),
+        messageId: Number(r.message_id),
+        userId: r.user_id,
+        channel: r.channel,
+        direction: r.direction,
+        parts: r.parts,
+        createdAt: Number(r.created_at),
+      }));
     },
   };
 }

@@ -6,7 +6,7 @@ import type { SecretBox } from '../auth/secret-box.js';
 import { prepared, type Queryable } from './driver.js';
 import { toAccount, type AccountRow } from './accounts.js';
 import type { AccountRecord } from '../accounts/model.js';
-import type { BotContent, BotRecord, BotRole, BotVersionRecord, Publisher } from '../bots/model.js';
+import { VERSIONS_KEPT, type BotContent, type BotRecord, type BotRole, type BotVersionRecord, type Publisher } from '../bots/model.js';
 
 interface BotRow {
   id: string;
@@ -171,7 +171,21 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
         'INSERT INTO bot_versions (bot_id, version, content, published_at, nlp_model, published_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
         [botId, version, JSON.stringify(content), publishedAt, nlpModel, publishedBy ? JSON.stringify(publishedBy) : null],
       );
-      return Number(row!.id);
+      const id = Number(row!.id);
+      // Only the live version's model is ever loaded (rollback trains again): the one it replaces
+      // keeps its model for nodes still on it until they see the publish; older ones drop theirs,
+      // which made bot_versions grow by a model (tens to hundreds of KB) on every publish.
+      await db.run(
+        `UPDATE bot_versions SET nlp_model = NULL WHERE bot_id = $1 AND nlp_model IS NOT NULL
+           AND version < (SELECT MIN(version) FROM (SELECT version FROM bot_versions WHERE bot_id = $1 ORDER BY version DESC LIMIT 2) AS newest)`,
+        [botId],
+      );
+      await db.run(
+        `DELETE FROM bot_versions WHERE bot_id = $1
+           AND version < (SELECT MIN(version) FROM (SELECT version FROM bot_versions WHERE bot_id = $1 ORDER BY version DESC LIMIT $2) AS kept)`,
+        [botId, VERSIONS_KEPT],
+      );
+      return id;
     },
     async versions(botId: string): Promise<Array<Omit<BotVersionRecord, 'content'>>> {
       const rows = await db.all<{ id: number; bot_id: string; version: number; published_at: number; published_by: string | null }>(

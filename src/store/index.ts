@@ -15,6 +15,7 @@ import { operatorSessionRepository } from './operator-sessions.js';
 import { shareRepository } from './shares.js';
 import { assignmentRepository, cannedResponseRepository, noteRepository } from './console-workspace.js';
 import { outboxRepository } from './outbox.js';
+import { activityRepository, inboxRepository, messageSearchRepository, teamRepository } from './console-inbox.js';
 import { previewRepository } from './preview.js';
 import { channelRepository } from './channels.js';
 import { knowledgeRepository } from './knowledge.js';
@@ -44,6 +45,10 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     assignments: assignmentRepository(db),
     notes: noteRepository(db),
     cannedResponses: cannedResponseRepository(db),
+    activity: activityRepository(db),
+    inbox: inboxRepository(db),
+    teams: teamRepository(db),
+    messageSearch: messageSearchRepository(db),
     preview: previewRepository(db, secrets),
     knowledge: knowledgeRepository(db),
     knowledgeLeases: knowledgeLeaseRepository(db),

@@ -46,6 +46,11 @@ export function operatorRepository(db: Queryable) {
       const row = await db.get<OperatorRow>('SELECT * FROM operators WHERE id = $1', [id]);
       return row ? toOperator(row) : null;
     },
+    /** The account's operators, by name (the console's colleague and team pickers); at most 500. */
+    async ofAccount(accountId: string): Promise<OperatorRecord[]> {
+      const rows = await db.all<OperatorRow>('SELECT * FROM operators WHERE account_id = $1 ORDER BY name, id LIMIT 500', [accountId]);
+      return rows.map(toOperator);
+    },
     /** Console sign-in: the same e-mail may be an operator of several accounts. */
     async allByEmail(email: string): Promise<OperatorRecord[]> {
       const rows = await db.all<OperatorRow>('SELECT * FROM operators WHERE email = $1 ORDER BY created_at, id', [email]);

@@ -113,6 +113,10 @@ export function outboxRepository(db: Queryable) {
     async pruneDelivered(before: number, batch: number): Promise<number> {
       return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < $1 LIMIT $2)", [before, batch]);
     },
+    /** Failed rows whose last attempt was before `before` (outbox_due covers status and that time). */
+    async pruneFailed(before: number, batch: number): Promise<number> {
+      return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'failed' AND next_attempt_at < $1 LIMIT $2)", [before, batch]);
+    },
     /** Sends one again: back to pending, due now. */
     async requeue(id: number, now: number): Promise<void> {
       await db.run("UPDATE outbox SET status = 'pending', next_attempt_at = $2, claimed_until = 0 WHERE id = $1", [id, now]);

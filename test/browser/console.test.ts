@@ -81,7 +81,8 @@ describe('operator console (Chromium)', () => {
     assert.equal(await messageBox().isDisabled(), true, 'no writing before a takeover');
 
     await page.getByRole('button', { name: 'Take over' }).click();
-    await badge().getByText('Taken over by ann@example.org').waitFor();
+    // the operator's display name, as the visitor sees it (issue 27 item 11)
+    await badge().getByText('Taken over by Ann').waitFor();
     assert.equal(await messageBox().isEnabled(), true);
     await messageBox().fill('Hi, Ann from support here.');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -98,6 +99,7 @@ describe('operator console (Chromium)', () => {
   });
 
   test('hand it back (making share links view-only): the bot has it again, the message box is disabled', async () => {
+    await page.locator('#more-menu > summary').click();
     await page.getByLabel('Shares on hand back').selectOption('viewshares');
     await page.getByRole('button', { name: 'Hand back to the bot' }).click();
     await badge().getByText('Bot', { exact: true }).waitFor();

@@ -3,18 +3,13 @@
 // its field, previews the draft while the live bot still answers the old way, publishes, compares
 // versions and rolls back; an agent gets no designer. Screenshots: /tmp/designer-*.png.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
-import { launchChromium } from '../support/browser.js';
 import { botFile, buttonCommand, chatOk, goTo, text } from '../support/chat-kit.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { createTenant, type Tenant } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { designerWorld, DESKTOP, field, pageAs as openAs, PHONE } from '../support/designer-kit.js';
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 const shopBot = () =>
   botFile(
@@ -30,56 +25,22 @@ const shopBot = () =>
 
 for (const kind of databaseKinds()) {
   describe(`the designer page (Chromium, ${kind})`, () => {
-    let server: TestServer;
-    let browser: Browser;
-    let tenant: Tenant;
-    let botId: string;
+    const world = designerWorld(kind, shopBot(), [['dee@example.org', 'Dee Designer', 'designer'], ['al@example.org', 'Al Agent', 'agent']]);
 
-    before(async () => {
-      server = await startTestServer(kind);
-      tenant = await createTenant(server.client, shopBot());
-      botId = await botIdOf(server, tenant.botKey);
-      await addOperator(server.client, tenant.accountId, 'dee@example.org', undefined, 'Dee Designer', 'designer');
-      await addOperator(server.client, tenant.accountId, 'al@example.org', undefined, 'Al Agent', 'agent');
-      browser = await launchChromium();
-    });
-    after(async () => {
-      await browser?.close();
-      await server?.close();
-    });
-
-    async function pageAs(email: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
-      const context = await browser.newContext({ viewport });
-      const cookie = (await signIn(server.client, email)).slice(SESSION_COOKIE.length + 1);
-      await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-      const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
-      });
-      page.on('response', (response) => {
-        // Saves refused on purpose (400, 412) are checked where they happen; reads must all succeed.
-        if (response.status() >= 400 && response.request().method() === 'GET' && !response.url().endsWith('/favicon.ico')) errors.push(`${response.status()} ${response.url()}`);
-      });
-      page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
-      page.on('dialog', (dialog) => void dialog.accept());
-      return { page, errors };
-    }
+    const pageAs = (email: string, viewport = DESKTOP) => openAs(world.browser, world.server, email, viewport);
 
     /** What the live bot says after its "Prices" button, through /custom/chat. */
     async function livePrices(): Promise<string> {
-      const start = await chatOk(server, tenant.botToken, {});
-      const after = await chatOk(server, tenant.botToken, { UserId: start.UserId, Command: buttonCommand(start.Parts, 'Prices') });
+      const start = await chatOk(world.server, world.tenant.botToken, {});
+      const after = await chatOk(world.server, world.tenant.botToken, { UserId: start.UserId, Command: buttonCommand(start.Parts, 'Prices') });
       return after.Parts.map((p: { Text: string }) => p.Text).join(' | ');
     }
-    const draftOf = async () => (await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken })).body;
-    const field = (path: string) => `#f${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
+    const draftOf = async () => (await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body;
     const WELCOME_BUTTONS = '$.behaviours[0].interactions[0].actions[1].buttons';
 
     test('a designer edits, meets a problem, previews the draft, publishes, compares and rolls back', async () => {
       const { page, errors } = await pageAs('dee@example.org');
-      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
       assert.deepEqual(await page.locator('.outline .pick .name').allTextContents(), ['Welcome', 'Prices', 'Hours', 'Sorry']);
       assert.equal(await page.locator('.react-flow__node-step').count(), 4);
@@ -116,7 +77,7 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.locator('.outline .pick', { hasText: 'Welcome' }).locator('.mark.problem').textContent(), '1 problem');
       await page.getByRole('button', { name: 'Publish' }).click();
       await page.getByRole('status').filter({ hasText: 'Publish refused' }).waitFor();
-      assert.equal((await server.client.get(`/bots/${tenant.botKey}/versions`, { token: tenant.accountToken })).body.Result.length, 1);
+      assert.equal((await world.server.client.get(`/bots/${world.tenant.botKey}/versions`, { token: world.tenant.accountToken })).body.Result.length, 1);
       await page.screenshot({ path: `/tmp/designer-${kind}-problem.png` });
       assert.deepEqual(await seriousViolations(page), []);
       await page.locator(field(`${WELCOME_BUTTONS}[1].text`)).fill('Shipping');
@@ -166,7 +127,7 @@ for (const kind of databaseKinds()) {
 
     test('a save racing an API save of the same draft loses neither: reload theirs and re-apply mine', async () => {
       const { page, errors } = await pageAs('dee@example.org');
-      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.outline .pick', { hasText: 'Hours' }).click();
       await page.locator(field('$.behaviours[0].interactions[2].actions[0].text')).fill('Open 8 to 6');
       // Meanwhile someone saves the draft through the API: the Sorry text changes.
@@ -174,7 +135,7 @@ for (const kind of databaseKinds()) {
       const version = theirs.version;
       delete theirs.version;
       theirs.behaviours[0].interactions[3].actions[0].text = 'Pardon?';
-      const put = await server.client.put(`/bots/${tenant.botKey}`, theirs, { token: tenant.accountToken, headers: { 'if-match': String(version) } });
+      const put = await world.server.client.put(`/bots/${world.tenant.botKey}`, theirs, { token: world.tenant.accountToken, headers: { 'if-match': String(version) } });
       assert.equal(put.status, 200, put.text);
       await page.keyboard.press('Control+s');
       await page.getByRole('alertdialog').waitFor();
@@ -192,7 +153,7 @@ for (const kind of databaseKinds()) {
 
     test('on a phone the designer stacks and does not scroll sideways', async () => {
       const { page, errors } = await pageAs('dee@example.org', PHONE);
-      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
       assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width, 'no sideways scrolling');
       await page.screenshot({ path: `/tmp/designer-${kind}-phone.png` });
@@ -204,19 +165,19 @@ for (const kind of databaseKinds()) {
 
     test('an agent sees no designer link and is refused the designer and its routes (403 ROLE_FORBIDDEN)', async () => {
       const { page } = await pageAs('al@example.org');
-      await page.goto(`${server.url}/console`);
+      await page.goto(`${world.server.url}/console`);
       await page.locator('#who-name').filter({ hasText: 'Al Agent' }).waitFor();
       assert.equal(await page.locator('#designer-link').isHidden(), true);
-      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.getByText('Your role (agent) does not open the designer.').waitFor();
-      const cookie = await signIn(server.client, 'al@example.org');
+      const cookie = await signIn(world.server.client, 'al@example.org');
       for (const path of ['/draft', '/versions', '/diff?from=1&to=draft']) {
-        const res = await server.client.get(`/console/api/bots/${botId}${path}`, { headers: { cookie } });
+        const res = await world.server.client.get(`/console/api/bots/${world.botId}${path}`, { headers: { cookie } });
         assert.equal(res.status, 403, path);
         assert.equal(res.body.Code, 'ROLE_FORBIDDEN');
       }
       const designer = await pageAs('dee@example.org');
-      await designer.page.goto(`${server.url}/console`);
+      await designer.page.goto(`${world.server.url}/console`);
       await designer.page.locator('#designer-link').waitFor();
       await designer.page.context().close();
       await page.context().close();
@@ -224,7 +185,7 @@ for (const kind of databaseKinds()) {
 
     test('desktop screenshot of a fresh page', async () => {
       const { page, errors } = await pageAs('dee@example.org');
-      await page.goto(`${server.url}/console/designer?bot=${botId}`);
+      await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
       await page.screenshot({ path: `/tmp/designer-${kind}-desktop.png` });
       assert.deepEqual(await seriousViolations(page), []);

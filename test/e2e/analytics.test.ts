@@ -34,17 +34,26 @@ for (const kind of databaseKinds()) {
 
     const analytics = (query = '', tenant = mine, key = mine.botKey) => server.client.get(`/bots/${key}/analytics${query}`, { token: tenant.accountToken });
 
-    const day = (date: string, counts: number[]) => {
+    const NO_FIGURES = { Requests: 0, WaitP50Seconds: null, WaitP90Seconds: null, FirstResponseP50Seconds: null, FirstResponseP90Seconds: null, CsatAnswers: 0, CsatAverage: null };
+    const day = (date: string, counts: number[], figures: Partial<typeof NO_FIGURES> | Record<string, number | null> = {}) => {
       const [Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts] = counts;
       // this bot has no knowledge: no question asked of it (knowledge-analytics.test.ts counts them)
-      return { Date: date, Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts, KnowledgeAnswered: 0, KnowledgeUnanswered: 0 };
+      return { Date: date, Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, ...NO_FIGURES, ...figures };
     };
-    // Day A: 3 starts (3 bot messages) and 3 answered user messages; 1 text reached the fallback;
-    // u3's "human" handed over. Day B: 2 starts, 5 user messages answered, one operator message;
-    // u4's 2 texts reached the fallback; u1 handed over (the takeover after it is the same hand-over).
-    const DAY_A_COUNTS = day(DAY_A, [3, 3, 6, 0, 1, 1]);
-    const DAY_B_COUNTS = day(DAY_B, [2, 5, 7, 1, 1, 2]);
+    // Day A: 4 starts (4 bot messages) and 5 answered user messages; 1 text reached the fallback;
+    // u3's "human" handed over (a wait nobody answered); u7 rated 3. Day B: 4 starts, 10 user
+    // messages answered, two operator messages; u4's 2 texts reached the fallback; u1 handed over
+    // (the takeovers after it are the same hand-over) and waited twice: 120 s and 600 s to a
+    // takeover, 300 s and 660 s to the operator's first message; u8 rated 5 and u9 rated 4.
+    const DAY_A_COUNTS = day(DAY_A, [4, 5, 9, 0, 1, 1], { Requests: 1, CsatAnswers: 1, CsatAverage: 3 });
+    const DAY_B_COUNTS = day(DAY_B, [4, 10, 14, 2, 1, 2], {
+      Requests: 2, WaitP50Seconds: 120, WaitP90Seconds: 600, FirstResponseP50Seconds: 300, FirstResponseP90Seconds: 660, CsatAnswers: 2, CsatAverage: 4.5,
+    });
+    const NONE = { Requests: 0, Waiting: { Count: 0, P50Seconds: null, P90Seconds: null }, FirstResponse: { Count: 0, P50Seconds: null, P90Seconds: null } };
+    const NO_CSAT = { Answers: 0, Average: null, Distribution: [0, 0, 0, 0, 0] };
+    const ZERO = { Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, FallbackShare: 0 };
     const DROP_OFF = [
+      { Behaviour: 'Rate', Interaction: 'Ask', Conversations: 3 },
       { Behaviour: 'Help', Interaction: 'Ask', Conversations: 2 },
       { Behaviour: 'Main', Interaction: 'Sorry', Conversations: 1 },
       { Behaviour: 'Orders', Interaction: 'Done', Conversations: 1 },
@@ -59,20 +68,44 @@ for (const kind of databaseKinds()) {
         BotName: 'Analytics bot',
         From: DAY_A,
         To: DAY_B,
+        Totals: { Conversations: 8, UserMessages: 15, BotMessages: 23, OperatorMessages: 2, HandOvers: 2, MissedTexts: 3, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, FallbackShare: 0.2 },
+        Waits: { Requests: 3, Waiting: { Count: 2, P50Seconds: 120, P90Seconds: 600 }, FirstResponse: { Count: 2, P50Seconds: 300, P90Seconds: 660 } },
+        Csat: { Answers: 3, Average: 4, Distribution: [0, 0, 1, 1, 1] },
         Days: [DAY_A_COUNTS, DAY_B_COUNTS],
-        Totals: { Conversations: 5, UserMessages: 8, BotMessages: 13, OperatorMessages: 1, HandOvers: 2, MissedTexts: 3, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, FallbackShare: 0.375 },
         IdleMinutes: 30,
         DropOff: DROP_OFF,
+        // the two days before: nothing happened yet
+        Previous: { From: '2026-10-30', To: '2026-10-31', Totals: ZERO, Waits: NONE, Csat: NO_CSAT },
       });
       const one = await analytics(`?from=${DAY_B}&to=${DAY_B}`);
       assert.deepEqual(one.body.Days, [DAY_B_COUNTS]);
-      assert.equal(one.body.Totals.FallbackShare, 0.4);
-      // Only conversations last active on day A: u2 (Orders/Number) and u3 (Help/Ask); u1 moved on to day B.
-      assert.deepEqual(one.body.DropOff.length, 3);
+      assert.equal(one.body.Totals.FallbackShare, 0.2);
+      // Only conversations last active on day B: u1 (Help/Ask), u4 (Main/Sorry), u5 (Orders/Done), u8 and u9 (Rate/Ask).
+      assert.deepEqual(one.body.DropOff.length, 4);
       assert.deepEqual((await analytics(`?from=${DAY_A}&to=${DAY_A}`)).body.DropOff, [
         { Behaviour: 'Help', Interaction: 'Ask', Conversations: 1 },
         { Behaviour: 'Orders', Interaction: 'Number', Conversations: 1 },
+        { Behaviour: 'Rate', Interaction: 'Ask', Conversations: 1 },
       ]);
+    });
+
+    test('waits for a person, first responses and CSAT, beside the previous period of the same length', async () => {
+      const res = await analytics(`?from=${DAY_B}&to=${DAY_B}`);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body.Waits, { Requests: 2, Waiting: { Count: 2, P50Seconds: 120, P90Seconds: 600 }, FirstResponse: { Count: 2, P50Seconds: 300, P90Seconds: 660 } });
+      assert.deepEqual(res.body.Csat, { Answers: 2, Average: 4.5, Distribution: [0, 0, 0, 1, 1] });
+      // Day A before it: u3 waited and was never taken over nor answered; u7 rated 3.
+      assert.deepEqual(res.body.Previous, {
+        From: DAY_A,
+        To: DAY_A,
+        Totals: { Conversations: 4, UserMessages: 5, BotMessages: 9, OperatorMessages: 0, HandOvers: 1, MissedTexts: 1, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, FallbackShare: 0.2 },
+        Waits: { ...NONE, Requests: 1 },
+        Csat: { Answers: 1, Average: 3, Distribution: [0, 0, 1, 0, 0] },
+      });
+      // Day C's previous period is day B.
+      const c = await analytics(`?from=${DAY_C}&to=${DAY_C}`);
+      assert.deepEqual(c.body.Previous.Waits, res.body.Waits);
+      assert.deepEqual([c.body.Waits, c.body.Csat], [NONE, NO_CSAT]);
     });
 
     test('by default the last 30 days up to today; a conversation active in the last 30 minutes has not stopped yet', async () => {
@@ -83,7 +116,8 @@ for (const kind of databaseKinds()) {
       assert.equal(res.body.Days.length, 30);
       assert.deepEqual(res.body.Days.slice(-3), [DAY_A_COUNTS, DAY_B_COUNTS, day(DAY_C, [1, 0, 1, 0, 0, 0])]);
       assert.deepEqual(res.body.Days[0], day('2026-10-05', [0, 0, 0, 0, 0, 0]));
-      assert.equal(res.body.Totals.Conversations, 6);
+      assert.equal(res.body.Totals.Conversations, 9);
+      assert.deepEqual([res.body.Previous.From, res.body.Previous.To], ['2026-09-05', '2026-10-04']);
       assert.deepEqual(res.body.DropOff, DROP_OFF);
       assert.deepEqual((await analytics(`?to=${DAY_A}`)).body.From, '2026-10-03');
     });
@@ -132,6 +166,8 @@ for (const kind of databaseKinds()) {
         node('i:Orders/Done', 'Done', 'Orders'),
         node('b:Help', 'Help', null),
         node('i:Help/Ask', 'Ask', 'Help', true),
+        node('b:Rate', 'Rate', null),
+        node('i:Rate/Ask', 'Ask', 'Rate', true),
       ]);
       // The templated goTo of Orders/Done is only known at run time: not drawn.
       assert.deepEqual(res.body.Edges, [
@@ -142,7 +178,9 @@ for (const kind of databaseKinds()) {
         { From: 'i:Orders/Number', To: 'i:Orders/Done', Kind: 'success', Label: null },
         { From: 'i:Orders/Number', To: 'i:Main/Welcome', Kind: 'giveUp', Label: null },
         { From: 'b:Help', To: 'i:Help/Ask', Kind: 'start', Label: null },
+        { From: 'b:Rate', To: 'i:Rate/Ask', Kind: 'start', Label: null },
         { From: 'b:Main', To: 'i:Help/Ask', Kind: 'trigger', Label: '"human"' },
+        { From: 'b:Main', To: 'i:Rate/Ask', Kind: 'trigger', Label: '"rate"' },
       ]);
       // A saved draft is not live: the picture stays the published version's.
       const draft = analyticsBot();
@@ -150,7 +188,7 @@ for (const kind of databaseKinds()) {
       const saved = await server.client.put(`/bots/${mine.botKey}`, draft, { token: mine.accountToken });
       assert.equal(saved.status, 200, saved.text);
       const again = await server.client.get(`/bots/${mine.botKey}/flow`, { token: mine.accountToken });
-      assert.equal(again.body.Nodes.length, 8);
+      assert.equal(again.body.Nodes.length, 10);
     });
 
     test('the console: the account’s bots, and the same analytics and flow for a signed-in operator', async () => {
@@ -162,8 +200,8 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(res.body, (await analytics(`?from=${DAY_A}&to=${DAY_B}`)).body);
       const flow = await c.get(`/bots/${botId}/flow`);
       assert.equal(flow.status, 200);
-      assert.equal(flow.body.Nodes.length, 8);
-      assert.equal(flow.body.Edges.length, 8);
+      assert.equal(flow.body.Nodes.length, 10);
+      assert.equal(flow.body.Edges.length, 10);
       const bad = await c.get(`/bots/${botId}/analytics?from=2026-11-31`);
       assert.equal(bad.status, 400);
       assert.equal(bad.body.Field, 'from');

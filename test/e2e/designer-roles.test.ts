@@ -41,6 +41,8 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'GET /console/api/bots': { area: 'design', allowed: 200 },
   'GET /console/api/bots/{botId}/analytics': { area: 'design', allowed: 200 },
   'GET /console/api/bots/{botId}/flow': { area: 'design', allowed: 200 },
+  'GET /console/api/bots/{botId}/analytics.csv': { area: 'design', allowed: 200 },
+  'GET /console/api/bots/{botId}/transcripts.csv': { area: 'conversations', allowed: 200 },
   'GET /console/api/bots/{botId}/draft': { area: 'design', allowed: 200 },
   'PUT /console/api/bots/{botId}/draft': { area: 'design', allowed: 400 },
   'POST /console/api/bots/{botId}/publish': { area: 'design', allowed: 400 },

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { VERSIONS_KEPT } from '../../src/bots/model.js';
 import { databaseKinds } from '../support/databases.js';
 import { accountRecord, botContent, botRecord, conversationRecord, part, seedBot, storePerTest } from './store-fixtures.js';
 
@@ -170,6 +171,26 @@ for (const kind of databaseKinds()) {
       assert.equal((await ctx.store.conversations.byUser(keep.id, 'user-1'))!.id, kept);
       assert.deepEqual(await ctx.store.conversations.historyParts(kept), [part('stay')]);
       assert.deepEqual(await ctx.store.conversationsByState(), { bot: 1, requested: 0, operator: 0, banned: 0 });
+    });
+
+    test('versions: only the newest two keep their model, and only the newest VERSIONS_KEPT are kept', async () => {
+      const { bot } = await seedBot(ctx.store);
+      const ids: number[] = [];
+      for (let v = 1; v <= VERSIONS_KEPT + 3; v++) ids.push(await ctx.store.bots.insertVersion(bot.id, v, botContent(`v${v}`), v * 1000, `model-${v}`));
+      const listed = (await ctx.store.bots.versions(bot.id)).map((v) => v.version);
+      assert.equal(listed.length, VERSIONS_KEPT);
+      assert.equal(listed[0], VERSIONS_KEPT + 3);
+      assert.equal(listed.at(-1), 4);
+      assert.equal(await ctx.store.bots.versionByNumber(bot.id, 3), null);
+      assert.equal(await ctx.store.bots.nlpModel(ids.at(-1)!), `model-${VERSIONS_KEPT + 3}`);
+      assert.equal(await ctx.store.bots.nlpModel(ids.at(-2)!), `model-${VERSIONS_KEPT + 2}`);
+      assert.equal(await ctx.store.bots.nlpModel(ids.at(-3)!), null);
+      assert.deepEqual((await ctx.store.bots.versionById(ids.at(-3)!))?.content, botContent(`v${VERSIONS_KEPT + 1}`));
+      // another bot's versions are not touched
+      const other = await seedBot(ctx.store);
+      const otherId = await ctx.store.bots.insertVersion(other.bot.id, 1, botContent('o'), 1, 'model-o');
+      await ctx.store.bots.insertVersion(bot.id, VERSIONS_KEPT + 4, botContent('next'), 1, null);
+      assert.equal(await ctx.store.bots.nlpModel(otherId), 'model-o');
     });
   });
 }

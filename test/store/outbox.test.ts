@@ -45,5 +45,22 @@ for (const kind of databaseKinds()) {
       const [after] = await ctx.store.outbox.byBot(bot.id, 10);
       assert.deepEqual([after.status, after.attempts, after.lastStatusCode, after.lastError, after.nextAttemptAt, after.claimedUntil], ['pending', 1, 500, 'HTTP 500', 3000, 0]);
     });
+
+    test('pruneFailed deletes failed rows whose last attempt is older than the cut, nothing else', async () => {
+      const { bot, row } = await setup();
+      const { outbox } = ctx.store;
+      for (const d of ['old-failed', 'new-failed', 'old-delivered', 'pending']) await outbox.insert(row(d));
+      const settle = async (deliveryId: string, status: 'failed' | 'delivered', at: number) => {
+        const [claimed] = await outbox.claimDue(at, at + 60_000, 1);
+        assert.equal(claimed.deliveryId, deliveryId);
+        await outbox.recordAttempt(claimed.id, claimed.claimedUntil, { status, statusCode: 500, error: null, nextAttemptAt: at, at });
+      };
+      // one conversation: rows are claimed oldest first, each after the previous one is settled
+      await settle('old-failed', 'failed', 2000);
+      await settle('new-failed', 'failed', 9000);
+      await settle('old-delivered', 'delivered', 2000);
+      assert.equal(await outbox.pruneFailed(5000, 10), 1);
+      assert.deepEqual((await outbox.byBot(bot.id, 10)).map((r) => r.deliveryId).sort(), ['new-failed', 'old-delivered', 'pending']);
+    });
   });
 }

@@ -134,7 +134,7 @@ export type RouteAccess = 'open' | 'admin' | 'account' | 'bot' | 'apihook' | 'ac
 
 export function accessOf(route: Pick<RouteInfo, 'method' | 'template'>): RouteAccess {
   const path = route.template;
-  if (['/health', '/metrics', '/schema/bot.json', '/authorization/integration', '/console/api/login', '/console/api/logout'].includes(path)) return 'open';
+  if (['/health', '/metrics', '/schema/bot.json', '/schema/bot-test.json', '/authorization/integration', '/console/api/login', '/console/api/logout'].includes(path)) return 'open';
   if (path.startsWith('/admin/')) return 'admin';
   if (/^\/bots\/\{[^}]+\}\/deliveries(\/|$)/.test(path)) return 'accountOrBot';
   if (path === '/bots/backup') return 'bot';

@@ -1,10 +1,10 @@
 // The analytics page (/console/analytics): a signed-in operator picks a bot and a period; the page
 // shows the bot's analytics as charts and its live flow as a picture. It reads the console API
 // with the console's session cookie; everything it writes into the page goes through textContent.
-import { drawCharts, percent } from './charts';
+import { drawCharts } from './charts';
+import { change, formatFigure, type Figure } from './compare';
 import { drawFlow } from './flow-graph';
-import { drawKnowledgeChart } from './knowledge-chart';
-import type { BotAnalytics, BotFlow } from './types';
+import type { BotAnalytics, BotFlow, PeriodFigures } from './types';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const DAY = 86_400_000;
@@ -33,6 +33,46 @@ function status(text: string, error = false): void {
   $('status').classList.toggle('error', error);
 }
 
+/** The headline tiles: the figure, and under it its change from the previous period. */
+const HEADLINES: { id: string; kind: Figure; of: (p: PeriodFigures) => number | null }[] = [
+  { id: 'conversations', kind: 'count', of: (p) => p.Totals.Conversations },
+  { id: 'messages', kind: 'count', of: (p) => p.Totals.UserMessages + p.Totals.BotMessages + p.Totals.OperatorMessages },
+  { id: 'handovers', kind: 'count', of: (p) => p.Totals.HandOvers },
+  { id: 'fallback', kind: 'share', of: (p) => (p.Totals.UserMessages === 0 ? null : p.Totals.FallbackShare) },
+  { id: 'waiting', kind: 'seconds', of: (p) => p.Waits.Waiting.P50Seconds },
+  { id: 'first-response', kind: 'seconds', of: (p) => p.Waits.FirstResponse.P50Seconds },
+  { id: 'csat', kind: 'rating', of: (p) => p.Csat.Average },
+];
+
+function showHeadlines(data: BotAnalytics): void {
+  for (const h of HEADLINES) {
+    const now = h.of(data);
+    $(`total-${h.id}`).textContent = h.kind === 'share' && now === null ? '0%' : formatFigure(now, h.kind);
+    $(`delta-${h.id}`).textContent = change(now, h.of(data.Previous), h.kind);
+  }
+  const days = data.Days.length;
+  $('compared').textContent = `compared with the ${days === 1 ? 'day' : `${days} days`} before (${data.Previous.From} to ${data.Previous.To})`;
+  const w = data.Waits;
+  $('waits-hint').textContent = `From waiting for a person to the takeover, and to the operator's first message; ${w.Requests} waits began in the period.`;
+  $('csat-hint').textContent = data.Csat.Average === null ? '' : `Average ${data.Csat.Average.toFixed(1)} from ${data.Csat.Answers} answers.`;
+}
+
+/** Links to the CSV exports of what is shown; transcripts only for a role that opens conversations. */
+function showDownloads(botId: string, query: URLSearchParams): void {
+  const base = `/console/api/bots/${encodeURIComponent(botId)}`;
+  $<HTMLAnchorElement>('csv-figures').href = `${base}/analytics.csv?${query}`;
+  $<HTMLAnchorElement>('csv-transcripts').href = `${base}/transcripts.csv?${query}`;
+  $('csv-transcripts-item').hidden = !seesConversations;
+}
+
+let seesConversations = false;
+
+/** The figures of another period must not stand under an error: the report goes until the next answer. */
+function failed(message: string): void {
+  $('report').hidden = true;
+  status(message, true);
+}
+
 function setPeriod(days: number): void {
   const today = Date.now();
   $<HTMLInputElement>('to').value = isoDay(today);
@@ -47,9 +87,13 @@ function remember(botId: string, from: string, to: string): void {
 
 async function show(): Promise<void> {
   const botId = $<HTMLSelectElement>('bot').value;
-  const from = $<HTMLInputElement>('from').value;
+  const fromField = $<HTMLInputElement>('from');
+  const from = fromField.value;
   const to = $<HTMLInputElement>('to').value;
   if (!botId) return;
+  const reversed = from !== '' && to !== '' && from > to;
+  fromField.setAttribute('aria-invalid', String(reversed));
+  if (reversed) return failed('The period is reversed: "From" must not be after "To".');
   status('Loading…');
   remember(botId, from, to);
   const query = new URLSearchParams({ from, to });
@@ -59,16 +103,10 @@ async function show(): Promise<void> {
       get<BotFlow>(`/bots/${encodeURIComponent(botId)}/flow`).catch((error: Error) => error),
     ]);
     $('report').hidden = false;
-    const t = data.Totals;
-    $('total-conversations').textContent = t.Conversations.toLocaleString('en');
-    $('total-messages').textContent = (t.UserMessages + t.BotMessages + t.OperatorMessages).toLocaleString('en');
-    $('total-handovers').textContent = t.HandOvers.toLocaleString('en');
-    $('total-fallback').textContent = percent(t.FallbackShare);
+    showHeadlines(data);
+    showDownloads(botId, query);
     $('dropoff-hint').textContent = `Conversations last active in the period and idle for ${data.IdleMinutes} minutes or more, by the interaction they stand at.`;
     drawCharts(data);
-    drawKnowledgeChart(data);
-    $('dropoff-chart').hidden = data.DropOff.length === 0;
-    $('dropoff-empty').hidden = data.DropOff.length > 0;
     if (flow instanceof Error) {
       shownFlow = null;
       $('flow').replaceChildren();
@@ -83,7 +121,7 @@ async function show(): Promise<void> {
     status(`${data.BotName}, ${data.From} to ${data.To}.`);
   } catch (error) {
     if (error instanceof SignedOut) return signedOut();
-    status((error as Error).message, true);
+    failed((error as Error).message);
   }
 }
 
@@ -102,6 +140,8 @@ async function start(): Promise<void> {
   let bots: { BotId: string; Name: string; Published: boolean }[];
   try {
     bots = (await get<{ Result: typeof bots }>('/bots')).Result;
+    const me = await get<{ Role: string }>('/me');
+    seesConversations = me.Role !== 'designer';
   } catch (error) {
     if (error instanceof SignedOut) return signedOut();
     return status((error as Error).message, true);

@@ -12,15 +12,36 @@ export interface AnalyticsDay {
   KnowledgeUnanswered: number;
 }
 
-export interface BotAnalytics {
-  BotId: string;
-  BotName: string;
+export interface Durations {
+  Count: number;
+  P50Seconds: number | null;
+  P90Seconds: number | null;
+}
+
+/** The headline figures of a period; the previous period has only these. */
+export interface PeriodFigures {
   From: string;
   To: string;
-  Days: AnalyticsDay[];
   Totals: Omit<AnalyticsDay, 'Date'> & { FallbackShare: number };
+  Waits: { Requests: number; Waiting: Durations; FirstResponse: Durations };
+  Csat: { Answers: number; Average: number | null; Distribution: number[] };
+}
+
+export interface BotAnalytics extends PeriodFigures {
+  BotId: string;
+  BotName: string;
+  Days: (AnalyticsDay & {
+    Requests: number;
+    WaitP50Seconds: number | null;
+    WaitP90Seconds: number | null;
+    FirstResponseP50Seconds: number | null;
+    FirstResponseP90Seconds: number | null;
+    CsatAnswers: number;
+    CsatAverage: number | null;
+  })[];
   IdleMinutes: number;
   DropOff: { Behaviour: string | null; Interaction: string | null; Conversations: number }[];
+  Previous: PeriodFigures;
 }
 
 export interface FlowNode {

@@ -4,9 +4,11 @@
 // "share": one conversation opened by a shared URL, read-only or with operator writing as the link allows.
 // Live updates come from an EventSource; on each event the affected views are fetched again, so
 // what is shown is always what the server has (no client-side merging to get wrong).
-import { countUnread, markRead, renderList, setConversations, setMe } from './list.js';
+import { countUnread, focusEntry, markRead, renderList, setConversations, setHits, setMe } from './list.js';
 import { alertOnEvent, initWorkspace, renderWorkspace, startWorkspace } from './workspace.js';
-import { renderContact, renderLine, stateLabel, STATE_CLASSES } from './render.js';
+import { displayName, renderContact, renderTranscript, stateLabel, STATE_CLASSES } from './render.js';
+import { initKeys } from './keys.js';
+import { initInbox, renderInbox } from './inbox.js';
 
 const body = document.body;
 const mode = body.dataset.mode === 'share' ? 'share' : 'console';
@@ -102,7 +104,8 @@ async function showWorkspace(/** @type {any} */ me) {
   listen('/console/api/events');
   // The sign-in form is gone: focus would fall back to the page; put it where work starts.
   const first = /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open'));
-  (first ?? $('list-title')).focus();
+  if (first) focusEntry(first);
+  else $('list-title').focus();
 }
 
 $('signin-form').addEventListener('submit', async (/** @type {Event} */ event) => {
@@ -134,7 +137,18 @@ async function refreshList() {
 }
 const drawList = () => renderList(current, (c) => void attempt(() => openConversation(c.BotId, c.UserId)));
 const refreshListSoon = debounce(() => void attempt(refreshList));
-for (const id of ['search', 'filter-state', 'filter-bot', 'filter-channel', 'filter-assignee']) $(id).addEventListener('input', drawList);
+for (const id of ['search', 'filter-state', 'filter-bot', 'filter-channel', 'filter-assignee', 'filter-status']) $(id).addEventListener('input', drawList);
+// Every message is searched by the server's full-text index; names and ids are matched at once here.
+const searchMessages = debounce(() => {
+  const query = $('search').value.trim().toLowerCase();
+  if (query.length < 2) return setHits('', []), drawList();
+  void attempt(async () => {
+    const { Results } = await api.call('GET', `/search?q=${encodeURIComponent(query)}`);
+    setHits(query, Results);
+    drawList();
+  });
+}, 250);
+$('search').addEventListener('input', searchMessages);
 // Waiting times and "last activity" keep counting without a refetch.
 setInterval(() => mode === 'console' && !$('workspace').hidden && drawList(), 30_000);
 
@@ -142,21 +156,28 @@ setInterval(() => mode === 'console' && !$('workspace').hidden && drawList(), 30
 
 const conversationPath = () => (mode === 'share' ? '/conversation' : `/conversations/${encodeURIComponent(current?.BotId ?? '')}/${encodeURIComponent(current?.UserId ?? '')}`);
 
+/** the conversation whose transcript was drawn last: a new one starts at its newest message */
+let drawnKey = '';
+
 async function openConversation(/** @type {string} */ botId, /** @type {string} */ userId) {
   current = { BotId: botId, UserId: userId };
   markRead(current);
   // aria-current="true" (not an empty attribute, which means false) marks it for eyes and screen readers.
   drawList();
-  await refreshConversation();
-  // On a phone the conversation replaces the list; its heading takes the focus.
+  // On a phone the conversation replaces the list (shown before the transcript is drawn, so
+  // that it is scrolled in its final size); its heading takes the focus.
   body.classList.add('has-open');
+  await refreshConversation();
   if (matchMedia('(max-width: 760px)').matches) $('conversation-title').focus();
 }
+export { openConversation };
 
 /** Phones: back from a conversation to the list. */
 $('back').addEventListener('click', () => {
-  body.classList.remove('has-open');
-  /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open[aria-current="true"]') ?? $('list-title'))?.focus();
+  body.classList.remove('has-open', 'show-contact');
+  const entry = /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open[aria-current="true"]'));
+  if (entry) focusEntry(entry);
+  else $('list-title').focus();
 });
 
 async function refreshConversation() {
@@ -167,18 +188,26 @@ async function refreshConversation() {
   current = { BotId: c.BotId, UserId: c.UserId };
   $('conversation-placeholder').hidden = true;
   $('conversation-body').hidden = false;
-  $('conversation-title').textContent = c.Name ?? c.UserId;
+  $('conversation-title').textContent = displayName(c);
   const badge = $('conversation-state');
   badge.className = `badge ${STATE_CLASSES[c.State] ?? ''}`;
   badge.textContent = stateLabel(c);
-  $('conversation-meta').textContent = `${c.Name ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${view.Mode ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
+  $('conversation-meta').textContent = `${displayName(c) !== c.UserId ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${view.Mode ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
   const transcript = $('transcript');
-  transcript.replaceChildren(...view.Transcript.map(renderLine));
-  transcript.lastElementChild?.scrollIntoView({ block: 'end' });
+  const key = `${c.BotId}\n${c.UserId}`;
+  // Kept at the newest message when it was there (or newly opened); left alone while the operator reads back.
+  const follow = drawnKey !== key || transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+  drawnKey = key;
+  transcript.replaceChildren(...renderTranscript(view.Transcript, view.Activity ?? []));
   $('contact').hidden = !view.Contact;
   if (view.Contact) $('contact-body').replaceChildren(renderContact(view.Contact));
   updateControls(c, view);
-  if (mode === 'console') renderWorkspace(view);
+  if (mode === 'console') {
+    renderWorkspace(view);
+    renderInbox(c);
+  }
+  // Scrolled last, once the panels beside it have taken their width (and so the lines their height).
+  if (follow) transcript.scrollTop = transcript.scrollHeight;
 }
 const refreshConversationSoon = debounce(() => void attempt(refreshConversation), 60);
 
@@ -203,6 +232,15 @@ function updateControls(/** @type {any} */ c, /** @type {any} */ view) {
       : 'Take the conversation over to write to the user.';
 }
 
+/** What the status line says after each action, with the person's name. */
+/** @type {Record<string, (c: any) => string>} */
+const DONE = {
+  takeover: (c) => `You took over the conversation with ${displayName(c)}. Press r to reply.`,
+  handover: (c) => `The bot has the conversation with ${displayName(c)} again.`,
+  ban: (c) => `${displayName(c)} is banned${c.BanExpiration ? ` until ${c.BanExpiration}` : ''}.`,
+  unban: (c) => `${displayName(c)} can write again.`,
+};
+
 /** POSTs a control action for the open conversation (console mode). */
 function control(/** @type {string} */ action, /** @type {unknown} */ payload = {}) {
   return attempt(async () => {
@@ -214,8 +252,8 @@ function control(/** @type {string} */ action, /** @type {unknown} */ payload = 
       say(`${target.UserId} is being forgotten.`);
       closeConversation();
     } else {
-      say(`${target.UserId}: ${stateLabel(result)}.`);
       await refreshConversation();
+      say(DONE[action]?.(currentView?.Conversation ?? target) ?? `${stateLabel(result)}.`);
     }
     await refreshList();
   });
@@ -234,6 +272,14 @@ $('forget').addEventListener('click', () => {
   if (current && confirm(`Forget ${current.UserId}? Every trace of the conversation will be deleted.`)) void control('forget');
 });
 
+// Enter sends, Shift+Enter starts a new line (after the canned-response picker had its say).
+$('message-text').addEventListener('keydown', (/** @type {KeyboardEvent} */ event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.defaultPrevented && $('canned-suggestions').hidden) {
+    event.preventDefault();
+    $('message-form').requestSubmit();
+  }
+});
+
 $('message-form').addEventListener('submit', (/** @type {Event} */ event) => {
   event.preventDefault();
   const text = $('message-text').value.trim();
@@ -250,7 +296,7 @@ function closeConversation() {
   $('conversation-body').hidden = true;
   $('contact').hidden = true;
   $('conversation-placeholder').hidden = false;
-  body.classList.remove('has-open');
+  body.classList.remove('has-open', 'show-contact');
 }
 
 // ---- live events ----
@@ -283,10 +329,10 @@ function listen(/** @type {string} */ url) {
     if (events?.readyState === EventSource.CONNECTING) say(PAUSED, true);
     else if (events?.readyState === EventSource.CLOSED && mode === 'console') void attempt(() => api.call('GET', '/me'));
   });
-  // Back after a drop: what happened meanwhile was not streamed, so it is fetched again.
-  events.addEventListener('open', () => {
-    if ($('status').textContent !== PAUSED) return;
-    say('');
+  // `ready`: from now on every event reaches the page. What happened before it (on the first
+  // open, or during a drop) was not streamed, so the views are read again.
+  events.addEventListener('ready', () => {
+    if ($('status').textContent === PAUSED) say('');
     if (mode === 'console') refreshListSoon();
     if (current || mode === 'share') refreshConversationSoon();
   });
@@ -308,6 +354,9 @@ if (mode === 'share') {
   });
 } else {
   const refresh = () => refreshConversation().then(refreshList);
-  initWorkspace({ call: (m, p, b) => api.call(m, p, b), attempt, say, conversationPath: () => (current ? conversationPath() : null), refresh });
+  const host = { call: (/** @type {string} */ m, /** @type {string} */ p, /** @type {unknown} */ b) => api.call(m, p, b), attempt, say, conversationPath: () => (current ? conversationPath() : null), refresh };
+  initWorkspace(host);
+  initInbox(host);
+  initKeys({ open: (/** @type {any} */ c) => attempt(() => openConversation(c.BotId, c.UserId)), current: () => current });
   api.call('GET', '/me').then(showWorkspace, () => showSignIn());
 }

@@ -1,14 +1,17 @@
 // @ts-check
 // The console's conversation list: search and filters (state, bot, channel), who waits for a
 // person and for how long, unread counts, last activity, and the tab-title badge. It renders
-// from the last list the server sent, so filtering and the ticking clock never refetch.
-import { el, stateLabel, STATE_CLASSES } from './render.js';
+// from the last list the server sent, so filtering and the ticking clock never refetch. Entries
+// are updated in place (one element per conversation, kept across redraws), so the entry that
+// has the focus keeps it when the list changes; the list is one Tab stop, arrow keys move in it.
+// Search matches names and ids here, and every message through the server's full-text index.
+import { displayName, el, stateLabel, STATE_CLASSES } from './render.js';
 
 const BASE_TITLE = document.title;
 const WAITING = 1;
 const UNREAD_KEY = 'colloquy:console:unread';
 
-/** @typedef {{BotId: string, UserId: string, BotName: string, Channel: string, State: number, Name: string | null, Preview: string, LastActivity: string, Operator: string | null, BanExpiration: string | null, StateSince: string, AssignedTo: {OperatorId: string, Name: string} | null}} Summary */
+/** @typedef {{BotId: string, UserId: string, BotName: string, Channel: string, State: number, Name: string | null, Preview: string, LastActivity: string, Operator: string | null, OperatorName: string | null, BanExpiration: string | null, StateSince: string, AssignedTo: {OperatorId: string, Name: string} | null, Status: string, SnoozedUntil: string | null, Team: {TeamId: number, Name: string} | null}} Summary */
 
 /** @type {Summary[]} */
 let all = [];
@@ -17,7 +20,16 @@ let me = '';
 export const setMe = (/** @type {string} */ operatorId) => void (me = operatorId);
 /** @type {Record<string, number>} unread messages per conversation, kept for this tab's session */
 const unread = JSON.parse(sessionStorage.getItem(UNREAD_KEY) ?? '{}');
-const keyOf = (/** @type {{BotId: string, UserId: string}} */ c) => `${c.BotId}\n${c.UserId}`;
+export const keyOf = (/** @type {{BotId: string, UserId: string}} */ c) => `${c.BotId}\n${c.UserId}`;
+/** @type {Map<string, {Text: string}>} the server's message hits for the words in the search box */
+let hits = new Map();
+let hitsFor = '';
+export function setHits(/** @type {string} */ query, /** @type {{BotId: string, UserId: string, Text: string}[]} */ results) {
+  hitsFor = query;
+  hits = new Map(results.map((r) => [keyOf(r), r]));
+}
+/** @type {Map<string, HTMLLIElement>} one list item per conversation, reused by every redraw */
+const items = new Map();
 const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 
 /** "just now", "5 min", "2 h", "3 d": how long ago `iso` was. */
@@ -62,10 +74,78 @@ function matches(/** @type {Summary} */ c) {
   const channel = $('filter-channel').value;
   const assignee = $('filter-assignee').value;
   const assigned = assignee === '' || (assignee === 'mine' ? c.AssignedTo?.OperatorId === me : c.AssignedTo === null);
-  const words = $('search').value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const status = $('filter-status').value;
+  const query = $('search').value.trim().toLowerCase();
+  const words = query.split(/\s+/).filter(Boolean);
   const haystack = `${c.Name ?? ''} ${c.UserId} ${c.Preview} ${c.BotName}`.toLowerCase();
-  return assigned && (state === '' || String(c.State) === state) && (bot === '' || c.BotId === bot) && (channel === '' || c.Channel === channel) && words.every((w) => haystack.includes(w));
+  const found = words.every((w) => haystack.includes(w)) || (hitsFor === query && hits.has(keyOf(c)));
+  // A search looks through resolved and snoozed conversations too.
+  const inStatus = status === '' || words.length > 0 || c.Status === status;
+  return assigned && inStatus && (state === '' || String(c.State) === state) && (bot === '' || c.BotId === bot) && (channel === '' || c.Channel === channel) && found;
 }
+
+/** The entry's content (the button itself stays, and with it the focus). */
+function fill(/** @type {HTMLButtonElement} */ button, /** @type {Summary} */ c, /** @type {number} */ now) {
+  const waiting = c.State === WAITING;
+  // StateSince: when the user asked for a person (the server records the moment the state changed).
+  const badge = el('span', `badge ${STATE_CLASSES[c.State] ?? ''}`, waiting ? `Waiting for a person · ${ago(c.StateSince, now)}` : stateLabel(c));
+  if (waiting) badge.title = `Waiting since ${new Date(c.StateSince).toLocaleString()}`;
+  const title = el('span', 'conversation-user', displayName(c));
+  const time = /** @type {HTMLTimeElement} */ (el('time', 'conversation-time', ago(c.LastActivity, now)));
+  time.dateTime = c.LastActivity;
+  time.title = new Date(c.LastActivity).toLocaleString();
+  const owner = c.AssignedTo ? ` · ${c.AssignedTo.OperatorId === me ? 'you' : c.AssignedTo.Name}` : c.Team ? ` · ${c.Team.Name}` : '';
+  const status = c.Status === 'open' ? '' : ` · ${c.Status}`;
+  const shownId = displayName(c) === c.UserId ? '' : `${c.UserId} · `;
+  button.replaceChildren(title, badge, el('span', 'conversation-bot hint', `${shownId}${c.BotName} · ${c.Channel}${owner}${status}`), time);
+  const hit = hitsFor !== '' && hitsFor === $('search').value.trim().toLowerCase() ? hits.get(keyOf(c)) : undefined;
+  if (hit) {
+    const found = el('span', 'conversation-preview conversation-hit');
+    found.append(el('span', 'sr', 'Found in a message: '), el('mark', '', hit.Text));
+    button.append(found);
+  } else if (c.Preview) button.append(el('span', 'conversation-preview', c.Preview));
+  const count = unread[keyOf(c)] ?? 0;
+  if (count > 0) {
+    const dot = el('span', 'unread', String(count));
+    dot.setAttribute('aria-label', `${count} unread`);
+    button.append(dot);
+  }
+}
+
+/** Puts the items in order without ever moving the one that holds the focus (a move would drop it). */
+function arrange(/** @type {HTMLElement} */ list, /** @type {HTMLLIElement[]} */ wanted) {
+  for (const child of [...list.children]) if (!wanted.includes(/** @type {HTMLLIElement} */ (child))) child.remove();
+  const anchor = wanted.find((item) => item.contains(document.activeElement));
+  if (!anchor) {
+    wanted.forEach((item, i) => list.children[i] !== item && list.insertBefore(item, list.children[i] ?? null));
+    return;
+  }
+  if (!anchor.isConnected) list.append(anchor);
+  const at = wanted.indexOf(anchor);
+  for (const item of wanted.slice(0, at)) anchor.before(item);
+  let cursor = anchor;
+  for (const item of wanted.slice(at + 1)) {
+    cursor.after(item);
+    cursor = item;
+  }
+}
+
+/** Arrow keys, Home and End move between the entries: the list is one Tab stop. */
+function rove(/** @type {KeyboardEvent} */ event) {
+  const buttons = /** @type {HTMLButtonElement[]} */ ([...$('conversation-list').querySelectorAll('.conversation-open')]);
+  const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+  const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 }[event.key];
+  if (at < 0 || to === undefined || !buttons[to]) return;
+  event.preventDefault();
+  focusEntry(buttons[to]);
+}
+
+/** Moves the list's one Tab stop to `button` and focuses it. */
+export function focusEntry(/** @type {HTMLElement} */ button) {
+  for (const b of $('conversation-list').querySelectorAll('.conversation-open')) b.tabIndex = b === button ? 0 : -1;
+  button.focus();
+}
+document.getElementById('conversation-list')?.addEventListener('keydown', rove);
 
 /**
  * Draws the list. `current`: the open conversation; `open`: what a click does.
@@ -75,36 +155,33 @@ function matches(/** @type {Summary} */ c) {
 export function renderList(current, open) {
   const shown = all.filter(matches);
   const now = Date.now();
-  $('conversation-list').replaceChildren(
-    ...shown.map((c) => {
-      const button = /** @type {HTMLButtonElement} */ (el('button', 'conversation-open'));
-      button.type = 'button';
-      button.dataset.botId = c.BotId;
-      button.dataset.userId = c.UserId;
-      if (current && keyOf(current) === keyOf(c)) button.setAttribute('aria-current', 'true');
-      const waiting = c.State === WAITING;
-      // StateSince: when the user asked for a person (the server records the moment the state changed).
-      const badge = el('span', `badge ${STATE_CLASSES[c.State] ?? ''}`, waiting ? `Waiting for a person · ${ago(c.StateSince, now)}` : stateLabel(c));
-      if (waiting) badge.title = `Waiting since ${new Date(c.StateSince).toLocaleString()}`;
-      const title = el('span', 'conversation-user', c.Name ?? c.UserId);
-      const time = /** @type {HTMLTimeElement} */ (el('time', 'conversation-time', ago(c.LastActivity, now)));
-      time.dateTime = c.LastActivity;
-      time.title = new Date(c.LastActivity).toLocaleString();
-      const owner = c.AssignedTo ? ` · ${c.AssignedTo.OperatorId === me ? 'you' : c.AssignedTo.Name}` : '';
-      button.append(title, badge, el('span', 'conversation-bot hint', `${c.Name ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${owner}`), time);
-      if (c.Preview) button.append(el('span', 'conversation-preview', c.Preview));
-      const count = unread[keyOf(c)] ?? 0;
-      if (count > 0) {
-        const dot = el('span', 'unread', String(count));
-        dot.setAttribute('aria-label', `${count} unread`);
-        button.append(dot);
-      }
-      button.addEventListener('click', () => open(c));
-      const item = el('li', `conversation-item${waiting ? ' waiting' : ''}`);
-      item.append(button);
-      return item;
-    }),
-  );
+  const list = $('conversation-list');
+  const wanted = shown.map((c) => {
+    const key = keyOf(c);
+    let item = items.get(key);
+    if (!item) {
+      item = /** @type {HTMLLIElement} */ (el('li', 'conversation-item'));
+      const made = /** @type {HTMLButtonElement} */ (el('button', 'conversation-open'));
+      made.type = 'button';
+      made.dataset.botId = c.BotId;
+      made.dataset.userId = c.UserId;
+      made.addEventListener('click', () => open(/** @type {Summary} */ (all.find((x) => keyOf(x) === key) ?? c)));
+      item.append(made);
+      items.set(key, item);
+    }
+    const button = /** @type {HTMLButtonElement} */ (item.firstElementChild);
+    if (current && keyOf(current) === key) button.setAttribute('aria-current', 'true');
+    else button.removeAttribute('aria-current');
+    item.classList.toggle('waiting', c.State === WAITING);
+    fill(button, c, now);
+    return item;
+  });
+  for (const [key, item] of items) if (!all.some((c) => keyOf(c) === key)) items.delete(key);
+  arrange(list, wanted);
+  // One Tab stop: the entry with the focus, else the open one, else the first.
+  const buttons = [...list.querySelectorAll('.conversation-open')];
+  const stop = buttons.find((b) => b === document.activeElement) ?? buttons.find((b) => b.getAttribute('aria-current') === 'true') ?? buttons[0];
+  for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
   $('list-empty').hidden = shown.length > 0;
   $('list-empty').textContent = all.length === 0 ? 'No conversations yet.' : 'No conversation matches.';
   const waitingCount = all.filter((c) => c.State === WAITING).length;
@@ -112,3 +189,6 @@ export function renderList(current, open) {
   // The tab says when someone waits, so an operator working in another tab sees it.
   document.title = waitingCount > 0 ? `(${waitingCount}) ${BASE_TITLE}` : BASE_TITLE;
 }
+
+/** The conversations the list shows now, in its order (next / previous conversation). */
+export const shownConversations = () => all.filter(matches);

@@ -1,14 +1,16 @@
 // @ts-check
 // Transcript rendering for the operator console: reply parts (api.md section 3) to DOM nodes.
 // Everything goes through textContent and checked URLs, never innerHTML: transcripts hold what
-// users and integrators typed.
+// users and integrators typed. Bot and operator texts are shown with the widget's own markdown
+// (DOM nodes, never HTML), so the operator sees what the visitor sees.
+import { markdown } from '../widget/markdown.ts';
 
 /** Part types the console knows by name. */
 export const PART = { TEXT: 0, BUTTON: 1, IMAGE: 3, CAROUSEL: 5, QUESTION: 6, VIDEO: 9, AUDIO: 10, FILE: 11, BUTTONS: 13, CARD: 14, LINK: 17, USER: 19, DELAY: 25 };
 
 const WHO = { USER: 'User', BOT: 'Bot', OPERATOR: 'Operator' };
 
-export const STATES = ['Bot', 'Operator requested', 'Taken over', 'Banned'];
+export const STATES = ['Bot', 'Waiting for a person', 'Taken over', 'Banned'];
 export const STATE_CLASSES = ['state-bot', 'state-requested', 'state-taken', 'state-banned'];
 
 /**
@@ -136,11 +138,19 @@ export function renderContact(/** @type {{Variables: {Name: string, Value: strin
   return list;
 }
 
-/** One reply part as a node, or null for parts with nothing to show (delays). */
-export function renderPart(/** @type {any} */ part) {
+/** A bot's or operator's text: its markdown shown as the widget shows it. */
+function richText(/** @type {string} */ text) {
+  const p = el('p', 'part-text part-rich', '');
+  p.append(markdown(text));
+  return p;
+}
+
+/** One reply part as a node, or null for parts with nothing to show (delays). `rich`: a bot's or operator's part. */
+export function renderPart(/** @type {any} */ part, rich = false) {
   switch (part.Type) {
     case PART.TEXT:
     case PART.QUESTION:
+      return rich ? richText(part.Text ?? '') : textWithLinks(part.Text ?? '');
     case PART.USER:
       return textWithLinks(part.Text ?? '');
     case PART.BUTTON:
@@ -148,7 +158,7 @@ export function renderPart(/** @type {any} */ part) {
       return chips([part]);
     case PART.BUTTONS: {
       const box = el('div', 'part-group');
-      if (part.Text) box.append(textWithLinks(part.Text));
+      if (part.Text) box.append(rich ? richText(part.Text) : textWithLinks(part.Text));
       box.append(chips(part.Parts));
       return box;
     }
@@ -185,15 +195,52 @@ export function renderLine(/** @type {{Direction: string, At: string, Parts: any
   head.append(time);
   item.append(head);
   for (const part of line.Parts) {
-    const node = renderPart(part);
+    const node = renderPart(part, direction !== 'USER');
     if (node) item.append(node);
   }
   return item;
 }
 
-/** The state badge text, with the operator for taken-over conversations and the end of a ban. */
+const ACTIVITY = {
+  takeover: 'took the conversation over',
+  handover: 'handed it back to the bot',
+  ban: 'banned the user',
+  unban: 'lifted the ban',
+  resolve: 'resolved the conversation',
+  reopen: 'reopened the conversation',
+  snooze: 'snoozed the conversation',
+  transfer: 'transferred the conversation',
+};
+
+/** A line of what an operator did, between the messages: "Ann took the conversation over · 14:02". */
+export function renderActivity(/** @type {{Kind: string, Actor: string, Detail: string | null, At: string}} */ a) {
+  const item = el('li', 'line-activity');
+  const what = ACTIVITY[/** @type {keyof typeof ACTIVITY} */ (a.Kind)] ?? a.Kind;
+  const detail = a.Kind === 'snooze' && a.Detail ? ` until ${new Date(a.Detail).toLocaleString()}` : a.Detail ? ` to ${a.Detail}` : '';
+  const time = /** @type {HTMLTimeElement} */ (el('time', 'line-time', new Date(a.At).toLocaleTimeString()));
+  time.dateTime = a.At;
+  item.append(el('span', '', `${a.Actor} ${what}${a.Kind === 'ban' && a.Detail ? ` for ${a.Detail}` : detail}`), ' · ', time);
+  return item;
+}
+
+/** Messages and activity lines in the order they happened. */
+export function renderTranscript(/** @type {any[]} */ lines, /** @type {any[]} */ activity = []) {
+  const all = [...lines.map((l) => ({ at: l.At, node: () => renderLine(l) })), ...activity.map((a) => ({ at: a.At, node: () => renderActivity(a) }))];
+  // A stable sort: a message and an activity at the same moment keep messages first.
+  return all.sort((x, y) => Date.parse(x.at) - Date.parse(y.at)).map((x) => x.node());
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What to call the person: their name when known; a generated id is shortened to "Visitor 38e1509b". */
+export function displayName(/** @type {{Name: string | null, UserId: string}} */ c) {
+  if (c.Name) return c.Name;
+  return UUID.test(c.UserId) ? `Visitor ${c.UserId.slice(0, 8)}` : c.UserId;
+}
+
+/** The state badge text, with the operator's display name for taken-over conversations and the end of a ban. */
 export function stateLabel(/** @type {any} */ c) {
-  if (c.State === 2 && c.Operator) return `${STATES[2]} by ${c.Operator === '*' ? 'any operator' : c.Operator}`;
+  if (c.State === 2 && c.Operator) return `${STATES[2]} by ${c.Operator === '*' ? 'any operator' : (c.OperatorName ?? c.Operator)}`;
   if (c.State === 3) return c.BanExpiration ? `${STATES[3]} until ${c.BanExpiration}` : STATES[3];
   return STATES[c.State] ?? `State ${c.State}`;
 }

@@ -33,7 +33,7 @@ export function ActionList({ actions, path, onChange, only }: ListProps) {
   const addId = `${fieldId(path)}-add`;
   return (
     <div className="actions">
-      <ol className="action-list">
+      <ol className="action-list" id={`${fieldId(path)}-list`}>
         {actions.map((action, index) => (
           <li key={index} className="action">
             <ActionCard action={action} index={index} count={actions.length} path={jsonPath(path, index)}
@@ -49,7 +49,7 @@ export function ActionList({ actions, path, onChange, only }: ListProps) {
         <select id={addId} value={adding} onChange={(e) => setAdding(e.target.value)}>
           {types.map((t) => <option key={t} value={t}>{t}</option>)}
         </select>
-        <button type="button" className="secondary small" onClick={() => onChange([...actions, newAction(root, adding) as Action])}>Add action</button>
+        <button type="button" id={`${addId}-button`} className="secondary small" onClick={() => onChange([...actions, newAction(root, adding) as Action])}>Add action</button>
       </div>
     </div>
   );

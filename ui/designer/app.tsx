@@ -3,6 +3,9 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, botPath, call } from './api';
 import { useDraft } from './draft';
+import { BotPanel } from './bot-panel';
+import { localProblems } from './checks';
+import { ConflictPanel } from './conflict';
 import { Inspector } from './inspector';
 import { freeName, placeId, problemPlace, same, type BotFile, type Place } from './model';
 import { Outline } from './outline';
@@ -11,7 +14,14 @@ import type { BotSchema } from './schema';
 
 const Canvas = lazy(() => import('./canvas'));
 const Versions = lazy(() => import('./versions'));
-type Tab = 'step' | 'preview' | 'versions';
+const Source = lazy(() => import('./source'));
+/** Whether keys go to something with its own undo: a text field, a list, the code editor (whose
+ *  shadow root makes its host the target). */
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.matches('input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable=true]') || target.closest('.source-editor') !== null);
+
+type Tab = 'step' | 'bot' | 'preview' | 'versions';
+const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', preview: 'Preview', versions: 'Versions' };
 
 export function Designer({ botId, schema, say }: { botId: string; schema: BotSchema; say: (text: string, error?: boolean) => void }) {
   const [generation, setGeneration] = useState(0);
@@ -20,25 +30,29 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   const [selected, setSelected] = useState<Place | null>(null);
   const [heard, setHeard] = useState<Place | null>(null);
   const [tab, setTab] = useState<Tab>('step');
+  const [view, setView] = useState<'flow' | 'source'>('flow');
 
   useEffect(() => {
     setSelected(null);
     draft.load().then(() => setSelected({ b: 0, i: 0 }), (e: Error) => say(e.message, true));
   }, [botId]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const problems = useMemo(() => new Map(draft.problems.map((p) => [p.Path, p.Message])), [draft.problems]);
+  // The page's own checks as one types, and the server's from the last save (server's words win).
+  const local = useMemo(() => (bot ? localProblems(schema.root, bot) : []), [bot, schema.root]);
+  const allProblems = useMemo(() => [...new Map([...local, ...draft.problems].map((p) => [p.Path, p])).values()], [local, draft.problems]);
+  const problems = useMemo(() => new Map(allProblems.map((p) => [p.Path, p.Message])), [allProblems]);
   const problemCounts = useMemo(() => {
     const counts = new Map<string, number>();
-    for (const p of draft.problems) {
+    for (const p of allProblems) {
       const { place } = problemPlace(p);
       if (place) counts.set(placeId(place), (counts.get(placeId(place)) ?? 0) + 1);
     }
     return counts;
-  }, [draft.problems]);
+  }, [allProblems]);
 
-  const save = useCallback(async () => {
+  const save = useCallback(async (over?: number) => {
     try {
-      const outcome = await draft.save();
+      const outcome = await draft.save(over);
       const words = { saved: 'Saved.', problems: 'Not saved: see the problems.', conflict: 'Not saved: someone else saved this draft meanwhile.' };
       say(words[outcome], outcome !== 'saved');
       return outcome === 'saved';
@@ -49,8 +63,11 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   }, [draft.save, say]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const publish = async () => {
-    if (draft.unsaved && !(await save())) return say('Publish refused: save the draft without problems first.', true);
-    if (draft.problems.length > 0) return say('Publish refused: fix the problems first.', true);
+    // the page's own checks first; then the server's, on a save of what is unsaved or from the last one
+    if (local.length > 0) return say('Publish refused: fix the problems first.', true);
+    if (draft.unsaved) {
+      if (!(await save())) return say('Publish refused: save the draft without problems first.', true);
+    } else if (draft.problems.length > 0) return say('Publish refused: fix the problems first.', true);
     try {
       const { Version } = await call<{ Version: number }>('POST', botPath(botId, '/publish'));
       draft.adopt(Version);
@@ -77,6 +94,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       if (!(e.ctrlKey || e.metaKey)) return;
       const key = e.key.toLowerCase();
       if (key === 's') { e.preventDefault(); void save(); }
+      // In a text field or the source editor, Ctrl+Z is that field's own undo of its keystrokes.
+      else if (typing(e.target)) return;
       else if (key === 'z' && e.shiftKey) { e.preventDefault(); draft.redo(); }
       else if (key === 'z') { e.preventDefault(); draft.undo(); }
       else if (key === 'y') { e.preventDefault(); draft.redo(); }
@@ -111,7 +130,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     const i = b >= 0 ? bot.behaviours[b]!.interactions.findIndex((x) => same(x.name, source.Interaction)) : -1;
     setHeard(i >= 0 ? { b, i } : null);
   };
-  const elsewhere = draft.problems.filter((p) => !problemPlace(p).place);
+  const elsewhere = allProblems.filter((p) => !problemPlace(p).place);
+  const forms = { root: schema.root, actionTypes: schema.actionTypes, bot, problems };
 
   return (
     <>
@@ -120,39 +140,45 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
         <span className={`unsaved${draft.unsaved ? '' : ' clean'}`} id="unsaved">{draft.unsaved ? '● Unsaved changes' : `Saved (draft v${draft.version})`}</span>
         <button type="button" className="secondary" onClick={draft.undo} aria-keyshortcuts="Control+Z">Undo</button>
         <button type="button" className="secondary" onClick={draft.redo} aria-keyshortcuts="Control+Shift+Z">Redo</button>
+        <button type="button" className="secondary" aria-pressed={view === 'source'} onClick={() => setView((v) => (v === 'flow' ? 'source' : 'flow'))}>Source</button>
         <button type="button" className="publish" onClick={() => void publish()}>Publish</button>
       </div>
       {draft.conflict && (
-        <div className="conflict" role="alertdialog" aria-labelledby="conflict-title">
-          <h2 id="conflict-title">Someone else saved this draft (version {draft.conflict.theirs}) since you opened it</h2>
-          <p>Your edits are still here and nothing was lost. Load their draft and lay your edits over it (interactions you changed win), then save again.</p>
-          <button type="button" onClick={() => draft.reloadAndReapply().then(() => say('Their draft is loaded with your edits on top: check, then save.'), (e: Error) => say(e.message, true))}>Reload theirs and re-apply mine</button>
-          <button type="button" className="secondary" onClick={draft.dismissConflict}>Not now</button>
-        </div>
+        <ConflictPanel conflict={draft.conflict} mine={bot}
+          onReapply={() => draft.reloadAndReapply().then(() => say('Their draft is loaded with your edits on top: check, then save.'), (e: Error) => say(e.message, true))}
+          onCompare={() => draft.compare().catch((e: Error) => say(e.message, true))}
+          onKeepMine={(over) => void save(over)}
+          onTakeTheirs={(theirs, version) => { draft.takeTheirs(theirs, version); say('Their draft is loaded; Undo brings yours back.'); }}
+          onDismiss={draft.dismissConflict} />
       )}
-      {draft.problems.length > 0 && (
+      {allProblems.length > 0 && (
         <div className="problems" role="region" aria-label="Problems">
-          <strong>{draft.problems.length} problem{draft.problems.length > 1 ? 's' : ''}</strong> — publishing is refused until they are fixed.
+          <strong>{allProblems.length} problem{allProblems.length > 1 ? 's' : ''}</strong> — publishing is refused until they are fixed.
           {elsewhere.length > 0 && <ul>{elsewhere.map((p) => <li key={p.Path}><code>{p.Path}</code> {p.Message}</li>)}</ul>}
         </div>
       )}
       <div className="designer">
         <Outline bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onAddInteraction={addInteraction} onAddBehaviour={addBehaviour} />
-        <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
-          <Canvas bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onConnect={connect} />
-        </Suspense>
+        {view === 'flow'
+          ? <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
+              <Canvas bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onConnect={connect} />
+            </Suspense>
+          : <Suspense fallback={<div className="source hint">Loading the editor…</div>}>
+              <Source bot={bot} schema={schema.root} onChange={(next) => edit(() => next)} />
+            </Suspense>}
         <aside className="side">
           <div className="tabs" role="tablist" aria-label="Side panel">
-            {(['step', 'preview', 'versions'] as Tab[]).map((t) => (
+            {(Object.keys(TAB_NAMES) as Tab[]).map((t) => (
               <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls="side-panel" onClick={() => setTab(t)}>
-                {t === 'step' ? 'Interaction' : t === 'preview' ? 'Preview' : 'Versions'}
+                {TAB_NAMES[t]}
               </button>
             ))}
           </div>
           <div id="side-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
             {tab === 'step' && (here
-              ? <Inspector context={{ root: schema.root, actionTypes: schema.actionTypes, bot, here, problems }} edit={edit} onDeleted={() => setSelected(null)} />
+              ? <Inspector context={forms} here={here} edit={edit} onDeleted={() => setSelected(null)} />
               : <p className="hint">Choose an interaction in the list or on the canvas.</p>)}
+            {tab === 'bot' && <BotPanel context={forms} botId={botId} edit={edit} onBehaviourDeleted={(b) => setSelected((s) => (s && s.b >= b ? null : s))} />}
             <div hidden={tab !== 'preview'}><Preview botId={botId} beforeSend={async () => !draft.unsaved || save()} onHeard={heardAt} /></div>
             {tab === 'versions' && <Suspense fallback={<p className="hint">Loading versions…</p>}><Versions botId={botId} generation={generation} onRollback={rollback} /></Suspense>}
           </div>

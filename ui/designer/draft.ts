@@ -13,7 +13,11 @@ const strip = (bot: BotFile): BotFile => {
 };
 const text = (value: unknown) => JSON.stringify(value);
 
-export interface Conflict { theirs: number }
+export interface Conflict {
+  theirs: number;
+  /** their draft, once asked for (to compare both) */
+  file?: BotFile;
+}
 export type SaveOutcome = 'saved' | 'problems' | 'conflict';
 
 /** Mine laid over theirs: what I changed since `base` (interactions, behaviours' own fields, top-level sections) wins. */
@@ -52,6 +56,7 @@ export function useDraft(botId: string, onSaved: () => void) {
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [saving, setSaving] = useState(false);
   const past = useRef<BotFile[]>([]);
+  const lastField = useRef<Element | null>(null);
   const future = useRef<BotFile[]>([]);
   const base = useRef<BotFile | null>(null);
   const current = useRef<BotFile | null>(null);
@@ -73,13 +78,18 @@ export function useDraft(botId: string, onSaved: () => void) {
   const edit = useCallback((change: (bot: BotFile) => BotFile) => {
     const now = current.current;
     if (!now) return;
-    past.current = [...past.current.slice(-UNDO_LIMIT + 1), now];
+    // Keystrokes in one text field, one after another, are one edit for page undo.
+    const field = document.activeElement?.matches('input, textarea') ? document.activeElement : null;
+    const typingOn = field !== null && lastField.current === field && past.current.length > 0;
+    lastField.current = field;
+    if (!typingOn) past.current = [...past.current.slice(-UNDO_LIMIT + 1), now];
     future.current = [];
     setBot(change(now));
   }, []);
 
   const undo = useCallback(() => {
     const previous = past.current.pop();
+    lastField.current = null;
     if (!previous || !current.current) return;
     future.current.push(current.current);
     setBot(previous);
@@ -91,13 +101,14 @@ export function useDraft(botId: string, onSaved: () => void) {
     setBot(next);
   }, []);
 
-  /** Saves; says whether the server took it, or why not. */
-  const save = useCallback(async (): Promise<SaveOutcome> => {
+  /** Saves (over the version `over` when given: keeping mine after a conflict); says whether the server took it, or why not. */
+  const save = useCallback(async (over?: number): Promise<SaveOutcome> => {
     const sent = current.current;
     if (!sent) return 'problems';
     setSaving(true);
     try {
-      const answer = await call<{ Version: number }>('PUT', botPath(botId, '/draft'), sent, { 'if-match': `"${version}"` });
+      const answer = await call<{ Version: number }>('PUT', botPath(botId, '/draft'), sent, { 'if-match': `"${over ?? version}"` });
+      setConflict(null);
       setVersion(answer.Version);
       setProblems([]);
       // The server fills in ids of new buttons and inputs: take its copy unless edits went on meanwhile.
@@ -135,9 +146,26 @@ export function useDraft(botId: string, onSaved: () => void) {
     setConflict(null);
   }, [botId]);
 
+  /** Fetches their draft to show beside mine. */
+  const compare = useCallback(async () => {
+    const file = await call<BotFile>('GET', botPath(botId, '/draft'));
+    setConflict({ theirs: file.version ?? 0, file: strip(file) });
+  }, [botId]);
+
+  /** Takes their draft as it is; mine stays one Undo away. */
+  const takeTheirs = useCallback((theirs: BotFile, theirVersion: number) => {
+    if (current.current) past.current.push(current.current);
+    future.current = [];
+    base.current = theirs;
+    setBot(theirs);
+    setVersion(theirVersion);
+    setSavedText(text(theirs));
+    setConflict(null);
+  }, []);
+
   const unsaved = bot !== null && text(bot) !== savedText;
   /** After a publish or rollback: the bot's version moved on, the draft's content did not. */
   const adopt = useCallback((next: number) => setVersion(next), []);
 
-  return { bot, version, unsaved, adopt, problems, conflict, saving, load, edit, undo, redo, save, reloadAndReapply, dismissConflict: () => setConflict(null) };
+  return { bot, version, unsaved, adopt, problems, conflict, saving, load, edit, undo, redo, save, reloadAndReapply, compare, takeTheirs, dismissConflict: () => setConflict(null) };
 }

@@ -3,6 +3,7 @@
 // them, and lists of actions (an action's operations), which are edited like the top-level ones.
 import { ActionList } from './actions';
 import { fieldId, useForm } from './form-context';
+import { useEffect, useState } from 'react';
 import { emptyValue, isActionList, isButtonList, jsonPath, resolve, words, type Schema } from './schema';
 
 const LONG = new Set(['text', 'instructions', 'body', 'question', 'description']);
@@ -55,10 +56,24 @@ export function Field(props: FieldProps) {
       </div>
     );
   }
+  if (schema.type === 'boolean' && !required) {
+    // left out means the action's default (say, cite…), which may be yes: so three choices, not a box
+    return (
+      <div className="field">
+        {label}
+        <select id={id} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')} {...invalid}>
+          <option value="">default</option>
+          <option value="true">yes</option>
+          <option value="false">no</option>
+        </select>
+        <Problem path={path} />
+      </div>
+    );
+  }
   if (schema.type === 'boolean') {
     return (
       <div className="field check">
-        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked ? true : required ? false : undefined)} {...invalid} />
+        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} {...invalid} />
         {label}
         <Problem path={path} />
       </div>
@@ -86,17 +101,7 @@ export function Field(props: FieldProps) {
     );
   }
   if (schema.type === 'array') return <ObjectList {...props} schema={schema} />;
-  if (schema.type === 'object' && !schema.properties && typeof schema.additionalProperties === 'object') {
-    const pairs = Object.entries((value as Record<string, string>) ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n');
-    return (
-      <div className="field">
-        {label}
-        <textarea id={id} rows={3} defaultValue={pairs} onBlur={(e) => onChange(e.target.value.trim() === '' ? undefined : Object.fromEntries(e.target.value.split('\n').filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()])))} {...invalid} />
-        <span className="hint">One “name: value” per line.</span>
-        <Problem path={path} />
-      </div>
-    );
-  }
+  if (schema.type === 'object' && !schema.properties && typeof schema.additionalProperties === 'object') return <Pairs {...props} schema={schema} />;
   if (schema.type === 'object') return <ObjectFields {...props} schema={schema} legend={words(name)} />;
   const Input = LONG.has(name) ? 'textarea' : 'input';
   return (
@@ -137,11 +142,11 @@ function ObjectList({ name, schema, value, path, onChange }: FieldProps) {
       <legend>{words(name)}</legend>
       {items.map((x, index) => (
         <div className="item" key={index}>
-          <ObjectFields name={`${name} ${index + 1}`} schema={item} value={x} required path={jsonPath(path, index)} onChange={(next) => set(index, next)} legend={`${words(name)} ${index + 1}`} />
+          <Field name={`${name} ${index + 1}`} schema={schema.items ?? {}} value={x} required path={jsonPath(path, index)} onChange={(next) => set(index, next)} />
           <button type="button" className="secondary small" onClick={() => onChange(items.filter((_, i) => i !== index))}>Remove {words(name)} {index + 1}</button>
         </div>
       ))}
-      <button type="button" className="secondary small" onClick={() => onChange([...items, emptyValue(root, item.type === 'object' ? { type: 'object' } : item)])}>Add to {words(name)}</button>
+      <button type="button" id={`${fieldId(path)}-add-item`} className="secondary small" onClick={() => onChange([...items, emptyValue(root, item)])}>Add to {words(name)}</button>
       <Problem path={path} />
     </fieldset>
   );
@@ -154,7 +159,7 @@ function Choice(props: FieldProps) {
   const fits = (o: Schema, v: unknown) =>
     o.enum ? o.enum.includes(v as string) : o.type === 'object' ? typeof v === 'object' && v !== null && (o.required ?? []).every((k) => k in (v as object)) : typeof v === o.type;
   const current = Math.max(0, options.findIndex((o) => fits(o, props.value)));
-  const name = (o: Schema) => (o.enum ? 'one of a list' : o.type === 'object' ? (o.required ?? []).join(', ') : o.description ?? o.type ?? 'value');
+  const name = (o: Schema) => (o.enum ? 'one of a list' : o.type === 'object' ? (o.required ?? []).filter((k) => k !== 'actions').join(', ') : o.description ?? 'text');
   const id = `${fieldId(props.path)}-kind`;
   return (
     <fieldset className="nested">
@@ -169,5 +174,34 @@ function Choice(props: FieldProps) {
         ? <ObjectFields {...props} schema={options[current]!} />
         : <Field {...props} name="value" schema={options[current]!} />}
     </fieldset>
+  );
+}
+
+/** name → value pairs (callApi headers, ai fields, variables, an entity's values), one
+ *  "name: value" a line; a list value is written "a, b, c". Kept as typed while it means the same. */
+function Pairs({ name, schema, value, required, path, onChange }: FieldProps) {
+  const { root, problems } = useForm();
+  const lists = resolve(root, schema.additionalProperties as Schema).type === 'array';
+  const format = (v: unknown) => Object.entries((v as Record<string, unknown>) ?? {}).map(([k, x]) => `${k}: ${Array.isArray(x) ? x.join(', ') : String(x)}`).join('\n');
+  const parse = (text: string) => {
+    const lines = text.split('\n').filter((l) => l.includes(':'));
+    if (lines.length === 0) return undefined;
+    return Object.fromEntries(lines.map((l) => {
+      const [k, x] = [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()];
+      return [k, lists ? x.split(',').map((y) => y.trim()).filter(Boolean) : x];
+    }));
+  };
+  const [text, setText] = useState(() => format(value));
+  useEffect(() => {
+    if (JSON.stringify(parse(text) ?? {}) !== JSON.stringify(value ?? {})) setText(format(value));
+  }, [value]); // eslint-disable-line react-hooks/exhaustive-deps
+  const id = fieldId(path);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{words(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>
+      <textarea id={id} rows={3} value={text} dir="auto" onChange={(e) => { setText(e.target.value); onChange(parse(e.target.value) ?? (required ? {} : undefined)); }} {...describedBy(problems, path)} />
+      <span className="hint">One “name: {lists ? 'a, b, c' : 'value'}” per line.</span>
+      <Problem path={path} />
+    </div>
   );
 }

@@ -1,14 +1,13 @@
 // What every generated form needs besides its own value: the schema, the bot (for target
-// pickers), where the edited interaction is, and the problems by JSONPath.
+// pickers) and the problems by JSONPath.
 import { createContext, useContext } from 'react';
-import type { BotFile, Place } from './model';
+import type { BotFile } from './model';
 import type { Schema } from './schema';
 
 export interface FormContext {
   root: Schema;
   actionTypes: string[];
   bot: BotFile;
-  here: Place;
   problems: Map<string, string>;
 }
 

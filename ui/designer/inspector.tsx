@@ -9,6 +9,7 @@ import { jsonPath } from './schema';
 
 interface Props {
   context: FormContext;
+  here: Place;
   edit: (change: (bot: BotFile) => BotFile) => void;
   onDeleted: () => void;
 }
@@ -21,8 +22,8 @@ function withInteraction(bot: BotFile, at: Place, interaction: Interaction): Bot
   };
 }
 
-export function Inspector({ context, edit, onDeleted }: Props) {
-  const { bot, here } = context;
+export function Inspector({ context, here, edit, onDeleted }: Props) {
+  const { bot } = context;
   const behaviour = bot.behaviours[here.b]!;
   const interaction = behaviour.interactions[here.i]!;
   const base = `$.behaviours[${here.b}].interactions[${here.i}]`;

@@ -1,6 +1,6 @@
 // The bot file as the designer edits it, and the pure operations on it: every edit makes a new
 // bot (the old one is kept for undo), and every walk over actions goes through `eachAction`, so
-// nested operations (onClick, then, else, onSuccess, onGiveUp, onError, buttons, cards) are
+// nested operations (onClick, then, else, onSuccess, onGiveUp, onError, onNoAnswer, buttons, cards) are
 // found the same way by the canvas's edges, by rename and by problems.
 export type Action = { type: string; [field: string]: unknown };
 export interface Interaction { name: string; start?: boolean; fallback?: boolean; enableUserChat?: boolean; description?: string; actions: Action[] }
@@ -13,7 +13,7 @@ export interface Place { b: number; i: number }
 export const placeId = (p: Place) => `${p.b}/${p.i}`;
 
 /** The fields of an action whose value is a list of actions run later (its operations). */
-export const NESTED = ['onClick', 'then', 'else', 'onSuccess', 'onGiveUp', 'onError', 'actions'];
+export const NESTED = ['onClick', 'then', 'else', 'onSuccess', 'onGiveUp', 'onError', 'onNoAnswer', 'actions'];
 
 /** Calls `visit` for every action under `actions`, depth first, with the path of field names from it. */
 export function eachAction(actions: readonly Action[], visit: (action: Action, via: string[]) => void, via: string[] = []): void {
@@ -48,7 +48,7 @@ export function goToTarget(bot: BotFile, action: Action, from: Place): Place | n
 
 export interface Path { from: Place; to: Place; label: string; kind: 'goTo' | 'button' | 'input' | 'trigger' | 'branch' }
 
-const KIND_OF: Record<string, Path['kind']> = { onClick: 'button', buttons: 'button', cards: 'button', onSuccess: 'input', onGiveUp: 'input', then: 'branch', else: 'branch', onError: 'branch' };
+const KIND_OF: Record<string, Path['kind']> = { onClick: 'button', buttons: 'button', cards: 'button', onSuccess: 'input', onGiveUp: 'input', then: 'branch', else: 'branch', onError: 'branch', onNoAnswer: 'branch' };
 
 /** Every path between interactions: goTo actions, labelled by what leads to them. */
 export function pathsOf(bot: BotFile): Path[] {
@@ -98,6 +98,22 @@ export function renameInteraction(bot: BotFile, at: Place, name: string): BotFil
     for (const trigger of b.triggers ?? []) eachAction(trigger.actions ?? [], (a) => retarget(a, index === at.b));
   });
   for (const trigger of next.triggers ?? []) eachAction(trigger.actions ?? [], (a) => retarget(a, false));
+  return next;
+}
+
+/** A copy of the bot with one behaviour renamed and every absolute goTo naming it renamed too. */
+export function renameBehaviour(bot: BotFile, b: number, name: string): BotFile {
+  const next = structuredClone(bot);
+  const old = next.behaviours[b]!.name;
+  next.behaviours[b]!.name = name;
+  const retarget = (action: Action) => {
+    if (action.type === 'goTo' && action.mode === 'absolute' && same(action.behaviour as string, old)) action.behaviour = name;
+  };
+  for (const x of next.behaviours) {
+    for (const interaction of x.interactions) eachAction(interaction.actions, retarget);
+    for (const trigger of x.triggers ?? []) eachAction(trigger.actions ?? [], retarget);
+  }
+  for (const trigger of next.triggers ?? []) eachAction(trigger.actions ?? [], retarget);
   return next;
 }
 

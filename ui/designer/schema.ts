@@ -2,10 +2,11 @@
 // `$defs["action-<type>"]`, and fields point to shared parts with `$ref`. Forms are generated from
 // these definitions, so a new action type in the server's registry gets a form without a change here.
 export type Schema = {
-  $ref?: string; type?: string; const?: unknown; enum?: string[]; description?: string;
+  $ref?: string; type?: string | string[]; const?: unknown; enum?: string[]; description?: string;
   properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[];
   additionalProperties?: boolean | Schema; minimum?: number; maximum?: number; minLength?: number;
-  $defs?: Record<string, Schema>; allOf?: unknown[];
+  exclusiveMinimum?: number; minItems?: number; maxLength?: number; pattern?: string;
+  $defs?: Record<string, Schema>; allOf?: unknown[]; if?: Schema; then?: Schema; else?: Schema;
 };
 
 export interface BotSchema { root: Schema; actionTypes: string[] }
@@ -19,11 +20,19 @@ export function loadSchema(): Promise<BotSchema> {
   return loaded;
 }
 
-/** The schema a `$ref` names (only local `#/$defs/...` refs exist in the bot schema). */
+/** The schema a `$ref` names (only local `#/$defs/...` refs exist in the bot schema), with a list
+ *  of types made a single one: `["string","null"]` is a string, `["string","object"]` (a trigger's
+ *  match) a choice between a string and the object the same schema describes. */
 export function resolve(root: Schema, schema: Schema): Schema {
   let s = schema;
   for (let guard = 0; s.$ref && guard < 10; guard++) s = root.$defs?.[decodeURIComponent(s.$ref.replace('#/$defs/', ''))] ?? {};
-  return s;
+  // if/then/else with no fields of its own (a trigger: by intent, or by text) is a choice of the two
+  if (s.if && s.then && s.else && !s.properties) return { description: s.description, anyOf: [s.then, s.else] };
+  if (!Array.isArray(s.type)) return s;
+  const types = s.type.filter((t) => t !== 'null');
+  if (types.length === 1) return { ...s, type: types[0] };
+  const { type: _type, properties, required, additionalProperties, minLength, ...rest } = s;
+  return { ...rest, anyOf: types.map((t) => (t === 'object' ? { type: t, properties, required, additionalProperties } : { type: t, minLength })) };
 }
 
 export const actionSchema = (root: Schema, type: string): Schema => root.$defs?.[`action-${type}`] ?? {};
@@ -40,7 +49,12 @@ export function emptyValue(root: Schema, schema: Schema): unknown {
   if (s.anyOf) return emptyValue(root, s.anyOf[0]!);
   if (s.type === 'boolean') return false;
   if (s.type === 'integer' || s.type === 'number') return s.minimum ?? 0;
-  if (s.type === 'object') return {};
+  if (s.type === 'object') {
+    // an object made with its required fields, so that it is recognisably that shape at once
+    const object: Record<string, unknown> = {};
+    for (const key of s.required ?? []) if (s.properties?.[key]) object[key] = emptyValue(root, s.properties[key]!);
+    return object;
+  }
   return '';
 }
 

@@ -3,12 +3,15 @@
 // page (/console/api/bots/...), and the page itself (/console/analytics). The work is done by
 // analytics/service.ts; this file only maps HTTP to it.
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
+import { figuresCsv } from '../../analytics/csv.js';
 import { analyticsBundle } from '../../analytics/page-bundle.js';
+import type { BotRecord } from '../../bots/model.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
-import { BotAnalytics, BotFlow } from '../wire-schemas.js';
+import { BotAnalytics, BotFlow } from '../analytics-schemas.js';
 import { operatorSignIn } from './console-session.js';
 import { bundledPageRoutes } from './bundled-page.js';
 
@@ -23,6 +26,18 @@ const PeriodQuery = Type.Object(
   { additionalProperties: false },
 );
 const BotPicker = Type.Object({ Result: Type.Array(Type.Object({ BotId: Type.String(), Name: Type.String(), Published: Type.Boolean() })) });
+
+const Csv = { 200: { description: 'CSV (RFC 4180, header row, CRLF; formula-looking cells prefixed with \')', content: { 'text/csv': { schema: Type.String() } } } };
+
+/** A CSV answer: a download named after the bot's period, written as its chunks come. */
+function sendCsv(reply: FastifyReply, name: string, body: string | AsyncGenerator<string>) {
+  reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}.csv"`)
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff');
+  return reply.send(typeof body === 'string' ? body : Readable.from(body));
+}
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
 
@@ -41,6 +56,26 @@ export function analyticsRoutes(app: App, s: Services): void {
     async (request) => s.analytics.flow(await owned(request)),
   );
 
+  // CSV exports (docs/analytics.md "CSV exports"): the figures, and the transcripts of the period.
+  const figures = async (bot: BotRecord, query: { from?: string; to?: string }, reply: FastifyReply) => {
+    const data = await s.analytics.of(bot, query);
+    return sendCsv(reply, `analytics-${data.From}-${data.To}`, figuresCsv(data));
+  };
+  const transcripts = (bot: BotRecord, query: { from?: string; to?: string }, reply: FastifyReply) => {
+    const out = s.analytics.transcripts(bot, query);
+    return sendCsv(reply, `transcripts-${out.From}-${out.To}`, out.chunks);
+  };
+  app.get(
+    '/bots/:APIKey/analytics.csv',
+    { ...account, schema: { ...account.schema, summary: 'The analytics figures as CSV: a row per day and a total', params: KeyParams, querystring: PeriodQuery, response: Csv, errors: ['BOT_NOT_FOUND'] } },
+    async (request, reply) => figures(await owned(request), request.query, reply),
+  );
+  app.get(
+    '/bots/:APIKey/transcripts.csv',
+    { ...account, schema: { ...account.schema, summary: 'The messages written in the period as CSV, by conversation', params: KeyParams, querystring: PeriodQuery, response: Csv, errors: ['BOT_NOT_FOUND'] } },
+    async (request, reply) => transcripts(await owned(request), request.query, reply),
+  );
+
   // The same for the console's analytics page, signed in with the operator's session cookie.
   const signedIn = operatorSignIn(app, s, 'design');
   const tags = ['operator console'];
@@ -55,6 +90,15 @@ export function analyticsRoutes(app: App, s: Services): void {
   );
   app.get('/console/api/bots/:botId/flow', { ...signedIn, schema: { hide: true, tags, summary: "A bot's flow", params: BotParams, response: { 200: BotFlow } } }, async (request) =>
     s.analytics.flow(await s.analytics.consoleBot(ctxOf(request), request.params.botId)),
+  );
+
+  app.get('/console/api/bots/:botId/analytics.csv', { ...signedIn, schema: { hide: true, tags, params: BotParams, querystring: PeriodQuery } }, async (request, reply) =>
+    figures(await s.analytics.consoleBot(ctxOf(request), request.params.botId), request.query, reply),
+  );
+  // Transcripts are conversations: an operator whose role opens them (agent, admin), as the inbox.
+  const conversations = operatorSignIn(app, s, 'conversations');
+  app.get('/console/api/bots/:botId/transcripts.csv', { ...conversations, schema: { hide: true, tags, params: BotParams, querystring: PeriodQuery } }, async (request, reply) =>
+    transcripts(await s.analytics.consoleBot(ctxOf(request), request.params.botId), request.query, reply),
   );
 
   bundledPageRoutes(app, { url: '/console/analytics', folder: 'analytics', css: 'analytics.css', bundle: analyticsBundle });

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import type { FastifyReply } from 'fastify';
 import type { AppError } from '../../shared/errors.js';
+import { consoleBundle } from '../../operators/page-bundle.js';
 
 const UI_DIR = new URL('../../../ui/console/', import.meta.url);
 const TYPES: Record<string, string> = {
@@ -51,8 +52,9 @@ export function errorPage(reply: FastifyReply, error: AppError): FastifyReply {
   return pageHeaders(reply).status(error.status).send(html);
 }
 
-export function sendAsset(reply: FastifyReply, name: string): FastifyReply {
-  const asset = assets.get(name);
+export async function sendAsset(reply: FastifyReply, name: string): Promise<FastifyReply> {
+  // The script is the bundle of console.js and its imports; the other modules are inside it.
+  const asset = name === 'console.js' ? { type: TYPES['.js']!, body: await consoleBundle() } : name.endsWith('.js') ? undefined : assets.get(name);
   if (!asset) return reply.status(404).send({ Code: 'NOT_FOUND', Message: `No console asset ${name}.` });
   return reply.header('content-type', asset.type).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(asset.body);
 }

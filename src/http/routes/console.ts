@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { consolePage, sendAsset } from './console-assets.js';
 import { shareRoutes } from './share.js';
 import { consoleWorkspaceRoutes } from './console-workspace.js';
+import { consoleInboxRoutes } from './console-inbox.js';
 import { operatorSignIn, SESSION_COOKIE, sessionCookieOf } from './console-session.js';
 
 /** Path=/console keeps the cookie off every other route; Secure when the server is served over https. */
@@ -109,6 +110,7 @@ export function consoleRoutes(app: App, s: Services): void {
   );
 
   consoleWorkspaceRoutes(app, s, signedIn);
+  consoleInboxRoutes(app, s, signedIn);
   shareRoutes(app, s);
 }
 
@@ -120,5 +122,13 @@ function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, rep
     // A session that expired or was logged out ends the stream at the next heartbeat.
     onHeartbeat: () => void s.operatorSessions.authenticate(sessionCookieOf(request)).catch(() => stream.close()),
   });
-  unsubscribe = s.console.subscribe(ctx, (event) => stream.send(eventView(event, s.clock)));
+  const leave = s.inbox.online.join(ctx.operator.id);
+  const stop = s.console.subscribe(ctx, (event) => stream.send(eventView(event, s.clock)));
+  unsubscribe = () => {
+    stop();
+    leave();
+  };
+  // As the widget's stream: `ready` once other nodes relay to this one, so that what happens
+  // after it reaches the page live; the page reads the list again on it (what came before).
+  void (s.events.reachable?.() ?? Promise.resolve()).then(() => stream.send({}, 'ready'), () => undefined);
 }

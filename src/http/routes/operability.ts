@@ -1,5 +1,6 @@
-// Health, metrics, the bot-file JSON Schema and the OpenAPI document (api.md section 15).
+// Health, metrics, the JSON Schemas of bot files and test files, and the OpenAPI document (api.md section 15).
 import fs from 'node:fs';
+import { TEST_FILE_SCHEMA } from '../../bot-testing/schema.js';
 import { AppError } from '../../shared/errors.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
@@ -21,6 +22,11 @@ export function operabilityRoutes(app: App, s: Services): void {
   app.get('/schema/bot.json', { schema: { tags: ['bots'], summary: 'JSON Schema of bot files', response: { 200: { ...BotFile, description: 'A JSON Schema (draft 2020-12)' } } } }, async (_request, reply) => {
     reply.type('application/schema+json');
     return s.botSchema;
+  });
+  // testing.md: editors complete and check conversation test files with it (`$schema` or yaml-language-server).
+  app.get('/schema/bot-test.json', { schema: { tags: ['bots'], summary: 'JSON Schema of conversation test files (colloquy test, docs/testing.md)', response: { 200: { ...BotFile, description: 'A JSON Schema (draft 2020-12)' } } } }, async (_request, reply) => {
+    reply.type('application/schema+json');
+    return TEST_FILE_SCHEMA;
   });
   const avatar = fs.readFileSync(new URL('../../../assets/avatar.svg', import.meta.url));
   app.get('/avatar.svg', { schema: { hide: true } }, async (_request, reply) => reply.type('image/svg+xml').send(avatar));

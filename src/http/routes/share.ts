@@ -72,4 +72,6 @@ async function streamShareEvents(app: App, s: Services, code: string, request: F
     onClose: () => subscription.unsubscribe(),
     onHeartbeat: () => void subscription.stillValid().then((valid) => valid || end()),
   });
+  // The same `ready` step as the widget's and the console's streams.
+  void (s.events.reachable?.() ?? Promise.resolve()).then(() => stream?.send({}, 'ready'), () => undefined);
 }

@@ -19,9 +19,14 @@ import { boundedRows } from './012-bounded-rows.js';
 import { rateWindows } from './013-rate-windows.js';
 import { designer } from './014-designer.js';
 import { knowledge } from './015-knowledge.js';
+import { consoleInbox } from './019-console-inbox.js';
 import { knowledgeQuestions } from './017-knowledge-analytics-leases.js';
+import { analyticsEvents } from './021-analytics-events.js';
 
-export const migrations: Migration[] = [initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize, analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, knowledgeQuestions];
+export const migrations: Migration[] = [
+  initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize, analytics,
+  consoleWorkspace, boundedRows, rateWindows, designer, knowledge, knowledgeQuestions, consoleInbox, analyticsEvents,
+];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
   return db.withMigrationLock(async () => {

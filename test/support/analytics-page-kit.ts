@@ -1,0 +1,70 @@
+// The analytics page's browser tests (test/browser/analytics-*.test.ts): a server whose clock the
+// scripted conversations of analytics-kit.ts move, signed-in operators, and a page opened at a size
+// that records CSP violations and page errors.
+import fs from 'node:fs';
+import { after, before } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
+import { clockFrom } from '../../src/shared/clock.js';
+import { analyticsBot, DAY_A, runScript } from './analytics-kit.js';
+import { addOperator, botIdOf, SESSION_COOKIE, signIn } from './console-kit.js';
+import { createTenant, type Tenant } from './fixtures.js';
+import { startTestServer, type TestServer } from './server.js';
+
+export const SIZES = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+];
+export type Size = (typeof SIZES)[number];
+export const SHOTS = '/work/shots';
+
+/** A server with the analytics bot, ann@example.org (admin) and dee@example.org (designer), and the script run. */
+export async function analyticsServer(): Promise<{ server: TestServer; tenant: Tenant; botId: string }> {
+  let now = Date.parse(`${DAY_A}T08:00:00Z`);
+  const server = await startTestServer('sqlite', { COLLOQUY_TOKEN_MINUTES: '100000' }, { clock: clockFrom(() => now) });
+  const tenant = await createTenant(server.client, analyticsBot());
+  const botId = await botIdOf(server, tenant.botKey);
+  await addOperator(server.client, tenant.accountId, 'ann@example.org');
+  await addOperator(server.client, tenant.accountId, 'dee@example.org', undefined, 'Dee Designer', 'designer');
+  await runScript(server, tenant, 'ann@example.org', botId, (ms) => (now = ms));
+  fs.mkdirSync(SHOTS, { recursive: true });
+  return { server, tenant, botId };
+}
+
+/** A new browser context at `size`, signed in as `email` unless null; `errors` collects CSP violations and page errors. */
+export async function pageAt(browser: Browser, server: TestServer, size: Size, email: string | null = 'ann@example.org'): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, acceptDownloads: true });
+  if (email) {
+    const cookie = (await signIn(server.client, email)).slice(SESSION_COOKIE.length + 1);
+    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  return { page, errors };
+}
+
+/** Starts the server and Chromium before the suite's tests and stops them after; read the fields inside tests. */
+export function analyticsSuite() {
+  const suite = {} as { server: TestServer; tenant: Tenant; botId: string; browser: Browser };
+  before(async () => {
+    Object.assign(suite, await analyticsServer());
+    suite.browser = await launchChromium();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
+}
+
+/** Waits until the page has said what it shows (or what went wrong): the status is neither empty nor loading. */
+export const settled = (page: Page) =>
+  page.waitForFunction(() => {
+    const text = document.getElementById('status')?.textContent ?? '';
+    return text !== '' && text !== 'Loading…';
+  });

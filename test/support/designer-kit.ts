@@ -1,0 +1,82 @@
+// What the designer's browser tests share: a signed-in page of the designer, the errors it met,
+// and its form controls found by the JSONPath of what they edit (ui/designer/form-context.ts).
+import { after, before } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
+import { addOperator, botIdOf, SESSION_COOKIE, signIn } from './console-kit.js';
+import type { DatabaseKind } from './databases.js';
+import { createTenant, type Tenant } from './fixtures.js';
+import { startTestServer, type TestServer } from './server.js';
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A page signed in as `email`, with the Content-Security-Policy complaints, failed reads and page errors it meets. */
+export async function pageAs(browser: Browser, server: TestServer, email: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const cookie = (await signIn(server.client, email)).slice(SESSION_COOKIE.length + 1);
+  await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
+  });
+  page.on('response', (response) => {
+    // Saves refused on purpose (400, 412) are checked where they happen; reads must all succeed.
+    if (response.status() >= 400 && response.request().method() === 'GET' && !response.url().endsWith('/favicon.ico')) errors.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  page.on('dialog', (dialog) => void dialog.accept());
+  return { page, errors };
+}
+
+/** The CSS id of the control editing a JSONPath. */
+export const field = (path: string) => `#f${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
+
+/** The page's form controls, by the JSONPath of what they edit. */
+export function formOf(page: Page) {
+  return {
+    add: async (list: string, type: string) => {
+      await page.locator(`${field(list)}-add`).selectOption(type);
+      await page.locator(`${field(list)}-add-button`).click();
+    },
+    fill: (path: string, value: string) => page.locator(field(path)).fill(value),
+    choose: (path: string, value: string) => page.locator(field(path)).selectOption(value),
+    target: (path: string, behaviour: string, interaction: string) => page.locator(`${field(path)}-target`).selectOption(JSON.stringify([behaviour, interaction])),
+  };
+}
+
+/** The bot file without what the server adds on its own: ids, behaviour keys, the version. */
+export function withoutServerFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutServerFields);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'id' && k !== 'apiKey' && k !== 'version').map(([k, v]) => [k, withoutServerFields(v)]));
+  }
+  return value;
+}
+
+export interface DesignerWorld {
+  server: TestServer;
+  browser: Browser;
+  tenant: Tenant;
+  /** the bot's id in the console (the designer's ?bot=) */
+  botId: string;
+}
+
+/** Inside a describe: a server on `kind` with one tenant running `bot`, its operators, and Chromium. */
+export function designerWorld(kind: DatabaseKind, bot: unknown, operators: [email: string, name: string, role: 'agent' | 'designer' | 'admin'][]): DesignerWorld {
+  const world = {} as DesignerWorld;
+  before(async () => {
+    world.server = await startTestServer(kind);
+    world.tenant = await createTenant(world.server.client, bot);
+    world.botId = await botIdOf(world.server, world.tenant.botKey);
+    for (const [email, name, role] of operators) await addOperator(world.server.client, world.tenant.accountId, email, undefined, name, role);
+    world.browser = await launchChromium();
+  });
+  after(async () => {
+    await world.browser?.close();
+    await world.server?.close();
+  });
+  return world;
+}
