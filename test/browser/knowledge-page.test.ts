@@ -104,6 +104,7 @@ describe('the Knowledge page (Chromium)', () => {
     assert.match((await page.getByRole('status').textContent())!, /Added “Shop guide\.docx”: 2 passages, ready\./);
 
     await added.getByRole('button', { name: `Passages of ${DOCX_NAME}` }).click();
+    await page.locator('#passages-title', { hasText: DOCX_NAME }).waitFor();
     assert.equal(await page.locator('#passages-title').textContent(), `Passages of “${DOCX_NAME}”`);
     assert.deepEqual(await page.locator('#passages .passage-heading').allTextContents(), ['Opening hours', 'Parking']);
     await page.screenshot({ path: `${SHOTS}/kpage-desktop-passages.png` });
