@@ -61,7 +61,7 @@ export function demoInstructions(base: string, keys: DemoKeys): string {
     '',
     `Web chat demo: ${base}/demo   (embed: <script src="${base}/widget.js" data-bot="${keys.webKey}"></script>)`,
     `Operator console: ${base}/console   (sign in as ${keys.operatorEmail} / ${keys.operatorPassword}; an admin: conversations,`,
-    `  analytics, and the designer at ${base}/console/designer)`,
+    `  analytics, the designer at ${base}/console/designer and the bot's knowledge at ${base}/console/knowledge)`,
     'Ask the FAQ it answers from (knowledge, with its source named):',
     `  curl -s -X POST ${base}/custom/chat -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"UserId":"me","Text":"do you ship to norway?"}'`,
     'Its scheduled broadcast (docs/broadcasts.md), with the account token ACCOUNT made below:',

@@ -21,6 +21,7 @@ import { Indexer } from './knowledge/indexer.js';
 import { knowledgeEmbeddings } from './knowledge/embeddings.js';
 import { TokenTally } from './accounts/token-tally.js';
 import { embedTexts } from './integrations/embeddings-client.js';
+import { IndexingLeases } from './knowledge/indexing-lease.js';
 import type { BotRecord } from './bots/model.js';
 import { trainingCount } from './understanding/model.js';
 import { trainOffThread } from './understanding/trainer.js';
@@ -173,7 +174,9 @@ export async function createServices(config: Config, store: Store, options: Star
   });
   // Passages are stemmed in the bot's live language; a bot with no live version yet in English.
   const languageOf = async (bot: BotRecord) => (await live.get(bot).catch(() => null))?.nlp?.language ?? 'en';
-  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer(), languageOf, embeddings, allowPrivateNetwork: config.allowPrivateNetwork, onError: (error) => options.log?.(`knowledge: ${(error as Error).message}`) });
+  const knowledgeError = (error: unknown) => options.log?.(`knowledge: ${(error as Error).message}`);
+  const indexingLeases = new IndexingLeases({ store, clock, onError: knowledgeError });
+  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer(), languageOf, embeddings, allowPrivateNetwork: config.allowPrivateNetwork, onError: knowledgeError, leases: indexingLeases });
   const knowledgeAnswers = new KnowledgeAnswers({
     find: (bot, question, limit) => knowledge.find(bot, question, limit),
     languageOf,
@@ -246,17 +249,21 @@ export async function createServices(config: Config, store: Store, options: Star
     () => inbound.pruneSeen(),
     () => retention.run(),
     () => preview.prune(),
+    () => indexingLeases.failAbandoned(),
   ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
-  return { services, maintenance, dispatcher, scheduler, embedder: embeddings.embedder, tokenTally, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, indexingLeases, dispatcher, scheduler, embedder: embeddings.embedder, tokenTally, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
 }
 
 export async function start(config: Config, options: StartOptions = {}): Promise<Running> {
   const log = options.log ?? (() => undefined);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openMigratedStore(config, log);
-  const { services, maintenance, dispatcher, scheduler, embedder, tokenTally, turns, adminTokenGenerated } = await createServices(config, store, options);
+  const { services, maintenance, indexingLeases, dispatcher, scheduler, embedder, tokenTally, turns, adminTokenGenerated } = await createServices(config, store, options);
+  // One server per SQLite database: what the last one left indexing will never be finished. (Not
+  // in createServices: a command line run beside a server must not fail the server's indexing.)
+  if (store.dialect === 'sqlite') await indexingLeases.failAllInterrupted();
   const app = await buildServer(services, { logger: options.logger ?? false });
   try {
     await app.listen({ port: config.port, host: config.host });

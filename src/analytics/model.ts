@@ -11,6 +11,9 @@ export interface AnalyticsDay {
   OperatorMessages: number;
   HandOvers: number;
   MissedTexts: number;
+  /** questions asked of the knowledge in conversations (knowledge.md), answered and not */
+  KnowledgeAnswered: number;
+  KnowledgeUnanswered: number;
 }
 
 export type Counted = Exclude<keyof AnalyticsDay, 'Date'>;

@@ -77,17 +77,18 @@ export class AnalyticsService {
   private async period(botId: string, firstDay: number, lastDay: number): Promise<PeriodFigures & { days: BotAnalytics['Days'] }> {
     const period = msOf(firstDay, lastDay);
     const repo = this.deps.store.analytics;
-    const [started, messages, handOvers, missed, waits, csat] = await Promise.all([
+    const [started, messages, handOvers, missed, waits, csat, knowledge] = await Promise.all([
       repo.conversationsStarted(botId, period),
       repo.messages(botId, period),
       repo.handOvers(botId, period),
       repo.missedTexts(botId, period),
       repo.waits(botId, period, MAX_WAITS),
       repo.csat(botId, period),
+      repo.knowledgeQuestions(botId, period),
     ]);
     const days: AnalyticsDay[] = [];
     for (let day = firstDay; day <= lastDay; day++) {
-      days.push({ Date: dateOfDay(day), Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0 });
+      days.push({ Date: dateOfDay(day), ...noCounts() });
     }
     const add = (rows: DayCount[], field: Counted) => {
       for (const row of rows) {
@@ -98,11 +99,13 @@ export class AnalyticsService {
     add(started, 'Conversations');
     add(handOvers, 'HandOvers');
     add(missed, 'MissedTexts');
+    add(knowledge.map((k) => ({ day: k.day, count: k.answered })), 'KnowledgeAnswered');
+    add(knowledge.map((k) => ({ day: k.day, count: k.unanswered })), 'KnowledgeUnanswered');
     for (const row of messages) {
       const field = DIRECTIONS[row.direction];
       if (field) add([row], field);
     }
-    const totals = { Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0 };
+    const totals = noCounts();
     for (const day of days) for (const field of Object.keys(totals) as Counted[]) totals[field] += day[field];
     const waited = waitFigures(waits, firstDay, lastDay);
     const rated = csatDays(csat, firstDay, lastDay);
@@ -126,6 +129,9 @@ export class AnalyticsService {
   }
 }
 
+const noCounts = (): Record<Counted, number> => ({
+  Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0, KnowledgeAnswered: 0, KnowledgeUnanswered: 0,
+});
 const msOf = (firstDay: number, lastDay: number) => ({ from: firstDay * DAY_MS, to: (lastDay + 1) * DAY_MS });
 
 /** missed / user messages, 0 to 1 with four decimals; 0 when there were no user messages. */

@@ -54,8 +54,11 @@ export interface TurnWrites {
     behaviourOf(id: string): Promise<string | null>;
     noteClick(broadcastId: string, conversationId: number, now: number): Promise<void>;
   };
-  /** a CSAT answer (docs/analytics.md "Waiting, first response and CSAT") */
-  analytics: { addCsat(answer: { conversationId: number; botId: string; rating: number; at: number }): Promise<void> };
+  /** a CSAT answer (docs/analytics.md "Waiting, first response and CSAT"); questions asked of a bot's knowledge, per UTC day (days since the epoch) */
+  analytics: {
+    addCsat(answer: { conversationId: number; botId: string; rating: number; at: number }): Promise<void>;
+    countKnowledgeQuestions(botId: string, day: number, answered: number, unanswered: number): Promise<void>;
+  };
   shares: {
     insert(share: ShareRecord): Promise<void>;
     makeViewOnly(conversationId: number): Promise<void>;

@@ -64,6 +64,7 @@ export interface UserMessage {
 export class DuplicateInbound extends Error {}
 
 const USER_TEXT_TYPE = PartType.UserText;
+const DAY_MS = 86_400_000;
 
 export class UserTurn {
   constructor(private readonly deps: TurnRunnerDeps) {}
@@ -131,6 +132,7 @@ export class UserTurn {
       const parts = outcomes.flatMap((o) => o.parts);
       const effects = outcomes.flatMap((o) => o.effects);
       const missed = effects.flatMap((e) => (e.kind === 'missed' ? [e] : []));
+      const asked = effects.flatMap((e) => (e.kind === 'knowledgeAsked' ? [e.answered] : []));
       Object.assign(next, this.applyControl(next, effects));
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
@@ -149,7 +151,7 @@ export class UserTurn {
         },
         missedTexts: missed.map((m) => ({ text: m.text, behaviour: m.behaviour, interaction: m.interaction })),
         // The common turn writes nothing more: no callback, so the store keeps its fast path.
-        alsoWrite: !input.inbound && newShares.size === 0 && !click ? undefined : (tx, conversationId) => this.alsoWrite(tx, conversationId, input, newShares, click),
+        alsoWrite: !input.inbound && newShares.size === 0 && !click && asked.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -159,11 +161,20 @@ export class UserTurn {
     return reply;
   }
 
-  /** What a turn writes besides the conversation: its update id, the shares it made, a broadcast's click. */
-  private async alsoWrite(tx: TurnWrites, conversationId: number, input: UserMessage, newShares: Map<string, { mode: ShareMode; hours: number }>, click: ReturnType<typeof broadcastClick>): Promise<void> {
+  /**
+   * What a turn writes besides the conversation: its update id, the shares it made, a broadcast's
+   * click, and the questions it asked of the knowledge (answered or not) in the bot's count of the
+   * day, so that a turn decided again after losing a race is counted once, as committed.
+   */
+  private async alsoWrite(
+    tx: TurnWrites, bot: BotRecord, conversationId: number, input: UserMessage, newShares: Map<string, { mode: ShareMode; hours: number }>,
+    click: ReturnType<typeof broadcastClick>, asked: boolean[],
+  ): Promise<void> {
     await this.recordInbound(tx, conversationId, input);
     if (click) await recordBroadcastClick(tx, conversationId, click, this.deps.clock.now());
     for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
+    const answered = asked.filter(Boolean).length;
+    if (asked.length > 0) await tx.analytics.countKnowledgeQuestions(bot.id, Math.floor(this.deps.clock.now() / DAY_MS), answered, asked.length - answered);
   }
 
   /** A platform update is run once: its key commits with the turn or the turn rolls back. */

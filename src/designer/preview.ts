@@ -128,7 +128,7 @@ function withSources(reply: ChatReply): PreviewReply {
   return { Parts: parts, UserId: reply.UserId, Creation: reply.Creation, EnableUserChat: reply.EnableUserChat, ControlType: reply.ControlType };
 }
 
-/** The store, as preview turns see it: no missed texts, no outbox rows, a bounded number of conversations. */
+/** The store, as preview turns see it: no missed texts, no outbox rows, no analytics counts, a bounded number of conversations. */
 function previewStorage(store: Store, ownerOf: (twinId: string) => BotRecord | undefined, now: () => number): ConversationStorage {
   return {
     conversations: store.conversations,
@@ -152,6 +152,7 @@ function previewStorage(store: Store, ownerOf: (twinId: string) => BotRecord | u
           },
           missedTexts: { add: async () => undefined },
           outbox: { insert: async () => undefined },
+          analytics: { addCsat: async () => undefined, countKnowledgeQuestions: async () => undefined },
         }),
       ),
     eraseDeleted: () => store.eraseDeleted(),

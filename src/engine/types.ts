@@ -144,7 +144,9 @@ export type Effect =
   | { kind: 'forget' }
   | { kind: 'asyncHttp'; method: string; url: string; headers: Record<string, string>; body: string | null; timeoutMs: number }
   /** a user text that reached a fallback, and where the conversation stood when it came (missed texts) */
-  | { kind: 'missed'; text: string; behaviour: string; interaction: string };
+  | { kind: 'missed'; text: string; behaviour: string; interaction: string }
+  /** a question asked of the bot's knowledge (the action or beforeFallback): per-day analytics */
+  | { kind: 'knowledgeAsked'; answered: boolean };
 
 export type TurnEnd = 'done' | 'input' | 'operator' | 'stop' | 'guard';
 

@@ -4,7 +4,11 @@ import { Type, type TSchema } from 'typebox';
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Count = Type.Integer({ minimum: 0 });
 const Seconds = Nullable(Type.Integer({ minimum: 0 }));
-const Counts = { Conversations: Count, UserMessages: Count, BotMessages: Count, OperatorMessages: Count, HandOvers: Count, MissedTexts: Count };
+const Counts = {
+  Conversations: Count, UserMessages: Count, BotMessages: Count, OperatorMessages: Count, HandOvers: Count, MissedTexts: Count,
+  KnowledgeAnswered: Type.Integer({ minimum: 0, description: 'questions the knowledge answered (knowledge action or beforeFallback), preview excluded' }),
+  KnowledgeUnanswered: Type.Integer({ minimum: 0, description: 'questions asked of the knowledge and not answered (NO_ANSWER, ERROR, TIMEOUT)' }),
+};
 const Durations = Type.Object({ Count, P50Seconds: Seconds, P90Seconds: Seconds });
 const Csat = Type.Object({
   Answers: Count,

@@ -5,9 +5,6 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 /** The longest question: ample for any chat message; search cost grows with it. */
 export const MAX_QUESTION_CHARS = 4_096;
 
-export const KnowledgeParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
-export const SourceParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }), SourceId: Type.String({ maxLength: 64 }) });
-
 export const SourceBody = Type.Object(
   {
     Name: Type.Optional(Type.String({ maxLength: 200, description: 'how answers name the source' })),

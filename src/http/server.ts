@@ -136,7 +136,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
 
 const BOT_FILE_ROUTES = /^(POST \/bots(\/restore)?|PUT \/bots\/[^/?]+|PUT \/console\/api\/bots\/[^/?]+\/draft)\/?(\?|$)/;
 const isBotFileRoute = (method: string, url: string) => BOT_FILE_ROUTES.test(`${method} ${url}`);
-const KNOWLEDGE_DOCUMENT_ROUTES = /^(POST \/bots\/[^/?]+\/knowledge|PUT \/bots\/[^/?]+\/knowledge\/[^/?]+)\/?(\?|$)/;
+const KNOWLEDGE_DOCUMENT_ROUTES = /^(POST (\/console\/api)?\/bots\/[^/?]+\/knowledge|PUT (\/console\/api)?\/bots\/[^/?]+\/knowledge\/[^/?]+)\/?(\?|$)/;
 const isKnowledgeDocumentRoute = (method: string, url: string) => KNOWLEDGE_DOCUMENT_ROUTES.test(`${method} ${url}`);
 
 /** NUL cannot be stored in PostgreSQL text; it is refused at the edge on every database alike. */

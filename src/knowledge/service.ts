@@ -55,6 +55,8 @@ export interface KnowledgeDeps {
   embeddings?: KnowledgeEmbeddings;
   /** a background indexing that failed unexpectedly (the source is marked failed; the log says why) */
   onError?(error: unknown): void;
+  /** holds a background indexing's lease while it runs (indexing-lease.ts) */
+  leases?: { hold(id: string, generation: number): () => void };
 }
 
 /** Whose sources a bot answers from: a referenced clone its master's (knowledge.md). */
@@ -204,6 +206,7 @@ export class KnowledgeService {
   /** Cut on the thread, then swapped in whole; a failure marks the source failed with the reason. */
   private inBackground(bot: BotRecord, id: string, generation: number, input: ReadableInput): void {
     const { store, clock } = this.deps;
+    const release = this.deps.leases?.hold(id, generation);
     const job = (async () => {
       try {
         const passages = await this.deps.indexer.passagesOf(input);
@@ -217,7 +220,10 @@ export class KnowledgeService {
       }
     })();
     this.pending.add(job);
-    void job.finally(() => this.pending.delete(job));
+    void job.finally(() => {
+      release?.();
+      this.pending.delete(job);
+    });
   }
 }
 

@@ -1,24 +1,28 @@
-// A console page's script (ui/<page>/app.ts) bundled by esbuild into one minified file, built on
-// first request and kept in memory, as the widget is (channels/web/widget-bundle.ts): the served
-// file follows the source without a build step, and the page loads one script from 'self', as
-// the console's CSP wants.
+// A console page's script (a TypeScript entry under ui/) bundled by esbuild into one minified
+// file, built on first request and kept in memory, as the widget is (channels/web/widget-bundle.ts):
+// the served file follows the source without a build step, and the page loads one script from
+// 'self', as the console's CSP wants. Used by the analytics, knowledge and broadcasts pages.
 import crypto from 'node:crypto';
 import { build } from 'esbuild';
 
-export type PageBundle = () => Promise<{ code: string; etag: string }>;
+export interface PageBundle {
+  code: string;
+  etag: string;
+}
 
-export function pageBundle(entry: string): PageBundle {
-  let pending: Promise<{ code: string; etag: string }> | null = null;
+/** The bundle of `entry`, built once (a failed build is tried again on the next call). */
+export function pageBundle(entry: string): () => Promise<PageBundle> {
+  let pending: Promise<PageBundle> | null = null;
   return () => {
-    pending ??= buildPage(entry).catch((error: unknown) => {
-      pending = null; // a failed build is tried again on the next request
+    pending ??= bundle(entry).catch((error: unknown) => {
+      pending = null;
       throw error;
     });
     return pending;
   };
 }
 
-async function buildPage(entry: string) {
+async function bundle(entry: string): Promise<PageBundle> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,

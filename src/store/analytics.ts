@@ -24,6 +24,12 @@ export interface DayDirectionCount extends DayCount {
   direction: string;
 }
 
+export interface KnowledgeDay {
+  day: number;
+  answered: number;
+  unanswered: number;
+}
+
 /** A wait for a person (a change to control state 1) and how it ended, in milliseconds. */
 export interface WaitRow {
   requestedAt: number;
@@ -99,6 +105,21 @@ export function analyticsRepository(db: Queryable) {
           [botId, p.from, p.to],
         ),
       );
+    },
+    /** Adds a turn's knowledge questions to its bot's count of the day (migration 017). */
+    async countKnowledgeQuestions(botId: string, day: number, answered: number, unanswered: number): Promise<void> {
+      await db.run(
+        `INSERT INTO knowledge_questions (bot_id, day, answered, unanswered) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (bot_id, day) DO UPDATE SET answered = knowledge_questions.answered + excluded.answered, unanswered = knowledge_questions.unanswered + excluded.unanswered`,
+        [botId, day, answered, unanswered],
+      );
+    },
+    async knowledgeQuestions(botId: string, p: Period): Promise<KnowledgeDay[]> {
+      const rows = await db.all<{ day: number; answered: number; unanswered: number }>(
+        'SELECT day, answered, unanswered FROM knowledge_questions WHERE bot_id = $1 AND day >= $2 AND day < $3 ORDER BY day',
+        [botId, Math.floor(p.from / DAY_MS), Math.ceil(p.to / DAY_MS)],
+      );
+      return rows.map((r) => ({ day: Number(r.day), answered: Number(r.answered), unanswered: Number(r.unanswered) }));
     },
     /**
      * Where conversations last active in the period stand, counting only those idle since before

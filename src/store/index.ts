@@ -22,6 +22,7 @@ import { broadcastRepository } from './broadcasts.js';
 import { knowledgeRepository } from './knowledge.js';
 import { knowledgeVectorRepository } from './knowledge-vectors.js';
 import { webVisitorRepository } from './web-visitors.js';
+import { knowledgeLeaseRepository } from './knowledge-leases.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
@@ -56,6 +57,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     knowledge: knowledgeRepository(db),
     vectors: knowledgeVectorRepository(db),
     broadcasts: broadcastRepository(db),
+    knowledgeLeases: knowledgeLeaseRepository(db),
   };
 }
 

@@ -33,7 +33,10 @@ describe('the analytics page (Chromium)', () => {
       assert.equal(await page.locator('#total-csat').textContent(), '4.0');
 
       // Six charts drawn by Chart.js (it sizes each canvas to its box), each named by its numbers.
-      const charts = await page.locator('canvas').evaluateAll((canvases) =>
+      // (the knowledge card has no chart: this bot has no knowledge, so its card says none was asked)
+      assert.equal(await page.locator('#knowledge-empty').textContent(), "No data for this period: no question was asked of the bot's knowledge.");
+      assert.equal(await page.locator('#knowledge-chart').isHidden(), true);
+      const charts = await page.locator('canvas:visible').evaluateAll((canvases) =>
         canvases.map((c) => ({ id: c.id, width: (c as HTMLCanvasElement).width, label: c.getAttribute('aria-label') })),
       );
       assert.deepEqual(charts.map((c) => c.id), ['chart-conversations', 'chart-messages', 'chart-waits', 'chart-csat', 'chart-fallback', 'chart-dropoff']);

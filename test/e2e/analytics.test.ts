@@ -38,7 +38,8 @@ for (const kind of databaseKinds()) {
     const NO_FIGURES = { Requests: 0, WaitP50Seconds: null, WaitP90Seconds: null, FirstResponseP50Seconds: null, FirstResponseP90Seconds: null, CsatAnswers: 0, CsatAverage: null };
     const day = (date: string, counts: number[], figures: Partial<typeof NO_FIGURES> | Record<string, number | null> = {}) => {
       const [Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts] = counts;
-      return { Date: date, Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts, ...NO_FIGURES, ...figures };
+      // this bot has no knowledge: no question asked of it (knowledge-analytics.test.ts counts them)
+      return { Date: date, Conversations, UserMessages, BotMessages, OperatorMessages, HandOvers, MissedTexts, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, ...NO_FIGURES, ...figures };
     };
     // Day A: 4 starts (4 bot messages) and 5 answered user messages; 1 text reached the fallback;
     // u3's "human" handed over (a wait nobody answered); u7 rated 3. Day B: 4 starts, 10 user
@@ -51,7 +52,7 @@ for (const kind of databaseKinds()) {
     });
     const NONE = { Requests: 0, Waiting: { Count: 0, P50Seconds: null, P90Seconds: null }, FirstResponse: { Count: 0, P50Seconds: null, P90Seconds: null } };
     const NO_CSAT = { Answers: 0, Average: null, Distribution: [0, 0, 0, 0, 0] };
-    const ZERO = { Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0, FallbackShare: 0 };
+    const ZERO = { Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, FallbackShare: 0 };
     const DROP_OFF = [
       { Behaviour: 'Rate', Interaction: 'Ask', Conversations: 3 },
       { Behaviour: 'Help', Interaction: 'Ask', Conversations: 2 },
@@ -68,7 +69,7 @@ for (const kind of databaseKinds()) {
         BotName: 'Analytics bot',
         From: DAY_A,
         To: DAY_B,
-        Totals: { Conversations: 8, UserMessages: 15, BotMessages: 23, OperatorMessages: 2, HandOvers: 2, MissedTexts: 3, FallbackShare: 0.2 },
+        Totals: { Conversations: 8, UserMessages: 15, BotMessages: 23, OperatorMessages: 2, HandOvers: 2, MissedTexts: 3, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, FallbackShare: 0.2 },
         Waits: { Requests: 3, Waiting: { Count: 2, P50Seconds: 120, P90Seconds: 600 }, FirstResponse: { Count: 2, P50Seconds: 300, P90Seconds: 660 } },
         Csat: { Answers: 3, Average: 4, Distribution: [0, 0, 1, 1, 1] },
         Days: [DAY_A_COUNTS, DAY_B_COUNTS],
@@ -98,7 +99,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(res.body.Previous, {
         From: DAY_A,
         To: DAY_A,
-        Totals: { Conversations: 4, UserMessages: 5, BotMessages: 9, OperatorMessages: 0, HandOvers: 1, MissedTexts: 1, FallbackShare: 0.2 },
+        Totals: { Conversations: 4, UserMessages: 5, BotMessages: 9, OperatorMessages: 0, HandOvers: 1, MissedTexts: 1, KnowledgeAnswered: 0, KnowledgeUnanswered: 0, FallbackShare: 0.2 },
         Waits: { ...NONE, Requests: 1 },
         Csat: { Answers: 1, Average: 3, Distribution: [0, 0, 1, 0, 0] },
       });

@@ -19,7 +19,7 @@ const OPENS: Record<Role, Area[]> = { agent: ['any', 'conversations'], designer:
 
 const one = '/console/api/conversations/{botId}/{userId}';
 /** Every cookie route: its area, and what an allowed operator gets back. */
-const TABLE: Record<string, { area: Area; allowed: number }> = {
+const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'GET /console/api/me': { area: 'any', allowed: 200 },
   'GET /console/api/conversations': { area: 'conversations', allowed: 200 },
   [`GET ${one}`]: { area: 'conversations', allowed: 200 },
@@ -54,6 +54,14 @@ const TABLE: Record<string, { area: Area; allowed: number }> = {
   'POST /console/api/bots/{botId}/rollback': { area: 'design', allowed: 400 },
   'GET /console/api/bots/{botId}/diff': { area: 'design', allowed: 200 },
   'POST /console/api/bots/{botId}/preview/chat': { area: 'design', allowed: 400 },
+  // knowledge is the designer's (designer.md "Who"): an agent may not even read it
+  'GET /console/api/bots/{botId}/knowledge': { area: 'design', allowed: 200 },
+  'POST /console/api/bots/{botId}/knowledge': { area: 'design', allowed: 400 },
+  'GET /console/api/bots/{botId}/knowledge/{SourceId}': { area: 'design', allowed: 404, code: 'SOURCE_NOT_FOUND' },
+  'PUT /console/api/bots/{botId}/knowledge/{SourceId}': { area: 'design', allowed: 400 },
+  'DELETE /console/api/bots/{botId}/knowledge/{SourceId}': { area: 'design', allowed: 400 },
+  'POST /console/api/bots/{botId}/knowledge/search': { area: 'design', allowed: 400 },
+  'POST /console/api/bots/{botId}/knowledge/ask': { area: 'design', allowed: 400 },
 };
 /** Signing in and out needs no session. */
 const OPEN = new Set(['POST /console/api/login', 'POST /console/api/logout']);
@@ -100,7 +108,7 @@ for (const kind of databaseKinds()) {
           const allowed = OPENS[role].includes(row.area);
           const { status, code } = await call(server, route, cookies[role]);
           seen.push(`${label(route)} → ${status} ${code}`);
-          expected.push(`${label(route)} → ${allowed ? row.allowed : 403} ${allowed ? (row.allowed === 400 ? 'INVALID_JSON' : '-') : 'ROLE_FORBIDDEN'}`);
+          expected.push(`${label(route)} → ${allowed ? row.allowed : 403} ${allowed ? (row.code ?? (row.allowed === 400 ? 'INVALID_JSON' : '-')) : 'ROLE_FORBIDDEN'}`);
         }
         assert.deepEqual(seen, expected);
       });

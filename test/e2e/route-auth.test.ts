@@ -71,6 +71,8 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     'POST /bots/{APIKey}/detach': { Behaviour: 'Main' },
     'POST /bots/{APIKey}/rollback': { Version: 1 },
     'POST /console/api/bots/{botId}/rollback': { Version: 1 },
+    'POST /console/api/bots/{botId}/knowledge/search': { Text: 'pets' },
+    'POST /console/api/bots/{botId}/knowledge/ask': { Text: 'pets' },
     'POST /bots/{APIKey}/nlp/parse': { Text: 'where is my order' },
     'PUT /bots/{APIKey}/ai': { BaseUrl: 'https://ai.example.org/v1', Model: 'm', ApiKey: 'sk-ours' },
     'PATCH /bots/{APIKey}/settings': { simplifiedAuth: true },

@@ -21,6 +21,8 @@ interface Tables {
   outbox: NewOutboxRow[];
   missed: NewMissedText[];
   usage: Map<string, Record<string, number>>;
+  /** `${botId}/${day}` → questions asked of the knowledge that day */
+  knowledgeQuestions: Map<string, { answered: number; unanswered: number }>;
   /** messaging updates run: `<channel id>/<key>` → conversation id */
   seen: Map<string, number | null>;
   lastInbound: Map<number, string>;
@@ -30,7 +32,7 @@ interface Tables {
 const clone = <T>(value: T): T => structuredClone(value);
 
 export class MemoryStorage implements ConversationStorage {
-  private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], missed: [], usage: new Map(), seen: new Map(), lastInbound: new Map(), nextId: 1 };
+  private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], missed: [], usage: new Map(), knowledgeQuestions: new Map(), seen: new Map(), lastInbound: new Map(), nextId: 1 };
   readonly bots = { byId: async (id: string) => this.botsById.get(id) ?? null };
   /** no broadcasts in memory: the store tests cover them (test/e2e/broadcasts-*.test.ts) */
   readonly broadcasts = { lastUserAt: async () => null };
@@ -152,14 +154,20 @@ export class MemoryStorage implements ConversationStorage {
           t().missed = t().missed.filter((row) => row.conversationId !== conversationId || own.indexOf(row) >= own.length - keep);
         },
       },
-      // analytics are read from the SQL stores only (test/e2e/analytics.test.ts): nothing to keep here
-      analytics: { addCsat: async () => undefined },
       accounts: {
         addUsage: async (accountId, month, add) => {
           const key = `${accountId}/${month}`;
           const row = t().usage.get(key) ?? { messages: 0, replies: 0, notifications: 0, apiCalls: 0 };
           for (const [name, n] of Object.entries(add)) row[name] = (row[name] ?? 0) + n;
           t().usage.set(key, row);
+        },
+      },
+      analytics: {
+        // CSAT answers are read from the SQL stores only (test/e2e/analytics.test.ts): nothing to keep
+        addCsat: async () => undefined,
+        countKnowledgeQuestions: async (botId, day, answered, unanswered) => {
+          const row = t().knowledgeQuestions.get(`${botId}/${day}`) ?? { answered: 0, unanswered: 0 };
+          t().knowledgeQuestions.set(`${botId}/${day}`, { answered: row.answered + answered, unanswered: row.unanswered + unanswered });
         },
       },
       shares: {

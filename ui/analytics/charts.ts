@@ -174,6 +174,25 @@ const CARDS: ChartCard[] = [
       };
     },
   },
+  {
+    // knowledge.md: per day, the questions answered from the bot's knowledge and those left unanswered
+    id: 'chart-knowledge',
+    empty: (d) => m(d).KnowledgeAnswered + m(d).KnowledgeUnanswered === 0,
+    draw: (d, p) => ({
+      config: {
+        type: 'bar',
+        data: {
+          labels: p.labels,
+          datasets: [
+            { label: 'Answered', data: d.Days.map((x) => x.KnowledgeAnswered), backgroundColor: COLORS.green },
+            { label: 'Not answered', data: d.Days.map((x) => x.KnowledgeUnanswered), backgroundColor: COLORS.red },
+          ],
+        },
+        options: { ...common, scales: { x: { ...dayAxis, stacked: true }, y: { ...countAxis, stacked: true } } },
+      },
+      summary: `Stacked bar chart ${p.words}: ${m(d).KnowledgeAnswered + m(d).KnowledgeUnanswered} questions asked of the knowledge, ${m(d).KnowledgeAnswered} answered and ${m(d).KnowledgeUnanswered} not answered.`,
+    }),
+  },
 ];
 
 const spread = (x: { P50Seconds: number | null; P90Seconds: number | null }) =>

@@ -8,6 +8,8 @@ export interface AnalyticsDay {
   OperatorMessages: number;
   HandOvers: number;
   MissedTexts: number;
+  KnowledgeAnswered: number;
+  KnowledgeUnanswered: number;
 }
 
 export interface Durations {

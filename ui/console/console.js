@@ -95,8 +95,9 @@ async function showWorkspace(/** @type {any} */ me) {
   $('workspace').hidden = false;
   $('who').hidden = false;
   $('who-name').textContent = `${me.Name} <${me.Email}>`;
-  // Agents work on conversations only; the server refuses them the designer whatever is shown.
+  // Agents work on conversations only; the server refuses them the designer and knowledge whatever is shown.
   $('designer-link').hidden = me.Role !== 'designer' && me.Role !== 'admin';
+  $('knowledge-link').hidden = $('designer-link').hidden;
   say('');
   setMe(me.OperatorId);
   await Promise.all([refreshList(), startWorkspace(me)]);

@@ -36,7 +36,8 @@ function Page() {
       <header className="top">
         <h1>Colloquy <span className="subtitle">designer</span></h1>
         <nav aria-label="Console">
-          <a href="/console">Conversations</a> <a href="/console/analytics">Analytics</a>
+          <a href="/console">Conversations</a> <a href="/console/analytics">Analytics</a>{' '}
+          <a href={botId ? `/console/knowledge?bot=${encodeURIComponent(botId)}` : '/console/knowledge'}>Knowledge</a>
           {boot.kind === 'ready' && <span className="hint who">{boot.me.Name}</span>}
         </nav>
       </header>

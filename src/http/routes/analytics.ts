@@ -2,7 +2,6 @@
 // token (/bots/{APIKey}/analytics, /bots/{APIKey}/flow), for the signed-in operator's analytics
 // page (/console/api/bots/...), and the page itself (/console/analytics). The work is done by
 // analytics/service.ts; this file only maps HTTP to it.
-import fs from 'node:fs';
 import { Type } from 'typebox';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,7 +13,7 @@ import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import { BotAnalytics, BotFlow } from '../analytics-schemas.js';
 import { operatorSignIn } from './console-session.js';
-import { pageHeaders } from './console-assets.js';
+import { bundledPageRoutes } from './bundled-page.js';
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 const BotParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -39,11 +38,6 @@ function sendCsv(reply: FastifyReply, name: string, body: string | AsyncGenerato
     .header('x-content-type-options', 'nosniff');
   return reply.send(typeof body === 'string' ? body : Readable.from(body));
 }
-
-const UI_DIR = new URL('../../../ui/analytics/', import.meta.url);
-const read = (name: string) => (fs.existsSync(new URL(name, UI_DIR)) ? fs.readFileSync(new URL(name, UI_DIR), 'utf8') : '');
-const PAGE = read('index.html');
-const STYLE = read('analytics.css');
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
 
@@ -107,14 +101,5 @@ export function analyticsRoutes(app: App, s: Services): void {
     transcripts(await s.analytics.consoleBot(ctxOf(request), request.params.botId), request.query, reply),
   );
 
-  app.get('/console/analytics', { schema: { hide: true } }, async (_request, reply) => pageHeaders(reply).send(PAGE));
-  app.get('/console/analytics/app.css', { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(STYLE),
-  );
-  app.get('/console/analytics/app.js', { schema: { hide: true } }, async (request, reply) => {
-    const bundle = await analyticsBundle();
-    reply.header('etag', bundle.etag).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
-    if (request.headers['if-none-match'] === bundle.etag) return reply.status(304).send();
-    return reply.type('text/javascript; charset=utf-8').send(bundle.code);
-  });
+  bundledPageRoutes(app, { url: '/console/analytics', folder: 'analytics', css: 'analytics.css', bundle: analyticsBundle });
 }

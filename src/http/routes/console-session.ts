@@ -1,9 +1,11 @@
 // The console's session: the cookie that signs an operator in, and the route options every cookie
 // route is built from (sign-in before the body is read, the operator's role against the route's
 // area). Used by the console, analytics and designer routes.
+import { Type, type TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertRoleAllows, type ConsoleArea } from '../../operators/roles.js';
 import type { OperatorContext } from '../../operators/sessions.js';
+import type { ErrorCode } from '../../shared/errors.js';
 import { assertGuarded } from '../edge.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
@@ -59,3 +61,16 @@ export function operatorSignIn(app: App, s: Services, area: ConsoleArea) {
 export const SESSION_ERRORS = ['TOKEN_MISSING', 'TOKEN_INVALID', 'ROLE_FORBIDDEN', 'ORIGIN_FORBIDDEN'] as const;
 
 export type SignedIn = ReturnType<typeof operatorSignIn>;
+
+/**
+ * The /docs part of a cookie twin of a bot's account-token route (/console/api/bots/{botId}/…):
+ * its tag, the session as security, the bot by id, and the session's errors besides the route's.
+ */
+export function consoleTwinSchema(tag: string, method: string, errors: readonly ErrorCode[], params: Record<string, TSchema> = {}) {
+  return {
+    tags: [tag],
+    security: [{ consoleSession: [] }],
+    params: Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), ...params }),
+    errors: [...errors, ...SESSION_ERRORS.filter((code) => method !== 'GET' || code !== 'ORIGIN_FORBIDDEN'), 'RATE_LIMITED'] as ErrorCode[],
+  };
+}

@@ -16,7 +16,7 @@ import { VersionNumber } from '../bounded-integers.js';
 import type { Services } from '../services.js';
 import { BotDiff, BotFile, EditedBot, PreviewChatReply, Versions } from '../wire-schemas.js';
 import { AnyBotFile, edited, parseIfMatch, TRAINING_ERRORS } from './bots.js';
-import { operatorSignIn, SESSION_ERRORS } from './console-session.js';
+import { consoleTwinSchema, operatorSignIn } from './console-session.js';
 import { CHAT_ANSWERS, ChatBody, chatInputOf } from './custom.js';
 
 // Path and query strings are not coerced (server.ts), so a version there is digits, read by hand:
@@ -141,13 +141,7 @@ export function designerRoutes(app: App, s: Services): void {
       url: `/console/api/bots/:botId${route.path}`,
       ...signedIn,
       ...bodyLimit,
-      schema: {
-        ...schema,
-        tags: ['designer (console session)'],
-        security: [{ consoleSession: [] }],
-        params: Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), ...route.params }),
-        errors: [...route.errors, ...SESSION_ERRORS.filter((code) => route.method !== 'GET' || code !== 'ORIGIN_FORBIDDEN'), 'RATE_LIMITED'],
-      },
+      schema: { ...schema, ...consoleTwinSchema('designer (console session)', route.method as string, route.errors, route.params) },
       handler: async (request, reply) => {
         const { operator } = request.operatorContext!;
         // A bot of another account answers as a missing one.

@@ -20,6 +20,7 @@ import { rateWindows } from './013-rate-windows.js';
 import { designer } from './014-designer.js';
 import { knowledge } from './015-knowledge.js';
 import { embeddings } from './016-embeddings.js';
+import { knowledgeQuestions } from './017-knowledge-analytics-leases.js';
 import { broadcasts } from './018-broadcasts.js';
 import { consoleInbox } from './019-console-inbox.js';
 import { webVisitors } from './020-web-visitors.js';
@@ -27,8 +28,8 @@ import { analyticsEvents } from './021-analytics-events.js';
 
 export const migrations: Migration[] = [
   initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,
-  analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, broadcasts,
-  consoleInbox, webVisitors, analyticsEvents,
+  analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, knowledgeQuestions,
+  broadcasts, consoleInbox, webVisitors, analyticsEvents,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {

@@ -39,6 +39,7 @@ export function* askKnowledge(rc: RunContext, ask: KnowledgeAsk): Generator<Engi
   rc.countAiTokens(reply.tokens);
   const answered = reply.status === 'ANSWERED' && reply.answer !== null && reply.answer.trim() !== '';
   const status: KnowledgeStatus = answered ? 'ANSWERED' : reply.status === 'ANSWERED' ? 'NO_ANSWER' : reply.status;
+  rc.effect({ kind: 'knowledgeAsked', answered });
   rc.setVariable('kb_status', status);
   rc.setVariable('kb_sources', answered ? reply.sources.join(', ') : '');
   if (ask.variable !== null) rc.setVariable(ask.variable, answered ? reply.answer : '');

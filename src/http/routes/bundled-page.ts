@@ -1,0 +1,34 @@
+// A console page that is its own TypeScript bundle (shared/page-bundle.ts): its HTML at `url`, its
+// stylesheet at `url`/app.css and its script at `url`/app.js, read from one folder under ui/. The
+// page is public HTML like the console's; what it shows comes from cookie routes that check roles.
+import fs from 'node:fs';
+import type { PageBundle } from '../../shared/page-bundle.js';
+import type { App } from '../app.js';
+import { pageHeaders } from './console-assets.js';
+
+export interface BundledPage {
+  /** e.g. /console/knowledge */
+  url: string;
+  /** the page's folder under ui/, e.g. 'knowledge' */
+  folder: string;
+  /** the stylesheet's file name in that folder */
+  css: string;
+  bundle: () => Promise<PageBundle>;
+}
+
+export function bundledPageRoutes(app: App, page: BundledPage): void {
+  const dir = new URL(`../../../ui/${page.folder}/`, import.meta.url);
+  const read = (name: string) => (fs.existsSync(new URL(name, dir)) ? fs.readFileSync(new URL(name, dir), 'utf8') : '');
+  const html = read('index.html');
+  const style = read(page.css);
+  app.get(page.url, { schema: { hide: true } }, async (_request, reply) => pageHeaders(reply).send(html));
+  app.get(`${page.url}/app.css`, { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(style),
+  );
+  app.get(`${page.url}/app.js`, { schema: { hide: true } }, async (request, reply) => {
+    const bundle = await page.bundle();
+    reply.header('etag', bundle.etag).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
+    if (request.headers['if-none-match'] === bundle.etag) return reply.status(304).send();
+    return reply.type('text/javascript; charset=utf-8').send(bundle.code);
+  });
+}
