@@ -34,6 +34,20 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   [`POST ${one}/notes`]: { area: 'conversations', allowed: 400 },
   [`POST ${one}/typing`]: { area: 'conversations', allowed: 400 },
   [`GET ${one}/visitor`]: { area: 'conversations', allowed: 200 },
+  [`POST ${one}/resolve`]: { area: 'conversations', allowed: 400 },
+  [`POST ${one}/reopen`]: { area: 'conversations', allowed: 400 },
+  [`POST ${one}/snooze`]: { area: 'conversations', allowed: 400 },
+  [`POST ${one}/transfer`]: { area: 'conversations', allowed: 400 },
+  'GET /console/api/search': { area: 'conversations', allowed: 200 },
+  'GET /console/api/teams': { area: 'conversations', allowed: 200 },
+  'POST /console/api/teams': { area: 'conversations', allowed: 400 },
+  'PUT /console/api/teams/{teamId}/members': { area: 'conversations', allowed: 400 },
+  'DELETE /console/api/teams/{teamId}': { area: 'conversations', allowed: 400 },
+  // broadcasts are the designer's, as analytics (broadcasts.md)
+  'GET /console/api/bots/{botId}/broadcasts': { area: 'design', allowed: 200 },
+  'POST /console/api/bots/{botId}/broadcasts': { area: 'design', allowed: 400 },
+  'POST /console/api/bots/{botId}/broadcasts/preview': { area: 'design', allowed: 400 },
+  'POST /console/api/bots/{botId}/broadcasts/{BroadcastId}/cancel': { area: 'design', allowed: 400 },
   'GET /console/api/me/avatar': { area: 'any', allowed: 200 },
   'PUT /console/api/me/avatar': { area: 'any', allowed: 400 },
   'GET /console/api/events': { area: 'conversations', allowed: 200 },
@@ -89,7 +103,7 @@ for (const kind of databaseKinds()) {
       };
       routes = consoleApiRoutes(server.running.app, context).map((route) => ({
         ...route,
-        path: route.path.replace('hostile-param', '1') + (route.template.endsWith('/diff') ? '?from=1&to=draft' : ''),
+        path: route.path.replace('hostile-param', '1') + (route.template.endsWith('/diff') ? '?from=1&to=draft' : route.template.endsWith('/search') ? '?q=hello' : ''),
       }));
     });
     after(() => server.close());

@@ -49,6 +49,7 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     userId: ours.userId,
     userid: ours.userId,
     cannedId: ours.cannedId,
+    teamId: ours.teamId,
     mode: 'view',
     hours: '1',
     Version: '1',
@@ -58,7 +59,8 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
   const l = label(route);
   if (['GET /custom/position', 'GET /custom/values', 'GET /custom/state'].includes(l)) path += `?userid=${encodeURIComponent(ours.userId)}`;
   if (l === 'GET /custom/value') path += `?userid=${encodeURIComponent(ours.userId)}&type=variable&name=company`;
-  if (l === 'GET /web/{key}/events') path += `?userid=${encodeURIComponent(ours.webUserId)}`;
+  if (l === 'GET /web/{key}/events' || l === 'GET /web/{key}/queue') path += `?userid=${encodeURIComponent(ours.webUserId)}`;
+  if (l === 'GET /console/api/search') path += '?q=hello';
   if (route.template.startsWith('/apihook/')) headers['user-id'] = ours.userId;
   const bodies: Record<string, unknown> = {
     'POST /custom/chat': { UserId: ours.userId, Command: 'READY' },
@@ -85,6 +87,13 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     'POST /console/api/conversations/{botId}/{userId}/notes': { Text: 'a note' },
     'POST /console/api/canned': { Shortcut: 'from-test', Text: 'hello' },
     'PUT /console/api/canned/{cannedId}': { Shortcut: 'from-test', Text: 'hello' },
+    'POST /console/api/conversations/{botId}/{userId}/transfer': { OperatorId: 'someone' },
+    'POST /console/api/conversations/{botId}/{userId}/snooze': { Minutes: 60 },
+    'POST /console/api/teams': { Name: 'A team' },
+    'PUT /console/api/teams/{teamId}/members': { OperatorIds: [] },
+    'PUT /console/api/me/avatar': { AvatarUrl: null },
+    'POST /console/api/bots/{botId}/broadcasts': { Name: 'Sale', Behaviour: 'Main', Audience: { UserIds: [ours.userId] } },
+    'POST /console/api/bots/{botId}/broadcasts/preview': { Audience: { UserIds: [ours.userId] } },
   };
   let body = bodies[l];
   if (body === undefined && carriesBody(route)) {
@@ -204,7 +213,8 @@ for (const kind of databaseKinds()) {
         // A conversation of our bot, or (analytics) our bot itself: either answers as a missing one.
         if (access === 'session' && has(route, 'botId')) return { status: 404, code: has(route, 'userId') ? 'CONVERSATION_NOT_FOUND' : 'BOT_NOT_FOUND' };
         if (access === 'session' && has(route, 'cannedId')) return { status: 404, code: 'CANNED_RESPONSE_NOT_FOUND' };
-        if (l === 'POST /web/{key}/messages' || l === 'GET /web/{key}/events') return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
+        if (access === 'session' && has(route, 'teamId')) return { status: 404, code: 'TEAM_NOT_FOUND' };
+        if (l === 'POST /web/{key}/messages' || l === 'POST /web/{key}/typing' || l === 'GET /web/{key}/events' || l === 'GET /web/{key}/queue') return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
         if (l === 'POST /share/{code}/api/messages') return { status: 403, code: 'SHARE_READ_ONLY' };
         if (access === 'platform') return { status: 404, code: 'NOT_FOUND' };
         return null;

@@ -31,6 +31,8 @@ export interface Party {
   shareCode: string;
   /** a canned response of the account (console) */
   cannedId: string;
+  /** a team of the account's operators (console) */
+  teamId: string;
   /** GET /bots/{key} right after creation: a 2xx that changed the bot calls for a new party */
   draft: unknown;
 }
@@ -99,6 +101,7 @@ export class World {
       shareCode: party.shareCode,
       botId: party.botId,
       cannedId: party.cannedId,
+      teamId: party.teamId,
       tokens: { admin: ADMIN_TOKEN, account: party.tenant.accountToken, bot: party.tenant.botToken },
     };
   }
@@ -141,6 +144,8 @@ export class World {
     expectStatus(share, 200, 'create a share link');
     const canned = await c.post('/console/api/canned', { Shortcut: `hello-${n}`, Text: `Hello from ${label}` }, { headers: { cookie } });
     expectStatus(canned, 201, 'create a canned response');
+    const team = await c.post('/console/api/teams', { Name: `Team ${label}` }, { headers: { cookie } });
+    expectStatus(team, 201, 'create a team');
     const draft = await c.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken });
     return {
       label,
@@ -156,6 +161,7 @@ export class World {
       cookie,
       shareCode: String(share.body.Url).split('/share/')[1],
       cannedId: String(canned.body.CannedId),
+      teamId: String(team.body.TeamId),
       draft: draft.body,
     };
   }
@@ -247,6 +253,7 @@ export class World {
       reads.values = [`/custom/values?userid=${encodeURIComponent(o.userId)}`, { token: t.botToken }];
       reads.list = ['/console/api/conversations', { headers: { cookie: o.cookie } }];
       reads.canned = ['/console/api/canned', { headers: { cookie: o.cookie } }];
+      reads.teams = ['/console/api/teams', { headers: { cookie: o.cookie } }];
       reads.shared = [`/share/${o.shareCode}/api/conversation`, {}];
     }
     const names = Object.keys(reads);

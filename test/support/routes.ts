@@ -32,6 +32,8 @@ export interface RouteContext {
   botId?: string;
   /** a canned response of the account (console routes carry its id in the path) */
   cannedId?: string;
+  /** a team of the account (console routes carry its id in the path) */
+  teamId?: string;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -54,6 +56,7 @@ function parameterValue(name: string, context: RouteContext): string {
     ...(context.shareCode ? { code: context.shareCode } : {}),
     ...(context.botId ? { botid: context.botId } : {}),
     ...(context.cannedId ? { cannedid: context.cannedId } : {}),
+    ...(context.teamId ? { teamid: context.teamId } : {}),
   };
   return encodeURIComponent(values[name.toLowerCase()] ?? 'hostile-param');
 }
