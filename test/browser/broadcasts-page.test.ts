@@ -94,6 +94,24 @@ describe('the broadcasts page (Chromium)', () => {
     });
   }
 
+  test("the console's nav leads an admin here; an agent is not offered the link", async () => {
+    const { page } = await pageAt(SIZES[0]);
+    await page.goto(`${server.url}/console`);
+    await page.locator('#broadcasts-link').click();
+    await page.waitForURL(`${server.url}/console/broadcasts`);
+    await page.locator('h2', { hasText: 'New broadcast' }).waitFor();
+    await page.context().close();
+    await addOperator(server.client, tenant.accountId, 'agent@example.org', undefined, 'An Agent', 'agent');
+    const context = await browser.newContext();
+    const cookie = (await signIn(server.client, 'agent@example.org')).slice(SESSION_COOKIE.length + 1);
+    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
+    const agentPage = await context.newPage();
+    await agentPage.goto(`${server.url}/console`);
+    await agentPage.locator('#analytics-link').waitFor();
+    assert.equal(await agentPage.locator('#broadcasts-link').isHidden(), true);
+    await context.close();
+  });
+
   test('signed out: the page says to sign in', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

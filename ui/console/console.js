@@ -98,6 +98,7 @@ async function showWorkspace(/** @type {any} */ me) {
   // Agents work on conversations only; the server refuses them the designer and knowledge whatever is shown.
   $('designer-link').hidden = me.Role !== 'designer' && me.Role !== 'admin';
   $('knowledge-link').hidden = $('designer-link').hidden;
+  $('broadcasts-link').hidden = $('designer-link').hidden;
   say('');
   setMe(me.OperatorId);
   await Promise.all([refreshList(), startWorkspace(me)]);
