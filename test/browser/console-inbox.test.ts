@@ -223,7 +223,9 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${server.url}/console`);
-    // focus starts in the e-mail field; nothing below clicks
+    // focus starts in the e-mail field (once the page has found no session: typed before that,
+    // on a loaded machine, the keys went nowhere); nothing below clicks
+    await page.waitForFunction(() => document.activeElement?.id === 'signin-email');
     await page.keyboard.type(keys.operatorEmail);
     await page.keyboard.press('Tab');
     await page.keyboard.type(keys.operatorPassword);

@@ -9,6 +9,7 @@ import { alertOnEvent, initWorkspace, renderWorkspace, startWorkspace } from './
 import { displayName, renderContact, renderTranscript, stateLabel, STATE_CLASSES } from './render.js';
 import { initKeys } from './keys.js';
 import { initInbox, renderInbox } from './inbox.js';
+import { clearVisitorTyping, initVisitor, renderVisitor, showVisitorTyping } from './visitor.js';
 
 const body = document.body;
 const mode = body.dataset.mode === 'share' ? 'share' : 'console';
@@ -206,6 +207,7 @@ async function refreshConversation() {
   if (mode === 'console') {
     renderWorkspace(view);
     renderInbox(c);
+    void attempt(() => renderVisitor(c));
   }
   // Scrolled last, once the panels beside it have taken their width (and so the lines their height).
   if (follow) transcript.scrollTop = transcript.scrollHeight;
@@ -309,6 +311,11 @@ function listen(/** @type {string} */ url) {
     const event = JSON.parse(message.data);
     // Typing is for the user's widget; the console has nothing to refresh for it.
     if (event.Kind === 'typing') return;
+    if (event.Kind === 'visitorTyping') {
+      if (current && event.BotId === current.BotId && event.UserId === current.UserId) showVisitorTyping();
+      return;
+    }
+    if (event.Kind === 'message' && event.Direction === 'USER') clearVisitorTyping();
     if (mode === 'console') alertOnEvent(event);
     if (event.Kind === 'ended') {
       events?.close();
@@ -358,6 +365,7 @@ if (mode === 'share') {
   const host = { call: (/** @type {string} */ m, /** @type {string} */ p, /** @type {unknown} */ b) => api.call(m, p, b), attempt, say, conversationPath: () => (current ? conversationPath() : null), refresh };
   initWorkspace(host);
   initInbox(host);
+  initVisitor({ ...host, open: (botId, userId) => void attempt(() => openConversation(botId, userId)) });
   initKeys({ open: (/** @type {any} */ c) => attempt(() => openConversation(c.BotId, c.UserId)), current: () => current });
   api.call('GET', '/me').then(showWorkspace, () => showSignIn());
 }
