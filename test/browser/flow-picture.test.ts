@@ -94,6 +94,8 @@ describe('the flow picture (Chromium)', () => {
     await flow.focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
+    // the keys scroll the frame; the browser applies it after the key event (later on a loaded machine)
+    await page.waitForFunction(() => document.getElementById('flow')!.scrollLeft > 0, undefined, { timeout: 5000 }).catch(() => undefined);
     assert.ok((await flow.evaluate((f) => f.scrollLeft)) > 0, 'the arrow keys pan');
     await page.keyboard.press('-');
     assert.ok((await page.evaluate(() => document.querySelector('#flow svg')!.getBoundingClientRect().width)) < zoomed, '- zooms out');
