@@ -174,6 +174,7 @@ for (const kind of databaseKinds()) {
       const read = await readEvents(`${server.url}/web/${key}/events?userid=${encodeURIComponent(started.UserId)}`, {
         until: (events) => events.some((e) => e.State === 2),
         opened: () => c.post(`${c.conversationPath(botId, started.UserId)}/takeover`),
+        timeoutMs: 15_000, // the default 5 s ran out on a loaded machine
       });
       assert.deepEqual(read.events.find((e) => e.State === 2), { State: 2, OperatorName: 'Ann Lee', OperatorAvatar: 'https://pics.example.org/ann.png' });
       const resumed = await startWeb(server.client, key, { UserId: started.UserId });

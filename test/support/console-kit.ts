@@ -102,8 +102,9 @@ export async function readEvents(
       while ((end = buffer.indexOf('\n\n')) !== -1) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        // Named events (`ready`) are not messages: a page's onmessage does not see them either.
-        if (block.split('\n').some((l) => l.startsWith('event: '))) continue;
+        // `ready` is the stream's own signal, not a message (a page's onmessage does not see it);
+        // other named events (the widget's `state`) are what the tests read.
+        if (block.split('\n').some((l) => l === 'event: ready')) continue;
         const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
         if (data) result.events.push(JSON.parse(data));
       }
