@@ -14,6 +14,7 @@ import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 import { KNOWLEDGE_LIMITS, type SourceBody } from '../../knowledge/service.js';
 import type { ErrorCode } from '../../shared/errors.js';
+import { AppError } from '../../shared/errors.js';
 import { acceptUploads, type UploadFields } from '../uploads.js';
 import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from '../../engine/actions/knowledge/index.js';
 import { authed, KNOWLEDGE_BODY_LIMIT, type App } from '../app.js';
@@ -42,7 +43,11 @@ interface KnowledgeRoute {
 
 /** The JSON body as it is, or an upload's parts as the service's body. */
 function sourceBodyOf(request: FastifyRequest): SourceBody {
-  if (!request.isMultipart()) return request.body as SourceBody;
+  if (!request.isMultipart()) {
+    // A request with no body at all skips the schema (nothing to check): refused here, not a 500.
+    if (typeof request.body !== 'object' || request.body === null) throw new AppError('INVALID_REQUEST', 'A source is sent as a JSON body or a file upload.', { Field: 'body' });
+    return request.body as SourceBody;
+  }
   const { Name, file } = request.body as UploadFields;
   return { Name, Upload: file };
 }
