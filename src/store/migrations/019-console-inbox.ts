@@ -47,7 +47,11 @@ CREATE INDEX conversation_inbox_team ON conversation_inbox(team_id);
 /** The words of a message as the SQLite index sees them: its parts' `Text` members, nested ones too. */
 export const SQLITE_MESSAGE_WORDS = (row: string) => `(SELECT group_concat(value, ' ') FROM json_tree(${row}.parts) WHERE key = 'Text' AND type = 'text')`;
 /** The same for PostgreSQL, written exactly as the index is, so that the planner uses it. */
-export const PG_MESSAGE_WORDS = (parts: string) => `to_tsvector('simple'::regconfig, jsonb_path_query_array(${parts}::jsonb, 'strict $.**.Text')::text)`;
+// The parts' JSON text as it is stored, not cast to jsonb: jsonb refuses a `\u0000` escape that the
+// text column holds (store round trips), which made such a message fail to be stored at all. The
+// JSON's own keys ("Type", "Text") become words of every message: harmless for a search of what
+// was said.
+export const PG_MESSAGE_WORDS = (parts: string) => `to_tsvector('simple'::regconfig, ${parts})`;
 
 export const consoleInbox: Migration = {
   version: 19,
