@@ -35,9 +35,7 @@ import { Forgetting } from './conversations/forgetting.js';
 import { WebChannel } from './channels/web/web-channel.js';
 import { DEFAULT_MIN_SIMILARITY, type Config } from './config.js';
 import { ConversationTurns } from './conversations/turns.js';
-import { InProcessEventBus, type EventBus } from './conversations/events.js';
-import { RelayedEventBus } from './conversations/relayed-event-bus.js';
-import { MAX_NOTIFY_BYTES, openPostgresRelay } from './store/pg-events.js';
+import { openEventBus } from './event-bus.js';
 import crypto from 'node:crypto';
 import { ControlService } from './conversations/control-service.js';
 import { Maintenance } from './conversations/maintenance.js';
@@ -303,20 +301,6 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       await store.close();
     },
   };
-}
-
-/** One process: an in-process bus. On PostgreSQL (maybe several nodes): relayed with LISTEN/NOTIFY. */
-async function openEventBus(config: Config, log: (line: string) => void = () => undefined): Promise<EventBus> {
-  if (!config.databaseUrl) return new InProcessEventBus();
-  const bus = new RelayedEventBus(crypto.randomUUID(), MAX_NOTIFY_BYTES);
-  const relay = await openPostgresRelay(config.databaseUrl, (payload) => bus.receive(payload), (error) => log(`event relay: ${(error as Error).message}`));
-  bus.attach(relay);
-  return Object.assign(bus, {
-    close: async () => {
-      bus.stop();
-      await relay.close();
-    },
-  });
 }
 
 function redact(url: string): string {
