@@ -51,9 +51,6 @@ export class BroadcastService {
       if (until === undefined || until < at.ms) throw new AppError('INVALID_REQUEST', 'Repeat.Until must be an ISO 8601 time with an offset, not before At.', { Field: 'body.Repeat.Until' });
     }
     assertWritableVariables(Object.entries(body.Variables ?? {}).map(([Name, Value]) => ({ Name, Value })));
-    if ((await this.deps.store.broadcasts.activeCount(bot.id)) >= MAX_ACTIVE_BROADCASTS) {
-      throw new AppError('LIMIT_EXCEEDED', `A bot has at most ${MAX_ACTIVE_BROADCASTS} broadcasts scheduled or running.`, { Limit: 'ActiveBroadcasts', Max: MAX_ACTIVE_BROADCASTS });
-    }
     const record: BroadcastRecord = {
       id: crypto.randomUUID(),
       botId: bot.id,
@@ -78,7 +75,10 @@ export class BroadcastService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.deps.store.broadcasts.insert(record);
+    // counted and written in one step (insertWithin), so concurrent creates cannot pass the cap
+    if (!(await this.deps.store.transaction((tx) => tx.broadcasts.insertWithin(record, MAX_ACTIVE_BROADCASTS)))) {
+      throw new AppError('LIMIT_EXCEEDED', `A bot has at most ${MAX_ACTIVE_BROADCASTS} broadcasts scheduled or running.`, { Limit: 'ActiveBroadcasts', Max: MAX_ACTIVE_BROADCASTS });
+    }
     this.deps.wake();
     return this.view(record);
   }

@@ -85,6 +85,17 @@ export function broadcastRepository(db: Queryable) {
       return rows.map(toRecord);
     },
     /** Broadcasts of the bot that are still to run or running. */
+    /**
+     * Inserts `b` unless its bot already has `max` broadcasts scheduled or running; false then.
+     * Run it in a transaction: on PostgreSQL concurrent creates for one bot queue on the bot's row
+     * (SQLite has one writer), so the count and the insert are one step and the cap holds.
+     */
+    async insertWithin(b: BroadcastRecord, max: number): Promise<boolean> {
+      if (db.dialect === 'postgres') await db.get('SELECT id FROM bots WHERE id = $1 FOR UPDATE', [b.botId]);
+      if ((await this.activeCount(b.botId)) >= max) return false;
+      await this.insert(b);
+      return true;
+    },
     async activeCount(botId: string): Promise<number> {
       const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM broadcasts WHERE bot_id = $1 AND status IN ('scheduled', 'running')", [botId]);
       return Number(row?.n ?? 0);

@@ -3,6 +3,7 @@
 // operator-held conversations left alone; opt-out and back; clicks counted; the conversation back
 // where it stood; the integrator's webhook (messages, `broadcast` events, Delivered); the API's errors.
 import assert from 'node:assert/strict';
+import { MAX_ACTIVE_BROADCASTS } from '../../src/broadcasts/service.js';
 import { after, before, describe, test } from 'node:test';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
@@ -31,6 +32,17 @@ for (const kind of databaseKinds()) {
 
     const start = (tenant: Tenant, userId: string, more: Record<string, unknown> = {}) => chatOk(server, tenant.botToken, { UserId: userId, ...more });
     const pending = async (tenant: Tenant, userId: string) => (await chatOk(server, tenant.botToken, { UserId: userId, Command: 'PENDING' })).Parts.map((p: any) => p.Text);
+
+    test(`concurrent creates cannot pass ${MAX_ACTIVE_BROADCASTS} scheduled broadcasts a bot: the rest are 400 LIMIT_EXCEEDED`, async () => {
+      const { api } = await Broadcasts.forNewBot(server);
+      const body = { Name: 'Later', Behaviour: 'Promo', Audience: { UserIds: ['nobody'] }, At: '2099-01-01T09:00:00+00:00' };
+      const answers = await Promise.all(Array.from({ length: MAX_ACTIVE_BROADCASTS + 10 }, () => api.raw('post', '', body)));
+      const statuses = answers.map((r) => r.status);
+      assert.equal(statuses.filter((st) => st === 201).length, MAX_ACTIVE_BROADCASTS);
+      const refused = answers.filter((r) => r.status !== 201);
+      assert.equal(refused.length, 10);
+      for (const r of refused) assert.deepEqual([r.status, r.body.Code, r.body.Limit], [400, 'LIMIT_EXCEEDED', 'ActiveBroadcasts']);
+    });
 
     test('an audience by tags, variables, channel and activity: the preview counts exactly who is reached; banned, opted-out and operator-held conversations are left alone', async () => {
       const { tenant, api } = await Broadcasts.forNewBot(server);
