@@ -39,6 +39,7 @@ import { openEventBus } from './event-bus.js';
 import crypto from 'node:crypto';
 import { ControlService } from './conversations/control-service.js';
 import { Maintenance } from './conversations/maintenance.js';
+import { indexNewMessages } from './operators/message-index.js';
 import { Retention } from './conversations/retention.js';
 import { ShareService } from './operators/share-service.js';
 import { ConsoleService } from './operators/console-service.js';
@@ -248,6 +249,7 @@ export async function createServices(config: Config, store: Store, options: Star
     () => retention.run(),
     () => preview.prune(),
     () => indexingLeases.failAbandoned(),
+    () => indexNewMessages(store),
   ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();

@@ -10,6 +10,7 @@ import type { ControlService } from '../conversations/control-service.js';
 import type { ConsoleService } from './console-service.js';
 import type { OperatorContext } from './sessions.js';
 import { assigneeOf, textOf, type AssigneeView } from './views.js';
+import { indexNewMessages } from './message-index.js';
 
 export const SEARCH_RESULTS = 50;
 export const TEAMS_LIMIT = 50;
@@ -64,6 +65,7 @@ export class ConsoleInbox {
     const words = searchWords(query);
     if (words.length === 0) return { Results: [] };
     const bots = await this.deps.store.bots.byAccount(ctx.account.id);
+    await indexNewMessages(this.deps.store);
     const hits = await this.deps.store.messageSearch.find(bots.map((b) => b.id), words, SEARCH_RESULTS * 4);
     const seen = new Set<number>();
     const results: SearchHit[] = [];

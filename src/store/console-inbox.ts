@@ -3,7 +3,7 @@
 // conversation state: plain writes, never turns (docs/decisions.md "Console assignment").
 import type { ActivityRecord, InboxRecord, MessageHit, TeamRecord } from '../operators/model.js';
 import type { Queryable } from './driver.js';
-import { PG_MESSAGE_WORDS } from './migrations/019-console-inbox.js';
+import { PG_MESSAGE_WORDS, SQLITE_MESSAGE_WORDS } from './migrations/019-console-inbox.js';
 
 const list = (from: number, n: number) => Array.from({ length: n }, (_x, i) => `$${from + i}`).join(', ');
 
@@ -108,6 +108,22 @@ export function teamRepository(db: Queryable) {
 
 export function messageSearchRepository(db: Queryable) {
   return {
+    /**
+     * SQLite only (Store.indexNewMessages runs it in a transaction: the index and its progress
+     * move together): indexes up to `batch` of the messages stored since the last call.
+     */
+    async catchUp(batch: number): Promise<number> {
+      const progress = await db.get<{ last_id: number }>('SELECT last_id FROM message_search_progress WHERE id = 1');
+      const from = progress?.last_id ?? 0;
+      const next = await db.get<{ top: number | null; n: number }>(
+        'SELECT MAX(id) AS top, COUNT(*) AS n FROM (SELECT id FROM messages WHERE id > $1 ORDER BY id LIMIT $2)',
+        [from, batch],
+      );
+      if (!next || next.top === null || next.n === 0) return 0;
+      await db.run(`INSERT INTO message_search(rowid, body) SELECT m.id, ${SQLITE_MESSAGE_WORDS('m')} FROM messages m WHERE m.id > $1 AND m.id <= $2`, [from, next.top]);
+      await db.run('UPDATE message_search_progress SET last_id = $1 WHERE id = 1', [next.top]);
+      return Number(next.n);
+    },
     /** The newest messages of these bots' conversations that hold every word (as word prefixes). */
     async find(botIds: string[], queryWords: string[], limit: number): Promise<MessageHit[]> {
       // Letters and digits only (operators/console-inbox.ts makes them so): nothing else may reach

@@ -79,6 +79,12 @@ export interface Store extends Repositories {
   migrate(log?: (line: string) => void): Promise<number>;
   ping(): Promise<void>;
   conversationsByState(): Promise<Record<string, number>>;
+  /**
+   * Indexes for the console's search up to `batch` messages stored since the last call, in one
+   * transaction of its own, and says how many (SQLite, migration 022; PostgreSQL's index is kept
+   * as rows are written: 0 without a statement).
+   */
+  indexNewMessages(batch: number): Promise<number>;
   /** SqlDriver.eraseDeleted: the deleted rows gone from the files too (SQLite), after a forget */
   eraseDeleted(): Promise<void>;
   close(): Promise<void>;
@@ -110,6 +116,7 @@ export function storeOver(driver: SqlDriver, secrets: SecretBox): Store {
     },
     ping: async () => void (await driver.get('SELECT 1 AS one')),
     conversationsByState: () => conversationsByState(driver),
+    indexNewMessages: async (batch) => (driver.dialect === 'sqlite' ? driver.transaction((tx) => messageSearchRepository(tx).catchUp(batch)) : 0),
     eraseDeleted: () => driver.eraseDeleted(),
     close: () => driver.close(),
   };
