@@ -14,13 +14,21 @@ test('an unknown word becomes a known one: synonym, hyphen parts, typo; English 
   const reader = {
     stem: (word: string) => word,
     known: (stem: string) => known.has(stem),
-    nearestKnown: (stem: string) => (stem === 'tickt' ? 'ticket' : stem),
+    nearestKnown: (word: string) => (word === 'tickt' ? 'ticket' : undefined),
     synonyms: new Map([['repayment', 'refund']]),
     isEnglish: (word: string) => word === 'walking',
   };
   assert.equal(readEnglish('repayment pls', reader), 'refund please');
   assert.equal(readEnglish('check-in tickt', reader), 'check in ticket');
   assert.equal(readEnglish("walking i'd", reader), "walking i'd");
+  // a word neither known nor English, with nothing near it, stays as it is (out-of-scope evidence)
+  assert.equal(readEnglish('zqx refund', reader), 'zqx refund');
+});
+
+test('contractions typed without their apostrophe are spelled out; those that are words stay', () => {
+  assert.deepEqual(englishWords('hows it going, doesnt work, whens closing'), ['how', 'is', 'it', 'going', 'does', 'not', 'work', 'when', 'is', 'closing']);
+  assert.deepEqual(englishWords('ill were its well lets'), ['ill', 'were', 'its', 'well', 'lets']);
+  assert.deepEqual(englishWords('open 24 hrs, lemme know thru email'), ['open', '24', 'hours', 'let', 'me', 'know', 'through', 'email']);
 });
 
 test('links and addresses are not words of the question', () => {

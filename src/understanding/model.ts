@@ -24,6 +24,7 @@ import { OUT_OF_SCOPE_PT } from './out-of-scope-pt.js';
 import type { NlpLanguage } from './languages.js';
 import { englishWords, readEnglish } from './english.js';
 import { boundCaches, internalsOf, type NlpInternals } from './nlpjs-caches.js';
+import { Vocabulary } from './spelling.js';
 import { englishLemmas, isEnglish, synonymsOf } from './wordnet.js';
 
 /** nlp.js's own name for the out-of-scope class; bot files may not name an intent so (nlp-rules.ts). */
@@ -60,6 +61,8 @@ const classifierSettings = (language: NlpLanguage) => ({
 interface StoredExtras {
   /** English: stem of a word no example uses → the example words it means (WordNet synonyms) */
   synonyms?: Record<string, string>;
+  /** English: the words of the examples, which a typo may be read as (spelling.ts) */
+  words?: string[];
 }
 const EXTRAS_KEY = 'colloquy';
 
@@ -122,19 +125,30 @@ export async function train(section: NlpSection): Promise<string> {
   const exported = nlp.export(true);
   if (language !== 'en') return exported;
   const model = JSON.parse(exported) as Record<string, unknown>;
-  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internalsOf(nlp, 'en')) } satisfies StoredExtras;
+  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internalsOf(nlp, 'en')), words: exampleWords(section) } satisfies StoredExtras;
   return JSON.stringify(model);
 }
 
 /**
- * For each word of the intents' examples, its WordNet synonyms that the model does not know, as
- * stems: a text using one is read with the example's word. A synonym of words of several intents
- * stands for all of them; stopwords ("can" is a synonym of "fire") and short words have none.
+ * For each word of the intents' examples, its WordNet synonyms and derived forms that the model
+ * does not know, as stems: a text using one is read with the example's word ("departure" →
+ * "depart"). Two neighbouring words that WordNet lists as a phrase count too ("call off": "scrub"
+ * → "call off"). A synonym of words of several intents stands for all of them; stopwords ("can"
+ * is a synonym of "fire") and short words have none.
  */
 function englishSynonyms(section: NlpSection, { nlu, stemmer, stopwords }: NlpInternals): Record<string, string> {
   const vocabulary = new Set<string>();
+  const content = (word: string) => word.length >= 3 && !stopwords.isStopword(word) && isLetters(word);
   for (const intent of section.intents ?? []) {
-    for (const example of intent.examples) for (const word of englishWords(example)) if (word.length >= 3 && !stopwords.isStopword(word) && isLetters(word)) vocabulary.add(word);
+    for (const example of intent.examples) {
+      const words = englishWords(example);
+      words.forEach((word, i) => {
+        if (content(word)) vocabulary.add(word);
+        // a phrase WordNet lists ("call off": "cancel", "scrub") means what its synonyms do
+        const next = words[i + 1];
+        if (next !== undefined && isLetters(word) && isLetters(next) && (content(word) || content(next))) vocabulary.add(`${word}_${next}`);
+      });
+    }
   }
   const meanings = new Map<string, Set<string>>();
   for (const [word, synonyms] of synonymsOf(vocabulary)) {
@@ -142,11 +156,21 @@ function englishSynonyms(section: NlpSection, { nlu, stemmer, stopwords }: NlpIn
       const stem = stemmer.stemWord(synonym);
       if (nlu.features[stem]) continue;
       if (!meanings.has(stem)) meanings.set(stem, new Set());
-      meanings.get(stem)!.add(word);
+      meanings.get(stem)!.add(word.replace('_', ' '));
     }
   }
   return Object.fromEntries([...meanings].sort(([a], [b]) => (a < b ? -1 : 1)).map(([stem, words]) => [stem, [...words].sort().join(' ')]));
 }
+
+/** The words of `examples` as a typo may be read (spelling.ts), sorted. */
+function wordsOf(examples: Iterable<string>): string[] {
+  const words = new Set<string>();
+  for (const example of examples) for (const word of englishWords(example)) if (word.length >= 3 && isLetters(word)) words.add(word);
+  return [...words].sort();
+}
+const exampleWords = (section: NlpSection) => wordsOf((section.intents ?? []).flatMap((intent) => intent.examples));
+/** a typo of an out-of-scope word is read as that word, for every English model */
+let outOfScopeWords: readonly string[] | undefined;
 
 const isLetters = (word: string) => [...word].every((c) => c >= 'a' && c <= 'z');
 
@@ -156,10 +180,13 @@ async function englishReading(model: string, { nlu, stemmer }: NlpInternals): Pr
   // models stored before issue 22's synonyms have none; they still get the shorthand and typos
   const synonyms = new Map(Object.entries(extras?.synonyms ?? {}));
   const lemmas = await englishLemmas();
+  // models stored before the words were kept have only their stems to be read as
+  outOfScopeWords ??= wordsOf(OUT_OF_SCOPE_EN);
+  const vocabulary = new Vocabulary([...(extras?.words ?? []), ...outOfScopeWords, ...Object.keys(nlu.features)]);
   const reader = {
     stem: (word: string) => stemmer.stemWord(word),
     known: (stem: string) => nlu.features[stem] !== undefined,
-    nearestKnown: (stem: string) => nlu.spellCheck.checkToken(stem, 1),
+    nearestKnown: (word: string) => vocabulary.nearest(word),
     synonyms,
     isEnglish: (word: string) => isEnglish(word, lemmas),
   };
