@@ -1,7 +1,7 @@
 // Reading English before nlp.js: shorthand only as whole words, contractions left to nlp.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { englishWords, readEnglish } from './english.js';
+import { englishWords, readEnglish, TYPO_LOOKUPS } from './english.js';
 
 test('chat shorthand is spelled out for whole words only; punctuation goes', () => {
   assert.deepEqual(englishWords('can u get me on a flight pls?'), ['can', 'you', 'get', 'me', 'on', 'a', 'flight', 'please']);
@@ -35,4 +35,22 @@ test('links and addresses are not words of the question', () => {
   assert.deepEqual(englishWords('Track https://example.org/track?id=7 please'), ['track', 'please']);
   assert.deepEqual(englishWords('see www.example.com or write to ann@example.org now'), ['see', 'or', 'write', 'to', 'now']);
   assert.deepEqual(englishWords('reach me @ home'), ['reach', 'me', 'home']);
+});
+
+test('a text gets at most TYPO_LOOKUPS typo look-ups: the words after stay as written', () => {
+  let calls = 0;
+  const reader = {
+    stem: (word: string) => word,
+    known: () => false,
+    nearestKnown: () => {
+      calls += 1;
+      return 'refund';
+    },
+    synonyms: new Map<string, string>(),
+    isEnglish: () => false,
+  };
+  const words = Array.from({ length: TYPO_LOOKUPS + 4 }, (_, i) => `zq${String.fromCharCode(97 + i)}x`);
+  const read = readEnglish(words.join(' '), reader).split(' ');
+  assert.equal(calls, TYPO_LOOKUPS);
+  assert.deepEqual(read, [...Array<string>(TYPO_LOOKUPS).fill('refund'), ...words.slice(TYPO_LOOKUPS)]);
 });

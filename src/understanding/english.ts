@@ -149,9 +149,17 @@ export interface EnglishReader {
   isEnglish(word: string): boolean;
 }
 
+/**
+ * Typo look-ups a text gets: each scans the model's words of a similar length (spelling.ts), and
+ * a 16 KB text of made-up words would otherwise cost a scan per word on the turn's path. A chat
+ * message has a few typos; the words after the 16th unknown one stay as written.
+ */
+export const TYPO_LOOKUPS = 16;
+
 /** A text as the model's own words, ready for nlp.js (which tokenizes and stems it again). */
 export function readEnglish(text: string, reader: EnglishReader): string {
   const out: string[] = [];
+  let lookups = 0;
   const read = (word: string) => {
     const stem = reader.stem(word);
     if (reader.known(stem)) out.push(word);
@@ -160,8 +168,10 @@ export function readEnglish(text: string, reader: EnglishReader): string {
     else if (word.includes('-')) {
       for (const part of word.split('-')) if (part !== '') read(part);
     } else if (reader.synonyms.has(stem)) out.push(reader.synonyms.get(stem)!);
-    else if (!reader.isEnglish(word)) out.push(reader.nearestKnown(word) ?? word);
-    else out.push(word);
+    else if (lookups < TYPO_LOOKUPS && !reader.isEnglish(word)) {
+      lookups += 1;
+      out.push(reader.nearestKnown(word) ?? word);
+    } else out.push(word);
   };
   for (const word of englishWords(text)) read(word);
   return out.join(' ');
