@@ -130,25 +130,14 @@ export async function train(section: NlpSection): Promise<string> {
 }
 
 /**
- * For each word of the intents' examples, its WordNet synonyms and derived forms that the model
- * does not know, as stems: a text using one is read with the example's word ("departure" →
- * "depart"). Two neighbouring words that WordNet lists as a phrase count too ("call off": "scrub"
- * → "call off"). A synonym of words of several intents stands for all of them; stopwords ("can"
- * is a synonym of "fire") and short words have none.
+ * For each word of the intents' examples, its WordNet synonyms that the model does not know, as
+ * stems: a text using one is read with the example's word. A synonym of words of several intents
+ * stands for all of them; stopwords ("can" is a synonym of "fire") and short words have none.
  */
 function englishSynonyms(section: NlpSection, { nlu, stemmer, stopwords }: NlpInternals): Record<string, string> {
   const vocabulary = new Set<string>();
-  const content = (word: string) => word.length >= 3 && !stopwords.isStopword(word) && isLetters(word);
   for (const intent of section.intents ?? []) {
-    for (const example of intent.examples) {
-      const words = englishWords(example);
-      words.forEach((word, i) => {
-        if (content(word)) vocabulary.add(word);
-        // a phrase WordNet lists ("call off": "cancel", "scrub") means what its synonyms do
-        const next = words[i + 1];
-        if (next !== undefined && isLetters(word) && isLetters(next) && (content(word) || content(next))) vocabulary.add(`${word}_${next}`);
-      });
-    }
+    for (const example of intent.examples) for (const word of englishWords(example)) if (word.length >= 3 && !stopwords.isStopword(word) && isLetters(word)) vocabulary.add(word);
   }
   const meanings = new Map<string, Set<string>>();
   for (const [word, synonyms] of synonymsOf(vocabulary)) {
@@ -156,7 +145,7 @@ function englishSynonyms(section: NlpSection, { nlu, stemmer, stopwords }: NlpIn
       const stem = stemmer.stemWord(synonym);
       if (nlu.features[stem]) continue;
       if (!meanings.has(stem)) meanings.set(stem, new Set());
-      meanings.get(stem)!.add(word.replace('_', ' '));
+      meanings.get(stem)!.add(word);
     }
   }
   return Object.fromEntries([...meanings].sort(([a], [b]) => (a < b ? -1 : 1)).map(([stem, words]) => [stem, [...words].sort().join(' ')]));

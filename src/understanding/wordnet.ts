@@ -57,17 +57,8 @@ export function isEnglish(word: string, known: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** A synset's words, and its "derivationally related form" pointers (word n of it → word m of another). */
-interface Synset {
-  words: string[];
-  derived: Array<{ source: number; part: string; offset: number; target: number }>;
-}
-
-// a pointer's part of speech as data files name it ("s", an adjective satellite, is in data.adj)
-const FILE_OF: Readonly<Record<string, (typeof PARTS)[number]>> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
-
-/** Reads one synset (data files are addressed by byte offset; a line ends with "\n"). */
-function readSynset(fd: number, offset: number): Synset {
+/** Reads one synset's words (data files are addressed by byte offset; a line ends with "\n"). */
+function synsetWords(fd: number, offset: number): string[] {
   const buffer = Buffer.alloc(4096);
   const read = readSync(fd, buffer, 0, buffer.length, offset);
   const head = buffer.toString('latin1', 0, read).split('\n', 1)[0].split(' ');
@@ -75,28 +66,18 @@ function readSynset(fd: number, offset: number): Synset {
   const words: string[] = [];
   // "offset lex_filenum ss_type w_cnt word lex_id word lex_id ..."; adjectives may carry "(a)"
   for (let i = 0; i < count && 4 + 2 * i < head.length; i++) words.push(head[4 + 2 * i].replace(/\(.*\)$/, '').toLowerCase());
-  // "... p_cnt pointer_symbol synset_offset pos source/target ..." (source/target: two hex words)
-  const derived: Synset['derived'] = [];
-  const pointers = 4 + 2 * count;
-  for (let i = 0, at = pointers + 1; i < Number(head[pointers]) && at + 3 < head.length; i++, at += 4) {
-    if (head[at] !== '+') continue;
-    const ends = head[at + 3];
-    derived.push({ source: parseInt(ends.slice(0, 2), 16), part: head[at + 2], offset: Number(head[at + 1]), target: parseInt(ends.slice(2), 16) });
-  }
-  return { words, derived };
+  return words;
 }
 
 /**
  * The single-word synonyms of each word (words sharing a synset with it, any part of speech, any
- * sense) and its derivationally related forms ("departure" of "depart", "booking" of "book"),
- * sorted. A word may be a two-word phrase written with `_` ("check_in": "register"). Reads the
- * index files through once and one line per synset or derived form: training only.
+ * sense), sorted. Reads the index files through once and one line per synset: training only.
  */
 export function synonymsOf(words: ReadonlySet<string>): Map<string, string[]> {
   const found = new Map<string, Set<string>>();
-  const files = new Map(PARTS.map((part) => [part, openSync(`${DICT}/data.${part}`, 'r')]));
-  try {
-    for (const part of PARTS) {
+  for (const part of PARTS) {
+    const fd = openSync(`${DICT}/data.${part}`, 'r');
+    try {
       for (const [lemma, line] of indexLines(readFileSync(`${DICT}/index.${part}`, 'latin1'))) {
         if (!words.has(lemma)) continue;
         // "lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset..."
@@ -104,20 +85,12 @@ export function synonymsOf(words: ReadonlySet<string>): Map<string, string[]> {
         const senses = Number(fields[2]);
         const offsets = fields.slice(fields.length - senses);
         const synonyms = found.get(lemma) ?? new Set<string>();
-        const add = (word: string | undefined) => {
-          if (word !== undefined && word !== lemma && !word.includes('_')) synonyms.add(word);
-        };
-        for (const offset of offsets) {
-          const synset = readSynset(files.get(part)!, Number(offset));
-          synset.words.forEach(add);
-          const position = synset.words.indexOf(lemma) + 1;
-          for (const d of synset.derived) if (d.source === position && FILE_OF[d.part]) add(readSynset(files.get(FILE_OF[d.part])!, d.offset).words[d.target - 1]);
-        }
+        for (const offset of offsets) for (const word of synsetWords(fd, Number(offset))) if (word !== lemma && !word.includes('_')) synonyms.add(word);
         found.set(lemma, synonyms);
       }
+    } finally {
+      closeSync(fd);
     }
-  } finally {
-    for (const fd of files.values()) closeSync(fd);
   }
   return new Map([...found].map(([word, synonyms]) => [word, [...synonyms].sort()]));
 }
