@@ -164,7 +164,7 @@ let outOfScopeWords: readonly string[] | undefined;
 const isLetters = (word: string) => [...word].every((c) => c >= 'a' && c <= 'z');
 
 /** English texts are read into the model's own words first (english.ts). */
-async function englishReading(model: string, { nlu, stemmer }: NlpInternals): Promise<(text: string) => string> {
+async function englishReading(model: string, { nlu, stemmer, stopwords }: NlpInternals): Promise<(text: string) => string> {
   const extras = (JSON.parse(model) as Record<string, StoredExtras | undefined>)[EXTRAS_KEY];
   // models stored before issue 22's synonyms have none; they still get the shorthand and typos
   const synonyms = new Map(Object.entries(extras?.synonyms ?? {}));
@@ -177,7 +177,8 @@ async function englishReading(model: string, { nlu, stemmer }: NlpInternals): Pr
     known: (stem: string) => nlu.features[stem] !== undefined,
     nearestKnown: (word: string) => vocabulary.nearest(word),
     synonyms,
-    isEnglish: (word: string) => isEnglish(word, lemmas),
+    // WordNet has no function words ("were", "does", "whom"): a stopword is English too
+    isEnglish: (word: string) => isEnglish(word, lemmas) || stopwords.isStopword(word),
   };
   return (text) => readEnglish(text, reader);
 }
