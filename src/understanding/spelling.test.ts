@@ -16,6 +16,11 @@ test('edit distance: insert, delete, substitute and a swap of neighbours are one
   assert.equal(editDistance('walking', 'talking', 1), 1);
   assert.equal(editDistance('abc', 'abcdef', 2), 3);
   assert.equal(editDistance('', 'ab', 2), 2);
+  // long words: only the band is computed, the answer is the same
+  const long = 'ab'.repeat(2_500);
+  assert.equal(editDistance(`${long}xy`, `${long}yx`, 2), 1);
+  assert.equal(editDistance(`${long}xyz`, `z${long}xy`, 2), 2);
+  assert.equal(editDistance(`${long}xyz`, `${long}qrs`, 2), 3);
 });
 
 test('edits allowed grow with the word: none under 4 letters, one up to 7, two from 8', () => {

@@ -13,20 +13,25 @@ export const editsAllowed = (length: number): number => (length < 4 ? 0 : length
 /**
  * The optimal-string-alignment distance (insert, delete, substitute, swap two neighbours) between
  * `a` and `b`, or `limit + 1` as soon as it must exceed `limit`. Only cells within `limit` of the
- * diagonal are computed.
+ * diagonal are computed, in three rows allocated once: a comparison costs O(length × limit), not
+ * O(length²), however long the words.
  */
 export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  const width = b.length + 1;
   const far = limit + 1;
-  let before = new Array<number>(width).fill(far);
-  let previous = new Array<number>(width);
-  for (let j = 0; j < width; j++) previous[j] = j <= limit ? j : far;
+  const width = b.length + 1;
+  let before = new Int32Array(width).fill(far);
+  let previous = new Int32Array(width).fill(far);
+  let current = new Int32Array(width).fill(far);
+  for (let j = 0; j <= Math.min(limit, b.length); j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = new Array<number>(width).fill(far);
-    if (i <= limit) current[0] = i;
-    let best = current[0];
-    for (let j = Math.max(1, i - limit); j <= Math.min(b.length, i + limit); j++) {
+    const lo = Math.max(1, i - limit);
+    const hi = Math.min(b.length, i + limit);
+    // the cells just outside the band are read by the next rows: out of reach
+    current[lo - 1] = lo === 1 && i <= limit ? i : far;
+    if (hi + 1 < width) current[hi + 1] = far;
+    let best = current[lo - 1];
+    for (let j = lo; j <= hi; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
@@ -34,8 +39,7 @@ export function editDistance(a: string, b: string, limit: number): number {
       best = Math.min(best, current[j]);
     }
     if (best > limit) return far;
-    before = previous;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
   return Math.min(previous[b.length], far);
 }
