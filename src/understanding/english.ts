@@ -4,9 +4,10 @@
 // 1. chat shorthand, whole words only ("u" → "you", "pls" → "please"); an unknown hyphenated word
 //    is read as its parts ("check-in" → "check in" when the examples only say "check in");
 // 2. a synonym (WordNet, found at training and stored with the model): "repayment" → "refund";
-// 3. a typo: a word that is not English ("boardng", "refnd") becomes the known stem one letter
-//    away, as nlp.js's own spell check would, but a real word ("walking", "late") is left alone.
-// Every step is a table look-up or a scan of the model's stems, so reading costs O(words).
+// 3. a typo: a word that is not English ("boardng", "refnd", "cancle") becomes the nearest word
+//    or stem the model knows (spelling.ts), but a real word ("walking", "late") is left alone.
+// Every step is a table look-up or a bounded scan of the model's words, so reading is linear in
+// the text.
 
 /**
  * Chat shorthand and abbreviations as people type them to a support bot, each the words it
@@ -29,6 +30,41 @@ export const CHAT_SHORTHAND: Readonly<Record<string, string>> = Object.freeze({
   wont: 'will not',
   didnt: 'did not',
   isnt: 'is not',
+  // the other contractions as typed without their apostrophe (those that are not words themselves:
+  // "ill", "its", "well", "were", "id", "hell" and "lets" stay as they are)
+  doesnt: 'does not',
+  hasnt: 'has not',
+  havent: 'have not',
+  hadnt: 'had not',
+  wasnt: 'was not',
+  werent: 'were not',
+  arent: 'are not',
+  couldnt: 'could not',
+  wouldnt: 'would not',
+  shouldnt: 'should not',
+  hows: 'how is',
+  wheres: 'where is',
+  whens: 'when is',
+  whos: 'who is',
+  thats: 'that is',
+  theres: 'there is',
+  youre: 'you are',
+  theyre: 'they are',
+  youve: 'you have',
+  lemme: 'let me',
+  gimme: 'give me',
+  ya: 'you',
+  abt: 'about',
+  ppl: 'people',
+  cuz: 'because',
+  coz: 'because',
+  rn: 'right now',
+  thru: 'through',
+  tonite: 'tonight',
+  nite: 'night',
+  hrs: 'hours',
+  hr: 'hour',
+  mins: 'minutes',
   gonna: 'going to',
   wanna: 'want to',
   gotta: 'got to',
@@ -105,17 +141,25 @@ export interface EnglishReader {
   stem(word: string): string;
   /** the model's stems (its examples' and the out-of-scope set's) */
   known(stem: string): boolean;
-  /** the known stem at edit distance 1, or the stem itself (nlp.js's spell check) */
-  nearestKnown(stem: string): string;
+  /** the nearest word or stem the model knows, if one is near enough (spelling.ts) */
+  nearestKnown(word: string): string | undefined;
   /** stem of a word the examples do not use → words of the examples with its meaning */
   synonyms: ReadonlyMap<string, string>;
   /** English words (WordNet), which are never typos */
   isEnglish(word: string): boolean;
 }
 
+/**
+ * Typo look-ups a text gets: each scans the model's words of a similar length (spelling.ts), and
+ * a 16 KB text of made-up words would otherwise cost a scan per word on the turn's path. A chat
+ * message has a few typos; the words after the 16th unknown one stay as written.
+ */
+export const TYPO_LOOKUPS = 16;
+
 /** A text as the model's own words, ready for nlp.js (which tokenizes and stems it again). */
 export function readEnglish(text: string, reader: EnglishReader): string {
   const out: string[] = [];
+  let lookups = 0;
   const read = (word: string) => {
     const stem = reader.stem(word);
     if (reader.known(stem)) out.push(word);
@@ -124,8 +168,10 @@ export function readEnglish(text: string, reader: EnglishReader): string {
     else if (word.includes('-')) {
       for (const part of word.split('-')) if (part !== '') read(part);
     } else if (reader.synonyms.has(stem)) out.push(reader.synonyms.get(stem)!);
-    else if (word.length >= 4 && !reader.isEnglish(word)) out.push(reader.nearestKnown(stem));
-    else out.push(word);
+    else if (lookups < TYPO_LOOKUPS && !reader.isEnglish(word)) {
+      lookups += 1;
+      out.push(reader.nearestKnown(word) ?? word);
+    } else out.push(word);
   };
   for (const word of englishWords(text)) read(word);
   return out.join(' ');

@@ -24,6 +24,7 @@ import { OUT_OF_SCOPE_PT } from './out-of-scope-pt.js';
 import type { NlpLanguage } from './languages.js';
 import { englishWords, readEnglish } from './english.js';
 import { boundCaches, internalsOf, type NlpInternals } from './nlpjs-caches.js';
+import { Vocabulary } from './spelling.js';
 import { englishLemmas, isEnglish, synonymsOf } from './wordnet.js';
 
 /** nlp.js's own name for the out-of-scope class; bot files may not name an intent so (nlp-rules.ts). */
@@ -60,6 +61,8 @@ const classifierSettings = (language: NlpLanguage) => ({
 interface StoredExtras {
   /** English: stem of a word no example uses → the example words it means (WordNet synonyms) */
   synonyms?: Record<string, string>;
+  /** English: the words of the examples, which a typo may be read as (spelling.ts) */
+  words?: string[];
 }
 const EXTRAS_KEY = 'colloquy';
 
@@ -122,7 +125,7 @@ export async function train(section: NlpSection): Promise<string> {
   const exported = nlp.export(true);
   if (language !== 'en') return exported;
   const model = JSON.parse(exported) as Record<string, unknown>;
-  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internalsOf(nlp, 'en')) } satisfies StoredExtras;
+  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internalsOf(nlp, 'en')), words: exampleWords(section) } satisfies StoredExtras;
   return JSON.stringify(model);
 }
 
@@ -148,20 +151,34 @@ function englishSynonyms(section: NlpSection, { nlu, stemmer, stopwords }: NlpIn
   return Object.fromEntries([...meanings].sort(([a], [b]) => (a < b ? -1 : 1)).map(([stem, words]) => [stem, [...words].sort().join(' ')]));
 }
 
+/** The words of `examples` as a typo may be read (spelling.ts), sorted. */
+function wordsOf(examples: Iterable<string>): string[] {
+  const words = new Set<string>();
+  for (const example of examples) for (const word of englishWords(example)) if (word.length >= 3 && isLetters(word)) words.add(word);
+  return [...words].sort();
+}
+const exampleWords = (section: NlpSection) => wordsOf((section.intents ?? []).flatMap((intent) => intent.examples));
+/** a typo of an out-of-scope word is read as that word, for every English model */
+let outOfScopeWords: readonly string[] | undefined;
+
 const isLetters = (word: string) => [...word].every((c) => c >= 'a' && c <= 'z');
 
 /** English texts are read into the model's own words first (english.ts). */
-async function englishReading(model: string, { nlu, stemmer }: NlpInternals): Promise<(text: string) => string> {
+async function englishReading(model: string, { nlu, stemmer, stopwords }: NlpInternals): Promise<(text: string) => string> {
   const extras = (JSON.parse(model) as Record<string, StoredExtras | undefined>)[EXTRAS_KEY];
   // models stored before issue 22's synonyms have none; they still get the shorthand and typos
   const synonyms = new Map(Object.entries(extras?.synonyms ?? {}));
   const lemmas = await englishLemmas();
+  // models stored before the words were kept have only their stems to be read as
+  outOfScopeWords ??= wordsOf(OUT_OF_SCOPE_EN);
+  const vocabulary = new Vocabulary([...(extras?.words ?? []), ...outOfScopeWords, ...Object.keys(nlu.features)]);
   const reader = {
     stem: (word: string) => stemmer.stemWord(word),
     known: (stem: string) => nlu.features[stem] !== undefined,
-    nearestKnown: (stem: string) => nlu.spellCheck.checkToken(stem, 1),
+    nearestKnown: (word: string) => vocabulary.nearest(word),
     synonyms,
-    isEnglish: (word: string) => isEnglish(word, lemmas),
+    // WordNet has no function words ("were", "does", "whom"): a stopword is English too
+    isEnglish: (word: string) => isEnglish(word, lemmas) || stopwords.isStopword(word),
   };
   return (text) => readEnglish(text, reader);
 }
