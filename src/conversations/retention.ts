@@ -1,7 +1,8 @@
 // What the maintenance pass deletes because it is old or too much (docs/limits.md): missed texts
 // older than their age limit or beyond a bot's newest (a conversation's own bound is kept by the
-// turn's write), outbox rows delivered more than a week ago and failed ones a month after their last
-// attempt. Runs at most once a minute per
+// turn's write), outbox rows delivered more than a week ago or older than a bot's newest 1,000, and
+// failed ones a month after their last attempt. Pending rows are never deleted: what was
+// acknowledged is delivered. Runs at most once a minute per
 // node; every step is idempotent, so any number of nodes may run it.
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
@@ -10,6 +11,11 @@ import { LIMITS } from './limits.js';
 const DAY_MS = 24 * 3_600_000;
 /** Delivered outbox rows (bodies hold what was said) are kept this long for GET /bots/{APIKey}/deliveries. */
 export const DELIVERED_OUTBOX_DAYS = 7;
+/**
+ * And only a bot's newest this many rows keep their delivered ones: twice what the deliveries list
+ * shows. A week alone let a busy bot keep gigabytes (the 10-minute soak stored 18 MB of them).
+ */
+export const DELIVERED_OUTBOX_PER_BOT = 1000;
 /** Failed ones are kept longer, so that an integrator back from a long outage can still redeliver them. */
 export const FAILED_OUTBOX_DAYS = 30;
 const EVERY_MS = 60_000;
@@ -33,6 +39,7 @@ export class Retention {
     // Only a bot that missed something since the last pass can be over its cap.
     for (const botId of await missedTexts.botsSince(since)) await missedTexts.keepNewest(botId, LIMITS.missedTextsPerBot);
     await inBatches((batch) => outbox.pruneDelivered(now - DELIVERED_OUTBOX_DAYS * DAY_MS, batch));
+    for (const botId of await outbox.botsDeliveredSince(since)) await inBatches((batch) => outbox.pruneDeliveredBeyond(botId, DELIVERED_OUTBOX_PER_BOT, batch));
     await inBatches((batch) => outbox.pruneFailed(now - FAILED_OUTBOX_DAYS * DAY_MS, batch));
   }
 }

@@ -134,6 +134,19 @@ export function outboxRepository(db: Queryable) {
       return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'delivered' AND delivered_at < $1 LIMIT $2)", [before, batch]);
     },
     /** Failed rows whose last attempt was before `before` (outbox_due covers status and that time). */
+    /** The bots with a row delivered at or after `since`: only they can be over their count. */
+    async botsDeliveredSince(since: number): Promise<string[]> {
+      const rows = await db.all<{ bot_id: string }>("SELECT DISTINCT bot_id FROM outbox WHERE status = 'delivered' AND delivered_at >= $1", [since]);
+      return rows.map((r) => r.bot_id);
+    },
+    /** Deletes up to `batch` of a bot's delivered rows older than its newest `keep` rows (of any status); how many went. */
+    async pruneDeliveredBeyond(botId: string, keep: number, batch: number): Promise<number> {
+      const edge = await db.get<{ id: number }>('SELECT id FROM outbox WHERE bot_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2', [botId, keep]);
+      if (!edge) return 0;
+      return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE bot_id = $1 AND id <= $2 AND status = 'delivered' LIMIT $3)", [
+        botId, Number(edge.id), batch,
+      ]);
+    },
     async pruneFailed(before: number, batch: number): Promise<number> {
       return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'failed' AND next_attempt_at < $1 LIMIT $2)", [before, batch]);
     },

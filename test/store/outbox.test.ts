@@ -62,5 +62,31 @@ for (const kind of databaseKinds()) {
       assert.equal(await outbox.pruneFailed(5000, 10), 1);
       assert.deepEqual((await outbox.byBot(bot.id, 10)).map((r) => r.deliveryId).sort(), ['new-failed', 'old-delivered', 'pending']);
     });
+    test("pruneDeliveredBeyond deletes a bot's delivered rows older than its newest `keep`, never a pending or failed one, nor another bot's", async () => {
+      const { bot, row } = await setup();
+      const other = await setup();
+      const { outbox } = ctx.store;
+      for (const d of ['d1', 'd2', 'd3', 'd4', 'd5']) await outbox.insert(row(d));
+      await outbox.insert(other.row('o1'));
+      const settle = async (deliveryId: string, status: 'failed' | 'delivered', at: number) => {
+        const claimed = (await outbox.claimDue(at, at + 60_000, 10)).find((r) => r.deliveryId === deliveryId)!;
+        await outbox.recordAttempt(claimed.id, claimed.claimedUntil, { status, statusCode: 200, error: null, nextAttemptAt: at, at });
+      };
+      // each settle after the claims of the one before have run out (60 s)
+      await settle('o1', 'delivered', 200_000);
+      await settle('d1', 'delivered', 300_000);
+      await settle('d2', 'delivered', 400_000);
+      await settle('d3', 'failed', 500_000);
+      await settle('d4', 'delivered', 600_000);
+      assert.deepEqual(await outbox.botsDeliveredSince(550_000), [bot.id]);
+      assert.deepEqual((await outbox.botsDeliveredSince(0)).sort(), [bot.id, other.bot.id].sort());
+      // the newest row (d5, pending) is kept in full; of the older ones only the delivered go, in batches
+      assert.equal(await outbox.pruneDeliveredBeyond(bot.id, 1, 2), 2);
+      assert.equal(await outbox.pruneDeliveredBeyond(bot.id, 1, 2), 1);
+      assert.equal(await outbox.pruneDeliveredBeyond(bot.id, 1, 2), 0);
+      assert.deepEqual((await outbox.byBot(bot.id, 10)).map((r) => [r.deliveryId, r.status]), [['d5', 'pending'], ['d3', 'failed']]);
+      assert.deepEqual((await outbox.byBot(other.bot.id, 10)).map((r) => r.deliveryId), ['o1']);
+      assert.equal(await outbox.pruneDeliveredBeyond(other.bot.id, 1, 10), 0);
+    });
   });
 }
