@@ -269,7 +269,10 @@ async function listTables(raw: RawDatabase, kind: DatabaseKind): Promise<string[
     kind === 'sqlite'
       ? await raw.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       : await raw.all("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1");
-  return rows.map((r) => String(r.name)).filter((name) => /^\w+$/.test(name));
+  // The console's message index (FTS5 and its progress, migration 022) is derived data that the
+  // maintenance pass fills in the background from messages stored earlier: it changes between two
+  // requests whatever they were.
+  return rows.map((r) => String(r.name)).filter((name) => /^\w+$/.test(name) && !name.startsWith('message_search'));
 }
 
 function expectStatus(res: { status: number; text: string }, status: number, what: string): void {
