@@ -100,6 +100,8 @@ async function showWorkspace(/** @type {any} */ me) {
   $('designer-link').hidden = me.Role !== 'designer' && me.Role !== 'admin';
   $('knowledge-link').hidden = $('designer-link').hidden;
   $('broadcasts-link').hidden = $('designer-link').hidden;
+  // Teams decide who gets which conversations: only an admin changes them (agents transfer to one).
+  $('teams-manage').hidden = me.Role !== 'admin';
   say('');
   setMe(me.OperatorId);
   await Promise.all([refreshList(), startWorkspace(me)]);

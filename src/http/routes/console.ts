@@ -50,6 +50,8 @@ export function consoleRoutes(app: App, s: Services): void {
   // Conversations are the agents' (and admins'); `me` is every signed-in operator's.
   const signedIn = operatorSignIn(app, s, 'conversations');
   const anyRole = operatorSignIn(app, s, 'any');
+  // Teams decide who gets which conversations: changed by admins only, read by every agent.
+  const accountAdmin = operatorSignIn(app, s, 'account');
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
 
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
@@ -111,7 +113,7 @@ export function consoleRoutes(app: App, s: Services): void {
   );
 
   consoleWorkspaceRoutes(app, s, signedIn);
-  consoleInboxRoutes(app, s, signedIn);
+  consoleInboxRoutes(app, s, signedIn, accountAdmin);
   consoleVisitorRoutes(app, s, signedIn, anyRole);
   shareRoutes(app, s);
 }
