@@ -25,11 +25,12 @@ import { broadcasts } from './018-broadcasts.js';
 import { consoleInbox } from './019-console-inbox.js';
 import { webVisitors } from './020-web-visitors.js';
 import { analyticsEvents } from './021-analytics-events.js';
+import { operatorPresence } from './022-operator-presence.js';
 
 export const migrations: Migration[] = [
   initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,
   analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, knowledgeQuestions,
-  broadcasts, consoleInbox, webVisitors, analyticsEvents,
+  broadcasts, consoleInbox, webVisitors, analyticsEvents, operatorPresence,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
