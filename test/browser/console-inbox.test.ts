@@ -1,6 +1,6 @@
 // Issue 27, the console as an inbox, in real Chromium at 1280×800 and 390×844: items 2, 3, 4, 5,
 // 7, 11, 15, 17 and 18 of "Found when tried" (each fails on the console before the issue; 3, 5, 7,
-// 15, 17 and 18's names at both sizes, 4 on a phone, the others on a desktop). The keyboard-only
+// 11, 15, 17 and 18's names at both sizes, 4 on a phone, the others on a desktop). The keyboard-only
 // day, snooze and transfer: console-inbox-day.test.ts.
 // Screenshots: /work/shots/console-*.png.
 import assert from 'node:assert/strict';
@@ -171,6 +171,17 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
     await contactWrapsByWords(page);
     assert.deepEqual(await axe(page), []);
     await shot(page, 'contact-phone');
+    await page.close();
+  });
+
+  test('item 11 on a phone: clear wording of states, and the activity lines of the transcript (after the desktop test acted)', async () => {
+    const page = await signIn(390, 844);
+    assert.deepEqual(await page.locator('#filter-state option').allTextContents(), ['All states', 'Waiting for a person', 'Taken over', 'With the bot', 'Banned']);
+    await open(page, waiter);
+    const lines = page.getByRole('list', { name: 'Transcript' }).locator('.line-activity');
+    for (const line of ['Demo operator took the conversation over', 'Demo operator handed it back to the bot', 'Demo operator banned the user']) assert.equal(await lines.getByText(line).isVisible(), true, line);
+    assert.deepEqual(await axe(page), []);
+    await shot(page, 'activity-phone');
     await page.close();
   });
 
