@@ -1,7 +1,8 @@
 // The console as an inbox (issue 27): search every message of the account's conversations,
 // resolve / reopen / snooze, transfer to a colleague or a team (round robin among the team's
-// members who have the console open), and the account's teams. Inbox status and teams are the
-// console's own records, never conversation state (docs/decisions.md "Console inbox").
+// members who have the console open on any node: presence.ts), and the account's teams. Inbox
+// status and teams are the console's own records, never conversation state (docs/decisions.md
+// "Console inbox").
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
@@ -9,6 +10,7 @@ import { STATE_BANNED, STATE_BOT, STATE_TAKEN_OVER } from '../conversations/cont
 import type { ControlService } from '../conversations/control-service.js';
 import type { ConsoleService } from './console-service.js';
 import type { OperatorContext } from './sessions.js';
+import { OperatorPresence } from './presence.js';
 import { assigneeOf, textOf, type AssigneeView } from './views.js';
 import { indexNewMessages } from './message-index.js';
 
@@ -37,28 +39,12 @@ export interface TeamView {
   Members: Array<{ OperatorId: string; Name: string; Online: boolean }>;
 }
 
-/** Who has a console live stream open on this node, by operator id (a count per operator: tabs). */
-export class OnlineOperators {
-  private readonly counts = new Map<string, number>();
-  join(operatorId: string): () => void {
-    this.counts.set(operatorId, (this.counts.get(operatorId) ?? 0) + 1);
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      const n = (this.counts.get(operatorId) ?? 1) - 1;
-      if (n > 0) this.counts.set(operatorId, n);
-      else this.counts.delete(operatorId);
-    };
-  }
-  has(operatorId: string): boolean {
-    return this.counts.has(operatorId);
-  }
-}
-
 export class ConsoleInbox {
-  readonly online = new OnlineOperators();
-  constructor(private readonly deps: { store: Store; console: ConsoleService; control: ControlService; clock: Clock }) {}
+  /** who has the console open, on any node (presence.ts) */
+  readonly online: OperatorPresence;
+  constructor(private readonly deps: { store: Store; console: ConsoleService; control: ControlService; clock: Clock }) {
+    this.online = new OperatorPresence(deps);
+  }
 
   /** Conversations whose messages hold every word (prefixes), newest hit first, one per conversation. */
   async search(ctx: OperatorContext, query: string): Promise<{ Results: SearchHit[] }> {
@@ -122,7 +108,7 @@ export class ConsoleInbox {
       const found = (await this.deps.store.teams.ofAccount(ctx.account.id)).find((t) => t.id === to.TeamId);
       if (!found) throw new AppError('TEAM_NOT_FOUND', undefined, { Field: 'TeamId' });
       team = { TeamId: found.id, Name: found.name };
-      const online = found.memberIds.filter((id) => this.online.has(id));
+      const online = [...(await this.online.online(found.memberIds))];
       operatorId = await this.deps.store.transaction(async (tx) => {
         await tx.inbox.setTeam(conversation.id, found.id, now);
         return tx.teams.nextMember(found.id, online, now);
@@ -141,7 +127,8 @@ export class ConsoleInbox {
 
   async teams(ctx: OperatorContext): Promise<{ Teams: TeamView[]; Operators: Array<{ OperatorId: string; Name: string; Online: boolean }> }> {
     const operators = await this.deps.store.operators.ofAccount(ctx.account.id);
-    const person = (id: string) => ({ OperatorId: id, Name: operators.find((o) => o.id === id)?.name ?? id, Online: this.online.has(id) });
+    const online = await this.online.online(operators.map((o) => o.id));
+    const person = (id: string) => ({ OperatorId: id, Name: operators.find((o) => o.id === id)?.name ?? id, Online: online.has(id) });
     const teams = await this.deps.store.teams.ofAccount(ctx.account.id);
     return {
       Teams: teams.map((t) => ({ TeamId: t.id, Name: t.name, Members: t.memberIds.map(person) })),

@@ -12,14 +12,15 @@ export const DEFAULT_ROLE: OperatorRole = 'agent';
 /**
  * `conversations`: the list, transcripts, control, messages, notes, assignment, canned responses
  * and the live event stream; `design`: bots (draft, versions, publish, preview), analytics and
- * knowledge; `any`: the session itself (who am I).
+ * knowledge; `account`: the account's own set-up an operator must not change for the others
+ * (teams and their members: who gets which conversations); `any`: the session itself (who am I).
  */
-export type ConsoleArea = 'conversations' | 'design' | 'any';
+export type ConsoleArea = 'conversations' | 'design' | 'account' | 'any';
 
 const AREAS: Record<OperatorRole, ReadonlySet<ConsoleArea>> = {
   agent: new Set(['any', 'conversations']),
   designer: new Set(['any', 'design']),
-  admin: new Set(['any', 'conversations', 'design']),
+  admin: new Set(['any', 'conversations', 'design', 'account']),
 };
 
 export const isOperatorRole = (value: unknown): value is OperatorRole => OPERATOR_ROLES.includes(value as OperatorRole);

@@ -137,10 +137,10 @@ export function analyticsRepository(db: Queryable) {
     },
     /**
      * The waits for a person that began in the period (analytics_events, migration 21), oldest
-     * first, at most `limit`: each with its takeover (when the next state change was one) and the
-     * operator's first message.
+     * first (`newest`: newest first), at most `limit`: each with its takeover (when the next state
+     * change was one) and the operator's first message.
      */
-    async waits(botId: string, p: Period, limit: number): Promise<WaitRow[]> {
+    async waits(botId: string, p: Period, limit: number, order: 'oldest' | 'newest' = 'oldest'): Promise<WaitRow[]> {
       const rows = await db.all<{ requested_at: number; next_state: number | null; next_at: number | null; answered_at: number | null }>(
         `SELECT r.at AS requested_at,
            (SELECT n.value FROM analytics_events n WHERE n.conversation_id = r.conversation_id AND n.kind = 'state' AND n.id > r.id ORDER BY n.id LIMIT 1) AS next_state,
@@ -149,7 +149,7 @@ export function analyticsRepository(db: Queryable) {
               AND m.created_at < COALESCE((SELECT MIN(q.at) FROM analytics_events q WHERE q.conversation_id = r.conversation_id AND q.kind = 'state' AND q.value = 1 AND q.id > r.id), $4)) AS answered_at
          FROM analytics_events r
          WHERE r.bot_id = $1 AND r.kind = 'state' AND r.value = 1 AND r.at >= $2 AND r.at < $3
-         ORDER BY r.at, r.id LIMIT $5`,
+         ORDER BY ${order === 'newest' ? 'r.at DESC, r.id DESC' : 'r.at, r.id'} LIMIT $5`,
         [botId, p.from, p.to, Number.MAX_SAFE_INTEGER, limit],
       );
       return rows.map((r) => ({

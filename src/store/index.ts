@@ -17,6 +17,7 @@ import { assignmentRepository, cannedResponseRepository, noteRepository } from '
 import { outboxRepository } from './outbox.js';
 import { activityRepository, inboxRepository, messageSearchRepository, teamRepository } from './console-inbox.js';
 import { previewRepository } from './preview.js';
+import { presenceRepository } from './presence.js';
 import { channelRepository } from './channels.js';
 import { broadcastRepository } from './broadcasts.js';
 import { knowledgeRepository } from './knowledge.js';
@@ -52,6 +53,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     activity: activityRepository(db),
     inbox: inboxRepository(db),
     teams: teamRepository(db),
+    presence: presenceRepository(db),
     messageSearch: messageSearchRepository(db),
     preview: previewRepository(db, secrets),
     knowledge: knowledgeRepository(db),

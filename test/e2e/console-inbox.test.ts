@@ -226,5 +226,28 @@ for (const kind of databaseKinds()) {
       assert.deepEqual((await server.client.delete(`/console/api/teams/${teamId}`, { headers: { cookie: ann.cookie } })).body, { Deleted: true });
       assert.equal((await listed(first)).Team, null, 'its conversations leave the team');
     });
+
+    test('teams are changed by admins only: an agent reads them and transfers to one, and is refused every change', async () => {
+      await addOperator(server.client, mine.accountId, 'agent@example.org', undefined, 'Ada Agent', 'agent');
+      const agent = consoleClient(server.client, await signIn(server.client, 'agent@example.org'));
+      const made = await ann.post('/teams', { Name: 'Support', OperatorIds: [annId] });
+      assert.equal(made.status, 201, made.text);
+      const teamId = made.body.TeamId;
+      const before = (await ann.get('/teams')).body;
+      const refused = [
+        await agent.post('/teams', { Name: 'Mine' }),
+        await server.client.put(`/console/api/teams/${teamId}/members`, { OperatorIds: [catId] }, { headers: { cookie: agent.cookie } }),
+        await server.client.delete(`/console/api/teams/${teamId}`, { headers: { cookie: agent.cookie } }),
+      ];
+      assert.deepEqual(refused.map((r) => [r.status, r.body.Code, r.body.Role]), Array(3).fill([403, 'ROLE_FORBIDDEN', 'agent']));
+      assert.deepEqual((await agent.get('/teams')).body, before, 'nothing changed, and the agent reads the same');
+      const user = uid('ag');
+      await chatOk(server, mine.botToken, { UserId: user, Text: 'human' });
+      const moved = await agent.post(`${path(user)}/transfer`, { TeamId: teamId });
+      assert.equal(moved.status, 200, moved.text);
+      assert.deepEqual(moved.body.Team, { TeamId: teamId, Name: 'Support' });
+      const members = await server.client.put(`/console/api/teams/${teamId}/members`, { OperatorIds: [annId, bobId] }, { headers: { cookie: ann.cookie } });
+      assert.deepEqual([members.status, members.body.Members.map((m: any) => m.Name).sort()], [200, ['Ann Operator', 'Bob Helper']]);
+    });
   });
 }

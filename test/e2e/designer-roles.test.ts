@@ -14,8 +14,8 @@ import { carriesBody, consoleApiRoutes, label, type RouteInfo } from '../support
 
 type Role = 'agent' | 'designer' | 'admin';
 const ROLES: Role[] = ['agent', 'designer', 'admin'];
-type Area = 'conversations' | 'design' | 'any';
-const OPENS: Record<Role, Area[]> = { agent: ['any', 'conversations'], designer: ['any', 'design'], admin: ['any', 'conversations', 'design'] };
+type Area = 'conversations' | 'design' | 'account' | 'any';
+const OPENS: Record<Role, Area[]> = { agent: ['any', 'conversations'], designer: ['any', 'design'], admin: ['any', 'conversations', 'design', 'account'] };
 
 const one = '/console/api/conversations/{botId}/{userId}';
 /** Every cookie route: its area, and what an allowed operator gets back. */
@@ -40,9 +40,10 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   [`POST ${one}/transfer`]: { area: 'conversations', allowed: 400 },
   'GET /console/api/search': { area: 'conversations', allowed: 200 },
   'GET /console/api/teams': { area: 'conversations', allowed: 200 },
-  'POST /console/api/teams': { area: 'conversations', allowed: 400 },
-  'PUT /console/api/teams/{teamId}/members': { area: 'conversations', allowed: 400 },
-  'DELETE /console/api/teams/{teamId}': { area: 'conversations', allowed: 400 },
+  // teams decide who gets which conversations: every agent reads them, only an admin changes them
+  'POST /console/api/teams': { area: 'account', allowed: 400 },
+  'PUT /console/api/teams/{teamId}/members': { area: 'account', allowed: 400 },
+  'DELETE /console/api/teams/{teamId}': { area: 'account', allowed: 400 },
   // broadcasts are the designer's, as analytics (broadcasts.md)
   'GET /console/api/bots/{botId}/broadcasts': { area: 'design', allowed: 200 },
   'POST /console/api/bots/{botId}/broadcasts': { area: 'design', allowed: 400 },

@@ -1,15 +1,20 @@
 // The web channel's pieces for issue 27's widget: a message id that runs once however often the
 // widget sends it again, a resumed history that says when each part was said, the visitor's
 // context for the console (page, browser, language, name and e-mail, earlier conversations),
-// the visitor's typing, the place in the queue, and the operator's picture.
+// the visitor's typing, the place in the queue with the expected reply time, and the operator's
+// picture. The server's clock is the system's plus `ahead`, which the test moves on, so that waits
+// last exactly what the test says.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { clockFrom } from '../../src/shared/clock.js';
 import { buttonCommand, summary, ORDER_QUESTION } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { addOperator, botIdOf, consoleClient, eventually, readEvents, signIn } from '../support/console-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { sendWeb, setWeb, startWeb, web, webKeyOf } from '../support/web-kit.js';
+
+const MINUTE = 60_000;
 
 for (const kind of databaseKinds()) {
   describe(`web channel: what the widget needs to keep its place (${kind})`, () => {
@@ -18,8 +23,9 @@ for (const kind of databaseKinds()) {
     let key: string;
     let botId: string;
     let c: ReturnType<typeof consoleClient>;
+    let ahead = 0;
     before(async () => {
-      server = await startTestServer(kind);
+      server = await startTestServer(kind, {}, { clock: clockFrom(() => Date.now() + ahead) });
       support = await createTenant(server.client);
       key = await webKeyOf(server.client, support);
       botId = await botIdOf(server, support.botKey);
@@ -152,12 +158,12 @@ for (const kind of databaseKinds()) {
       const position = async (userId: string) => (await web(server.client, 'GET', key, `queue?userid=${encodeURIComponent(userId)}`)).body;
       const before = await Promise.all(waiting.map(position));
       const base = before[0].Position;
-      assert.deepEqual(before, [1, 2, 3].map((n) => ({ State: 1, Position: base + n - 1 })));
+      assert.deepEqual(before, [1, 2, 3].map((n) => ({ State: 1, Position: base + n - 1, ExpectedReplySeconds: null })));
       assert.equal((await c.post(`${c.conversationPath(botId, waiting[0])}/takeover`)).status, 200);
       assert.deepEqual(await Promise.all(waiting.map(position)), [
-        { State: 2, Position: null },
-        { State: 1, Position: base },
-        { State: 1, Position: base + 1 },
+        { State: 2, Position: null, ExpectedReplySeconds: null },
+        { State: 1, Position: base, ExpectedReplySeconds: null },
+        { State: 1, Position: base + 1, ExpectedReplySeconds: null },
       ]);
     });
 
@@ -181,6 +187,52 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([resumed.OperatorName, resumed.OperatorAvatar], ['Ann Lee', 'https://pics.example.org/ann.png']);
       assert.deepEqual((await putAvatar(null)).body, { AvatarUrl: null });
       assert.equal((await startWeb(server.client, key, { UserId: started.UserId })).OperatorAvatar, null);
+    });
+
+    /** A visitor asks for a person now; the new wait's user id. */
+    const ask = async () => {
+      const started = await startWeb(server.client, key);
+      await sendWeb(server.client, key, { UserId: started.UserId, Command: buttonCommand(started.Parts, 'Talk to a person') });
+      return started.UserId as string;
+    };
+    /** A wait answered by an operator after `minutes`, then handed back. */
+    const answered = async (minutes: number) => {
+      const userId = await ask();
+      ahead += minutes * MINUTE;
+      const path = c.conversationPath(botId, userId);
+      for (const [step, body] of [['takeover', {}], ['messages', { Text: 'Hello, I am here.' }], ['handover', {}]] as const) {
+        const res = await c.post(`${path}/${step}`, body);
+        assert.equal(res.status, 200, `${step}: ${res.text}`);
+      }
+      ahead += MINUTE;
+    };
+    /** Eight days on: the waits so far are older than the week counted; the session expired meanwhile. */
+    const aWeekLater = async () => {
+      ahead += 8 * 24 * 60 * MINUTE;
+      c = consoleClient(server.client, await signIn(server.client, 'ann@example.org'));
+    };
+
+    test('expected reply: nothing with fewer than 5 answered waits of the last week, then their median; never for one that does not wait', async () => {
+      await aWeekLater();
+      await answered(0.5); // fast, but too old once the week moves on
+      await aWeekLater();
+      for (const minutes of [1, 2, 3, 10]) await answered(minutes);
+      // a wait handed back with no operator message is no reply time
+      const unanswered = await ask();
+      ahead += 30 * MINUTE;
+      for (const step of ['takeover', 'handover']) assert.equal((await c.post(`${c.conversationPath(botId, unanswered)}/${step}`)).status, 200);
+
+      const waiting = await ask();
+      const expected = async () => {
+        const res = await web(server.client, 'GET', key, `queue?userid=${encodeURIComponent(waiting)}`);
+        assert.equal(res.status, 200, res.text);
+        return [res.body.State, res.body.Position === null, res.body.ExpectedReplySeconds];
+      };
+      assert.deepEqual(await expected(), [1, false, null], '4 answered waits are too few');
+      await answered(4);
+      assert.deepEqual(await expected(), [1, false, 180], '1, 2, 3, 4 and 10 minutes: the third of five');
+      assert.equal((await c.post(`${c.conversationPath(botId, waiting)}/takeover`)).status, 200);
+      assert.deepEqual(await expected(), [2, true, null]);
     });
   });
 }

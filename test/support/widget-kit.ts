@@ -8,6 +8,7 @@ import { launchChromium, servePictures } from './browser.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
 import { botToken } from './fixtures.js';
 import { startTestServerOn, type TestServer } from './server.js';
+import type { StartOptions } from '../../src/main.js';
 
 export const VIEWPORTS = [
   { width: 1280, height: 800 },
@@ -78,11 +79,11 @@ export interface DemoSession {
  * Registers before/after hooks that start a server with the demo seeded (on `kind`), and a
  * Chromium page of `viewport`; the session is filled in once `before` has run.
  */
-export function demoSession(viewport: { width: number; height: number }, kind: DatabaseKind = 'sqlite'): DemoSession {
+export function demoSession(viewport: { width: number; height: number }, kind: DatabaseKind = 'sqlite', options: StartOptions = {}): DemoSession {
   const session = { errors: [] as string[] } as DemoSession;
   before(async () => {
     session.database = await createTestDatabase(kind);
-    session.server = await startTestServerOn(session.database);
+    session.server = await startTestServerOn(session.database, {}, options);
     session.keys = (await seedDemo(session.server.running.services))!;
     session.token = await botToken(session.server.client, session.keys.accountKey, session.keys.botKey, session.keys.botSecret);
     session.browser = await launchChromium();

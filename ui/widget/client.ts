@@ -45,7 +45,7 @@ export class Api {
     return this.call('POST', 'typing', { UserId: userId, ClientId: this.clientId });
   }
 
-  queue(userId: string): Promise<{ State: number; Position: number | null }> {
+  queue(userId: string): Promise<{ State: number; Position: number | null; ExpectedReplySeconds?: number | null }> {
     return this.call('GET', `queue?userid=${encodeURIComponent(userId)}`);
   }
 

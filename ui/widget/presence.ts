@@ -1,7 +1,8 @@
 // What the widget tells the server about the visitor, and the wait it shows them: the page's
 // context with each start or resume (for the operators: page, browser, language, and a visitor id
 // that links this browser's conversations), "the visitor is typing" while a person is or will be
-// there (at most every 3 s), and the place in the queue while the conversation waits for a person.
+// there (at most every 3 s), and the place in the queue while the conversation waits for a person,
+// with the team's usual reply time when the server knows one.
 import type { Api } from './client.js';
 import { storage } from './storage.js';
 
@@ -40,7 +41,7 @@ export class Presence {
   constructor(
     private readonly api: Api,
     private readonly userId: () => string | null,
-    private readonly showPlace: (position: number | null) => void,
+    private readonly showPlace: (position: number | null, expectedReplySeconds?: number | null) => void,
   ) {}
 
   /** The visitor typed: operators hear of it while a person has, or is asked for, the conversation. */
@@ -66,7 +67,7 @@ export class Presence {
     if (!userId || this.state !== REQUESTED) return;
     const answer = await this.api.queue(userId).catch(() => null);
     if (this.state !== REQUESTED) return;
-    this.showPlace(answer?.State === REQUESTED ? answer.Position : null);
+    this.showPlace(answer?.State === REQUESTED ? answer.Position : null, answer?.ExpectedReplySeconds);
     this.queueTimer = setTimeout(() => void this.refresh(), QUEUE_EVERY_MS);
   }
 

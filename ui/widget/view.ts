@@ -246,11 +246,16 @@ export class View {
     this.operatorTypingTimer = setTimeout(() => this.showOperatorTyping(null), 6000);
   }
 
-  /** "You are number 2 in the queue." while waiting for a person; `null` hides it. */
-  showPlace(position: number | null): void {
+  /**
+   * "You are number 2 in the queue." while waiting for a person, and the team's usual reply time
+   * when the server measured one (never a guess); `null` hides it.
+   */
+  showPlace(position: number | null, expectedReplySeconds?: number | null): void {
     this.place.hidden = position === null;
     if (position === null) return;
-    this.place.textContent = position <= 1 ? t.nextInQueue : t.inQueue(position);
+    const place = position <= 1 ? t.nextInQueue : t.inQueue(position);
+    const usual = expectedReplySeconds == null ? '' : expectedReplySeconds < 60 ? t.repliesInUnderAMinute : t.repliesInMinutes(Math.round(expectedReplySeconds / 60));
+    this.place.textContent = usual ? `${place} ${usual}` : place;
     this.scrollDown();
   }
 

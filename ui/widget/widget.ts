@@ -47,7 +47,7 @@ export class Widget {
   constructor(private readonly options: Options & { base: string }) {
     const lang = chooseLanguage(options.lang, document.documentElement.lang, ...(navigator.languages ?? [navigator.language]));
     this.api = new Api(options.base, options.bot, randomId(), visitorContext(options.bot, randomId));
-    this.presence = new Presence(this.api, () => this.userId, (position) => this.view.showPlace(position));
+    this.presence = new Presence(this.api, () => this.userId, (position, expected) => this.view.showPlace(position, expected));
     this.storageKey = `colloquy:${options.bot}:user`;
     this.userId = storage.get(this.storageKey);
     this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName, operatorAvatar: () => this.operatorAvatar };

@@ -1,11 +1,21 @@
 // What the web channel tells operators about a visitor, and the visitor about the wait: the page's
 // context recorded with each start or resume, "the visitor is typing" (a live event only, at most
-// one every two seconds a conversation), and a waiting conversation's place in the queue.
+// one every two seconds a conversation), and a waiting conversation's place in the queue with the
+// bot's usual reply time.
 import type { EventBus } from '../../conversations/events.js';
 import type { ConversationRecord } from '../../conversations/model.js';
 import type { BotRecord } from '../../bots/model.js';
 import type { Store } from '../../store/index.js';
 import type { WebVisitorContext } from './model.js';
+import { durationsOf } from '../../analytics/figures.js';
+
+/** Expected reply: the bot's newest waits of the last week that an operator answered… */
+export const EXPECTED_REPLY_WAITS = 20;
+/** …read among at most this many newest waits (answered or not)… */
+const EXPECTED_REPLY_READ = 100;
+/** …and none promised on fewer answered waits than this. */
+export const EXPECTED_REPLY_MIN = 5;
+const WEEK_MS = 7 * 86_400_000;
 
 /** A visitor types in bursts; operators need to know they are at it, not every key. */
 const TYPING_EVERY_MS = 2000;
@@ -44,6 +54,20 @@ export class WebVisitors {
   /** Where a conversation waiting for a person stands: 1 is next; null when it does not wait. */
   position(bot: BotRecord, conversation: ConversationRecord): Promise<number | null> {
     return this.deps.store.webVisitors.queuePosition(bot.accountId, conversation.id);
+  }
+
+  /**
+   * How long an operator of this bot usually takes to answer a wait for a person: the median
+   * (nearest rank, whole seconds) of the first responses of its newest answered waits of the last
+   * 7 days (docs/analytics.md "Waiting, first response and CSAT": request to first operator
+   * message). Null without enough of them: the widget then promises nothing.
+   */
+  async expectedReplySeconds(bot: BotRecord): Promise<number | null> {
+    const now = this.deps.clock.now();
+    const waits = await this.deps.store.analytics.waits(bot.id, { from: now - WEEK_MS, to: now + 1 }, EXPECTED_REPLY_READ, 'newest');
+    const answered = waits.filter((w) => w.answeredAt !== null).slice(0, EXPECTED_REPLY_WAITS);
+    if (answered.length < EXPECTED_REPLY_MIN) return null;
+    return durationsOf(answered.map((w) => w.answeredAt! - w.requestedAt)).P50Seconds;
   }
 
   /** The picture of the operator who has the conversation, if they set one. */

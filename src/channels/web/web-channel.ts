@@ -140,10 +140,14 @@ export class WebChannel {
     return { Sent: this.visitors.typing(await this.webConversation(bot, userId, true)) };
   }
 
-  /** A conversation waiting for a person (State 1): its place in the account's queue, 1 is next. */
-  async queue({ bot }: WebPrincipal, userId: string): Promise<{ State: number; Position: number | null }> {
+  /**
+   * A conversation waiting for a person (State 1): its place in the account's queue, 1 is next,
+   * and how long the bot's operators usually take to reply (null when not waiting, or unknown).
+   */
+  async queue({ bot }: WebPrincipal, userId: string): Promise<{ State: number; Position: number | null; ExpectedReplySeconds: number | null }> {
     const conversation = await this.webConversation(bot, userId, true);
-    return { State: conversation.controlState, Position: await this.visitors.position(bot, conversation) };
+    const position = await this.visitors.position(bot, conversation);
+    return { State: conversation.controlState, Position: position, ExpectedReplySeconds: position === null ? null : await this.visitors.expectedReplySeconds(bot) };
   }
 
   /** A text or a button payload from the widget, on an existing web conversation. */

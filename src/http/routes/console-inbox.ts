@@ -1,6 +1,6 @@
 // The console's inbox routes (/console/api/...): message search, resolve / reopen / snooze,
-// transfer to a colleague or a team, and the account's teams. Cookie-session routes like the rest
-// of the console; the work is done by operators/console-inbox.ts.
+// transfer to a colleague or a team, and the account's teams (read by every agent, changed by
+// admins only). Cookie-session routes like the rest of the console; the work is done by operators/console-inbox.ts.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { SignedIn } from './console-session.js';
@@ -24,7 +24,7 @@ const Members = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxIt
 const TeamBody = Type.Object({ Name: Type.String({ minLength: 1, maxLength: 80 }), OperatorIds: Type.Optional(Members) }, { additionalProperties: false });
 const MembersBody = Type.Object({ OperatorIds: Members }, { additionalProperties: false });
 
-export function consoleInboxRoutes(app: App, s: Services, signedIn: SignedIn): void {
+export function consoleInboxRoutes(app: App, s: Services, signedIn: SignedIn, accountAdmin: SignedIn): void {
   const tags = ['operator console'];
   const ctxOf = (request: FastifyRequest): OperatorContext => request.operatorContext!;
   const one = '/console/api/conversations/:botId/:userId';
@@ -49,13 +49,13 @@ export function consoleInboxRoutes(app: App, s: Services, signedIn: SignedIn): v
   });
 
   app.get('/console/api/teams', { ...signedIn, schema: { hide: true, tags, summary: "The account's teams and operators (who is online)" } }, async (request) => s.inbox.teams(ctxOf(request)));
-  app.post('/console/api/teams', { ...signedIn, schema: { hide: true, tags, summary: 'Add a team', body: TeamBody, errors: ['CONFLICT', 'LIMIT_EXCEEDED', 'OPERATOR_NOT_FOUND'] } }, async (request, reply) =>
+  app.post('/console/api/teams', { ...accountAdmin, schema: { hide: true, tags, summary: 'Add a team', body: TeamBody, errors: ['CONFLICT', 'LIMIT_EXCEEDED', 'OPERATOR_NOT_FOUND'] } }, async (request, reply) =>
     reply.status(201).send(await s.inbox.createTeam(ctxOf(request), request.body.Name, request.body.OperatorIds ?? [])),
   );
-  app.put('/console/api/teams/:teamId/members', { ...signedIn, schema: { hide: true, tags, summary: "Set a team's members", params: TeamParams, body: MembersBody, errors: ['TEAM_NOT_FOUND', 'OPERATOR_NOT_FOUND'] } }, async (request) =>
+  app.put('/console/api/teams/:teamId/members', { ...accountAdmin, schema: { hide: true, tags, summary: "Set a team's members", params: TeamParams, body: MembersBody, errors: ['TEAM_NOT_FOUND', 'OPERATOR_NOT_FOUND'] } }, async (request) =>
     s.inbox.setMembers(ctxOf(request), Number(request.params.teamId), request.body.OperatorIds),
   );
-  app.delete('/console/api/teams/:teamId', { ...signedIn, schema: { hide: true, tags, summary: 'Delete a team (its conversations keep their assignee)', params: TeamParams, errors: ['TEAM_NOT_FOUND'] } }, async (request) =>
+  app.delete('/console/api/teams/:teamId', { ...accountAdmin, schema: { hide: true, tags, summary: 'Delete a team (its conversations keep their assignee)', params: TeamParams, errors: ['TEAM_NOT_FOUND'] } }, async (request) =>
     s.inbox.deleteTeam(ctxOf(request), Number(request.params.teamId)),
   );
 }

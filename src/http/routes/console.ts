@@ -50,6 +50,8 @@ export function consoleRoutes(app: App, s: Services): void {
   // Conversations are the agents' (and admins'); `me` is every signed-in operator's.
   const signedIn = operatorSignIn(app, s, 'conversations');
   const anyRole = operatorSignIn(app, s, 'any');
+  // Teams decide who gets which conversations: changed by admins only, read by every agent.
+  const accountAdmin = operatorSignIn(app, s, 'account');
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
 
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
@@ -111,7 +113,7 @@ export function consoleRoutes(app: App, s: Services): void {
   );
 
   consoleWorkspaceRoutes(app, s, signedIn);
-  consoleInboxRoutes(app, s, signedIn);
+  consoleInboxRoutes(app, s, signedIn, accountAdmin);
   consoleVisitorRoutes(app, s, signedIn, anyRole);
   shareRoutes(app, s);
 }
@@ -119,18 +121,25 @@ export function consoleRoutes(app: App, s: Services): void {
 function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, reply: FastifyReply): void {
   const ctx = request.operatorContext!;
   let unsubscribe = () => undefined as void;
+  // Presence is written to the database (every node's round robin reads it): a failed write is
+  // logged, and the next heartbeat writes it again.
+  const presence = s.inbox.online.join(ctx.operator.id);
+  const logged = (error: unknown) => request.log.warn({ err: error }, 'operator presence not written');
   const stream = openEventStream(app, request, reply, {
     onClose: () => unsubscribe(),
     // A session that expired or was logged out ends the stream at the next heartbeat.
-    onHeartbeat: () => void s.operatorSessions.authenticate(sessionCookieOf(request)).catch(() => stream.close()),
+    onHeartbeat: () => {
+      void s.operatorSessions.authenticate(sessionCookieOf(request)).catch(() => stream.close());
+      void presence.refresh().catch(logged);
+    },
   });
-  const leave = s.inbox.online.join(ctx.operator.id);
   const stop = s.console.subscribe(ctx, (event) => stream.send(eventView(event, s.clock)));
   unsubscribe = () => {
     stop();
-    leave();
+    void presence.leave().catch(logged);
   };
-  // As the widget's stream: `ready` once other nodes relay to this one, so that what happens
-  // after it reaches the page live; the page reads the list again on it (what came before).
-  void (s.events.reachable?.() ?? Promise.resolve()).then(() => stream.send({}, 'ready'), () => undefined);
+  // As the widget's stream: `ready` once other nodes relay to this one and see the operator
+  // online, so that what happens after it reaches the page live; the page reads the list again on
+  // it (what came before).
+  void Promise.all([s.events.reachable?.(), presence.written.catch(logged)]).then(() => stream.send({}, 'ready'), () => undefined);
 }

@@ -137,10 +137,18 @@ export function webRoutes(app: App, s: Services): void {
       ...web,
       schema: {
         tags,
-        summary: "A conversation waiting for a person: its place in the account's queue",
+        summary: "A conversation waiting for a person: its place in the account's queue and the bot's usual reply time",
         params: KeyParams,
         querystring: Type.Object({ userid: UserId }, { additionalProperties: false }),
-        response: { 200: Type.Object({ State: Type.Integer(), Position: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]) }) },
+        response: {
+          200: Type.Object({
+            State: Type.Integer(),
+            Position: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+            ExpectedReplySeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+              description: "median first reply of the bot's newest answered waits of the last 7 days; null when not waiting or too few",
+            }),
+          }),
+        },
         errors: [...WEB_ERRORS, 'CONVERSATION_NOT_FOUND'],
       },
     },

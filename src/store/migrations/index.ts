@@ -26,11 +26,12 @@ import { consoleInbox } from './019-console-inbox.js';
 import { webVisitors } from './020-web-visitors.js';
 import { analyticsEvents } from './021-analytics-events.js';
 import { messageSearchBatches } from './022-message-search-batches.js';
+import { operatorPresence } from './023-operator-presence.js';
 
 export const migrations: Migration[] = [
   initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,
   analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, knowledgeQuestions,
-  broadcasts, consoleInbox, webVisitors, analyticsEvents, messageSearchBatches,
+  broadcasts, consoleInbox, webVisitors, analyticsEvents, messageSearchBatches, operatorPresence,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {

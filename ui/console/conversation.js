@@ -1,0 +1,163 @@
+// @ts-check
+// One conversation: opened from the list (or by a share link), drawn from what the server has,
+// its controls (take over, hand back, ban, unban, forget) following its state, and the operator's
+// reply.
+import { $, api, attempt, debounce, mode, say } from './api.js';
+import { drawList, openedConversation as current, refreshList, setOpened } from './listing.js';
+import { focusEntry, markRead } from './list.js';
+import { displayName, renderContact, renderTranscript, stateLabel, STATE_CLASSES } from './render.js';
+import { renderWorkspace } from './workspace.js';
+import { renderInbox } from './inbox.js';
+import { renderVisitor } from './visitor.js';
+
+const body = document.body;
+/** @type {any} */
+let currentView = null;
+
+export const conversationPath = () => (mode === 'share' ? '/conversation' : `/conversations/${encodeURIComponent(current()?.BotId ?? '')}/${encodeURIComponent(current()?.UserId ?? '')}`);
+
+/** the conversation whose transcript was drawn last: a new one starts at its newest message */
+let drawnKey = '';
+
+export async function openConversation(/** @type {string} */ botId, /** @type {string} */ userId) {
+  setOpened({ BotId: botId, UserId: userId });
+  markRead(/** @type {any} */ (current()));
+  // aria-current="true" (not an empty attribute, which means false) marks it for eyes and screen readers.
+  drawList();
+  // On a phone the conversation replaces the list (shown before the transcript is drawn, so
+  // that it is scrolled in its final size); its heading takes the focus.
+  body.classList.add('has-open');
+  await refreshConversation();
+  if (matchMedia('(max-width: 760px)').matches) $('conversation-title').focus();
+}
+
+export async function refreshConversation() {
+  if (mode === 'console' && !current()) return;
+  const view = await api.call('GET', conversationPath());
+  currentView = view;
+  const c = view.Conversation;
+  setOpened({ BotId: c.BotId, UserId: c.UserId });
+  $('conversation-placeholder').hidden = true;
+  $('conversation-body').hidden = false;
+  $('conversation-title').textContent = displayName(c);
+  const badge = $('conversation-state');
+  badge.className = `badge ${STATE_CLASSES[c.State] ?? ''}`;
+  badge.textContent = stateLabel(c);
+  $('conversation-meta').textContent = `${displayName(c) !== c.UserId ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${view.Mode ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
+  const transcript = $('transcript');
+  const key = `${c.BotId}\n${c.UserId}`;
+  // Kept at the newest message when it was there (or newly opened); left alone while the operator reads back.
+  const follow = drawnKey !== key || transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+  drawnKey = key;
+  transcript.replaceChildren(...renderTranscript(view.Transcript, view.Activity ?? []));
+  $('contact').hidden = !view.Contact;
+  if (view.Contact) $('contact-body').replaceChildren(renderContact(view.Contact));
+  updateControls(c, view);
+  if (mode === 'console') {
+    renderWorkspace(view);
+    renderInbox(c);
+    void attempt(() => renderVisitor(c));
+  }
+  // Scrolled last, once the panels beside it have taken their width (and so the lines their height).
+  if (follow) transcript.scrollTop = transcript.scrollHeight;
+}
+export const refreshConversationSoon = debounce(() => void attempt(refreshConversation), 60);
+
+/** Buttons follow the state: api.md section 8 says what each state allows. */
+function updateControls(/** @type {any} */ c, /** @type {any} */ view) {
+  const takenOver = c.State === 2;
+  const banned = c.State === 3;
+  $('takeover').disabled = takenOver || banned;
+  $('handover').disabled = banned || c.State === 0;
+  $('handover-mode').disabled = $('handover').disabled;
+  $('ban').disabled = banned;
+  $('unban').disabled = !banned;
+  const canSend = mode === 'share' ? Boolean(view.CanSend) : takenOver;
+  $('message-text').disabled = !canSend;
+  $('message-send').disabled = !canSend;
+  $('message-hint').textContent = canSend
+    ? ''
+    : mode === 'share'
+      ? view.Mode === 'view'
+        ? 'This link lets you watch the conversation only.'
+        : 'The conversation is not taken over now.'
+      : 'Take the conversation over to write to the user.';
+}
+
+/** What the status line says after each action, with the person's name. */
+/** @type {Record<string, (c: any) => string>} */
+const DONE = {
+  takeover: (c) => `You took over the conversation with ${displayName(c)}. Press r to reply.`,
+  handover: (c) => `The bot has the conversation with ${displayName(c)} again.`,
+  ban: (c) => `${displayName(c)} is banned${c.BanExpiration ? ` until ${c.BanExpiration}` : ''}.`,
+  unban: (c) => `${displayName(c)} can write again.`,
+};
+
+/** POSTs a control action for the open conversation (console mode). */
+function control(/** @type {string} */ action, /** @type {unknown} */ payload = {}) {
+  return attempt(async () => {
+    if (!current()) return;
+    // The live "forgotten" event may clear `current` while the request is on its way: keep our own copy.
+    const target = /** @type {{BotId: string, UserId: string}} */ (current());
+    const result = await api.call('POST', `${conversationPath()}/${action}`, payload);
+    if (action === 'forget') {
+      say(`${target.UserId} is being forgotten.`);
+      closeConversation();
+    } else {
+      await refreshConversation();
+      say(DONE[action]?.(currentView?.Conversation ?? target) ?? `${stateLabel(result)}.`);
+    }
+    await refreshList();
+  });
+}
+
+export function closeConversation() {
+  setOpened(null);
+  $('conversation-body').hidden = true;
+  $('contact').hidden = true;
+  $('conversation-placeholder').hidden = false;
+  body.classList.remove('has-open', 'show-contact');
+}
+
+export function initConversation() {
+  /** Phones: back from a conversation to the list. */
+  $('back').addEventListener('click', () => {
+    body.classList.remove('has-open', 'show-contact');
+    const entry = /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open[aria-current="true"]'));
+    if (entry) focusEntry(entry);
+    else $('list-title').focus();
+  });
+
+  $('takeover').addEventListener('click', () => control('takeover'));
+  $('handover').addEventListener('click', () => control('handover', { Mode: $('handover-mode').value }));
+  $('unban').addEventListener('click', () => control('unban'));
+  $('ban').addEventListener('click', () => {
+    const days = $('ban-days').value.trim();
+    const message = $('ban-message').value.trim();
+    if (days !== '' && !/^[1-9]\d*$/.test(days)) return say('Ban days must be a whole number of at least 1.', true);
+    return control('ban', { ...(days ? { Days: Number(days) } : {}), ...(message ? { Message: message } : {}) });
+  });
+  $('forget').addEventListener('click', () => {
+    const c = current();
+    if (c && confirm(`Forget ${c.UserId}? Every trace of the conversation will be deleted.`)) void control('forget');
+  });
+
+  // Enter sends, Shift+Enter starts a new line (after the canned-response picker had its say).
+  $('message-text').addEventListener('keydown', (/** @type {KeyboardEvent} */ event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.defaultPrevented && $('canned-suggestions').hidden) {
+      event.preventDefault();
+      $('message-form').requestSubmit();
+    }
+  });
+
+  $('message-form').addEventListener('submit', (/** @type {Event} */ event) => {
+    event.preventDefault();
+    const text = $('message-text').value.trim();
+    if (!text) return;
+    void attempt(async () => {
+      await api.call('POST', mode === 'share' ? '/messages' : `${conversationPath()}/messages`, { Text: text });
+      $('message-text').value = '';
+      await refreshConversation();
+    });
+  });
+}

@@ -1,0 +1,44 @@
+// @ts-check
+// The conversation list's data (console mode): read from the server, filtered and searched as the
+// operator types (every message through the server's full-text index; names and ids at once
+// here), and drawn again as time passes. list.js draws the entries.
+import { $, api, attempt, debounce, mode } from './api.js';
+import { renderList, setConversations, setHits } from './list.js';
+
+/** @type {{BotId: string, UserId: string} | null} */
+let current = null;
+/** The open conversation (conversation.js sets it), marked in the list. */
+export const openedConversation = () => current;
+export function setOpened(/** @type {{BotId: string, UserId: string} | null} */ c) {
+  current = c;
+}
+
+/** What choosing an entry does: conversation.js opens it. */
+let open = (/** @type {any} */ _c) => {};
+export function onEntryChosen(/** @type {(c: any) => void} */ handler) {
+  open = handler;
+}
+
+export async function refreshList() {
+  const { Conversations } = await api.call('GET', '/conversations');
+  setConversations(Conversations);
+  drawList();
+}
+export const drawList = () => renderList(current, (c) => open(c));
+export const refreshListSoon = debounce(() => void attempt(refreshList));
+
+export function initListing() {
+  for (const id of ['search', 'filter-state', 'filter-bot', 'filter-channel', 'filter-assignee', 'filter-status']) $(id).addEventListener('input', drawList);
+  const searchMessages = debounce(() => {
+    const query = $('search').value.trim().toLowerCase();
+    if (query.length < 2) return setHits('', []), drawList();
+    void attempt(async () => {
+      const { Results } = await api.call('GET', `/search?q=${encodeURIComponent(query)}`);
+      setHits(query, Results);
+      drawList();
+    });
+  }, 250);
+  $('search').addEventListener('input', searchMessages);
+  // Waiting times and "last activity" keep counting without a refetch.
+  setInterval(() => mode === 'console' && !$('workspace').hidden && drawList(), 30_000);
+}

@@ -1,0 +1,62 @@
+// @ts-check
+// Live updates from an EventSource: on each event the affected views are fetched again, so what is
+// shown is always what the server has (no client-side merging to get wrong).
+import { $, api, attempt, mode, say } from './api.js';
+import { closeConversation, refreshConversation, refreshConversationSoon } from './conversation.js';
+import { openedConversation, refreshListSoon } from './listing.js';
+import { countUnread } from './list.js';
+import { alertOnEvent } from './workspace.js';
+import { clearVisitorTyping, showVisitorTyping } from './visitor.js';
+
+const PAUSED = 'Live updates paused: the server cannot be reached. Reconnecting…';
+
+/** @type {EventSource | null} */
+let events = null;
+
+export function stopListening() {
+  events?.close();
+  events = null;
+}
+
+export function listen(/** @type {string} */ url) {
+  events?.close();
+  events = new EventSource(url);
+  events.addEventListener('message', (message) => {
+    const event = JSON.parse(message.data);
+    const current = openedConversation();
+    // Typing is for the user's widget; the console has nothing to refresh for it.
+    if (event.Kind === 'typing') return;
+    if (event.Kind === 'visitorTyping') {
+      if (current && event.BotId === current.BotId && event.UserId === current.UserId) showVisitorTyping();
+      return;
+    }
+    if (event.Kind === 'message' && event.Direction === 'USER') clearVisitorTyping();
+    if (mode === 'console') alertOnEvent(event);
+    if (event.Kind === 'ended') {
+      events?.close();
+      return void attempt(refreshConversation);
+    }
+    const isOpen = current && event.BotId === current.BotId && event.UserId === current.UserId;
+    if (event.Kind === 'forgotten' && isOpen && mode === 'console') {
+      closeConversation();
+      say(`${event.UserId} was forgotten.`);
+    } else if (isOpen) {
+      refreshConversationSoon();
+    } else if (event.Kind === 'message' && event.Direction === 'USER' && mode === 'console') {
+      countUnread(event);
+    }
+    if (mode === 'console') refreshListSoon();
+  });
+  // EventSource reconnects by itself; a stream that stays closed usually means a lost session.
+  events.addEventListener('error', () => {
+    if (events?.readyState === EventSource.CONNECTING) say(PAUSED, true);
+    else if (events?.readyState === EventSource.CLOSED && mode === 'console') void attempt(() => api.call('GET', '/me'));
+  });
+  // `ready`: from now on every event reaches the page. What happened before it (on the first
+  // open, or during a drop) was not streamed, so the views are read again.
+  events.addEventListener('ready', () => {
+    if ($('status').textContent === PAUSED) say('');
+    if (mode === 'console') refreshListSoon();
+    if (openedConversation() || mode === 'share') refreshConversationSoon();
+  });
+}

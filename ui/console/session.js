@@ -1,0 +1,61 @@
+// @ts-check
+// Signing in and out (console mode): the sign-in form, and the workspace shown to a signed-in
+// operator with what their role opens.
+import { $, api, attempt, onSessionLost, say } from './api.js';
+import { refreshList, setOpened } from './listing.js';
+import { focusEntry, setMe } from './list.js';
+import { listen, stopListening } from './live.js';
+import { startWorkspace } from './workspace.js';
+
+export function showSignIn(/** @type {string} */ message = '') {
+  stopListening();
+  setOpened(null);
+  $('workspace').hidden = true;
+  $('who').hidden = true;
+  $('signin').hidden = false;
+  $('signin-error').textContent = message;
+  $('signin-email').focus();
+}
+
+export async function showWorkspace(/** @type {any} */ me) {
+  $('signin').hidden = true;
+  $('workspace').hidden = false;
+  $('who').hidden = false;
+  $('who-name').textContent = `${me.Name} <${me.Email}>`;
+  // Agents work on conversations only; the server refuses them the designer and knowledge whatever is shown.
+  $('designer-link').hidden = me.Role !== 'designer' && me.Role !== 'admin';
+  $('knowledge-link').hidden = $('designer-link').hidden;
+  $('broadcasts-link').hidden = $('designer-link').hidden;
+  // Teams decide who gets which conversations: only an admin changes them (agents transfer to one).
+  $('teams-manage').hidden = me.Role !== 'admin';
+  say('');
+  setMe(me.OperatorId);
+  await Promise.all([refreshList(), startWorkspace(me)]);
+  listen('/console/api/events');
+  // The sign-in form is gone: focus would fall back to the page; put it where work starts.
+  const first = /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open'));
+  if (first) focusEntry(first);
+  else $('list-title').focus();
+}
+
+export function initSession() {
+  onSessionLost(showSignIn);
+  $('signin-form').addEventListener('submit', async (/** @type {Event} */ event) => {
+    event.preventDefault();
+    $('signin-error').textContent = '';
+    const account = $('signin-account').value.trim();
+    try {
+      const me = await api.call('POST', '/login', { Email: $('signin-email').value, Password: $('signin-password').value, ...(account ? { AccountId: account } : {}) });
+      $('signin-password').value = '';
+      await showWorkspace(me);
+    } catch (error) {
+      $('signin-error').textContent = /** @type {Error} */ (error).message;
+    }
+  });
+  $('logout').addEventListener('click', () =>
+    attempt(async () => {
+      await api.call('POST', '/logout', {});
+      showSignIn('Signed out.');
+    }),
+  );
+}
