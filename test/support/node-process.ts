@@ -19,10 +19,13 @@ export interface NodeProcess {
 }
 
 export async function startNode(env: Record<string, string>): Promise<NodeProcess> {
+  // The database is the caller's choice alone: a DATABASE_URL inherited from the test run (set for
+  // the PostgreSQL half) made every "SQLite" node a PostgreSQL one, on the run's base database.
+  const { DATABASE_URL: _inherited, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     cwd: ROOT,
     env: {
-      ...process.env,
+      ...inherited,
       PORT: '0',
       HOST: '127.0.0.1',
       COLLOQUY_DEMO: '0',
