@@ -1,6 +1,6 @@
 // Issue 27, the console as an inbox, in real Chromium at 1280×800 and 390×844: items 2, 3, 4, 5,
 // 7, 11, 15, 17 and 18 of "Found when tried" (each fails on the console before the issue; 3, 5, 7,
-// 11, 15, 17 and 18's names at both sizes, 4 on a phone, the others on a desktop). The keyboard-only
+// 11, 15, 17 and 18's names and 2's focus at both sizes, 4 on a phone, the others on a desktop). The keyboard-only
 // day, snooze and transfer: console-inbox-day.test.ts.
 // Screenshots: /work/shots/console-*.png.
 import assert from 'node:assert/strict';
@@ -30,6 +30,20 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
     assert.equal(await focusedUser(page), reader);
     await page.keyboard.press('Tab');
     assert.equal(await focusedUser(page), 'takeover', 'one Tab from the list to Take over');
+    await page.close();
+  });
+
+  test('item 2 on a phone: the focused entry keeps the focus when a live event redraws the list; arrow keys move in it', async () => {
+    const page = await signIn(390, 844);
+    await entry(page, reader).focus();
+    const newcomer = uid('newcomer');
+    await chatOk(server, token, { UserId: newcomer, Text: 'hello from a phone test' });
+    await entry(page, newcomer).waitFor();
+    assert.equal(await focusedUser(page), reader, 'a live redraw keeps the focus');
+    await page.keyboard.press('ArrowDown');
+    assert.notEqual(await focusedUser(page), reader);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focusedUser(page), reader);
     await page.close();
   });
 
