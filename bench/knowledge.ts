@@ -43,7 +43,8 @@ const NEEDLES: ReadonlyArray<readonly [string, string, string]> = [
   ['Operators locate lost baggage.', 'operators locate lost baggage', 'someone to track my missing suitcase'],
 ];
 
-const filler = (seed: number, bytes: number): string => {
+/** A source's text: numbered sections of clauses, each with words found in no other source. */
+export const filler = (seed: number, bytes: number): string => {
   const parts: string[] = [];
   let size = 0;
   for (let s = 0; size < bytes; s++) {

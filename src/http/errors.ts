@@ -38,8 +38,8 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof AppError ? error : fromFastify(error);
     if (known) {
-      // a full training queue empties in seconds (understanding/trainer.ts)
-      if (known.code === 'TRAINING_BUSY') reply.header('Retry-After', '5');
+      // a full training, indexing or search queue empties in seconds (understanding/trainer.ts, knowledge/)
+      if (known.code === 'TRAINING_BUSY' || known.code === 'KNOWLEDGE_BUSY') reply.header('Retry-After', '5');
       return reply.status(known.status).send(known.toBody());
     }
     request.log.error({ err: error }, 'unexpected failure');

@@ -85,7 +85,7 @@ function cutBody(body: string, max: number): string[] {
 function packSentences(paragraph: string, max: number): string[] {
   const out: string[] = [];
   let current = '';
-  for (const { segment } of sentenceSegmenter.segment(paragraph)) {
+  for (const segment of sentencesOf(paragraph)) {
     for (const piece of segment.length <= max ? [segment] : cutBetweenWords(segment, max)) {
       if (current.length + piece.length <= max) current += piece;
       else {
@@ -98,11 +98,41 @@ function packSentences(paragraph: string, max: number): string[] {
   return out;
 }
 
+/**
+ * The paragraph's sentences as Intl.Segmenter finds them, asked a window at a time: V8's segmenter
+ * takes time quadratic in the length of the text it is given (one 500 KB paragraph: 3 s; 1.5 MB:
+ * over the indexing thread's minute). The last sentence of a window may go on past it, so it is
+ * segmented again at the start of the next window; a window holding a single unfinished sentence
+ * is given up to its last space.
+ */
+function* sentencesOf(paragraph: string): Generator<string> {
+  let start = 0;
+  while (start < paragraph.length) {
+    const end = Math.min(paragraph.length, start + SENTENCE_WINDOW);
+    const window = paragraph.slice(start, end);
+    const sentences = Array.from(sentenceSegmenter.segment(window), (s) => s.segment);
+    if (end === paragraph.length) return yield* sentences;
+    if (sentences.length > 1) {
+      const last = sentences.pop()!;
+      yield* sentences;
+      start = end - last.length;
+    } else {
+      const space = window.lastIndexOf(' ');
+      const cut = space > 0 ? space + 1 : window.length;
+      yield window.slice(0, cut);
+      start += cut;
+    }
+  }
+}
+
 function cutBetweenWords(text: string, max: number): string[] {
   const out: string[] = [];
   let start = 0;
   while (text.length - start > max) {
-    const space = text.lastIndexOf(' ', start + max);
+    // the last space within reach, looked for no further back than the piece's start (lastIndexOf
+    // would search back to the text's start each time: quadratic in a text without spaces)
+    let space = start + max;
+    while (space > start && text[space] !== ' ') space--;
     const end = space > start ? space + 1 : start + max;
     out.push(text.slice(start, end));
     start = end;
@@ -112,6 +142,8 @@ function cutBetweenWords(text: string, max: number): string[] {
 }
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** Characters given to the segmenter at once: a few passages' worth, so its quadratic cost stays small. */
+const SENTENCE_WINDOW = 4 * MAX_PASSAGE_CHARS;
 
 function* linesOf(text: string): Generator<string> {
   let start = 0;
@@ -152,17 +184,25 @@ function headingOf(line: string): string | null {
   return oneLine(title);
 }
 
+/** Each run of spaces, tabs and no-break spaces as one space: runs of text copied whole, not a character at a time. */
 function squeezeSpaces(text: string): string {
-  let out = '';
-  let space = false;
-  for (const ch of text) {
-    const isSpace = ch === ' ' || ch === '\t' || ch === '\u00a0';
-    if (isSpace && space) continue;
-    out += isSpace ? ' ' : ch;
-    space = isSpace;
+  const parts: string[] = [];
+  let copied = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!isSpace(text.charCodeAt(i))) continue;
+    let end = i + 1;
+    while (end < text.length && isSpace(text.charCodeAt(end))) end++;
+    if (end - i > 1 || text[i] !== ' ') {
+      parts.push(text.slice(copied, i), ' ');
+      copied = end;
+    }
+    i = end - 1;
   }
-  return out;
+  parts.push(text.slice(copied));
+  return parts.join('');
 }
+
+const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0xa0;
 
 const oneLine = (text: string): string => squeezeSpaces(text.split('\n').join(' ').split('\r').join(' ').trim());
 const cutHeading = (title: string): string => (title.length <= MAX_HEADING_CHARS ? title : `${title.slice(0, MAX_HEADING_CHARS - 1)}…`);

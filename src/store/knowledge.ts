@@ -189,8 +189,11 @@ export function knowledgeRepository(db: Queryable) {
           [botId, pgConfigOf(language), limit, ...terms],
         );
       } else {
-        // the bot's own rows by its id's phrase in the bot_id column; the terms in heading and text
-        const match = `bot_id : ${quoted(botId)} AND {heading text} : (${terms.map(quoted).join(' OR ')})`;
+        // The terms in heading and text; the bot's own rows by the join on c.bot_id, not by its id's
+        // phrase in the bot_id column: bm25() counts the rows of every phrase in the query (for
+        // its weight, even one of 0), so that phrase made each search walk all of the bot's
+        // passages (90,000: tens of ms) whatever its words. The scores are the same either way.
+        const match = `{heading text} : (${terms.map(quoted).join(' OR ')})`;
         rows = await db.all<Row>(
           `SELECT c.id, c.source_id, s.name, s.url, c.heading, c.text, -bm25(knowledge_fts, 0.0, 2.0, 1.0) AS score
            FROM knowledge_fts

@@ -86,7 +86,7 @@ function knowledgeRoutesOf(s: Services): KnowledgeRoute[] {
     },
     {
       method: 'POST', path: '/knowledge/search', summary: 'The passages that best match a text (full-text, BM25-ranked)',
-      body: SearchBody, response: { 200: SearchResults }, errors: ['BOT_NOT_FOUND'],
+      body: SearchBody, response: { 200: SearchResults }, errors: ['BOT_NOT_FOUND', 'KNOWLEDGE_BUSY'],
       handle: async (bot, request) => {
         const body = request.body as { Text: string; Limit?: number };
         return s.knowledge.search(bot, body.Text, body.Limit ?? KNOWLEDGE_LIMITS.searchDefault);
