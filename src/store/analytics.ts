@@ -158,6 +158,27 @@ export function analyticsRepository(db: Queryable) {
         answeredAt: r.answered_at === null ? null : Number(r.answered_at),
       }));
     },
+    /** The newest event's id (0: none): where the next look for conversations over their cap starts. */
+    async lastEventId(): Promise<number> {
+      const row = await db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM analytics_events');
+      return Number(row?.id ?? 0);
+    },
+    /** Conversations with an event after `afterId` that hold more than `keep` events. */
+    async conversationsOverEvents(afterId: number, keep: number): Promise<number[]> {
+      const rows = await db.all<{ conversation_id: number }>(
+        `SELECT conversation_id FROM analytics_events
+         WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM analytics_events WHERE id > $1)
+         GROUP BY conversation_id HAVING COUNT(*) > $2`,
+        [afterId, keep],
+      );
+      return rows.map((r) => Number(r.conversation_id));
+    },
+    /** Keeps a conversation's newest `keep` events; how many went. */
+    async keepNewestEvents(conversationId: number, keep: number): Promise<number> {
+      const edge = await db.get<{ id: number }>('SELECT id FROM analytics_events WHERE conversation_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2', [conversationId, keep]);
+      if (!edge) return 0;
+      return db.run('DELETE FROM analytics_events WHERE conversation_id = $1 AND id <= $2', [conversationId, Number(edge.id)]);
+    },
     async addCsat(answer: { conversationId: number; botId: string; rating: number; at: number }): Promise<void> {
       await db.run(`INSERT INTO analytics_events (conversation_id, bot_id, kind, value, at) VALUES ($1, $2, 'csat', $3, $4)`, [
         answer.conversationId, answer.botId, answer.rating, answer.at,
