@@ -9,6 +9,18 @@ import type { Page } from 'playwright-core';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { axe, entry, focusedUser, inboxWorld, list, open, pageErrors, reader, server, shot, signIn, token, waiter } from '../support/console-inbox-kit.js';
 
+/** With `reader`'s entry focused: a live event (a new conversation, first) redraws the list and the focus stays; the list is one Tab stop, arrow keys move in it. */
+async function redrawKeepsFocusInTheList(page: Page): Promise<void> {
+  const newcomer = uid('newcomer');
+  await chatOk(server, token, { UserId: newcomer, Text: 'hello there' });
+  await entry(page, newcomer).waitFor();
+  assert.equal(await focusedUser(page), reader, 'a live redraw keeps the focus');
+  await page.keyboard.press('ArrowDown');
+  assert.notEqual(await focusedUser(page), reader);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focusedUser(page), reader);
+}
+
 describe('operator console as an inbox, issue 27 (Chromium)', () => {
   inboxWorld();
 
@@ -18,16 +30,8 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
     await page.keyboard.press('Enter');
     await page.locator('#conversation-title').filter({ hasText: reader }).waitFor();
     assert.equal(await focusedUser(page), reader, 'Enter keeps the focus on the entry');
-    // a live event redraws the list: a new conversation comes first
-    const newcomer = uid('newcomer');
-    await chatOk(server, token, { UserId: newcomer, Text: 'hello there' });
-    await entry(page, newcomer).waitFor();
-    assert.equal(await focusedUser(page), reader, 'a live redraw keeps the focus');
-    // the list is one Tab stop: arrow keys move in it, Tab leaves it for the conversation's controls
-    await page.keyboard.press('ArrowDown');
-    assert.notEqual(await focusedUser(page), reader);
-    await page.keyboard.press('ArrowUp');
-    assert.equal(await focusedUser(page), reader);
+    await redrawKeepsFocusInTheList(page);
+    // Tab leaves the list for the conversation's controls
     await page.keyboard.press('Tab');
     assert.equal(await focusedUser(page), 'takeover', 'one Tab from the list to Take over');
     await page.close();
@@ -36,14 +40,7 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
   test('item 2 on a phone: the focused entry keeps the focus when a live event redraws the list; arrow keys move in it', async () => {
     const page = await signIn(390, 844);
     await entry(page, reader).focus();
-    const newcomer = uid('newcomer');
-    await chatOk(server, token, { UserId: newcomer, Text: 'hello from a phone test' });
-    await entry(page, newcomer).waitFor();
-    assert.equal(await focusedUser(page), reader, 'a live redraw keeps the focus');
-    await page.keyboard.press('ArrowDown');
-    assert.notEqual(await focusedUser(page), reader);
-    await page.keyboard.press('ArrowUp');
-    assert.equal(await focusedUser(page), reader);
+    await redrawKeepsFocusInTheList(page);
     await page.close();
   });
 
