@@ -107,7 +107,7 @@ describe('the broadcasts page (Chromium)', () => {
     await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
     const agentPage = await context.newPage();
     await agentPage.goto(`${server.url}/console`);
-    await agentPage.locator('#analytics-link').waitFor();
+    await agentPage.locator('#who-name').filter({ hasText: 'An Agent' }).waitFor();
     assert.equal(await agentPage.locator('#broadcasts-link').isHidden(), true);
     await context.close();
   });

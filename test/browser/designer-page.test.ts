@@ -163,11 +163,11 @@ for (const kind of databaseKinds()) {
       await page.context().close();
     });
 
-    test('an agent sees no designer link and is refused the designer and its routes (403 ROLE_FORBIDDEN)', async () => {
+    test('an agent sees no designer, knowledge, broadcasts or analytics link and is refused the designer and its routes (403 ROLE_FORBIDDEN)', async () => {
       const { page } = await pageAs('al@example.org');
       await page.goto(`${world.server.url}/console`);
       await page.locator('#who-name').filter({ hasText: 'Al Agent' }).waitFor();
-      assert.equal(await page.locator('#designer-link').isHidden(), true);
+      for (const link of ['#designer-link', '#knowledge-link', '#broadcasts-link', '#analytics-link']) assert.equal(await page.locator(link).isHidden(), true, link);
       await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.getByText('Your role (agent) does not open the designer.').waitFor();
       const cookie = await signIn(world.server.client, 'al@example.org');
@@ -179,6 +179,7 @@ for (const kind of databaseKinds()) {
       const designer = await pageAs('dee@example.org');
       await designer.page.goto(`${world.server.url}/console`);
       await designer.page.locator('#designer-link').waitFor();
+      await designer.page.locator('#analytics-link').waitFor();
       await designer.page.context().close();
       await page.context().close();
     });

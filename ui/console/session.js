@@ -22,10 +22,10 @@ export async function showWorkspace(/** @type {any} */ me) {
   $('workspace').hidden = false;
   $('who').hidden = false;
   $('who-name').textContent = `${me.Name} <${me.Email}>`;
-  // Agents work on conversations only; the server refuses them the designer and knowledge whatever is shown.
+  // Agents work on conversations only; the server refuses them the designer, knowledge, broadcasts
+  // and analytics (the 'design' area) whatever is shown, so no link leads them to a refusal.
   $('designer-link').hidden = me.Role !== 'designer' && me.Role !== 'admin';
-  $('knowledge-link').hidden = $('designer-link').hidden;
-  $('broadcasts-link').hidden = $('designer-link').hidden;
+  for (const link of ['knowledge-link', 'broadcasts-link', 'analytics-link']) $(link).hidden = $('designer-link').hidden;
   // Teams decide who gets which conversations: only an admin changes them (agents transfer to one).
   $('teams-manage').hidden = me.Role !== 'admin';
   say('');
