@@ -4,7 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT, type CliResult } from './cli.js';
+import { cleanEnv, PROJECT_ROOT, untilExit, type CliResult } from './cli.js';
+
+export { cleanEnv };
 
 /** `npx colloquy`: bin/colloquy.js runs dist/ when it is current, else src/ through tsx. */
 export const CLI = path.join(PROJECT_ROOT, 'bin', 'colloquy.js');
@@ -19,16 +21,6 @@ export function folderWith(files: Record<string, string>): string {
   return dir;
 }
 
-/** The caller's environment without any Colloquy setting, plus `extra`. */
-export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith('COLLOQUY_') || ['DATABASE_URL', 'PORT', 'HOST', 'NODE_TEST_CONTEXT'].includes(name)) continue;
-    env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
 export function spawnColloquy(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; preload?: string[] } = {}): ChildProcess {
   const preload = (options.preload ?? []).flatMap((p) => ['--import', p]);
   return spawn(process.execPath, [...preload, CLI, ...args], { cwd: options.cwd ?? PROJECT_ROOT, env: options.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -36,22 +28,7 @@ export function spawnColloquy(args: string[], options: { cwd?: string; env?: Nod
 
 /** Runs `colloquy args…` to its end. */
 export function colloquy(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; preload?: string[] } = {}, timeoutMs = 120_000): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawnColloquy(args, options);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`colloquy ${args.join(' ')} did not end in ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return untilExit(spawnColloquy(args, options), args, timeoutMs);
 }
 
 /** The report's lines with the per-test and total times taken out, so they can be compared exactly. */

@@ -11,15 +11,20 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The environment of a CLI run on `database`: nothing of the caller's Colloquy settings leaks in. */
-export function cliEnv(database: TestDatabase, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/** The caller's environment without any Colloquy setting, plus `extra`. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (name.startsWith('COLLOQUY_') || ['DATABASE_URL', 'PORT', 'HOST', 'NODE_TEST_CONTEXT'].includes(name)) continue;
     env[name] = value;
   }
+  return { ...env, ...extra };
+}
+
+/** The environment of a CLI run on `database`: nothing of the caller's Colloquy settings leaks in. */
+export function cliEnv(database: TestDatabase, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    ...env,
+    ...cleanEnv(),
     COLLOQUY_DATA_DIR: database.dataDir,
     LOG_LEVEL: 'warn',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
@@ -33,8 +38,12 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
 
 /** Runs the CLI to its end (killed after `timeoutMs`). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliResult> {
+  return untilExit(startCli(args, env), args, timeoutMs);
+}
+
+/** What a started `colloquy args…` printed, once it ends (killed after `timeoutMs`). */
+export function untilExit(child: ChildProcess, args: string[], timeoutMs: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = startCli(args, env);
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));
