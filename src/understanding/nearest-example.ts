@@ -21,10 +21,6 @@ export interface StoredExamples {
 
 /** The out-of-scope class, nlp.js's `None`. */
 export const NONE = 'None';
-/** A word the model never saw weighs as much as the rarest known one: "who discovered penicillin" shares only "find" with "find me a flight". */
-const UNKNOWN_WEIGHT_SHARE = 1;
-/** A related word (WordNet, stored at training) counts for this share of the example's word. */
-const RELATED_SHARE = 0.5;
 /** The nearest class must be an intent this near, and this far ahead of every other class and of out-of-scope. */
 export const NEAR_ENOUGH = 0.5;
 export const CLEAR_LEAD = 0.1;
@@ -73,7 +69,10 @@ export class NearestExamples {
     const classesUsing = new Map<string, number>();
     for (const stems of this.classStems.values()) for (const stem of stems) classesUsing.set(stem, (classesUsing.get(stem) ?? 0) + 1);
     for (const [stem, count] of classesUsing) this.weights.set(stem, Math.log((classes.length + 1) / count));
-    this.unknownWeight = Math.log(classes.length + 1) * UNKNOWN_WEIGHT_SHARE;
+    // a word no example has weighs as much as the rarest known one: "who discovered penicillin"
+    // shares only "find" with "find me a flight", and must stay half a match (half as much let
+    // two unrelated travel sentences through)
+    this.unknownWeight = Math.log(classes.length + 1);
     for (const [intent, examples] of classes) {
       for (const text of examples) {
         const stems = new Set(text.split(' ').filter((stem) => stem !== ''));
@@ -95,21 +94,22 @@ export class NearestExamples {
    * Cost: one look-up per stem and one step per example sharing it.
    */
   nearest(stems: readonly string[]): Nearness[] {
-    // the text's share of each known stem: 1 for its own words, RELATED_SHARE through a related word
-    const shares = new Map<string, number>();
+    // the known stems the text has, a related word (WordNet, stored at training) read as its
+    // example's words: for this scorer only, so a wrong sense cannot mislead nlp.js
+    const known = new Set<string>();
     let norm2 = 0;
     for (const stem of new Set(stems)) {
       if (this.names.has(stem) || hasDigit(stem)) continue;
-      if (this.weights.has(stem)) shares.set(stem, 1);
+      if (this.weights.has(stem)) known.add(stem);
       else if (this.related.has(stem)) {
-        for (const target of this.related.get(stem)!) if (this.weights.has(target)) shares.set(target, Math.max(shares.get(target) ?? 0, RELATED_SHARE));
+        for (const target of this.related.get(stem)!) if (this.weights.has(target)) known.add(target);
       } else norm2 += this.unknownWeight ** 2;
     }
-    for (const [stem, share] of shares) norm2 += (share * this.weights.get(stem)!) ** 2;
+    for (const stem of known) norm2 += this.weights.get(stem)! ** 2;
     const dots = new Map<Example, number>();
-    for (const [stem, share] of shares) {
+    for (const stem of known) {
       const weight2 = this.weights.get(stem)! ** 2;
-      for (const example of this.byStem.get(stem) ?? []) dots.set(example, (dots.get(example) ?? 0) + share * weight2);
+      for (const example of this.byStem.get(stem) ?? []) dots.set(example, (dots.get(example) ?? 0) + weight2);
     }
     const similarity = new Map<string, number>();
     for (const [example, dot] of dots) similarity.set(example.intent, Math.max(similarity.get(example.intent) ?? 0, dot / Math.sqrt(norm2 * example.norm2)));
@@ -117,7 +117,7 @@ export class NearestExamples {
     for (const [intent, best] of similarity) {
       let covered = 0;
       const stemsOfClass = this.classStems.get(intent)!;
-      for (const [stem, share] of shares) if (stemsOfClass.has(stem)) covered += share * this.weights.get(stem)! ** 2;
+      for (const stem of known) if (stemsOfClass.has(stem)) covered += this.weights.get(stem)! ** 2;
       const coverage = covered / norm2;
       found.push({ intent, similarity: best, coverage, closeness: Math.sqrt(best * coverage) });
     }

@@ -2,8 +2,9 @@
 // (34 MB on disk, nothing fetched at run time). Two uses, both English only (docs/decisions.md
 // "Understanding free text"):
 // - training: the synonyms of the words of a bot's examples, so that a word the examples never use
-//   ("repayment") is read as the one they do ("refund"); their related words ("void" is a kind of
-//   "cancel") and which are names ("london"), for the nearest-example scorer; stored with the model;
+//   ("repayment") is read as the one they do ("refund"); their related words ("void" is a way to
+//   "cancel") and which of them are names ("london"), for the nearest-example scorer; all stored
+//   with the model;
 // - classifying: whether an unknown word is a real English word, which the typo rule must leave
 //   alone ("walking" is not a typo of "talking"). The lemma list is read once per process.
 import { openSync, readFileSync, readSync, closeSync } from 'node:fs';
@@ -60,7 +61,7 @@ export function isEnglish(word: string, known: ReadonlySet<string>): boolean {
 
 interface Synset {
   words: string[];
-  /** symbol ("@" broader, "~" narrower, "+" same root, "@i" instance of…), target, its part, source/target word numbers */
+  /** symbol ("~" narrower, "+" same root, "@i" instance of…), target, its part, source/target word numbers */
   pointers: { symbol: string; offset: number; part: string; link: string }[];
 }
 /** WordNet 3.1's longest data line is 12,972 bytes (data.noun) */
@@ -84,8 +85,12 @@ function readSynset(fds: Partial<Record<string, number>>, part: string, offset: 
   return { words, pointers };
 }
 
-/** The pointers a related word is found through: narrower words, broader ones, the same root. */
-const RELATIONS = ['~', '@', '+'];
+/**
+ * The pointers a related word is found through: narrower words ("void" is a way to "cancel") and
+ * the same root in another part of speech ("departure", "depart"). Broader words ("terminate" for
+ * "cancel") gained nothing more on the travel set and are the riskier direction: left out.
+ */
+const RELATIONS = ['~', '+'];
 
 export interface WordNetLookUp {
   /** each word's single-word synonyms (words sharing a synset with it, any part of speech, any sense) */
