@@ -19,6 +19,8 @@ export interface EnglishExtras {
   related?: Record<string, string>;
 }
 
+const outOfScopeStems = new WeakMap<readonly string[], string[][]>();
+
 export const isLetters = (word: string) => [...word].every((c) => c >= 'a' && c <= 'z');
 
 /** The words of `examples` as a typo may be read (spelling.ts), sorted. */
@@ -64,13 +66,16 @@ export function englishExtras(section: NlpSection, outOfScope: readonly string[]
     }
   }
   const names = [...new Set([...wordnet.names].map((name) => stemmer.stemWord(name)))].sort();
-  const stemsOf = (example: string) => contentStems(englishWords(example).join(' '), internals).filter((stem) => !names.includes(stem)).join(' ');
+  const stemsOf = (example: string) => contentStems(englishWords(example).join(' '), internals);
+  const withoutNames = (stems: string[]) => stems.filter((stem) => !names.includes(stem)).join(' ');
+  // the out-of-scope sentences are the same for every model: stemmed once per process
+  if (!outOfScopeStems.has(outOfScope)) outOfScopeStems.set(outOfScope, outOfScope.map(stemsOf));
   return {
     synonyms: sortedRecord(synonyms),
     words: wordsOf(examples),
     examples: {
-      intents: Object.fromEntries((section.intents ?? []).map((intent) => [intent.name, intent.examples.map(stemsOf)])),
-      none: outOfScope.map(stemsOf),
+      intents: Object.fromEntries((section.intents ?? []).map((intent) => [intent.name, intent.examples.map((example) => withoutNames(stemsOf(example)))])),
+      none: outOfScopeStems.get(outOfScope)!.map(withoutNames),
       names,
     },
     related: sortedRecord(related),

@@ -3,7 +3,7 @@
 // ln 2; a word no example has weighs ln 4 too.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { combineScores, NearestExamples, type Nearness } from './nearest-example.js';
+import { combineScores, NearestExamples, STEMS_READ, type Nearness } from './nearest-example.js';
 import { lookUp } from './wordnet.js';
 
 const scorer = new NearestExamples(
@@ -30,6 +30,12 @@ test('numbers, codes and names are left out; a related word counts as its exampl
   // "repay" is stored as related to "refund": exactly as near as "refund" itself would be
   assert.deepEqual(rounded(scorer.nearest(['repay', 'xyz'])), rounded(scorer.nearest(['refund', 'xyz'])));
   assert.deepEqual(rounded(scorer.nearest(['repay', 'xyz'])), [['refund', 0.7071, 0.5, 0.5946]]);
+});
+
+test('a long text is read for its first STEMS_READ stems only: its cost stays bounded', () => {
+  const filler = Array.from({ length: STEMS_READ }, (_, i) => `zq${i}`);
+  assert.deepEqual(scorer.nearest([...filler, 'refund']), []);
+  assert.deepEqual(rounded(scorer.nearest([...filler.slice(1), 'refund'])).map(([intent]) => intent), ['refund']);
 });
 
 test('the scores change only when the nearest class is an intent, near enough and clearly ahead', () => {

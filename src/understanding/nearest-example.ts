@@ -21,6 +21,8 @@ export interface StoredExamples {
 
 /** The out-of-scope class, nlp.js's `None`. */
 export const NONE = 'None';
+/** A chat message has a few content words; a 16 KB one is read for its first STEMS_READ (docs/limits.md). */
+export const STEMS_READ = 64;
 /** The nearest class must be an intent this near, and this far ahead of every other class and of out-of-scope. */
 export const NEAR_ENOUGH = 0.5;
 export const CLEAR_LEAD = 0.1;
@@ -91,14 +93,14 @@ export class NearestExamples {
   /**
    * Each class (intents and `None`) that shares a stem with the text, nearest first. Numbers and
    * codes ("6", "lh400") and names are what a request is about, not what it asks: left out.
-   * Cost: one look-up per stem and one step per example sharing it.
+   * Cost: one look-up per stem and one step per example sharing it, for at most STEMS_READ stems.
    */
   nearest(stems: readonly string[]): Nearness[] {
     // the known stems the text has, a related word (WordNet, stored at training) read as its
     // example's words: for this scorer only, so a wrong sense cannot mislead nlp.js
     const known = new Set<string>();
     let norm2 = 0;
-    for (const stem of new Set(stems)) {
+    for (const stem of new Set(stems.slice(0, STEMS_READ))) {
       if (this.names.has(stem) || hasDigit(stem)) continue;
       if (this.weights.has(stem)) known.add(stem);
       else if (this.related.has(stem)) {

@@ -68,12 +68,24 @@ interface Synset {
 const LINE = Buffer.alloc(16_384);
 const PART_FILE: Record<string, (typeof PARTS)[number]> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 
-/** Reads one synset's data line (data files are addressed by byte offset; a line ends with "\n"). */
-function readSynset(fds: Partial<Record<string, number>>, part: string, offset: number): Synset {
+/** One data line (data files are addressed by byte offset; a line ends with "\n"): most fit in 1 KB. */
+function dataLine(fd: number, offset: number): string {
+  for (const size of [1024, LINE.length]) {
+    const read = readSync(fd, LINE, 0, size, offset);
+    const end = LINE.indexOf(10);
+    if ((end >= 0 && end < read) || read < size) return LINE.toString('latin1', 0, end >= 0 && end < read ? end : read);
+  }
+  return LINE.toString('latin1');
+}
+
+/** Reads one synset (each once per look-up: `seen`). */
+function readSynset(fds: Partial<Record<string, number>>, seen: Map<string, Synset>, part: string, offset: number): Synset {
+  const key = `${part} ${offset}`;
+  const known = seen.get(key);
+  if (known) return known;
   fds[part] ??= openSync(`${DICT}/data.${part}`, 'r');
-  const read = readSync(fds[part]!, LINE, 0, LINE.length, offset);
   // "offset lex_filenum ss_type w_cnt word lex_id ... p_cnt [symbol offset pos source/target]... | gloss"
-  const head = LINE.toString('latin1', 0, read).split('\n', 1)[0].split(' | ')[0].split(' ');
+  const head = dataLine(fds[part]!, offset).split(' | ')[0].split(' ');
   const count = parseInt(head[3], 16);
   const words: string[] = [];
   // adjectives may carry "(a)"
@@ -82,7 +94,9 @@ function readSynset(fds: Partial<Record<string, number>>, part: string, offset: 
   const pointerCount = Number(head[at++]);
   const pointers: Synset['pointers'] = [];
   for (let i = 0; i < pointerCount; i++, at += 4) pointers.push({ symbol: head[at], offset: Number(head[at + 1]), part: head[at + 2], link: head[at + 3] });
-  return { words, pointers };
+  const synset = { words, pointers };
+  seen.set(key, synset);
+  return synset;
 }
 
 /**
@@ -111,6 +125,7 @@ export function lookUp(words: ReadonlySet<string>): WordNetLookUp {
   const notOnlyNouns = new Set<string>();
   const names = new Set<string>();
   const fds: Partial<Record<string, number>> = {};
+  const seen = new Map<string, Synset>();
   const add = (into: Map<string, Set<string>>, lemma: string, word: string) => {
     if (word === lemma || word.includes('_')) return;
     if (!into.has(lemma)) into.set(lemma, new Set());
@@ -123,7 +138,7 @@ export function lookUp(words: ReadonlySet<string>): WordNetLookUp {
         if (part !== 'noun') notOnlyNouns.add(lemma);
         // "lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset..."
         const fields = line.trim().split(' ');
-        const senses = fields.slice(fields.length - Number(fields[2])).map((offset) => readSynset(fds, part, Number(offset)));
+        const senses = fields.slice(fields.length - Number(fields[2])).map((offset) => readSynset(fds, seen, part, Number(offset)));
         if (part === 'noun' && senses.every((sense) => sense.pointers.some((p) => p.symbol === '@i'))) names.add(lemma);
         for (const sense of senses) {
           for (const word of sense.words) add(synonyms, lemma, word);
@@ -132,7 +147,7 @@ export function lookUp(words: ReadonlySet<string>): WordNetLookUp {
             // a lexical pointer ("+") links one word of the synset to one word of the other
             const source = parseInt(pointer.link.slice(0, 2), 16);
             if (source !== 0 && sense.words[source - 1] !== lemma) continue;
-            const target = readSynset(fds, PART_FILE[pointer.part], pointer.offset).words;
+            const target = readSynset(fds, seen, PART_FILE[pointer.part], pointer.offset).words;
             const targetIndex = parseInt(pointer.link.slice(2), 16);
             for (const word of targetIndex === 0 ? target : [target[targetIndex - 1]]) add(related, lemma, word);
           }
