@@ -126,11 +126,10 @@ export interface Seeded {
   cookie: string;
 }
 
-const USERS_PER_BOT = 100;
 const OPERATOR = { email: 'soak@example.org', password: 'soak operator password' };
 
 /** Account, two support bots (one with the webhook and includeAllChannels), an operator, started conversations. */
-export async function seed(recorder: Recorder, base: string, botFile: URL, receiver: Receiver): Promise<Seeded> {
+export async function seed(recorder: Recorder, base: string, botFile: URL, receiver: Receiver, usersPerBot: number): Promise<Seeded> {
   const must = async (what: string, result: Promise<Call>, status = 200) => {
     const res = await result;
     if (res.status !== status) throw new Error(`seeding: ${what} → ${res.status} ${JSON.stringify(res.body)}`);
@@ -152,7 +151,7 @@ export async function seed(recorder: Recorder, base: string, botFile: URL, recei
     const token = (await must('bot token', call(recorder, 'seed', base, 'POST', '/authorization/integration', { body: { AccountAPIKey: account.AccountAPIKey, BotAPIKey: created.APIKey, BotAPISecret: created.APISecret } }))).token;
     const listed = await must('list bots', call(recorder, 'seed', base, 'GET', '/bots', { headers: auth }));
     const webKey = listed.Result.find((b: any) => b.APIKey === created.APIKey).WebKey;
-    const users = Array.from({ length: USERS_PER_BOT }, (_, i) => `soak-${name}-${i}`);
+    const users = Array.from({ length: usersPerBot }, (_, i) => `soak-${name}-${i}`);
     for (const user of users) await must('start', call(recorder, 'seed', base, 'POST', '/custom/chat', { body: { UserId: user }, headers: { authorization: `Bearer ${token}` } }));
     bots.push({ name, botKey: created.APIKey, botSecret: created.APISecret, botToken: token, webKey, users });
   }
@@ -182,6 +181,8 @@ export interface Traffic {
   until: number;
   /** requests a second, all workers together */
   rate: number;
+  /** web visitors at most (Infinity: a new one keeps arriving) */
+  visitors: number;
 }
 
 /** Chat turns (mostly texts, some READY and RESET) on random users of both bots. */
@@ -197,27 +198,35 @@ function chatWorker(t: Traffic, share: number): Promise<void> {
   });
 }
 
-/** A web visitor: start a conversation, say three things, now and then come back (READY). */
+/** A web visitor: start a conversation, say three things, now and then come back (READY). Once
+ * `t.visitors` have started, it is always one of them coming back and saying three things. */
 function webWorker(t: Traffic, share: number): Promise<void> {
   const visitors: Array<{ key: string; user: string }> = [];
+  let started = 0;
   let script: Array<() => Promise<void>> = [];
+  const say = (visitor: () => { key: string; user: string } | undefined) =>
+    [0, 1, 2].map(() => async () => {
+      const v = visitor();
+      if (v) await call(t.recorder, 'web message', t.base, 'POST', `/web/${v.key}/messages`, { body: { UserId: v.user, Text: pick(TEXTS) } });
+    });
   return paced(t.until, 1000 / (t.rate * share), async () => {
     if (script.length === 0) {
       const bot = pick(t.seeded.bots);
-      if (visitors.length > 0 && Math.random() < 0.2) {
+      if (visitors.length > 0 && started >= t.visitors) {
+        const back = pick(visitors);
+        script = [async () => void (await call(t.recorder, 'web resume', t.base, 'POST', `/web/${back.key}/conversation`, { body: { UserId: back.user } })), ...say(() => back)];
+      } else if (visitors.length > 0 && Math.random() < 0.2) {
         const back = pick(visitors);
         script = [async () => void (await call(t.recorder, 'web resume', t.base, 'POST', `/web/${back.key}/conversation`, { body: { UserId: back.user } }))];
       } else {
         script = [
           async () => {
-            const started = await call(t.recorder, 'web start', t.base, 'POST', `/web/${bot.webKey}/conversation`, { body: {} });
-            if (started.status === 200) visitors.push({ key: bot.webKey, user: started.body.UserId });
+            const answer = await call(t.recorder, 'web start', t.base, 'POST', `/web/${bot.webKey}/conversation`, { body: {} });
+            started++;
+            if (answer.status === 200) visitors.push({ key: bot.webKey, user: answer.body.UserId });
             if (visitors.length > 500) visitors.shift();
           },
-          ...[0, 1, 2].map(() => async () => {
-            const visitor = visitors.at(-1);
-            if (visitor) await call(t.recorder, 'web message', t.base, 'POST', `/web/${visitor.key}/messages`, { body: { UserId: visitor.user, Text: pick(TEXTS) } });
-          }),
+          ...say(() => visitors.at(-1)),
         ];
       }
     }

@@ -98,10 +98,8 @@ function understandingBot(supportFile: URL, channels: unknown): any {
   };
 }
 
-const USERS = 20;
-
 /** Creates and publishes the bot, points it at the provider, starts its conversations. */
-export async function seedUnderstanding(recorder: Recorder, base: string, accountKey: string, accountToken: string, supportFile: URL, provider: SoakProvider): Promise<UnderstandingBot> {
+export async function seedUnderstanding(recorder: Recorder, base: string, accountKey: string, accountToken: string, supportFile: URL, provider: SoakProvider, users: number): Promise<UnderstandingBot> {
   const must = async (what: string, result: Promise<Call>, status = 200) => {
     const res = await result;
     if (res.status !== status) throw new Error(`seeding: ${what} → ${res.status} ${JSON.stringify(res.body)}`);
@@ -112,9 +110,9 @@ export async function seedUnderstanding(recorder: Recorder, base: string, accoun
   const created = await must('understanding bot', call(recorder, 'seed', base, 'POST', '/bots', { body: file, headers: auth }), 201);
   await must('provider', call(recorder, 'seed', base, 'PUT', `/bots/${created.APIKey}/ai`, { body: { BaseUrl: provider.baseUrl, Model: 'soak-model', ApiKey: 'sk-soak' }, headers: auth }));
   const token = (await must('bot token', call(recorder, 'seed', base, 'POST', '/authorization/integration', { body: { AccountAPIKey: accountKey, BotAPIKey: created.APIKey, BotAPISecret: created.APISecret } }))).token;
-  const users = Array.from({ length: USERS }, (_, i) => `soak-nlp-${i}`);
-  for (const user of users) await must('start', call(recorder, 'seed', base, 'POST', '/custom/chat', { body: { UserId: user }, headers: { authorization: `Bearer ${token}` } }));
-  return { botKey: created.APIKey, botToken: token, users, file };
+  const names = Array.from({ length: users }, (_, i) => `soak-nlp-${i}`);
+  for (const user of names) await must('start', call(recorder, 'seed', base, 'POST', '/custom/chat', { body: { UserId: user }, headers: { authorization: `Bearer ${token}` } }));
+  return { botKey: created.APIKey, botToken: token, users: names, file };
 }
 
 const UNDERSTOOD = ["where's my parcel??", 'can I get a large one', 'I need a human', 'when are you open on saturday', 'track my small package please', 'my order never came'];

@@ -7,6 +7,11 @@
 //   --rate N        requests a second, all kinds together (default 40; the two console event
 //                   streams come on top)
 //   --every N       seconds per progress line (default 30)
+//   --users N       conversations per bot on the custom channel (default 100; the AI bot has a fifth)
+//   --visitors N    web visitors at most: once N have started, web traffic is theirs coming back
+//                   (default: a new visitor keeps arriving). With a fixed population, every table
+//                   reaches its bound (histories, missed texts, events, outbox) and the database's
+//                   size must level off: `npm run soak -- --users 4 --visitors 40` checks that.
 //   --postgres      PostgreSQL instead of SQLite: a database colloquy_soak_<random> is created on
 //                   --pg-url for the run and dropped at the end, however the run ends
 //   --pg-url URL    default postgres://postgres@127.0.0.1:5432/postgres (only 127.0.0.1)
@@ -35,7 +40,7 @@ const BOT_FILE = new URL('../assets/support.bot.json', import.meta.url);
 const MEMORY_EVERY_MS = 5000;
 
 function parseOptions(argv: string[]) {
-  const valued = new Set(['--minutes', '--rate', '--every', '--pg-url']);
+  const valued = new Set(['--minutes', '--rate', '--every', '--pg-url', '--users', '--visitors']);
   const known = new Set([...valued, '--postgres', '--keep']);
   const values = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
@@ -57,6 +62,8 @@ function parseOptions(argv: string[]) {
     minutes: positive('--minutes', 10, 24 * 60),
     rate: positive('--rate', 40, 1000),
     every: positive('--every', 30, 3600),
+    users: Math.round(positive('--users', 100, 10_000)),
+    visitors: values.has('--visitors') ? Math.round(positive('--visitors', 0, 1_000_000)) : Infinity,
     postgres: argv.includes('--postgres'),
     keep: argv.includes('--keep'),
     pgUrl,
@@ -102,7 +109,8 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   const provider = await SoakProvider.start();
   onCleanup(() => provider.close());
   const databaseUrl = options.postgres ? await createPgDatabase(options.pgUrl) : null;
-  say(`Colloquy soak: ${options.minutes} min at ${options.rate} requests/s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, data in ${tmp}`);
+  const population = `${options.users} conversations a bot, ${Number.isFinite(options.visitors) ? `at most ${options.visitors} web visitors` : 'new web visitors arriving'}`;
+  say(`Colloquy soak: ${options.minutes} min at ${options.rate} requests/s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${population}, data in ${tmp}`);
 
   const env: Record<string, string> = {
     PORT: '0',
@@ -121,8 +129,8 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   let died = false;
   try {
     const recorder = new Recorder();
-    const seeded = await seed(recorder, server.url, BOT_FILE, receiver);
-    const understanding = await seedUnderstanding(recorder, server.url, seeded.accountKey, seeded.accountToken, BOT_FILE, provider);
+    const seeded = await seed(recorder, server.url, BOT_FILE, receiver, options.users);
+    const understanding = await seedUnderstanding(recorder, server.url, seeded.accountKey, seeded.accountToken, BOT_FILE, provider, Math.max(1, Math.round(options.users / 5)));
     say(
       `server ${server.url} (pid ${server.pid}); seeded: 1 account, ${seeded.bots.length + 1} bots (one with the webhook and includeAllChannels, one with intents, ` +
         `an entity and AI steps), ${seeded.bots.reduce((n, b) => n + b.users.length, 0) + understanding.users.length} conversations, an operator`,
@@ -132,7 +140,7 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
     const sizes: Array<{ at: number; bytes: number }> = [];
     recorder.restart(); // the seeding is not part of the figures
 
-    const traffic = { base: server.url, recorder, seeded, until: performance.now() + durationMs, rate: options.rate };
+    const traffic = { base: server.url, recorder, seeded, until: performance.now() + durationMs, rate: options.rate, visitors: options.visitors };
     const streams = { events: 0, opened: 0 };
     const startedAt = recorder.now();
     let lastLine = startedAt;
@@ -175,6 +183,7 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
         `Console event streams: opened ${streams.opened} times, ${streams.events} events received`,
         `AI provider answers: ${[...provider.answered].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
         `Database size: ${sizeGrowth(sizes)}`,
+        `Database growth a minute: ${minuteGrowth(sizes)}`,
         `Tables that grew: ${growthLines(tablesAtStart, await tableSizes(tmp, databaseUrl)).join('; ') || 'none'}`,
         `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, load average ${os.loadavg()[0].toFixed(1)} at the end; ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`,
       ]),
@@ -215,6 +224,18 @@ function sizeGrowth(sizes: Array<{ at: number; bytes: number }>): string {
   const minuteIn = at(sizes[0].at + 60_000);
   const minuteBefore = at(end.at - 60_000);
   return `${mb(sizes[0].bytes)} MB at the start, ${mb(minuteIn.bytes)} MB after a minute, ${mb(end.bytes)} MB at the end (${mb(end.bytes - minuteBefore.bytes)} MB in the last minute)`;
+}
+
+/** The growth of each whole minute of the run, in MB: a database with bounded tables levels off. */
+function minuteGrowth(sizes: Array<{ at: number; bytes: number }>): string {
+  const minutes: string[] = [];
+  for (let from = sizes[0]; ; ) {
+    const to = sizes.find((s) => s.at >= from.at + 60_000);
+    if (!to) break;
+    minutes.push(`${to.bytes >= from.bytes ? '+' : ''}${mb(to.bytes - from.bytes)}`);
+    from = to;
+  }
+  return minutes.length ? `${minutes.join(', ')} MB` : 'under a minute sampled';
 }
 
 const options = (() => {

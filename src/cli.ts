@@ -14,7 +14,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const { createServices, openMigratedStore } = await import('./main.js');
+  const [{ createServices }, { openMigratedStore }] = await Promise.all([import('./wiring.js'), import('./main.js')]);
   // Progress goes to stderr so that `bot export` prints nothing but the bot file on stdout.
   const store = await openMigratedStore(config, (line) => process.stderr.write(`colloquy: ${line}\n`));
   try {
