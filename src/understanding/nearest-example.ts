@@ -24,7 +24,7 @@ export const NONE = 'None';
 /** A chat message has a few content words; a 16 KB one is read for its first STEMS_READ (docs/limits.md). */
 export const STEMS_READ = 64;
 /** The nearest class must be an intent this near, and this far ahead of every other class and of out-of-scope. */
-export const NEAR_ENOUGH = 0.5;
+export const NEAR_ENOUGH = 0.6;
 export const CLEAR_LEAD = 0.1;
 
 /** The stems of a text's words as nlp.js tokenizes and stems them, stopwords left out. */
