@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { NLP_LANGUAGES } from './languages.js';
-import { loadClassifier, trainModel, trainingCount } from './model.js';
+import { loadClassifier, OUT_OF_SCOPE_EXAMPLES, trainModel, trainingCount } from './model.js';
 import { STEMS_KEPT } from './nlpjs-caches.js';
 
 const section = (salt: string) => ({
@@ -127,4 +127,42 @@ test('English: a function word WordNet lacks ("were") is a word, never a typo of
   assert.equal((await classifier.classify('they were cold')).intents[0].intent, 'complaint');
   const [top] = (await classifier.classify('my noodles were soggy and the box was crushed')).intents;
   assert.deepEqual([top.intent, top.score >= 0.7], ['complaint', true]);
+});
+
+test('English: the nearest example lifts a paraphrase nlp.js scores low; a model stored without examples answers as before', async () => {
+  const trips = { intents: [
+    { name: 'refund', examples: ['I want a refund', 'refund my ticket', 'can I get reimbursed for my cancelled flight', 'when will my refund arrive'] },
+    { name: 'cancel', examples: ['cancel my booking', 'please cancel my reservation', 'I want to cancel my flight to london'] },
+    { name: 'agent', examples: ['talk to an agent', 'I want to speak to a person', 'let me talk to someone'] },
+  ] };
+  const model = (await trainModel(trips))!;
+  const stored = JSON.parse(model) as { colloquy: { examples: { intents: Record<string, string[]>; names: string[]; none: string[] }; related: Record<string, string> } };
+  // stopwords left out, stemmed; "london" is a name, left out of the examples
+  assert.deepEqual(stored.colloquy.examples.intents.cancel, ['cancel book', 'pleas cancel reserv', 'want cancel flight']);
+  assert.deepEqual(stored.colloquy.examples.names, ['london']);
+  assert.equal(stored.colloquy.examples.none.length, OUT_OF_SCOPE_EXAMPLES.en.length);
+  assert.equal(stored.colloquy.related.void, 'cancel');
+  const { colloquy: { synonyms, words } } = JSON.parse(model) as { colloquy: { synonyms: unknown; words: unknown } };
+  const before = await loadClassifier(JSON.stringify({ ...JSON.parse(model), colloquy: { synonyms, words } }));
+  const now = await loadClassifier(model);
+  const top = async (classifier: typeof now, text: string) => {
+    const [best] = (await classifier.classify(text)).intents;
+    return [best?.intent, +(best?.score ?? 0).toFixed(2)];
+  };
+  assert.deepEqual(await top(now, 'how do i get reimbursed'), ['refund', 0.91]);
+  assert.deepEqual(await top(before, 'how do i get reimbursed'), ['refund', 0.25]);
+  // "void" is a way to cancel (WordNet), for this scorer only
+  assert.deepEqual(await top(now, 'void my reservation'), ['cancel', 0.89]);
+  assert.deepEqual(await top(before, 'void my reservation'), ['cancel', 0.17]);
+  // unrelated texts stay out
+  assert.deepEqual(await top(now, 'who discovered penicillin'), [undefined, 0]);
+  assert.deepEqual(await top(now, 'what is the weather like'), [undefined, 0]);
+});
+
+test('a model stored before the nearest examples answers exactly as it did', async () => {
+  const stored = readFileSync(new URL('../../test/fixtures/nlp-model-before-issue-22.json', import.meta.url), 'utf8');
+  const classifier = await loadClassifier(stored, 'en');
+  // the scores the previous version gave, to the last digit
+  assert.deepEqual((await classifier.classify('where is my parcel')).intents, [{ intent: 'order_status', score: 0.8519149587294162 }]);
+  assert.deepEqual((await classifier.classify('what is the weather like in paris')).intents, []);
 });

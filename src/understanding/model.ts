@@ -25,7 +25,9 @@ import type { NlpLanguage } from './languages.js';
 import { englishWords, readEnglish } from './english.js';
 import { boundCaches, internalsOf, type NlpInternals } from './nlpjs-caches.js';
 import { Vocabulary } from './spelling.js';
-import { englishLemmas, isEnglish, synonymsOf } from './wordnet.js';
+import { englishExtras, wordsOf, type EnglishExtras } from './english-training.js';
+import { combineScores, contentStems, NearestExamples } from './nearest-example.js';
+import { englishLemmas, isEnglish } from './wordnet.js';
 
 /** nlp.js's own name for the out-of-scope class; bot files may not name an intent so (nlp-rules.ts). */
 const OUT_OF_SCOPE = 'None';
@@ -57,13 +59,7 @@ const classifierSettings = (language: NlpLanguage) => ({
   log: false,
 });
 
-/** What the server adds to nlp.js's export, under a key the library does not read. */
-interface StoredExtras {
-  /** English: stem of a word no example uses → the example words it means (WordNet synonyms) */
-  synonyms?: Record<string, string>;
-  /** English: the words of the examples, which a typo may be read as (spelling.ts) */
-  words?: string[];
-}
+/** What the server adds to nlp.js's export, under a key the library does not read (english-training.ts). */
 const EXTRAS_KEY = 'colloquy';
 
 export interface IntentClassifier {
@@ -125,47 +121,15 @@ export async function train(section: NlpSection): Promise<string> {
   const exported = nlp.export(true);
   if (language !== 'en') return exported;
   const model = JSON.parse(exported) as Record<string, unknown>;
-  model[EXTRAS_KEY] = { synonyms: englishSynonyms(section, internalsOf(nlp, 'en')), words: exampleWords(section) } satisfies StoredExtras;
+  model[EXTRAS_KEY] = englishExtras(section, OUT_OF_SCOPE_EN, internalsOf(nlp, 'en'));
   return JSON.stringify(model);
 }
 
-/**
- * For each word of the intents' examples, its WordNet synonyms that the model does not know, as
- * stems: a text using one is read with the example's word. A synonym of words of several intents
- * stands for all of them; stopwords ("can" is a synonym of "fire") and short words have none.
- */
-function englishSynonyms(section: NlpSection, { nlu, stemmer, stopwords }: NlpInternals): Record<string, string> {
-  const vocabulary = new Set<string>();
-  for (const intent of section.intents ?? []) {
-    for (const example of intent.examples) for (const word of englishWords(example)) if (word.length >= 3 && !stopwords.isStopword(word) && isLetters(word)) vocabulary.add(word);
-  }
-  const meanings = new Map<string, Set<string>>();
-  for (const [word, synonyms] of synonymsOf(vocabulary)) {
-    for (const synonym of synonyms) {
-      const stem = stemmer.stemWord(synonym);
-      if (nlu.features[stem]) continue;
-      if (!meanings.has(stem)) meanings.set(stem, new Set());
-      meanings.get(stem)!.add(word);
-    }
-  }
-  return Object.fromEntries([...meanings].sort(([a], [b]) => (a < b ? -1 : 1)).map(([stem, words]) => [stem, [...words].sort().join(' ')]));
-}
-
-/** The words of `examples` as a typo may be read (spelling.ts), sorted. */
-function wordsOf(examples: Iterable<string>): string[] {
-  const words = new Set<string>();
-  for (const example of examples) for (const word of englishWords(example)) if (word.length >= 3 && isLetters(word)) words.add(word);
-  return [...words].sort();
-}
-const exampleWords = (section: NlpSection) => wordsOf((section.intents ?? []).flatMap((intent) => intent.examples));
 /** a typo of an out-of-scope word is read as that word, for every English model */
 let outOfScopeWords: readonly string[] | undefined;
 
-const isLetters = (word: string) => [...word].every((c) => c >= 'a' && c <= 'z');
-
 /** English texts are read into the model's own words first (english.ts). */
-async function englishReading(model: string, { nlu, stemmer, stopwords }: NlpInternals): Promise<(text: string) => string> {
-  const extras = (JSON.parse(model) as Record<string, StoredExtras | undefined>)[EXTRAS_KEY];
+async function englishReading(extras: EnglishExtras | undefined, { nlu, stemmer, stopwords }: NlpInternals): Promise<(text: string) => string> {
   // models stored before issue 22's synonyms have none; they still get the shorthand and typos
   const synonyms = new Map(Object.entries(extras?.synonyms ?? {}));
   const lemmas = await englishLemmas();
@@ -190,18 +154,24 @@ export async function loadClassifier(model: string, language = 'en'): Promise<In
   nlp.import(model);
   const internals = internalsOf(nlp, lang);
   const caches = boundCaches(internals);
-  const read = lang === 'en' ? await englishReading(model, internals) : (text: string) => text;
+  const extras = lang === 'en' ? (JSON.parse(model) as Record<string, EnglishExtras | undefined>)[EXTRAS_KEY] : undefined;
+  const read = lang === 'en' ? await englishReading(extras, internals) : (text: string) => text;
+  // English models stored before issue 22's second scorer have no examples: nlp.js's scores alone
+  const nearest = extras?.examples === undefined ? undefined : new NearestExamples(extras.examples, extras.related);
   return {
     language: lang,
     cachedEntries: caches.entries,
     async classify(text) {
-      const { classifications } = await nlp.classify(lang, read(text));
+      const reading = read(text);
+      // before nlp.js: its tokenizer's cache then has the text, emptied after (nlpjs-caches.ts)
+      const near = nearest?.nearest(contentStems(reading, internals));
+      const { classifications } = await nlp.classify(lang, reading);
       caches.afterClassify();
       const intents = classifications
         .filter((c) => c.intent !== OUT_OF_SCOPE && Number.isFinite(c.score))
         .map((c) => ({ intent: c.intent, score: c.score }))
         .sort((a, b) => b.score - a.score || (a.intent < b.intent ? -1 : 1));
-      return { intents };
+      return { intents: near === undefined ? intents : combineScores(intents, near) };
     },
   };
 }

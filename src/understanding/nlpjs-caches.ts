@@ -20,6 +20,7 @@ interface StemmerInternals {
   cache: Record<string, string>;
 }
 interface TokenizerInternals {
+  tokenize(text: string, normalize: boolean): string[];
   cache?: { normalized: Record<string, unknown>; nonNormalized: Record<string, unknown> };
 }
 export interface NlpInternals {

@@ -2,7 +2,9 @@
 // (34 MB on disk, nothing fetched at run time). Two uses, both English only (docs/decisions.md
 // "Understanding free text"):
 // - training: the synonyms of the words of a bot's examples, so that a word the examples never use
-//   ("repayment") is read as the one they do ("refund"); the map is stored with the model;
+//   ("repayment") is read as the one they do ("refund"); their related words ("void" is a way to
+//   "cancel") and which of them are names ("london"), for the nearest-example scorer; all stored
+//   with the model;
 // - classifying: whether an unknown word is a real English word, which the typo rule must leave
 //   alone ("walking" is not a typo of "talking"). The lemma list is read once per process.
 import { openSync, readFileSync, readSync, closeSync } from 'node:fs';
@@ -57,40 +59,104 @@ export function isEnglish(word: string, known: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** Reads one synset's words (data files are addressed by byte offset; a line ends with "\n"). */
-function synsetWords(fd: number, offset: number): string[] {
-  const buffer = Buffer.alloc(4096);
-  const read = readSync(fd, buffer, 0, buffer.length, offset);
-  const head = buffer.toString('latin1', 0, read).split('\n', 1)[0].split(' ');
+interface Synset {
+  words: string[];
+  /** symbol ("~" narrower, "+" same root, "@i" instance of…), target, its part, source/target word numbers */
+  pointers: { symbol: string; offset: number; part: string; link: string }[];
+}
+/** WordNet 3.1's longest data line is 12,972 bytes (data.noun) */
+const LINE = Buffer.alloc(16_384);
+const PART_FILE: Record<string, (typeof PARTS)[number]> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+
+/** One data line (data files are addressed by byte offset; a line ends with "\n"): most fit in 1 KB. */
+function dataLine(fd: number, offset: number): string {
+  for (const size of [1024, LINE.length]) {
+    const read = readSync(fd, LINE, 0, size, offset);
+    const end = LINE.indexOf(10);
+    if ((end >= 0 && end < read) || read < size) return LINE.toString('latin1', 0, end >= 0 && end < read ? end : read);
+  }
+  return LINE.toString('latin1');
+}
+
+/** Reads one synset (each once per look-up: `seen`). */
+function readSynset(fds: Partial<Record<string, number>>, seen: Map<string, Synset>, part: string, offset: number): Synset {
+  const key = `${part} ${offset}`;
+  const known = seen.get(key);
+  if (known) return known;
+  fds[part] ??= openSync(`${DICT}/data.${part}`, 'r');
+  // "offset lex_filenum ss_type w_cnt word lex_id ... p_cnt [symbol offset pos source/target]... | gloss"
+  const head = dataLine(fds[part]!, offset).split(' | ')[0].split(' ');
   const count = parseInt(head[3], 16);
   const words: string[] = [];
-  // "offset lex_filenum ss_type w_cnt word lex_id word lex_id ..."; adjectives may carry "(a)"
-  for (let i = 0; i < count && 4 + 2 * i < head.length; i++) words.push(head[4 + 2 * i].replace(/\(.*\)$/, '').toLowerCase());
-  return words;
+  // adjectives may carry "(a)"
+  for (let i = 0; i < count; i++) words.push(head[4 + 2 * i].replace(/\(.*\)$/, '').toLowerCase());
+  let at = 4 + 2 * count;
+  const pointerCount = Number(head[at++]);
+  const pointers: Synset['pointers'] = [];
+  for (let i = 0; i < pointerCount; i++, at += 4) pointers.push({ symbol: head[at], offset: Number(head[at + 1]), part: head[at + 2], link: head[at + 3] });
+  const synset = { words, pointers };
+  seen.set(key, synset);
+  return synset;
 }
 
 /**
- * The single-word synonyms of each word (words sharing a synset with it, any part of speech, any
- * sense), sorted. Reads the index files through once and one line per synset: training only.
+ * The pointers a related word is found through: narrower words ("void" is a way to "cancel") and
+ * the same root in another part of speech ("departure", "depart"). Broader words ("terminate" for
+ * "cancel") gained nothing more on the travel set and are the riskier direction: left out.
  */
-export function synonymsOf(words: ReadonlySet<string>): Map<string, string[]> {
-  const found = new Map<string, Set<string>>();
-  for (const part of PARTS) {
-    const fd = openSync(`${DICT}/data.${part}`, 'r');
-    try {
+const RELATIONS = ['~', '+'];
+
+export interface WordNetLookUp {
+  /** each word's single-word synonyms (words sharing a synset with it, any part of speech, any sense) */
+  synonyms: Map<string, string[]>;
+  /** each word's related single words, not synonyms: one RELATIONS pointer away from one of its senses */
+  related: Map<string, string[]>;
+  /** the words that are only names (every sense an instance: "london", "tokyo"), never a verb, adjective or adverb */
+  names: Set<string>;
+}
+
+/**
+ * What WordNet says of each of `words` (sorted lists): read once through the index files and one
+ * line per synset and pointer. Training only.
+ */
+export function lookUp(words: ReadonlySet<string>): WordNetLookUp {
+  const synonyms = new Map<string, Set<string>>();
+  const related = new Map<string, Set<string>>();
+  const notOnlyNouns = new Set<string>();
+  const names = new Set<string>();
+  const fds: Partial<Record<string, number>> = {};
+  const seen = new Map<string, Synset>();
+  const add = (into: Map<string, Set<string>>, lemma: string, word: string) => {
+    if (word === lemma || word.includes('_')) return;
+    if (!into.has(lemma)) into.set(lemma, new Set());
+    into.get(lemma)!.add(word);
+  };
+  try {
+    for (const part of PARTS) {
       for (const [lemma, line] of indexLines(readFileSync(`${DICT}/index.${part}`, 'latin1'))) {
         if (!words.has(lemma)) continue;
+        if (part !== 'noun') notOnlyNouns.add(lemma);
         // "lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset..."
         const fields = line.trim().split(' ');
-        const senses = Number(fields[2]);
-        const offsets = fields.slice(fields.length - senses);
-        const synonyms = found.get(lemma) ?? new Set<string>();
-        for (const offset of offsets) for (const word of synsetWords(fd, Number(offset))) if (word !== lemma && !word.includes('_')) synonyms.add(word);
-        found.set(lemma, synonyms);
+        const senses = fields.slice(fields.length - Number(fields[2])).map((offset) => readSynset(fds, seen, part, Number(offset)));
+        if (part === 'noun' && senses.every((sense) => sense.pointers.some((p) => p.symbol === '@i'))) names.add(lemma);
+        for (const sense of senses) {
+          for (const word of sense.words) add(synonyms, lemma, word);
+          for (const pointer of sense.pointers) {
+            if (!RELATIONS.includes(pointer.symbol)) continue;
+            // a lexical pointer ("+") links one word of the synset to one word of the other
+            const source = parseInt(pointer.link.slice(0, 2), 16);
+            if (source !== 0 && sense.words[source - 1] !== lemma) continue;
+            const target = readSynset(fds, seen, PART_FILE[pointer.part], pointer.offset).words;
+            const targetIndex = parseInt(pointer.link.slice(2), 16);
+            for (const word of targetIndex === 0 ? target : [target[targetIndex - 1]]) add(related, lemma, word);
+          }
+        }
       }
-    } finally {
-      closeSync(fd);
     }
+  } finally {
+    for (const fd of Object.values(fds)) closeSync(fd!);
   }
-  return new Map([...found].map(([word, synonyms]) => [word, [...synonyms].sort()]));
+  const sorted = (found: Map<string, Set<string>>) => new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)).map(([word, set]) => [word, [...set].sort()]));
+  return { synonyms: sorted(synonyms), related: sorted(related), names: new Set([...names].filter((name) => !notOnlyNouns.has(name)).sort()) };
 }
