@@ -2,26 +2,14 @@
 // sentences pass the threshold (the travel bot, the demo bot, the blind bank, food, telecom and
 // clinic bots), how long the demo bot takes to train, and what one classification costs.
 // In-process, no server: `npx tsx bench/understanding-quality.ts`.
-import { readFileSync } from 'node:fs';
-import type { NlpSection } from '../src/bots/bot-file.js';
 import { loadClassifier, trainModel } from '../src/understanding/model.js';
-import { BANK_NLP } from '../test/fixtures/bank-bot.js';
-import { CLINIC_NLP } from '../test/fixtures/clinic-bot.js';
-import { FOOD_NLP } from '../test/fixtures/food-bot.js';
-import { BANK_PARAPHRASES, BANK_UNRELATED } from '../test/fixtures/held-out-bank.js';
-import { CLINIC_PARAPHRASES, CLINIC_UNRELATED } from '../test/fixtures/held-out-clinic.js';
-import { FOOD_PARAPHRASES, FOOD_UNRELATED } from '../test/fixtures/held-out-food.js';
 import { PARAPHRASES, UNRELATED } from '../test/fixtures/held-out-paraphrases.js';
-import { TELECOM_PARAPHRASES, TELECOM_UNRELATED } from '../test/fixtures/held-out-telecom.js';
-import { TRAVEL_PARAPHRASES, TRAVEL_UNRELATED } from '../test/fixtures/held-out-travel.js';
-import { TELECOM_NLP } from '../test/fixtures/telecom-bot.js';
-import { TRAVEL_NLP } from '../test/fixtures/travel-bot.js';
+import { DEMO_NLP as demo, HELD_OUT_SETS, type HeldOutSet } from './held-out-sets.js';
 
-const demo = JSON.parse(readFileSync(new URL('../assets/support.bot.json', import.meta.url), 'utf8')).nlp as NlpSection;
 // misses are printed for the sets that may be tuned on; the blind sets' only on purpose
 const verbose = (name: string) => process.argv.includes(name.includes('(blind)') ? '--blind-misses' : '--misses');
 
-async function score(name: string, section: NlpSection, paraphrases: typeof PARAPHRASES, unrelated: readonly string[]) {
+async function score({ name, section, paraphrases, unrelated }: HeldOutSet) {
   const classifier = await loadClassifier((await trainModel(section))!, section.language);
   const threshold = section.threshold ?? 0.7;
   let right = 0;
@@ -42,14 +30,7 @@ async function score(name: string, section: NlpSection, paraphrases: typeof PARA
   console.log(`${name}: ${right}/${paraphrases.length} right (${rate}%), unrelated above the threshold ${passing}/${unrelated.length}`);
 }
 
-await score('travel bot', TRAVEL_NLP, TRAVEL_PARAPHRASES, TRAVEL_UNRELATED);
-await score('demo bot', demo, PARAPHRASES, UNRELATED);
-// the blind set: never tuned against, it says whether a change carries over to a bot nobody looked at
-await score('bank bot (blind)', BANK_NLP, BANK_PARAPHRASES, BANK_UNRELATED);
-await score('food bot (blind)', FOOD_NLP, FOOD_PARAPHRASES, FOOD_UNRELATED);
-// written blind in session 4 by a helper that never saw the classifier, before any change to it
-await score('telecom bot (blind)', TELECOM_NLP, TELECOM_PARAPHRASES, TELECOM_UNRELATED);
-await score('clinic bot (blind)', CLINIC_NLP, CLINIC_PARAPHRASES, CLINIC_UNRELATED);
+for (const set of HELD_OUT_SETS) await score(set);
 
 const trainings: number[] = [];
 for (let run = 0; run < 5; run++) {

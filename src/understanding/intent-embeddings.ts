@@ -21,7 +21,8 @@ import type { NlpLanguage } from './languages.js';
 import { OUT_OF_SCOPE_EXAMPLES } from './model.js';
 
 export interface IntentEmbeddingDeps extends EmbeddingAccess {
-  store: Pick<Store, 'vectors'>;
+  /** where a version's example vectors are kept, per model */
+  store: { vectors: Pick<Store['vectors'], 'intentVectors' | 'putIntentVectors'> };
   clock: Clock;
 }
 
