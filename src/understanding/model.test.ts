@@ -154,6 +154,10 @@ test('English: the nearest example lifts a paraphrase nlp.js scores low; a model
   // "void" is a way to cancel (WordNet), for this scorer only
   assert.deepEqual(await top(now, 'void my reservation'), ['cancel', 0.89]);
   assert.deepEqual(await top(before, 'void my reservation'), ['cancel', 0.17]);
+  // a text nlp.js is sure of (SURE, 0.95) is not given the second opinion: its scores are nlp.js's to the last digit
+  const sure = (await before.classify('refund my ticket please')).intents;
+  assert.deepEqual([sure[0].intent, +sure[0].score.toFixed(3)], ['refund', 0.968]);
+  assert.deepEqual((await now.classify('refund my ticket please')).intents, sure);
   // unrelated texts stay out
   assert.deepEqual(await top(now, 'who discovered penicillin'), [undefined, 0]);
   assert.deepEqual(await top(now, 'what is the weather like'), [undefined, 0]);

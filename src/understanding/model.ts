@@ -147,6 +147,14 @@ async function englishReading(extras: EnglishExtras | undefined, { nlu, stemmer,
   return (text) => readEnglish(text, reader);
 }
 
+/**
+ * nlp.js's best score from which the nearest-example opinion is not asked (it costs 8–18 µs of CPU
+ * a text): past this it could only change an answer through a near-exact match of another intent,
+ * which happened on none of the six held-out sets (docs/decisions.md), and most texts a bot
+ * understands score this high.
+ */
+export const SURE = 0.95;
+
 /** A stored model, ready to classify. */
 export async function loadClassifier(model: string, language = 'en'): Promise<IntentClassifier> {
   const lang = (language in LANGUAGE_PLUGINS ? language : 'en') as NlpLanguage;
@@ -163,14 +171,15 @@ export async function loadClassifier(model: string, language = 'en'): Promise<In
     cachedEntries: caches.entries,
     async classify(text) {
       const reading = read(text);
-      // before nlp.js: its tokenizer's cache then has the text, emptied after (nlpjs-caches.ts)
-      const near = nearest?.nearest(contentStems(reading, internals));
       const { classifications } = await nlp.classify(lang, reading);
-      caches.afterClassify();
       const intents = classifications
         .filter((c) => c.intent !== OUT_OF_SCOPE && Number.isFinite(c.score))
         .map((c) => ({ intent: c.intent, score: c.score }))
         .sort((a, b) => b.score - a.score || (a.intent < b.intent ? -1 : 1));
+      // a text nlp.js is sure of costs nothing more; the second opinion is read before the
+      // caches are emptied, so it finds the text already tokenized (nlpjs-caches.ts)
+      const near = (intents[0]?.score ?? 0) >= SURE ? undefined : nearest?.nearest(contentStems(reading, internals));
+      caches.afterClassify();
       return { intents: near === undefined ? intents : combineScores(intents, near) };
     },
   };
