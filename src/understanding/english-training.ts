@@ -40,8 +40,8 @@ const addTo = (found: Map<string, Set<string>>, key: string, value: string) => {
  * The extras of a trained English model (`internals` its own). Synonyms: for each content word of
  * the examples, the WordNet synonyms the model does not know, as stems; a synonym of words of
  * several intents stands for all of them; stopwords ("can" is a synonym of "fire") and short words
- * have none. Related words: likewise, through WordNet's narrower, broader and same-root words, for
- * the nearest-example scorer only (as a synonym they would mislead nlp.js: tried, no gain).
+ * have none. Related words: likewise, through WordNet's narrower and same-root words (wordnet.ts
+ * RELATIONS), for the nearest-example scorer only (as synonyms they would mislead nlp.js: no gain).
  */
 export function englishExtras(section: NlpSection, outOfScope: readonly string[], internals: NlpInternals): EnglishExtras {
   const { nlu, stemmer, stopwords } = internals;
@@ -67,7 +67,8 @@ export function englishExtras(section: NlpSection, outOfScope: readonly string[]
   }
   const names = [...new Set([...wordnet.names].map((name) => stemmer.stemWord(name)))].sort();
   const stemsOf = (example: string) => contentStems(englishWords(example).join(' '), internals);
-  const withoutNames = (stems: string[]) => stems.filter((stem) => !names.includes(stem)).join(' ');
+  const isName = new Set(names);
+  const withoutNames = (stems: string[]) => stems.filter((stem) => !isName.has(stem)).join(' ');
   // the out-of-scope sentences are the same for every model: stemmed once per process
   if (!outOfScopeStems.has(outOfScope)) outOfScopeStems.set(outOfScope, outOfScope.map(stemsOf));
   return {

@@ -2,8 +2,9 @@
 // unsure of are compared by meaning with the version's examples and the out-of-scope examples.
 // The local model (nlp.js with the nearest-example scorer) misses the paraphrases below (scores
 // 0-0.13 against a threshold of 0.7; "please reimburse me" no longer: "reimburse" is a WordNet word
-// related to "refund"); the double's concept vectors put them next to their intent's examples. Unrelated sentences still
-// reach the fallback, and a provider that fails or hangs leaves nlp.js's answer: the turn answers.
+// related to "refund"); the double's concept vectors put them next to their intent's examples.
+// Unrelated sentences still reach the fallback, and a provider that fails or hangs leaves nlp.js's
+// answer: the turn answers.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { AiDouble } from '../support/ai-double.js';
