@@ -5,7 +5,7 @@
 // model with its English reading, then IntentEmbeddings.refine (src/understanding/intent-
 // embeddings.ts) with the version's example and out-of-scope vectors, the server's default
 // minimum similarity and the bot's threshold. The same run prints the figures without the model.
-// In-process, no server, no network: `npx tsx bench/understanding-embeddings.ts` (about a minute).
+// In-process, no server, no network: `npx tsx bench/understanding-embeddings.ts` (about 30 s).
 // The example vectors are kept in a Map standing in for the store's `vectors` port: where they are
 // stored is beside the point here.
 import { initModel } from '@energetic-ai/embeddings';
@@ -23,7 +23,9 @@ const encoder = await initModel(modelSource);
 const provider: EmbeddingProvider = { baseUrl: 'in-process', model: 'universal-sentence-encoder', apiKey: '', guarded: false };
 async function embed(_provider: EmbeddingProvider, texts: readonly string[]): Promise<EmbedResult> {
   const vectors: Float32Array[] = [];
-  for (let start = 0; start < texts.length; start += 64) vectors.push(...(await encoder.embed(texts.slice(start, start + 64))).map((v) => Float32Array.from(v)));
+  // scaled to length 1, as the server's embeddings client does with a provider's vectors
+  const unit = (v: number[]) => Float32Array.from(v, (x) => x / Math.hypot(...v));
+  for (let start = 0; start < texts.length; start += 64) vectors.push(...(await encoder.embed(texts.slice(start, start + 64))).map(unit));
   return { status: 'OK', vectors, tokens: 0 };
 }
 

@@ -1,6 +1,6 @@
 // Issue 22's figures: how many held-out paraphrases reach their intent and how many unrelated
-// sentences pass the threshold (the travel bot, the demo bot, the blind bank, food, telecom and
-// clinic bots), how long the demo bot takes to train, and what one classification costs.
+// sentences pass the threshold (the sets of bench/held-out-sets.ts), how long the demo bot takes
+// to train, and what one classification costs.
 // In-process, no server: `npx tsx bench/understanding-quality.ts`.
 import { loadClassifier, trainModel } from '../src/understanding/model.js';
 import { PARAPHRASES, UNRELATED } from '../test/fixtures/held-out-paraphrases.js';

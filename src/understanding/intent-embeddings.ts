@@ -1,23 +1,22 @@
 // Intents by meaning too, when the bot has an embedding model (understanding.md, knowledge.md;
-// issue 22 "use it for intents too"). The nlp.js model answers first, as always; only when its
-// best intent is under the threshold is the text embedded (one short call, UTTERANCE_TIMEOUT_MS)
-// and compared with the vectors of the version's examples and of the language's out-of-scope
-// examples (the same ones nlp.js learns "None" from). An intent is taken only when the nearest
-// example is one of its own, not an out-of-scope one, at a cosine of at least the minimum
-// similarity; its score is then the higher of nlp.js's and that cosine, and the bot's threshold
-// decides as for any score. So unrelated sentences, which sit nearer small talk than any example,
-// still reach the fallback. A provider that fails or is slow leaves nlp.js's answer: a turn
-// never fails or waits long because of it.
+// issue 22 "use it for intents too"). nlp.js answers first, as always; then the text is embedded
+// (one short call, UTTERANCE_TIMEOUT_MS) and compared with the vectors of the version's examples
+// and of the language's out-of-scope examples (the same ones nlp.js learns "None" from), and the
+// two opinions decide together (meaning-scores.ts). Every text is embedded, the ones nlp.js is
+// sure of too: nlp.js is sure of some texts about something else entirely (docs/decisions.md
+// "Intents by meaning"). A provider that fails or is slow leaves nlp.js's answer: a turn never
+// fails or waits long because of it.
 // The examples are embedded once per version and model, off the turn (the first turn that needs
 // them queues the work and goes on with nlp.js's answer), and stored (intent_vectors) so that
 // every node and restart has them.
 import type { BotRecord } from '../bots/model.js';
 import type { CompiledNlp } from '../engine/nlp/compiled-nlp.js';
 import type { ClassifyAnswer } from '../engine/types.js';
-import { similarity, vectorBytes, vectorFromBytes, type EmbeddingAccess, type EmbeddingProvider } from '../integrations/embeddings-client.js';
+import { vectorBytes, vectorFromBytes, type EmbeddingAccess, type EmbeddingProvider } from '../integrations/embeddings-client.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import type { NlpLanguage } from './languages.js';
+import { byMeaning, classSimilarities, OUT_OF_SCOPE_LABEL } from './meaning-scores.js';
 import { OUT_OF_SCOPE_EXAMPLES } from './model.js';
 
 export interface IntentEmbeddingDeps extends EmbeddingAccess {
@@ -38,8 +37,6 @@ const EXAMPLES_TIMEOUT_MS = 60_000;
 const RETRY_MS = 60_000;
 /** Versions whose vectors a node keeps loaded. */
 const LOADED = 64;
-/** The label of an out-of-scope example. */
-const NONE = '';
 
 interface Examples {
   labels: string[];
@@ -61,8 +58,7 @@ export class IntentEmbeddings {
 
   /** Never throws: anything that goes wrong leaves nlp.js's answer. */
   async refine(bot: BotRecord, versionId: number, nlp: CompiledNlp, text: string, answer: ClassifyAnswer): Promise<ClassifyAnswer> {
-    const best = answer.intents[0];
-    if ((best !== undefined && best.score >= nlp.threshold) || text.trim() === '') return answer;
+    if (text.trim() === '') return answer;
     try {
       const provider = await this.deps.provider(bot.id);
       if (provider === null) return answer;
@@ -71,12 +67,7 @@ export class IntentEmbeddings {
       const query = await this.deps.embed(provider, [text], { timeoutMs: UTTERANCE_TIMEOUT_MS, allowPrivateNetwork: this.deps.allowPrivateNetwork });
       const tokens = query.tokens;
       if (query.status !== 'OK') return { ...answer, tokens };
-      const nearest = nearestLabel(examples, query.vectors[0]);
-      if (nearest === null || nearest.label === NONE || nearest.similarity < this.deps.minSimilarity) return { ...answer, tokens };
-      const scores = new Map(answer.intents.map((i) => [i.intent, i.score]));
-      scores.set(nearest.label, Math.max(scores.get(nearest.label) ?? 0, Math.min(1, nearest.similarity)));
-      const intents = [...scores].map(([intent, score]) => ({ intent, score })).sort((a, b) => b.score - a.score || (a.intent < b.intent ? -1 : 1));
-      return { intents, tokens };
+      return { intents: byMeaning(answer, classSimilarities(examples.labels, examples.vectors, query.vectors[0]), this.deps.minSimilarity), tokens };
     } catch (error) {
       this.deps.onError?.(error);
       return answer;
@@ -108,7 +99,7 @@ export class IntentEmbeddings {
     const labels: string[] = [];
     const texts: string[] = [];
     for (const intent of nlp.intents) for (const example of intent.examples) (labels.push(intent.name), texts.push(example));
-    for (const example of OUT_OF_SCOPE_EXAMPLES[nlp.language as NlpLanguage] ?? OUT_OF_SCOPE_EXAMPLES.en) (labels.push(NONE), texts.push(example));
+    for (const example of OUT_OF_SCOPE_EXAMPLES[nlp.language as NlpLanguage] ?? OUT_OF_SCOPE_EXAMPLES.en) (labels.push(OUT_OF_SCOPE_LABEL), texts.push(example));
     try {
       const result = await this.deps.embed(provider, texts, { timeoutMs: EXAMPLES_TIMEOUT_MS, allowPrivateNetwork: this.deps.allowPrivateNetwork });
       if (result.tokens > 0) await this.deps.countTokens(bot.id, result.tokens);
@@ -135,13 +126,4 @@ function fromStored(labels: string[], bytes: Uint8Array): Examples {
   const all = vectorFromBytes(bytes);
   const dims = labels.length === 0 ? 0 : Math.floor(all.length / labels.length);
   return { labels, vectors: labels.map((_, i) => all.subarray(i * dims, (i + 1) * dims)) };
-}
-
-function nearestLabel(examples: Examples, query: Float32Array): { label: string; similarity: number } | null {
-  let best: { label: string; similarity: number } | null = null;
-  examples.vectors.forEach((vector, i) => {
-    const s = similarity(vector, query);
-    if (best === null || s > best.similarity) best = { label: examples.labels[i], similarity: s };
-  });
-  return best;
 }
