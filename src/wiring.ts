@@ -115,7 +115,10 @@ export async function createServices(config: Config, store: Store, options: Star
     minSimilarity: config.embeddingMinSimilarity ?? DEFAULT_MIN_SIMILARITY,
     onError: (error) => options.log?.(`embeddings: ${(error as Error).message}`),
   });
-  const understanding = new UnderstandingService(store, clock, config, live, (botId) => embeddings.queue(botId));
+  const understanding = new UnderstandingService(store, clock, config, live, (botId) => {
+    embeddings.queue(botId);
+    intentEmbeddings.forgetProvider(botId);
+  });
   const intentEmbeddings = new IntentEmbeddings({
     store, clock, embed: embedTexts, countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
     provider: (botId) => understanding.embeddingProviderFor(botId),

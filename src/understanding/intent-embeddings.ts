@@ -35,6 +35,13 @@ export const UTTERANCE_TIMEOUT_MS = 1_500;
 const EXAMPLES_TIMEOUT_MS = 60_000;
 /** After a failure to embed a version's examples, the next try waits this long. */
 const RETRY_MS = 60_000;
+/**
+ * Every text asks whether the bot has an embedding model, which is a store read: a node remembers
+ * the answer this long (a change made on this node is seen at once: forgetProvider).
+ */
+export const PROVIDER_TTL_MS = 2_000;
+/** Bots whose answer a node remembers. */
+const PROVIDERS_KEPT = 10_000;
 /** Versions whose vectors a node keeps loaded. */
 const LOADED = 64;
 
@@ -47,6 +54,7 @@ export class IntentEmbeddings {
   private readonly loaded = new Map<string, Examples>();
   private readonly preparing = new Map<string, Promise<void>>();
   private readonly failedAt = new Map<string, number>();
+  private readonly providers = new Map<string, { provider: EmbeddingProvider | null; until: number }>();
 
   constructor(private readonly deps: IntentEmbeddingDeps) {}
 
@@ -60,7 +68,7 @@ export class IntentEmbeddings {
   async refine(bot: BotRecord, versionId: number, nlp: CompiledNlp, text: string, answer: ClassifyAnswer): Promise<ClassifyAnswer> {
     if (text.trim() === '') return answer;
     try {
-      const provider = await this.deps.provider(bot.id);
+      const provider = await this.providerOf(bot.id);
       if (provider === null) return answer;
       const examples = await this.examples(bot, versionId, nlp, provider);
       if (examples === null) return answer;
@@ -72,6 +80,22 @@ export class IntentEmbeddings {
       this.deps.onError?.(error);
       return answer;
     }
+  }
+
+  /** The bot's settings changed on this node: the next text reads them again. */
+  forgetProvider(botId: string): void {
+    this.providers.delete(botId);
+  }
+
+  private async providerOf(botId: string): Promise<EmbeddingProvider | null> {
+    const now = this.deps.clock.now();
+    const known = this.providers.get(botId);
+    if (known !== undefined && known.until > now) return known.provider;
+    const provider = await this.deps.provider(botId);
+    this.providers.delete(botId);
+    this.providers.set(botId, { provider, until: now + PROVIDER_TTL_MS });
+    while (this.providers.size > PROVIDERS_KEPT) this.providers.delete(this.providers.keys().next().value!);
+    return provider;
   }
 
   /** The version's example vectors for the provider's model, or null (then queued, off the turn). */

@@ -127,5 +127,17 @@ for (const kind of databaseKinds()) {
         assert.equal((await say(meaning, 'I want a refund')).variables.last_intent, 'refund');
       }
     });
+
+    test('removing the embedding model takes effect on the next text, and putting it back too', async () => {
+      await examplesReady();
+      const removed = await server.client.delete(`/bots/${meaning.botKey}/ai`, { token: meaning.accountToken });
+      assert.equal(removed.status, 200, removed.text);
+      const before = ai.embeddingRequests.length;
+      assert.equal((await say(meaning, 'compensation please')).variables.last_intent, '');
+      assert.equal(ai.embeddingRequests.length, before, 'no text goes to the provider once the model is removed');
+      const put = await server.client.put(`/bots/${meaning.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'chat-model', EmbeddingModel: 'embed-1' }, { token: meaning.accountToken });
+      assert.equal(put.status, 200, put.text);
+      assert.equal((await say(meaning, 'compensation please')).variables.last_intent, 'refund');
+    });
   });
 }
