@@ -75,7 +75,10 @@ export class IntentEmbeddings {
       const query = await this.deps.embed(provider, [text], { timeoutMs: UTTERANCE_TIMEOUT_MS, allowPrivateNetwork: this.deps.allowPrivateNetwork });
       const tokens = query.tokens;
       if (query.status !== 'OK') return { ...answer, tokens };
-      return { intents: byMeaning(answer, classSimilarities(examples.labels, examples.vectors, query.vectors[0]), this.deps.minSimilarity), tokens };
+      const similarities = classSimilarities(examples.labels, examples.vectors, query.vectors[0]);
+      // vectors of another length (the model behind the name changed): nothing to compare with
+      if (similarities.size === 0) return { ...answer, tokens };
+      return { intents: byMeaning(answer, similarities, this.deps.minSimilarity), tokens };
     } catch (error) {
       this.deps.onError?.(error);
       return answer;

@@ -117,9 +117,10 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    test("a provider that fails, answers garbage or hangs leaves nlp.js's answer and the turn goes on", async () => {
+    test("a provider that fails, answers garbage, another model's vectors or hangs leaves nlp.js's answer and the turn goes on", async () => {
       await examplesReady();
-      for (const down of [{ status: 500 }, { body: '{"data": [{"embedding": []}]}' }, { delayMs: 4_000 }]) {
+      // [1, 0]: a vector of another length than the stored examples' (the model behind the name changed)
+      for (const down of [{ status: 500 }, { body: '{"data": [{"embedding": []}]}' }, { body: '{"data": [{"embedding": [1, 0]}]}' }, { delayMs: 4_000 }]) {
         ai.embeddingsDown = down;
         const { said, variables } = await say(meaning, 'compensation please');
         assert.deepEqual(said, ['Sorry?'], JSON.stringify(down));
