@@ -1,6 +1,7 @@
 // The soak's understanding and AI traffic (issue 22): a bot with intents, a synonym entity, the AI
-// fallback and an `ai` reply step, whose provider is a stand-in of our own on 127.0.0.1 that now
-// and then answers far past the size cap, fails, or hangs past the step's timeout. The traffic:
+// fallback, an `ai` reply step and an embedding model (every text is embedded for its intents),
+// whose provider is a stand-in of our own on 127.0.0.1 that now and then answers far past the size
+// cap, fails, or hangs past the step's timeout. The traffic:
 // paraphrases and entity mentions, long texts that nobody understands (missed texts), /nlp/parse,
 // the missed list, a publish now and then (training) and a provider change now and then.
 import fs from 'node:fs';
@@ -21,8 +22,9 @@ export class SoakProvider {
     const server = http.createServer();
     const provider = new SoakProvider(server);
     server.on('request', (req, res) => {
-      req.resume();
-      req.on('end', () => provider.answer(res));
+      let body = '';
+      req.on('data', (chunk) => (body += body.length < 1_000_000 ? chunk : ''));
+      req.on('end', () => ((req.url ?? '').endsWith('/embeddings') ? provider.embeddings(body, res) : provider.answer(res)));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return provider;
@@ -32,20 +34,52 @@ export class SoakProvider {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
   }
 
-  private answer(res: http.ServerResponse): void {
+  private hostile(res: http.ServerResponse, what: string): 'short' | 'huge' | null {
     const roll = Math.random();
     const kind = roll < 0.85 ? 'short' : roll < 0.92 ? 'huge' : roll < 0.97 ? 'error' : 'hang';
-    this.answered.set(kind, (this.answered.get(kind) ?? 0) + 1);
-    if (kind === 'error') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded"}}');
-    if (kind === 'hang') return void setTimeout(() => res.destroy(), 8000);
+    this.answered.set(`${what} ${kind}`, (this.answered.get(`${what} ${kind}`) ?? 0) + 1);
+    if (kind === 'error') res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded"}}');
+    else if (kind === 'hang') setTimeout(() => res.destroy(), 8000);
+    else return kind;
+    return null;
+  }
+
+  /** OpenAI's embeddings answer: a word-hash vector a text (texts sharing words are near), or hostile. */
+  embeddings(body: string, res: http.ServerResponse): void {
+    const kind = this.hostile(res, 'embeddings');
+    if (kind === null) return;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (kind === 'huge') return void this.endHuge(res, '{"object":"list","data":[{"object":"embedding","index":0,"embedding":[', '0]}]}');
+    let input: unknown = [];
+    try {
+      input = JSON.parse(body).input;
+    } catch {
+      // an unreadable request gets an empty list, which the server must refuse
+    }
+    const texts = Array.isArray(input) ? input.map(String) : [String(input)];
+    const vector = (text: string) => {
+      const v = new Array<number>(64).fill(0.01);
+      for (const word of text.toLowerCase().split(/\s+/)) if (word) v[[...word].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 64, 7)] += 1;
+      return v;
+    };
+    res.end(JSON.stringify({ object: 'list', data: texts.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) })), model: 'soak-embed', usage: { prompt_tokens: texts.length, total_tokens: texts.length } }));
+  }
+
+  private answer(res: http.ServerResponse): void {
+    const kind = this.hostile(res, 'chat');
+    if (kind === null) return;
     const completion = (content: string) => `{"id":"soak","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"${content}`;
     const tail = '"},"finish_reason":"stop"}],"usage":{"total_tokens":42}}';
     res.writeHead(200, { 'content-type': 'application/json' });
     if (kind === 'short') return void res.end(completion('We can help with that.') + tail);
-    // 64 MB of content, written as the client reads it: the server must stop reading at its cap
-    res.write(completion(''));
+    this.endHuge(res, completion(''), tail);
+  }
+
+  /** 64 MB between head and tail, written as the client reads it: the server must stop reading at its cap. */
+  private endHuge(res: http.ServerResponse, head: string, tail: string): void {
+    res.write(head);
     let left = 1024;
-    const chunk = 'x'.repeat(64 * 1024);
+    const chunk = head.endsWith('[') ? '0,'.repeat(32 * 1024) : 'x'.repeat(64 * 1024);
     const more = () => {
       while (left > 0 && !res.destroyed) {
         left--;
@@ -108,7 +142,7 @@ export async function seedUnderstanding(recorder: Recorder, base: string, accoun
   const auth = { authorization: `Bearer ${accountToken}` };
   const file = understandingBot(supportFile, { custom: { webhookUrl: null, includeAllChannels: false } });
   const created = await must('understanding bot', call(recorder, 'seed', base, 'POST', '/bots', { body: file, headers: auth }), 201);
-  await must('provider', call(recorder, 'seed', base, 'PUT', `/bots/${created.APIKey}/ai`, { body: { BaseUrl: provider.baseUrl, Model: 'soak-model', ApiKey: 'sk-soak' }, headers: auth }));
+  await must('provider', call(recorder, 'seed', base, 'PUT', `/bots/${created.APIKey}/ai`, { body: { BaseUrl: provider.baseUrl, Model: 'soak-model', EmbeddingModel: 'soak-embed', ApiKey: 'sk-soak' }, headers: auth }));
   const token = (await must('bot token', call(recorder, 'seed', base, 'POST', '/authorization/integration', { body: { AccountAPIKey: accountKey, BotAPIKey: created.APIKey, BotAPISecret: created.APISecret } }))).token;
   const names = Array.from({ length: users }, (_, i) => `soak-nlp-${i}`);
   for (const user of names) await must('start', call(recorder, 'seed', base, 'POST', '/custom/chat', { body: { UserId: user }, headers: { authorization: `Bearer ${token}` } }));
@@ -140,7 +174,7 @@ export function understandingWorker(t: Traffic, bot: UnderstandingBot, provider:
         const saved = await call(t.recorder, 'nlp save draft', t.base, 'PUT', `/bots/${bot.botKey}`, { body: file, headers: account });
         if (saved.status === 200) await call(t.recorder, 'nlp publish', t.base, 'POST', `/bots/${bot.botKey}/publish`, { headers: account });
       } else {
-        await call(t.recorder, 'nlp provider', t.base, 'PUT', `/bots/${bot.botKey}/ai`, { body: { BaseUrl: provider.baseUrl, Model: 'soak-model', ApiKey: 'sk-soak' }, headers: account });
+        await call(t.recorder, 'nlp provider', t.base, 'PUT', `/bots/${bot.botKey}/ai`, { body: { BaseUrl: provider.baseUrl, Model: 'soak-model', EmbeddingModel: 'soak-embed', ApiKey: 'sk-soak' }, headers: account });
       }
       const left = 1000 / rate - (performance.now() - started);
       if (left > 0) await sleep(Math.min(left, Math.max(0, t.until - performance.now())));
