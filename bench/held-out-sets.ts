@@ -9,16 +9,20 @@ import type { NlpSection } from '../src/bots/bot-file.js';
 import { BANK_NLP } from '../test/fixtures/bank-bot.js';
 import { CLINIC_NLP } from '../test/fixtures/clinic-bot.js';
 import { FOOD_NLP } from '../test/fixtures/food-bot.js';
+import { GYM_NLP } from '../test/fixtures/gym-bot.js';
 import { HOTEL_NLP } from '../test/fixtures/hotel-bot.js';
 import { INSURANCE_NLP } from '../test/fixtures/insurance-bot.js';
 import { BANK_PARAPHRASES, BANK_UNRELATED } from '../test/fixtures/held-out-bank.js';
 import { CLINIC_PARAPHRASES, CLINIC_UNRELATED } from '../test/fixtures/held-out-clinic.js';
 import { FOOD_PARAPHRASES, FOOD_UNRELATED } from '../test/fixtures/held-out-food.js';
+import { GYM_PARAPHRASES, GYM_UNRELATED } from '../test/fixtures/held-out-gym.js';
 import { HOTEL_PARAPHRASES, HOTEL_UNRELATED } from '../test/fixtures/held-out-hotel.js';
+import { SHOP_PARAPHRASES, SHOP_UNRELATED } from '../test/fixtures/held-out-shop.js';
 import { INSURANCE_PARAPHRASES, INSURANCE_UNRELATED } from '../test/fixtures/held-out-insurance.js';
 import { PARAPHRASES, UNRELATED } from '../test/fixtures/held-out-paraphrases.js';
 import { TELECOM_PARAPHRASES, TELECOM_UNRELATED } from '../test/fixtures/held-out-telecom.js';
 import { TRAVEL_PARAPHRASES, TRAVEL_UNRELATED } from '../test/fixtures/held-out-travel.js';
+import { SHOP_NLP } from '../test/fixtures/shop-bot.js';
 import { TELECOM_NLP } from '../test/fixtures/telecom-bot.js';
 import { TRAVEL_NLP } from '../test/fixtures/travel-bot.js';
 
@@ -42,4 +46,7 @@ export const HELD_OUT_SETS: readonly HeldOutSet[] = [
   // written blind in session 5 by a helper that never saw the classifier, before the embedding rule changed
   { name: 'insurance bot (blind)', section: INSURANCE_NLP, paraphrases: INSURANCE_PARAPHRASES, unrelated: INSURANCE_UNRELATED },
   { name: 'hotel bot (blind)', section: HOTEL_NLP, paraphrases: HOTEL_PARAPHRASES, unrelated: HOTEL_UNRELATED },
+  // written blind in session 5, after the embedding rule, for a later change to be measured on
+  { name: 'shop bot (blind)', section: SHOP_NLP, paraphrases: SHOP_PARAPHRASES, unrelated: SHOP_UNRELATED },
+  { name: 'gym bot (blind)', section: GYM_NLP, paraphrases: GYM_PARAPHRASES, unrelated: GYM_UNRELATED },
 ];
