@@ -8,37 +8,10 @@ import { findBehaviour, findInteraction, type CompiledBehaviour, type CompiledBo
 import { isTemplate } from '../engine/actions/fields.js';
 import { actionRegistry } from '../engine/registry.js';
 import { walkActions, type Obj, type Segment } from '../engine/walk.js';
+import type { BotFlow, EdgeKind, FlowEdge, FlowNode } from './model.js';
 
 /** Edges kept at most: a bot file is bounded, but a picture with more is unreadable anyway. */
 export const MAX_EDGES = 2000;
-
-/** `start`: a behaviour to its start interaction, where a goTo naming only the behaviour lands */
-export type EdgeKind = 'start' | 'goTo' | 'button' | 'success' | 'giveUp' | 'trigger';
-
-export interface FlowNode {
-  Id: string;
-  Kind: 'behaviour' | 'interaction';
-  Name: string;
-  /** the behaviour an interaction belongs to; null for a behaviour */
-  Behaviour: string | null;
-  Start: boolean;
-  Fallback: boolean;
-  /** an interaction whose actions (nested ones too) hand the conversation to a person: an operator action in request or takeover mode */
-  HandOver: boolean;
-}
-
-export interface FlowEdge {
-  From: string;
-  To: string;
-  Kind: EdgeKind;
-  /** a button's text, a trigger's "pattern", /regex/ or intent name; null otherwise */
-  Label: string | null;
-}
-
-export interface BotFlow {
-  Nodes: FlowNode[];
-  Edges: FlowEdge[];
-}
 
 const behaviourId = (b: CompiledBehaviour) => `b:${b.name}`;
 const interactionId = (i: CompiledInteraction) => `i:${i.behaviour.name}/${i.name}`;

@@ -1,6 +1,7 @@
 // What the analytics service answers: a bot's figures for a period, per day and in total, with
-// the previous period's beside them. Kept apart from the service so that the CSV writer can read
-// the shape without importing the service that calls it.
+// the previous period's beside them, and the picture of its flow (flow.ts). Kept apart from the
+// service so that the CSV writer and the analytics page (ui/analytics/types.ts) can read the
+// shapes without importing the code that makes them.
 import type { CsatFigures, WaitFigures } from './figures.js';
 
 export interface AnalyticsDay {
@@ -48,4 +49,32 @@ export interface BotAnalytics extends PeriodFigures {
   DropOff: { Behaviour: string | null; Interaction: string | null; Conversations: number }[];
   /** the same figures for the period of the same length just before */
   Previous: PeriodFigures;
+}
+
+/** `start`: a behaviour to its start interaction, where a goTo naming only the behaviour lands */
+export type EdgeKind = 'start' | 'goTo' | 'button' | 'success' | 'giveUp' | 'trigger';
+
+export interface FlowNode {
+  Id: string;
+  Kind: 'behaviour' | 'interaction';
+  Name: string;
+  /** the behaviour an interaction belongs to; null for a behaviour */
+  Behaviour: string | null;
+  Start: boolean;
+  Fallback: boolean;
+  /** an interaction whose actions (nested ones too) hand the conversation to a person: an operator action in request or takeover mode */
+  HandOver: boolean;
+}
+
+export interface FlowEdge {
+  From: string;
+  To: string;
+  Kind: EdgeKind;
+  /** a button's text, a trigger's "pattern", /regex/ or intent name; null otherwise */
+  Label: string | null;
+}
+
+export interface BotFlow {
+  Nodes: FlowNode[];
+  Edges: FlowEdge[];
 }

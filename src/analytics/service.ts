@@ -9,9 +9,9 @@ import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import { DAY_MS, type DayCount } from '../store/analytics.js';
 import { transcriptsCsv, type TranscriptPage } from './csv.js';
-import type { AnalyticsDay, BotAnalytics, Counted, PeriodFigures } from './model.js';
+import type { AnalyticsDay, BotAnalytics, BotFlow, Counted, PeriodFigures } from './model.js';
 import { csatDays, csatFigures, MAX_WAITS, waitFigures } from './figures.js';
-import { flowOf, type BotFlow } from './flow.js';
+import { flowOf } from './flow.js';
 import { dateOfDay, periodOf } from './period.js';
 
 /** A conversation counts as stopped once it has been idle this long. */
