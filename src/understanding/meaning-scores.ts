@@ -7,8 +7,8 @@
 // threshold 0.7 an intent is taken when it is 0.05 nearer than the out-of-scope sentences, so a
 // text about something else, even one nlp.js is sure of ("recommend a board game" → lost_card
 // 1.00 through the WordNet sense "board" = "card"), reaches the fallback. A higher threshold asks
-// for a wider lead, a lower one for less, as with nlp.js alone. Measured on six held-out sets and
-// checked on two written blind (docs/decisions.md).
+// for a wider lead, a lower one for less, as with nlp.js alone. Chosen on six held-out sets and
+// checked on four written blind (docs/decisions.md).
 import type { ClassifyAnswer } from '../engine/types.js';
 
 /** The label of the out-of-scope examples among a version's vectors. */
