@@ -24,7 +24,10 @@ const provider: EmbeddingProvider = { baseUrl: 'in-process', model: 'universal-s
 async function embed(_provider: EmbeddingProvider, texts: readonly string[]): Promise<EmbedResult> {
   const vectors: Float32Array[] = [];
   // scaled to length 1, as the server's embeddings client does with a provider's vectors
-  const unit = (v: number[]) => Float32Array.from(v, (x) => x / Math.hypot(...v));
+  const unit = (v: number[]) => {
+    const length = Math.hypot(...v);
+    return Float32Array.from(v, (x) => x / length);
+  };
   for (let start = 0; start < texts.length; start += 64) vectors.push(...(await encoder.embed(texts.slice(start, start + 64))).map(unit));
   return { status: 'OK', vectors, tokens: 0 };
 }

@@ -10,6 +10,7 @@
 // for a wider lead, a lower one for less, as with nlp.js alone. Chosen on six held-out sets and
 // checked on four written blind (docs/decisions.md).
 import type { ClassifyAnswer } from '../engine/types.js';
+import { similarity } from '../integrations/embeddings-client.js';
 
 /** The label of the out-of-scope examples among a version's vectors. */
 export const OUT_OF_SCOPE_LABEL = '';
@@ -24,10 +25,8 @@ export const BASE = 0.65;
 export function classSimilarities(labels: readonly string[], vectors: readonly Float32Array[], query: Float32Array): Map<string, number> {
   const nearest = new Map<string, number[]>();
   for (let i = 0; i < labels.length; i++) {
-    const vector = vectors[i];
-    if (vector.length !== query.length) continue;
-    let dot = 0;
-    for (let d = 0; d < query.length; d++) dot += vector[d] * query[d];
+    if (vectors[i].length !== query.length) continue;
+    const dot = similarity(vectors[i], query);
     const best = nearest.get(labels[i]) ?? [];
     if (best.length < NEAREST_PER_CLASS || dot > best[best.length - 1]) {
       best.push(dot);
