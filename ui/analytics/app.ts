@@ -1,6 +1,7 @@
 // The analytics page (/console/analytics): a signed-in operator picks a bot and a period; the page
 // shows the bot's analytics as charts and its live flow as a picture. It reads the console API
 // with the console's session cookie; everything it writes into the page goes through textContent.
+import { drawConsoleNav } from '../shared/console-nav';
 import { drawCharts } from './charts';
 import { change, formatFigure, type Figure } from './compare';
 import { drawFlow } from './flow-graph';
@@ -91,6 +92,7 @@ async function show(): Promise<void> {
   const from = fromField.value;
   const to = $<HTMLInputElement>('to').value;
   if (!botId) return;
+  drawConsoleNav($('console-nav'), 'analytics', { botId });
   const reversed = from !== '' && to !== '' && from > to;
   fromField.setAttribute('aria-invalid', String(reversed));
   if (reversed) return failed('The period is reversed: "From" must not be after "To".');
@@ -133,6 +135,7 @@ function signedOut(): void {
 }
 
 async function start(): Promise<void> {
+  drawConsoleNav($('console-nav'), 'analytics');
   const params = new URLSearchParams(location.search);
   setPeriod(30);
   if (params.get('from')) $<HTMLInputElement>('from').value = params.get('from')!;

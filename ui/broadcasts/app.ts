@@ -3,7 +3,7 @@
 // counts of each broadcast live and cancels one. It reads the console API with the session
 // cookie; everything it writes into the page goes through textContent.
 
-export {};
+import { drawConsoleNav } from '../shared/console-nav';
 
 interface Counts { Audience: number; Pending: number; Sent: number; Delivered: number; Failed: number; Skipped: number; Clicked: number; Reasons: Record<string, number> }
 interface Broadcast { BroadcastId: string; Name: string; Status: string; Behaviour: string; At: string; NextRunAt: string | null; Repeat: { Every: string } | null; Run: number; Error: string | null; Counts: Counts }
@@ -110,6 +110,7 @@ async function refresh(): Promise<void> {
 }
 
 async function loadBot(): Promise<void> {
+  drawConsoleNav($('console-nav'), 'broadcasts', { botId: $<HTMLSelectElement>('bot').value });
   const flow = await call<{ Nodes: Array<{ Kind: string; Name: string }> }>(`/bots/${botId()}/flow`).catch(() => ({ Nodes: [] }));
   const behaviours = flow.Nodes.filter((n) => n.Kind === 'behaviour').map((n) => n.Name);
   $('behaviour').replaceChildren(...behaviours.map((name) => Object.assign(document.createElement('option'), { value: name, textContent: name })));
@@ -158,6 +159,8 @@ $('create').addEventListener('submit', (event) => {
 });
 
 $('bot').addEventListener('change', () => void run(loadBot));
+
+drawConsoleNav($('console-nav'), 'broadcasts');
 
 void run(async () => {
   status('Loading…');

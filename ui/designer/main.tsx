@@ -5,6 +5,7 @@ import '@xyflow/react/dist/style.css';
 import './designer.css';
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { consoleLinks } from '../shared/console-nav';
 import { ApiError, call, type BotChoice, type Me } from './api';
 import { Designer } from './app';
 import { loadSchema, type BotSchema } from './schema';
@@ -36,8 +37,9 @@ function Page() {
       <header className="top">
         <h1>Colloquy <span className="subtitle">designer</span></h1>
         <nav aria-label="Console">
-          <a href="/console">Conversations</a> <a href="/console/analytics">Analytics</a>{' '}
-          <a href={botId ? `/console/knowledge?bot=${encodeURIComponent(botId)}` : '/console/knowledge'}>Knowledge</a>
+          {consoleLinks('designer', { botId, role: boot.kind === 'refused' ? boot.me.Role : undefined }).map((link) => (
+            <a key={link.page} id={`${link.page}-link`} href={link.href} aria-current={link.current ? 'page' : undefined}>{link.label}</a>
+          ))}
           {boot.kind === 'ready' && <span className="hint who">{boot.me.Name}</span>}
         </nav>
       </header>

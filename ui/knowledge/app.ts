@@ -2,6 +2,7 @@
 // picks a bot and sees its sources with their status, adds, replaces and deletes them, reads a
 // source's passages, and asks a question to see the answer and the passages behind it. Agents
 // are told their role does not open it (the server refuses them anyway, 403).
+import { drawConsoleNav } from '../shared/console-nav';
 import { AddForm } from './add-form';
 import { ApiError, call, knowledgePath, type BotChoice, type Me, type Passage, type Source } from './api';
 import { ask } from './ask';
@@ -93,8 +94,7 @@ function failed(error: unknown): void {
 function choose(id: string): void {
   botId = id;
   history.replaceState(null, '', `?bot=${encodeURIComponent(id)}`);
-  $<HTMLAnchorElement>('designer-link').href = `/console/designer?bot=${encodeURIComponent(id)}`;
-  $<HTMLAnchorElement>('analytics-link').href = `/console/analytics?bot=${encodeURIComponent(id)}`;
+  drawConsoleNav($('console-nav'), 'knowledge', { botId: id });
   hidePassages();
   form.reset();
   $('answer').replaceChildren();
@@ -103,13 +103,13 @@ function choose(id: string): void {
 }
 
 async function start(): Promise<void> {
+  drawConsoleNav($('console-nav'), 'knowledge');
   let me: Me;
   let bots: BotChoice[];
   try {
     me = await call<Me>('GET', '/me');
     if (me.Role === 'agent') {
-      $('designer-link').hidden = true;
-      $('analytics-link').hidden = true;
+      drawConsoleNav($('console-nav'), 'knowledge', { role: me.Role });
       return notice('Not for your role', `Your role (${me.Role}) opens conversations only. Knowledge is for designers and admins: ask an admin for the designer role.`);
     }
     bots = (await call<{ Result: BotChoice[] }>('GET', '/bots')).Result;

@@ -1,0 +1,101 @@
+// The links between the console's pages (ui/shared/console-nav.ts) in Debian's Chromium: every
+// page an admin opens beside the conversations list (analytics, designer, knowledge, broadcasts)
+// shows the same five links in the same order, marks its own as the current page, and carries the
+// chosen bot to the others; a keyboard user moves from one page to the next with the same bot;
+// an agent is offered the conversations only. Each header at desktop and phone sizes: no
+// sideways scrolling, no serious axe-core violation. Screenshots: /work/shots/nav-*.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { pageAt, SHOTS, SIZES } from '../support/analytics-page-kit.js';
+import { seriousViolations } from '../support/axe.js';
+import { launchChromium } from '../support/browser.js';
+import { promoBot } from '../support/broadcast-kit.js';
+import { addOperator, botIdOf } from '../support/console-kit.js';
+import { createTenant, type Tenant } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const [DESKTOP] = SIZES;
+const PAGES = ['analytics', 'designer', 'knowledge', 'broadcasts'] as const;
+
+describe('the console pages link to each other (Chromium)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let tenant: Tenant;
+  let botId: string;
+
+  before(async () => {
+    server = await startTestServer('sqlite');
+    tenant = await createTenant(server.client, promoBot());
+    botId = await botIdOf(server, tenant.botKey);
+    await addOperator(server.client, tenant.accountId, 'ann@example.org');
+    await addOperator(server.client, tenant.accountId, 'al@example.org', undefined, 'Al Agent', 'agent');
+    browser = await launchChromium();
+    fs.mkdirSync(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** The header's links as [label, path and query, current?], once the bot chosen has reached them. */
+  async function links(page: Page, withBot: boolean): Promise<string[][]> {
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    if (withBot) await nav.locator(`a[href*="bot=${botId}"]`).first().waitFor();
+    return nav.locator('a').evaluateAll((anchors) =>
+      anchors.map((a) => [a.textContent ?? '', a.getAttribute('href') ?? '', a.getAttribute('aria-current') ?? '']),
+    );
+  }
+
+  const expected = (current: string) => [
+    ['Conversations', '/console', ''],
+    ['Analytics', `/console/analytics?bot=${botId}`, current === 'analytics' ? 'page' : ''],
+    ['Designer', `/console/designer?bot=${botId}`, current === 'designer' ? 'page' : ''],
+    ['Knowledge', `/console/knowledge?bot=${botId}`, current === 'knowledge' ? 'page' : ''],
+    ['Broadcasts', `/console/broadcasts?bot=${botId}`, current === 'broadcasts' ? 'page' : ''],
+  ];
+
+  for (const name of PAGES) {
+    test(`${name}: the five links, its own marked current, the bot carried; desktop and phone`, async () => {
+      for (const size of SIZES) {
+        const { page, errors } = await pageAt(browser, server, size);
+        await page.goto(`${server.url}/console/${name}?bot=${botId}`);
+        assert.deepEqual(await links(page, true), expected(name), size.name);
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, `${size.name}: no sideways scrolling`);
+        await page.locator('header.top').screenshot({ path: `${SHOTS}/nav-${name}-${size.name}.png` });
+        assert.deepEqual(await seriousViolations(page), [], size.name);
+        assert.deepEqual(errors, [], size.name);
+        await page.context().close();
+      }
+    });
+  }
+
+  test('by keyboard: from the knowledge page to the broadcasts page of the same bot', async () => {
+    const { page, errors } = await pageAt(browser, server, DESKTOP);
+    await page.goto(`${server.url}/console/knowledge?bot=${botId}`);
+    await links(page, true);
+    let focused = '';
+    for (let presses = 0; presses < 10 && focused !== 'Broadcasts'; presses++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    }
+    assert.equal(focused, 'Broadcasts', 'Tab reaches the link');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/console/broadcasts?bot=${botId}`);
+    assert.deepEqual(await links(page, true), expected('broadcasts'));
+    assert.equal(await page.locator('#bot').inputValue(), botId, 'the same bot is chosen');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test('an agent is offered the conversations only', async () => {
+    const { page } = await pageAt(browser, server, DESKTOP, 'al@example.org');
+    for (const name of ['knowledge', 'designer'] as const) {
+      await page.goto(`${server.url}/console/${name}?bot=${botId}`);
+      await page.getByText(/Your role \(agent\)/).waitFor();
+      assert.deepEqual(await links(page, false), [['Conversations', '/console', '']], name);
+    }
+    await page.context().close();
+  });
+});
