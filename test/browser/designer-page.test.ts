@@ -42,6 +42,7 @@ for (const kind of databaseKinds()) {
       const { page, errors } = await pageAs('dee@example.org');
       await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
+      await page.locator('.react-flow__edge-text').first().waitFor(); // edges are drawn once the nodes are measured
       assert.deepEqual(await page.locator('.outline .pick .name').allTextContents(), ['Welcome', 'Prices', 'Hours', 'Sorry']);
       assert.equal(await page.locator('.react-flow__node-step').count(), 4);
       assert.deepEqual(await page.locator('.react-flow__edge-text').allTextContents(), ['“Prices”']);
@@ -67,6 +68,8 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Rename' }).click();
       await page.locator('.outline .pick', { hasText: 'Welcome' }).click();
       assert.equal(await page.locator(field(`${WELCOME_BUTTONS}[1].onClick[0]`) + '-target').inputValue(), JSON.stringify(['Main', 'Shipping']));
+      // the canvas draws its edges again after a rename: wait for the new label before counting them all
+      await page.locator('.react-flow__edge-text', { hasText: '“Shipping”' }).waitFor();
       assert.deepEqual((await page.locator('.react-flow__edge-text').allTextContents()).sort(), ['“Prices”', '“Shipping”']);
 
       // A problem: an empty button text is refused at its field, and so is Publish.
