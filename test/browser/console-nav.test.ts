@@ -91,11 +91,19 @@ describe('the console pages link to each other (Chromium)', () => {
 
   test('an agent is offered the conversations only', async () => {
     const { page } = await pageAt(browser, server, DESKTOP, 'al@example.org');
-    for (const name of ['knowledge', 'designer'] as const) {
+    for (const name of PAGES) {
       await page.goto(`${server.url}/console/${name}?bot=${botId}`);
-      await page.getByText(/Your role \(agent\)/).waitFor();
+      // the links are drawn for any role first, then again once the page knows it is an agent's
+      await page.waitForFunction(() => document.querySelectorAll('nav[aria-label="Console"] a').length === 1);
       assert.deepEqual(await links(page, false), [['Conversations', '/console', '']], name);
+      await page.screenshot({ path: `${SHOTS}/nav-agent-${name}.png` });
     }
+    // the pages that refuse an agent say why and show no controls
+    await page.getByText('Your role (agent) opens conversations only. Broadcasts are for designers and admins').waitFor();
+    assert.equal(await page.locator('#bot').isVisible(), false, 'broadcasts: no bot to pick');
+    await page.goto(`${server.url}/console/analytics?bot=${botId}`);
+    await page.getByText('Your role (agent) opens conversations only. Analytics are for designers and admins').waitFor();
+    assert.equal(await page.locator('#period').isVisible(), false, 'analytics: no period to pick');
     await page.context().close();
   });
 });

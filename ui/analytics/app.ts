@@ -142,8 +142,13 @@ async function start(): Promise<void> {
   if (params.get('to')) $<HTMLInputElement>('to').value = params.get('to')!;
   let bots: { BotId: string; Name: string; Published: boolean }[];
   try {
-    bots = (await get<{ Result: typeof bots }>('/bots')).Result;
     const me = await get<{ Role: string }>('/me');
+    drawConsoleNav($('console-nav'), 'analytics', { role: me.Role });
+    if (me.Role === 'agent') {
+      $('period').hidden = true;
+      return status(`Your role (${me.Role}) opens conversations only. Analytics are for designers and admins: ask an admin for the designer role.`, true);
+    }
+    bots = (await get<{ Result: typeof bots }>('/bots')).Result;
     seesConversations = me.Role !== 'designer';
   } catch (error) {
     if (error instanceof SignedOut) return signedOut();

@@ -164,6 +164,10 @@ drawConsoleNav($('console-nav'), 'broadcasts');
 
 void run(async () => {
   status('Loading…');
+  const me = await call<{ Role: string }>('/me');
+  drawConsoleNav($('console-nav'), 'broadcasts', { role: me.Role });
+  $<HTMLElement>('bot').closest<HTMLElement>('.bot-field')!.hidden = me.Role === 'agent';
+  if (me.Role === 'agent') return status(`Your role (${me.Role}) opens conversations only. Broadcasts are for designers and admins: ask an admin for the designer role.`, true);
   const { Result } = await call<{ Result: Array<{ BotId: string; Name: string }> }>('/bots');
   $('bot').replaceChildren(...Result.map((b) => Object.assign(document.createElement('option'), { value: b.BotId, textContent: b.Name })));
   const wanted = new URLSearchParams(location.search).get('bot');
