@@ -1,8 +1,8 @@
 // The links between the console's pages, in one list that the headers of the analytics, designer,
 // knowledge and broadcasts pages draw from, so that none forgets one (the knowledge page had no
 // Broadcasts link, the analytics page only Conversations; the conversations page keeps the same
-// links in its own markup). The page shown is marked aria-current; the bot chosen on a page goes with the
-// link, so moving from the designer to its knowledge keeps the same bot. Agents open
+// links in its own markup). The page shown is marked aria-current; the bot chosen on a page goes
+// with the link, so moving from the designer to its knowledge keeps the same bot. Agents open
 // conversations only: the other pages refuse them (403 ROLE_FORBIDDEN), so they get no link.
 
 export const CONSOLE_PAGES = [
