@@ -77,6 +77,15 @@ export interface BotSettings {
   simplifiedAuth?: boolean;
   channels?: { custom?: CustomChannelSettings; web?: WebChannelSettings; [channel: string]: unknown };
   broadcasts?: BroadcastSettings;
+  operators?: OperatorSettings;
+}
+
+/** api.md rule 6b: what a conversation waiting for a person (state 1) does with user texts. */
+export interface OperatorSettings {
+  /** `quiet` (default): texts go to the operators and run nothing; `bot`: the flow goes on */
+  whileWaiting?: 'quiet' | 'bot';
+  /** said once per hand-over request, the first time the visitor writes while waiting */
+  waitingText?: string;
 }
 
 /** broadcasts.md: opt-out keywords and their replies, Messenger's message tag, the sending pace. */

@@ -200,6 +200,15 @@ const settingsSchema: JsonSchema = {
         },
       },
     },
+    operators: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'api.md rule 6b: what a conversation waiting for a person (state 1) does with user texts',
+      properties: {
+        whileWaiting: { enum: ['quiet', 'bot'], description: 'quiet (default): texts reach the operators and run no flow, trigger or intent; bot: the flow goes on' },
+        waitingText: { type: 'string', maxLength: 1000, description: 'said once per hand-over request (default "A colleague will be with you shortly."; "" for nothing)' },
+      },
+    },
     broadcasts: {
       type: 'object',
       additionalProperties: false,

@@ -19,6 +19,7 @@ import type { TurnWrites } from './port.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
 import { broadcastClick, optOutAnswer, recordBroadcastClick } from './broadcast-rules.js';
 import { replyOf, type ChatReply } from './reply.js';
+import { heldForOperators, storedPart, waitingNotice } from './waiting.js';
 import type { VariableUpdate } from './values.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
@@ -87,18 +88,22 @@ export class UserTurn {
       const userPart = this.userPart(compiled, state, input);
       if (userPart) messages.push({ direction: 'USER', parts: [userPart], pushed: false });
 
-      if (next.controlState === STATE_TAKEN_OVER) {
-        // Rule 7: an operator has the conversation; the text is kept and forwarded to them (console,
-        // webhook), the bot stays silent.
+      if (next.controlState === STATE_TAKEN_OVER || heldForOperators(compiled, next, input)) {
+        // Rule 7 (an operator has the conversation) and rule 6b (it waits for one): the text is kept
+        // and forwarded to the operators (console, webhook); the bot is silent, but for its waiting
+        // text once per hand-over request.
         if (userPart) messages[0].toOperators = true;
-        const silent = this.reply(next, [], true);
-        for (const m of messages) m.creation = silent.Creation;
+        const notice = next.controlState === STATE_TAKEN_OVER ? null : waitingNotice(compiled, next);
+        const parts = notice ? [notice] : [];
+        if (notice) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: true });
+        const answer = this.reply(next, parts, true);
+        for (const m of messages) m.creation = answer.Creation;
         return {
           save: next,
           messages,
-          usage: { messages: userPart ? 1 : 0, replies: 0, notifications: 0, apiCalls: 0 },
+          usage: { messages: userPart ? 1 : 0, replies: notice ? 1 : 0, notifications: 0, apiCalls: 0 },
           alsoWrite: (tx, conversationId) => this.recordInbound(tx, conversationId, input),
-          reply: silent,
+          reply: answer,
         };
       }
 
@@ -218,15 +223,7 @@ export class UserTurn {
       text = input.text;
     }
     if (text === null) return null;
-    return {
-      Type: USER_TEXT_TYPE,
-      Text: text,
-      Command: null,
-      TypeDelay: 0,
-      BehaviourName: state.position?.behaviour ?? '',
-      InteractionName: state.position?.interaction ?? '',
-      Parts: [],
-    };
+    return storedPart(USER_TEXT_TYPE, text, state);
   }
 
   /** The flow's `operator` and `forget` actions, as transitions of the one control-state machine. */

@@ -87,5 +87,6 @@ export function stateFromStored(raw: unknown): ConversationState {
     tags: Array.isArray(stored.tags) ? stored.tags.filter((tag): tag is string => typeof tag === 'string') : [],
     privacy: entriesOf(stored.privacy, (item): item is boolean => typeof item === 'boolean'),
     waiting: waitingFrom(stored.waiting),
+    ...(typeof stored.waitingNoticeFor === 'number' && Number.isFinite(stored.waitingNoticeFor) ? { waitingNoticeFor: stored.waitingNoticeFor } : {}),
   };
 }

@@ -45,6 +45,11 @@ export interface ConversationState {
   tags: string[];
   privacy: Record<string, boolean>;
   waiting: WaitingInput | null;
+  /**
+   * api.md rule 6b: the `controlChangedAt` of the hand-over request whose waiting text was said,
+   * so the visitor hears "a colleague will be with you" once per request, not after every text.
+   */
+  waitingNoticeFor?: number;
 }
 
 export type TurnInput =

@@ -2,7 +2,7 @@
 // bots, control them (take over, hand back, ban, unban, forget) and write to the user. Control
 // goes through ControlService and messages through the conversation service's injection, so
 // the console does exactly what the integration API does, and reaches the user the same way.
-import { STATE_TAKEN_OVER } from '../conversations/control.js';
+import { STATE_REQUESTED, STATE_TAKEN_OVER } from '../conversations/control.js';
 import type { ControlService, HandoverMode, StateChange } from '../conversations/control-service.js';
 import type { ConversationEvent, EventBus } from '../conversations/events.js';
 import type { ConversationService } from '../conversations/service.js';
@@ -12,7 +12,7 @@ import type { Store } from '../store/index.js';
 import type { OperatorContext } from './sessions.js';
 import { activityView, assigneeOf, botSummary, contactOf, inboxStatus, noteView, previewOf, readableName, transcriptOf, type ActivityView, type ConsoleSummary, type NoteView, type TranscriptLine } from './views.js';
 import type { Assignment, InboxRecord } from './model.js';
-import type { ConversationRecord } from '../conversations/model.js';
+import type { ConversationRecord, StoredMessage } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
 
 export const LIST_LIMIT = 200;
@@ -69,7 +69,7 @@ export class ConsoleService {
     const last = messages.at(-1);
     const around = { assignment: assignments.get(conversation.id), inbox: inbox.get(conversation.id), names, lastActivity: last?.createdAt ?? conversation.createdAt };
     return {
-      Conversation: { ...this.summary(bot, conversation, around), Preview: previewOf(last?.parts ?? []) },
+      Conversation: { ...this.summary(bot, conversation, around), Preview: previewOf(previewMessage(conversation, messages)?.parts ?? []) },
       Transcript: transcriptOf(messages, this.deps.clock),
       Notes: notes.map((n) => noteView(n, this.deps.clock)),
       Contact: contactOf(conversation),
@@ -186,4 +186,12 @@ export class ConsoleService {
       AssignedTo: assigneeOf(assignment),
     };
   }
+}
+
+/** The line the list shows: a conversation waiting for a person shows the visitor's last words. */
+function previewMessage(c: ConversationRecord, messages: StoredMessage[]): StoredMessage | undefined {
+  if (c.controlState === STATE_REQUESTED) {
+    for (let i = messages.length - 1; i >= 0; i--) if (messages[i].direction === 'USER') return messages[i];
+  }
+  return messages.at(-1);
 }

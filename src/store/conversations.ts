@@ -225,6 +225,8 @@ export async function forgettingConversationIds(db: Queryable): Promise<number[]
  * The operator console's list: conversations of these bots (not being forgotten), operator
  * requested first, then taken over, then by last activity. The last message comes from the
  * (conversation_id, id) index, so the cost grows with the number of conversations, not messages.
+ * A conversation waiting for a person shows the visitor's last message (their problem), not the
+ * bot's "a colleague will be with you" (issue 37 item 2).
  */
 export async function conversationsOfBots(db: Queryable, botIds: string[], limit: number): Promise<ConversationListing[]> {
   if (botIds.length === 0) return [];
@@ -232,7 +234,10 @@ export async function conversationsOfBots(db: Queryable, botIds: string[], limit
   const rows = await db.all<ConversationRow & { last_activity: number; last_parts: string | null }>(
     `SELECT c.*,
        COALESCE((SELECT m.created_at FROM messages m WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1), c.created_at) AS last_activity,
-       (SELECT m.parts FROM messages m WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1) AS last_parts
+       COALESCE(
+         CASE WHEN c.control_state = 1 THEN (SELECT m.parts FROM messages m WHERE m.conversation_id = c.id AND m.direction = 'USER' ORDER BY m.id DESC LIMIT 1) END,
+         (SELECT m.parts FROM messages m WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1)
+       ) AS last_parts
      FROM conversations c
      WHERE c.forgetting = 0 AND c.bot_id IN (${placeholders})
      ORDER BY CASE c.control_state WHEN 1 THEN 0 WHEN 2 THEN 1 ELSE 2 END, last_activity DESC, c.id DESC

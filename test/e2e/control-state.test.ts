@@ -10,8 +10,11 @@ import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
+// whileWaiting "bot": its triggers must run in state 1 to move it on (api.md rule 6b's default would
+// hold 'bot please' for the operators; test/e2e/chat-waiting.test.ts covers that default).
 const handoffBot = () =>
   botFile([{ name: 'Start', actions: [text('Hi')] }, { name: 'Fallback', fallback: true, actions: [text('fallback')] }], {
+    settings: { operators: { whileWaiting: 'bot' } },
     triggers: [
       { match: 'call someone', actions: [text('Calling'), { type: 'operator', mode: 'request' }] },
       { match: 'bot please', actions: [{ type: 'operator', mode: 'bot' }, text('Back with the bot')] },
