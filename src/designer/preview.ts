@@ -6,11 +6,13 @@
 //   analytics query, console route or missed-text read of the real bot ever names;
 // - their turns run through a turn pipeline of their own whose storage writes no missed texts and
 //   no outbox rows (no webhooks, no platform deliveries) and whose events reach no one;
+// - their messages and replies are not counted in usage (their HTTP and AI calls are);
 // - at most PREVIEW_CONVERSATIONS_PER_BOT are kept per bot, and maintenance deletes those idle
 //   for PREVIEW_HOURS.
 import type { BotFile } from '../bots/bot-file.js';
 import { BOT_FORMAT } from '../bots/bot-file.js';
 import { attachDraftModel } from '../bots/live-models.js';
+import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 import { validateBotFile } from '../bots/validate.js';
 import { ChatService, type ChatInput, type ChatReply } from '../channels/custom/chat-service.js';
@@ -135,7 +137,7 @@ function previewStorage(store: Store, ownerOf: (twinId: string) => BotRecord | u
     shares: store.shares,
     bots: store.bots,
     broadcasts: store.broadcasts,
-    saveTurn: (turn) => store.saveTurn({ ...turn, missedTexts: [] }),
+    saveTurn: (turn) => store.saveTurn({ ...turn, missedTexts: [], usage: turn.usage && { ...turn.usage, add: callsOnly(turn.usage.add) } }),
     transaction: (work) =>
       store.transaction((tx) =>
         work({
@@ -150,6 +152,7 @@ function previewStorage(store: Store, ownerOf: (twinId: string) => BotRecord | u
               return id;
             },
           },
+          accounts: { ...tx.accounts, addUsage: (accountId, month, add) => tx.accounts.addUsage(accountId, month, callsOnly(add)) },
           missedTexts: { add: async () => undefined },
           outbox: { insert: async () => undefined },
           analytics: { addCsat: async () => undefined, countKnowledgeQuestions: async () => undefined },
@@ -157,4 +160,12 @@ function previewStorage(store: Store, ownerOf: (twinId: string) => BotRecord | u
       ),
     eraseDeleted: () => store.eraseDeleted(),
   };
+}
+
+/**
+ * A preview is not a conversation of the bot's users: its messages, replies and notifications are
+ * not counted in the account's usage; the HTTP and AI calls it made are (docs/designer.md).
+ */
+function callsOnly(add: UsageAdded): UsageAdded {
+  return { ...add, messages: 0, replies: 0, notifications: 0 };
 }

@@ -202,7 +202,10 @@ export type ConversationRepository = ReturnType<typeof conversationRepository>;
 export async function conversationsByState(db: Queryable): Promise<Record<string, number>> {
   const names = ['bot', 'requested', 'operator', 'banned'];
   const counts: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-  const rows = await db.all<{ control_state: number; n: number }>('SELECT control_state, COUNT(*) AS n FROM conversations GROUP BY control_state');
+  // preview conversations (a preview twin's) are not the bots' conversations
+  const rows = await db.all<{ control_state: number; n: number }>(
+    'SELECT c.control_state, COUNT(*) AS n FROM conversations c JOIN bots b ON b.id = c.bot_id WHERE b.preview_of IS NULL GROUP BY c.control_state',
+  );
   for (const row of rows) counts[names[Number(row.control_state)] ?? 'bot'] += Number(row.n);
   return counts;
 }

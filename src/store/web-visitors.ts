@@ -42,12 +42,13 @@ export function webVisitorRepository(db: Queryable) {
     },
     /**
      * 1 + how many of the account's conversations have waited for a person longer than this one
-     * (operators serve the account's bots together); null when it does not wait.
+     * (operators serve the account's bots together); null when it does not wait. A designer's
+     * preview conversation (its bot a preview twin) waits in no queue.
      */
     async queuePosition(accountId: string, conversationId: number): Promise<number | null> {
       const row = await db.get<{ n: number | null }>(
         `SELECT (SELECT COUNT(*) FROM conversations o JOIN bots b ON b.id = o.bot_id
-                 WHERE b.account_id = $1 AND o.control_state = $3 AND (o.control_changed_at < c.control_changed_at OR (o.control_changed_at = c.control_changed_at AND o.id <= c.id))) AS n
+                 WHERE b.account_id = $1 AND b.preview_of IS NULL AND o.control_state = $3 AND (o.control_changed_at < c.control_changed_at OR (o.control_changed_at = c.control_changed_at AND o.id <= c.id))) AS n
          FROM conversations c WHERE c.id = $2 AND c.control_state = $3`,
         [accountId, conversationId, REQUESTED],
       );

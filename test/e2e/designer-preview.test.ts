@@ -1,7 +1,7 @@
 // Issue 23, the preview chat (designer.md "Try it"): POST /bots/{APIKey}/preview/chat runs the
 // DRAFT through the one conversation service; each part says its interaction; preview
 // conversations are apart from real ones (console list, analytics, missed texts, webhooks), are
-// counted in usage, bounded per bot and deleted after 24 hours; an invalid draft is not run.
+// not counted as messages in usage (their calls are), bounded per bot and deleted after 24 hours; an invalid draft is not run.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { previewTwinId, PREVIEW_CONVERSATIONS_PER_BOT } from '../../src/designer/preview.js';
@@ -62,8 +62,8 @@ for (const kind of databaseKinds()) {
       const live = await server.client.post('/custom/chat', { UserId: 'p-1' }, { token: tenant.botToken });
       assert.deepEqual(live.body.Parts.map((p: any) => [p.Text, p.Source]), [['Hello from the live version', undefined]], 'a real conversation of the same UserId is another one');
       const after = await usage();
-      assert.equal(after.Replies - before.Replies, 3, 'two preview replies and one real one count');
-      assert.equal(after.Messages - before.Messages, 1, 'the preview user text counts');
+      assert.equal(after.Replies - before.Replies, 1, 'the real reply counts; the two preview replies do not (issue 37)');
+      assert.equal(after.Messages - before.Messages, 0, 'the preview user text does not count');
     });
 
     test('preview conversations are not in the console, analytics, missed texts or webhooks', async () => {
