@@ -63,6 +63,16 @@ for (const viewport of VIEWPORTS) {
         },
       });
       assert.deepEqual(read.events.filter((e) => e.Kind === 'visitorTyping').map((e) => e.UserId), [await w().userId()]);
+      // api.md rule 6b (issue 37 item 2): the bot does not answer a visitor waiting for a person; it
+      // says its waiting text once, and the visitor's words wait for the operator.
+      await page.keyboard.press('Enter');
+      await w().said('A colleague will be with you shortly.');
+      await page.keyboard.type('My rear brake squeaks, order under ann@example.com');
+      await page.keyboard.press('Enter');
+      await w().said('My rear brake squeaks, order under ann@example.com');
+      const rows = (await w().transcript()).map((r) => r.text);
+      assert.deepEqual(rows.slice(-4), ['I am asking a colleague to join. Please hold on.', 'Hello?', 'A colleague will be with you shortly.', 'My rear brake squeaks, order under ann@example.com']);
+      await shot(page, `widget-support-waiting-${viewport.width}`);
     });
 
     test("the operator's typing and messages show their initials on a colour, then their picture once they set one", async () => {
