@@ -72,6 +72,7 @@ for (const kind of databaseKinds()) {
       await page.goto(`${world.server.url}${open}${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
       await page.locator('.react-flow__edge-text').first().waitFor(); // edges are drawn once the nodes are measured
+      assert.deepEqual(await injected(page), clean); // first, so a view that makes elements says which
 
       // The bot picker, the list and the canvas.
       assert.equal(await page.locator('#bot option:checked').textContent(), `Hostile ${IMG}`);
@@ -87,7 +88,6 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.locator(field('$.behaviours[0].interactions[0].actions[0].text')).inputValue(), SCRIPT);
       assert.equal(await page.locator(field('$.behaviours[0].interactions[0].actions[1].buttons[0].text')).inputValue(), IMG);
       assert.equal(await page.locator(field('$.behaviours[0].interactions[0].actions[2].url')).inputValue(), JS);
-      assert.deepEqual(await injected(page), clean);
       await page.screenshot({ path: shot(kind, 'hostile-desktop') });
 
       // The bot panel's variables, and the source view.
@@ -105,15 +105,15 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Delete interaction' }).click();
       const missing = `goTo target: behaviour '${SVG}' has no interaction named '${SCRIPT}'`;
       const listed = [`$.triggers[0].actions[0].interaction ${missing}`];
+      assert.deepEqual(await injected(page), clean);
       assert.deepEqual(await page.locator('.problems li').allTextContents(), listed);
       await page.locator('.outline .pick', { hasText: LONG }).click();
       assert.equal(await page.locator(`${field('$.behaviours[0].interactions[1].actions[1].interaction')}-problem`).textContent(), missing);
-      assert.deepEqual(await injected(page), clean);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Not saved: see the problems.' }).waitFor();
+      assert.deepEqual(await injected(page), clean);
       assert.deepEqual(await page.locator('.problems li').allTextContents(), listed);
       assert.equal(await page.locator(`${field('$.behaviours[0].interactions[1].actions[1].interaction')}-problem`).textContent(), missing);
-      assert.deepEqual(await injected(page), clean);
       await page.screenshot({ path: shot(kind, 'hostile-problems') });
       await page.getByRole('button', { name: 'Undo' }).click();
 
@@ -126,26 +126,27 @@ for (const kind of databaseKinds()) {
       await page.getByRole('tab', { name: 'Versions' }).click();
       await page.getByRole('button', { name: 'Compare' }).click();
       await page.locator('.change').first().waitFor();
+      assert.deepEqual(await injected(page), clean);
       assert.deepEqual(await page.locator('.change pre').allTextContents(), [
         `− ${JSON.stringify(text(SCRIPT))}`,
         `+ ${JSON.stringify(text(EDITED))}`,
       ]);
-      assert.deepEqual(await injected(page), clean);
       await page.screenshot({ path: shot(kind, 'hostile-diff') });
 
       // The preview: the bot's words, where they came from, the button label and the link's text.
       await page.getByRole('tab', { name: 'Preview' }).click();
       await page.getByRole('button', { name: 'Start a preview conversation' }).click();
       await page.locator('.bubble.bot').nth(2).waitFor();
+      assert.deepEqual(await injected(page), clean);
       const bubbles = () => page.locator('.bubble.bot').evaluateAll((items) => items.map((li) => [li.querySelector('[dir=auto]')!.textContent, li.querySelector('.from')?.textContent ?? '']));
       const here = `from ${SVG} › ${IMG}`;
       assert.deepEqual(await bubbles(), [[EDITED, here], [SVG, here], [LINK, here]]);
       assert.deepEqual(await page.locator('.chat-buttons button').allTextContents(), [IMG]);
       await page.locator('.chat-buttons').getByRole('button', { name: IMG }).click();
       await page.locator('.bubble.bot').nth(4).waitFor();
+      assert.deepEqual(await injected(page), clean);
       assert.deepEqual((await bubbles()).slice(3), [[`${IMG} ${LONG}`, `from ${SVG} › ${LONG}`], [`${SVG} said ${SCRIPT}`, `from ${SVG} › ${SCRIPT}`]]);
       assert.equal(await page.locator('.bubble.user').textContent(), IMG);
-      assert.deepEqual(await injected(page), clean);
       await page.screenshot({ path: shot(kind, 'hostile-preview') });
       assert.deepEqual(errors, []);
       await page.context().close();
