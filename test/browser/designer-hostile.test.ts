@@ -36,7 +36,7 @@ const hostileBot = () => ({
         start: true,
         actions: [
           text(SCRIPT),
-          { type: 'buttons', text: SVG, buttons: [{ type: 'button', text: IMG, onClick: [goTo(SVG, LONG)] }, { type: 'link', text: LINK, url: JS }] },
+          { type: 'buttons', text: SVG, buttons: [{ type: 'button', text: IMG, onClick: [goTo(SVG, LONG)] }, { type: 'button', text: LONG, onClick: [goTo(SVG, SCRIPT)] }, { type: 'link', text: LINK, url: JS }] },
           { type: 'link', text: LINK, url: JS },
         ],
       },
@@ -61,6 +61,9 @@ const SCAN = `(() => {
 })()`;
 const injected = (page: Page): Promise<{ ran: unknown; elements: string[] }> => page.evaluate(SCAN);
 const clean = { ran: null, elements: [] };
+/** The panes whose content is wider than they are (a long name widening its column). */
+const overflowing = (page: Page): Promise<string[]> =>
+  page.evaluate(`['.outline', '#side-panel', '.problems', '.bot-picker'].filter((s) => { const el = document.querySelector(s); return el && el.scrollWidth > el.clientWidth; })`);
 
 for (const kind of databaseKinds()) {
   describe(`the designer shows a hostile bot file as text (Chromium, ${kind})`, () => {
@@ -80,7 +83,8 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await page.locator('.outline .pick .name').allTextContents(), [IMG, LONG, SCRIPT]);
       assert.deepEqual(await page.locator('.react-flow__node-step .step-name').allTextContents(), [IMG, LONG, SCRIPT]);
       assert.equal(await page.locator('.group-title').textContent(), `${SVG} · start`);
-      assert.deepEqual((await page.locator('.react-flow__edge-text').allTextContents()).sort(), [`“${IMG}”`, 'goTo'].sort());
+      // a long label is cut short on the canvas (the form holds all of it)
+      assert.deepEqual((await page.locator('.react-flow__edge-text').allTextContents()).sort(), [`“${IMG}”`, `“${LONG.slice(0, 38)}…`, 'goTo'].sort());
       assert.equal(await page.locator('.outline .pick .name', { hasText: IMG }).isVisible(), true);
       assert.equal(await page.locator('.react-flow__node-step .step-name', { hasText: SCRIPT }).isVisible(), true);
       // The selected interaction's form: its name, the text, the button label and the link.
@@ -141,7 +145,8 @@ for (const kind of databaseKinds()) {
       const bubbles = () => page.locator('.bubble.bot').evaluateAll((items) => items.map((li) => [li.querySelector('[dir=auto]')!.textContent, li.querySelector('.from')?.textContent ?? '']));
       const here = `from ${SVG} › ${IMG}`;
       assert.deepEqual(await bubbles(), [[EDITED, here], [SVG, here], [LINK, here]]);
-      assert.deepEqual(await page.locator('.chat-buttons button').allTextContents(), [IMG]);
+      assert.deepEqual(await page.locator('.chat-buttons button').allTextContents(), [IMG, LONG]);
+      assert.deepEqual(await overflowing(page), []);
       await page.locator('.chat-buttons').getByRole('button', { name: IMG }).click();
       await page.locator('.bubble.bot').nth(4).waitFor();
       assert.deepEqual(await injected(page), clean);
@@ -157,8 +162,14 @@ for (const kind of databaseKinds()) {
       await page.goto(`${world.server.url}${open}${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
       assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width, 'no sideways scrolling');
+      await page.locator('.outline .pick', { hasText: LONG }).click();
+      assert.deepEqual(await overflowing(page), []);
+      // React Flow marks a node's outgoing handle with the class "source", which the source view's
+      // rules once matched: on a phone every handle became a 30rem bar across the canvas.
+      assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('.react-flow__handle')].map((h) => h.getBoundingClientRect().height).filter((h) => h > 20)`), []);
       assert.deepEqual(await injected(page), clean);
-      await page.screenshot({ path: shot(kind, 'hostile-phone'), fullPage: true });
+      await page.screenshot({ path: shot(kind, 'hostile-phone') });
+      await page.screenshot({ path: shot(kind, 'hostile-phone-full'), fullPage: true });
       assert.deepEqual(errors, []);
       await page.context().close();
     });
