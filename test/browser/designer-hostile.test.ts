@@ -63,7 +63,7 @@ const injected = (page: Page): Promise<{ ran: unknown; elements: string[] }> => 
 const clean = { ran: null, elements: [] };
 /** The panes whose content is wider than they are (a long name widening its column). */
 const overflowing = (page: Page): Promise<string[]> =>
-  page.evaluate(`['.outline', '#side-panel', '.problems', '.bot-picker'].filter((s) => { const el = document.querySelector(s); return el && el.scrollWidth > el.clientWidth; })`);
+  page.evaluate(`['.outline', '#side-panel', '.problems', '.bot-picker', '.conflict', '.conflict .both'].filter((s) => { const el = document.querySelector(s); return el && el.scrollWidth > el.clientWidth; })`);
 
 for (const kind of databaseKinds()) {
   describe(`the designer shows a hostile bot file as text (Chromium, ${kind})`, () => {
@@ -153,6 +153,33 @@ for (const kind of databaseKinds()) {
       assert.deepEqual((await bubbles()).slice(3), [[`${IMG} ${LONG}`, `from ${SVG} › ${LONG}`], [`${SVG} said ${SCRIPT}`, `from ${SVG} › ${SCRIPT}`]]);
       assert.equal(await page.locator('.bubble.user').textContent(), IMG);
       await page.screenshot({ path: shot(kind, 'hostile-preview') });
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+
+    test('comparing my draft with theirs after a conflicting save shows both as text', async () => {
+      const { page, errors } = await pageAs(world.browser, world.server, 'dee@example.org');
+      await page.goto(`${world.server.url}${open}${world.botId}`);
+      await page.locator('.outline .pick').first().waitFor();
+      await page.locator(field('$.behaviours[0].interactions[0].actions[0].text')).fill(`${IMG} mine`);
+      // Meanwhile someone saves the draft through the API with another hostile text.
+      const api = { token: world.tenant.accountToken };
+      const theirs = (await world.server.client.get(`/bots/${world.tenant.botKey}`, api)).body;
+      const version = theirs.version;
+      delete theirs.version;
+      theirs.behaviours[0].interactions[1].actions[0].text = `${SCRIPT} theirs`;
+      const put = await world.server.client.put(`/bots/${world.tenant.botKey}`, theirs, { ...api, headers: { 'if-match': String(version) } });
+      assert.equal(put.status, 200, put.text);
+      await page.keyboard.press('Control+s');
+      await page.getByRole('button', { name: 'Compare both' }).click();
+      await page.locator('.conflict .both h3').nth(1).waitFor();
+      assert.deepEqual(await injected(page), clean);
+      assert.deepEqual(await page.locator('.conflict .both h3').allTextContents(), [`${SVG} › ${IMG}`, `${SVG} › ${LONG}`]);
+      const sides = await page.locator('.side-by-side pre').allTextContents(); // theirs, mine of each part
+      assert.ok(sides[1]!.includes(`"text": "${IMG} mine"`), sides[1]);
+      assert.ok(sides[2]!.includes(`"text": "${SCRIPT} theirs"`), sides[2]);
+      assert.deepEqual(await overflowing(page), []);
+      await page.screenshot({ path: shot(kind, 'hostile-conflict') });
       assert.deepEqual(errors, []);
       await page.context().close();
     });
