@@ -38,6 +38,10 @@ const toPlace = (id: string): Place => {
   return { b: b!, i: i! };
 };
 
+/** A path's label as drawn: a long button text would lay a bar across the whole canvas (the form has it all). */
+const LABEL_MAX = 40;
+const short = (label: string) => (label.length > LABEL_MAX ? `${label.slice(0, LABEL_MAX - 1)}…` : label);
+
 /** Nodes and edges for the bot: each behaviour laid out alone, behaviours side by side. */
 function layout(bot: BotFile, selected: Place | null, heard: Place | null, problemCounts: Map<string, number>) {
   const nodes: Node[] = [];
@@ -54,7 +58,7 @@ function layout(bot: BotFile, selected: Place | null, heard: Place | null, probl
     const width = Math.max(NODE_W, size.width ?? 0) + PAD * 2;
     const height = Math.max(NODE_H, size.height ?? 0) + PAD * 2 + HEAD;
     nodes.push({ id: `b${b}`, type: 'group', position: { x, y: 0 }, data: { label: behaviour.name }, style: { width, height }, className: 'behaviour-group', selectable: false, ariaLabel: `Behaviour ${behaviour.name}` } as Node);
-    nodes.push({ id: `b${b}-title`, parentId: `b${b}`, position: { x: 12, y: 6 }, data: { label: behaviour.name + (behaviour.start ? ' · start' : '') }, type: 'default', className: 'group-title', selectable: false, draggable: false, focusable: false, connectable: false } as Node);
+    nodes.push({ id: `b${b}-title`, parentId: `b${b}`, position: { x: 12, y: 6 }, style: { width: width - 24 }, data: { label: behaviour.name + (behaviour.start ? ' · start' : '') }, type: 'default', className: 'group-title', selectable: false, draggable: false, focusable: false, connectable: false } as Node);
     behaviour.interactions.forEach((interaction, i) => {
       const at = graph.node(String(i));
       const id = placeId({ b, i });
@@ -71,7 +75,7 @@ function layout(bot: BotFile, selected: Place | null, heard: Place | null, probl
   const edges: Edge[] = paths
     .filter((p) => p.from.i >= 0)
     .map((p, n) => ({
-      id: `e${n}`, source: placeId(p.from), target: placeId(p.to), label: p.label, className: `path-${p.kind}`,
+      id: `e${n}`, source: placeId(p.from), target: placeId(p.to), label: short(p.label), className: `path-${p.kind}`,
       markerEnd: { type: MarkerType.ArrowClosed }, labelBgPadding: [4, 2] as [number, number],
     }));
   return { nodes, edges };
