@@ -193,6 +193,23 @@ export class BotService {
     return next;
   }
 
+  /** A new name; the draft and the live version keep their content (the name is the bot's). */
+  rename(bot: BotRecord, name: string): Promise<BotRecord> {
+    return this.edit(bot, (tx, next) => {
+      next.name = name;
+      return tx.bots.update(next, bot.version);
+    });
+  }
+
+  /**
+   * A new bot of the same account from this one's draft, published at once as `create` does.
+   * Conversations, knowledge sources, channels and keys are the original's alone.
+   */
+  async duplicate(account: AccountRecord, bot: BotRecord, name: string): Promise<BotRecord> {
+    const file = await this.draftFile(bot);
+    return this.create(account, { ...file, name });
+  }
+
   async remove(bot: BotRecord): Promise<void> {
     // A master's clones keep their content and become standard bots, atomically with the delete.
     // Not only when `bot` says master: a refclone may have made it one since it was read.
