@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { consoleLinks } from '../shared/console-nav';
 import { ApiError, call, type BotChoice, type Me } from './api';
 import { Designer } from './app';
+import { BotManager } from './bot-manager';
 import { loadSchema, type BotSchema } from './schema';
 
 type Boot = { kind: 'loading' } | { kind: 'signed-out' } | { kind: 'refused'; me: Me } | { kind: 'ready'; me: Me; bots: BotChoice[]; schema: BotSchema } | { kind: 'failed'; message: string };
@@ -50,6 +51,7 @@ function Page() {
             <select id="bot" value={botId} onChange={(e) => setBotId(e.target.value)}>
               {boot.bots.map((b) => <option key={b.BotId} value={b.BotId}>{b.Name}{b.Published ? '' : ' (not published)'}</option>)}
             </select>
+            <BotManager bots={boot.bots} botId={botId} say={say} onChanged={(bots, select) => { setBoot({ ...boot, bots }); setBotId(select); }} />
             <p className={`status${status.error ? ' error' : ''}`} role="status" aria-live="polite">{status.text}</p>
           </div>
         )}
@@ -58,7 +60,7 @@ function Page() {
         {boot.kind === 'refused' && <p className="notice">Your role ({boot.me.Role}) does not open the designer. Ask an admin for the designer role.</p>}
         {boot.kind === 'failed' && <p className="notice error">{boot.message}</p>}
         {boot.kind === 'ready' && botId && <Designer key={botId} botId={botId} schema={boot.schema} say={say} />}
-        {boot.kind === 'ready' && !botId && <p className="notice">This account has no bots yet.</p>}
+        {boot.kind === 'ready' && !botId && <p className="notice">This account has no bots yet: make one with <strong>New bot</strong> above.</p>}
       </main>
     </>
   );
