@@ -14,6 +14,9 @@ export interface BotChange {
   Kind: 'added' | 'removed' | 'changed';
   Before?: unknown;
   After?: unknown;
+  /** the behaviour (and interaction) the change is in, by name: what a person reads (issue 37) */
+  Behaviour?: string;
+  Interaction?: string;
 }
 
 /**
@@ -71,22 +74,23 @@ function diffNamed<T extends { name: string }>(
 function diffBehaviour(fromPath: string, toPath: string, before: Behaviour, after: Behaviour, changes: BotChange[]): void {
   const { interactions: beforeInteractions, ...beforeOwn } = before;
   const { interactions: afterInteractions, ...afterOwn } = after;
-  if (!same(beforeOwn, afterOwn)) changes.push({ Path: toPath, Kind: 'changed', Before: beforeOwn, After: afterOwn });
+  if (!same(beforeOwn, afterOwn)) changes.push({ Path: toPath, Kind: 'changed', Before: beforeOwn, After: afterOwn, Behaviour: after.name });
   // Removed interactions are named by their place in the `from` file.
   const local: BotChange[] = [];
   diffNamed('', beforeInteractions, afterInteractions, local, diffInteraction);
-  for (const change of local) changes.push({ ...change, Path: `${change.Kind === 'removed' ? fromPath : toPath}/interactions${change.Path}` });
+  for (const change of local) changes.push({ ...change, Path: `${change.Kind === 'removed' ? fromPath : toPath}/interactions${change.Path}`, Behaviour: after.name });
 }
 
 function diffInteraction(fromPath: string, toPath: string, before: Interaction, after: Interaction, changes: BotChange[]): void {
   const { actions: beforeActions, ...beforeOwn } = before;
   const { actions: afterActions, ...afterOwn } = after;
-  if (!same(beforeOwn, afterOwn)) changes.push({ Path: toPath, Kind: 'changed', Before: beforeOwn, After: afterOwn });
+  if (!same(beforeOwn, afterOwn)) changes.push({ Path: toPath, Kind: 'changed', Before: beforeOwn, After: afterOwn, Interaction: after.name });
   for (const change of diffActions(beforeActions, afterActions)) {
     const path = change.kind === 'removed' ? `${fromPath}/actions/${change.from}` : `${toPath}/actions/${change.to}`;
     changes.push({
       Path: path,
       Kind: change.kind,
+      Interaction: after.name,
       ...(change.kind !== 'added' ? { Before: beforeActions[change.from!] } : {}),
       ...(change.kind !== 'removed' ? { After: afterActions[change.to!] } : {}),
     });

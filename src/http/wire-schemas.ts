@@ -188,6 +188,8 @@ export const BotDiff = Type.Object({
       Kind: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('changed')]),
       Before: Type.Optional(Type.Unknown()),
       After: Type.Optional(Type.Unknown()),
+      Behaviour: Type.Optional(Type.String({ description: 'the behaviour the change is in (or is), by name' })),
+      Interaction: Type.Optional(Type.String({ description: 'the interaction the change is in (or is), by name' })),
     }),
   ),
 });

@@ -91,7 +91,7 @@ for (const kind of databaseKinds()) {
       // A second step, renamed Menu, so that goTo targets can name it.
       await page.getByRole('button', { name: 'Add interaction to Main' }).click();
       await page.locator('#interaction-name').fill('Menu');
-      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.getByRole('button', { name: 'Rename', exact: true }).click();
       await page.locator('#inspector-title', { hasText: 'Menu' }).waitFor();
       await f.fill(`${MENU}[0].text`, 'The menu');
       await f.add(MENU, 'bookmark');

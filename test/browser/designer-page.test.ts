@@ -65,7 +65,7 @@ for (const kind of databaseKinds()) {
       await page.locator(field(`${WELCOME_BUTTONS}[1].onClick[0]`) + '-target').selectOption(JSON.stringify(['Main', 'New step']));
       await page.locator('.outline .pick', { hasText: 'New step' }).click();
       await page.locator('#interaction-name').fill('Shipping');
-      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.getByRole('button', { name: 'Rename', exact: true }).click();
       await page.locator('.outline .pick', { hasText: 'Welcome' }).click();
       assert.equal(await page.locator(field(`${WELCOME_BUTTONS}[1].onClick[0]`) + '-target').inputValue(), JSON.stringify(['Main', 'Shipping']));
       // the canvas draws its edges again after a rename: wait for the new label before counting them all
@@ -105,24 +105,35 @@ for (const kind of databaseKinds()) {
 
       // Publish (a version number follows the draft's: v3 saved, v4 published); the new version is listed with who published it, and its diff shows the edits.
       await page.getByRole('button', { name: 'Publish' }).click();
-      await page.getByRole('status').filter({ hasText: 'Published version 4.' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Published version 2.' }).waitFor();
       assert.equal(await livePrices(), 'Everything costs 7');
       await page.getByRole('tab', { name: 'Versions' }).click();
       await page.locator('.version-list li').nth(1).waitFor();
-      assert.match(await page.locator('.version-list li').first().textContent() ?? '', /^v4 .* by Dee Designer ?live$/);
+      // numbered as a person counts publishes (issue 37 item 9); the API's Version 4 is the value
+      assert.match(await page.locator('.version-list li').first().textContent() ?? '', /^Version 2 .* by Dee Designer ?live$/);
       await page.locator('#diff-from').selectOption('1');
       await page.locator('#diff-to').selectOption('4');
       await page.getByRole('button', { name: 'Compare' }).click();
       await page.locator('.change').first().waitFor();
       const changes = await page.locator('.change').evaluateAll((items) => items.map((li) => `${li.querySelector('.kind')!.textContent} ${li.querySelector('code')!.textContent}`));
       assert.deepEqual(changes, ['changed /behaviours/0/interactions/0/actions/1', 'changed /behaviours/0/interactions/1/actions/0', 'added /behaviours/0/interactions/4']);
+      assert.deepEqual(await page.locator('.change .words').allTextContents(), [
+        'Interaction “Welcome” (Main): button “Shipping” added',
+        'Interaction “Prices” (Main): text changed from “Everything costs 5” to “Everything costs 7”',
+        'Interaction “Shipping” (Main) added',
+      ]);
       await page.screenshot({ path: shot(kind, 'versions') });
       assert.deepEqual(await seriousViolations(page), []);
 
       // Rollback publishes version 1's content again.
-      await page.getByRole('button', { name: 'Roll back to v1' }).click();
-      await page.getByRole('status').filter({ hasText: 'Rolled back: version 5 has the content of version 1.' }).waitFor();
-      await page.locator('.version-list li', { hasText: 'v5' }).waitFor();
+      // it asks first; Cancel changes nothing
+      await page.getByRole('button', { name: 'Roll back to version 1' }).click();
+      await page.getByRole('group', { name: 'Roll back to version 1?' }).getByRole('button', { name: 'Cancel' }).click();
+      assert.equal(await livePrices(), 'Everything costs 7');
+      await page.getByRole('button', { name: 'Roll back to version 1' }).click();
+      await page.getByRole('group', { name: 'Roll back to version 1?' }).getByRole('button', { name: 'Roll back', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Rolled back: version 3 has the content of version 1.' }).waitFor();
+      await page.locator('.version-list li', { hasText: 'Version 3' }).waitFor();
       assert.equal(await livePrices(), 'Everything costs 5');
       assert.deepEqual(errors, []);
       await page.context().close();

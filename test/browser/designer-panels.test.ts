@@ -47,7 +47,7 @@ for (const kind of databaseKinds()) {
       // Renaming an interaction: the button, the other behaviour's goTo follow.
       await page.locator('.outline .pick', { hasText: 'Prices' }).click();
       await page.locator('#interaction-name').fill('Costs');
-      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.getByRole('button', { name: 'Rename', exact: true }).click();
       await page.locator('.outline .pick', { hasText: 'Costs' }).waitFor();
 
       // The bot panel: rename a behaviour, delete another, and the bot-wide parts.

@@ -103,10 +103,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(diff.body.Changes, [
         { Path: '/variables/company', Kind: 'changed', Before: 'ACME', After: 'ACME Inc' },
         { Path: '/variables/tone', Kind: 'added', After: 'warm' },
-        { Path: '/behaviours/0/interactions/0/actions/0', Kind: 'changed', Before: { type: 'text', text: 'Hello' }, After: { type: 'text', text: 'Psst.' } },
-        { Path: '/behaviours/0/interactions/0/actions/1', Kind: 'added', After: { type: 'text', text: 'Hello there' } },
-        { Path: '/behaviours/0/interactions/1', Kind: 'added', After: { name: 'Help', actions: [{ type: 'text', text: 'Here is some help.' }] } },
-        { Path: '/behaviours/0/interactions/1', Kind: 'removed', Before: { name: 'Bye', actions: [{ type: 'text', text: 'Goodbye!' }] } },
+        { Path: '/behaviours/0/interactions/0/actions/0', Kind: 'changed', Before: { type: 'text', text: 'Hello' }, After: { type: 'text', text: 'Psst.' }, Behaviour: 'Main', Interaction: 'Welcome' },
+        { Path: '/behaviours/0/interactions/0/actions/1', Kind: 'added', After: { type: 'text', text: 'Hello there' }, Behaviour: 'Main', Interaction: 'Welcome' },
+        { Path: '/behaviours/0/interactions/1', Kind: 'added', After: { name: 'Help', actions: [{ type: 'text', text: 'Here is some help.' }] }, Behaviour: 'Main' },
+        { Path: '/behaviours/0/interactions/1', Kind: 'removed', Before: { name: 'Bye', actions: [{ type: 'text', text: 'Goodbye!' }] }, Behaviour: 'Main' },
       ]);
       const none = await server.client.get(consolePath('/diff?from=3&to=4'), asDesigner());
       assert.equal(none.status, 200);

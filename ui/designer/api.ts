@@ -23,5 +23,18 @@ export const botPath = (botId: string, rest: string) => `/bots/${encodeURICompon
 export interface Me { OperatorId: string; Name: string; Email: string; Role: 'agent' | 'designer' | 'admin' }
 export interface BotChoice { BotId: string; Name: string; Published: boolean }
 export interface Version { Version: number; PublishedAt: string; PublishedBy: { Kind: string; Name?: string; Email?: string } | null }
-export interface Change { Path: string; Kind: 'added' | 'removed' | 'changed'; Before?: unknown; After?: unknown }
+export interface Change { Path: string; Kind: 'added' | 'removed' | 'changed'; Before?: unknown; After?: unknown; Behaviour?: string; Interaction?: string }
+
+/**
+ * The console numbers published versions 1, 2, 3… (oldest first), as a person counts publishes; the
+ * API's `Version` counts every saved draft too. `versions` is the list, newest first.
+ */
+export const publishedNumber = (versions: Version[], apiVersion: number) => {
+  const at = versions.findIndex((v) => v.Version === apiVersion);
+  return at < 0 ? null : versions.length - at;
+};
+
+export async function publishedVersions(botId: string): Promise<Version[]> {
+  return (await call<{ Result: Version[] }>('GET', botPath(botId, '/versions'))).Result;
+}
 export interface PreviewPart { Type: number; Text?: string | null; Source?: { Behaviour: string; Interaction: string }; Parts?: PreviewPart[]; Command?: string }

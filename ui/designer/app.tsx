@@ -1,7 +1,7 @@
 // The designer for one bot: toolbar (save, undo, publish), the outline and canvas of the draft,
 // and a side panel with the selected interaction, the preview chat or the versions.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { ApiError, botPath, call } from './api';
+import { ApiError, botPath, call, publishedNumber, publishedVersions } from './api';
 import { useDraft } from './draft';
 import { BotPanel } from './bot-panel';
 import { localProblems } from './checks';
@@ -72,7 +72,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       const { Version } = await call<{ Version: number }>('POST', botPath(botId, '/publish'));
       draft.adopt(Version);
       setGeneration((g) => g + 1);
-      say(`Published version ${Version}.`);
+      const number = publishedNumber(await publishedVersions(botId), Version);
+      say(`Published version ${number ?? Version}.`);
     } catch (e) {
       say(e instanceof ApiError && e.body.Code === 'INVALID_BOT' ? 'Publish refused: the draft has problems.' : (e as Error).message, true);
     }
@@ -83,7 +84,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       const answer = await call<{ Version: number }>('POST', botPath(botId, '/rollback'), { Version: version });
       draft.adopt(answer.Version);
       setGeneration((g) => g + 1);
-      say(`Rolled back: version ${answer.Version} has the content of version ${version}.`);
+      const versions = await publishedVersions(botId);
+      say(`Rolled back: version ${publishedNumber(versions, answer.Version) ?? answer.Version} has the content of version ${publishedNumber(versions, version) ?? version}.`);
     } catch (e) {
       say((e as Error).message, true);
     }
