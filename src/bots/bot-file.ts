@@ -69,6 +69,11 @@ export interface WebChannelSettings {
   allowedOrigins?: string[];
   /** the only variables a web page may set on a new conversation (never a system variable) */
   acceptVariables?: string[];
+  /** the widget's look (bots/widget-look.ts) */
+  title?: string;
+  color?: string;
+  greeting?: string;
+  position?: 'right' | 'left';
 }
 
 export interface BotSettings {

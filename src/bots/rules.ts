@@ -8,6 +8,7 @@ import { forEachAction, isObj, type Obj, type Segment } from './walk.js';
 import { regexProblem } from '../engine/matching.js';
 import type { SaveCheckContext } from '../engine/action-definition.js';
 import type { Action } from './bot-file.js';
+import { widgetLookProblems } from './widget-look.js';
 import { intentTriggerProblems, nlpNames, nlpSectionProblems, type NlpNames } from './nlp-rules.js';
 
 export interface RawProblem {
@@ -143,6 +144,7 @@ export function semanticProblems(doc: unknown, registry: ActionRegistry, schema:
   if (!isObj(doc)) return out;
   checkTriggers(doc.triggers, ['triggers'], out);
   checkWebhookUrl(doc.settings, out);
+  widgetLookProblems(doc.settings, out);
   const names = nlpNames(doc);
   nlpSectionProblems(doc, out);
   intentTriggerProblems(doc.triggers, ['triggers'], names, out);

@@ -213,7 +213,13 @@ export const Deliveries = Type.Object({
 });
 export const RetriedDelivery = Type.Object({ DeliveryId: Type.String(), Status: Type.String() });
 
-export const WebConfig = Type.Object({ Name: Type.String(), Avatar: Type.String() });
+export const WebConfig = Type.Object({
+  Name: Type.String({ description: "the widget's title: settings.channels.web.title, else the bot's name" }),
+  Avatar: Type.String(),
+  Color: Type.String({ description: '#rrggbb' }),
+  Greeting: Type.String({ description: 'shown above the conversation; empty for none' }),
+  Position: Type.Union([Type.Literal('right'), Type.Literal('left')]),
+});
 export const SharedConversation = Type.Object({
   Mode: Type.String({ description: 'view, takeover or auto' }),
   ExpiresAt: Timestamp,

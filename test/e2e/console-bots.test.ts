@@ -93,6 +93,34 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await names(), before);
     });
 
+    test('install: the embed line with the web key; the widget gets the look set in the bot file; a light colour is refused', async () => {
+      const made = (await designer.post('/bots', { Name: 'Looks', TemplateId: 'empty' })).body;
+      const bot = (await server.running.store.bots.byId(made.BotId))!;
+      const install = await designer.get(`/bots/${made.BotId}/install`);
+      assert.equal(install.status, 200, install.text);
+      assert.deepEqual(install.body, {
+        WebKey: bot.webKey,
+        Snippet: `<script src="${server.url}/widget.js" data-bot="${bot.webKey}"></script>`,
+        TestPage: `${server.url}/demo?bot=${bot.webKey}`,
+      });
+      const plain = await server.client.get(`/web/${bot.webKey}/config`);
+      assert.equal(plain.status, 200, plain.text);
+      assert.deepEqual({ ...plain.body, Avatar: undefined }, { Name: 'Looks', Avatar: undefined, Color: '#1d4ed8', Greeting: '', Position: 'right' });
+      const file = (await server.client.get(`/bots/${bot.apiKey}`, { token: tenant.accountToken })).body;
+      const look = { enabled: true, allowedOrigins: ['*'], title: 'Bike shop', color: '#9a3412', greeting: 'We answer within minutes.', position: 'left' };
+      const put = await server.client.put(`/bots/${bot.apiKey}`, { ...file, settings: { ...file.settings, channels: { web: look } } }, { token: tenant.accountToken });
+      assert.equal(put.status, 200, put.text);
+      const styled = await server.client.get(`/web/${bot.webKey}/config`);
+      assert.deepEqual({ ...styled.body, Avatar: undefined }, { Name: 'Bike shop', Avatar: undefined, Color: '#9a3412', Greeting: 'We answer within minutes.', Position: 'left' });
+      const light = await server.client.put(`/bots/${bot.apiKey}`, { ...file, settings: { ...file.settings, channels: { web: { ...look, color: '#fde047' } } } }, { token: tenant.accountToken });
+      assert.equal(light.status, 400);
+      assert.equal(light.body.Code, 'INVALID_BOT');
+      assert.deepEqual(light.body.Problems.map((p: any) => p.Path), ['$.settings.channels.web.color']);
+      assert.equal(light.body.Problems[0].Message, "is too light for the widget's white text (contrast 1.3:1, at least 4.5:1 is needed); choose a darker colour");
+      const theirs = (await server.running.store.bots.byApiKey(other.botKey))!;
+      assert.equal((await designer.get(`/bots/${theirs.id}/install`)).status, 404);
+    });
+
     test("agents may not, and another account's bot is not found", async () => {
       const res = await agent.post('/bots', { Name: 'Sneaky' });
       assert.equal(res.status, 403);

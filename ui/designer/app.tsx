@@ -14,14 +14,15 @@ import type { BotSchema } from './schema';
 
 const Canvas = lazy(() => import('./canvas'));
 const Versions = lazy(() => import('./versions'));
+const InstallPanel = lazy(() => import('./install'));
 const Source = lazy(() => import('./source'));
 /** Whether keys go to something with its own undo: a text field, a list, the code editor (whose
  *  shadow root makes its host the target). */
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.matches('input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable=true]') || target.closest('.source-editor') !== null);
 
-type Tab = 'step' | 'bot' | 'preview' | 'versions';
-const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', preview: 'Preview', versions: 'Versions' };
+type Tab = 'step' | 'bot' | 'preview' | 'versions' | 'install';
+const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', preview: 'Preview', versions: 'Versions', install: 'Install' };
 
 export function Designer({ botId, schema, say }: { botId: string; schema: BotSchema; say: (text: string, error?: boolean) => void }) {
   const [generation, setGeneration] = useState(0);
@@ -183,6 +184,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
             {tab === 'bot' && <BotPanel context={forms} botId={botId} edit={edit} onBehaviourDeleted={(b) => setSelected((s) => (s && s.b >= b ? null : s))} />}
             <div hidden={tab !== 'preview'}><Preview botId={botId} beforeSend={async () => !draft.unsaved || save()} onHeard={heardAt} /></div>
             {tab === 'versions' && <Suspense fallback={<p className="hint">Loading versions…</p>}><Versions botId={botId} generation={generation} onRollback={rollback} /></Suspense>}
+            {tab === 'install' && <Suspense fallback={<p className="hint">Loading…</p>}><InstallPanel botId={botId} bot={bot} edit={edit} unsaved={draft.unsaved} /></Suspense>}
           </div>
         </aside>
       </div>

@@ -26,6 +26,10 @@ export interface LiveMessage {
 export interface BotInfo {
   Name: string;
   Avatar: string;
+  /** the bot's look (settings.channels.web); absent from an older server */
+  Color?: string;
+  Greeting?: string;
+  Position?: 'right' | 'left';
 }
 
 export interface Options {

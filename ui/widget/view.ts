@@ -38,6 +38,7 @@ export class View {
   private readonly offline: HTMLElement;
   private readonly input: HTMLInputElement;
   private readonly sendButton: HTMLButtonElement;
+  private readonly greeting: HTMLElement;
   private unread = 0;
   /** a chosen button folded away while it had the focus: the next reply decides where it goes */
   private refocus = false;
@@ -58,6 +59,7 @@ export class View {
     this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing, this.operatorTyping, this.place);
     this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: t.typeHere });
     this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, t.offline);
+    this.greeting = h('p', { class: 'greeting', hidden: true });
     this.sendButton = h('button', { type: 'submit', class: 'send', 'aria-label': t.send }, '➤');
     const form = h('form', { class: 'composer' }, h('label', { class: 'sr', for: 'cq-input' }, t.message), this.input, this.sendButton);
     this.window = h(
@@ -65,6 +67,7 @@ export class View {
       { id: 'cq-window', class: 'window', role: 'dialog', 'aria-labelledby': 'cq-title', hidden: true },
       h('header', {}, this.avatar, this.title, close),
       this.offline,
+      this.greeting,
       this.scroller,
       form,
     );
@@ -100,6 +103,11 @@ export class View {
 
   setBot(bot: BotInfo): void {
     this.title.textContent = bot.Name;
+    // The look set in the console: a colour checked dark enough for white text, a side, a greeting.
+    if (bot.Color && /^#[0-9a-fA-F]{6}$/.test(bot.Color)) this.host.style.setProperty('--c', bot.Color);
+    this.host.setAttribute('data-side', bot.Position === 'left' ? 'left' : 'right');
+    this.greeting.textContent = bot.Greeting ?? '';
+    this.greeting.hidden = !bot.Greeting;
     // A picture that does not load gives way to the bot's initials.
     const face = () => h('span', { class: 'avatar initials', 'aria-hidden': 'true' }, initials(bot.Name));
     const picture = bot.Avatar ? withFallback(h('img', { class: 'avatar', alt: '', src: bot.Avatar }), face) : face();

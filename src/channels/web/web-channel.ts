@@ -4,6 +4,9 @@
 // page's origin is allowed, and only ever touches conversations on the `web` channel.
 import type { ChatReply, ConversationService } from '../../conversations/service.js';
 import type { Config } from '../../config.js';
+import { DEFAULT_WIDGET_COLOR } from '../../bots/widget-look.js';
+
+export interface WidgetConfig { Name: string; Avatar: string; Color: string; Greeting: string; Position: 'right' | 'left' }
 import { withEventOrigin, type ConversationEvent, type EventBus } from '../../conversations/events.js';
 import type { VariableUpdate } from '../../conversations/values.js';
 import { DuplicateInbound } from '../../conversations/user-turn.js';
@@ -103,10 +106,17 @@ export class WebChannel {
     return this.deps.store.meta.set(DEMO_WEB_KEY_META, webKey);
   }
 
-  /** What the widget shows in its header. */
-  config(bot: BotRecord): { Name: string; Avatar: string } {
+  /** What the widget shows: its title and picture, colour, greeting and side (settings.channels.web). */
+  config(bot: BotRecord): WidgetConfig {
     const base = `${this.deps.config.publicUrl}/`;
-    return { Name: bot.name, Avatar: bot.avatar ? new URL(bot.avatar, base).toString() : new URL('avatar.svg', base).toString() };
+    const web = bot.settings.channels?.web ?? {};
+    return {
+      Name: web.title || bot.name,
+      Avatar: bot.avatar ? new URL(bot.avatar, base).toString() : new URL('avatar.svg', base).toString(),
+      Color: web.color ?? DEFAULT_WIDGET_COLOR,
+      Greeting: web.greeting ?? '',
+      Position: web.position === 'left' ? 'left' : 'right',
+    };
   }
 
   /**

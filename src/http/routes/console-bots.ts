@@ -33,6 +33,16 @@ export function consoleBotRoutes(app: App, s: Services): void {
     Result: templateList(),
   }));
 
+  app.get(
+    '/console/api/bots/:botId/install',
+    { ...design, schema: { hide: true, tags, summary: 'How to put the bot on a website: its web key, the embed line and a test page', params: BotParams, response: { 200: Type.Object({ WebKey: Type.String(), Snippet: Type.String(), TestPage: Type.String() }) }, errors: ['BOT_NOT_FOUND'] } },
+    async (request) => {
+      const bot = await botOf(request);
+      const base = s.config.publicUrl.replace(/\/+$/, '');
+      return { WebKey: bot.webKey, Snippet: `<script src="${base}/widget.js" data-bot="${bot.webKey}"></script>`, TestPage: `${base}/demo?bot=${encodeURIComponent(bot.webKey)}` };
+    },
+  );
+
   app.post(
     '/console/api/bots',
     { ...design, schema: { hide: true, tags, summary: 'A new bot, empty or from a template, published at once', body: NewBotBody, response: { 201: BotChoice }, errors: ['LIMIT_EXCEEDED', ...TRAINING_ERRORS] } },
