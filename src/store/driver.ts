@@ -44,3 +44,35 @@ export function prepared(sql: string): string {
 
 /** The name a marked statement is prepared under, if it is marked. */
 export const preparedName = (sql: string): string | undefined => preparedTexts.get(sql);
+
+// What a text becomes on its way into either database (docs/decisions.md "Storage"): NUL and lone
+// UTF-16 surrogates become U+FFFD, the replacement character. PostgreSQL's text cannot hold NUL
+// and UTF-8 cannot encode a lone surrogate; SQLite would store both, so without one rule here the
+// same document or message was stored on one database and a 500 on the other (issue 35, finding 4).
+// JSON texts carry them as escapes (`\u0000`, `\ud800`: JSON.stringify writes both), which
+// PostgreSQL refuses as soon as it reads a member as text (`->>`, json_to_recordset).
+//
+// Every parameter of every statement passes here, a chat turn's included, so the usual text costs
+// three native scans and nothing else; a JSON text is parsed only when it holds a `\u` escape.
+
+/** A JSON escape PostgreSQL cannot turn into text: scanned left to right, so an escaped backslash
+ * (`\\u0000` is a backslash and "u0000") is consumed whole and never starts an escape. */
+const JSON_ESCAPES = /(\\\\)|\\u(d[89ab][0-9a-f]{2})(\\ud[c-f][0-9a-f]{2})?|\\u(?:0000|d[c-f][0-9a-f]{2})/gi;
+
+function fixJsonEscapes(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch {
+    return text; // not JSON: a typed `\u0000` is six ordinary characters, stored as they are
+  }
+  return text.replace(JSON_ESCAPES, (escape, backslash?: string, high?: string, low?: string) => (backslash || (high && low) ? escape : '\\ufffd'));
+}
+
+/** `value` as both databases store it: NUL and lone surrogates (raw or JSON-escaped) as U+FFFD. */
+export function storable(value: SqlValue | undefined): SqlValue {
+  if (typeof value !== 'string') return value ?? null;
+  let text = value;
+  if (text.includes('\\u')) text = fixJsonEscapes(text);
+  if (!text.isWellFormed()) text = text.toWellFormed();
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\ufffd') : text;
+}
