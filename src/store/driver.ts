@@ -1,6 +1,8 @@
 // The SQL port both databases implement. Repositories write one SQL text with $1, $2… placeholders
 // that runs on SQLite and PostgreSQL alike; only DDL (migrations) differs per dialect.
 
+import { mapStrings } from '../shared/well-formed.js';
+
 export type Dialect = 'sqlite' | 'postgres';
 /** Uint8Array: a BLOB on SQLite, bytea on PostgreSQL (vectors, migration 016). */
 export type SqlValue = string | number | null | Uint8Array;
@@ -53,26 +55,29 @@ export const preparedName = (sql: string): string | undefined => preparedTexts.g
 // PostgreSQL refuses as soon as it reads a member as text (`->>`, json_to_recordset).
 //
 // Every parameter of every statement passes here, a chat turn's included, so the usual text costs
-// three native scans and nothing else; a JSON text is parsed only when it holds a `\u` escape.
+// three native scans and nothing else; a JSON text is parsed (and written again) only when it holds
+// a NUL or surrogate escape.
 
-/** A JSON escape PostgreSQL cannot turn into text: scanned left to right, so an escaped backslash
- * (`\\u0000` is a backslash and "u0000") is consumed whole and never starts an escape. */
-const JSON_ESCAPES = /(\\\\)|\\u(d[89ab][0-9a-f]{2})(\\ud[c-f][0-9a-f]{2})?|\\u(?:0000|d[c-f][0-9a-f]{2})/gi;
+/** A NUL or lone-surrogate escape, or one inside a JSON text held in a JSON string (`\\u0000`). */
+const JSON_ESCAPE = /\\u(?:0000|d[89a-f])/i;
 
-function fixJsonEscapes(text: string): string {
+/** A JSON text with its strings storable: members, keys and JSON texts nested in strings. */
+function storableJson(text: string): string {
+  let parsed: unknown;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     return text; // not JSON: a typed `\u0000` is six ordinary characters, stored as they are
   }
-  return text.replace(JSON_ESCAPES, (escape, backslash?: string, high?: string, low?: string) => (backslash || (high && low) ? escape : '\\ufffd'));
+  return JSON.stringify(mapStrings(parsed, storableText));
 }
 
-/** `value` as both databases store it: NUL and lone surrogates (raw or JSON-escaped) as U+FFFD. */
-export function storable(value: SqlValue | undefined): SqlValue {
-  if (typeof value !== 'string') return value ?? null;
+function storableText(value: string): string {
   let text = value;
-  if (text.includes('\\u')) text = fixJsonEscapes(text);
+  if (text.includes('\\u') && JSON_ESCAPE.test(text)) text = storableJson(text);
   if (!text.isWellFormed()) text = text.toWellFormed();
   return text.includes('\u0000') ? text.replaceAll('\u0000', '\ufffd') : text;
 }
+
+/** `value` as both databases store it: NUL and lone surrogates (raw or JSON-escaped) as U+FFFD. */
+export const storable = (value: SqlValue | undefined): SqlValue => (typeof value === 'string' ? storableText(value) : (value ?? null));
