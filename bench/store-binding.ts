@@ -2,7 +2,8 @@
 // `storable`: NUL and lone surrogates become U+FFFD) costs per chat turn, against the binding
 // before it (SQLite: a NUL check that threw; PostgreSQL: the values as given). The parameters are
 // those of a turn's one statement (turn-in-one-statement.ts) with a 2 KB state and two messages;
-// then the same with a state of 64 KB and a text holding an emoji (not a lone surrogate).
+// then the same with a state of 64 KB and a text holding an emoji (not a lone surrogate), and the
+// rare slow path: a 64 KB state whose variable holds a NUL (its JSON is parsed and written again).
 import { storable, type SqlValue } from '../src/store/driver.js';
 
 const oldSqlite = (v: SqlValue) => {
@@ -12,7 +13,7 @@ const oldSqlite = (v: SqlValue) => {
 const oldPostgres = (v: SqlValue) => v;
 
 function turnParams(stateBytes: number, text: string): SqlValue[] {
-  const state = { variables: { name: 'Ann', plan: 'gold', note: 'x'.repeat(stateBytes) }, position: { behaviour: 'Main', interaction: 'Ask' } };
+  const state = { variables: { name: 'Ann', plan: 'gold', last: text, note: 'x'.repeat(stateBytes) }, position: { behaviour: 'Main', interaction: 'Ask' } };
   const messages = [
     { n: 0, direction: 'user', parts: JSON.stringify([{ Type: 'text', Text: text }]), pending: 0 },
     { n: 1, direction: 'bot', parts: JSON.stringify([{ Type: 'text', Text: `You said: ${text}` }]), pending: 0 },
@@ -33,7 +34,13 @@ function time(label: string, params: SqlValue[], bind: (v: SqlValue) => SqlValue
 for (const [name, params, rounds] of [
   ['2 KB state, ASCII text', turnParams(2_000, 'where is my parcel?'), 200_000],
   ['64 KB state, emoji text', turnParams(64_000, 'where is my parcel? 📦'), 20_000],
+  ['64 KB state with a NUL (slow path)', turnParams(64_000, 'where is\u0000 my parcel?'), 2_000],
 ] as const) {
+  if (name.includes('NUL')) {
+    console.log(name);
+    time('  after, both (storable)', [...params], storable, rounds);
+    continue;
+  }
   console.log(name);
   time('  before, PostgreSQL (values as given)', [...params], oldPostgres, rounds);
   time('  before, SQLite (NUL check)', [...params], oldSqlite, rounds);
