@@ -45,10 +45,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await textsOf(res.body.SourceId), [`Gift${R}cards|Gift cards never${R}expire.`]);
     });
 
-    test('a .docx whose text holds &#0;', async () => {
-      const res = await send('nul.docx', await docxFile([{ heading: 'Parking' }, { xml: 'Free&#0;parking behind the shop.' }]));
+    test('a .docx whose text holds &#0; and a lone surrogate (&#xD800;)', async () => {
+      const res = await send('nul.docx', await docxFile([{ heading: 'Parking' }, { xml: 'Free&#0;parking behind the shop&#xD800;.' }]));
       assert.equal(res.status, 201, res.text);
-      assert.deepEqual(await textsOf(res.body.SourceId), [`Parking|Free${R}parking behind the shop.`]);
+      assert.deepEqual(await textsOf(res.body.SourceId), [`Parking|Free${R}parking behind the shop${R}.`]);
     });
 
     test('a source over 1 MiB with NUL is indexed, not failed', async () => {
