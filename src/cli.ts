@@ -1,5 +1,7 @@
 // colloquy serve | migrate | account create | bot import | bot export | test | dev | push | pull
 // The server is imported only by the commands that run it: `colloquy test` starts without it.
+// first: a build folder in use is marked before anything else is loaded from it
+import './shared/build-users.js';
 import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Services } from './http/services.js';

@@ -5,10 +5,18 @@ import { test } from 'node:test';
 import type { TranscriptRow } from '../store/analytics.js';
 import { csvCell, transcriptsCsv } from './csv.js';
 
-test('cells: formula-looking text gets a leading quote, then quoting as RFC 4180 wants', () => {
+test('cells: every text quoted; formula-looking text gets a leading quote', () => {
   assert.deepEqual(
-    ['=1+1', '+1', '-1', '@A1', '\tx', '\rx', 'a,b', 'say "hi"', 'two\nlines', 'plain', 'mid=dle', 3, 4.5, null].map(csvCell),
-    ["'=1+1", "'+1", "'-1", "'@A1", "'\tx", `"'\rx"`, '"a,b"', '"say ""hi"""', '"two\nlines"', 'plain', 'mid=dle', '3', '4.5', ''],
+    ['=1+1', '+1', '-1', '@A1', '\tx', '\rx', 'a,b', 'say "hi"', 'two\nlines', 'plain', 'mid=dle', '', 3, 4.5, null].map(csvCell),
+    [`"'=1+1"`, `"'+1"`, `"'-1"`, `"'@A1"`, `"'\tx"`, `"'\rx"`, '"a,b"', '"say ""hi"""', '"two\nlines"', '"plain"', '"mid=dle"', '""', '3', '4.5', ''],
+  );
+});
+
+test("a formula after a ; or a , is defused too: Excel with ; as separator ran `a;=cmd|' /C calc'!A0`", () => {
+  assert.equal(csvCell("a;=cmd|' /C calc'!A0"), `"a;'=cmd|' /C calc'!A0"`);
+  assert.deepEqual(
+    ['x,@SUM(A1)', 'x; +1', 'x;;-1', 'x,\tA;\rB', '=a;=b', 'a-b;c=d'].map(csvCell),
+    [`"x,'@SUM(A1)"`, '"x; +1"', `"x;;'-1"`, `"x,'\tA;'\rB"`, `"'=a;'=b"`, '"a-b;c=d"'],
   );
 });
 
@@ -33,7 +41,7 @@ test('transcripts are read in pages of 500 and all written when within the bound
   const asked: number[] = [];
   const lines = await collect(transcriptsCsv(pager(rows(1200), asked), () => 'T', 2000));
   assert.equal(lines.length, 1201);
-  assert.equal(lines[1200], 'u299,web,T,USER,m1199');
+  assert.equal(lines[1200], '"u299","web","T","USER","m1199"');
   assert.deepEqual(asked, [500, 500, 500]);
 });
 
@@ -41,8 +49,8 @@ test('an export beyond its bound stops there and says so in its last row', async
   const asked: number[] = [];
   const lines = await collect(transcriptsCsv(pager(rows(10), asked), () => 'T', 6));
   assert.deepEqual(lines.slice(1), [
-    'u0,web,T,USER,m0', 'u0,web,T,USER,m1', 'u0,web,T,USER,m2', 'u0,web,T,USER,m3', 'u1,web,T,USER,m4', 'u1,web,T,USER,m5',
-    ',,,,The export stops after 6 messages: choose a shorter period for the rest.',
+    ...[0, 1, 2, 3, 4, 5].map((i) => `"u${Math.floor(i / 4)}","web","T","USER","m${i}"`),
+    '"","","","","The export stops after 6 messages: choose a shorter period for the rest."',
   ]);
   assert.deepEqual(asked, [7]);
   // exactly at the bound: everything, no note

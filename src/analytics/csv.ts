@@ -1,8 +1,7 @@
 // CSV exports of a bot's analytics (docs/analytics.md "CSV exports"): the figures of a period, one
 // row per day and a total, and the transcripts of the messages written in it. RFC 4180 with CRLF
-// line ends and a header row. A cell that a spreadsheet would read as a formula (starting with =,
-// +, -, @, a tab or a carriage return) is prefixed with ' (OWASP "CSV injection"): transcripts hold
-// whatever visitors typed. Transcripts are read page by page and written as they come, never
+// line ends and a header row. Every text cell is quoted and formula-looking text defused (csvCell,
+// OWASP "CSV injection"): transcripts hold whatever visitors typed. Transcripts are read page by page and written as they come, never
 // held whole; an export stops after MAX_TRANSCRIPT_MESSAGES and says so in its last row.
 import type { ReplyPart } from '../engine/types.js';
 import { PartType } from '../engine/parts.js';
@@ -14,12 +13,18 @@ const PAGE = 500;
 
 type Cell = string | number | null;
 
-/** One cell: formula-looking text defused, quoted when it holds a comma, quote or line break. */
+/**
+ * One cell, the one rule for every CSV the server writes (docs/security.md "CSV exports"): a
+ * number as it is, a text always quoted. A formula character (=, +, -, @, a tab or a carriage
+ * return) that starts the text, or follows a ; or a , in it, gets a ' before it: a spreadsheet
+ * whose locale separates with ; splits `a;=cmd|…` at the ; and would run the second half
+ * (issue 35, finding 5).
+ */
 export function csvCell(value: Cell): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const defused = value.replace(/(^|[;,])([=+\-@\t\r])/g, "$1'$2");
+  return `"${defused.replaceAll('"', '""')}"`;
 }
 
 export const csvRow = (cells: Cell[]) => `${cells.map(csvCell).join(',')}\r\n`;

@@ -19,7 +19,10 @@ const fixed = (text: string) => (text.isWellFormed() ? text : text.toWellFormed(
  * `value` with every string in it (object keys included) well-formed, changed in place. Walked
  * with a stack of its own, not recursion: a body may nest deeper than the call stack allows.
  */
-export function wellFormed<T>(value: T): T {
+export const wellFormed = <T>(value: T): T => mapStrings(value, fixed);
+
+/** `value` with `fixed` applied to every string in it (object keys included), changed in place. */
+export function mapStrings<T>(value: T, fixed: (text: string) => string): T {
   if (typeof value === 'string') return fixed(value) as T;
   const pending: unknown[] = [value];
   while (pending.length > 0) {

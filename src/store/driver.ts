@@ -1,6 +1,8 @@
 // The SQL port both databases implement. Repositories write one SQL text with $1, $2… placeholders
 // that runs on SQLite and PostgreSQL alike; only DDL (migrations) differs per dialect.
 
+import { mapStrings } from '../shared/well-formed.js';
+
 export type Dialect = 'sqlite' | 'postgres';
 /** Uint8Array: a BLOB on SQLite, bytea on PostgreSQL (vectors, migration 016). */
 export type SqlValue = string | number | null | Uint8Array;
@@ -44,3 +46,38 @@ export function prepared(sql: string): string {
 
 /** The name a marked statement is prepared under, if it is marked. */
 export const preparedName = (sql: string): string | undefined => preparedTexts.get(sql);
+
+// What a text becomes on its way into either database (docs/decisions.md "Storage"): NUL and lone
+// UTF-16 surrogates become U+FFFD, the replacement character. PostgreSQL's text cannot hold NUL
+// and UTF-8 cannot encode a lone surrogate; SQLite would store both, so without one rule here the
+// same document or message was stored on one database and a 500 on the other (issue 35, finding 4).
+// JSON texts carry them as escapes (`\u0000`, `\ud800`: JSON.stringify writes both), which
+// PostgreSQL refuses as soon as it reads a member as text (`->>`, json_to_recordset).
+//
+// Every parameter of every statement passes here, a chat turn's included, so the usual text costs
+// three native scans and nothing else; a JSON text is parsed (and written again) only when it holds
+// a NUL or surrogate escape.
+
+/** A NUL or lone-surrogate escape, or one inside a JSON text held in a JSON string (`\\u0000`). */
+const JSON_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+
+/** A JSON text with its strings storable: members, keys and JSON texts nested in strings. */
+function storableJson(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text; // not JSON: a typed `\u0000` is six ordinary characters, stored as they are
+  }
+  return JSON.stringify(mapStrings(parsed, storableText));
+}
+
+function storableText(value: string): string {
+  let text = value;
+  if (text.includes('\\u') && JSON_ESCAPE.test(text)) text = storableJson(text);
+  if (!text.isWellFormed()) text = text.toWellFormed();
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\ufffd') : text;
+}
+
+/** `value` as both databases store it: NUL and lone surrogates (raw or JSON-escaped) as U+FFFD. */
+export const storable = (value: SqlValue | undefined): SqlValue => (typeof value === 'string' ? storableText(value) : (value ?? null));

@@ -1,16 +1,20 @@
 // PostgreSQL adapter (pg). A pool per process; transactions take a client of their own.
 import pg from 'pg';
-import { preparedName, type Queryable, type SqlDriver, type SqlValue } from './driver.js';
+import { preparedName, storable, type Queryable, type SqlDriver, type SqlValue } from './driver.js';
 
 // BIGINT (int8) holds our millisecond timestamps and counters: read it as a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
 
 const MIGRATION_LOCK_ID = 742_001;
 
-/** A marked statement goes by its name (pg prepares it once per connection), any other unnamed. */
+/**
+ * A marked statement goes by its name (pg prepares it once per connection), any other unnamed.
+ * Its values as both databases store them: NUL and lone surrogates as U+FFFD (driver.ts `storable`).
+ */
 function query(sql: string, params: SqlValue[]): pg.QueryConfig<SqlValue[]> {
   const name = preparedName(sql);
-  return name === undefined ? { text: sql, values: params } : { name, text: sql, values: params };
+  const values = params.map(storable);
+  return name === undefined ? { text: sql, values } : { name, text: sql, values };
 }
 
 function queryable(client: pg.Pool | pg.PoolClient): Queryable {

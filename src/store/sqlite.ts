@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Mutex } from '../shared/mutex.js';
-import type { Queryable, SqlDriver, SqlValue } from './driver.js';
+import { storable, type Queryable, type SqlDriver, type SqlValue } from './driver.js';
 import { startCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js';
 import { sqliteEraser } from './sqlite-erasure.js';
 import { groupCommitter } from './sqlite-group-commit.js';
@@ -37,14 +37,8 @@ function statementCache(db: Database.Database) {
   };
 }
 
-function bind(prepared: Prepared, params: SqlValue[]): SqlValue[] {
-  return prepared.order.map((i) => {
-    const value = params[i] ?? null;
-    // PostgreSQL cannot store NUL in text; refusing it here too keeps both databases alike.
-    if (typeof value === 'string' && value.includes('\u0000')) throw new Error('text values may not contain NUL characters');
-    return value;
-  });
-}
+/** NUL and lone surrogates become U+FFFD here as on PostgreSQL (driver.ts `storable`). */
+const bind = (prepared: Prepared, params: SqlValue[]): SqlValue[] => prepared.order.map((i) => storable(params[i]));
 
 function queryable(prepare: (sql: string) => Prepared): Queryable {
   return {

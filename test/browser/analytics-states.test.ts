@@ -118,12 +118,12 @@ describe('the analytics page: empty, reversed, single-day and compared periods (
     const [figures] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'figures' }).click()]);
     assert.equal(figures.suggestedFilename(), `analytics-${DAY_A}-${DAY_B}.csv`);
     const text = fs.readFileSync((await figures.path())!, 'utf8');
-    assert.equal(text.split('\r\n')[3], 'Total,8,15,23,2,2,3,3,120,600,300,660,3,4');
+    assert.equal(text.split('\r\n')[3], '"Total",8,15,23,2,2,3,3,120,600,300,660,3,4');
     // keyboard: Enter on the focused link downloads too
     await page.getByRole('link', { name: 'transcripts' }).focus();
     const [transcripts] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     assert.equal(transcripts.suggestedFilename(), `transcripts-${DAY_A}-${DAY_B}.csv`);
-    assert.equal(fs.readFileSync((await transcripts.path())!, 'utf8').split('\r\n')[0], 'UserId,Channel,Time,Direction,Text');
+    assert.equal(fs.readFileSync((await transcripts.path())!, 'utf8').split('\r\n')[0], '"UserId","Channel","Time","Direction","Text"');
     assert.deepEqual(errors, []);
     await page.context().close();
 

@@ -13,7 +13,9 @@ import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const DAY_D = '2026-11-05';
-const HEADER = 'Date,Conversations,UserMessages,BotMessages,OperatorMessages,HandOvers,MissedTexts,Requests,WaitP50Seconds,WaitP90Seconds,FirstResponseP50Seconds,FirstResponseP90Seconds,CsatAnswers,CsatAverage\r\n';
+const quoted = (cells: string[]) => cells.map((c) => `"${c}"`).join(',');
+const HEADER = `${quoted(['Date', 'Conversations', 'UserMessages', 'BotMessages', 'OperatorMessages', 'HandOvers', 'MissedTexts', 'Requests', 'WaitP50Seconds', 'WaitP90Seconds', 'FirstResponseP50Seconds', 'FirstResponseP90Seconds', 'CsatAnswers', 'CsatAverage'])}\r\n`;
+const TRANSCRIPT_HEADER = quoted(['UserId', 'Channel', 'Time', 'Direction', 'Text']);
 
 for (const kind of databaseKinds()) {
   describe(`analytics CSV exports (${kind})`, () => {
@@ -36,7 +38,7 @@ for (const kind of databaseKinds()) {
       await runScript(server, mine, 'ann@example.org', botId, (ms) => (now = ms));
       // A visitor of another bot who types what a spreadsheet would run, and text that needs quoting.
       now = at(DAY_D, '09:00');
-      for (const Text of [undefined, '=HYPERLINK("http://evil.example","x")', '+1', '-2', '@SUM(A1)', 'He said "hi", then\nleft']) {
+      for (const Text of [undefined, '=HYPERLINK("http://evil.example","x")', '+1', '-2', '@SUM(A1)', "a;=cmd|' /C calc'!A0", 'He said "hi", then\nleft']) {
         await chatOk(server, quiet.botToken, { UserId: 'visitor-1', ...(Text === undefined ? {} : { Text }) });
         now += 60_000;
       }
@@ -53,9 +55,9 @@ for (const kind of databaseKinds()) {
       assert.equal(
         res.text,
         HEADER +
-          '2026-11-01,4,5,9,0,1,1,1,,,,,1,3\r\n' +
-          '2026-11-02,4,10,14,2,1,2,2,120,600,300,660,2,4.5\r\n' +
-          'Total,8,15,23,2,2,3,3,120,600,300,660,3,4\r\n',
+          '"2026-11-01",4,5,9,0,1,1,1,,,,,1,3\r\n' +
+          '"2026-11-02",4,10,14,2,1,2,2,120,600,300,660,2,4.5\r\n' +
+          '"Total",8,15,23,2,2,3,3,120,600,300,660,3,4\r\n',
       );
       const designer = consoleClient(server.client, await signIn(server.client, 'dee@example.org'));
       const fromConsole = await designer.get(`/bots/${botId}/analytics.csv?from=${DAY_A}&to=${DAY_B}`);
@@ -68,30 +70,33 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200, res.text);
       assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
       assert.equal(res.headers.get('content-disposition'), `attachment; filename="transcripts-${DAY_D}-${DAY_D}.csv"`);
-      const t = (minute: number) => `${DAY_D}T09:0${minute}:00.000+00:00`;
+      const row = (minute: number, direction: string) => quoted(['visitor-1', 'custom', `${DAY_D}T09:0${minute}:00.000+00:00`, direction]);
       assert.equal(
         res.text,
         [
-          'UserId,Channel,Time,Direction,Text',
-          `visitor-1,custom,${t(0)},BOT,"Hi\nPick one\n[Order]\n[Help]"`,
-          `visitor-1,custom,${t(1)},USER,"'=HYPERLINK(""http://evil.example"",""x"")"`,
-          `visitor-1,custom,${t(1)},BOT,Sorry?`,
-          `visitor-1,custom,${t(2)},USER,'+1`,
-          `visitor-1,custom,${t(2)},BOT,Sorry?`,
-          `visitor-1,custom,${t(3)},USER,'-2`,
-          `visitor-1,custom,${t(3)},BOT,Sorry?`,
-          `visitor-1,custom,${t(4)},USER,'@SUM(A1)`,
-          `visitor-1,custom,${t(4)},BOT,Sorry?`,
-          `visitor-1,custom,${t(5)},USER,"He said ""hi"", then\nleft"`,
-          `visitor-1,custom,${t(5)},BOT,Sorry?`,
+          TRANSCRIPT_HEADER,
+          `${row(0, 'BOT')},"Hi\nPick one\n[Order]\n[Help]"`,
+          `${row(1, 'USER')},"'=HYPERLINK(""http://evil.example"",""x"")"`,
+          `${row(1, 'BOT')},"Sorry?"`,
+          `${row(2, 'USER')},"'+1"`,
+          `${row(2, 'BOT')},"Sorry?"`,
+          `${row(3, 'USER')},"'-2"`,
+          `${row(3, 'BOT')},"Sorry?"`,
+          `${row(4, 'USER')},"'@SUM(A1)"`,
+          `${row(4, 'BOT')},"Sorry?"`,
+          // Excel with ; as its separator reads the part after the ; as a cell of its own
+          `${row(5, 'USER')},"a;'=cmd|' /C calc'!A0"`,
+          `${row(5, 'BOT')},"Sorry?"`,
+          `${row(6, 'USER')},"He said ""hi"", then\nleft"`,
+          `${row(6, 'BOT')},"Sorry?"`,
           '',
         ].join('\r\n'),
       );
       // Another day has none of them; the busy bot's day B has its 26 messages and a header.
-      assert.equal((await get(`/bots/${quiet.botKey}/transcripts.csv?from=${DAY_B}&to=${DAY_B}`, quiet)).text, 'UserId,Channel,Time,Direction,Text\r\n');
+      assert.equal((await get(`/bots/${quiet.botKey}/transcripts.csv?from=${DAY_B}&to=${DAY_B}`, quiet)).text, `${TRANSCRIPT_HEADER}\r\n`);
       const busy = await get(`/bots/${mine.botKey}/transcripts.csv?from=${DAY_B}&to=${DAY_B}`);
       assert.equal(busy.text.split('\r\n').length - 2, 26);
-      assert.match(busy.text, /,2026-11-02T11:05:00\.000\+00:00,OPERATOR,"Hello, Ann here"\r\n/);
+      assert.match(busy.text, /,"2026-11-02T11:05:00\.000\+00:00","OPERATOR","Hello, Ann here"\r\n/);
     });
 
     test('the console: transcripts for the roles that open conversations, figures for those that open analytics', async () => {

@@ -7,8 +7,8 @@ import type { BotContent } from '../../src/bots/model.js';
 
 /** Quotes, SQL and placeholder look-alikes, several scripts, emoji sequences, combining marks. */
 const TRICKY = `O'Brien said "hi" \\ back\\slash; DROP TABLE accounts; -- $1 $2 @p1 ? %_ 日本語 Ελληνικά עברית العربية 🤖👩‍👩‍👧 é \u2028 tab\tnewline\n`;
-/** Only JSON can carry these: JSON.stringify escapes them. */
-const JSON_ONLY = 'nul \u0000 lone \ud800 surrogate';
+/** JSON.stringify escapes these (NUL and lone surrogates too, which become U+FFFD: below). */
+const JSON_ONLY = 'controls \u0001 \u001f \b \u007f';
 
 function bigContent(label: string): BotContent {
   return {
@@ -125,12 +125,24 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    // PostgreSQL refuses a NUL character in a TEXT value; the SQLite driver refuses it too (and
-    // the HTTP layer answers 400 before a request gets this far).
-    test('a NUL character in a plain text column is refused alike on both databases', async () => {
-      const account = accountRecord({ name: 'before\u0000after' });
-      await assert.rejects(ctx.store.accounts.insert(account));
-      assert.equal(await ctx.store.accounts.count(), 0);
+    test('NUL and lone surrogates become U+FFFD in JSON columns and message parts alike', async () => {
+      const { bot } = await seedBot(ctx.store);
+      const odd = 'nul \u0000 lone \ud800 surrogate';
+      const stored = 'nul \ufffd lone \ufffd surrogate';
+      const state = (text: string) => ({ v: 1, position: null, previous: null, bookmark: null, variables: { [text]: text }, tags: [text], privacy: {}, waiting: null });
+      const conversation = conversationRecord(bot.id, 'odd', { state: state(odd) as any });
+      const id = (await ctx.store.conversations.insert(conversation))!;
+      assert.deepEqual((await ctx.store.conversations.byUser(bot.id, 'odd'))!.state, state(stored));
+      await ctx.store.conversations.appendMessages(id, [{ direction: 'BOT', parts: [part(odd, [part(odd)])], pending: false }], 1);
+      assert.deepEqual(await ctx.store.conversations.historyParts(id), [part(stored, [part(stored)])]);
+    });
+
+    // PostgreSQL cannot store a NUL character in a TEXT value: both drivers store U+FFFD instead
+    // (docs/decisions.md "Storage"; the HTTP layer answers 400 before a request's own NUL gets here).
+    test('a NUL character in a plain text column is stored as U+FFFD alike on both databases', async () => {
+      const account = accountRecord({ name: 'before\u0000after\ud800' });
+      await ctx.store.accounts.insert(account);
+      assert.equal((await ctx.store.accounts.byId(account.id))?.name, 'before\ufffdafter\ufffd');
     });
   });
 }

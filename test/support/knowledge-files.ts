@@ -34,8 +34,8 @@ export function pdfFile(pages: string[][]): Buffer {
 
 const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-/** A DOCX of paragraphs; `{heading}` ones carry Word's Heading1 style. */
-export async function docxFile(paragraphs: Array<string | { heading: string }>): Promise<Buffer> {
+/** A DOCX of paragraphs; `{heading}` ones carry Word's Heading1 style; `{xml}` ones are run text as written (entities and all). */
+export async function docxFile(paragraphs: Array<string | { heading: string } | { xml: string }>): Promise<Buffer> {
   const zip = new JSZip();
   zip.file(
     '[Content_Types].xml',
@@ -43,7 +43,11 @@ export async function docxFile(paragraphs: Array<string | { heading: string }>):
   );
   zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
   const body = paragraphs
-    .map((p) => (typeof p === 'string' ? `<w:p><w:r><w:t>${xmlText(p)}</w:t></w:r></w:p>` : `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>${xmlText(p.heading)}</w:t></w:r></w:p>`))
+    .map((p) =>
+      typeof p === 'string' ? `<w:p><w:r><w:t>${xmlText(p)}</w:t></w:r></w:p>`
+      : 'xml' in p ? `<w:p><w:r><w:t>${p.xml}</w:t></w:r></w:p>`
+      : `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>${xmlText(p.heading)}</w:t></w:r></w:p>`,
+    )
     .join('');
   zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`);
   return zip.generateAsync({ type: 'nodebuffer' });
