@@ -11,13 +11,14 @@ import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { HybridSearch } from './hybrid-search.js';
 import type { Indexer } from './indexer.js';
-import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, StoredPassage } from './model.js';
+import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord } from './model.js';
 import { checkOneDocument, documentOf, fileDocument, MAX_SOURCE_BYTES, type SourceBody, type SourceDocument } from './documents.js';
 import { checkedUrl, fetchPage } from './url-source.js';
 import type { Passage } from './passages.js';
 import { DocumentError, type ReadableInput } from './reading.js';
 import { searchTerms } from './terms.js';
 import { checkBotPassages, documentRefusal, heldPlace } from './amplification.js';
+import { sourceJson } from './source-text.js';
 
 export const KNOWLEDGE_LIMITS = Object.freeze({
   /** bytes of one document as sent (413 PAYLOAD_TOO_LARGE) */
@@ -139,10 +140,11 @@ export class KnowledgeService {
     return { Result: (await this.deps.store.knowledge.list(knowledgeOwner(bot))).map((s) => this.view(s, embedded)) };
   }
 
-  async get(bot: BotRecord, id: string): Promise<SourceView & { Passages: Array<{ ChunkId: number; Heading: string; Text: string }> }> {
+  /** The source and its passages in document order, as JSON pieces to stream (source-text.ts). */
+  async get(bot: BotRecord, id: string): Promise<AsyncGenerator<string>> {
     const source = await this.mustGet(knowledgeOwner(bot), id);
-    const passages: StoredPassage[] = await this.deps.store.knowledge.passages(source.id);
-    return { ...this.view(source, await this.embeddedOf(bot)), Passages: passages.map((p) => ({ ChunkId: p.chunkId, Heading: p.heading, Text: p.text })) };
+    const view = this.view(source, await this.embeddedOf(bot));
+    return sourceJson(view, (after, limit) => this.deps.store.knowledge.passagePage(source.id, source.generation, after, limit));
   }
 
   async remove(bot: BotRecord, id: string): Promise<void> {

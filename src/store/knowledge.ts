@@ -171,10 +171,17 @@ export function knowledgeRepository(db: Queryable) {
       return rows.map(toSource);
     },
 
-    /** In document order. */
-    async passages(sourceId: string): Promise<StoredPassage[]> {
-      const rows = await db.all<{ id: number; heading: string; text: string }>('SELECT id, heading, text FROM knowledge_chunks WHERE source_id = $1 ORDER BY position', [sourceId]);
-      return rows.map((r) => ({ chunkId: Number(r.id), heading: r.heading, text: r.text }));
+    /**
+     * In document order, `limit` at a time after `position` (-1 first), while the source is at
+     * `generation`: a source replaced while it is read ends its reading (an empty page).
+     */
+    async passagePage(sourceId: string, generation: number, position: number, limit: number): Promise<Array<StoredPassage & { position: number }>> {
+      const rows = await db.all<{ id: number; heading: string; text: string; position: number }>(
+        `SELECT c.id, c.heading, c.text, c.position FROM knowledge_chunks c JOIN knowledge_sources s ON s.id = c.source_id
+         WHERE c.source_id = $1 AND s.generation = $2 AND c.position > $3 ORDER BY c.position LIMIT $4`,
+        [sourceId, generation, position, limit],
+      );
+      return rows.map((r) => ({ chunkId: Number(r.id), heading: r.heading, text: r.text, position: Number(r.position) }));
     },
 
     /**
