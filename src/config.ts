@@ -37,6 +37,8 @@ export interface Config {
   embeddingMinSimilarity?: number;
   /** the intent-model training thread's caps (COLLOQUY_TRAINING_MEMORY_MB, _SECONDS, _QUEUE); unset: the defaults */
   training?: TrainingLimits;
+  /** documents that may wait for the indexing thread (COLLOQUY_INDEXING_QUEUE); unset: 8 */
+  indexingQueue?: number;
   /** COLLOQUY_CHECK_RESPONSES=1 (tests): every JSON answer is validated against its documented schema */
   checkResponses?: boolean;
 }
@@ -168,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Math.round(seconds(env, 'COLLOQUY_TRAINING_SECONDS', DEFAULT_TRAINING_LIMITS.timeoutMs / 1000, 0.05, 3600) * 1000),
       queue: integer(env, 'COLLOQUY_TRAINING_QUEUE', DEFAULT_TRAINING_LIMITS.queue, 0, 1000),
     },
+    indexingQueue: integer(env, 'COLLOQUY_INDEXING_QUEUE', 8, 0, 1000),
     checkResponses: env.COLLOQUY_CHECK_RESPONSES === '1',
   };
 }

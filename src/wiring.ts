@@ -17,7 +17,7 @@ import { AiSteps } from './conversations/ai-step.js';
 import { chatCompletion } from './integrations/ai-client.js';
 import { KnowledgeService } from './knowledge/service.js';
 import { KnowledgeAnswers } from './knowledge/answers.js';
-import { Indexer } from './knowledge/indexer.js';
+import { DEFAULT_INDEXER_LIMITS, Indexer } from './knowledge/indexer.js';
 import { knowledgeEmbeddings } from './knowledge/embeddings.js';
 import { TokenTally } from './accounts/token-tally.js';
 import { embedTexts } from './integrations/embeddings-client.js';
@@ -137,7 +137,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const languageOf = async (bot: BotRecord) => (await live.get(bot).catch(() => null))?.nlp?.language ?? 'en';
   const knowledgeError = (error: unknown) => options.log?.(`knowledge: ${(error as Error).message}`);
   const indexingLeases = new IndexingLeases({ store, clock, onError: knowledgeError });
-  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer(), languageOf, embeddings, allowPrivateNetwork: config.allowPrivateNetwork, onError: knowledgeError, leases: indexingLeases });
+  const knowledge = new KnowledgeService({ store, clock, indexer: new Indexer({ ...DEFAULT_INDEXER_LIMITS, queue: config.indexingQueue ?? DEFAULT_INDEXER_LIMITS.queue }), languageOf, embeddings, allowPrivateNetwork: config.allowPrivateNetwork, onError: knowledgeError, leases: indexingLeases });
   const knowledgeAnswers = new KnowledgeAnswers({
     find: (bot, question, limit) => knowledge.find(bot, question, limit),
     languageOf,

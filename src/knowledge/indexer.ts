@@ -8,6 +8,7 @@
 // so passages are the same wherever they are cut.
 import { AppError } from '../shared/errors.js';
 import { moduleNextTo, WorkerQueue, type WorkerQueueLimits, type WorkerQueueRefusals } from '../shared/worker-queue.js';
+import { DocumentTooLarge, tooLargeDetail } from './document-limits.js';
 import type { Passage } from './passages.js';
 import { DocumentError, type ReadableInput } from './reading.js';
 
@@ -28,7 +29,8 @@ export class Indexer {
   constructor(limits: IndexerLimits = DEFAULT_INDEXER_LIMITS) {
     const module = moduleNextTo(import.meta.url, './reading');
     // a document with nothing to index is the document's fault, not the thread's: the thread is kept
-    const invalid = { exportName: 'DocumentError', toError: (message: string) => new DocumentError(message) };
+    // (a document over one of document-limits.ts's caps is one too, and keeps which cap it passed)
+    const invalid = { exportName: 'DocumentError', toError: documentErrorOf };
     this.queue = new WorkerQueue({ work: 'indexing', module, run: 'readPassages', errors: refusals, invalid }, limits);
   }
 
@@ -36,4 +38,18 @@ export class Indexer {
   passagesOf(input: ReadableInput): Promise<Passage[]> {
     return this.queue.run(input);
   }
+
+  /** A place in the queue held before a large source is written (503 KNOWLEDGE_BUSY now, not `failed` later). */
+  reserve(): { passagesOf(input: ReadableInput): Promise<Passage[]>; release(): void } {
+    const slot = this.queue.reserve();
+    return { passagesOf: (input) => slot.run(input), release: () => slot.release() };
+  }
+}
+
+function documentErrorOf(message: string, detail?: unknown): DocumentError {
+  const over = tooLargeDetail(detail);
+  if (over === null) return new DocumentError(message);
+  const error = new DocumentTooLarge(over.Limit, over.Max, '');
+  error.message = message;
+  return error;
 }

@@ -5,7 +5,10 @@
 // CPU-bound: it runs on the indexing thread (indexer.ts), never on the thread serving requests.
 // No regular expression meets the document: lines, blank lines and sentences are found by
 // scanning and by Intl.Segmenter, so the cost is linear in the text whatever it holds.
+import { DOCUMENT_LIMITS, DocumentError, overPassages } from './document-limits.js';
 import { htmlToMarkdown } from './html.js';
+
+export { DocumentError };
 
 export const MAX_PASSAGE_CHARS = 1_500;
 /** A heading longer than this is cut: it is a title, not content. */
@@ -21,14 +24,19 @@ export interface Passage {
   text: string;
 }
 
-/** The document has no text to index (knowledge.md: 400 INVALID_DOCUMENT, with the reason). */
-export class DocumentError extends Error {}
-
 export function passagesOf(input: DocumentInput): Passage[] {
-  const passages =
-    input.kind === 'faq' ? input.faq.flatMap((entry) => faqPassages(entry.Question, entry.Answer)) : cutMarkdown(input.kind === 'html' ? htmlToMarkdown(input.html) : input.text);
+  const passages = input.kind === 'faq' ? faqsOf(input.faq) : cutMarkdown(input.kind === 'html' ? htmlToMarkdown(input.html) : input.text);
   if (passages.length === 0) throw new DocumentError(input.kind === 'html' ? 'the page has no readable text' : 'the document has no text');
   return passages;
+}
+
+function faqsOf(faq: Array<{ Question: string; Answer: string }>): Passage[] {
+  const out: Passage[] = [];
+  for (const entry of faq) {
+    out.push(...faqPassages(entry.Question, entry.Answer));
+    if (out.length > DOCUMENT_LIMITS.sourcePassages) throw overPassages();
+  }
+  return out;
 }
 
 function faqPassages(question: string, answer: string): Passage[] {
@@ -40,7 +48,10 @@ function faqPassages(question: string, answer: string): Passage[] {
   return [{ heading: cutHeading(q), text: `${q}\n${first}` }, ...rest.map((text) => ({ heading: cutHeading(q), text }))];
 }
 
-/** Markdown (or plain text): ATX headings (`# Title`) open sections; each section is cut on its own. */
+/**
+ * Markdown (or plain text): ATX headings (`# Title`) open sections; each section is cut on its own.
+ * Cutting stops past the passages a source may hold (10 MiB of one-line sections would be 1.7 M).
+ */
 export function cutMarkdown(document: string): Passage[] {
   const out: Passage[] = [];
   let heading = '';
@@ -48,6 +59,7 @@ export function cutMarkdown(document: string): Passage[] {
   const flush = () => {
     for (const text of cutBody(body.join('\n'), MAX_PASSAGE_CHARS)) out.push({ heading, text });
     body = [];
+    if (out.length > DOCUMENT_LIMITS.sourcePassages) throw overPassages();
   };
   for (const line of linesOf(document)) {
     const title = headingOf(line);

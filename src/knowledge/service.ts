@@ -11,12 +11,14 @@ import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { HybridSearch } from './hybrid-search.js';
 import type { Indexer } from './indexer.js';
-import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, StoredPassage } from './model.js';
+import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord } from './model.js';
 import { checkOneDocument, documentOf, fileDocument, MAX_SOURCE_BYTES, type SourceBody, type SourceDocument } from './documents.js';
 import { checkedUrl, fetchPage } from './url-source.js';
 import type { Passage } from './passages.js';
 import { DocumentError, type ReadableInput } from './reading.js';
 import { searchTerms } from './terms.js';
+import { checkBotPassages, documentRefusal, heldPlace } from './amplification.js';
+import { sourceJson } from './source-text.js';
 
 export const KNOWLEDGE_LIMITS = Object.freeze({
   /** bytes of one document as sent (413 PAYLOAD_TOO_LARGE) */
@@ -92,12 +94,15 @@ export class KnowledgeService {
       const language = await this.deps.languageOf(bot);
       await this.deps.store.transaction(async (tx) => {
         refuseOver(await tx.knowledge.insert(source, this.limits));
+        await checkBotPassages(tx.knowledge, bot.id, source.id, passages.length);
         await tx.knowledge.swapIn(source.id, 0, passages, language, now);
       });
       this.deps.embeddings?.queue(bot.id);
     } else {
-      refuseOver(await this.deps.store.transaction((tx) => tx.knowledge.insert(source, this.limits)));
-      this.inBackground(bot, source.id, 0, document.input);
+      // the queue's place is taken before the row is written: a full queue saves nothing (issue 35)
+      const place = this.deps.indexer.reserve();
+      await heldPlace(place, async () => refuseOver(await this.deps.store.transaction((tx) => tx.knowledge.insert(source, this.limits))));
+      this.inBackground(bot, source.id, 0, document.input, place);
     }
     return this.view(await this.mustGet(bot.id, source.id));
   }
@@ -113,14 +118,19 @@ export class KnowledgeService {
         const restarted = await tx.knowledge.restart(bot.id, id, change, this.limits);
         if (restarted === null) throw new AppError('SOURCE_NOT_FOUND');
         refuseOver(restarted.hit);
+        await checkBotPassages(tx.knowledge, bot.id, id, passages.length);
         await tx.knowledge.swapIn(id, restarted.generation, passages, language, change.now);
       });
       this.deps.embeddings?.queue(bot.id);
     } else {
-      const restarted = await this.deps.store.transaction((tx) => tx.knowledge.restart(bot.id, id, change, this.limits));
-      if (restarted === null) throw new AppError('SOURCE_NOT_FOUND');
-      refuseOver(restarted.hit);
-      this.inBackground(bot, id, restarted.generation, document.input);
+      const place = this.deps.indexer.reserve();
+      const restarted = await heldPlace(place, async () => {
+        const restarted = await this.deps.store.transaction((tx) => tx.knowledge.restart(bot.id, id, change, this.limits));
+        if (restarted === null) throw new AppError('SOURCE_NOT_FOUND');
+        refuseOver(restarted.hit);
+        return restarted;
+      });
+      this.inBackground(bot, id, restarted.generation, document.input, place);
     }
     return this.view(await this.mustGet(bot.id, id));
   }
@@ -130,10 +140,11 @@ export class KnowledgeService {
     return { Result: (await this.deps.store.knowledge.list(knowledgeOwner(bot))).map((s) => this.view(s, embedded)) };
   }
 
-  async get(bot: BotRecord, id: string): Promise<SourceView & { Passages: Array<{ ChunkId: number; Heading: string; Text: string }> }> {
+  /** The source and its passages in document order, as JSON pieces to stream (source-text.ts). */
+  async get(bot: BotRecord, id: string): Promise<AsyncGenerator<string>> {
     const source = await this.mustGet(knowledgeOwner(bot), id);
-    const passages: StoredPassage[] = await this.deps.store.knowledge.passages(source.id);
-    return { ...this.view(source, await this.embeddedOf(bot)), Passages: passages.map((p) => ({ ChunkId: p.chunkId, Heading: p.heading, Text: p.text })) };
+    const view = this.view(source, await this.embeddedOf(bot));
+    return sourceJson(view, (after, limit) => this.deps.store.knowledge.passagePage(source.id, source.generation, after, limit));
   }
 
   async remove(bot: BotRecord, id: string): Promise<void> {
@@ -198,20 +209,23 @@ export class KnowledgeService {
     try {
       return await this.deps.indexer.passagesOf(input);
     } catch (error) {
-      if (error instanceof DocumentError) throw new AppError('INVALID_DOCUMENT', `The document cannot be indexed: ${error.message}.`);
+      if (error instanceof DocumentError) throw documentRefusal(error);
       throw error;
     }
   }
 
   /** Cut on the thread, then swapped in whole; a failure marks the source failed with the reason. */
-  private inBackground(bot: BotRecord, id: string, generation: number, input: ReadableInput): void {
+  private inBackground(bot: BotRecord, id: string, generation: number, input: ReadableInput, place: { passagesOf(input: ReadableInput): Promise<Passage[]> }): void {
     const { store, clock } = this.deps;
     const release = this.deps.leases?.hold(id, generation);
     const job = (async () => {
       try {
-        const passages = await this.deps.indexer.passagesOf(input);
+        const passages = await place.passagesOf(input);
         const language = await this.deps.languageOf(bot);
-        await store.transaction((tx) => tx.knowledge.swapIn(id, generation, passages, language, clock.now()));
+        await store.transaction(async (tx) => {
+          await checkBotPassages(tx.knowledge, bot.id, id, passages.length);
+          await tx.knowledge.swapIn(id, generation, passages, language, clock.now());
+        });
         this.deps.embeddings?.queue(bot.id);
       } catch (error) {
         const reason = error instanceof DocumentError ? error.message : error instanceof AppError ? error.message : 'indexing failed on the server; send the source again';

@@ -60,3 +60,19 @@ test('past the queue: refused with the caller\'s error, the running and waiting 
   await assert.rejects(running, OverTime);
   assert.equal((await waiting).value, 2);
 });
+
+test('a reserved place counts as a job: a full queue refuses the reservation, a released or used one frees it', async () => {
+  const place = queue.reserve();
+  const waiting = queue.reserve();
+  // queue 1: one running (the first place) and one waiting (the second) is full
+  assert.throws(() => queue.reserve(), (error: Error) => error instanceof Busy && error.message === 'queue of 1');
+  await assert.rejects(queue.run({ does: 'answer', value: 9 }), Busy);
+  waiting.release();
+  waiting.release(); // a second release gives nothing back twice
+  const other = queue.reserve();
+  assert.throws(() => queue.reserve(), Busy);
+  const [a, b] = await Promise.all([place.run({ does: 'answer', value: 1 }), other.run({ does: 'answer', value: 2 })]);
+  assert.deepEqual([a.value, b.value], [1, 2]);
+  assert.deepEqual(queue.load, { running: false, waiting: 0 });
+  assert.equal((await queue.run({ does: 'answer', value: 3 })).value, 3);
+});

@@ -35,7 +35,14 @@ export interface WorkerQueueOptions {
    * for it: such a job fails alone and the thread is kept (it is sound). Without it, a job's own
    * error is a failure: "<work> failed: <stack>", on a fresh thread next time.
    */
-  invalid?: { exportName: string; toError(message: string): Error };
+  invalid?: { exportName: string; toError(message: string, detail?: unknown): Error };
+}
+
+/** A place in the queue held for a job not sent yet (the caller writes something first, then runs it). */
+export interface QueueSlot<Input, Output> {
+  run(input: Input): Promise<Output>;
+  /** gives the place back unused (what the caller meant to write was refused) */
+  release(): void;
 }
 
 /** An idle thread is ended after this long: it holds the last job's garbage and its libraries. */
@@ -67,7 +74,7 @@ parentPort.on('message', async ({ input }) => {
       parentPort.postMessage({ output: await exports[workerData.run](input) });
     } catch (error) {
       const Invalid = workerData.invalid && exports[workerData.invalid];
-      if (Invalid && error instanceof Invalid) parentPort.postMessage({ invalid: error.message });
+      if (Invalid && error instanceof Invalid) parentPort.postMessage({ invalid: error.message, detail: error.detail });
       else throw error;
     }
   } catch (error) {
@@ -88,6 +95,8 @@ type Outcome<Output> = { output: Output } | { invalid: Error } | { failed: unkno
 export class WorkerQueue<Input, Output> {
   private readonly waiting: Job<Input, Output>[] = [];
   private running = false;
+  /** places held by reserve() and not yet run or released */
+  private reserved = 0;
   private thread: { worker: Worker; memoryMb: number } | null = null;
   private idle: NodeJS.Timeout | null = null;
 
@@ -99,7 +108,37 @@ export class WorkerQueue<Input, Output> {
 
   /** The job's output, computed on the thread; rejects with the caller's errors. */
   run(input: Input): Promise<Output> {
-    if (this.running && this.waiting.length >= this.limits.queue) return Promise.reject(this.options.errors.busy(this.limits.queue));
+    if (this.full) return Promise.reject(this.options.errors.busy(this.limits.queue));
+    return this.enqueue(input);
+  }
+
+  /**
+   * Holds a place in the queue now, or throws the caller's busy error: a caller that must write
+   * before the job runs (a large knowledge source) is refused before writing anything, not after.
+   */
+  reserve(): QueueSlot<Input, Output> {
+    if (this.full) throw this.options.errors.busy(this.limits.queue);
+    this.reserved++;
+    let held = true;
+    const giveBack = () => {
+      if (held) this.reserved--;
+      held = false;
+    };
+    return {
+      run: (input) => {
+        giveBack();
+        return this.enqueue(input);
+      },
+      release: giveBack,
+    };
+  }
+
+  /** One job running, the waiting ones and the held places: one more than `queue` is full. */
+  private get full(): boolean {
+    return (this.running ? 1 : 0) + this.waiting.length + this.reserved > this.limits.queue;
+  }
+
+  private enqueue(input: Input): Promise<Output> {
     return new Promise<Output>((resolve, reject) => {
       this.waiting.push({ input, resolve, reject });
       this.next();
@@ -165,10 +204,10 @@ export class WorkerQueue<Input, Output> {
         if (this.thread?.worker === worker) this.stop();
         reject(outcome.failed);
       };
-      const onMessage = (message: { output?: Output; invalid?: string; error?: string }) => {
+      const onMessage = (message: { output?: Output; invalid?: string; detail?: unknown; error?: string }) => {
         if (message.error !== undefined) settle({ failed: new Error(`${work} failed: ${message.error}`) });
         // the thread posts `invalid` only when given an error class to recognise
-        else if (message.invalid !== undefined) settle({ invalid: invalid!.toError(message.invalid) });
+        else if (message.invalid !== undefined) settle({ invalid: invalid!.toError(message.invalid, message.detail) });
         else settle({ output: message.output as Output });
       };
       const onError = (error: Error & { code?: string }) => settle({ failed: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? errors.overMemory(memoryMb) : error });

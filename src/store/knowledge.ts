@@ -33,8 +33,15 @@ export type LimitHit = 'sources' | 'bytes' | null;
 const PG_CONFIGS: Record<string, string> = { en: 'english', de: 'german', fr: 'french', es: 'spanish', it: 'italian', pt: 'portuguese', nl: 'dutch' };
 export const pgConfigOf = (language: string): string => PG_CONFIGS[language] ?? 'simple';
 
-/** Rows per INSERT when passages are stored: one statement per batch, not per passage. */
-const BATCH = 200;
+/**
+ * Rows per INSERT or DELETE of passages: one statement per batch, not per passage, and the event
+ * loop is given back between batches (issue 35: 90,000 passages written or deleted in one go held
+ * every other request for seconds on SQLite, whose driver is synchronous).
+ */
+const BATCH = 250;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Matching passages one PostgreSQL search ranks, at most (issue 35). */
+const SEARCH_CANDIDATES = 2_000;
 const COLUMNS = 'id, bot_id, name, kind, url, status, error, chunks, bytes, generation, created_at, updated_at';
 
 const toSource = (r: SourceRow): SourceRecord => ({
@@ -69,6 +76,11 @@ export function knowledgeRepository(db: Queryable) {
     return Number(row?.total ?? 0) + bytes > limits.bytes ? 'bytes' : null;
   };
 
+  /** A source's passages, a batch at a time. */
+  const deletePassages = async (sourceId: string): Promise<void> => {
+    while ((await db.run('DELETE FROM knowledge_chunks WHERE id IN (SELECT id FROM knowledge_chunks WHERE source_id = $1 LIMIT $2)', [sourceId, BATCH])) === BATCH) await yieldToLoop();
+  };
+
   /**
    * Swaps a source's passages in and marks it ready (run in a transaction), unless a newer
    * generation replaced it meanwhile or it was deleted: then nothing is written and false returned.
@@ -80,8 +92,9 @@ export function knowledgeRepository(db: Queryable) {
     );
     if (marked === 0) return false;
     const owner = await db.get<{ bot_id: string }>('SELECT bot_id FROM knowledge_sources WHERE id = $1', [id]);
-    await db.run('DELETE FROM knowledge_chunks WHERE source_id = $1', [id]);
+    await deletePassages(id);
     for (let start = 0; start < passages.length; start += BATCH) {
+      if (start > 0) await yieldToLoop();
       const batch = JSON.stringify(passages.slice(start, start + BATCH).map((p, i) => ({ p: start + i, h: p.heading, t: p.text })));
       if (db.dialect === 'postgres') {
         await db.run(
@@ -129,7 +142,7 @@ export function knowledgeRepository(db: Queryable) {
       const hit = await limitHit(botId, id, change.bytes, limits, false);
       if (hit !== null) return { hit, generation: Number(row.generation) };
       const generation = Number(row.generation) + 1;
-      await db.run('DELETE FROM knowledge_chunks WHERE source_id = $1', [id]);
+      await deletePassages(id);
       await db.run(
         `UPDATE knowledge_sources SET name = $2, kind = $3, url = $7, status = 'indexing', error = NULL, chunks = 0, bytes = $4, generation = $5, updated_at = $6 WHERE id = $1`,
         [id, change.name, change.kind, change.bytes, generation, change.now, change.url],
@@ -158,15 +171,37 @@ export function knowledgeRepository(db: Queryable) {
       return rows.map(toSource);
     },
 
-    /** In document order. */
-    async passages(sourceId: string): Promise<StoredPassage[]> {
-      const rows = await db.all<{ id: number; heading: string; text: string }>('SELECT id, heading, text FROM knowledge_chunks WHERE source_id = $1 ORDER BY position', [sourceId]);
-      return rows.map((r) => ({ chunkId: Number(r.id), heading: r.heading, text: r.text }));
+    /**
+     * In document order, `limit` at a time after `position` (-1 first), while the source is at
+     * `generation`: a source replaced while it is read ends its reading (an empty page).
+     */
+    async passagePage(sourceId: string, generation: number, position: number, limit: number): Promise<Array<StoredPassage & { position: number }>> {
+      const rows = await db.all<{ id: number; heading: string; text: string; position: number }>(
+        `SELECT c.id, c.heading, c.text, c.position FROM knowledge_chunks c JOIN knowledge_sources s ON s.id = c.source_id
+         WHERE c.source_id = $1 AND s.generation = $2 AND c.position > $3 ORDER BY c.position LIMIT $4`,
+        [sourceId, generation, position, limit],
+      );
+      return rows.map((r) => ({ chunkId: Number(r.id), heading: r.heading, text: r.text, position: Number(r.position) }));
     },
 
-    /** true when there was one; its passages go with it. */
+    /**
+     * true when there was one; its passages go with it, a batch at a time. The source is first
+     * taken out of searches (status `indexing`, a new generation, so that an indexing still
+     * running for it writes nothing), then its passages go, then the row.
+     */
     async remove(botId: string, id: string): Promise<boolean> {
-      return (await db.run('DELETE FROM knowledge_sources WHERE id = $1 AND bot_id = $2', [id, botId])) > 0;
+      const hidden = await db.run(`UPDATE knowledge_sources SET status = 'indexing', generation = generation + 1 WHERE id = $1 AND bot_id = $2`, [id, botId]);
+      if (hidden === 0) return false;
+      await deletePassages(id);
+      await db.run('DELETE FROM knowledge_sources WHERE id = $1 AND bot_id = $2', [id, botId]);
+      return true;
+    },
+
+    /** The bot's passages but those of one source (whose passages are being replaced), under the bot's lock. */
+    async passageCount(botId: string, exceptSourceId: string): Promise<number> {
+      await lockBot(botId);
+      const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM knowledge_chunks WHERE bot_id = $1 AND source_id <> $2', [botId, exceptSourceId]);
+      return Number(row?.n ?? 0);
     },
 
     /**
@@ -180,11 +215,16 @@ export function knowledgeRepository(db: Queryable) {
       if (db.dialect === 'postgres') {
         const query = terms.map((_, i) => `plainto_tsquery($2::regconfig, $${i + 4})`).join(' || ');
         rows = await db.all<Row>(
+          // at most SEARCH_CANDIDATES matching passages are ranked: ts_rank reads each one's tsvector,
+          // and a common word in 100,000 passages would rank them all on every question
           `SELECT c.id, c.source_id, s.name, s.url, c.heading, c.text, ts_rank(c.tsv, q.query, 1) AS score
            FROM (SELECT ${query} AS query) q
-           JOIN knowledge_chunks c ON c.tsv @@ q.query
+           CROSS JOIN LATERAL (
+             SELECT m.id, m.source_id, m.heading, m.text, m.tsv FROM knowledge_chunks m
+             JOIN knowledge_sources ms ON ms.id = m.source_id AND ms.status = 'ready'
+             WHERE m.bot_id = $1 AND m.tsv @@ q.query LIMIT ${SEARCH_CANDIDATES}
+           ) c
            JOIN knowledge_sources s ON s.id = c.source_id
-           WHERE c.bot_id = $1 AND s.status = 'ready'
            ORDER BY score DESC, c.id LIMIT $3`,
           [botId, pgConfigOf(language), limit, ...terms],
         );

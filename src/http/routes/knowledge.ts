@@ -8,6 +8,7 @@
 // Documents are JSON bodies of up to 10 MiB of text (the body limit leaves room for JSON escaping,
 // and the service measures the text itself: 413 past 10 MiB), or a file of up to 10 MiB sent as
 // multipart/form-data (uploads.ts).
+import { Readable } from 'node:stream';
 import { Type, type TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
@@ -74,7 +75,8 @@ function knowledgeRoutesOf(s: Services): KnowledgeRoute[] {
     {
       method: 'GET', path: '/knowledge/:SourceId', summary: 'A source and its passages in document order',
       params: SourceId, response: { 200: SourceWithPassages }, errors: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND'],
-      handle: async (bot, request) => s.knowledge.get(bot, sourceIdOf(request)),
+      // streamed a page of passages at a time (knowledge/source-text.ts): never one large string on the loop
+      handle: async (bot, request, reply) => reply.type('application/json; charset=utf-8').send(Readable.from(await s.knowledge.get(bot, sourceIdOf(request)))),
     },
     {
       method: 'DELETE', path: '/knowledge/:SourceId', summary: 'Delete a source and its passages',
