@@ -38,6 +38,8 @@ export interface SchedulerOptions {
   /** how long a lease and a recipient's claim outlive a dead node */
   claimMs: number;
   pollMs?: number;
+  /** conversations read per audience query (AUDIENCE_PAGE) */
+  audiencePage?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -139,7 +141,7 @@ export class BroadcastScheduler {
       const due = zone ? (inUserZone(at, b.spec.AtOffsetMinutes, zone) ?? at) : at;
       recipients.push({ conversationId: c.conversationId, channel: c.channel, dueAt: due });
       return recipients.length <= MAX_AUDIENCE;
-    });
+    }, this.options.audiencePage);
     if (seen > MAX_AUDIENCE) return this.fail(bot, b, `the audience is over ${MAX_AUDIENCE} conversations`);
     const started = await this.store.transaction(async (tx) => {
       if (!(await tx.broadcasts.update(b.id, this.options.node, { status: 'running', run, nextRunAt }, now))) return false;

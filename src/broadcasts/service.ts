@@ -35,6 +35,8 @@ export interface BroadcastServiceDeps {
   clock: Clock;
   /** the live version's behaviour names, lower-cased (null: the bot has no live version) */
   behavioursOf(bot: BotRecord): Promise<Set<string> | null>;
+  /** conversations read per audience query (AUDIENCE_PAGE) */
+  audiencePage?: number;
   /** a broadcast was created or cancelled: the scheduler looks now rather than at its next poll */
   wake(): void;
 }
@@ -94,7 +96,7 @@ export class BroadcastService {
     const count = await walkAudience(this.deps.store.broadcasts, bot, audience, this.deps.clock, (c) => {
       if (sample.length < SAMPLE) sample.push(c.userId);
       return true;
-    });
+    }, this.deps.audiencePage);
     return { Count: count, Sample: sample };
   }
 
