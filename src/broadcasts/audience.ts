@@ -74,11 +74,15 @@ export async function walkAudience(source: CandidateSource, bot: BotRecord, a: A
     // a user id names one conversation of the bot (unique), so a chunk of ids is at most a page
     const chunk = Math.min(USER_ID_CHUNK, page);
     for (let i = 0; i < unique.length; i += chunk) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       if (!visit(await source.candidates(bot.id, 0, chunk, unique.slice(i, i + chunk)))) break;
     }
     return count;
   }
   for (let after = 0; ; ) {
+    // between pages other requests run: on SQLite every query is synchronous, and a walk of
+    // 100,000 conversations held the event loop (and /health) for 2.4 s (docs/performance.md)
+    if (after > 0) await new Promise((resolve) => setImmediate(resolve));
     const rows = await source.candidates(bot.id, after, page);
     if (rows.length === 0 || !visit(rows)) break;
     after = rows.at(-1)!.conversationId;
