@@ -10,48 +10,15 @@
 // Not part of `npm test`.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { promoBot } from '../test/support/broadcast-kit.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../test/support/databases.js';
+import { seedCustomUsers } from '../test/support/broadcast-seed.js';
+import { createTestDatabase, databaseKinds } from '../test/support/databases.js';
 import { createTenant, type Tenant } from '../test/support/fixtures.js';
 import { startNode, type NodeProcess } from '../test/support/node-process.js';
 
 const COUNT = Number(process.argv[2] ?? 100_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const peakMiB = (node: NodeProcess) => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${node.child.pid}/status`, 'utf8'))![1]) / 1024;
-
-/** `COUNT` custom-channel conversations with a small state (half tagged `customer`) and one user message each. */
-async function seed(database: TestDatabase, botKey: string): Promise<void> {
-  const now = Date.now();
-  const state = (n: string) =>
-    `'{"v":1,"position":null,"previous":null,"bookmark":null,"variables":{"user_id":"u' || ${n} || '","channel":"custom","first_name":"Ann","plan":"' || CASE WHEN ${n} % 3 = 0 THEN 'gold' ELSE 'silver' END || '"},"tags":[' || CASE WHEN ${n} % 2 = 0 THEN '"customer"' ELSE '' END || '],"privacy":{},"waiting":null}'`;
-  const conversations = (series: string, n: string) =>
-    `INSERT INTO conversations (bot_id, user_id, channel, state, control_state, forgetting, revision, created_at, updated_at)
-     SELECT $1, 'u' || ${n}, 'custom', ${state(n)}, 0, 0, 0, $2, $2 FROM ${series}`;
-  const messages = `INSERT INTO messages (conversation_id, direction, parts, pending, created_at)
-     SELECT id, 'USER', '[{"Type":0,"Text":"hello"}]', 0, $2 FROM conversations WHERE bot_id = $1`;
-  if (database.kind === 'postgres') {
-    const db = new pg.Client({ connectionString: database.databaseUrl! });
-    await db.connect();
-    const botId = (await db.query('SELECT id FROM bots WHERE api_key = $1', [botKey])).rows[0].id;
-    await db.query(conversations(`generate_series(1, ${COUNT}) AS s(n)`, 's.n'), [botId, now]);
-    await db.query(messages, [botId, now]);
-    await db.query('ANALYZE');
-    await db.end();
-    return;
-  }
-  const db = new Database(path.join(database.dataDir, 'colloquy.sqlite'));
-  db.pragma('busy_timeout = 10000');
-  const botId = (db.prepare('SELECT id FROM bots WHERE api_key = ?').get(botKey) as { id: string }).id;
-  const named = (sql: string) => sql.replace(/\$(\d)/g, '@p$1');
-  db.transaction(() => {
-    db.prepare(named(`WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${COUNT}) ${conversations('s', 's.n')}`)).run({ p1: botId, p2: now });
-    db.prepare(named(messages)).run({ p1: botId, p2: now });
-  })();
-  db.close();
-}
 
 /** `what` may call `done` to end the measurement early (before its own clean-up). */
 async function measure(env: Record<string, string>, tenant: Tenant, what: (node: NodeProcess, done: () => void) => Promise<string>) {
@@ -94,7 +61,7 @@ for (const kind of databaseKinds()) {
     const tenant = await createTenant(first.client, promoBot({ broadcasts: { messagesPerSecond: 1 } }));
     await first.stop();
     const seeded = performance.now();
-    await seed(database, tenant.botKey);
+    await seedCustomUsers(database, tenant.botKey, COUNT);
     console.log(`${kind}: ${COUNT} conversations seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
     const path = `/bots/${tenant.botKey}/broadcasts`;
     for (const [name, audience] of [['everyone', {}], ['tagged, gold', { Tags: { all: ['customer'] }, Variables: [{ Name: 'plan', Op: 'eq', Value: 'gold' }], ActiveWithinDays: 30 }]] as const) {
