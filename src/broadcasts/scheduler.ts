@@ -16,7 +16,7 @@ import { retryDelay } from '../webhooks/dispatcher.js';
 import { MAX_AUDIENCE, walkAudience } from './audience.js';
 import type { BroadcastRecord, ClaimedRecipient, NewRecipient } from './model.js';
 import { noticeBody } from './notice.js';
-import { inUserZone, nextOccurrence, REPEAT_MIN_GAP_MS, USER_ZONE_LEAD_MS } from './schedule.js';
+import { inUserZone, nextOccurrence, REPEAT_MIN_GAP_MS, runTime, USER_ZONE_LEAD_MS } from './schedule.js';
 import { deliverNotice } from './notice-delivery.js';
 
 /** recipients a second per channel unless the bot says otherwise (the platforms' documented limits) */
@@ -195,9 +195,14 @@ export class BroadcastScheduler {
   /** The run is over: the next one (chosen when it started) is scheduled, or the broadcast is done. */
   private async finishRun(bot: BotRecord, b: BroadcastRecord): Promise<void> {
     const now = this.clock.now();
-    const next = b.spec.Repeat ? b.nextRunAt : null;
-    const until = b.spec.Repeat?.Until;
-    const again = next !== null && (until === undefined || next + (b.spec.UserTimeZone ? USER_ZONE_LEAD_MS : 0) <= until);
+    const [repeat, lead] = [b.spec.Repeat, b.spec.UserTimeZone ? USER_ZONE_LEAD_MS : 0];
+    let next = repeat ? b.nextRunAt : null;
+    // a run started by an older version still holds its own time there (the next was chosen at the end)
+    if (repeat && next !== null && next + lead <= runTime(b.at, repeat.Every, b.run, b.spec.AtOffsetMinutes)) {
+      next = nextOccurrence(b.at, repeat.Every, b.spec.AtOffsetMinutes, now + lead + REPEAT_MIN_GAP_MS[repeat.Every]) - lead;
+    }
+    const until = repeat?.Until;
+    const again = next !== null && (until === undefined || next + lead <= until);
     const change = again ? { status: 'scheduled' as const, nextRunAt: next } : { status: 'done' as const, nextRunAt: null };
     if (await this.store.broadcasts.update(b.id, this.options.node, change, now)) await this.notify(bot, { ...b, ...change });
     for (const channel of CHANNELS) this.buckets.delete(`${b.id}\u0000${channel}`);

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
-import { Broadcasts, movableServer } from '../support/broadcast-kit.js';
+import { Broadcasts, movableServer, promoBot } from '../support/broadcast-kit.js';
+import { openRaw } from '../support/console-kit.js';
 import type { Tenant } from '../support/fixtures.js';
 import type { TestServer } from '../support/server.js';
 
@@ -93,6 +94,22 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([done.Status, done.Run, done.NextRunAt], ['done', 1, null]);
       assert.equal(await promos(tenant, user), 1);
       assert.ok(now() > at + 2 * DAY + HOUR);
+    });
+
+    test('a run started by the version before this one (next run chosen only at its end) is not followed by another at once', async () => {
+      const { tenant, api } = await Broadcasts.forNewBot(server, promoBot({ broadcasts: { messagesPerSecond: 1 } }));
+      const users = Array.from({ length: 5 }, () => uid('upgrade'));
+      for (const u of users) await chatOk(server, tenant.botToken, { UserId: u });
+      const at = now() + HOUR;
+      const b = await api.create({ Audience: { UserIds: users }, At: atPlusOne(at), Repeat: { Every: 'day' } });
+      move(HOUR);
+      await api.until(b.BroadcastId, (x) => x.Status === 'running', 'running, paced at one a second');
+      // what that version left in a running broadcast: the time of the run itself
+      const raw = await openRaw(database);
+      await raw.all('UPDATE broadcasts SET next_run_at = $1 WHERE id = $2 RETURNING id', [at, b.BroadcastId]).finally(() => raw.close());
+      const after = await settled(api, b.BroadcastId);
+      assert.deepEqual([after.Status, after.Run, Date.parse(after.NextRunAt), after.Counts.Sent], ['scheduled', 1, at + DAY, 5]);
+      assert.equal(await promos(tenant, users[0]), 1);
     });
 
     test('At and Until that are not real times, or out of bounds: 400 INVALID_REQUEST naming the field', async () => {
