@@ -7,9 +7,9 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/broadcast-crash.ts [recipients]
 // Not part of `npm test`: it takes about a minute.
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { createTestDatabase } from '../test/support/databases.js';
 import { B_MORE, promoBot } from '../test/support/broadcast-kit.js';
+import { seedWhatsAppUsers } from '../test/support/broadcast-seed.js';
 import { createTenant } from '../test/support/fixtures.js';
 import { startNode, type NodeProcess } from '../test/support/node-process.js';
 import { WhatsAppDouble } from '../test/support/whatsapp-double.js';
@@ -24,7 +24,6 @@ const wa = await WhatsAppDouble.start();
 const database = await createTestDatabase('postgres');
 const env = { DATABASE_URL: database.databaseUrl!, COLLOQUY_DATA_DIR: database.dataDir, COLLOQUY_META_GRAPH_URL: wa.graphUrl, COLLOQUY_JOB_CLAIM_SECONDS: String(CLAIM_SECONDS) };
 const nodes: NodeProcess[] = [];
-const db = new pg.Client({ connectionString: database.databaseUrl! });
 try {
   const a = await startNode(env);
   nodes.push(a);
@@ -35,18 +34,8 @@ try {
   const connected = await a.client.put(`/bots/${tenant.botKey}/channels/whatsapp`, { PhoneNumberId: phoneNumberId, AccessToken: accessToken, AppSecret: 'bench-app-secret-0123456789' }, { token: tenant.accountToken });
   assert.equal(connected.status, 200, connected.text);
 
-  // 10,000 WhatsApp users who wrote within the day, written straight into the database
-  await db.connect();
-  const botId = (await db.query('SELECT id FROM bots WHERE api_key = $1', [tenant.botKey])).rows[0].id as string;
-  const now = Date.now();
-  await db.query(
-    `INSERT INTO conversations (bot_id, user_id, channel, state, control_state, operator, ban_expiration, ban_message, forgetting, revision, created_at, updated_at, control_changed_at)
-     SELECT $1, 'whatsapp:' || (49150000000 + n), 'whatsapp',
-       json_build_object('v', 1, 'position', null, 'previous', null, 'bookmark', null, 'variables', json_build_object('user_id', 'whatsapp:' || (49150000000 + n), 'channel', 'whatsapp'), 'tags', json_build_array(), 'privacy', json_build_object(), 'waiting', null)::text,
-       0, NULL, NULL, NULL, 0, 0, $2, $2, $2
-     FROM generate_series(1, $3) AS n`,
-    [botId, now, RECIPIENTS],
-  );
+  // WhatsApp users who wrote within the day, written straight into the database
+  await seedWhatsAppUsers(database.databaseUrl!, tenant.botKey, RECIPIENTS);
 
   const started = Date.now();
   const created = await a.client.post(`/bots/${tenant.botKey}/broadcasts`, { Name: 'Crash', Behaviour: 'Promo', Audience: { Channels: ['whatsapp'] } }, { token: tenant.accountToken });
@@ -94,7 +83,6 @@ try {
   console.log(`${RECIPIENTS} recipients in ${seconds.toFixed(1)} s (${Math.round(RECIPIENTS / seconds)} a second overall, the takeover wait of ${CLAIM_SECONDS}+${CLAIM_SECONDS} s included); before the kill: ${Math.round(atKill.Counts.Sent / ((killedAt - started) / 1000))} turns a second on one node`);
 } finally {
   for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) await node.stop();
-  await db.end().catch(() => undefined);
   await wa.close();
   await database.drop();
 }

@@ -72,6 +72,8 @@ export interface StartOptions {
   logger?: boolean | object;
   log?: (line: string) => void;
   random?: () => number;
+  /** conversations read per audience query of a broadcast (tests make it small to cross page boundaries) */
+  audiencePage?: number;
 }
 
 export async function createServices(config: Config, store: Store, options: StartOptions = {}) {
@@ -159,12 +161,14 @@ export async function createServices(config: Config, store: Store, options: Star
   const scheduler = new BroadcastScheduler(store, clock, conversations, webhookTarget, {
     node: crypto.randomUUID(),
     claimMs: config.jobClaimSeconds * 1000,
+    audiencePage: options.audiencePage,
     onError: (error) => options.log?.(`broadcasts: ${(error as Error).message}`),
   });
   const broadcasts = new BroadcastService({
     store,
     clock,
     behavioursOf: async (bot) => (await live.get(bot).catch(() => null))?.behaviours ? new Set((await live.get(bot)).behaviours.keys()) : null,
+    audiencePage: options.audiencePage,
     wake: () => scheduler.wake(),
   });
   const connections = new ChannelConnections({ store, platforms, clock, publicUrl: () => config.publicUrl });

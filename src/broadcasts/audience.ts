@@ -7,7 +7,8 @@ import type { Clock } from '../shared/clock.js';
 import type { Audience, AudienceCandidate, VariableCondition } from './model.js';
 
 const DAY_MS = 86_400_000;
-const PAGE = 1000;
+/** conversations read per query: the walk holds one page of states at a time, never the whole bot */
+export const AUDIENCE_PAGE = 1000;
 /** user ids looked up per query */
 const USER_ID_CHUNK = 500;
 /** the largest audience of one run (docs/broadcasts.md "Limits") */
@@ -52,14 +53,16 @@ function holds(v: VariableCondition, value: string | undefined): boolean {
 }
 
 /**
- * Walks the audience in conversation id order; `take` gets each member and returns false to
- * stop. Returns how many members it saw.
+ * Walks the audience in conversation id order, a page of `page` conversations at a time (keyset:
+ * each query starts after the last id seen, so a conversation created or deleted meanwhile neither
+ * repeats nor hides another); `take` gets each member and returns false to stop. Returns how many
+ * members it saw.
  */
-export async function walkAudience(source: CandidateSource, bot: BotRecord, a: Audience, clock: Clock, take: (c: AudienceCandidate) => boolean): Promise<number> {
+export async function walkAudience(source: CandidateSource, bot: BotRecord, a: Audience, clock: Clock, take: (c: AudienceCandidate) => boolean, page = AUDIENCE_PAGE): Promise<number> {
   const now = clock.now();
   let count = 0;
-  const visit = (page: AudienceCandidate[]): boolean => {
-    for (const c of page) {
+  const visit = (rows: AudienceCandidate[]): boolean => {
+    for (const c of rows) {
       if (excludedBecause(c, clock) || !matchesAudience(c, a, now)) continue;
       count++;
       if (!take(c)) return false;
@@ -68,15 +71,21 @@ export async function walkAudience(source: CandidateSource, bot: BotRecord, a: A
   };
   if (a.UserIds) {
     const unique = [...new Set(a.UserIds)];
-    for (let i = 0; i < unique.length; i += USER_ID_CHUNK) {
-      if (!visit(await source.candidates(bot.id, 0, USER_ID_CHUNK, unique.slice(i, i + USER_ID_CHUNK)))) break;
+    // a user id names one conversation of the bot (unique), so a chunk of ids is at most a page
+    const chunk = Math.min(USER_ID_CHUNK, page);
+    for (let i = 0; i < unique.length; i += chunk) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (!visit(await source.candidates(bot.id, 0, chunk, unique.slice(i, i + chunk)))) break;
     }
     return count;
   }
   for (let after = 0; ; ) {
-    const page = await source.candidates(bot.id, after, PAGE);
-    if (page.length === 0 || !visit(page)) break;
-    after = page.at(-1)!.conversationId;
+    // between pages other requests run: on SQLite every query is synchronous, and a walk of
+    // 100,000 conversations held the event loop (and /health) for 2.4 s (docs/performance.md)
+    if (after > 0) await new Promise((resolve) => setImmediate(resolve));
+    const rows = await source.candidates(bot.id, after, page);
+    if (rows.length === 0 || !visit(rows)) break;
+    after = rows.at(-1)!.conversationId;
   }
   return count;
 }

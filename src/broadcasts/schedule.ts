@@ -12,8 +12,35 @@ export function parseAt(text: string): { ms: number; offsetMinutes: number } | n
   if (!m) return null;
   const ms = Date.parse(text);
   if (!Number.isFinite(ms)) return null;
+  // Date.parse rolls 30 February over to 2 March and takes 24:00 and +23:59: only real clock
+  // times on real dates, at offsets some place on Earth uses (-12:00 to +14:00)
+  const [year, month, day, hour, minute] = m.slice(1, 6).map(Number);
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate() || hour > 23 || minute > 59) return null;
   const offset = m[7] === 'Z' ? 0 : (m[7][0] === '-' ? -1 : 1) * (Number(m[7].slice(1, 3)) * 60 + Number(m[7].slice(4, 6)));
+  if (m[7] !== 'Z' && (Number(m[7].slice(4, 6)) > 59 || offset < -12 * 60 || offset > 14 * 60)) return null;
   return { ms, offsetMinutes: offset };
+}
+
+/**
+ * Half a period: two runs of a repeating broadcast never start closer than this, so a node that
+ * comes back after downtime sends one late run, not a burst of the missed ones (docs/broadcasts.md).
+ * A month's half is that of the shortest month.
+ */
+export const REPEAT_MIN_GAP_MS = { day: DAY_MS / 2, week: 3.5 * DAY_MS, month: 14 * DAY_MS } as const;
+
+/** The first run time of the series starting at `at` that is not before `notBefore`. */
+export function nextOccurrence(at: number, every: 'day' | 'week' | 'month', offsetMinutes: number, notBefore: number): number {
+  if (notBefore <= at) return at;
+  if (every !== 'month') {
+    const period = every === 'day' ? DAY_MS : 7 * DAY_MS;
+    return at + Math.ceil((notBefore - at) / period) * period;
+  }
+  // the months between the two, give or take one, then stepped to the exact one
+  const [from, to] = [new Date(at), new Date(notBefore)];
+  let n = Math.max(1, (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth());
+  while (n > 1 && runTime(at, every, n - 1, offsetMinutes) >= notBefore) n--;
+  while (runTime(at, every, n, offsetMinutes) < notBefore) n++;
+  return runTime(at, every, n, offsetMinutes);
 }
 
 /** The time of run `n` (1 for the first) of a broadcast first at `at`; months keep the day of the month where it exists. */

@@ -16,7 +16,7 @@ import { retryDelay } from '../webhooks/dispatcher.js';
 import { MAX_AUDIENCE, walkAudience } from './audience.js';
 import type { BroadcastRecord, ClaimedRecipient, NewRecipient } from './model.js';
 import { noticeBody } from './notice.js';
-import { inUserZone, runTime, USER_ZONE_LEAD_MS } from './schedule.js';
+import { inUserZone, nextOccurrence, REPEAT_MIN_GAP_MS, runTime, USER_ZONE_LEAD_MS } from './schedule.js';
 import { deliverNotice } from './notice-delivery.js';
 
 /** recipients a second per channel unless the bot says otherwise (the platforms' documented limits) */
@@ -38,6 +38,8 @@ export interface SchedulerOptions {
   /** how long a lease and a recipient's claim outlive a dead node */
   claimMs: number;
   pollMs?: number;
+  /** conversations read per audience query (AUDIENCE_PAGE) */
+  audiencePage?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -115,12 +117,22 @@ export class BroadcastScheduler {
     return sent;
   }
 
-  /** The run's recipients, written with the status change; a run by users' zones starts up to 26 h before At. */
+  /**
+   * The run's recipients, written with the status change; a run by users' zones starts up to 26 h
+   * before At. The run stands for the time it was scheduled for, however late this node comes to
+   * it (downtime): the next run is the first of the series at least half a period after this one
+   * (REPEAT_MIN_GAP_MS), so the runs missed meanwhile are not sent in a burst.
+   */
   private async startRun(bot: BotRecord, b: BroadcastRecord): Promise<boolean> {
     const now = this.clock.now();
     const run = b.run + 1;
-    const at = runTime(b.at, b.spec.Repeat?.Every ?? null, run, b.spec.AtOffsetMinutes);
+    const lead = b.spec.UserTimeZone ? USER_ZONE_LEAD_MS : 0;
+    const at = (b.nextRunAt ?? b.at) + lead;
     if (!b.spec.UserTimeZone && at > now) return false;
+    const until = b.spec.Repeat?.Until;
+    if (until !== undefined && (at > until || now > until)) return (await this.finishRun(bot, { ...b, nextRunAt: null }), false);
+    const repeat = b.spec.Repeat;
+    const nextRunAt = repeat ? nextOccurrence(b.at, repeat.Every, b.spec.AtOffsetMinutes, Math.max(at, now + lead) + REPEAT_MIN_GAP_MS[repeat.Every]) - lead : null;
     const behaviours = await this.conversations.live(bot).then((c) => c.behaviours, () => null);
     if (!behaviours?.has(b.spec.Behaviour.toLowerCase())) return this.fail(bot, b, `the live bot has no behaviour named ${b.spec.Behaviour}`);
     const recipients: NewRecipient[] = [];
@@ -129,10 +141,10 @@ export class BroadcastScheduler {
       const due = zone ? (inUserZone(at, b.spec.AtOffsetMinutes, zone) ?? at) : at;
       recipients.push({ conversationId: c.conversationId, channel: c.channel, dueAt: due });
       return recipients.length <= MAX_AUDIENCE;
-    });
+    }, this.options.audiencePage);
     if (seen > MAX_AUDIENCE) return this.fail(bot, b, `the audience is over ${MAX_AUDIENCE} conversations`);
     const started = await this.store.transaction(async (tx) => {
-      if (!(await tx.broadcasts.update(b.id, this.options.node, { status: 'running', run }, now))) return false;
+      if (!(await tx.broadcasts.update(b.id, this.options.node, { status: 'running', run, nextRunAt }, now))) return false;
       await tx.broadcasts.addRecipients(b.id, run, recipients);
       return true;
     });
@@ -180,12 +192,18 @@ export class BroadcastScheduler {
     return outcome;
   }
 
-  /** The run is over: the next one is scheduled (Repeat), or the broadcast is done. */
+  /** The run is over: the next one (chosen when it started) is scheduled, or the broadcast is done. */
   private async finishRun(bot: BotRecord, b: BroadcastRecord): Promise<void> {
     const now = this.clock.now();
-    const next = b.spec.Repeat ? runTime(b.at, b.spec.Repeat.Every, b.run + 1, b.spec.AtOffsetMinutes) : null;
-    const again = next !== null && (b.spec.Repeat?.Until === undefined || next <= b.spec.Repeat.Until);
-    const change = again ? { status: 'scheduled' as const, nextRunAt: b.spec.UserTimeZone ? next - USER_ZONE_LEAD_MS : next } : { status: 'done' as const, nextRunAt: null };
+    const [repeat, lead] = [b.spec.Repeat, b.spec.UserTimeZone ? USER_ZONE_LEAD_MS : 0];
+    let next = repeat ? b.nextRunAt : null;
+    // a run started by an older version still holds its own time there (the next was chosen at the end)
+    if (repeat && next !== null && next + lead <= runTime(b.at, repeat.Every, b.run, b.spec.AtOffsetMinutes)) {
+      next = nextOccurrence(b.at, repeat.Every, b.spec.AtOffsetMinutes, now + lead + REPEAT_MIN_GAP_MS[repeat.Every]) - lead;
+    }
+    const until = repeat?.Until;
+    const again = next !== null && (until === undefined || next + lead <= until);
+    const change = again ? { status: 'scheduled' as const, nextRunAt: next } : { status: 'done' as const, nextRunAt: null };
     if (await this.store.broadcasts.update(b.id, this.options.node, change, now)) await this.notify(bot, { ...b, ...change });
     for (const channel of CHANNELS) this.buckets.delete(`${b.id}\u0000${channel}`);
   }

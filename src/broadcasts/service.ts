@@ -9,10 +9,13 @@ import type { Store } from '../store/index.js';
 import { walkAudience } from './audience.js';
 import type { Audience, BroadcastRecord, RecipientCounts, Template } from './model.js';
 import { noticeBody } from './notice.js';
-import { parseAt, runTime, USER_ZONE_LEAD_MS } from './schedule.js';
+import { parseAt, USER_ZONE_LEAD_MS } from './schedule.js';
 
 /** broadcasts still to run or running, per bot (docs/broadcasts.md "Limits") */
 export const MAX_ACTIVE_BROADCASTS = 100;
+/** how far ahead At and Repeat.Until may be (docs/limits.md) */
+export const MAX_AHEAD_YEARS = 10;
+const MAX_AHEAD_MS = MAX_AHEAD_YEARS * 365.25 * 86_400_000;
 const LIST_LIMIT = 100;
 const SAMPLE = 20;
 
@@ -32,6 +35,8 @@ export interface BroadcastServiceDeps {
   clock: Clock;
   /** the live version's behaviour names, lower-cased (null: the bot has no live version) */
   behavioursOf(bot: BotRecord): Promise<Set<string> | null>;
+  /** conversations read per audience query (AUDIENCE_PAGE) */
+  audiencePage?: number;
   /** a broadcast was created or cancelled: the scheduler looks now rather than at its next poll */
   wake(): void;
 }
@@ -44,11 +49,14 @@ export class BroadcastService {
     const behaviours = await this.deps.behavioursOf(bot);
     if (!behaviours?.has(body.Behaviour.toLowerCase())) throw new AppError('BEHAVIOUR_NOT_FOUND', `The live bot has no behaviour named ${body.Behaviour}.`, { Field: 'body.Behaviour' });
     const at = body.At === undefined ? { ms: now, offsetMinutes: 0 } : parseAt(body.At);
-    if (!at) throw new AppError('INVALID_REQUEST', 'At must be an ISO 8601 time with an offset (2026-12-01T09:00:00+01:00).', { Field: 'body.At' });
+    if (!at || at.ms > now + MAX_AHEAD_MS) throw new AppError('INVALID_REQUEST', `At must be an ISO 8601 time with an offset (2026-12-01T09:00:00+01:00), at most ${MAX_AHEAD_YEARS} years ahead.`, { Field: 'body.At' });
     let until: number | undefined;
     if (body.Repeat?.Until !== undefined) {
       until = parseAt(body.Repeat.Until)?.ms;
-      if (until === undefined || until < at.ms) throw new AppError('INVALID_REQUEST', 'Repeat.Until must be an ISO 8601 time with an offset, not before At.', { Field: 'body.Repeat.Until' });
+      // no run starts after Until, and a past At starts now: so it must not be before either
+      if (until === undefined || until < Math.max(at.ms, now) || until > now + MAX_AHEAD_MS) {
+        throw new AppError('INVALID_REQUEST', `Repeat.Until must be an ISO 8601 time with an offset, not before At nor now, at most ${MAX_AHEAD_YEARS} years ahead.`, { Field: 'body.Repeat.Until' });
+      }
     }
     assertWritableVariables(Object.entries(body.Variables ?? {}).map(([Name, Value]) => ({ Name, Value })));
     const record: BroadcastRecord = {
@@ -88,7 +96,7 @@ export class BroadcastService {
     const count = await walkAudience(this.deps.store.broadcasts, bot, audience, this.deps.clock, (c) => {
       if (sample.length < SAMPLE) sample.push(c.userId);
       return true;
-    });
+    }, this.deps.audiencePage);
     return { Count: count, Sample: sample };
   }
 
@@ -137,7 +145,7 @@ export class BroadcastService {
       Behaviour: r.spec.Behaviour,
       Audience: r.spec.Audience,
       At: iso(r.at)!,
-      NextRunAt: r.status === 'scheduled' ? iso(runTime(r.at, repeat?.Every ?? null, r.run + 1, r.spec.AtOffsetMinutes)) : null,
+      NextRunAt: r.status === 'scheduled' && r.nextRunAt !== null ? iso(r.nextRunAt + (r.spec.UserTimeZone ? USER_ZONE_LEAD_MS : 0)) : null,
       Repeat: repeat ? { Every: repeat.Every, Until: repeat.Until === undefined ? null : iso(repeat.Until) } : null,
       UserTimeZone: r.spec.UserTimeZone,
       Variables: r.spec.Variables,
