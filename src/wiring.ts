@@ -46,6 +46,7 @@ import { ConsoleService } from './operators/console-service.js';
 import { AnalyticsService } from './analytics/service.js';
 import { ConsoleWorkspace } from './operators/console-workspace.js';
 import { ConsoleInbox } from './operators/console-inbox.js';
+import { Team } from './operators/team.js';
 import { WebVisitorPanel } from './operators/web-visitors.js';
 import { OperatorSessions } from './operators/sessions.js';
 import { ShareAccess } from './operators/share-access.js';
@@ -201,6 +202,7 @@ export async function createServices(config: Config, store: Store, options: Star
     preview,
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
     inbox: new ConsoleInbox({ store, console: consoleService, control, clock }),
+    team: new Team({ store, clock }),
     webVisitors: new WebVisitorPanel({ store, console: consoleService, clock }),
     shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
     events,

@@ -23,6 +23,7 @@ import { botRoutes } from './routes/bots.js';
 import { understandingRoutes } from './routes/understanding.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { consoleBotRoutes } from './routes/console-bots.js';
+import { consoleTeamRoutes } from './routes/console-team.js';
 import { operabilityRoutes } from './routes/operability.js';
 import { tokenRoutes } from './routes/token.js';
 import { customRoutes } from './routes/custom.js';
@@ -131,7 +132,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -20,6 +20,7 @@ import type { ConsoleService } from '../operators/console-service.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { ConsoleWorkspace } from '../operators/console-workspace.js';
 import type { ConsoleInbox } from '../operators/console-inbox.js';
+import type { Team } from '../operators/team.js';
 import type { WebVisitorPanel } from '../operators/web-visitors.js';
 import type { OperatorSessions } from '../operators/sessions.js';
 import type { ShareAccess } from '../operators/share-access.js';
@@ -65,6 +66,7 @@ export interface Services {
   workspace: ConsoleWorkspace;
   /** search, resolve / reopen / snooze, transfer, teams */
   inbox: ConsoleInbox;
+  team: Team;
   webVisitors: WebVisitorPanel;
   shareAccess: ShareAccess;
   events: EventBus;

@@ -28,6 +28,7 @@ export const errorCatalogue = {
   SHARE_NOT_FOUND: { status: 404, message: 'No such shared conversation link.' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'This bot has no such webhook delivery.' },
   OPERATOR_NOT_FOUND: { status: 404, message: 'No such operator.' },
+  INVITE_INVALID: { status: 400, message: 'This invitation link is unknown, used already or expired: ask an admin for a new one.' },
   SOURCE_NOT_FOUND: { status: 404, message: 'The bot has no knowledge source with this id.' },
   BROADCAST_NOT_FOUND: { status: 404, message: 'The bot has no broadcast with this id.' },
   CANNED_RESPONSE_NOT_FOUND: { status: 404, message: 'The account has no canned response with this id.' },

@@ -51,6 +51,24 @@ export function operatorRepository(db: Queryable) {
       const rows = await db.all<OperatorRow>('SELECT * FROM operators WHERE account_id = $1 ORDER BY name, id LIMIT 500', [accountId]);
       return rows.map(toOperator);
     },
+    /** Sets the password of an invited operator (hash made by auth/passwords.ts). */
+    async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+      await db.run('UPDATE operators SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+    },
+    /** Deletes an operator of the account (sessions, presence and invitations go with it); false when none. */
+    async remove(accountId: string, id: string): Promise<boolean> {
+      return (await db.run('DELETE FROM operators WHERE account_id = $1 AND id = $2', [accountId, id])) === 1;
+    },
+    /** Keeps this invitation link (its token's hash) until `expiresAt`, replacing the operator's earlier ones. */
+    async setInvite(operatorId: string, tokenHash: string, expiresAt: number): Promise<void> {
+      await db.run('DELETE FROM operator_invites WHERE operator_id = $1', [operatorId]);
+      await db.run('INSERT INTO operator_invites (token_hash, operator_id, expires_at) VALUES ($1, $2, $3)', [tokenHash, operatorId, expiresAt]);
+    },
+    /** The operator an unexpired link is for; the link is used up (deleted) in the same statement. */
+    async takeInvite(tokenHash: string, now: number): Promise<string | null> {
+      const row = await db.get<{ operator_id: string; expires_at: number }>('DELETE FROM operator_invites WHERE token_hash = $1 RETURNING operator_id, expires_at', [tokenHash]);
+      return row && Number(row.expires_at) > now ? row.operator_id : null;
+    },
     /** Console sign-in: the same e-mail may be an operator of several accounts. */
     async allByEmail(email: string): Promise<OperatorRecord[]> {
       const rows = await db.all<OperatorRow>('SELECT * FROM operators WHERE email = $1 ORDER BY created_at, id', [email]);
