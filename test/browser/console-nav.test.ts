@@ -1,6 +1,6 @@
 // The links between the console's pages (ui/shared/console-nav.ts) in Debian's Chromium: every
 // page an admin opens beside the conversations list (analytics, designer, knowledge, broadcasts)
-// shows the same five links in the same order, marks its own as the current page, and carries the
+// shows the same six links (the team last, with no bot) in the same order, marks its own as the current page, and carries the
 // chosen bot to the others; a keyboard user moves from one page to the next with the same bot;
 // an agent is offered the conversations only. Each header at desktop and phone sizes: no
 // sideways scrolling, no serious axe-core violation. Screenshots: /work/shots/nav-*.png.
@@ -54,10 +54,11 @@ describe('the console pages link to each other (Chromium)', () => {
     ['Designer', `/console/designer?bot=${botId}`, current === 'designer' ? 'page' : ''],
     ['Knowledge', `/console/knowledge?bot=${botId}`, current === 'knowledge' ? 'page' : ''],
     ['Broadcasts', `/console/broadcasts?bot=${botId}`, current === 'broadcasts' ? 'page' : ''],
+    ['Team', '/console/team', ''],
   ];
 
   for (const name of PAGES) {
-    test(`${name}: the five links, its own marked current, the bot carried; desktop and phone`, async () => {
+    test(`${name}: the six links, its own marked current, the bot carried; desktop and phone`, async () => {
       for (const size of SIZES) {
         const { page, errors } = await pageAt(browser, server, size);
         await page.goto(`${server.url}/console/${name}?bot=${botId}`);

@@ -25,7 +25,7 @@ export async function showWorkspace(/** @type {any} */ me) {
   // Agents work on conversations only; the server refuses them the designer, knowledge, broadcasts
   // and analytics (the 'design' area) whatever is shown, so no link leads them to a refusal.
   $('designer-link').hidden = me.Role !== 'designer' && me.Role !== 'admin';
-  for (const link of ['knowledge-link', 'broadcasts-link', 'analytics-link']) $(link).hidden = $('designer-link').hidden;
+  for (const link of ['knowledge-link', 'broadcasts-link', 'analytics-link', 'team-link']) $(link).hidden = $('designer-link').hidden;
   // Teams decide who gets which conversations: only an admin changes them (agents transfer to one).
   $('teams-manage').hidden = me.Role !== 'admin';
   say('');

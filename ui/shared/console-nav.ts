@@ -11,6 +11,7 @@ export const CONSOLE_PAGES = [
   { page: 'designer', href: '/console/designer', label: 'Designer', forAgents: false },
   { page: 'knowledge', href: '/console/knowledge', label: 'Knowledge', forAgents: false },
   { page: 'broadcasts', href: '/console/broadcasts', label: 'Broadcasts', forAgents: false },
+  { page: 'team', href: '/console/team', label: 'Team', forAgents: false },
 ] as const;
 
 export type ConsolePage = (typeof CONSOLE_PAGES)[number]['page'];
@@ -28,8 +29,8 @@ export function consoleLinks(current: ConsolePage, options: { botId?: string; ro
     page: p.page,
     label: p.label,
     current: p.page === current,
-    // the conversations list has no bot of its own to open
-    href: options.botId && p.page !== 'conversations' ? `${p.href}?bot=${encodeURIComponent(options.botId)}` : p.href,
+    // the conversations list and the team have no bot of their own to open
+    href: options.botId && p.page !== 'conversations' && p.page !== 'team' ? `${p.href}?bot=${encodeURIComponent(options.botId)}` : p.href,
   }));
 }
 

@@ -9,6 +9,8 @@ import { INVITE_DAYS, type Team, type TeammateView } from '../../operators/team.
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { operatorSignIn } from './console-session.js';
+import { bundledPageRoutes } from './bundled-page.js';
+import { teamBundle } from '../../operators/team-page.js';
 
 const Role = Type.Union([Type.Literal('agent'), Type.Literal('designer'), Type.Literal('admin')], { description: OPERATOR_ROLES.join(', ') });
 const OperatorParams = Type.Object({ operatorId: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -30,6 +32,7 @@ export function consoleTeamRoutes(app: App, s: Services & { team: Team }): void 
   const link = (token: string) => `${s.config.publicUrl.replace(/\/+$/, '')}/console/team#invite=${token}`;
   const invited = ({ teammate, token }: { teammate: TeammateView; token: string }) => ({ Teammate: teammate, InviteUrl: link(token), ExpiresInDays: INVITE_DAYS });
 
+  bundledPageRoutes(app, { url: '/console/team', folder: 'team', css: 'team.css', bundle: teamBundle });
   app.get('/console/api/team', { ...anyone, schema: { hide: true, tags, summary: "The account's operators", response: { 200: Type.Object({ Teammates: Type.Array(Teammate) }) } } }, async (request) => ({
     Teammates: await s.team.list(ctxOf(request)),
   }));

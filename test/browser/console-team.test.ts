@@ -1,0 +1,97 @@
+// Issue 37 item 5 in Chromium: an admin invites a teammate on the Team page (keyboard alone), sends
+// the link; the teammate opens it, chooses a password and signs in; the admin changes the role and
+// removes someone (after a confirmation). axe-clean at 1280×800 and 390×844, on both databases.
+// Screenshots: /work/shots/team-<db>-*.png.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { pageAt, SHOTS, SIZES } from '../support/analytics-page-kit.js';
+import { seriousViolations } from '../support/axe.js';
+import { launchChromium } from '../support/browser.js';
+import { addOperator, signIn } from '../support/console-kit.js';
+import { databaseKinds } from '../support/databases.js';
+import { createTenant, type Tenant } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+for (const kind of databaseKinds()) {
+  describe(`the Team page (Chromium, ${kind})`, () => {
+    let server: TestServer;
+    let browser: Browser;
+    let tenant: Tenant;
+    before(async () => {
+      server = await startTestServer(kind);
+      tenant = await createTenant(server.client);
+      await addOperator(server.client, tenant.accountId, 'ann@example.org', undefined, 'Ann Admin', 'admin');
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    for (const size of SIZES) {
+      test(`invite with the keyboard, join through the link, change a role, remove (${size.name})`, async () => {
+        const email = `sam-${size.name}@example.org`;
+        const { page, errors } = await pageAt(browser, server, size, 'ann@example.org');
+        await page.goto(`${server.url}/console/team`);
+        await page.getByRole('heading', { name: 'Invite a teammate' }).waitFor();
+        assert.equal(await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Team' }).getAttribute('aria-current'), 'page');
+
+        // Keyboard alone: the e-mail, Tab to the name, Tab to the role (arrows), Tab to Invite, Enter.
+        await page.getByLabel('E-mail').focus();
+        await page.keyboard.type(email);
+        await page.keyboard.press('Tab');
+        await page.keyboard.type(`Sam ${size.name}`);
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('ArrowDown');
+        assert.equal(await page.getByLabel('Role', { exact: true }).inputValue(), 'designer');
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Invite');
+        await page.keyboard.press('Enter');
+        await page.getByRole('status').getByText(`Sam ${size.name} is invited: send them the link below.`).waitFor();
+        const link = await page.getByLabel('Send this link to them (it works once, for 7 days)').inputValue();
+        assert.match(link, new RegExp(`^${server.url}/console/team#invite=[A-Za-z0-9_-]{43}$`));
+        const row = page.getByRole('row', { name: new RegExp(email) });
+        await row.getByText('invited').waitFor();
+        await page.screenshot({ path: `${SHOTS}/team-${kind}-invited-${size.width}.png`, fullPage: true });
+        assert.deepEqual(await seriousViolations(page), []);
+
+        // The teammate opens the link (no session), chooses a password, then signs in.
+        const invitee = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+        const join = await invitee.newPage();
+        await join.goto(link);
+        await join.getByRole('heading', { name: 'Join the team' }).waitFor();
+        assert.equal(await join.evaluate(() => document.activeElement?.id), 'join-password');
+        await join.keyboard.type('short');
+        await join.keyboard.press('Enter');
+        await join.getByRole('alert').getByText('The password needs at least 8 characters.').waitFor({ state: 'attached' }).catch(() => undefined);
+        await join.getByLabel('Password').fill('sam has a long password');
+        await join.getByRole('button', { name: 'Join' }).click();
+        await join.getByRole('status').getByText(`Welcome! Sign in as ${email} with your new password.`).waitFor();
+        await join.screenshot({ path: `${SHOTS}/team-${kind}-joined-${size.width}.png` });
+        assert.deepEqual(await seriousViolations(join), []);
+        await invitee.close();
+        assert.equal(typeof (await signIn(server.client, email, 'sam has a long password')), 'string');
+        await page.reload();
+        await row.getByText('invited').waitFor({ state: 'detached' });
+
+        // A role changed in place; a removal asks first.
+        await page.getByLabel(`Role of Sam ${size.name}`).selectOption('agent');
+        await page.getByRole('status').getByText(`Sam ${size.name} is now agent.`).waitFor();
+        const op = await server.running.store.operators.byEmail(tenant.accountId, email);
+        assert.equal(op!.role, 'agent');
+        let asked = '';
+        page.once('dialog', (dialog) => {
+          asked = dialog.message();
+          void dialog.accept();
+        });
+        await page.getByRole('button', { name: `Remove Sam ${size.name}` }).click();
+        await page.getByRole('status').getByText(`Sam ${size.name} was removed.`).waitFor();
+        assert.equal(asked, `Remove Sam ${size.name} (${email}) from the team? They can no longer sign in.`);
+        assert.equal(await server.running.store.operators.byEmail(tenant.accountId, email), null);
+        assert.deepEqual(errors, []);
+        await page.context().close();
+      });
+    }
+  });
+}
