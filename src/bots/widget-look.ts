@@ -1,8 +1,7 @@
 // How the web widget looks on a customer's site (issue 37 "Install"): title, colour, greeting,
 // side. The colour carries the widget's white text (header, launcher, the visitor's bubbles), so
 // one too light to read white on (contrast under 4.5:1, WCAG AA) is a problem of the bot file.
-import type { RawProblem } from './rules.js';
-import { isObj } from './walk.js';
+import { isObj, type Segment } from './walk.js';
 
 export const DEFAULT_WIDGET_COLOR = '#1d4ed8';
 
@@ -20,7 +19,7 @@ export function contrastWithWhite(hex: string): number {
   return 1.05 / (luminance(hex) + 0.05);
 }
 
-export function widgetLookProblems(settings: unknown, out: RawProblem[]): void {
+export function widgetLookProblems(settings: unknown, out: { path: Segment[]; message: string }[]): void {
   if (!isObj(settings) || !isObj(settings.channels) || !isObj(settings.channels.web)) return;
   const color = settings.channels.web.color;
   if (typeof color !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(color)) return;

@@ -8,12 +8,20 @@ import { PartType } from '../engine/parts.js';
 import type { ConversationState, ReplyPart } from '../engine/types.js';
 import { STATE_REQUESTED } from './control.js';
 import type { ConversationRecord } from './model.js';
-import type { UserMessage } from './user-turn.js';
+
+/** The parts of a user's message (user-turn.ts UserMessage) that decide whether it is held. */
+export interface HeldInput {
+  command?: string;
+  text?: string;
+  forcedBehaviour?: string;
+  forcedInteraction?: string;
+  forcedBehaviourKey?: string;
+}
 
 export const DEFAULT_WAITING_TEXT = 'A colleague will be with you shortly.';
 
 /** True when this message, in this conversation, is held for the operators instead of running the flow. */
-export function heldForOperators(compiled: CompiledBot, conversation: ConversationRecord, input: UserMessage): boolean {
+export function heldForOperators(compiled: CompiledBot, conversation: ConversationRecord, input: HeldInput): boolean {
   if (conversation.controlState !== STATE_REQUESTED) return false;
   if (compiled.source.settings?.operators?.whileWaiting === 'bot') return false;
   const forced = input.forcedBehaviour !== undefined || input.forcedInteraction !== undefined || input.forcedBehaviourKey !== undefined;

@@ -73,6 +73,9 @@ describe('accessibility of the widget and the console (axe-core, Chromium)', () 
       await log.getByRole('button', { name: 'Browse products', exact: true }).click();
       await log.getByRole('group', { name: /2 cards/ }).waitFor();
       await page.screenshot({ path: `/tmp/shots/ui-a11y-widget-${size.name}.png` });
+      // the widget adds no banner landmark to its host page (issue 37): the page's own header is the only one
+      assert.equal(await page.locator('#colloquy-widget').getByRole('banner').count(), 0);
+      assert.equal(await page.locator('#colloquy-widget').locator('header').count(), 0);
       assert.deepEqual(await scan(page), []);
       await page.context().close();
     });
@@ -82,6 +85,9 @@ describe('accessibility of the widget and the console (axe-core, Chromium)', () 
       await page.goto(`${server.url}/console`);
       await page.getByLabel('E-mail', { exact: true }).waitFor();
       assert.deepEqual(await scan(page), [], 'sign-in');
+      // the sign-in form is in the page's one main landmark (issue 37: it was outside every landmark)
+      assert.equal(await page.getByRole('main').count(), 1);
+      assert.equal(await page.getByRole('main').getByRole('button', { name: 'Sign in' }).count(), 1);
       await page.getByLabel('E-mail', { exact: true }).fill(keys.operatorEmail);
       await page.getByLabel('Password', { exact: true }).fill(keys.operatorPassword);
       await page.getByRole('button', { name: 'Sign in' }).click();

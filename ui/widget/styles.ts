@@ -10,14 +10,14 @@ export const STYLES = `
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 button,input{font:inherit}
 :focus-visible{outline:3px solid var(--c,#1d4ed8);outline-offset:2px}
-header :focus-visible{outline-color:#fff}
+.head :focus-visible{outline-color:#fff}
 .user .bubble :focus-visible{outline-color:#111827}
 .launcher:focus-visible{outline-color:#111827;box-shadow:0 0 0 2px #fff,0 4px 14px rgba(0,0,0,.25)}
 .launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;background:var(--c,#1d4ed8);color:#fff;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}
 .badge{position:absolute;top:-2px;right:-2px;min-width:20px;height:20px;padding:0 5px;border-radius:10px;background:#b91c1c;color:#fff;font-size:12px;line-height:20px;text-align:center}
 .window{position:fixed;right:20px;bottom:88px;z-index:2147483000;width:370px;max-width:calc(100vw - 24px);height:560px;max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:#fff;border-radius:14px;box-shadow:0 10px 36px rgba(0,0,0,.28);overflow:hidden}
-header{display:flex;align-items:center;gap:10px;padding:10px 12px;background:var(--c,#1d4ed8);color:#fff}
-header h2{flex:1;margin:0;font-size:16px;font-weight:600}
+.head{display:flex;align-items:center;gap:10px;padding:10px 12px;background:var(--c,#1d4ed8);color:#fff}
+.head h2{flex:1;margin:0;font-size:16px;font-weight:600}
 .avatar{flex:none;width:32px;height:32px;border-radius:50%;background:#fff;object-fit:cover}
 .initials{display:flex;align-items:center;justify-content:center;color:var(--c,#1d4ed8);font-weight:600;font-size:13px}
 .close{border:0;background:transparent;color:#fff;font-size:26px;line-height:1;cursor:pointer;padding:0 6px}

@@ -65,7 +65,8 @@ export class View {
     this.window = h(
       'section',
       { id: 'cq-window', class: 'window', role: 'dialog', 'aria-labelledby': 'cq-title', hidden: true },
-      h('header', {}, this.avatar, this.title, close),
+      // a div, not <header>: the host page has its own banner landmark, the widget adds none (issue 37)
+      h('div', { class: 'head' }, this.avatar, this.title, close),
       this.offline,
       this.greeting,
       this.scroller,
