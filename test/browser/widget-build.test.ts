@@ -189,7 +189,7 @@ describe('widget build items of issue 15 (Chromium)', () => {
     assert.deepEqual(box, { x: 0, y: 0, width: 390, height: 844 });
     assert.equal(await page.locator('#colloquy-widget .launcher').isVisible(), false);
     assert.equal(await page.locator('#colloquy-widget input').evaluate((i) => getComputedStyle(i).fontSize), '16px');
-    const face = page.locator('#colloquy-widget header .avatar.initials');
+    const face = page.locator('#colloquy-widget .head .avatar.initials');
     await face.waitFor();
     assert.equal(await face.textContent(), 'SD');
     await shot('6-phone');
