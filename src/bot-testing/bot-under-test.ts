@@ -2,8 +2,8 @@
 // validated with the server's rules, ids assigned, compiled by the engine's compiler, and its
 // intent model trained by the same trainer (in this process: no server, no database).
 import fs from 'node:fs';
-import { BotParseError, parseBotDocument } from '../bots/parse.js';
-import { validateBotFile } from '../bots/validate.js';
+import { readBotFile } from '../bots/read.js';
+import type { Problem } from '../bots/problems.js';
 import { assignIds } from '../bots/ids.js';
 import type { BotFile } from '../bots/bot-file.js';
 import { compileBot, type CompiledBot } from '../engine/compile.js';
@@ -27,16 +27,12 @@ export function isProblem<T>(value: T | FileProblem): value is FileProblem {
 
 /** The bot file's text checked as the server checks an upload: its problems, or the file. */
 export function checkBotText(file: string, text: string): BotFile | FileProblem {
-  let document: unknown;
-  try {
-    document = parseBotDocument(text, /\.ya?ml$/i.test(file) ? 'application/yaml' : undefined);
-  } catch (error) {
-    if (error instanceof BotParseError) return { path: file, problems: error.problems.map((p) => ({ at: p.Path, message: p.Message })) } satisfies FileProblem;
-    throw error;
+  const read = readBotFile(text, /\.ya?ml$/i.test(file) ? 'application/yaml' : undefined);
+  if (!read.ok) {
+    const problems = (read.refusal.extra.Problems as Problem[] | undefined) ?? [{ Path: '$', Message: read.refusal.message ?? read.refusal.code }];
+    return { path: file, problems: problems.map((p) => ({ at: p.Path, message: p.Message })) } satisfies FileProblem;
   }
-  const result = validateBotFile(document);
-  if (!result.ok) return { path: file, problems: result.problems.map((p) => ({ at: p.Path, message: p.Message })) } satisfies FileProblem;
-  return assignIds(result.bot);
+  return assignIds(read.bot);
 }
 
 export async function loadBot(file: string): Promise<BotUnderTest | FileProblem> {

@@ -9,8 +9,8 @@ import type { BotFile } from './bot-file.js';
 import { contentOf, mergeSettings, normalizeSettings, toBotFile } from './files.js';
 import { assignIds } from './ids.js';
 import { CloneLinks, type CloneOutcome } from './links.js';
-import { BotParseError, parseBotDocument } from './parse.js';
-import { validateBotFile } from './validate.js';
+import { botOf, readBotFile } from './read.js';
+import { BotFileReader } from './reader.js';
 import { trainModel } from '../understanding/model.js';
 import type { AccountRecord } from '../accounts/model.js';
 import type { BotContent, BotRecord, Publisher } from './model.js';
@@ -28,11 +28,15 @@ export type PublisherView = { Kind: 'operator'; OperatorId: string; Email: strin
 const publisherView = (p: Publisher): PublisherView =>
   p.kind === 'operator' ? { Kind: 'operator', OperatorId: p.operatorId, Email: p.email, Name: p.name } : { Kind: 'account' };
 
+/** The file with ids for what has none, keeping those of `previousDraft` (ids.ts). */
+const withIds = (bot: BotFile, previousDraft?: BotContent): BotFile => assignIds(bot, previousDraft ? ({ ...bot, ...previousDraft } as BotFile) : undefined);
+
 /** A publish; a master's also says what became of each of its clones (api.md section 10). */
 export type Published = BotRecord & { clones?: CloneOutcome[] };
 
 export class BotService {
   private readonly links: CloneLinks;
+  private readonly reader = new BotFileReader();
 
   constructor(
     private readonly store: Store,
@@ -41,18 +45,14 @@ export class BotService {
     this.links = new CloneLinks(store, clock);
   }
 
-  /** Parses and validates a bot file; throws 400 INVALID_BOT listing every problem. */
+  /** Parses and validates a bot file on this thread; throws 400 INVALID_BOT listing every problem. */
   checkFile(raw: unknown, contentType?: string, previousDraft?: BotContent): BotFile {
-    let document: unknown;
-    try {
-      document = parseBotDocument(raw as string | object, contentType);
-    } catch (error) {
-      if (error instanceof BotParseError) throw new AppError('INVALID_BOT', undefined, { Problems: error.problems });
-      throw error;
-    }
-    const result = validateBotFile(document);
-    if (!result.ok) throw new AppError('INVALID_BOT', `The bot file has ${result.problems.length} problem(s).`, { Problems: result.problems });
-    return assignIds(result.bot, previousDraft ? ({ ...result.bot, ...previousDraft } as BotFile) : undefined);
+    return withIds(botOf(readBotFile(raw, contentType)), previousDraft);
+  }
+
+  /** checkFile for a request's body: a large one is read off the request thread (reader.ts). */
+  async readFile(raw: unknown, contentType?: string, previousDraft?: BotContent): Promise<BotFile> {
+    return withIds(await this.reader.read(raw, contentType), previousDraft);
   }
 
   /** Creates a bot from a file; it is published at once (Version 1) so it can chat right away. */
@@ -109,7 +109,7 @@ export class BotService {
   async replaceDraft(bot: BotRecord, raw: unknown, contentType: string | undefined, ifMatch: number | null): Promise<BotRecord> {
     if (ifMatch !== null && ifMatch !== bot.version) throw new AppError('VERSION_MISMATCH', undefined, { Version: bot.version });
     const previous = (await this.store.bots.draft(bot.id)) ?? undefined;
-    const file = this.checkFile(raw, contentType, previous);
+    const file = await this.readFile(raw, contentType, previous);
     // A referenced clone may not change linked behaviours (409); its own ones are recorded.
     const own = await this.links.ownAfterEdit(bot, previous, contentOf(file));
     return this.edit(bot, async (tx, next) => {

@@ -8,6 +8,8 @@ import type { Principal } from '../auth/authenticate.js';
 import { AppError } from '../shared/errors.js';
 import { mayHoldSurrogates, wellFormed } from '../shared/well-formed.js';
 import { normalizeMembers } from './request-members.js';
+import { UnparsedJson } from '../bots/parse.js';
+import { OFF_THREAD_CHARS } from '../bots/reader.js';
 import { installErrorHandling } from './errors.js';
 import { installAccessControl } from './access.js';
 import { installResponses } from './responses.js';
@@ -156,6 +158,9 @@ function installBodyParsers(app: App): void {
   // An empty body is read as {} (api.md Conventions: on the chat endpoints that is a RESET).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body as string).trim() === '') return done(null, {});
+    // A large bot file is parsed, as JSON with these same rules, off the request thread (bots/reader.ts):
+    // the routes that take one are those whose body limit is the bot files' (issue 35)
+    if (request.routeOptions.bodyLimit === BOT_FILE_BODY_LIMIT && (body as string).length > OFF_THREAD_CHARS) return done(null, new UnparsedJson(body as string));
     // a lone surrogate escape ("\ud800") becomes U+FFFD here, for every JSON body (decisions.md)
     defaultJson(request, body as string, (error, parsed) => (error ? done(error, undefined) : done(null, mayHoldSurrogates(body as string) ? wellFormed(parsed) : parsed)));
   });

@@ -53,6 +53,7 @@ export const errorCatalogue = {
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
   UNAVAILABLE: { status: 503, message: 'The database does not answer.' },
   TRAINING_BUSY: { status: 503, message: 'Too many intent models are waiting to be trained; try again in a few seconds.' },
+  BOT_FILE_BUSY: { status: 503, message: 'Too many large bot files are waiting to be read; try again in a few seconds.' },
   KNOWLEDGE_BUSY: { status: 503, message: 'Too many documents are waiting to be indexed; try again in a few seconds.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -42,7 +42,7 @@ export function botRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
   const botFileRoute = { ...account, bodyLimit: BOT_FILE_BODY_LIMIT };
   // What every edit of a bot answers, and the errors an edit can meet.
-  const edits = { response: { 200: EditedBot }, errors: ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED'] as const };
+  const edits = { response: { 200: EditedBot }, errors: ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED', 'BOT_FILE_BUSY'] as const };
   const owned = (request: FastifyRequest) => s.bots.owned(accountOf(request), (request.params as { APIKey: string }).APIKey);
 
   app.get('/bots', { ...account, schema: { ...account.schema, summary: "The account's bots", response: { 200: BotList } } }, async (request) => {
@@ -64,9 +64,9 @@ export function botRoutes(app: App, s: Services): void {
     };
   });
 
-  const createSchema = { ...account.schema, body: AnyBotFile, response: { 201: CreatedBot }, errors: ['INVALID_BOT', 'LIMIT_EXCEEDED', ...TRAINING_ERRORS] as const };
+  const createSchema = { ...account.schema, body: AnyBotFile, response: { 201: CreatedBot }, errors: ['INVALID_BOT', 'LIMIT_EXCEEDED', 'BOT_FILE_BUSY', ...TRAINING_ERRORS] as const };
   const create = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const file = s.bots.checkFile(request.body, request.headers['content-type']);
+    const file = await s.bots.readFile(request.body, request.headers['content-type']);
     const bot = await s.bots.create(accountOf(request), file);
     return reply.status(201).send({ APIKey: bot.apiKey, APISecret: bot.apiSecret, Version: bot.version });
   };

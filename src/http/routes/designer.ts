@@ -31,7 +31,7 @@ const DiffQuery = Type.Object(
   { additionalProperties: false },
 );
 const RollbackBody = Type.Object({ Version: VersionNumber() }, { additionalProperties: false });
-const EDIT_ERRORS = ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED'] as const;
+const EDIT_ERRORS = ['BOT_NOT_FOUND', 'INVALID_BOT', 'VERSION_MISMATCH', 'BEHAVIOUR_LINKED', 'LIMIT_EXCEEDED', 'BOT_FILE_BUSY'] as const;
 
 /** Who is asking, and who a publish they make is recorded as. */
 interface Caller {
