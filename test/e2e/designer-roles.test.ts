@@ -77,9 +77,22 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'DELETE /console/api/bots/{botId}/knowledge/{SourceId}': { area: 'design', allowed: 400 },
   'POST /console/api/bots/{botId}/knowledge/search': { area: 'design', allowed: 400 },
   'POST /console/api/bots/{botId}/knowledge/ask': { area: 'design', allowed: 400 },
+  // making bots and putting them on a website (issue 37) are the designer's
+  'GET /console/api/bot-templates': { area: 'design', allowed: 200 },
+  'POST /console/api/bots': { area: 'design', allowed: 400 },
+  'POST /console/api/bots/{botId}/duplicate': { area: 'design', allowed: 400 },
+  'PATCH /console/api/bots/{botId}': { area: 'design', allowed: 400 },
+  'DELETE /console/api/bots/{botId}': { area: 'design', allowed: 400 },
+  'GET /console/api/bots/{botId}/install': { area: 'design', allowed: 200 },
+  // everyone sees the team; only an admin changes it (issue 37)
+  'GET /console/api/team': { area: 'any', allowed: 200 },
+  'POST /console/api/team': { area: 'account', allowed: 400 },
+  'POST /console/api/team/{operatorId}/invite': { area: 'account', allowed: 400 },
+  'PATCH /console/api/team/{operatorId}': { area: 'account', allowed: 400 },
+  'DELETE /console/api/team/{operatorId}': { area: 'account', allowed: 400 },
 };
-/** Signing in and out needs no session. */
-const OPEN = new Set(['POST /console/api/login', 'POST /console/api/logout']);
+/** Signing in and out, and joining through an invitation link, need no session. */
+const OPEN = new Set(['POST /console/api/login', 'POST /console/api/logout', 'POST /console/api/team/join']);
 
 for (const kind of databaseKinds()) {
   describe(`console roles (${kind})`, () => {

@@ -50,6 +50,7 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     userid: ours.userId,
     cannedId: ours.cannedId,
     teamId: ours.teamId,
+    operatorId: ours.operatorId,
     mode: 'view',
     hours: '1',
     Version: '1',
@@ -94,6 +95,11 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     'PUT /console/api/me/avatar': { AvatarUrl: null },
     'POST /console/api/bots/{botId}/broadcasts': { Name: 'Sale', Behaviour: 'Main', Audience: { UserIds: [ours.userId] } },
     'POST /console/api/bots/{botId}/broadcasts/preview': { Audience: { UserIds: [ours.userId] } },
+    'POST /console/api/bots': { Name: 'Made by the test', TemplateId: 'empty' },
+    'POST /console/api/bots/{botId}/duplicate': { Name: 'A copy' },
+    'PATCH /console/api/bots/{botId}': { Name: 'Renamed' },
+    'POST /console/api/team': { Email: 'invited-by-test@example.org', Role: 'agent' },
+    'PATCH /console/api/team/{operatorId}': { Role: 'agent' },
   };
   let body = bodies[l];
   if (body === undefined && carriesBody(route)) {
@@ -214,6 +220,7 @@ for (const kind of databaseKinds()) {
         if (access === 'session' && has(route, 'botId')) return { status: 404, code: has(route, 'userId') ? 'CONVERSATION_NOT_FOUND' : 'BOT_NOT_FOUND' };
         if (access === 'session' && has(route, 'cannedId')) return { status: 404, code: 'CANNED_RESPONSE_NOT_FOUND' };
         if (access === 'session' && has(route, 'teamId')) return { status: 404, code: 'TEAM_NOT_FOUND' };
+        if (access === 'session' && has(route, 'operatorId')) return { status: 404, code: 'OPERATOR_NOT_FOUND' };
         if (l === 'POST /web/{key}/messages' || l === 'POST /web/{key}/typing' || l === 'GET /web/{key}/events' || l === 'GET /web/{key}/queue') return { status: 404, code: 'CONVERSATION_NOT_FOUND' };
         if (l === 'POST /share/{code}/api/messages') return { status: 403, code: 'SHARE_READ_ONLY' };
         if (access === 'platform') return { status: 404, code: 'NOT_FOUND' };

@@ -33,6 +33,8 @@ export interface Party {
   cannedId: string;
   /** a team of the account's operators (console) */
   teamId: string;
+  /** the signed-in operator's id (the Team page's routes name operators) */
+  operatorId: string;
   /** GET /bots/{key} right after creation: a 2xx that changed the bot calls for a new party */
   draft: unknown;
 }
@@ -102,6 +104,7 @@ export class World {
       botId: party.botId,
       cannedId: party.cannedId,
       teamId: party.teamId,
+      operatorId: party.operatorId,
       tokens: { admin: ADMIN_TOKEN, account: party.tenant.accountToken, bot: party.tenant.botToken },
     };
   }
@@ -138,7 +141,7 @@ export class World {
     const web = await c.post(`/web/${webKey}/conversation`, {});
     expectStatus(web, 200, 'start the web conversation');
     const operatorEmail = `${label}-${n}@example.org`;
-    await addOperator(c, tenant.accountId, operatorEmail, PASSWORD);
+    const operatorId = (await addOperator(c, tenant.accountId, operatorEmail, PASSWORD)).OperatorId;
     const cookie = await signIn(c, operatorEmail, PASSWORD, tenant.accountId);
     const share = await c.post('/custom/share', { UserId: userId, Mode: 'view', Hours: 24 }, { token: tenant.botToken });
     expectStatus(share, 200, 'create a share link');
@@ -162,6 +165,7 @@ export class World {
       shareCode: String(share.body.Url).split('/share/')[1],
       cannedId: String(canned.body.CannedId),
       teamId: String(team.body.TeamId),
+      operatorId,
       draft: draft.body,
     };
   }

@@ -34,6 +34,7 @@ export interface RouteContext {
   cannedId?: string;
   /** a team of the account (console routes carry its id in the path) */
   teamId?: string;
+  operatorId?: string;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -57,6 +58,7 @@ function parameterValue(name: string, context: RouteContext): string {
     ...(context.botId ? { botid: context.botId } : {}),
     ...(context.cannedId ? { cannedid: context.cannedId } : {}),
     ...(context.teamId ? { teamid: context.teamId } : {}),
+    ...(context.operatorId ? { operatorid: context.operatorId } : {}),
   };
   return encodeURIComponent(values[name.toLowerCase()] ?? 'hostile-param');
 }
@@ -137,7 +139,7 @@ export type RouteAccess = 'open' | 'admin' | 'account' | 'bot' | 'apihook' | 'ac
 
 export function accessOf(route: Pick<RouteInfo, 'method' | 'template'>): RouteAccess {
   const path = route.template;
-  if (['/health', '/metrics', '/schema/bot.json', '/schema/bot-test.json', '/authorization/integration', '/console/api/login', '/console/api/logout'].includes(path)) return 'open';
+  if (['/health', '/metrics', '/schema/bot.json', '/schema/bot-test.json', '/authorization/integration', '/console/api/login', '/console/api/logout', '/console/api/team/join'].includes(path)) return 'open';
   if (path.startsWith('/admin/')) return 'admin';
   if (/^\/bots\/\{[^}]+\}\/deliveries(\/|$)/.test(path)) return 'accountOrBot';
   if (path === '/bots/backup') return 'bot';
