@@ -18,7 +18,7 @@ const botCount = Number(process.argv[3] ?? 10);
 const page = Buffer.from(longDocument(10 * 1024 * 1024).slice(0, 10 * 1024 * 1024 - 1024));
 
 let served = 0;
-const site = http.createServer((req, res) => {
+const site = http.createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': page.byteLength });
   // in 64 KiB writes, counted as the socket takes them: a client that stops reading stops the count
   let at = 0;
