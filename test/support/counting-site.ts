@@ -2,7 +2,7 @@
 // each path got and the body bytes the socket took, so a test can show a page was not fetched, or
 // not read past a limit. Paths:
 //   /page            a small text page
-//   /blank/N         N bytes of text/plain (one word, then spaces: cheap to index), with Content-Length
+//   /blank/N         N bytes of text/plain (a word, then spaces: cheap to index), with a Content-Length
 //   /stream/N        N bytes of text/plain without a Content-Length, 64 KiB a turn of the event loop
 //   /declared/N      a Content-Length of N and then no body until the client hangs up
 //   /hold            a text page whose body waits for release()
@@ -22,7 +22,8 @@ export interface CountingSite {
   close(): Promise<void>;
 }
 
-const CHUNK = Buffer.alloc(64 * 1024, ' ');
+// a word, then spaces: text, but only one passage to index
+const CHUNK = Buffer.concat([Buffer.from('harbour'), Buffer.alloc(64 * 1024 - 7, ' ')]);
 
 export async function startCountingSite(): Promise<CountingSite> {
   const hits = new Map<string, number>();
