@@ -2,8 +2,8 @@
 // 10 MiB (minus 1 KiB, under the source limit, with a Content-Length); a `colloquy serve` child
 // (SQLite in a temporary folder) gets CONCURRENCY adds at once, spread over BOTS bots. Measured:
 // wall time until every add answered, the answers by status and Code, the bytes the site served,
-// the server's RSS before / at its peak (VmHWM) / after, and /health's latency polled every 20 ms
-// during the burst. `npx tsx bench/knowledge-url.ts [CONCURRENCY=40] [BOTS=10]`.
+// the server's RSS before / at its peak (VmHWM) / when the last add answered / once indexing is
+// over, /health's latency polled every 20 ms during the burst, and how the sources taken ended. `npx tsx bench/knowledge-url.ts [CONCURRENCY=40] [BOTS=10]`.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -69,19 +69,32 @@ try {
   const wallMs = performance.now() - started;
   polling = false;
   await poller;
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const rssAfterBurst = status('VmRSS');
 
   const byAnswer = new Map<string, number>();
   for (const a of answers) {
     const key = `${a.status} ${a.body?.Code ?? a.body?.Status ?? ''}${a.body?.Limit ? ` ${a.body.Limit}` : ''}`;
     byAnswer.set(key, (byAnswer.get(key) ?? 0) + 1);
   }
+  // where the sources that were taken ended once indexing is over (a full indexing queue fails them)
+  const ended = new Map<string, number>();
+  for (const t of tenants) {
+    for (let i = 0; i < 360; i++) {
+      const list = (await node.client.get(`/bots/${t.botKey}/knowledge`, { token: t.accountToken })).body.Result as Array<{ Status: string }>;
+      if (list.every((s) => s.Status !== 'indexing') || i === 359) {
+        for (const s of list) ended.set(s.Status, (ended.get(s.Status) ?? 0) + 1);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
   latencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
     concurrency, bots: botCount, wallMs: Math.round(wallMs),
     answers: Object.fromEntries(byAnswer),
+    sourcesEnded: Object.fromEntries(ended),
     servedMiB: Math.round(served / 1024 / 102.4) / 10,
-    rssMb: { before: Math.round(rssBefore), peak: Math.round(status('VmHWM')), after: Math.round(status('VmRSS')) },
+    rssMb: { before: Math.round(rssBefore), peak: Math.round(status('VmHWM')), afterBurst: Math.round(rssAfterBurst), afterIndexing: Math.round(status('VmRSS')) },
     healthMs: { polls: latencies.length, p50: Math.round(latencies[Math.floor(latencies.length / 2)]), p99: Math.round(latencies[Math.floor(latencies.length * 0.99)]), max: Math.round(latencies[latencies.length - 1]) },
   }));
 } finally {
