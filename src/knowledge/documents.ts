@@ -6,6 +6,7 @@
 import { AppError } from '../shared/errors.js';
 import type { SourceKind } from './model.js';
 import type { ReadableInput } from './reading.js';
+import { decodeUtf8InSlices, NotUtf8Error } from '../shared/utf8-slices.js';
 
 export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 
@@ -34,7 +35,6 @@ export interface SourceDocument {
 }
 
 const EXTENSIONS: Record<string, 'text' | 'html' | 'pdf' | 'docx'> = { txt: 'text', md: 'text', markdown: 'text', html: 'html', htm: 'html', pdf: 'pdf', docx: 'docx' };
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export const tooLarge = () =>
   new AppError('PAYLOAD_TOO_LARGE', `A knowledge source holds at most ${MAX_SOURCE_BYTES} bytes.`, { Limit: 'KnowledgeSourceBytes', Max: MAX_SOURCE_BYTES });
@@ -47,7 +47,7 @@ export function checkOneDocument(body: SourceBody): void {
 }
 
 /** A body's document (checkOneDocument first); a Url source comes through fileDocument. */
-export function documentOf(body: SourceBody): SourceDocument {
+export async function documentOf(body: SourceBody): Promise<SourceDocument> {
   if (body.Upload !== undefined) return uploaded(body.Upload, body.Name);
   const name = body.Name?.trim() ?? '';
   if (name === '') throw new AppError('MISSING_FIELD', 'Name is required.', { Field: 'Name' });
@@ -71,7 +71,7 @@ export function documentOf(body: SourceBody): SourceDocument {
 }
 
 /** A file: its kind by extension (415 for any other), its name the Name field or the file's own. */
-function uploaded(file: Upload, givenName: string | undefined): SourceDocument {
+function uploaded(file: Upload, givenName: string | undefined): Promise<SourceDocument> {
   const dot = file.fileName.lastIndexOf('.');
   const kind = dot < 0 ? undefined : EXTENSIONS[file.fileName.slice(dot + 1).toLowerCase()];
   if (kind === undefined) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Upload a .txt, .md, .html, .pdf or .docx file.');
@@ -81,18 +81,17 @@ function uploaded(file: Upload, givenName: string | undefined): SourceDocument {
 }
 
 /** A file's bytes as a document of its kind (an upload, or a fetched page with `url`). */
-export function fileDocument(name: string, kind: 'text' | 'html' | 'pdf' | 'docx', data: Buffer, url: string | null): SourceDocument {
+export async function fileDocument(name: string, kind: 'text' | 'html' | 'pdf' | 'docx', data: Buffer, url: string | null): Promise<SourceDocument> {
   const bytes = data.byteLength;
   if (bytes > MAX_SOURCE_BYTES) throw tooLarge();
   if (bytes === 0) throw emptyDocument();
   const sourceKind = url === null ? kind : 'url';
   if (kind === 'pdf' || kind === 'docx') return { name, kind: sourceKind, input: { kind, data }, bytes, url };
-  let text: string;
-  try {
-    text = utf8.decode(data);
-  } catch {
-    throw new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: the file is not UTF-8 text.');
-  }
-  if (text.trim() === '') throw emptyDocument();
+  // up to 10 MiB: decoded in slices between other requests (utf8-slices.ts, issue 35)
+  const { text, blank } = await decodeUtf8InSlices(data).catch((error: unknown) => {
+    if (error instanceof NotUtf8Error) throw new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: the file is not UTF-8 text.');
+    throw error;
+  });
+  if (blank) throw emptyDocument();
   return { name, kind: sourceKind, input: kind === 'html' ? { kind, html: text } : { kind, text }, bytes, url };
 }

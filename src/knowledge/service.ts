@@ -12,7 +12,8 @@ import type { Store } from '../store/index.js';
 import type { HybridSearch } from './hybrid-search.js';
 import type { Indexer } from './indexer.js';
 import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord } from './model.js';
-import { checkOneDocument, documentOf, fileDocument, MAX_SOURCE_BYTES, type SourceBody, type SourceDocument } from './documents.js';
+import { checkOneDocument, documentOf, fileDocument, MAX_SOURCE_BYTES, tooLarge, type SourceBody, type SourceDocument } from './documents.js';
+import { UrlFetchSlots } from './url-fetch-slots.js';
 import { checkedUrl, fetchPage } from './url-source.js';
 import type { Passage } from './passages.js';
 import { DocumentError, type ReadableInput } from './reading.js';
@@ -78,12 +79,13 @@ export class KnowledgeService {
   private readonly limits: KnowledgeLimits = { sources: KNOWLEDGE_LIMITS.sources, bytes: KNOWLEDGE_LIMITS.botBytes };
   /** background indexings still running (tests and shutdown wait for them) */
   private readonly pending = new Set<Promise<void>>();
+  private readonly urlSlots = new UrlFetchSlots();
 
   constructor(private readonly deps: KnowledgeDeps) {}
 
   async add(bot: BotRecord, body: SourceBody): Promise<SourceView> {
     this.refuseClone(bot);
-    const document = await this.documentOf(body);
+    const document = await this.documentOf(bot, body, null);
     const now = this.deps.clock.now();
     const source: SourceRecord = {
       id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.kind, url: document.url, status: 'indexing', error: null,
@@ -109,7 +111,7 @@ export class KnowledgeService {
 
   async replace(bot: BotRecord, id: string, body: SourceBody): Promise<SourceView> {
     this.refuseClone(bot);
-    const document = await this.documentOf(body);
+    const document = await this.documentOf(bot, body, id);
     const change = { name: document.name, kind: document.kind, url: document.url, bytes: document.bytes, now: this.deps.clock.now() };
     if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
       const passages = await this.cut(document.input);
@@ -195,14 +197,29 @@ export class KnowledgeService {
     }
   }
 
-  /** The body's document; a Url is fetched here, once, before anything is written. */
-  private async documentOf(body: SourceBody): Promise<SourceDocument> {
+  /**
+   * The body's document; a Url is fetched here, once, before anything is written: in one of the
+   * node's and the bot's fetch slots (url-fetch-slots.ts), after the bot's limits are checked, and
+   * only up to the room the bot has left (issue 35). The adding transaction checks them again.
+   */
+  private async documentOf(bot: BotRecord, body: SourceBody, replacing: string | null): Promise<SourceDocument> {
     checkOneDocument(body);
     if (body.Url === undefined) return documentOf(body);
     const url = checkedUrl(body.Url);
-    const page = await fetchPage(url, { allowPrivateNetwork: this.deps.allowPrivateNetwork });
-    const name = body.Name?.trim() || page.url.slice(0, 200);
-    return fileDocument(name, page.kind, page.data, page.url);
+    return this.urlSlots.run(bot.id, async () => {
+      if (replacing !== null) await this.mustGet(bot.id, replacing);
+      const used = await this.deps.store.knowledge.usage(bot.id, replacing ?? '');
+      if (replacing === null && used.sources + 1 > KNOWLEDGE_LIMITS.sources) throw overLimit('sources');
+      const room = KNOWLEDGE_LIMITS.botBytes - used.bytes;
+      if (room <= 0) throw overLimit('bytes');
+      const page = await fetchPage(url, {
+        allowPrivateNetwork: this.deps.allowPrivateNetwork,
+        maxBytes: Math.min(MAX_SOURCE_BYTES, room),
+        tooLarge: (declared) => (room >= MAX_SOURCE_BYTES || (declared ?? 0) > MAX_SOURCE_BYTES ? tooLarge() : overLimit('bytes')),
+      });
+      const name = body.Name?.trim() || page.url.slice(0, 200);
+      return fileDocument(name, page.kind, page.data, page.url);
+    });
   }
 
   private async cut(input: ReadableInput): Promise<Passage[]> {
@@ -242,6 +259,10 @@ export class KnowledgeService {
 }
 
 function refuseOver(hit: 'sources' | 'bytes' | null): void {
-  if (hit === 'sources') throw new AppError('LIMIT_EXCEEDED', `A bot holds at most ${KNOWLEDGE_LIMITS.sources} knowledge sources.`, { Limit: 'KnowledgeSources', Max: KNOWLEDGE_LIMITS.sources });
-  if (hit === 'bytes') throw new AppError('LIMIT_EXCEEDED', `A bot's knowledge sources hold at most ${KNOWLEDGE_LIMITS.botBytes} bytes of text.`, { Limit: 'KnowledgeBytes', Max: KNOWLEDGE_LIMITS.botBytes });
+  if (hit !== null) throw overLimit(hit);
+}
+
+function overLimit(hit: 'sources' | 'bytes'): AppError {
+  if (hit === 'sources') return new AppError('LIMIT_EXCEEDED', `A bot holds at most ${KNOWLEDGE_LIMITS.sources} knowledge sources.`, { Limit: 'KnowledgeSources', Max: KNOWLEDGE_LIMITS.sources });
+  return new AppError('LIMIT_EXCEEDED', `A bot's knowledge sources hold at most ${KNOWLEDGE_LIMITS.botBytes} bytes of text.`, { Limit: 'KnowledgeBytes', Max: KNOWLEDGE_LIMITS.botBytes });
 }

@@ -2,7 +2,9 @@
 // added or replaced, never again and never on a document's say. The address is the user's, so it
 // goes through callApi's guard (integrations/http-call.ts): http(s) only, public addresses only
 // (vetted in the connection's own DNS lookup), no redirects followed, one deadline, and a body read
-// only up to the source limit. What came back is then read like an upload of its type.
+// only up to `maxBytes` (the source limit, or the room the bot has left: issue 35), refused before
+// any of it is read when its Content-Length says more. What came back is then read like an upload
+// of its type.
 import { fetch } from 'undici';
 import { isPrivateLiteralUrl, outboundDispatcher, readCapped } from '../integrations/http-call.js';
 import { AppError } from '../shared/errors.js';
@@ -42,7 +44,18 @@ export function checkedUrl(text: string): URL {
   return url;
 }
 
-export async function fetchPage(url: URL, options: { allowPrivateNetwork: boolean; timeoutMs?: number }): Promise<FetchedPage> {
+export interface FetchOptions {
+  allowPrivateNetwork: boolean;
+  timeoutMs?: number;
+  /** bytes read at most (default the source limit); past them `tooLarge(declared)` is thrown */
+  maxBytes?: number;
+  /** the refusal past maxBytes, given the size the page declared or null when it was counted while reading */
+  tooLarge?: (declared: number | null) => AppError;
+}
+
+export async function fetchPage(url: URL, options: FetchOptions): Promise<FetchedPage> {
+  const maxBytes = options.maxBytes ?? MAX_SOURCE_BYTES;
+  const overMax = options.tooLarge ?? (() => tooLarge());
   // an IP literal never reaches the guarded DNS lookup: vetted here
   if (!options.allowPrivateNetwork && isPrivateLiteralUrl(url.href)) throw unreadable('the address is not a public one');
   const abort = new AbortController();
@@ -68,8 +81,14 @@ export async function fetchPage(url: URL, options: { allowPrivateNetwork: boolea
       await res.body?.cancel().catch(() => {});
       throw unreadable(`the page is of type ${type === '' ? 'unknown' : JSON.stringify(type.slice(0, 100))}, not HTML, text, PDF or DOCX`);
     }
-    const data = await readCapped(res.body, MAX_SOURCE_BYTES);
-    if (data === null) throw tooLarge();
+    // a compressed body's length says nothing of the text: only an unencoded one is refused on it
+    const declared = res.headers.get('content-encoding') === null ? Number(res.headers.get('content-length') ?? NaN) : NaN;
+    if (declared > maxBytes) {
+      await res.body?.cancel().catch(() => {});
+      throw overMax(declared);
+    }
+    const data = await readCapped(res.body, maxBytes);
+    if (data === null) throw overMax(null);
     return { url: url.href, kind, data };
   } catch (error) {
     if (error instanceof AppError) throw error;

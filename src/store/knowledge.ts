@@ -67,13 +67,18 @@ export function knowledgeRepository(db: Queryable) {
   const lockBot = async (botId: string) => {
     if (db.dialect === 'postgres') await db.get('SELECT id FROM bots WHERE id = $1 FOR UPDATE', [botId]);
   };
-  const limitHit = async (botId: string, exceptId: string, bytes: number, limits: KnowledgeLimits, adding: boolean): Promise<LimitHit> => {
+  /** How many sources and bytes a bot holds, `exceptId` (the one being replaced) aside. */
+  const usage = async (botId: string, exceptId: string): Promise<{ sources: number; bytes: number }> => {
     const row = await db.get<{ n: number; total: number | null }>(
       'SELECT COUNT(*) AS n, SUM(bytes) AS total FROM knowledge_sources WHERE bot_id = $1 AND id <> $2',
       [botId, exceptId],
     );
-    if (adding && Number(row?.n ?? 0) + 1 > limits.sources) return 'sources';
-    return Number(row?.total ?? 0) + bytes > limits.bytes ? 'bytes' : null;
+    return { sources: Number(row?.n ?? 0), bytes: Number(row?.total ?? 0) };
+  };
+  const limitHit = async (botId: string, exceptId: string, bytes: number, limits: KnowledgeLimits, adding: boolean): Promise<LimitHit> => {
+    const used = await usage(botId, exceptId);
+    if (adding && used.sources + 1 > limits.sources) return 'sources';
+    return used.bytes + bytes > limits.bytes ? 'bytes' : null;
   };
 
   /** A source's passages, a batch at a time. */
@@ -117,6 +122,8 @@ export function knowledgeRepository(db: Queryable) {
 
   return {
     swapIn,
+    /** Read outside the adding transaction (a Url source's room before its fetch: issue 35); the transaction checks again. */
+    usage,
 
     /** Adds an `indexing` source unless the bot would go over a limit (run in a transaction). */
     async insert(source: SourceRecord, limits: KnowledgeLimits): Promise<LimitHit> {
