@@ -23,13 +23,13 @@
 // and p99 of that window, the server's RSS and heap. At the end a table per kind of traffic and
 // the memory growth between the first and the last minute. Exit status 1 when any request got a
 // 5xx or no answer, a webhook call was not signed right, or the server died; 2 for bad flags.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { growthLines, tableSizes } from './soak-tables.js';
+import { createPgDatabase } from './pg-database.js';
 import { installCleanup, killAllChildren, onCleanup, runCleanups, startChild, type Child } from './children.js';
 import { failed, Recorder, summaryTable, windowLine } from './soak-stats.js';
 import { ADMIN_TOKEN, call, Receiver, runTraffic, seed } from './soak-traffic.js';
@@ -72,32 +72,6 @@ function parseOptions(argv: string[]) {
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
-/** A database for the run on the local PostgreSQL, dropped however the run ends. */
-async function createPgDatabase(serverUrl: string): Promise<string> {
-  const name = `colloquy_soak_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  onCleanup(async () => {
-    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
-    await client.connect();
-    try {
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      say(`database ${name} dropped`);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  say(`database ${name} created on 127.0.0.1`);
-  return url.toString();
-}
-
 async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   const durationMs = options.minutes * 60_000;
   // the run, plus seeding and shutting down; past that, everything is killed
@@ -108,7 +82,7 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   onCleanup(() => receiver.close());
   const provider = await SoakProvider.start();
   onCleanup(() => provider.close());
-  const databaseUrl = options.postgres ? await createPgDatabase(options.pgUrl) : null;
+  const databaseUrl = options.postgres ? await createPgDatabase(options.pgUrl, 'colloquy_soak', say) : null;
   const population = `${options.users} conversations a bot, ${Number.isFinite(options.visitors) ? `at most ${options.visitors} web visitors` : 'new web visitors arriving'}`;
   say(`Colloquy soak: ${options.minutes} min at ${options.rate} requests/s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${population}, data in ${tmp}`);
 
