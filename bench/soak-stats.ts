@@ -43,13 +43,8 @@ export class Recorder {
 
   /** The server's resident memory (from /proc, as the kernel counts it) and V8 heap (from /metrics). */
   async sampleMemory(pid: number, base: string): Promise<MemorySample | null> {
-    let rssBytes: number;
-    try {
-      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      rssBytes = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) * 1024;
-    } catch {
-      return null; // the process is gone
-    }
+    let rssBytes = rssOf(pid);
+    if (rssBytes === null) return null; // the process is gone
     let heapBytes: number | null = null;
     try {
       const text = await (await fetch(`${base}/metrics`)).text();
@@ -62,6 +57,16 @@ export class Recorder {
     const sample = { at: this.now(), rssBytes, heapBytes };
     this.memory.push(sample);
     return sample;
+  }
+}
+
+/** A process's resident memory in bytes, from /proc as the kernel counts it (NaN when unreadable); null when it is gone. */
+export function rssOf(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) * 1024;
+  } catch {
+    return null;
   }
 }
 

@@ -18,13 +18,17 @@ export interface Call {
   body: any;
 }
 
-/** One request, recorded (kind, status, Code, latency); network failures are status 0. */
-export async function call(recorder: Recorder, kind: string, base: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Call> {
+/**
+ * One request, recorded (kind, status, Code, latency); network failures are status 0. `body` is
+ * sent as JSON, `raw` as it is (a YAML text with its content type in `headers`, a multipart form).
+ */
+export async function call(recorder: Recorder, kind: string, base: string, method: string, path: string, options: { body?: unknown; raw?: string | FormData; headers?: Record<string, string> } = {}): Promise<Call> {
   const started = performance.now();
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   try {
-    const res = await fetch(base + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(30_000) });
+    const sent = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    const res = await fetch(base + path, { method, headers, body: sent, signal: AbortSignal.timeout(30_000) });
     const text = await res.text();
     let body: any = null;
     try {
@@ -165,7 +169,7 @@ export async function seed(recorder: Recorder, base: string, botFile: URL, recei
 const TEXTS = ['hello', 'Where is my order?', 'restart', 'Track an order', 'I want a refund', 'start over', 'thanks!', '42'];
 
 /** Runs `step` until `until` (performance.now()), one step every `intervalMs` at most. */
-async function paced(until: number, intervalMs: number, step: () => Promise<void>): Promise<void> {
+export async function paced(until: number, intervalMs: number, step: () => Promise<void>): Promise<void> {
   while (performance.now() < until) {
     const started = performance.now();
     await step();

@@ -1,7 +1,9 @@
 // npm run soak [-- flags]: one Colloquy node under mixed traffic for a set time, to find what only
 // time shows (errors that come late, latency that creeps, memory or a database that grows). The
 // traffic includes intents, entities and AI steps against a provider that sometimes answers far
-// past the size cap (bench/soak-understanding.ts); the database's size is sampled with memory.
+// past the size cap (bench/soak-understanding.ts), and bot-file saves (JSON and YAML) and small
+// document uploads (bench/soak-files.ts); the database's size is sampled with memory, and /health
+// is probed every 100 ms (p50, p99, max in the summary).
 //
 //   --minutes N     how long the traffic runs (default 10; fractions allowed, e.g. 0.5)
 //   --rate N        requests a second, all kinds together (default 40; the two console event
@@ -23,21 +25,24 @@
 // and p99 of that window, the server's RSS and heap. At the end a table per kind of traffic and
 // the memory growth between the first and the last minute. Exit status 1 when any request got a
 // 5xx or no answer, a webhook call was not signed right, or the server died; 2 for bad flags.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { growthLines, tableSizes } from './soak-tables.js';
+import { createPgDatabase } from './pg-database.js';
 import { installCleanup, killAllChildren, onCleanup, runCleanups, startChild, type Child } from './children.js';
 import { failed, Recorder, summaryTable, windowLine } from './soak-stats.js';
 import { ADMIN_TOKEN, call, Receiver, runTraffic, seed } from './soak-traffic.js';
+import { seedFiles, filesWorker } from './soak-files.js';
+import { HealthProbe, healthLine } from './health-probe.js';
 import { seedUnderstanding, SoakProvider, understandingWorker } from './soak-understanding.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BOT_FILE = new URL('../assets/support.bot.json', import.meta.url);
 const MEMORY_EVERY_MS = 5000;
+const HEALTH_EVERY_MS = 100;
 
 function parseOptions(argv: string[]) {
   const valued = new Set(['--minutes', '--rate', '--every', '--pg-url', '--users', '--visitors']);
@@ -72,32 +77,6 @@ function parseOptions(argv: string[]) {
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
-/** A database for the run on the local PostgreSQL, dropped however the run ends. */
-async function createPgDatabase(serverUrl: string): Promise<string> {
-  const name = `colloquy_soak_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  onCleanup(async () => {
-    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
-    await client.connect();
-    try {
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      say(`database ${name} dropped`);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  say(`database ${name} created on 127.0.0.1`);
-  return url.toString();
-}
-
 async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   const durationMs = options.minutes * 60_000;
   // the run, plus seeding and shutting down; past that, everything is killed
@@ -108,7 +87,7 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   onCleanup(() => receiver.close());
   const provider = await SoakProvider.start();
   onCleanup(() => provider.close());
-  const databaseUrl = options.postgres ? await createPgDatabase(options.pgUrl) : null;
+  const databaseUrl = options.postgres ? await createPgDatabase(options.pgUrl, 'colloquy_soak', say) : null;
   const population = `${options.users} conversations a bot, ${Number.isFinite(options.visitors) ? `at most ${options.visitors} web visitors` : 'new web visitors arriving'}`;
   say(`Colloquy soak: ${options.minutes} min at ${options.rate} requests/s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${population}, data in ${tmp}`);
 
@@ -130,10 +109,11 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   try {
     const recorder = new Recorder();
     const seeded = await seed(recorder, server.url, BOT_FILE, receiver, options.users);
+    const files = await seedFiles(recorder, server.url, seeded.accountToken, BOT_FILE);
     const understanding = await seedUnderstanding(recorder, server.url, seeded.accountKey, seeded.accountToken, BOT_FILE, provider, Math.max(1, Math.round(options.users / 5)));
     say(
-      `server ${server.url} (pid ${server.pid}); seeded: 1 account, ${seeded.bots.length + 1} bots (one with the webhook and includeAllChannels, one with intents, ` +
-        `an entity and AI steps), ${seeded.bots.reduce((n, b) => n + b.users.length, 0) + understanding.users.length} conversations, an operator`,
+      `server ${server.url} (pid ${server.pid}); seeded: 1 account, ${seeded.bots.length + 2} bots (one with the webhook and includeAllChannels, one with intents, ` +
+        `an entity and AI steps, one whose bot file is saved and documents uploaded), ${seeded.bots.reduce((n, b) => n + b.users.length, 0) + understanding.users.length} conversations, an operator`,
     );
     const database = databaseSize(tmp, databaseUrl);
     const tablesAtStart = await tableSizes(tmp, databaseUrl);
@@ -148,6 +128,9 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
     const sampleSize = async () => sizes.push({ at: recorder.now(), bytes: await database() });
     await sampleSize();
     await recorder.sampleMemory(server.pid, server.url);
+    // /health every 100 ms on its own connection: what a load balancer's check would see
+    const probe = new HealthProbe(server.url, HEALTH_EVERY_MS);
+    let health = probe.figures();
     const memoryTimer = setInterval(() => {
       void recorder.sampleMemory(server.pid, server.url).then((m) => (died ||= m === null));
       void sampleSize().catch(() => undefined);
@@ -159,8 +142,10 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
     }, options.every * 1000);
     try {
       // the understanding bot's traffic comes on top: a sixth of the rate
-      await Promise.all([runTraffic(traffic, streams), understandingWorker(traffic, understanding, provider, options.rate / 6)]);
+      // bot-file saves and document uploads: a twentieth of the rate
+      await Promise.all([runTraffic(traffic, streams), understandingWorker(traffic, understanding, provider, options.rate / 6), filesWorker(traffic, files, 1 / 20)]);
     } finally {
+      health = await probe.stop();
       clearInterval(memoryTimer);
       clearInterval(lineTimer);
     }
@@ -180,6 +165,8 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
       summaryTable(recorder, end - startedAt, [
         `Webhook calls received: ${receiver.calls} (${[...receiver.events].map(([e, n]) => `${e} ${n}`).join(', ') || 'none'}), badly signed: ${receiver.badlySigned}; ` +
           `the latest ${log.body?.Result?.length ?? 0} deliveries listed: ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ') || 'none'}`,
+        `/health probed every ${HEALTH_EVERY_MS} ms during the traffic: ${healthLine(health)}`,
+        `Server RSS at the start ${mb(recorder.memory[0]?.rssBytes)} MB, at the end ${mb(recorder.memory.at(-1)?.rssBytes)} MB (sampled every ${MEMORY_EVERY_MS / 1000} s)`,
         `Console event streams: opened ${streams.opened} times, ${streams.events} events received`,
         `AI provider answers: ${[...provider.answered].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
         `Database size: ${sizeGrowth(sizes)}`,
