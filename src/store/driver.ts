@@ -76,7 +76,7 @@ function storableText(value: string): string {
   let text = value;
   if (text.includes('\\u') && JSON_ESCAPE.test(text)) text = storableJson(text);
   if (!text.isWellFormed()) text = text.toWellFormed();
-  return text.includes('\u0000') ? text.replaceAll('\u0000', '\ufffd') : text;
+  return text.includes('\u0000') ? text.replace(/\u0000/g, '\ufffd') : text;
 }
 
 /** `value` as both databases store it: NUL and lone surrogates (raw or JSON-escaped) as U+FFFD. */
