@@ -47,7 +47,7 @@ for (const kind of databaseKinds()) {
         await page.screenshot({ path: shot(kind, `install-${viewport.width}`), fullPage: true });
         assert.deepEqual(await seriousViolations(page), []);
         await page.keyboard.press('Control+s');
-        await page.locator('#unsaved', { hasText: 'Saved' }).waitFor();
+        await page.locator('#unsaved', { hasText: /^Saved \(draft v\d+\)$/ }).waitFor(); // not "Unsaved changes", which holds "saved" too
 
         // The widget on a page shows what was set.
         const site = await page.context().newPage();
