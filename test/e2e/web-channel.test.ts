@@ -126,7 +126,7 @@ for (const kind of databaseKinds()) {
 
     test('start: a new conversation on the web channel, with initial variables or a start behaviour', async () => {
       const config = await web(server.client, 'GET', key, 'config');
-      assert.deepEqual(config.body, { Name: 'Support Desk', Avatar: 'https://example.org/avatars/support.png' });
+      assert.deepEqual(config.body, { Name: 'Support Desk', Avatar: 'https://example.org/avatars/support.png', Color: '#1d4ed8', Greeting: '', Position: 'right' });
       const started = await startWeb(server.client, key);
       assert.deepEqual(summary(started.Parts), WELCOME);
       assert.equal(started.EnableUserChat, false);
