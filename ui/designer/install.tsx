@@ -6,7 +6,10 @@ import { useEffect, useState } from 'react';
 import { botPath, call } from './api';
 import type { BotFile } from './model';
 
-interface Install { WebKey: string; Snippet: string; TestPage: string }
+interface ChannelLink { Channel: string; Connected: boolean; Link: string | null; Account: string | null }
+interface Install { WebKey: string; Snippet: string; TestPage: string; Channels: ChannelLink[] }
+
+const APP_NAMES: Record<string, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger' };
 interface Look { enabled?: boolean; title?: string; color?: string; greeting?: string; position?: 'right' | 'left'; allowedOrigins?: string[]; [field: string]: unknown }
 interface Props {
   botId: string;
@@ -83,7 +86,31 @@ export default function InstallPanel({ botId, bot, edit, unsaved }: Props) {
           onChange={(e) => setWeb('allowedOrigins', e.target.value.split('\n').map((o) => o.trim()).filter((o) => o !== ''))} /></p>
       <label className="check"><input type="checkbox" checked={web.enabled !== false} onChange={(e) => setWeb('enabled', e.target.checked)} /> Shown on websites</label>
       <p className="hint">{unsaved ? 'Save to apply these to the chat on your site.' : 'The chat on your site looks like this.'}</p>
+      {install && <MessagingLinks channels={install.Channels} />}
       {error && <p className="problem" role="alert">{error}</p>}
     </section>
+  );
+}
+
+/** Where customers find the bot on messaging apps: a link to share when the app gives one. */
+function MessagingLinks({ channels }: { channels: ChannelLink[] }) {
+  return (
+    <>
+      <h3>On messaging apps</h3>
+      <ul className="channel-links">
+        {channels.map((c) => (
+          <li key={c.Channel}>
+            <strong>{APP_NAMES[c.Channel] ?? c.Channel}</strong>{' '}
+            {!c.Connected ? (
+              <span className="hint">not connected (see “Channels” in the documentation to connect it)</span>
+            ) : c.Link ? (
+              <>connected: customers open <a href={c.Link} target="_blank" rel="noopener">{c.Link}</a></>
+            ) : (
+              <span>connected{c.Account ? ` (${c.Account})` : ''}: customers write to your business number on {APP_NAMES[c.Channel] ?? c.Channel}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

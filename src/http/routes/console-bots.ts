@@ -4,6 +4,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { BotRecord } from '../../bots/model.js';
+import { channelLinks } from '../../channels/messaging/links.js';
 import { TEMPLATE_IDS, templateFile, templateList, type TemplateId } from '../../bots/templates.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
@@ -21,6 +22,8 @@ const NameBody = Type.Object({ Name: BotName }, { additionalProperties: false })
 const Template = Type.Object({ TemplateId: Type.String(), Name: Type.String(), Description: Type.String() });
 const BotChoice = Type.Object({ BotId: Type.String(), Name: Type.String(), Published: Type.Boolean() });
 
+const ChannelLinkReply = Type.Object({ Channel: Type.String(), Connected: Type.Boolean(), Link: Type.Union([Type.String(), Type.Null()]), Account: Type.Union([Type.String(), Type.Null()]) });
+
 const choice = (bot: BotRecord) => ({ BotId: bot.id, Name: bot.name, Published: bot.liveVersionId !== null });
 
 export function consoleBotRoutes(app: App, s: Services): void {
@@ -35,11 +38,12 @@ export function consoleBotRoutes(app: App, s: Services): void {
 
   app.get(
     '/console/api/bots/:botId/install',
-    { ...design, schema: { hide: true, tags, summary: 'How to put the bot on a website: its web key, the embed line and a test page', params: BotParams, response: { 200: Type.Object({ WebKey: Type.String(), Snippet: Type.String(), TestPage: Type.String() }) }, errors: ['BOT_NOT_FOUND'] } },
+    { ...design, schema: { hide: true, tags, summary: 'How to put the bot on a website: its web key, the embed line and a test page', params: BotParams, response: { 200: Type.Object({ WebKey: Type.String(), Snippet: Type.String(), TestPage: Type.String(), Channels: Type.Array(ChannelLinkReply) }) }, errors: ['BOT_NOT_FOUND'] } },
     async (request) => {
       const bot = await botOf(request);
       const base = s.config.publicUrl.replace(/\/+$/, '');
-      return { WebKey: bot.webKey, Snippet: `<script src="${base}/widget.js" data-bot="${bot.webKey}"></script>`, TestPage: `${base}/demo?bot=${encodeURIComponent(bot.webKey)}` };
+      const Channels = channelLinks(await s.channels.connections.list(bot));
+      return { WebKey: bot.webKey, Snippet: `<script src="${base}/widget.js" data-bot="${bot.webKey}"></script>`, TestPage: `${base}/demo?bot=${encodeURIComponent(bot.webKey)}`, Channels };
     },
   );
 
