@@ -28,6 +28,9 @@ export class View {
   private readonly title: HTMLElement;
   private avatar: HTMLElement;
   private launcherLabel: string = t.openChat;
+  /** how the launcher was last pressed ('touch', 'mouse', 'pen'), and whether this opening was by a finger */
+  private lastPointer = '';
+  private openedByTouch = false;
   private readonly scroller: HTMLElement;
   private readonly log: HTMLElement;
   private readonly typing: HTMLElement;
@@ -74,7 +77,15 @@ export class View {
     );
     this.root.append(h('style', {}, STYLES), this.window, this.launcher);
 
-    this.launcher.addEventListener('click', () => (this.isOpen ? on.close() : on.open()));
+    // A finger on a phone opens the chat to read first: the input is not focused, so no keyboard
+    // covers half the conversation (issue 37). A keyboard or a mouse still lands in the input.
+    this.launcher.addEventListener('pointerdown', (event) => (this.lastPointer = event.pointerType));
+    this.launcher.addEventListener('click', (event) => {
+      this.openedByTouch = event.detail > 0 && this.lastPointer === 'touch';
+      if (this.isOpen) on.close();
+      else on.open();
+      this.openedByTouch = false;
+    });
     close.addEventListener('click', () => on.close());
     this.input.addEventListener('input', () => on.typed());
     form.addEventListener('submit', (event) => {
@@ -295,7 +306,8 @@ export class View {
   }
 
   private focusInside(): void {
-    if (!this.input.disabled) this.input.focus();
+    if (this.openedByTouch) this.scroller.focus({ preventScroll: true });
+    else if (!this.input.disabled) this.input.focus();
     else (this.newestButton() ?? this.scroller).focus();
   }
 
