@@ -3,11 +3,12 @@
 // (issue 27 item 13). Swagger UI's index page has no viewport tag and no place for a header, so
 // both are put into its HTML as it is sent; its scripts keep their hashes in the page's CSP.
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import swaggerUi from '@fastify/swagger-ui';
-import { transformSync } from 'esbuild';
 import type { FastifyReply } from 'fastify';
 import { allGuides, guideNamed } from '../guides/catalogue.js';
 import { AppError } from '../shared/errors.js';
+import { bundleScript } from '../shared/page-bundle.js';
 import type { App } from './app.js';
 import { pageHeaders } from './routes/console-assets.js';
 
@@ -42,7 +43,7 @@ export async function registerApiDocs(app: App): Promise<void> {
     theme: {
       title: 'Colloquy API',
       css: [{ filename: 'colloquy.css', content: read('docs.css') }],
-      js: [{ filename: 'colloquy.js', content: transformSync(read('theme.ts'), { loader: 'ts', target: 'es2020', minify: true }).code }],
+      js: [{ filename: 'colloquy.js', content: (await bundleScript(fileURLToPath(new URL('theme.ts', UI_DIR)))).code }],
       favicon: [{ filename: 'colloquy-logo.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(read('logo.svg')) }],
     },
     // The UI's own policy (hashes of its inline scripts), framed by no one; no forced https

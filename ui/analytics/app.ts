@@ -1,6 +1,8 @@
 // The analytics page (/console/analytics): a signed-in operator picks a bot and a period; the page
 // shows the bot's analytics as charts and its live flow as a picture. It reads the console API
 // with the console's session cookie; everything it writes into the page goes through textContent.
+import { apiClient, isSignedOut } from '../shared/api-client';
+import { fillBotPicker, type BotChoice } from '../shared/bot-picker';
 import { drawConsoleNav } from '../shared/console-nav';
 import { drawCharts } from './charts';
 import { change, formatFigure, type Figure } from './compare';
@@ -11,7 +13,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getEleme
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-class SignedOut extends Error {}
+const api = apiClient();
+const get = <T>(path: string) => api.call<T>('GET', path);
 
 /** the flow on screen, drawn again when the window's width changes (it fits or scrolls by width) */
 let shownFlow: BotFlow | null = null;
@@ -20,14 +23,6 @@ window.addEventListener('resize', () => {
   clearTimeout(resizing);
   resizing = window.setTimeout(() => shownFlow && drawFlow($('flow'), shownFlow), 150);
 });
-
-async function get<T>(path: string): Promise<T> {
-  const res = await fetch(`/console/api${path}`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (res.status === 401) throw new SignedOut();
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.Message ?? `The server answered ${res.status}.`);
-  return body as T;
-}
 
 function status(text: string, error = false): void {
   $('status').textContent = text;
@@ -113,7 +108,7 @@ async function show(): Promise<void> {
       shownFlow = null;
       $('flow').replaceChildren();
       $('flow-empty').hidden = false;
-      $('flow-empty').textContent = flow instanceof SignedOut ? 'Sign in again to see the flow.' : `No flow to show: ${flow.message}`;
+      $('flow-empty').textContent = isSignedOut(flow) ? 'Sign in again to see the flow.' : `No flow to show: ${flow.message}`;
     } else {
       $('flow-empty').hidden = flow.Nodes.length > 0;
       $('flow-empty').textContent = 'The live version has no behaviours.';
@@ -122,7 +117,7 @@ async function show(): Promise<void> {
     }
     status(`${data.BotName}, ${data.From} to ${data.To}.`);
   } catch (error) {
-    if (error instanceof SignedOut) return signedOut();
+    if (isSignedOut(error)) return signedOut();
     failed((error as Error).message);
   }
 }
@@ -140,7 +135,7 @@ async function start(): Promise<void> {
   setPeriod(30);
   if (params.get('from')) $<HTMLInputElement>('from').value = params.get('from')!;
   if (params.get('to')) $<HTMLInputElement>('to').value = params.get('to')!;
-  let bots: { BotId: string; Name: string; Published: boolean }[];
+  let bots: BotChoice[];
   try {
     const me = await get<{ Role: string }>('/me');
     drawConsoleNav($('console-nav'), 'analytics', { role: me.Role });
@@ -151,19 +146,12 @@ async function start(): Promise<void> {
     bots = (await get<{ Result: typeof bots }>('/bots')).Result;
     seesConversations = me.Role !== 'designer';
   } catch (error) {
-    if (error instanceof SignedOut) return signedOut();
+    if (isSignedOut(error)) return signedOut();
     return status((error as Error).message, true);
   }
   const select = $<HTMLSelectElement>('bot');
-  for (const bot of bots) {
-    const option = document.createElement('option');
-    option.value = bot.BotId;
-    option.textContent = bot.Published ? bot.Name : `${bot.Name} (not published)`;
-    select.append(option);
-  }
+  fillBotPicker(select, bots, params.get('bot'));
   if (bots.length === 0) return status('This account has no bots yet.');
-  const wanted = params.get('bot');
-  if (wanted && bots.some((b) => b.BotId === wanted)) select.value = wanted;
   $('period').addEventListener('submit', (event) => {
     event.preventDefault();
     void show();

@@ -2,6 +2,7 @@
 // teammates; an admin invites one (by e-mail and role: the answer is a one-time link to send),
 // changes roles, sends a new link, removes. Opened through an invitation link
 // (/console/team#invite=<token>) it asks the new teammate for their password instead.
+import { ApiError, apiClient, isSignedOut } from '../shared/api-client';
 import { drawConsoleNav } from '../shared/console-nav';
 
 interface Teammate { OperatorId: string; Email: string; Name: string; Role: 'agent' | 'designer' | 'admin'; Invited: boolean }
@@ -10,23 +11,8 @@ interface Me { OperatorId: string; Name: string; Role: Teammate['Role'] }
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const ROLE_WORDS: Record<Teammate['Role'], string> = { agent: 'Agent', designer: 'Designer', admin: 'Admin' };
 
-class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message);
-  }
-}
-
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`/console/api${path}`, {
-    method,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await res.json().catch(() => ({}))) as { Code?: string; Message?: string };
-  if (!res.ok) throw new ApiError(res.status, answer.Code ?? '', answer.Message ?? `The server answered ${res.status}.`);
-  return answer as T;
-}
+const api = apiClient();
+const call = <T = unknown>(method: string, path: string, body?: unknown) => api.call<T>(method, path, body);
 
 function status(text: string, error = false): void {
   $('status').textContent = text;
@@ -121,7 +107,7 @@ async function start(): Promise<void> {
   try {
     me = await call<Me>('GET', '/me');
   } catch (e) {
-    if (e instanceof ApiError && e.status === 401) return void ($('notice').hidden = false);
+    if (isSignedOut(e)) return void ($('notice').hidden = false);
     return status((e as Error).message, true);
   }
   drawConsoleNav($('console-nav'), 'team', { role: me.Role });

@@ -14,7 +14,7 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
 };
 
-const assets = new Map<string, { type: string; body: Buffer }>();
+const assets = new Map<string, { type: string; body: Buffer | string }>();
 for (const name of fs.existsSync(UI_DIR) ? fs.readdirSync(UI_DIR) : []) {
   const type = TYPES[name.slice(name.lastIndexOf('.'))];
   if (type && name !== 'index.html') assets.set(name, { type, body: fs.readFileSync(new URL(name, UI_DIR)) });
@@ -53,8 +53,8 @@ export function errorPage(reply: FastifyReply, error: AppError): FastifyReply {
 }
 
 export async function sendAsset(reply: FastifyReply, name: string): Promise<FastifyReply> {
-  // The script is the bundle of console.js and its imports; the other modules are inside it.
-  const asset = name === 'console.js' ? { type: TYPES['.js']!, body: await consoleBundle() } : name.endsWith('.js') ? undefined : assets.get(name);
+  // The script is the bundle of console.ts and its imports; the other modules are inside it.
+  const asset = name === 'console.js' ? { type: TYPES['.js']!, body: (await consoleBundle()).code } : name.endsWith('.js') ? undefined : assets.get(name);
   if (!asset) return reply.status(404).send({ Code: 'NOT_FOUND', Message: `No console asset ${name}.` });
   return reply.header('content-type', asset.type).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(asset.body);
 }

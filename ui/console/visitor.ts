@@ -1,18 +1,17 @@
-// @ts-check
 // Who the web visitor is (issue 27): what they gave (name, e-mail) and what their page said
 // (address, browser, language), with their earlier conversations; that they are typing; and the
 // operator's own picture, which visitors see beside the operator's messages. Console mode only.
-import { el } from './render.js';
+import { $ } from './api';
+import { el } from './render';
+import type { Host } from './workspace';
 
-const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 /** How long "is typing" stays without a new typing event (the widget sends one every 3 s at most). */
 const TYPING_SHOWN_MS = 5000;
 
-/** @type {import('./workspace.js').Host & { open: (botId: string, userId: string) => void }} */
-let host;
+let host: Host & { open: (botId: string, userId: string) => void };
 let typingTimer = 0;
 
-export function initVisitor(/** @type {typeof host} */ h) {
+export function initVisitor(h: typeof host) {
   host = h;
   $('avatar-manage').addEventListener('click', () => void host.attempt(openAvatar));
   $('avatar-close').addEventListener('click', () => $('avatar-dialog').close());
@@ -20,7 +19,7 @@ export function initVisitor(/** @type {typeof host} */ h) {
 }
 
 /** The visitor part of the contact panel: web conversations only (no other channel has a page to tell). */
-export async function renderVisitor(/** @type {{BotId: string, UserId: string, Channel: string}} */ c) {
+export async function renderVisitor(c: {BotId: string, UserId: string, Channel: string}) {
   const section = $('visitor');
   const path = host.conversationPath();
   if (c.Channel !== 'web' || !path) {
@@ -29,7 +28,7 @@ export async function renderVisitor(/** @type {{BotId: string, UserId: string, C
   }
   const v = await host.call('GET', `${path}/visitor`);
   const list = el('dl', 'contact-list');
-  const add = (/** @type {string} */ label, /** @type {string | null} */ value) => {
+  const add = (label: string, value: string | null) => {
     if (value) list.append(el('dt', '', label), el('dd', '', value));
   };
   add('Name', v.Name);
@@ -75,7 +74,7 @@ async function openAvatar() {
   $('avatar-dialog').showModal();
 }
 
-function saveAvatar(/** @type {SubmitEvent} */ event) {
+function saveAvatar(event: SubmitEvent) {
   event.preventDefault();
   const url = $('avatar-url').value.trim();
   void host.call('PUT', '/me/avatar', { AvatarUrl: url || null }).then(
@@ -83,6 +82,6 @@ function saveAvatar(/** @type {SubmitEvent} */ event) {
       $('avatar-dialog').close();
       host.say(url ? 'Your picture is saved; visitors see it beside your messages.' : 'Visitors see your initials again.');
     },
-    (/** @type {Error} */ error) => ($('avatar-error').textContent = error.message),
+    (error: Error) => ($('avatar-error').textContent = error.message),
   );
 }

@@ -1,9 +1,8 @@
-// @ts-check
 // Transcript rendering for the operator console: reply parts (api.md section 3) to DOM nodes.
 // Everything goes through textContent and checked URLs, never innerHTML: transcripts hold what
 // users and integrators typed. Bot and operator texts are shown with the widget's own markdown
 // (DOM nodes, never HTML), so the operator sees what the visitor sees.
-import { markdown } from '../widget/markdown.ts';
+import { markdown } from '../widget/markdown';
 
 /** Part types the console knows by name. */
 export const PART = { TEXT: 0, BUTTON: 1, IMAGE: 3, CAROUSEL: 5, QUESTION: 6, VIDEO: 9, AUDIO: 10, FILE: 11, BUTTONS: 13, CARD: 14, LINK: 17, USER: 19, DELAY: 25 };
@@ -13,12 +12,8 @@ const WHO = { USER: 'User', BOT: 'Bot', OPERATOR: 'Operator' };
 export const STATES = ['Bot', 'Waiting for a person', 'Taken over', 'Banned'];
 export const STATE_CLASSES = ['state-bot', 'state-requested', 'state-taken', 'state-banned'];
 
-/**
- * @param {string} tag
- * @param {string} [className]
- * @param {string | null} [text]
- */
-export function el(tag, className, text) {
+/** A `tag` element of `className` holding `text` (in its own direction). */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string | null): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined && text !== null) {
@@ -30,7 +25,7 @@ export function el(tag, className, text) {
 }
 
 /** Only http(s) URLs become links or media sources (no javascript: or data: from a transcript). */
-function safeUrl(/** @type {unknown} */ url) {
+function safeUrl(url: unknown) {
   if (typeof url !== 'string') return null;
   try {
     const parsed = new URL(url, location.href);
@@ -40,10 +35,10 @@ function safeUrl(/** @type {unknown} */ url) {
   }
 }
 
-function link(/** @type {unknown} */ url, /** @type {string} */ text) {
+function link(url: unknown, text: string) {
   const href = safeUrl(url);
   if (!href) return el('span', 'part-text', text);
-  const a = /** @type {HTMLAnchorElement} */ (el('a', 'part-link', text));
+  const a = el('a', 'part-link', text);
   a.href = href;
   a.target = '_blank';
   a.rel = 'noopener noreferrer';
@@ -51,7 +46,7 @@ function link(/** @type {unknown} */ url, /** @type {string} */ text) {
 }
 
 /** A button as the user saw it; the console only shows it (clicking is the user's business). */
-function chip(/** @type {any} */ part) {
+function chip(part: any) {
   if (part.Type === PART.LINK) return link(part.Url, part.Text ?? part.Url ?? 'link');
   const chipNode = el('span', 'part-button', part.Text ?? '');
   chipNode.setAttribute('role', 'note');
@@ -59,17 +54,17 @@ function chip(/** @type {any} */ part) {
   return chipNode;
 }
 
-function chips(/** @type {any[]} */ parts) {
+function chips(parts: any[]) {
   const row = el('div', 'part-buttons');
   for (const child of parts ?? []) row.append(chip(child));
   return row;
 }
 
-function card(/** @type {any} */ part) {
+function card(part: any) {
   const box = el('div', 'part-card');
   const image = safeUrl(part.ImageUrl);
   if (image) {
-    const img = /** @type {HTMLImageElement} */ (el('img'));
+    const img = el('img');
     img.src = image;
     img.alt = part.Title ?? '';
     img.loading = 'lazy';
@@ -81,17 +76,17 @@ function card(/** @type {any} */ part) {
   return box;
 }
 
-function media(/** @type {any} */ part, /** @type {string} */ kind) {
+function media(part: any, kind: string) {
   const src = safeUrl(part.Url);
   const box = el('div', 'part-media');
   if (src && kind === 'img') {
-    const img = /** @type {HTMLImageElement} */ (el('img'));
+    const img = el('img');
     img.src = src;
     img.alt = part.Text ?? 'image';
     img.loading = 'lazy';
     box.append(img);
   } else if (src && (kind === 'video' || kind === 'audio')) {
-    const player = /** @type {HTMLMediaElement} */ (el(kind));
+    const player = el(kind as 'video' | 'audio');
     player.src = src;
     player.controls = true;
     player.preload = 'none';
@@ -106,7 +101,7 @@ function media(/** @type {any} */ part, /** @type {string} */ kind) {
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"]*[^\s<>".,;:!?)\]'}]/g;
 
 /** A text paragraph whose web addresses are links (opened in a new tab, without the console as referrer). */
-function textWithLinks(/** @type {string} */ text) {
+function textWithLinks(text: string) {
   const p = el('p', 'part-text', '');
   let last = 0;
   for (const match of text.matchAll(URL_IN_TEXT)) {
@@ -120,9 +115,9 @@ function textWithLinks(/** @type {string} */ text) {
 }
 
 /** The side panel: what the conversation knows about the person. Values are shown as text, never markup. */
-export function renderContact(/** @type {{Variables: {Name: string, Value: string}[], Tags: string[], PrivacyFlags: {Name: string, Enabled: boolean}[], Channel: string}} */ contact) {
+export function renderContact(contact: {Variables: {Name: string, Value: string}[], Tags: string[], PrivacyFlags: {Name: string, Enabled: boolean}[], Channel: string}) {
   const list = el('dl', 'contact-list');
-  const add = (/** @type {string} */ term, /** @type {Node | string} */ value) => {
+  const add = (term: string, value: Node | string) => {
     const dd = el('dd');
     dd.append(value);
     list.append(el('dt', '', term), dd);
@@ -139,14 +134,14 @@ export function renderContact(/** @type {{Variables: {Name: string, Value: strin
 }
 
 /** A bot's or operator's text: its markdown shown as the widget shows it. */
-function richText(/** @type {string} */ text) {
+function richText(text: string) {
   const p = el('p', 'part-text part-rich', '');
   p.append(markdown(text));
   return p;
 }
 
 /** One reply part as a node, or null for parts with nothing to show (delays). `rich`: a bot's or operator's part. */
-export function renderPart(/** @type {any} */ part, rich = false) {
+export function renderPart(part: any, rich = false) {
   switch (part.Type) {
     case PART.TEXT:
     case PART.QUESTION:
@@ -185,12 +180,12 @@ export function renderPart(/** @type {any} */ part, rich = false) {
 }
 
 /** One stored message: who said it, when, and its parts. */
-export function renderLine(/** @type {{Direction: string, At: string, Parts: any[]}} */ line) {
+export function renderLine(line: {Direction: string, At: string, Parts: any[]}) {
   const direction = line.Parts.every((p) => p.Type === PART.USER) ? 'USER' : line.Direction;
   const item = el('li', `line line-${direction.toLowerCase()}`);
   const head = el('div', 'line-head');
-  head.append(el('span', 'line-who', WHO[/** @type {keyof typeof WHO} */ (direction)] ?? direction));
-  const time = /** @type {HTMLTimeElement} */ (el('time', 'line-time', new Date(line.At).toLocaleTimeString()));
+  head.append(el('span', 'line-who', WHO[(direction as keyof typeof WHO)] ?? direction));
+  const time = el('time', 'line-time', new Date(line.At).toLocaleTimeString());
   time.dateTime = line.At;
   head.append(time);
   item.append(head);
@@ -213,18 +208,18 @@ const ACTIVITY = {
 };
 
 /** A line of what an operator did, between the messages: "Ann took the conversation over · 14:02". */
-export function renderActivity(/** @type {{Kind: string, Actor: string, Detail: string | null, At: string}} */ a) {
+export function renderActivity(a: {Kind: string, Actor: string, Detail: string | null, At: string}) {
   const item = el('li', 'line-activity');
-  const what = ACTIVITY[/** @type {keyof typeof ACTIVITY} */ (a.Kind)] ?? a.Kind;
+  const what = ACTIVITY[(a.Kind as keyof typeof ACTIVITY)] ?? a.Kind;
   const detail = a.Kind === 'snooze' && a.Detail ? ` until ${new Date(a.Detail).toLocaleString()}` : a.Detail ? ` to ${a.Detail}` : '';
-  const time = /** @type {HTMLTimeElement} */ (el('time', 'line-time', new Date(a.At).toLocaleTimeString()));
+  const time = el('time', 'line-time', new Date(a.At).toLocaleTimeString());
   time.dateTime = a.At;
   item.append(el('span', '', `${a.Actor} ${what}${a.Kind === 'ban' && a.Detail ? ` for ${a.Detail}` : detail}`), ' · ', time);
   return item;
 }
 
 /** Messages and activity lines in the order they happened. */
-export function renderTranscript(/** @type {any[]} */ lines, /** @type {any[]} */ activity = []) {
+export function renderTranscript(lines: any[], activity: any[] = []) {
   const all = [...lines.map((l) => ({ at: l.At, node: () => renderLine(l) })), ...activity.map((a) => ({ at: a.At, node: () => renderActivity(a) }))];
   // A stable sort: a message and an activity at the same moment keep messages first.
   return all.sort((x, y) => Date.parse(x.at) - Date.parse(y.at)).map((x) => x.node());
@@ -233,13 +228,13 @@ export function renderTranscript(/** @type {any[]} */ lines, /** @type {any[]} *
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What to call the person: their name when known; a generated id is shortened to "Visitor 38e1509b". */
-export function displayName(/** @type {{Name: string | null, UserId: string}} */ c) {
+export function displayName(c: {Name: string | null, UserId: string}) {
   if (c.Name) return c.Name;
   return UUID.test(c.UserId) ? `Visitor ${c.UserId.slice(0, 8)}` : c.UserId;
 }
 
 /** The state badge text, with the operator's display name for taken-over conversations and the end of a ban. */
-export function stateLabel(/** @type {any} */ c) {
+export function stateLabel(c: any) {
   if (c.State === 2 && c.Operator) return `${STATES[2]} by ${c.Operator === '*' ? 'any operator' : (c.OperatorName ?? c.Operator)}`;
   if (c.State === 3) return c.BanExpiration ? `${STATES[3]} until ${c.BanExpiration}` : STATES[3];
   return STATES[c.State] ?? `State ${c.State}`;

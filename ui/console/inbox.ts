@@ -1,17 +1,15 @@
-// @ts-check
 // The console as an inbox: resolve / reopen, snooze, transfer to a colleague or a team, the
 // account's teams, and (on a phone) the contact panel shown on demand. Console mode only.
-import { el } from './render.js';
+import { $ } from './api';
+import { el } from './render';
+import type { Host } from './workspace';
 
-const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 
-/** @typedef {import('./workspace.js').Host} Host */
 
-/** @type {Host} */
-let host;
+let host: Host;
 
 /** POSTs an inbox action for the open conversation, then says what happened. */
-function act(/** @type {string} */ action, /** @type {unknown} */ payload, /** @type {(r: any) => string} */ said) {
+function act(action: string, payload: unknown, said: (r: any) => string) {
   const path = host.conversationPath();
   if (!path) return;
   void host.attempt(async () => {
@@ -23,12 +21,12 @@ function act(/** @type {string} */ action, /** @type {unknown} */ payload, /** @
 
 const name = () => $('conversation-title').textContent;
 
-export function initInbox(/** @type {Host} */ h) {
+export function initInbox(h: Host) {
   host = h;
   $('resolve').addEventListener('click', () => act('resolve', {}, () => `${name()}: resolved. A new message from them opens it again.`));
   $('reopen').addEventListener('click', () => act('reopen', {}, () => `${name()}: open again.`));
   for (const button of document.querySelectorAll('.snooze')) {
-    const minutes = Number(/** @type {HTMLElement} */ (button).dataset.minutes);
+    const minutes = Number((button as HTMLElement).dataset.minutes);
     button.addEventListener('click', () => {
       $('more-menu').open = false;
       act('snooze', { Minutes: minutes }, (r) => `${name()}: snoozed until ${new Date(r.SnoozedUntil).toLocaleString()}, or until they write.`);
@@ -39,7 +37,7 @@ export function initInbox(/** @type {Host} */ h) {
     if (document.body.classList.contains('show-contact')) $('contact-title').scrollIntoView();
   });
   // A note goes with Enter (Shift+Enter: a new line), as a reply does.
-  $('note-text').addEventListener('keydown', (/** @type {KeyboardEvent} */ event) => {
+  $('note-text').addEventListener('keydown', (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       $('note-form').requestSubmit();
@@ -54,7 +52,7 @@ export function initInbox(/** @type {Host} */ h) {
 }
 
 /** The buttons that follow the conversation's inbox status. */
-export function renderInbox(/** @type {any} */ c) {
+export function renderInbox(c: any) {
   const resolved = c.Status === 'resolved';
   $('resolve').hidden = resolved;
   $('reopen').hidden = !resolved;
@@ -66,15 +64,15 @@ export function renderInbox(/** @type {any} */ c) {
 async function openTransfer() {
   const { Teams, Operators } = await host.call('GET', '/teams');
   const select = $('transfer-to');
-  const group = (/** @type {string} */ label, /** @type {Array<[string, string]>} */ options) => {
-    const g = /** @type {HTMLOptGroupElement} */ (el('optgroup'));
+  const group = (label: string, options: Array<[string, string]>) => {
+    const g = el('optgroup');
     g.label = label;
     g.append(...options.map(([value, text]) => Object.assign(document.createElement('option'), { value, textContent: text })));
     return g;
   };
   select.replaceChildren(
-    group('Colleagues', Operators.map((/** @type {any} */ o) => [`operator:${o.OperatorId}`, `${o.Name}${o.Online ? ' (online)' : ''}`])),
-    ...(Teams.length ? [group('Teams', Teams.map((/** @type {any} */ t) => [`team:${t.TeamId}`, `${t.Name} (${t.Members.filter((/** @type {any} */ m) => m.Online).length} online)`]))] : []),
+    group('Colleagues', Operators.map((o: any) => [`operator:${o.OperatorId}`, `${o.Name}${o.Online ? ' (online)' : ''}`])),
+    ...(Teams.length ? [group('Teams', Teams.map((t: any) => [`team:${t.TeamId}`, `${t.Name} (${t.Members.filter((m: any) => m.Online).length} online)`]))] : []),
   );
   $('transfer-error').textContent = '';
   $('more-menu').open = false;
@@ -82,7 +80,7 @@ async function openTransfer() {
   select.focus();
 }
 
-async function transfer(/** @type {Event} */ event) {
+async function transfer(event: Event) {
   event.preventDefault();
   const path = host.conversationPath();
   const [kind, id] = String($('transfer-to').value).split(':');
@@ -95,7 +93,7 @@ async function transfer(/** @type {Event} */ event) {
     host.say(`${name()}: transferred to ${to}${result.Team && !result.AssignedTo ? ' (nobody of the team is online: it waits there)' : ''}.`);
     $('transcript').focus();
   } catch (error) {
-    $('transfer-error').textContent = /** @type {Error} */ (error).message;
+    $('transfer-error').textContent = (error as Error).message;
   }
 }
 
@@ -109,25 +107,25 @@ async function openTeams() {
 async function drawTeams() {
   const { Teams, Operators } = await host.call('GET', '/teams');
   $('teams-list').replaceChildren(
-    ...Teams.map((/** @type {any} */ t) => {
+    ...Teams.map((t: any) => {
       const item = el('li', 'canned-item');
-      const remove = /** @type {HTMLButtonElement} */ (el('button', 'danger', 'Delete'));
+      const remove = el('button', 'danger', 'Delete');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Delete team ${t.Name}`);
       remove.addEventListener('click', () => void host.attempt(async () => {
         await host.call('DELETE', `/teams/${t.TeamId}`);
         await drawTeams();
       }));
-      item.append(el('strong', '', t.Name), el('span', 'canned-text', t.Members.map((/** @type {any} */ m) => m.Name).join(', ') || 'no members'), remove);
+      item.append(el('strong', '', t.Name), el('span', 'canned-text', t.Members.map((m: any) => m.Name).join(', ') || 'no members'), remove);
       return item;
     }),
   );
   const legend = $('team-members').querySelector('legend');
   $('team-members').replaceChildren(
     legend,
-    ...Operators.map((/** @type {any} */ o) => {
+    ...Operators.map((o: any) => {
       const label = el('label', 'team-member');
-      const box = /** @type {HTMLInputElement} */ (el('input'));
+      const box = el('input');
       box.type = 'checkbox';
       box.value = o.OperatorId;
       label.append(box, ` ${o.Name}`);
@@ -136,7 +134,7 @@ async function drawTeams() {
   );
 }
 
-async function addTeam(/** @type {Event} */ event) {
+async function addTeam(event: Event) {
   event.preventDefault();
   const OperatorIds = [...$('team-members').querySelectorAll('input:checked')].map((b) => b.value);
   try {
@@ -145,6 +143,6 @@ async function addTeam(/** @type {Event} */ event) {
     $('team-error').textContent = '';
     await drawTeams();
   } catch (error) {
-    $('team-error').textContent = /** @type {Error} */ (error).message;
+    $('team-error').textContent = (error as Error).message;
   }
 }

@@ -1,13 +1,12 @@
-// @ts-check
 // Signing in and out (console mode): the sign-in form, and the workspace shown to a signed-in
 // operator with what their role opens.
-import { $, api, attempt, onSessionLost, say } from './api.js';
-import { refreshList, setOpened } from './listing.js';
-import { focusEntry, setMe } from './list.js';
-import { listen, stopListening } from './live.js';
-import { startWorkspace } from './workspace.js';
+import { $, api, attempt, onSessionLost, say } from './api';
+import { refreshList, setOpened } from './listing';
+import { focusEntry, setMe } from './list';
+import { listen, stopListening } from './live';
+import { startWorkspace } from './workspace';
 
-export function showSignIn(/** @type {string} */ message = '') {
+export function showSignIn(message: string = '') {
   stopListening();
   setOpened(null);
   $('workspace').hidden = true;
@@ -17,7 +16,7 @@ export function showSignIn(/** @type {string} */ message = '') {
   $('signin-email').focus();
 }
 
-export async function showWorkspace(/** @type {any} */ me) {
+export async function showWorkspace(me: any) {
   $('signin').hidden = true;
   $('workspace').hidden = false;
   $('who').hidden = false;
@@ -33,14 +32,14 @@ export async function showWorkspace(/** @type {any} */ me) {
   await Promise.all([refreshList(), startWorkspace(me)]);
   listen('/console/api/events');
   // The sign-in form is gone: focus would fall back to the page; put it where work starts.
-  const first = /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open'));
+  const first = (document.querySelector('.conversation-open') as HTMLElement | null);
   if (first) focusEntry(first);
   else $('list-title').focus();
 }
 
 export function initSession() {
   onSessionLost(showSignIn);
-  $('signin-form').addEventListener('submit', async (/** @type {Event} */ event) => {
+  $('signin-form').addEventListener('submit', async (event: Event) => {
     event.preventDefault();
     $('signin-error').textContent = '';
     const account = $('signin-account').value.trim();
@@ -49,7 +48,7 @@ export function initSession() {
       $('signin-password').value = '';
       await showWorkspace(me);
     } catch (error) {
-      $('signin-error').textContent = /** @type {Error} */ (error).message;
+      $('signin-error').textContent = (error as Error).message;
     }
   });
   $('logout').addEventListener('click', () =>

@@ -1,39 +1,55 @@
-// @ts-check
 // The console's conversation list: search and filters (state, bot, channel), who waits for a
 // person and for how long, unread counts, last activity, and the tab-title badge. It renders
 // from the last list the server sent, so filtering and the ticking clock never refetch. Entries
 // are updated in place (one element per conversation, kept across redraws), so the entry that
 // has the focus keeps it when the list changes; the list is one Tab stop, arrow keys move in it.
 // Search matches names and ids here, and every message through the server's full-text index.
-import { displayName, el, stateLabel, STATE_CLASSES } from './render.js';
+import { $ } from './api';
+import { displayName, el, stateLabel, STATE_CLASSES } from './render';
 
 const BASE_TITLE = document.title;
 const WAITING = 1;
 const UNREAD_KEY = 'colloquy:console:unread';
 
-/** @typedef {{BotId: string, UserId: string, BotName: string, Channel: string, State: number, Name: string | null, Preview: string, LastActivity: string, Operator: string | null, OperatorName: string | null, BanExpiration: string | null, StateSince: string, AssignedTo: {OperatorId: string, Name: string} | null, Status: string, SnoozedUntil: string | null, Team: {TeamId: number, Name: string} | null}} Summary */
+/** A conversation as GET /console/api/conversations lists it. */
+export interface Summary {
+  BotId: string;
+  UserId: string;
+  BotName: string;
+  Channel: string;
+  State: number;
+  Name: string | null;
+  Preview: string;
+  LastActivity: string;
+  Operator: string | null;
+  OperatorName: string | null;
+  BanExpiration: string | null;
+  StateSince: string;
+  AssignedTo: { OperatorId: string; Name: string } | null;
+  Status: string;
+  SnoozedUntil: string | null;
+  Team: { TeamId: number; Name: string } | null;
+}
 
-/** @type {Summary[]} */
-let all = [];
+let all: Summary[] = [];
 /** the signed-in operator, for the "Mine" filter */
 let me = '';
-export const setMe = (/** @type {string} */ operatorId) => void (me = operatorId);
-/** @type {Record<string, number>} unread messages per conversation, kept for this tab's session */
-const unread = JSON.parse(sessionStorage.getItem(UNREAD_KEY) ?? '{}');
-export const keyOf = (/** @type {{BotId: string, UserId: string}} */ c) => `${c.BotId}\n${c.UserId}`;
-/** @type {Map<string, {Text: string}>} the server's message hits for the words in the search box */
-let hits = new Map();
+export const setMe = (operatorId: string) => void (me = operatorId);
+/** unread messages per conversation, kept for this tab's session */
+const unread: Record<string, number> = JSON.parse(sessionStorage.getItem(UNREAD_KEY) ?? '{}');
+export const keyOf = (c: {BotId: string, UserId: string}) => `${c.BotId}\n${c.UserId}`;
+/** the server's message hits for the words in the search box */
+let hits: Map<string, { Text: string }> = new Map();
 let hitsFor = '';
-export function setHits(/** @type {string} */ query, /** @type {{BotId: string, UserId: string, Text: string}[]} */ results) {
+export function setHits(query: string, results: {BotId: string, UserId: string, Text: string}[]) {
   hitsFor = query;
   hits = new Map(results.map((r) => [keyOf(r), r]));
 }
-/** @type {Map<string, HTMLLIElement>} one list item per conversation, reused by every redraw */
-const items = new Map();
-const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
+/** one list item per conversation, reused by every redraw */
+const items: Map<string, HTMLLIElement> = new Map();
 
 /** "just now", "5 min", "2 h", "3 d": how long ago `iso` was. */
-export function ago(/** @type {string} */ iso, now = Date.now()) {
+export function ago(iso: string, now = Date.now()) {
   const minutes = Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
   if (minutes < 1) return 'just now';
   if (minutes < 60) return `${minutes} min`;
@@ -42,40 +58,40 @@ export function ago(/** @type {string} */ iso, now = Date.now()) {
 }
 
 /** A user said something in a conversation the operator is not looking at. */
-export function countUnread(/** @type {{BotId: string, UserId: string}} */ c) {
+export function countUnread(c: {BotId: string, UserId: string}) {
   unread[keyOf(c)] = (unread[keyOf(c)] ?? 0) + 1;
   sessionStorage.setItem(UNREAD_KEY, JSON.stringify(unread));
 }
 
-export function markRead(/** @type {{BotId: string, UserId: string}} */ c) {
+export function markRead(c: {BotId: string, UserId: string}) {
   delete unread[keyOf(c)];
   sessionStorage.setItem(UNREAD_KEY, JSON.stringify(unread));
 }
 
 /** Options of a filter select from the values present in the list; the chosen one stays chosen. */
-function fillSelect(/** @type {HTMLSelectElement} */ select, /** @type {Array<[string, string]>} */ options) {
+function fillSelect(select: HTMLSelectElement, options: Array<[string, string]>) {
   const chosen = select.value;
-  const first = /** @type {HTMLOptionElement} */ (select.options[0]);
+  const first = (select.options[0] as HTMLOptionElement);
   select.replaceChildren(first, ...options.map(([value, label]) => Object.assign(document.createElement('option'), { value, textContent: label })));
   select.value = options.some(([value]) => value === chosen) ? chosen : '';
 }
 
 /** The list the server sent; filters are filled from it. */
-export function setConversations(/** @type {Summary[]} */ conversations) {
+export function setConversations(conversations: Summary[]) {
   all = conversations;
   const bots = new Map(conversations.map((c) => [c.BotId, c.BotName]));
   fillSelect($('filter-bot'), [...bots].sort((a, b) => a[1].localeCompare(b[1])));
   fillSelect($('filter-channel'), [...new Set(conversations.map((c) => c.Channel))].sort().map((ch) => [ch, ch]));
 }
 
-function matches(/** @type {Summary} */ c) {
+function matches(c: Summary) {
   const state = $('filter-state').value;
   const bot = $('filter-bot').value;
   const channel = $('filter-channel').value;
   const assignee = $('filter-assignee').value;
   const assigned = assignee === '' || (assignee === 'mine' ? c.AssignedTo?.OperatorId === me : c.AssignedTo === null);
   const status = $('filter-status').value;
-  const query = $('search').value.trim().toLowerCase();
+  const query: string = $('search').value.trim().toLowerCase();
   const words = query.split(/\s+/).filter(Boolean);
   const haystack = `${c.Name ?? ''} ${c.UserId} ${c.Preview} ${c.BotName}`.toLowerCase();
   const found = words.every((w) => haystack.includes(w)) || (hitsFor === query && hits.has(keyOf(c)));
@@ -85,16 +101,16 @@ function matches(/** @type {Summary} */ c) {
 }
 
 /** A preview line without markdown's bold and italic marks (the transcript shows them rendered). */
-const plain = (/** @type {string} */ text) => text.replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2');
+const plain = (text: string) => text.replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2');
 
 /** The entry's content (the button itself stays, and with it the focus). */
-function fill(/** @type {HTMLButtonElement} */ button, /** @type {Summary} */ c, /** @type {number} */ now) {
+function fill(button: HTMLButtonElement, c: Summary, now: number) {
   const waiting = c.State === WAITING;
   // StateSince: when the user asked for a person (the server records the moment the state changed).
   const badge = el('span', `badge ${STATE_CLASSES[c.State] ?? ''}`, waiting ? `Waiting for a person · ${ago(c.StateSince, now)}` : stateLabel(c));
   if (waiting) badge.title = `Waiting since ${new Date(c.StateSince).toLocaleString()}`;
   const title = el('span', 'conversation-user', displayName(c));
-  const time = /** @type {HTMLTimeElement} */ (el('time', 'conversation-time', ago(c.LastActivity, now)));
+  const time = el('time', 'conversation-time', ago(c.LastActivity, now));
   time.dateTime = c.LastActivity;
   time.title = new Date(c.LastActivity).toLocaleString();
   const owner = c.AssignedTo ? ` · ${c.AssignedTo.OperatorId === me ? 'you' : c.AssignedTo.Name}` : c.Team ? ` · ${c.Team.Name}` : '';
@@ -116,8 +132,8 @@ function fill(/** @type {HTMLButtonElement} */ button, /** @type {Summary} */ c,
 }
 
 /** Puts the items in order without ever moving the one that holds the focus (a move would drop it). */
-function arrange(/** @type {HTMLElement} */ list, /** @type {HTMLLIElement[]} */ wanted) {
-  for (const child of [...list.children]) if (!wanted.includes(/** @type {HTMLLIElement} */ (child))) child.remove();
+function arrange(list: HTMLElement, wanted: HTMLLIElement[]) {
+  for (const child of [...list.children]) if (!wanted.includes(child as HTMLLIElement)) child.remove();
   const anchor = wanted.find((item) => item.contains(document.activeElement));
   if (!anchor) {
     wanted.forEach((item, i) => list.children[i] !== item && list.insertBefore(item, list.children[i] ?? null));
@@ -134,9 +150,9 @@ function arrange(/** @type {HTMLElement} */ list, /** @type {HTMLLIElement[]} */
 }
 
 /** Arrow keys, Home and End move between the entries: the list is one Tab stop. */
-function rove(/** @type {KeyboardEvent} */ event) {
-  const buttons = /** @type {HTMLButtonElement[]} */ ([...$('conversation-list').querySelectorAll('.conversation-open')]);
-  const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+function rove(event: KeyboardEvent) {
+  const buttons = ([...$('conversation-list').querySelectorAll('.conversation-open')] as HTMLButtonElement[]);
+  const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
   const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 }[event.key];
   if (at < 0 || to === undefined || !buttons[to]) return;
   event.preventDefault();
@@ -144,18 +160,14 @@ function rove(/** @type {KeyboardEvent} */ event) {
 }
 
 /** Moves the list's one Tab stop to `button` and focuses it. */
-export function focusEntry(/** @type {HTMLElement} */ button) {
+export function focusEntry(button: HTMLElement) {
   for (const b of $('conversation-list').querySelectorAll('.conversation-open')) b.tabIndex = b === button ? 0 : -1;
   button.focus();
 }
 document.getElementById('conversation-list')?.addEventListener('keydown', rove);
 
-/**
- * Draws the list. `current`: the open conversation; `open`: what a click does.
- * @param {{BotId: string, UserId: string} | null} current
- * @param {(c: Summary) => void} open
- */
-export function renderList(current, open) {
+/** Draws the list. `current`: the open conversation; `open`: what a click does. */
+export function renderList(current: { BotId: string; UserId: string } | null, open: (c: Summary) => void) {
   const shown = all.filter(matches);
   const now = Date.now();
   const list = $('conversation-list');
@@ -163,16 +175,16 @@ export function renderList(current, open) {
     const key = keyOf(c);
     let item = items.get(key);
     if (!item) {
-      item = /** @type {HTMLLIElement} */ (el('li', 'conversation-item'));
-      const made = /** @type {HTMLButtonElement} */ (el('button', 'conversation-open'));
+      item = el('li', 'conversation-item');
+      const made = el('button', 'conversation-open');
       made.type = 'button';
       made.dataset.botId = c.BotId;
       made.dataset.userId = c.UserId;
-      made.addEventListener('click', () => open(/** @type {Summary} */ (all.find((x) => keyOf(x) === key) ?? c)));
+      made.addEventListener('click', () => open(all.find((x) => keyOf(x) === key) ?? c));
       item.append(made);
       items.set(key, item);
     }
-    const button = /** @type {HTMLButtonElement} */ (item.firstElementChild);
+    const button = (item.firstElementChild as HTMLButtonElement);
     if (current && keyOf(current) === key) button.setAttribute('aria-current', 'true');
     else button.removeAttribute('aria-current');
     item.classList.toggle('waiting', c.State === WAITING);

@@ -1,21 +1,19 @@
-// @ts-check
 // The conversation list's data (console mode): read from the server, filtered and searched as the
 // operator types (every message through the server's full-text index; names and ids at once
-// here), and drawn again as time passes. list.js draws the entries.
-import { $, api, attempt, debounce, mode } from './api.js';
-import { renderList, setConversations, setHits } from './list.js';
+// here), and drawn again as time passes. list.ts draws the entries.
+import { $, api, attempt, debounce, mode } from './api';
+import { renderList, setConversations, setHits } from './list';
 
-/** @type {{BotId: string, UserId: string} | null} */
-let current = null;
-/** The open conversation (conversation.js sets it), marked in the list. */
+let current: {BotId: string, UserId: string} | null = null;
+/** The open conversation (conversation.ts sets it), marked in the list. */
 export const openedConversation = () => current;
-export function setOpened(/** @type {{BotId: string, UserId: string} | null} */ c) {
+export function setOpened(c: {BotId: string, UserId: string} | null) {
   current = c;
 }
 
-/** What choosing an entry does: conversation.js opens it. */
-let open = (/** @type {any} */ _c) => {};
-export function onEntryChosen(/** @type {(c: any) => void} */ handler) {
+/** What choosing an entry does: conversation.ts opens it. */
+let open = (_c: any) => {};
+export function onEntryChosen(handler: (c: any) => void) {
   open = handler;
 }
 

@@ -1,24 +1,22 @@
-// @ts-check
 // Live updates from an EventSource: on each event the affected views are fetched again, so what is
 // shown is always what the server has (no client-side merging to get wrong).
-import { $, api, attempt, mode, say } from './api.js';
-import { closeConversation, refreshConversation, refreshConversationSoon } from './conversation.js';
-import { openedConversation, refreshListSoon } from './listing.js';
-import { countUnread } from './list.js';
-import { alertOnEvent } from './workspace.js';
-import { clearVisitorTyping, showVisitorTyping } from './visitor.js';
+import { $, api, attempt, mode, say } from './api';
+import { closeConversation, refreshConversation, refreshConversationSoon } from './conversation';
+import { openedConversation, refreshListSoon } from './listing';
+import { countUnread } from './list';
+import { alertOnEvent } from './workspace';
+import { clearVisitorTyping, showVisitorTyping } from './visitor';
 
 const PAUSED = 'Live updates paused: the server cannot be reached. Reconnecting…';
 
-/** @type {EventSource | null} */
-let events = null;
+let events: EventSource | null = null;
 
 export function stopListening() {
   events?.close();
   events = null;
 }
 
-export function listen(/** @type {string} */ url) {
+export function listen(url: string) {
   events?.close();
   events = new EventSource(url);
   events.addEventListener('message', (message) => {

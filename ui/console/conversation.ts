@@ -1,27 +1,25 @@
-// @ts-check
 // One conversation: opened from the list (or by a share link), drawn from what the server has,
 // its controls (take over, hand back, ban, unban, forget) following its state, and the operator's
 // reply.
-import { $, api, attempt, debounce, mode, say } from './api.js';
-import { drawList, openedConversation as current, refreshList, setOpened } from './listing.js';
-import { focusEntry, markRead } from './list.js';
-import { displayName, renderContact, renderTranscript, stateLabel, STATE_CLASSES } from './render.js';
-import { renderWorkspace } from './workspace.js';
-import { renderInbox } from './inbox.js';
-import { renderVisitor } from './visitor.js';
+import { $, api, attempt, debounce, mode, say } from './api';
+import { drawList, openedConversation as current, refreshList, setOpened } from './listing';
+import { focusEntry, markRead } from './list';
+import { displayName, renderContact, renderTranscript, stateLabel, STATE_CLASSES } from './render';
+import { renderWorkspace } from './workspace';
+import { renderInbox } from './inbox';
+import { renderVisitor } from './visitor';
 
 const body = document.body;
-/** @type {any} */
-let currentView = null;
+let currentView: any = null;
 
 export const conversationPath = () => (mode === 'share' ? '/conversation' : `/conversations/${encodeURIComponent(current()?.BotId ?? '')}/${encodeURIComponent(current()?.UserId ?? '')}`);
 
 /** the conversation whose transcript was drawn last: a new one starts at its newest message */
 let drawnKey = '';
 
-export async function openConversation(/** @type {string} */ botId, /** @type {string} */ userId) {
+export async function openConversation(botId: string, userId: string) {
   setOpened({ BotId: botId, UserId: userId });
-  markRead(/** @type {any} */ (current()));
+  markRead(current()!);
   // aria-current="true" (not an empty attribute, which means false) marks it for eyes and screen readers.
   drawList();
   // On a phone the conversation replaces the list (shown before the transcript is drawn, so
@@ -64,7 +62,7 @@ export async function refreshConversation() {
 export const refreshConversationSoon = debounce(() => void attempt(refreshConversation), 60);
 
 /** Buttons follow the state: api.md section 8 says what each state allows. */
-function updateControls(/** @type {any} */ c, /** @type {any} */ view) {
+function updateControls(c: any, view: any) {
   const takenOver = c.State === 2;
   const banned = c.State === 3;
   $('takeover').disabled = takenOver || banned;
@@ -85,8 +83,7 @@ function updateControls(/** @type {any} */ c, /** @type {any} */ view) {
 }
 
 /** What the status line says after each action, with the person's name. */
-/** @type {Record<string, (c: any) => string>} */
-const DONE = {
+const DONE: Record<string, (c: any) => string> = {
   takeover: (c) => `You took over the conversation with ${displayName(c)}. Press r to reply.`,
   handover: (c) => `The bot has the conversation with ${displayName(c)} again.`,
   ban: (c) => `${displayName(c)} is banned${c.BanExpiration ? ` until ${c.BanExpiration}` : ''}.`,
@@ -94,11 +91,11 @@ const DONE = {
 };
 
 /** POSTs a control action for the open conversation (console mode). */
-function control(/** @type {string} */ action, /** @type {unknown} */ payload = {}) {
+function control(action: string, payload: unknown = {}) {
   return attempt(async () => {
     if (!current()) return;
     // The live "forgotten" event may clear `current` while the request is on its way: keep our own copy.
-    const target = /** @type {{BotId: string, UserId: string}} */ (current());
+    const target = (current() as {BotId: string, UserId: string});
     const result = await api.call('POST', `${conversationPath()}/${action}`, payload);
     if (action === 'forget') {
       say(`${target.UserId} is being forgotten.`);
@@ -123,7 +120,7 @@ export function initConversation() {
   /** Phones: back from a conversation to the list. */
   $('back').addEventListener('click', () => {
     body.classList.remove('has-open', 'show-contact');
-    const entry = /** @type {HTMLElement | null} */ (document.querySelector('.conversation-open[aria-current="true"]'));
+    const entry = (document.querySelector('.conversation-open[aria-current="true"]') as HTMLElement | null);
     if (entry) focusEntry(entry);
     else $('list-title').focus();
   });
@@ -143,14 +140,14 @@ export function initConversation() {
   });
 
   // Enter sends, Shift+Enter starts a new line (after the canned-response picker had its say).
-  $('message-text').addEventListener('keydown', (/** @type {KeyboardEvent} */ event) => {
+  $('message-text').addEventListener('keydown', (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.defaultPrevented && $('canned-suggestions').hidden) {
       event.preventDefault();
       $('message-form').requestSubmit();
     }
   });
 
-  $('message-form').addEventListener('submit', (/** @type {Event} */ event) => {
+  $('message-form').addEventListener('submit', (event: Event) => {
     event.preventDefault();
     const text = $('message-text').value.trim();
     if (!text) return;

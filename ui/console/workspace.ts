@@ -1,32 +1,28 @@
-// @ts-check
 // The console's workspace around a conversation: who has it (assign to me, unassign), private
 // notes between operators, canned responses (a manager dialog, a picker, and `/shortcut` in the
 // composer), alerts when someone starts waiting for a person (sound, desktop notification), and
 // "typing" sent to the user's widget while the operator writes. Console mode only.
-import { el } from './render.js';
+import { $ } from './api';
+import { el } from './render';
 
-const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 const TYPING_EVERY_MS = 3000;
 const PREFS_KEY = 'colloquy:console:alerts';
 
-/**
- * @typedef {{
- *   call: (method: string, path: string, payload?: unknown) => Promise<any>,
- *   attempt: (work: () => Promise<unknown>) => Promise<void>,
- *   say: (text: string, isError?: boolean) => void,
- *   conversationPath: () => string | null,
- *   refresh: () => Promise<void>,
- * }} Host
- */
+/** What the panels need of the page (console.ts hands it over). */
+export interface Host {
+  call: (method: string, path: string, payload?: unknown) => Promise<any>;
+  attempt: (work: () => Promise<unknown>) => Promise<void>;
+  say: (text: string, isError?: boolean) => void;
+  conversationPath: () => string | null;
+  refresh: () => Promise<void>;
+}
 
-/** @type {Host} */
-let host;
+let host: Host;
 let meId = '';
-/** @type {{CannedId: number, Shortcut: string, Text: string}[]} */
-let canned = [];
+let canned: {CannedId: number, Shortcut: string, Text: string}[] = [];
 const prefs = JSON.parse(localStorage.getItem(PREFS_KEY) ?? '{"sound":false,"desktop":false}');
 
-export function initWorkspace(/** @type {Host} */ h) {
+export function initWorkspace(h: Host) {
   host = h;
   $('assign-me').addEventListener('click', () => assignment('assign'));
   $('unassign').addEventListener('click', () => assignment('unassign'));
@@ -49,22 +45,22 @@ export function initWorkspace(/** @type {Host} */ h) {
 }
 
 /** Signed in: remember who "me" is and load the account's canned responses. */
-export async function startWorkspace(/** @type {{OperatorId: string}} */ me) {
+export async function startWorkspace(me: {OperatorId: string}) {
   meId = me.OperatorId;
   await loadCanned();
 }
 
 /** The open conversation's assignment and notes (from GET /conversations/:bot/:user). */
-export function renderWorkspace(/** @type {any} */ view) {
+export function renderWorkspace(view: any) {
   const owner = view.Conversation.AssignedTo;
   $('assignee').textContent = owner ? `Assigned to ${owner.OperatorId === meId ? 'you' : owner.Name}` : 'Unassigned';
   $('assign-me').disabled = owner?.OperatorId === meId;
   $('unassign').disabled = !owner;
   $('notes').hidden = false;
   $('notes-list').replaceChildren(
-    ...view.Notes.map((/** @type {any} */ n) => {
+    ...view.Notes.map((n: any) => {
       const item = el('li', 'note');
-      const time = /** @type {HTMLTimeElement} */ (el('time', 'note-time', new Date(n.At).toLocaleString()));
+      const time = el('time', 'note-time', new Date(n.At).toLocaleString());
       time.dateTime = n.At;
       const head = el('div', 'note-head');
       head.append(el('span', 'note-author', n.Author), time);
@@ -75,7 +71,7 @@ export function renderWorkspace(/** @type {any} */ view) {
   $('canned-picker').disabled = $('message-text').disabled || canned.length === 0;
 }
 
-function assignment(/** @type {'assign' | 'unassign'} */ action) {
+function assignment(action: 'assign' | 'unassign') {
   const path = host.conversationPath();
   if (!path) return;
   void host.attempt(async () => {
@@ -84,7 +80,7 @@ function assignment(/** @type {'assign' | 'unassign'} */ action) {
   });
 }
 
-function addNote(/** @type {Event} */ event) {
+function addNote(event: Event) {
   event.preventDefault();
   const path = host.conversationPath();
   const text = $('note-text').value.trim();
@@ -124,7 +120,7 @@ function suggest() {
   list.hidden = matches.length === 0;
   list.replaceChildren(
     ...matches.map((c, i) => {
-      const button = /** @type {HTMLButtonElement} */ (el('button', 'canned-suggestion'));
+      const button = el('button', 'canned-suggestion');
       button.type = 'button';
       button.append(el('strong', '', `/${c.Shortcut}`), ' ', el('span', 'hint', c.Text));
       if (i === 0) button.setAttribute('aria-describedby', 'canned-hint');
@@ -136,7 +132,7 @@ function suggest() {
   );
 }
 
-function composerKey(/** @type {KeyboardEvent} */ event) {
+function composerKey(event: KeyboardEvent) {
   const matches = $('canned-suggestions').hidden ? [] : matchesOfComposer();
   if (matches.length > 0 && (event.key === 'Enter' || event.key === 'Tab')) {
     event.preventDefault();
@@ -146,7 +142,7 @@ function composerKey(/** @type {KeyboardEvent} */ event) {
   }
 }
 
-function insertCanned(/** @type {{Text: string}} */ c) {
+function insertCanned(c: {Text: string}) {
   const box = $('message-text');
   if (box.disabled) return;
   box.value = /^\/\S*$/.test(box.value) || box.value.trim() === '' ? c.Text : `${box.value} ${c.Text}`;
@@ -164,11 +160,11 @@ async function loadCanned() {
   $('canned-list').replaceChildren(
     ...canned.map((c) => {
       const item = el('li', 'canned-item');
-      const edit = /** @type {HTMLButtonElement} */ (el('button', 'secondary', 'Edit'));
+      const edit = el('button', 'secondary', 'Edit');
       edit.type = 'button';
       edit.setAttribute('aria-label', `Edit /${c.Shortcut}`);
       edit.addEventListener('click', () => editCanned(c));
-      const remove = /** @type {HTMLButtonElement} */ (el('button', 'danger', 'Delete'));
+      const remove = el('button', 'danger', 'Delete');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Delete /${c.Shortcut}`);
       remove.addEventListener('click', () => void host.attempt(async () => {
@@ -187,7 +183,7 @@ function openManager() {
   void host.attempt(loadCanned);
 }
 
-function editCanned(/** @type {{CannedId: number, Shortcut: string, Text: string} | null} */ c) {
+function editCanned(c: {CannedId: number, Shortcut: string, Text: string} | null) {
   $('canned-id').value = c ? String(c.CannedId) : '';
   $('canned-shortcut').value = c?.Shortcut ?? '';
   $('canned-text').value = c?.Text ?? '';
@@ -196,7 +192,7 @@ function editCanned(/** @type {{CannedId: number, Shortcut: string, Text: string
   $('canned-shortcut').focus();
 }
 
-async function saveCanned(/** @type {Event} */ event) {
+async function saveCanned(event: Event) {
   event.preventDefault();
   const id = $('canned-id').value;
   const body = { Shortcut: $('canned-shortcut').value.trim(), Text: $('canned-text').value };
@@ -205,13 +201,13 @@ async function saveCanned(/** @type {Event} */ event) {
     editCanned(null);
     await loadCanned();
   } catch (error) {
-    $('canned-error').textContent = /** @type {Error} */ (error).message;
+    $('canned-error').textContent = (error as Error).message;
   }
 }
 
 // ---- alerts when someone starts waiting for a person ----
 
-function savePrefs(/** @type {Partial<typeof prefs>} */ change) {
+function savePrefs(change: Partial<typeof prefs>) {
   Object.assign(prefs, change);
   localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
 }
@@ -252,7 +248,7 @@ function chime() {
 }
 
 /** Every live event of the console passes here; a state change to 1 means someone now waits. */
-export function alertOnEvent(/** @type {any} */ event) {
+export function alertOnEvent(event: any) {
   if (event.Kind !== 'state' || event.State !== 1) return;
   if (prefs.sound) chime();
   if (desktopOn()) {

@@ -1,0 +1,65 @@
+// The console pages' one API client (ui/shared/api-client.ts) over a stand-in fetch: what a page
+// gets for a JSON answer, a 204, a catalogue error, an error without a body, and no answer at all,
+// and what it sends.
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import { ApiError, apiClient, isSignedOut, OFFLINE_MESSAGE } from '../../ui/shared/api-client.js';
+
+const realFetch = globalThis.fetch;
+const sent: { url: string; init: RequestInit }[] = [];
+function answer(response: () => Response | Promise<Response>): void {
+  globalThis.fetch = (async (url: string, init: RequestInit) => {
+    sent.push({ url, init });
+    return response();
+  }) as typeof fetch;
+}
+
+describe('ui/shared/api-client', () => {
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+    sent.length = 0;
+  });
+
+  test('a JSON answer is returned; the call goes under the base with the cookie, a body as JSON', async () => {
+    answer(() => Response.json({ Teammates: [] }));
+    const data = await apiClient().call('POST', '/team', { Email: 'a@example.org' });
+    assert.deepEqual(data, { Teammates: [] });
+    assert.equal(sent[0]!.url, '/console/api/team');
+    assert.deepEqual(sent[0]!.init, { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{"Email":"a@example.org"}' });
+  });
+
+  test('without a body no content type is sent; a share link has its own base; a 204 is null', async () => {
+    answer(() => new Response(null, { status: 204 }));
+    assert.equal(await apiClient({ base: '/share/abc/api' }).call('DELETE', '/x'), null);
+    assert.equal(sent[0]!.url, '/share/abc/api/x');
+    assert.deepEqual(sent[0]!.init, { method: 'DELETE', credentials: 'same-origin', headers: { accept: 'application/json' } });
+  });
+
+  test('an error answer is an ApiError with the status, the Code and the Message', async () => {
+    answer(() => Response.json({ Code: 'CONFLICT', Message: 'Taken.' }, { status: 409 }));
+    const error = await apiClient().call('GET', '/me').catch((e: unknown) => e);
+    assert.ok(error instanceof ApiError);
+    assert.deepEqual([error.status, error.code, error.message], [409, 'CONFLICT', 'Taken.']);
+    assert.equal(isSignedOut(error), false);
+  });
+
+  test('an error answer without a JSON body says the status; a 401 is a signed-out session', async () => {
+    answer(() => new Response('<html>', { status: 401 }));
+    const error = await apiClient().call('GET', '/me').catch((e: unknown) => e);
+    assert.ok(error instanceof ApiError);
+    assert.deepEqual([error.status, error.code, error.message], [401, '', 'The server answered 401.']);
+    assert.equal(isSignedOut(error), true);
+  });
+
+  test('no answer at all is status 0, Code NETWORK, in words; onAnswer is called only when an answer came', async () => {
+    let answers = 0;
+    const client = apiClient({ onAnswer: () => answers++ });
+    answer(() => Promise.reject(new TypeError('Failed to fetch')));
+    const error = await client.call('GET', '/me').catch((e: unknown) => e);
+    assert.ok(error instanceof ApiError);
+    assert.deepEqual([error.status, error.code, error.message, answers], [0, 'NETWORK', OFFLINE_MESSAGE, 0]);
+    answer(() => Response.json({ Code: 'NOT_FOUND', Message: 'No.' }, { status: 404 }));
+    await client.call('GET', '/x').catch(() => undefined);
+    assert.equal(answers, 1);
+  });
+});
