@@ -161,12 +161,16 @@ async function audienceCount(): Promise<number> {
 const conversations = (n: number) => `${n} conversation${n === 1 ? '' : 's'}`;
 
 let countTimer: number | undefined;
+let counting = 0;
 /** Counts the audience a moment after the filters stop changing. */
 function countSoon(): void {
   clearTimeout(countTimer);
   $('audience-count').textContent = 'counting…';
+  const mine = ++counting;
   countTimer = window.setTimeout(() => void run(async () => {
-    $('audience-count').textContent = conversations(await audienceCount());
+    const count = await audienceCount();
+    // an older count that comes back late does not overwrite the newer one
+    if (mine === counting) $('audience-count').textContent = conversations(count);
   }), COUNT_DELAY_MS);
 }
 
