@@ -1,5 +1,8 @@
 // Broadcasts (broadcasts.md) as the service, the scheduler and the store see them: plain records.
+import type { BroadcastMessage } from '../conversations/broadcast-message.js';
 import type { ControlState } from '../conversations/model.js';
+
+export type { BroadcastMessage };
 
 export type BroadcastStatus = 'scheduled' | 'running' | 'done' | 'cancelled' | 'failed';
 export type RecipientStatus = 'pending' | 'sent' | 'delivered' | 'failed' | 'skipped';
@@ -34,7 +37,10 @@ export interface Repeat {
 
 /** What a broadcast does, as created; stored as JSON. */
 export interface BroadcastSpec {
-  Behaviour: string;
+  /** the behaviour of the live bot each recipient runs; null when the broadcast carries its own Message */
+  Behaviour: string | null;
+  /** the broadcast's own text and buttons (absent in broadcasts made before messages existed) */
+  Message?: BroadcastMessage | null;
   Audience: Audience;
   Repeat: Repeat | null;
   UserTimeZone: boolean;

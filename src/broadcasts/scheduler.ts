@@ -134,7 +134,8 @@ export class BroadcastScheduler {
     const repeat = b.spec.Repeat;
     const nextRunAt = repeat ? nextOccurrence(b.at, repeat.Every, b.spec.AtOffsetMinutes, Math.max(at, now + lead) + REPEAT_MIN_GAP_MS[repeat.Every]) - lead : null;
     const behaviours = await this.conversations.live(bot).then((c) => c.behaviours, () => null);
-    if (!behaviours?.has(b.spec.Behaviour.toLowerCase())) return this.fail(bot, b, `the live bot has no behaviour named ${b.spec.Behaviour}`);
+    if (!behaviours) return this.fail(bot, b, 'the bot has no published version');
+    if (b.spec.Behaviour !== null && !behaviours.has(b.spec.Behaviour.toLowerCase())) return this.fail(bot, b, `the live bot has no behaviour named ${b.spec.Behaviour}`);
     const recipients: NewRecipient[] = [];
     const seen = await walkAudience(this.store.broadcasts, bot, b.spec.Audience, this.clock, (c) => {
       const zone = b.spec.UserTimeZone ? c.state.variables.timezone : undefined;
@@ -184,6 +185,7 @@ export class BroadcastScheduler {
     const outcome = await this.conversations.broadcast(bot, {
       ...r,
       behaviour: b.spec.Behaviour,
+      message: b.spec.Message ?? null,
       variables: b.spec.Variables,
       template: b.spec.Template,
       messengerTag: bot.settings.broadcasts?.messengerTag ?? null,

@@ -7,7 +7,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import { walkAudience } from './audience.js';
-import type { Audience, BroadcastRecord, RecipientCounts, Template } from './model.js';
+import type { Audience, BroadcastMessage, BroadcastRecord, RecipientCounts, Template } from './model.js';
 import { noticeBody } from './notice.js';
 import { parseAt, USER_ZONE_LEAD_MS } from './schedule.js';
 
@@ -21,7 +21,8 @@ const SAMPLE = 20;
 
 export interface CreateBody {
   Name: string;
-  Behaviour: string;
+  Behaviour?: string;
+  Message?: BroadcastMessage;
   Audience: Audience;
   At?: string;
   Repeat?: { Every: 'day' | 'week' | 'month'; Until?: string };
@@ -46,8 +47,7 @@ export class BroadcastService {
 
   async create(bot: BotRecord, body: CreateBody) {
     const now = this.deps.clock.now();
-    const behaviours = await this.deps.behavioursOf(bot);
-    if (!behaviours?.has(body.Behaviour.toLowerCase())) throw new AppError('BEHAVIOUR_NOT_FOUND', `The live bot has no behaviour named ${body.Behaviour}.`, { Field: 'body.Behaviour' });
+    checkWhat(body, await this.deps.behavioursOf(bot));
     const at = body.At === undefined ? { ms: now, offsetMinutes: 0 } : parseAt(body.At);
     if (!at || at.ms > now + MAX_AHEAD_MS) throw new AppError('INVALID_REQUEST', `At must be an ISO 8601 time with an offset (2026-12-01T09:00:00+01:00), at most ${MAX_AHEAD_YEARS} years ahead.`, { Field: 'body.At' });
     let until: number | undefined;
@@ -64,7 +64,8 @@ export class BroadcastService {
       botId: bot.id,
       name: body.Name,
       spec: {
-        Behaviour: body.Behaviour,
+        Behaviour: body.Behaviour ?? null,
+        Message: body.Message ?? null,
         Audience: body.Audience,
         Repeat: body.Repeat ? { Every: body.Repeat.Every, ...(until !== undefined ? { Until: until } : {}) } : null,
         UserTimeZone: body.UserTimeZone === true,
@@ -143,6 +144,7 @@ export class BroadcastService {
       Name: r.name,
       Status: r.status,
       Behaviour: r.spec.Behaviour,
+      Message: r.spec.Message ?? null,
       Audience: r.spec.Audience,
       At: iso(r.at)!,
       NextRunAt: r.status === 'scheduled' && r.nextRunAt !== null ? iso(r.nextRunAt + (r.spec.UserTimeZone ? USER_ZONE_LEAD_MS : 0)) : null,
@@ -155,5 +157,40 @@ export class BroadcastService {
       CreatedAt: iso(r.createdAt)!,
       Counts: await this.counts(r),
     };
+  }
+}
+
+/**
+ * What each recipient gets: a behaviour of the live bot, or the broadcast's own message, never
+ * both nor neither. A message's text must say something, its links be http(s), and its buttons'
+ * behaviours be the live bot's.
+ */
+function checkWhat(body: CreateBody, behaviours: Set<string> | null): void {
+  if ((body.Behaviour === undefined) === (body.Message === undefined)) {
+    throw new AppError('INVALID_REQUEST', 'Give either Behaviour (a behaviour of the live bot to run) or Message (a text with buttons), not both nor neither.', { Field: 'body.Message' });
+  }
+  const unknown = (name: string) => !behaviours?.has(name.toLowerCase());
+  if (body.Behaviour !== undefined) {
+    if (unknown(body.Behaviour)) throw new AppError('BEHAVIOUR_NOT_FOUND', `The live bot has no behaviour named ${body.Behaviour}.`, { Field: 'body.Behaviour' });
+    return;
+  }
+  const message = body.Message!;
+  if (!behaviours) throw new AppError('VERSION_NOT_FOUND', 'The bot has no published version: publish it before broadcasting.', { Field: 'body.Message' });
+  if (message.Text.trim() === '') throw new AppError('INVALID_REQUEST', 'Message.Text must say something.', { Field: 'body.Message.Text' });
+  for (const [i, button] of (message.Buttons ?? []).entries()) {
+    const field = `body.Message.Buttons[${i}]`;
+    if ((button.Behaviour === undefined) === (button.Url === undefined)) throw new AppError('INVALID_REQUEST', 'A button either starts a behaviour (Behaviour) or opens a link (Url).', { Field: field });
+    if (button.Title.trim() === '') throw new AppError('INVALID_REQUEST', 'A button needs a title.', { Field: `${field}.Title` });
+    if (button.Url !== undefined && !isWebLink(button.Url)) throw new AppError('INVALID_REQUEST', 'A link button opens an http or https address.', { Field: `${field}.Url` });
+    if (button.Behaviour !== undefined && unknown(button.Behaviour)) throw new AppError('BEHAVIOUR_NOT_FOUND', `The live bot has no behaviour named ${button.Behaviour}.`, { Field: `${field}.Behaviour` });
+  }
+}
+
+function isWebLink(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
   }
 }

@@ -6,10 +6,12 @@
 // under the recipient's claim: a turn whose claim was lost commits nothing.
 import type { BotRecord } from '../bots/model.js';
 import type { CompiledBot } from '../engine/compile.js';
+import type { ConversationState, TurnOutcome } from '../engine/types.js';
 import { copyState } from '../engine/state.js';
 import { renderTemplate } from '../shared/template.js';
 import type { Clock } from '../shared/clock.js';
 import type { TurnMessage } from '../webhooks/plan.js';
+import { broadcastMessageParts, type BroadcastMessage } from './broadcast-message.js';
 import { excludedBecause, LAST_BROADCAST_VARIABLE, WINDOW_MS } from './broadcast-rules.js';
 import { driveTurn, type AnswerMemo } from './drive-turn.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
@@ -24,7 +26,9 @@ export interface BroadcastRecipientTurn {
   conversationId: number;
   userId: string;
   claimedUntil: number;
-  behaviour: string;
+  /** the behaviour it runs, or null with `message`: the broadcast's own text and buttons */
+  behaviour: string | null;
+  message: BroadcastMessage | null;
   variables: Record<string, string>;
   template: { Name: string; Language: string; Parameters?: string[] } | null;
   messengerTag: string | null;
@@ -52,11 +56,11 @@ export class BroadcastTurn {
         const state = copyState(current.state);
         applyRequestValues(state, Object.entries(r.variables).map(([Name, Value]) => ({ Name, Value })));
         state.variables[LAST_BROADCAST_VARIABLE] = r.broadcastId;
-        const outcome = await driveTurn(compiled, state, { kind: 'goto', behaviour: r.behaviour }, this.userTurn.engineContext(), this.userTurn.handlers(bot, compiled, current.id, new Map()), memo);
+        const outcome = r.behaviour !== null ? await driveTurn(compiled, state, { kind: 'goto', behaviour: r.behaviour }, this.userTurn.engineContext(), this.userTurn.handlers(bot, compiled, current.id, new Map()), memo) : said(r, state);
         const next: ConversationRecord = { ...current, state: outcome.state };
         clampFlowState(next.state);
         // Back where it stood, unless the behaviour sent the conversation elsewhere on purpose.
-        if (outcome.state.position?.behaviour.toLowerCase() === r.behaviour.toLowerCase()) {
+        if (r.behaviour !== null && outcome.state.position?.behaviour.toLowerCase() === r.behaviour.toLowerCase()) {
           Object.assign(next.state, { position: current.state.position, previous: current.state.previous, waiting: current.state.waiting, bookmark: current.state.bookmark });
         }
         Object.assign(next, this.userTurn.applyControl(next, outcome.effects));
@@ -73,7 +77,8 @@ export class BroadcastTurn {
           // account updating its one usage row would queue the turns one behind the other)
           broadcastTag: `${r.broadcastId}:${r.run}`,
           alsoWrite: async (tx: TurnWrites) => {
-            if (!(await tx.broadcasts.markSent(r, this.deps.clock.now()))) throw new LostClaim();
+            // a web message is delivered once stored: the widget shows it from the history (docs/decisions.md)
+            if (!(await tx.broadcasts.markSent(r, this.deps.clock.now(), current.channel === 'web'))) throw new LostClaim();
           },
           afterCommit: (saved: ConversationRecord) => this.userTurn.afterCommit(saved, outcome.effects),
           reply: { kind: 'sent', apiCalls: outcome.apiCalls, aiTokens: outcome.aiTokens } as BroadcastTurnOutcome,
@@ -99,4 +104,9 @@ export class BroadcastTurn {
   private filled(t: NonNullable<BroadcastRecipientTurn['template']>, c: ConversationRecord) {
     return { name: t.Name, language: t.Language, parameters: (t.Parameters ?? []).map((p) => renderTemplate(p, c.state.variables)) };
   }
+}
+
+/** A broadcast's own message as a turn's outcome: its parts, the state only as the request values left it. */
+function said(r: BroadcastRecipientTurn, state: ConversationState): Pick<TurnOutcome, 'state' | 'parts' | 'effects' | 'enableUserChat' | 'apiCalls' | 'aiTokens'> {
+  return { state, parts: broadcastMessageParts(r.broadcastId, r.message!, state), effects: [], enableUserChat: true, apiCalls: 0, aiTokens: 0 };
 }

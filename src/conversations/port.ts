@@ -1,6 +1,7 @@
 // What the conversation use-case needs from storage, declared here and implemented by store/
 // (SQLite and PostgreSQL) and, for unit tests, in memory. The same contract suite runs on all
 // three (test/store/conversation-port.test.ts).
+import type { BroadcastMessageButton } from './broadcast-message.js';
 import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ReplyPart } from '../engine/types.js';
@@ -50,7 +51,8 @@ export interface TurnWrites {
   accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
   /** a broadcast's recipient marked sent with its turn; a click on a broadcast's button (broadcasts.md) */
   broadcasts: {
-    markSent(r: { broadcastId: string; run: number; conversationId: number; claimedUntil: number }, now: number): Promise<boolean>;
+    /** `delivered`: the turn's commit is its delivery (web: docs/decisions.md "Web broadcasts count as delivered") */
+    markSent(r: { broadcastId: string; run: number; conversationId: number; claimedUntil: number }, now: number, delivered?: boolean): Promise<boolean>;
     behaviourOf(id: string): Promise<string | null>;
     noteClick(broadcastId: string, conversationId: number, now: number): Promise<void>;
   };
@@ -99,8 +101,11 @@ export interface ConversationStorage {
   };
   shares: { expiredAuto(now: number): Promise<StoredShare[]>; markHandedBack(codeHash: string): Promise<boolean> };
   bots: { byId(id: string): Promise<BotRecord | null> };
-  /** when the user of a conversation wrote last (the platforms' 24-hour window) */
-  broadcasts: { lastUserAt(conversationId: number): Promise<number | null> };
+  /** when the user of a conversation wrote last (the platforms' 24-hour window); a button of a broadcast's own message */
+  broadcasts: {
+    lastUserAt(conversationId: number): Promise<number | null>;
+    messageButton(botId: string, broadcastId: string, index: number): Promise<BroadcastMessageButton | null>;
+  };
   /**
    * A turn's usual writes, atomically and durably, in the cheapest way the database offers
    * (PostgreSQL: one statement; SQLite: a few statements in the group's transaction).

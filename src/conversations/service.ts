@@ -11,6 +11,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ConversationStorage } from './port.js';
 import { chattable, liftEndedBan } from './control-machine.js';
+import { parseButtonPayload } from './broadcast-message.js';
 import { BroadcastTurn, type BroadcastRecipientTurn, type BroadcastTurnOutcome } from './broadcast-turn.js';
 import { injectedParts } from './inject.js';
 import { applyRequestValues, assertPartsDepth, assertWritableVariables, LIMITS, type VariableFields } from './limits.js';
@@ -54,7 +55,16 @@ export class ConversationService {
   /** A user says or clicks something (or a new conversation starts): one engine turn. */
   async say(bot: BotRecord, userId: string | undefined, message: UserMessage): Promise<ChatReply> {
     assertWritableVariables(message.variables);
-    return this.userTurn.run(bot, await this.live(bot), userId ?? crypto.randomUUID(), message);
+    return this.userTurn.run(bot, await this.live(bot), userId ?? crypto.randomUUID(), await this.withBroadcastButton(bot, message));
+  }
+
+  /** A click on a button of one of the bot's broadcast messages goes to that button's behaviour; any other command is left as it is. */
+  private async withBroadcastButton(bot: BotRecord, message: UserMessage): Promise<UserMessage> {
+    const named = parseButtonPayload(message.command);
+    if (!named) return message;
+    const button = await this.deps.store.broadcasts.messageButton(bot.id, named.broadcastId, named.index);
+    if (!button?.Behaviour) return message;
+    return { ...message, broadcastButton: { broadcastId: named.broadcastId, title: button.Title, behaviour: button.Behaviour } };
   }
 
   /** A broadcast reaches one conversation: the bot starts a turn there (broadcast-turn.ts). */

@@ -18,6 +18,7 @@ import type { ConversationTurns } from './turns.js';
 import type { TurnWrites } from './port.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
 import { broadcastClick, optOutAnswer, recordBroadcastClick } from './broadcast-rules.js';
+import type { BroadcastButtonClick } from './broadcast-message.js';
 import { replyOf, type ChatReply } from './reply.js';
 import { heldForOperators, storedPart, waitingNotice } from './waiting.js';
 import type { VariableUpdate } from './values.js';
@@ -57,6 +58,8 @@ export interface UserMessage {
   dropTags: string[];
   /** the channel a conversation this message creates starts on (default `custom`) */
   newChannel?: string;
+  /** a click on a button of a broadcast's own message, resolved by the service (broadcast-message.ts) */
+  broadcastButton?: BroadcastButtonClick;
   /** a messaging platform's update: recorded with the turn, so that a redelivery runs nothing */
   inbound?: { channelId: string; key: string; messageId?: string };
 }
@@ -156,7 +159,7 @@ export class UserTurn {
         },
         missedTexts: missed.map((m) => ({ text: m.text, behaviour: m.behaviour, interaction: m.interaction })),
         // The common turn writes nothing more: no callback, so the store keeps its fast path.
-        alsoWrite: !input.inbound && newShares.size === 0 && !click && asked.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked),
+        alsoWrite: !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -177,6 +180,7 @@ export class UserTurn {
   ): Promise<void> {
     await this.recordInbound(tx, conversationId, input);
     if (click) await recordBroadcastClick(tx, conversationId, click, this.deps.clock.now());
+    if (input.broadcastButton) await tx.broadcasts.noteClick(input.broadcastButton.broadcastId, conversationId, this.deps.clock.now());
     for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
     const answered = asked.filter(Boolean).length;
     if (asked.length > 0) await tx.analytics.countKnowledgeQuestions(bot.id, Math.floor(this.deps.clock.now() / DAY_MS), answered, asked.length - answered);
@@ -192,6 +196,8 @@ export class UserTurn {
 
   /** Forced position first, then the command or text (api.md section 3, order inside one request). */
   private engineInputs(compiled: CompiledBot, input: UserMessage, isNew: boolean): TurnInput[] {
+    // a broadcast message's button starts its behaviour, as a goTo would
+    if (input.broadcastButton) return [{ kind: 'goto', behaviour: input.broadcastButton.behaviour }];
     const inputs: TurnInput[] = [];
     const forced = input.forcedBehaviour !== undefined || input.forcedInteraction !== undefined || input.forcedBehaviourKey !== undefined;
     if (forced) {
@@ -216,7 +222,9 @@ export class UserTurn {
   private userPart(compiled: CompiledBot, state: ConversationState, input: UserMessage): ReplyPart | null {
     const upper = input.command?.toUpperCase();
     let text: string | null = null;
-    if (input.command && upper !== 'RESET' && upper !== 'READY') {
+    if (input.broadcastButton) {
+      text = input.broadcastButton.title;
+    } else if (input.command && upper !== 'RESET' && upper !== 'READY') {
       const button = compiled.actionsById.get(input.command)?.action;
       text = typeof button?.text === 'string' ? button.text : null;
     } else if (input.text !== undefined && input.text !== '' && upper !== 'RESET') {

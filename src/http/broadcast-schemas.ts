@@ -50,10 +50,31 @@ const RepeatIn = Type.Object(
   { additionalProperties: false },
 );
 
+/** docs/broadcasts.md "A message of its own": bounded as a bot file's `buttons` action is shown by the widget and the platforms */
+export const MAX_MESSAGE_BUTTONS = 10;
+// one object with both fields optional (the service wants exactly one): a union of two closed
+// objects is refused by the validator, which strips the other branch's field before it tries it
+const MessageButton = Type.Object(
+  {
+    Title: Type.String({ minLength: 1, maxLength: 100 }),
+    Behaviour: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'the behaviour of the live bot a click starts' })),
+    Url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'an http(s) link the button opens' })),
+  },
+  { additionalProperties: false, description: 'give Behaviour or Url' },
+);
+export const MessageSchema = Type.Object(
+  {
+    Text: Type.String({ minLength: 1, maxLength: 4096, description: 'the text, with {{variables}} of each conversation' }),
+    Buttons: Type.Optional(Type.Array(MessageButton, { maxItems: MAX_MESSAGE_BUTTONS })),
+  },
+  { additionalProperties: false, description: 'the text and buttons each recipient gets, instead of running a behaviour' },
+);
+
 export const CreateBroadcastBody = Type.Object(
   {
     Name: Type.String({ minLength: 1, maxLength: 200 }),
-    Behaviour: Type.String({ minLength: 1, maxLength: 256, description: 'the behaviour of the live bot each recipient runs' }),
+    Behaviour: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'the behaviour of the live bot each recipient runs (give it or Message)' })),
+    Message: Type.Optional(MessageSchema),
     Audience: AudienceSchema,
     At: Type.Optional(Text(40, 'ISO 8601 with offset; default now')),
     Repeat: Type.Optional(RepeatIn),
@@ -82,7 +103,8 @@ export const BroadcastView = Type.Object({
   BroadcastId: Type.String(),
   Name: Type.String(),
   Status,
-  Behaviour: Type.String(),
+  Behaviour: Nullable(Type.String()),
+  Message: Nullable(MessageSchema),
   Audience: AudienceSchema,
   At: Type.String(),
   NextRunAt: Nullable(Type.String()),

@@ -4,6 +4,7 @@
 import type {
   AudienceCandidate, BroadcastRecord, BroadcastSpec, BroadcastStatus, ClaimedRecipient, NewRecipient, RecipientCounts,
 } from '../broadcasts/model.js';
+import type { BroadcastMessageButton } from '../conversations/broadcast-message.js';
 import type { Queryable, SqlValue } from './driver.js';
 
 interface Row {
@@ -166,10 +167,10 @@ export function broadcastRepository(db: Queryable) {
         .map((id) => ({ broadcastId, run, conversationId: id, userId: userOf.get(id)!, channel, claimedUntil: until }));
     },
     /** pending → sent under the recipient's claim, in the transaction of its turn; false: someone else decided it. */
-    async markSent(r: Pick<ClaimedRecipient, 'broadcastId' | 'run' | 'conversationId' | 'claimedUntil'>, now: number): Promise<boolean> {
+    async markSent(r: Pick<ClaimedRecipient, 'broadcastId' | 'run' | 'conversationId' | 'claimedUntil'>, now: number, delivered = false): Promise<boolean> {
       const changed = await db.run(
-        "UPDATE broadcast_recipients SET status = 'sent', sent_at = $4 WHERE broadcast_id = $1 AND run = $2 AND conversation_id = $3 AND status = 'pending' AND claimed_until = $5",
-        [r.broadcastId, r.run, r.conversationId, now, r.claimedUntil],
+        "UPDATE broadcast_recipients SET status = $6, sent_at = $4 WHERE broadcast_id = $1 AND run = $2 AND conversation_id = $3 AND status = 'pending' AND claimed_until = $5",
+        [r.broadcastId, r.run, r.conversationId, now, r.claimedUntil, delivered ? 'delivered' : 'sent'],
       );
       return changed > 0;
     },
@@ -198,10 +199,15 @@ export function broadcastRepository(db: Queryable) {
         );
       }
     },
+    /** A button of the broadcast's own message (a click on it), when the broadcast is the bot's and has it. */
+    async messageButton(botId: string, id: string, index: number): Promise<BroadcastMessageButton | null> {
+      const row = await db.get<{ spec: string }>('SELECT spec FROM broadcasts WHERE bot_id = $1 AND id = $2', [botId, id]);
+      return row ? ((JSON.parse(row.spec) as BroadcastSpec).Message?.Buttons?.[index] ?? null) : null;
+    },
     /** The behaviour a broadcast runs (a click on one of its buttons counts for it). */
     async behaviourOf(id: string): Promise<string | null> {
       const row = await db.get<{ spec: string }>('SELECT spec FROM broadcasts WHERE id = $1', [id]);
-      return row ? (JSON.parse(row.spec) as BroadcastSpec).Behaviour : null;
+      return row ? ((JSON.parse(row.spec) as BroadcastSpec).Behaviour ?? null) : null;
     },
     /** A click on one of the broadcast's buttons, in the conversation's latest run of it that reached it. */
     async noteClick(broadcastId: string, conversationId: number, now: number): Promise<void> {

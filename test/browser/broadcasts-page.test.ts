@@ -1,7 +1,10 @@
 // The broadcasts page (/console/broadcasts) in Debian's Chromium with its real CSP: a signed-in
-// admin previews an audience, creates a broadcast and sees its counts move live, schedules one
-// for later and cancels it, by keyboard; no CSP violation, no sideways scrolling on a phone, and
-// axe-core finds no serious or critical violation. Screenshots: /work/shots/bcast-*.png.
+// admin writes a message with a button (issue 37 item 8), sees the audience count and a preview of
+// the message as the widget shows it; Send asks "Send to N conversations now?" in a dialog:
+// cancelling sends nothing, confirming sends, and the status shown is the broadcast's own until it
+// is done (web deliveries Delivered). Only the bot's connected channels are offered. Scheduling
+// asks "Schedule for … to N conversations?"; the scheduled one is cancelled. By keyboard; no CSP
+// violation, no sideways scrolling on a phone; axe-core clean. Screenshots: /work/shots/bcast/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -12,9 +15,10 @@ import { promoBot } from '../support/broadcast-kit.js';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
+import { setWeb, startWeb, webKeyOf } from '../support/web-kit.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const SHOTS = '/work/shots';
+const SHOTS = '/work/shots/bcast';
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
@@ -32,6 +36,9 @@ describe('the broadcasts page (Chromium)', () => {
     botId = await botIdOf(server, tenant.botKey);
     await addOperator(server.client, tenant.accountId, 'ann@example.org');
     for (const tags of [['vip'], ['vip'], []]) await chatOk(server, tenant.botToken, { UserId: uid('page'), Tags: tags });
+    await setWeb(server.client, tenant, { enabled: true, allowedOrigins: ['*'] });
+    const key = await webKeyOf(server.client, tenant);
+    for (let i = 0; i < 2; i++) await startWeb(server.client, key);
     browser = await launchChromium();
     fs.mkdirSync(SHOTS, { recursive: true });
   });
@@ -54,36 +61,72 @@ describe('the broadcasts page (Chromium)', () => {
     return { page, problems };
   }
 
+  const broadcastNames = async () => ((await server.client.get(`/bots/${tenant.botKey}/broadcasts`, { token: tenant.accountToken })).body.Result as Array<{ Name: string }>).map((b) => b.Name);
+
   for (const size of SIZES) {
-    test(`${size.name}: preview, create, live counts, schedule and cancel, by keyboard; accessible`, async () => {
+    test(`${size.name}: a message with a button, its count and preview; Send asks first (cancel sends nothing, confirm sends); the real status to the end; schedule asks too; by keyboard; accessible`, async () => {
       const { page, problems } = await pageAt(size);
       await page.goto(`${server.url}/console/broadcasts?bot=${botId}`);
-      await page.locator('#behaviour option', { hasText: 'Promo' }).waitFor({ state: 'attached' });
-      await page.locator('#behaviour').selectOption('Promo');
-      await page.locator('#tags').fill('vip');
-      await page.locator('#preview').focus();
-      await page.keyboard.press('Enter');
-      await page.locator('#preview-out', { hasText: '2 conversations' }).waitFor();
+      const web = page.getByRole('checkbox', { name: 'Website widget' });
+      await web.waitFor();
+      assert.deepEqual(await page.locator('input[name=channel]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value)), ['web'], 'only connected channels: web (the bot has no webhook and no platform)');
 
-      await page.locator('#name').fill(`Sale ${size.name}`);
+      const name = `Sale ${size.name}`;
+      await page.locator('#name').fill(name);
+      await page.locator('#text').fill('Hi {{first_name|there}}, our sale starts today.');
+      await page.locator('#add-button').focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Show me');
+      await page.locator('.button-behaviour').selectOption('Promo');
+      assert.equal(await page.locator('#message-preview .bubble').textContent(), 'Hi there, our sale starts today.');
+      assert.deepEqual(await page.locator('#message-preview .chip').allTextContents(), ['Show me']);
+      await web.focus();
+      await page.keyboard.press('Space');
+      await page.locator('#audience-count', { hasText: /^2 conversations$/ }).waitFor();
+      await page.screenshot({ path: `${SHOTS}/${size.name}-compose.png`, fullPage: true });
+
       await page.locator('#submit').focus();
       await page.keyboard.press('Enter');
-      const sale = page.locator('.item', { hasText: `Sale ${size.name}` });
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      assert.equal(await page.locator('#confirm-question').textContent(), 'Send to 2 conversations now?');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm-cancel', 'the dialog opens on Cancel');
+      await page.screenshot({ path: `${SHOTS}/${size.name}-confirm.png` });
+      assert.deepEqual(await seriousViolations(page), []);
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal(await page.locator('#status').textContent(), 'Nothing was sent.');
+      assert.equal((await broadcastNames()).includes(name), false, 'cancel created nothing');
+
+      await page.locator('#submit').focus();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor();
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Send now');
+      await page.keyboard.press('Enter');
+      await page.locator('#status', { hasText: new RegExp(`^${name}: done · 2 of 2 sent, 2 delivered$`) }).waitFor();
+      const sale = page.locator('.item', { hasText: name });
       await sale.locator('.badge', { hasText: 'done' }).waitFor();
-      assert.equal(await sale.locator('.counts div', { hasText: 'Sent' }).locator('dd').textContent(), '2', 'the counts came in live');
-      assert.equal(await sale.locator('.counts div', { hasText: 'Audience' }).locator('dd').textContent(), '2');
+      assert.equal(await sale.locator('.counts div', { hasText: 'Delivered' }).locator('dd').textContent(), '2');
+      assert.equal(await page.locator('#text').inputValue(), '', 'the editor is empty for the next one');
 
       await page.locator('#name').fill(`Later ${size.name}`);
+      await page.locator('input[name=what][value=behaviour]').check();
+      await page.locator('#behaviour').selectOption('Promo');
       // within the 10 years ahead that At may be (docs/limits.md)
       await page.locator('#at').fill(`${new Date().getFullYear() + 1}-01-01T09:00`);
       await page.locator('#repeat').selectOption('week');
       await page.locator('#submit').click();
+      await dialog.waitFor();
+      assert.match((await page.locator('#confirm-question').textContent()) ?? '', /^Schedule for .+ to 2 conversations\?$/);
+      await page.locator('#confirm-ok').click();
       const later = page.locator('.item', { hasText: `Later ${size.name}` });
       await later.locator('.badge', { hasText: 'scheduled' }).waitFor();
+      await page.locator('#status', { hasText: new RegExp(`^Later ${size.name}: scheduled for `) }).waitFor();
       assert.match((await later.locator('.when').textContent()) ?? '', /every week from/);
 
       assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= size.width, 'no sideways scrolling');
-      await page.screenshot({ path: `${SHOTS}/bcast-${size.name}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/${size.name}-sent.png`, fullPage: true });
       assert.deepEqual(await seriousViolations(page), []);
 
       await later.getByRole('button', { name: `Cancel Later ${size.name}` }).focus();

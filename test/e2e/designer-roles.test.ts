@@ -49,6 +49,8 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'POST /console/api/bots/{botId}/broadcasts': { area: 'design', allowed: 400 },
   'POST /console/api/bots/{botId}/broadcasts/preview': { area: 'design', allowed: 400 },
   'POST /console/api/bots/{botId}/broadcasts/{BroadcastId}/cancel': { area: 'design', allowed: 400 },
+  'GET /console/api/bots/{botId}/broadcasts/{BroadcastId}': { area: 'design', allowed: 404, code: 'BROADCAST_NOT_FOUND' },
+  'GET /console/api/bots/{botId}/broadcast-channels': { area: 'design', allowed: 200 },
   'GET /console/api/me/avatar': { area: 'any', allowed: 200 },
   'PUT /console/api/me/avatar': { area: 'any', allowed: 400 },
   'GET /console/api/events': { area: 'conversations', allowed: 200 },

@@ -35,7 +35,7 @@ export class MemoryStorage implements ConversationStorage {
   private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], missed: [], usage: new Map(), knowledgeQuestions: new Map(), seen: new Map(), lastInbound: new Map(), nextId: 1 };
   readonly bots = { byId: async (id: string) => this.botsById.get(id) ?? null };
   /** no broadcasts in memory: the store tests cover them (test/e2e/broadcasts-*.test.ts) */
-  readonly broadcasts = { lastUserAt: async () => null };
+  readonly broadcasts = { lastUserAt: async () => null, messageButton: async () => null };
   readonly conversations: ConversationStorage['conversations'];
   readonly shares: ConversationStorage['shares'];
   private queue: Promise<unknown> = Promise.resolve();

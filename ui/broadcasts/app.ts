@@ -1,15 +1,22 @@
 // The broadcasts page (/console/broadcasts, docs/broadcasts.md): a signed-in admin or designer
-// picks a bot, previews an audience, creates a broadcast (now, at a time, repeating), watches the
-// counts of each broadcast live and cancels one. It reads the console API with the session
-// cookie; everything it writes into the page goes through textContent.
+// picks a bot, writes a message (compose.ts) or picks a behaviour, sees how many conversations the
+// audience holds as they choose it, and sends or schedules after saying yes to "Send to N
+// conversations now?"; the status shown is then the broadcast's own, read back from the server
+// until it ends. The list shows every broadcast's counts live; one can be cancelled. It reads the
+// console API with the session cookie; everything it writes into the page goes through textContent.
 
 import { drawConsoleNav } from '../shared/console-nav';
+import { addButton, clearMessage, drawPreview, message, setBehaviours, type Message } from './compose';
 
 interface Counts { Audience: number; Pending: number; Sent: number; Delivered: number; Failed: number; Skipped: number; Clicked: number; Reasons: Record<string, number> }
-interface Broadcast { BroadcastId: string; Name: string; Status: string; Behaviour: string; At: string; NextRunAt: string | null; Repeat: { Every: string } | null; Run: number; Error: string | null; Counts: Counts }
+interface Broadcast { BroadcastId: string; Name: string; Status: string; Behaviour: string | null; Message: Message | null; At: string; NextRunAt: string | null; Repeat: { Every: string } | null; Run: number; Error: string | null; Counts: Counts }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const REFRESH_MS = 2000;
+/** how often the broadcast just created is read back while it runs */
+const FOLLOW_MS = 700;
+const COUNT_DELAY_MS = 300;
+const CHANNEL_NAMES: Record<string, string> = { web: 'Website widget', custom: 'Your app (API)', telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger' };
 
 class SignedOut extends Error {}
 
@@ -66,7 +73,8 @@ function item(b: Broadcast): HTMLLIElement {
   const info = document.createElement('p');
   info.className = 'when';
   const next = b.NextRunAt ? ` · next ${when(b.NextRunAt)}` : '';
-  info.textContent = `${b.Behaviour} · ${b.Repeat ? `every ${b.Repeat.Every} from` : 'at'} ${when(b.At)}${next} · run ${b.Run}${b.Error ? ` · ${b.Error}` : ''}`;
+  const what = b.Message ? `Message "${b.Message.Text.length > 60 ? `${b.Message.Text.slice(0, 60)}…` : b.Message.Text}"` : (b.Behaviour ?? '');
+  info.textContent = `${what} · ${b.Repeat ? `every ${b.Repeat.Every} from` : 'at'} ${when(b.At)}${next} · run ${b.Run}${b.Error ? ` · ${b.Error}` : ''}`;
   const counts = document.createElement('dl');
   counts.className = 'counts';
   const reasons = Object.entries(b.Counts.Reasons).map(([r, n]) => `${r} ${n}`).join(', ');
@@ -114,8 +122,18 @@ async function loadBot(): Promise<void> {
   const flow = await call<{ Nodes: Array<{ Kind: string; Name: string }> }>(`/bots/${botId()}/flow`).catch(() => ({ Nodes: [] }));
   const behaviours = flow.Nodes.filter((n) => n.Kind === 'behaviour').map((n) => n.Name);
   $('behaviour').replaceChildren(...behaviours.map((name) => Object.assign(document.createElement('option'), { value: name, textContent: name })));
-  $('preview-out').textContent = '';
+  setBehaviours(behaviours);
+  const { Result: channels } = await call<{ Result: string[] }>(`/bots/${botId()}/broadcast-channels`);
+  $('channels').replaceChildren(
+    Object.assign(document.createElement('span'), { className: 'group-label', textContent: 'Channels (none ticked: all)' }),
+    ...channels.map((c) => {
+      const label = document.createElement('label');
+      label.append(Object.assign(document.createElement('input'), { type: 'checkbox', name: 'channel', value: c }), ` ${CHANNEL_NAMES[c] ?? c}`);
+      return label;
+    }),
+  );
   $('work').hidden = false;
+  countSoon();
   if (behaviours.length === 0) status('This bot has no published version yet: publish it to broadcast.', true);
   await refresh();
 }
@@ -135,28 +153,109 @@ async function run(action: () => Promise<void>): Promise<void> {
   }
 }
 
-$('preview').addEventListener('click', () => void run(async () => {
-  const { Count, Sample } = await call<{ Count: number; Sample: string[] }>(`/bots/${botId()}/broadcasts/preview`, { Audience: audience() });
-  $('preview-out').textContent = `${Count} conversation${Count === 1 ? '' : 's'}${Sample.length ? `, e.g. ${Sample.slice(0, 3).join(', ')}` : ''}`;
-}));
+/** The audience's size now (the preview API: nothing is created). */
+async function audienceCount(): Promise<number> {
+  return (await call<{ Count: number }>(`/bots/${botId()}/broadcasts/preview`, { Audience: audience() })).Count;
+}
+
+const conversations = (n: number) => `${n} conversation${n === 1 ? '' : 's'}`;
+
+let countTimer: number | undefined;
+let counting = 0;
+/** Counts the audience a moment after the filters stop changing. */
+function countSoon(): void {
+  clearTimeout(countTimer);
+  $('audience-count').textContent = 'counting…';
+  const mine = ++counting;
+  countTimer = window.setTimeout(() => void run(async () => {
+    const count = await audienceCount();
+    // an older count that comes back late does not overwrite the newer one
+    if (mine === counting) $('audience-count').textContent = conversations(count);
+  }), COUNT_DELAY_MS);
+}
+
+const sendsMessage = () => document.querySelector<HTMLInputElement>('input[name=what]:checked')?.value === 'message';
+
+function showWhat(): void {
+  $('message-part').hidden = !sendsMessage();
+  $('behaviour-part').hidden = sendsMessage();
+}
+
+const redraw = () => drawPreview(message());
+
+/** Asks the question; resolves true when the operator confirms. */
+function confirmed(question: string, yes: string): Promise<boolean> {
+  const dialog = $<HTMLDialogElement>('confirm');
+  $('confirm-question').textContent = question;
+  $('confirm-ok').textContent = yes;
+  return new Promise((resolve) => {
+    const done = (answer: boolean) => {
+      $('confirm-ok').onclick = null;
+      $('confirm-cancel').onclick = null;
+      dialog.onclose = null;
+      if (dialog.open) dialog.close();
+      resolve(answer);
+    };
+    $('confirm-ok').onclick = () => done(true);
+    $('confirm-cancel').onclick = () => done(false);
+    dialog.onclose = () => done(false);
+    dialog.showModal();
+  });
+}
+
+let following = 0;
+/** Shows the created broadcast's own status, read back until it ends (or waits for its time). */
+async function follow(id: string): Promise<void> {
+  const mine = ++following;
+  for (;;) {
+    const b = await call<Broadcast>(`/bots/${botId()}/broadcasts/${encodeURIComponent(id)}`);
+    if (mine !== following) return;
+    const c = b.Counts;
+    const progress = b.Run > 0 ? ` · ${c.Sent} of ${c.Audience} sent, ${c.Delivered} delivered${c.Failed ? `, ${c.Failed} failed` : ''}${c.Skipped ? `, ${c.Skipped} skipped` : ''}` : '';
+    const next = b.Status === 'scheduled' && b.NextRunAt ? ` for ${when(b.NextRunAt)}` : '';
+    status(`${b.Name}: ${b.Status}${next}${progress}`, b.Status === 'failed');
+    const waiting = b.Status === 'scheduled' && b.NextRunAt !== null && new Date(b.NextRunAt).getTime() > Date.now() + FOLLOW_MS;
+    if (b.Status === 'done' || b.Status === 'cancelled' || b.Status === 'failed' || waiting) return void (await refresh());
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
+  }
+}
 
 $('create').addEventListener('submit', (event) => {
   event.preventDefault();
   void run(async () => {
+    const name = $<HTMLInputElement>('name').value.trim();
+    if (!name) return (status('Give the broadcast a name.', true), $('name').focus());
+    const written = sendsMessage() ? message() : null;
+    if (written && written.Text.trim() === '') return (status('Write the message first.', true), $('text').focus());
+    const what = written ? { Message: written } : { Behaviour: $<HTMLSelectElement>('behaviour').value };
     const at = $<HTMLInputElement>('at').value;
     const every = $<HTMLSelectElement>('repeat').value;
+    const count = await audienceCount();
+    $('audience-count').textContent = conversations(count);
+    const question = at ? `Schedule for ${new Date(at).toLocaleString()} to ${conversations(count)}?` : `Send to ${conversations(count)} now?`;
+    if (!(await confirmed(question, at ? 'Schedule' : 'Send now'))) return status('Nothing was sent.');
     const created = await call<Broadcast>(`/bots/${botId()}/broadcasts`, {
-      Name: $<HTMLInputElement>('name').value.trim(),
-      Behaviour: $<HTMLSelectElement>('behaviour').value,
+      Name: name,
+      ...what,
       Audience: audience(),
       ...(at ? { At: withOffset(at) } : {}),
       ...(every ? { Repeat: { Every: every } } : {}),
     });
-    status(`${created.Name} created: ${created.Status}.`);
     $<HTMLInputElement>('name').value = '';
+    if (sendsMessage()) clearMessage();
+    redraw();
     await refresh();
+    await follow(created.BroadcastId);
   });
 });
+
+for (const input of document.querySelectorAll<HTMLInputElement>('input[name=what]')) input.addEventListener('change', showWhat);
+$('text').addEventListener('input', redraw);
+$('add-button').addEventListener('click', () => addButton(redraw));
+for (const id of ['tags', 'active']) $(id).addEventListener('input', countSoon);
+$('channels').addEventListener('change', countSoon);
+$('at').addEventListener('input', () => ($('submit').textContent = $<HTMLInputElement>('at').value ? 'Schedule…' : 'Send…'));
+redraw();
 
 $('bot').addEventListener('change', () => void run(loadBot));
 

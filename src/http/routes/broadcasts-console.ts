@@ -12,6 +12,7 @@ import type { Services } from '../services.js';
 import { operatorSignIn } from './console-session.js';
 import { pageHeaders } from './console-assets.js';
 
+const BroadcastChannels = Type.Object({ Result: Type.Array(Type.String(), { description: 'web first, then the connected ones' }) });
 const BotParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }) });
 const OneParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), BroadcastId: Type.String({ maxLength: 64 }) });
 
@@ -19,6 +20,12 @@ const UI_DIR = new URL('../../../ui/broadcasts/', import.meta.url);
 const read = (name: string) => (fs.existsSync(new URL(name, UI_DIR)) ? fs.readFileSync(new URL(name, UI_DIR), 'utf8') : '');
 const PAGE = read('index.html');
 const STYLE = read('broadcasts.css');
+
+/** The widget is always there to broadcast to; the API channel once it has a webhook (an app to deliver to); the platforms once connected. */
+function broadcastChannels(listing: Array<{ Channel: string; Enabled: boolean; WebhookUrl: string | null }>): string[] {
+  const usable = listing.filter((c) => c.Channel !== 'web' && (c.Channel === 'custom' ? c.WebhookUrl !== null : c.Enabled)).map((c) => c.Channel);
+  return ['web', ...usable];
+}
 
 export function broadcastConsoleRoutes(app: App, s: Services): void {
   const signedIn = operatorSignIn(app, s, 'design');
@@ -32,6 +39,13 @@ export function broadcastConsoleRoutes(app: App, s: Services): void {
   app.post('/console/api/bots/:botId/broadcasts/preview', { ...signedIn, schema: { ...schema, params: BotParams, body: PreviewBody, response: { 200: PreviewAnswer } } }, async (request) =>
     s.broadcasts.preview(await bot(request), request.body.Audience),
   );
+  app.get('/console/api/bots/:botId/broadcasts/:BroadcastId', { ...signedIn, schema: { ...schema, params: OneParams, response: { 200: BroadcastView } } }, async (request) =>
+    s.broadcasts.get(await bot(request), request.params.BroadcastId),
+  );
+  // the channels a broadcast may choose: those the bot has connected (docs/decisions.md "Broadcasts offer connected channels")
+  app.get('/console/api/bots/:botId/broadcast-channels', { ...signedIn, schema: { ...schema, params: BotParams, response: { 200: BroadcastChannels } } }, async (request) => ({
+    Result: broadcastChannels(await s.channels.connections.list(await bot(request))),
+  }));
   app.post('/console/api/bots/:botId/broadcasts/:BroadcastId/cancel', { ...signedIn, schema: { ...schema, params: OneParams, response: { 200: BroadcastView } } }, async (request) =>
     s.broadcasts.cancel(await bot(request), request.params.BroadcastId),
   );
