@@ -47,6 +47,7 @@ export class AddForm {
     $('add-title').textContent = faq ? `Edit “${source.Name}”` : `Replace “${source.Name}”`;
     $('add-submit').textContent = faq ? 'Save pairs' : 'Replace source';
     this.faq.load(pairs);
+    $('add-cancel').textContent = faq ? 'Cancel editing' : 'Cancel replacing';
     $('add-cancel').hidden = false;
     $<HTMLInputElement>('name').value = source.Name;
     const kind: Kind = source.Kind === 'pdf' || source.Kind === 'docx' ? 'file' : source.Kind;
