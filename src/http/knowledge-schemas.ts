@@ -12,7 +12,10 @@ export const SourceBody = Type.Object(
     Html: Type.Optional(Type.String({ description: 'an HTML page: reduced to its readable text, headings kept' })),
     Url: Type.Optional(Type.String({ maxLength: 2048, description: 'an http(s) page (HTML, text, PDF or DOCX), fetched once through the private-network guard' })),
     Faq: Type.Optional(
-      Type.Array(Type.Object({ Question: Type.String(), Answer: Type.String() }, { additionalProperties: false }), { minItems: 1, description: 'each entry is one passage' }),
+      Type.Array(Type.Object({ Question: Type.String(), Answer: Type.String() }, { additionalProperties: false }), {
+        minItems: 1,
+        description: 'each pair is one passage (more for a long answer); at most 1,000 pairs, a question of 1,000 characters and an answer of 10,000, none empty',
+      }),
     ),
   },
   { additionalProperties: false, description: 'exactly one of Text, Html, Faq, Url; at most 10 MiB' },
@@ -55,6 +58,9 @@ export const Source = Type.Object(SourceFields);
 export const Sources = Type.Object({ Result: Type.Array(Source, { description: 'newest first' }) });
 export const SourceWithPassages = Type.Object({
   ...SourceFields,
+  Faq: Type.Optional(
+    Type.Array(Type.Object({ Question: Type.String(), Answer: Type.String() }), { description: 'an FAQ source only: its pairs as written (trimmed), in order; PUT them back edited to change the FAQ' }),
+  ),
   Passages: Type.Array(Type.Object({ ChunkId: Type.Integer(), Heading: Type.String(), Text: Type.String() }), { description: 'in document order' }),
 });
 export const SearchResults = Type.Object({

@@ -7,6 +7,7 @@ import { AppError } from '../shared/errors.js';
 import type { SourceKind } from './model.js';
 import type { ReadableInput } from './reading.js';
 import { decodeUtf8InSlices, NotUtf8Error } from '../shared/utf8-slices.js';
+import { checkedFaq, type FaqPair } from './faq-pairs.js';
 
 export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 
@@ -32,6 +33,8 @@ export interface SourceDocument {
   bytes: number;
   /** where a Url source came from */
   url: string | null;
+  /** an FAQ's pairs as written (trimmed), kept beside its passages; null for other kinds */
+  faq: FaqPair[] | null;
 }
 
 const EXTENSIONS: Record<string, 'text' | 'html' | 'pdf' | 'docx'> = { txt: 'text', md: 'text', markdown: 'text', html: 'html', htm: 'html', pdf: 'pdf', docx: 'docx' };
@@ -53,9 +56,11 @@ export async function documentOf(body: SourceBody): Promise<SourceDocument> {
   if (name === '') throw new AppError('MISSING_FIELD', 'Name is required.', { Field: 'Name' });
   let input: ReadableInput;
   let bytes: number;
+  let faq: FaqPair[] | null = null;
   if (body.Faq !== undefined) {
-    input = { kind: 'faq', faq: body.Faq };
-    bytes = body.Faq.reduce((sum, e) => sum + Buffer.byteLength(e.Question) + Buffer.byteLength(e.Answer), 0);
+    faq = checkedFaq(body.Faq);
+    input = { kind: 'faq', faq };
+    bytes = faq.reduce((sum, e) => sum + Buffer.byteLength(e.Question) + Buffer.byteLength(e.Answer), 0);
   } else if (body.Html !== undefined) {
     input = { kind: 'html', html: body.Html };
     bytes = Buffer.byteLength(body.Html);
@@ -67,7 +72,7 @@ export async function documentOf(body: SourceBody): Promise<SourceDocument> {
   // an empty document is refused at once, whatever its size, without a trip to the thread
   const empty = input.kind === 'faq' ? input.faq.every((e) => e.Question.trim() === '' || e.Answer.trim() === '') : (input.kind === 'html' ? input.html : input.text).trim() === '';
   if (empty) throw emptyDocument();
-  return { name, kind: input.kind, input, bytes, url: null };
+  return { name, kind: input.kind, input, bytes, url: null, faq };
 }
 
 /** A file: its kind by extension (415 for any other), its name the Name field or the file's own. */
@@ -86,12 +91,12 @@ export async function fileDocument(name: string, kind: 'text' | 'html' | 'pdf' |
   if (bytes > MAX_SOURCE_BYTES) throw tooLarge();
   if (bytes === 0) throw emptyDocument();
   const sourceKind = url === null ? kind : 'url';
-  if (kind === 'pdf' || kind === 'docx') return { name, kind: sourceKind, input: { kind, data }, bytes, url };
+  if (kind === 'pdf' || kind === 'docx') return { name, kind: sourceKind, input: { kind, data }, bytes, url, faq: null };
   // up to 10 MiB: decoded in slices between other requests (utf8-slices.ts, issue 35)
   const { text, blank } = await decodeUtf8InSlices(data).catch((error: unknown) => {
     if (error instanceof NotUtf8Error) throw new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: the file is not UTF-8 text.');
     throw error;
   });
   if (blank) throw emptyDocument();
-  return { name, kind: sourceKind, input: kind === 'html' ? { kind, html: text } : { kind, text }, bytes, url };
+  return { name, kind: sourceKind, input: kind === 'html' ? { kind, html: text } : { kind, text }, bytes, url, faq: null };
 }

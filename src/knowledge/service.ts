@@ -98,12 +98,16 @@ export class KnowledgeService {
         refuseOver(await tx.knowledge.insert(source, this.limits));
         await checkBotPassages(tx.knowledge, bot.id, source.id, passages.length);
         await tx.knowledge.swapIn(source.id, 0, passages, language, now);
+        await tx.faqPairs.replace(source.id, document.faq ?? []);
       });
       this.deps.embeddings?.queue(bot.id);
     } else {
       // the queue's place is taken before the row is written: a full queue saves nothing (issue 35)
       const place = this.deps.indexer.reserve();
-      await heldPlace(place, async () => refuseOver(await this.deps.store.transaction((tx) => tx.knowledge.insert(source, this.limits))));
+      await heldPlace(place, () => this.deps.store.transaction(async (tx) => {
+        refuseOver(await tx.knowledge.insert(source, this.limits));
+        await tx.faqPairs.replace(source.id, document.faq ?? []);
+      }));
       this.inBackground(bot, source.id, 0, document.input, place);
     }
     return this.view(await this.mustGet(bot.id, source.id));
@@ -122,15 +126,19 @@ export class KnowledgeService {
         refuseOver(restarted.hit);
         await checkBotPassages(tx.knowledge, bot.id, id, passages.length);
         await tx.knowledge.swapIn(id, restarted.generation, passages, language, change.now);
+        await tx.faqPairs.replace(id, document.faq ?? []);
       });
       this.deps.embeddings?.queue(bot.id);
     } else {
       const place = this.deps.indexer.reserve();
       const restarted = await heldPlace(place, async () => {
-        const restarted = await this.deps.store.transaction((tx) => tx.knowledge.restart(bot.id, id, change, this.limits));
-        if (restarted === null) throw new AppError('SOURCE_NOT_FOUND');
-        refuseOver(restarted.hit);
-        return restarted;
+        return this.deps.store.transaction(async (tx) => {
+          const restarted = await tx.knowledge.restart(bot.id, id, change, this.limits);
+          if (restarted === null) throw new AppError('SOURCE_NOT_FOUND');
+          refuseOver(restarted.hit);
+          await tx.faqPairs.replace(id, document.faq ?? []);
+          return restarted;
+        });
       });
       this.inBackground(bot, id, restarted.generation, document.input, place);
     }
@@ -142,11 +150,12 @@ export class KnowledgeService {
     return { Result: (await this.deps.store.knowledge.list(knowledgeOwner(bot))).map((s) => this.view(s, embedded)) };
   }
 
-  /** The source and its passages in document order, as JSON pieces to stream (source-text.ts). */
+  /** The source, an FAQ's pairs and its passages in document order, as JSON pieces to stream (source-text.ts). */
   async get(bot: BotRecord, id: string): Promise<AsyncGenerator<string>> {
     const source = await this.mustGet(knowledgeOwner(bot), id);
     const view = this.view(source, await this.embeddedOf(bot));
-    return sourceJson(view, (after, limit) => this.deps.store.knowledge.passagePage(source.id, source.generation, after, limit));
+    const pairs = source.kind === 'faq' ? (after: number, limit: number) => this.deps.store.faqPairs.page(source.id, after, limit) : null;
+    return sourceJson(view, (after, limit) => this.deps.store.knowledge.passagePage(source.id, source.generation, after, limit), pairs);
   }
 
   async remove(bot: BotRecord, id: string): Promise<void> {

@@ -22,6 +22,7 @@ import { channelRepository } from './channels.js';
 import { broadcastRepository } from './broadcasts.js';
 import { knowledgeRepository } from './knowledge.js';
 import { knowledgeVectorRepository } from './knowledge-vectors.js';
+import { knowledgeFaqRepository } from './knowledge-faq.js';
 import { webVisitorRepository } from './web-visitors.js';
 import { knowledgeLeaseRepository } from './knowledge-leases.js';
 import { aiSettingsRepository, missedTextRepository } from './understanding.js';
@@ -58,6 +59,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     preview: previewRepository(db, secrets),
     knowledge: knowledgeRepository(db),
     vectors: knowledgeVectorRepository(db),
+    faqPairs: knowledgeFaqRepository(db),
     broadcasts: broadcastRepository(db),
     knowledgeLeases: knowledgeLeaseRepository(db),
   };

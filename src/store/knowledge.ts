@@ -4,6 +4,7 @@
 // the database only as data: quoted here one by one for FTS5 (never a MATCH operator of the user's),
 // bound one parameter each into plainto_tsquery on PostgreSQL.
 import type { Queryable } from './driver.js';
+import { knowledgeFaqRepository } from './knowledge-faq.js';
 import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, SourceStatus, StoredPassage } from '../knowledge/model.js';
 
 interface SourceRow {
@@ -254,7 +255,7 @@ export function knowledgeRepository(db: Queryable) {
       return rows.map((r) => ({ chunkId: Number(r.id), sourceId: r.source_id, sourceName: r.name, sourceUrl: r.url, heading: r.heading, text: r.text, score: Number(r.score) }));
     },
 
-    /** A full clone's copy of every ready source, passages included, indexed in the clone's language. */
+    /** A full clone's copy of every ready source, passages (and an FAQ's pairs) included, indexed in the clone's language. */
     async copyAll(fromBotId: string, toBotId: string, newId: () => string, language: string, now: number): Promise<void> {
       const sources = await db.all<SourceRow>(`SELECT ${COLUMNS} FROM knowledge_sources WHERE bot_id = $1 AND status = 'ready' ORDER BY created_at, id`, [fromBotId]);
       for (const source of sources) {
@@ -264,6 +265,7 @@ export function knowledgeRepository(db: Queryable) {
         ]);
         const passages = await db.all<{ heading: string; text: string }>('SELECT heading, text FROM knowledge_chunks WHERE source_id = $1 ORDER BY position', [source.id]);
         await swapIn(copy.id, 0, passages, language, now);
+        await knowledgeFaqRepository(db).copy(source.id, copy.id);
       }
     },
   };

@@ -1,8 +1,9 @@
-// "Add a source" (and, for a chosen source, "Replace"): a file upload, pasted text or HTML, FAQ
-// pairs or a web page's address. What the server would refuse for its size or type is said here
+// "Add a source" (and, for a chosen source, "Replace", or "Edit" for an FAQ, which opens with its
+// stored pairs: faq-editor.ts): a file upload, pasted text or HTML, FAQ pairs or a web page's address. What the server would refuse for its size or type is said here
 // before anything is sent (10 MiB, the file types of knowledge.md); anything else the server
 // refuses is shown with its own message.
 import { call, knowledgePath, type Source } from './api';
+import { FaqEditor } from './faq-editor';
 
 export const MAX_BYTES = 10 * 1024 * 1024;
 const FILE_TYPES = /\.(txt|md|html|htm|pdf|docx)$/i;
@@ -19,26 +20,34 @@ export interface AddFormHost {
 
 export class AddForm {
   private replacing: Source | null = null;
-  /** FAQ rows made so far: each row's fields get ids of their own, even after removals */
-  private faqRows = 0;
+  private readonly faq = new FaqEditor();
 
   constructor(private readonly host: AddFormHost) {
     for (const radio of this.radios()) radio.addEventListener('change', () => this.showKind());
-    $('faq-add').addEventListener('click', () => this.addFaqRow(true));
     $('add-cancel').addEventListener('click', () => this.reset());
     $('add').addEventListener('submit', (event) => {
       event.preventDefault();
       void this.submit();
     });
-    this.addFaqRow(false);
     this.showKind();
   }
 
-  /** Replace `source`: the form says so, keeps its name and kind, and PUTs. */
-  replace(source: Source): void {
+  /** Replace `source`: the form says so, keeps its name and kind, and PUTs; an FAQ opens with its pairs. */
+  async replace(source: Source): Promise<void> {
+    let pairs: Array<{ Question: string; Answer: string }> = [];
+    if (source.Kind === 'faq') {
+      try {
+        pairs = (await call<{ Faq?: typeof pairs }>('GET', knowledgePath(this.host.botId(), `/${encodeURIComponent(source.SourceId)}`))).Faq ?? [];
+      } catch (error) {
+        return this.error((error as Error).message);
+      }
+    }
     this.replacing = source;
-    $('add-title').textContent = `Replace “${source.Name}”`;
-    $('add-submit').textContent = 'Replace source';
+    const faq = source.Kind === 'faq';
+    $('add-title').textContent = faq ? `Edit “${source.Name}”` : `Replace “${source.Name}”`;
+    $('add-submit').textContent = faq ? 'Save pairs' : 'Replace source';
+    this.faq.load(pairs);
+    $('add-cancel').textContent = faq ? 'Cancel editing' : 'Cancel replacing';
     $('add-cancel').hidden = false;
     $<HTMLInputElement>('name').value = source.Name;
     const kind: Kind = source.Kind === 'pdf' || source.Kind === 'docx' ? 'file' : source.Kind;
@@ -56,9 +65,7 @@ export class AddForm {
     $('add-submit').textContent = 'Add source';
     $('add-cancel').hidden = true;
     $<HTMLFormElement>('add').reset();
-    $('faq-rows').replaceChildren();
-    this.faqRows = 0;
-    this.addFaqRow(false);
+    this.faq.load([]);
     this.showKind();
     this.error('');
   }
@@ -79,29 +86,6 @@ export class AddForm {
   private showKind(): void {
     const kind = this.kind();
     for (const field of document.querySelectorAll<HTMLElement>('[data-kind]')) field.hidden = field.dataset.kind !== kind;
-  }
-
-  private addFaqRow(focus: boolean): void {
-    const list = $('faq-rows');
-    const n = ++this.faqRows;
-    const row = document.createElement('li');
-    row.className = 'faq-row';
-    const question = labelled('input', `faq-q-${n}`, `Question ${n}`);
-    const answer = labelled('textarea', `faq-a-${n}`, `Answer ${n}`);
-    (answer.control as HTMLTextAreaElement).rows = 2;
-    const remove = document.createElement('button');
-    remove.type = 'button';
-    remove.className = 'quiet';
-    remove.textContent = 'Remove';
-    remove.setAttribute('aria-label', `Remove question ${n}`);
-    remove.addEventListener('click', () => {
-      row.remove();
-      if (list.children.length === 0) this.addFaqRow(false);
-      $('faq-add').focus();
-    });
-    row.append(question.wrap, answer.wrap, remove);
-    list.append(row);
-    if (focus) question.control.focus();
   }
 
   /** The request body, or the reason it cannot be sent. */
@@ -131,15 +115,10 @@ export class AddForm {
         return { ...named, [field]: text };
       }
       case 'faq': {
-        const rows = [...document.querySelectorAll<HTMLLIElement>('.faq-row')].map((row) => {
-          const [q, a] = row.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea');
-          return { Question: q.value.trim(), Answer: a.value.trim() };
-        });
-        const filled = rows.filter((r) => r.Question || r.Answer);
-        if (filled.length === 0) return 'Write at least one question and its answer.';
-        if (filled.some((r) => !r.Question || !r.Answer)) return 'Each question needs its answer, and each answer its question.';
+        const pairs = this.faq.pairs();
+        if (typeof pairs === 'string') return pairs;
         if (!name) return 'Give the source a name.';
-        return { ...named, Faq: filled };
+        return { ...named, Faq: pairs };
       }
       case 'url': {
         const url = $<HTMLInputElement>('url').value.trim();
@@ -171,16 +150,4 @@ export class AddForm {
   private error(text: string): void {
     $('add-error').textContent = text;
   }
-}
-
-function labelled(tag: 'input' | 'textarea', id: string, text: string): { wrap: HTMLElement; control: HTMLInputElement | HTMLTextAreaElement } {
-  const wrap = document.createElement('div');
-  wrap.className = 'field';
-  const label = document.createElement('label');
-  label.htmlFor = id;
-  label.textContent = text;
-  const control = document.createElement(tag);
-  control.id = id;
-  wrap.append(label, control);
-  return { wrap, control };
 }

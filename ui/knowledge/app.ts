@@ -46,7 +46,7 @@ async function load(): Promise<void> {
     $('sources-empty').hidden = Result.length > 0;
     const bytes = Result.reduce((n, s) => n + s.Bytes, 0);
     $('totals').textContent = Result.length === 0 ? '' : `${Result.length} ${Result.length === 1 ? 'source' : 'sources'}, ${size(bytes)}`;
-    drawSources($('sources'), Result, { passages: (s) => void showPassages(s, true), replace: (s) => form.replace(s), remove: (s) => void remove(s) });
+    drawSources($('sources'), Result, { passages: (s) => void showPassages(s, true), replace: (s) => void form.replace(s), remove: (s) => void remove(s) });
     if (Result.some((s) => s.Status === 'indexing')) polling = window.setTimeout(() => void load(), POLL_MS);
   } catch (error) {
     failed(error);

@@ -65,7 +65,8 @@ export function drawSources(list: HTMLElement, sources: Source[], actions: Sourc
       const tools = el('div', 'tools');
       tools.append(
         button('Passages', `Passages of ${source.Name}`, () => actions.passages(source)),
-        button('Replace', `Replace ${source.Name}`, () => actions.replace(source)),
+        // an FAQ is edited pair by pair (faq-editor.ts); other kinds are sent again whole
+        source.Kind === 'faq' ? button('Edit pairs', `Edit pairs of ${source.Name}`, () => actions.replace(source)) : button('Replace', `Replace ${source.Name}`, () => actions.replace(source)),
         button('Delete', `Delete ${source.Name}`, () => actions.remove(source), 'quiet danger'),
       );
       item.append(tools);
