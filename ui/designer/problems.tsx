@@ -33,9 +33,13 @@ function focusField(problem: Problem, tries = 30): void {
     candidates.push(...idsAt(prefix, behaviourName));
   }
   candidates.push(place ? 'inspector-title' : 'bot-title');
-  const found = candidates.map((id) => document.getElementById(id)).find((el): el is HTMLElement => el !== null);
+  // the field itself, else the first field inside what the path names (an action: its first field)
+  const within = `${fieldId(problem.Path).replace(/-$/, '')}-`; // a path ending in `]` already ends in '-'
+  const inside = document.querySelector<HTMLElement>(['input', 'select', 'textarea'].map((tag) => `${tag}[id^="${within}"]`).join(', '));
+  const exact = document.getElementById(candidates[0]!) ?? inside;
+  const found = exact ?? candidates.map((id) => document.getElementById(id)).find((el): el is HTMLElement => el !== null);
   // the exact field may not be drawn yet: wait for it a little before settling for a nearer one
-  if ((!found || found.id !== candidates[0]) && tries > 0) {
+  if (!exact && tries > 0) {
     requestAnimationFrame(() => focusField(problem, tries - 1));
     return;
   }
