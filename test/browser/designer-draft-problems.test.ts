@@ -64,7 +64,7 @@ for (const kind of databaseKinds()) {
       // Publish is refused, with the count; nothing is published.
       await page.getByRole('button', { name: 'Publish' }).focus();
       await page.keyboard.press('Enter');
-      await status(page, /^Publish refused: the draft has 1 problem; fix it first \(see the list above\)\.$/);
+      await status(page, /^Publish refused: the draft has 1 problem; fix it first \(see the list of problems\)\.$/);
       assert.equal(await problemsOf(), 1);
       assert.deepEqual(await seriousViolations(page), []);
       await page.screenshot({ path: shot(kind, 'draft-problems-desktop') });

@@ -23,7 +23,7 @@ const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.matches('input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable=true]') || target.closest('.source-editor') !== null);
 
 type Tab = 'step' | 'bot' | 'preview' | 'versions' | 'install';
-const refusedFor = (count: number) => `Publish refused: the draft has ${count} problem${count > 1 ? 's' : ''}; fix ${count > 1 ? 'them' : 'it'} first (see the list above).`;
+const refusedFor = (count: number) => `Publish refused: the draft has ${count} problem${count > 1 ? 's' : ''}; fix ${count > 1 ? 'them' : 'it'} first (see the list of problems).`;
 const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', preview: 'Preview', versions: 'Versions', install: 'Install' };
 
 export function Designer({ botId, schema, say }: { botId: string; schema: BotSchema; say: (text: string, error?: boolean) => void }) {

@@ -57,7 +57,7 @@ export function ProblemsBanner({ problems, onOpen }: Props) {
   };
   return (
     <div className="problems" role="region" aria-label="Problems">
-      <strong>{problems.length} problem{problems.length > 1 ? 's' : ''}</strong> — the draft is saved with them; publishing waits until they are fixed.
+      <strong>{problems.length} problem{problems.length > 1 ? 's' : ''}</strong> — the draft is saved with {problems.length > 1 ? 'them' : 'it'}; publishing waits until {problems.length > 1 ? 'they are' : 'it is'} fixed.
       <ul>
         {problems.map((p) => (
           <li key={`${p.Path}\n${p.Message}`}>
