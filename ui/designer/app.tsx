@@ -73,6 +73,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   const publish = async () => {
     // What is unsaved is saved first (kept even with problems); then the problems known refuse it,
     // and the server, which is the judge, refuses any it finds.
+    if (local.length > 0) return say(refusedFor(allProblems.length), true); // known here: no need to ask
     const outcome = draft.unsaved ? await save() : 'saved';
     if (outcome !== 'saved' && outcome !== 'problems') return say('Publish refused: the draft could not be saved.', true);
     if (allProblems.length > 0) return say(refusedFor(allProblems.length), true);
