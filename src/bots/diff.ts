@@ -27,18 +27,20 @@ export const MAX_ACTION_PAIRS = 40_000;
 
 export function diffContents(from: BotContent, to: BotContent): BotChange[] {
   const changes: BotChange[] = [];
-  diffVariables(from.variables ?? {}, to.variables ?? {}, changes);
+  const [fromVariables, toVariables] = [from.variables ?? {}, to.variables ?? {}];
+  if (isRecord(fromVariables) && isRecord(toVariables)) diffVariables(fromVariables, toVariables, changes);
+  else diffWhole('/variables', fromVariables, toVariables, changes);
   diffWhole('/triggers', from.triggers ?? [], to.triggers ?? [], changes);
   diffNamed('/behaviours', from.behaviours, to.behaviours, changes, diffBehaviour);
   diffWhole('/nlp', from.nlp, to.nlp, changes);
   return changes;
 }
 
-function diffVariables(from: Record<string, string>, to: Record<string, string>, changes: BotChange[]): void {
+function diffVariables(from: Record<string, unknown>, to: Record<string, unknown>, changes: BotChange[]): void {
   for (const [name, value] of Object.entries(to)) {
     const path = `/variables/${escapePointer(name)}`;
     if (!Object.hasOwn(from, name)) changes.push({ Path: path, Kind: 'added', After: value });
-    else if (from[name] !== value) changes.push({ Path: path, Kind: 'changed', Before: from[name], After: value });
+    else if (!same(from[name], value)) changes.push({ Path: path, Kind: 'changed', Before: from[name], After: value });
   }
   for (const [name, value] of Object.entries(from)) {
     if (!Object.hasOwn(to, name)) changes.push({ Path: `/variables/${escapePointer(name)}`, Kind: 'removed', Before: value });
@@ -59,6 +61,8 @@ function diffNamed<T extends { name: string }>(
   changes: BotChange[],
   inner: (fromPath: string, toPath: string, before: T, after: T, changes: BotChange[]) => void,
 ): void {
+  // A draft kept with problems may have anything here (docs/designer.md "Saving"): compared whole.
+  if (!isNamedList(from) || !isNamedList(to)) return diffWhole(base, from, to, changes);
   const fromByName = new Map(from.map((item, i) => [item.name.toLowerCase(), i]));
   const toNames = new Set(to.map((item) => item.name.toLowerCase()));
   to.forEach((item, i) => {
@@ -85,6 +89,12 @@ function diffInteraction(fromPath: string, toPath: string, before: Interaction, 
   const { actions: beforeActions, ...beforeOwn } = before;
   const { actions: afterActions, ...afterOwn } = after;
   if (!same(beforeOwn, afterOwn)) changes.push({ Path: toPath, Kind: 'changed', Before: beforeOwn, After: afterOwn, Interaction: after.name });
+  if (!Array.isArray(beforeActions) || !Array.isArray(afterActions)) {
+    const whole: BotChange[] = [];
+    diffWhole(`${toPath}/actions`, beforeActions, afterActions, whole);
+    for (const change of whole) changes.push({ ...change, Interaction: after.name });
+    return;
+  }
   for (const change of diffActions(beforeActions, afterActions)) {
     const path = change.kind === 'removed' ? `${fromPath}/actions/${change.from}` : `${toPath}/actions/${change.to}`;
     changes.push({
@@ -147,6 +157,10 @@ function positional(a: string[], b: string[]): Array<readonly [number, number]> 
 }
 
 const range = (start: number, end: number) => Array.from({ length: Math.max(0, end - start) }, (_x, k) => start + k);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A list of behaviours or interactions as a valid file has them: objects with a name. */
+const isNamedList = (v: unknown): v is { name: string }[] => Array.isArray(v) && v.every((item) => isRecord(item) && typeof item.name === 'string');
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -1,5 +1,6 @@
 // Bots as the rest of the server sees them: plain records, no SQL shapes.
 import type { Behaviour, BotSettings, KnowledgeSection, NlpSection, Trigger } from './bot-file.js';
+import type { Problem } from './problems.js';
 
 /** The versioned part of a bot file: what a publish freezes. */
 export interface BotContent {
@@ -10,6 +11,16 @@ export interface BotContent {
   nlp?: NlpSection;
   /** knowledge.md "In the bot file"; absent when the bot has none */
   knowledge?: KnowledgeSection;
+}
+
+/**
+ * A draft the console saved with its problems (docs/designer.md "Saving"): the whole file as sent
+ * (an object within the bot-file bounds, nothing more is known of it), and what is wrong with it.
+ * The bot's `draft` content, name and settings stay those of its last draft without problems.
+ */
+export interface DraftWithProblems {
+  file: Record<string, unknown>;
+  problems: Problem[];
 }
 
 export type BotRole = 'standard' | 'master' | 'clone';

@@ -13,7 +13,11 @@ export interface BotFileRefusal {
   extra: Record<string, unknown>;
 }
 
-export type BotFileOutcome = { ok: true; bot: BotFile } | { ok: false; refusal: BotFileRefusal };
+/**
+ * A refusal for problems of content alone also carries the document (parsed and within the
+ * bounds): the console keeps such a draft (readDraft in reader.ts). Parse errors and bounds have none.
+ */
+export type BotFileOutcome = { ok: true; bot: BotFile } | { ok: false; refusal: BotFileRefusal; document?: unknown };
 
 /** What crosses to the worker: a text, and whether the HTTP layer left it to be read as a JSON body. */
 export interface BotFileText {
@@ -34,7 +38,7 @@ export function readBotFile(raw: unknown, contentType?: string): BotFileOutcome 
     return { ok: false, refusal: { code: 'INVALID_BOT', message: error.limit ? `The bot file is over a limit: ${error.limit.message}.` : undefined, extra: { ...limit, Problems: error.problems } } };
   }
   const result = validateBotFile(document);
-  if (!result.ok) return { ok: false, refusal: { code: 'INVALID_BOT', message: `The bot file has ${result.problems.length} problem(s).`, extra: { Problems: result.problems } } };
+  if (!result.ok) return { ok: false, refusal: { code: 'INVALID_BOT', message: `The bot file has ${result.problems.length} problem(s).`, extra: { Problems: result.problems } }, document };
   return { ok: true, bot: result.bot };
 }
 

@@ -8,6 +8,8 @@ import { AppError } from '../shared/errors.js';
 import { moduleNextTo, WorkerQueue, type WorkerQueueLimits, type WorkerQueueRefusals } from '../shared/worker-queue.js';
 import type { BotFile } from './bot-file.js';
 import { UnparsedJson } from './parse.js';
+import type { Problem } from './problems.js';
+import { isObj } from './walk.js';
 import { botOf, readBotFile, type BotFileOutcome, type BotFileText } from './read.js';
 
 /** Texts longer than this (UTF-16 code units, about bytes) are read on the thread. */
@@ -30,11 +32,29 @@ export class BotFileReader {
 
   /** The validated file; throws INVALID_BOT, INVALID_JSON, INVALID_REQUEST or BOT_FILE_BUSY. */
   async read(raw: unknown, contentType?: string): Promise<BotFile> {
+    return botOf(await this.outcome(raw, contentType));
+  }
+
+  /**
+   * A draft as the console saves it: the valid file, or an object with problems of content only.
+   * What is not a draft at all (unparsable, over a bound, not an object) throws as `read` does.
+   */
+  async readDraft(raw: unknown, contentType?: string): Promise<ReadDraft> {
+    const outcome = await this.outcome(raw, contentType);
+    if (outcome.ok) return { ok: true, bot: outcome.bot };
+    const { document, refusal } = outcome;
+    if (!isObj(document) || !Array.isArray(refusal.extra.Problems)) return botOf(outcome) as never;
+    return { ok: false, document, problems: refusal.extra.Problems as Problem[] };
+  }
+
+  private async outcome(raw: unknown, contentType?: string): Promise<BotFileOutcome> {
     const input = textOf(raw, contentType);
-    if (input === null || input.text.length <= OFF_THREAD_CHARS) return botOf(readBotFile(raw, contentType));
-    return botOf(await this.queue.run(input));
+    if (input === null || input.text.length <= OFF_THREAD_CHARS) return readBotFile(raw, contentType);
+    return this.queue.run(input);
   }
 }
+
+export type ReadDraft = { ok: true; bot: BotFile } | { ok: false; document: Record<string, unknown>; problems: Problem[] };
 
 function textOf(raw: unknown, contentType?: string): BotFileText | null {
   if (raw instanceof UnparsedJson) return { text: raw.text, contentType, jsonBody: true };

@@ -15,6 +15,7 @@ import { trainModel } from '../understanding/model.js';
 import type { AccountRecord } from '../accounts/model.js';
 import type { BotContent, BotRecord, Publisher } from './model.js';
 import { diffContents, type BotChange } from './diff.js';
+import type { Problem } from './problems.js';
 
 export interface VersionInfo {
   Version: number;
@@ -30,6 +31,9 @@ const publisherView = (p: Publisher): PublisherView =>
 
 /** The file with ids for what has none, keeping those of `previousDraft` (ids.ts). */
 const withIds = (bot: BotFile, previousDraft?: BotContent): BotFile => assignIds(bot, previousDraft ? ({ ...bot, ...previousDraft } as BotFile) : undefined);
+
+/** A saved draft; `problems` when the console kept it with problems. */
+export type SavedDraft = BotRecord & { problems?: Problem[] };
 
 /** A publish; a master's also says what became of each of its clones (api.md section 10). */
 export type Published = BotRecord & { clones?: CloneOutcome[] };
@@ -100,16 +104,41 @@ export class BotService {
     return bot;
   }
 
+  /** The draft being edited: the one saved with problems when there is one (docs/designer.md "Saving"). */
   async draftFile(bot: BotRecord): Promise<BotFile> {
+    return (await this.draftWithProblems(bot)).file;
+  }
+
+  /** The draft and its problems ([] when it has none). */
+  async draftWithProblems(bot: BotRecord): Promise<{ file: BotFile; problems: Problem[] }> {
+    const pending = await this.store.bots.draftWithProblems(bot.id);
+    if (pending) return { file: { ...pending.file, version: bot.version } as unknown as BotFile, problems: pending.problems };
+    return { file: await this.checkedDraftFile(bot), problems: [] };
+  }
+
+  /** The last draft without problems: what a duplicate or a backup is made of (they must be valid bots). */
+  async checkedDraftFile(bot: BotRecord): Promise<BotFile> {
     const draft = await this.store.bots.draft(bot.id);
     if (!draft) throw new AppError('BOT_NOT_FOUND');
     return toBotFile(bot, draft);
   }
 
-  async replaceDraft(bot: BotRecord, raw: unknown, contentType: string | undefined, ifMatch: number | null): Promise<BotRecord> {
+  /**
+   * Replaces the draft. A file with problems is refused (400 INVALID_BOT), unless `keepProblems`
+   * (the console): then it is kept with its problems, and the bot's content, name and settings
+   * stay those of its last draft without problems until a save without problems.
+   */
+  async replaceDraft(bot: BotRecord, raw: unknown, contentType: string | undefined, ifMatch: number | null, keepProblems = false): Promise<SavedDraft> {
     if (ifMatch !== null && ifMatch !== bot.version) throw new AppError('VERSION_MISMATCH', undefined, { Version: bot.version });
     const previous = (await this.store.bots.draft(bot.id)) ?? undefined;
-    const file = await this.readFile(raw, contentType, previous);
+    const read = keepProblems ? await this.reader.readDraft(raw, contentType) : { ok: true as const, bot: await this.reader.read(raw, contentType) };
+    if (!read.ok) {
+      // Ids are given as to a valid file, so a button's payload is the same once the problems are fixed.
+      const { version: _serverSets, ...file } = withIds(read.document as unknown as BotFile, previous) as unknown as Record<string, unknown>;
+      const saved = await this.edit(bot, (tx, next) => tx.bots.saveDraftWithProblems(next, bot.version, { file, problems: read.problems }));
+      return { ...saved, problems: read.problems };
+    }
+    const file = withIds(read.bot, previous);
     // A referenced clone may not change linked behaviours (409); its own ones are recorded.
     const own = await this.links.ownAfterEdit(bot, previous, contentOf(file));
     return this.edit(bot, async (tx, next) => {
@@ -128,10 +157,17 @@ export class BotService {
     const draft = await this.store.bots.draft(bot.id);
     // The merged settings must still make a valid bot file; the same validator reports the problems.
     const file = this.checkFile({ ...toBotFile(bot, draft!), settings, version: undefined });
-    return this.edit(bot, (tx, next) => {
+    return this.edit(bot, async (tx, next) => {
       next.settings = normalizeSettings(file.settings);
-      return tx.bots.update(next, bot.version);
+      // A draft kept with problems takes the patch too: its next save would otherwise undo it.
+      return (await tx.bots.update(next, bot.version)) && this.alsoInDraftWithProblems(tx, next, (pending) => ({ ...pending, settings: mergeSettings(pending.settings, patch) }));
     });
+  }
+
+  /** Applies `change` to the draft kept with problems, if there is one, in the edit's transaction. */
+  private async alsoInDraftWithProblems(tx: Repositories, next: BotRecord, change: (file: Record<string, unknown>) => Record<string, unknown>): Promise<boolean> {
+    const pending = await tx.bots.draftWithProblems(next.id);
+    return !pending || tx.bots.saveDraftWithProblems(next, next.version, { ...pending, file: change(pending.file) });
   }
 
   async publish(bot: BotRecord, by: Publisher | null = null): Promise<Published> {
@@ -139,6 +175,8 @@ export class BotService {
     // draft read here is the one published, since any edit in between moves Version and fails `edit`.
     const draft = await this.store.bots.draft(bot.id);
     if (!draft) throw new AppError('BOT_NOT_FOUND');
+    const pending = await this.store.bots.draftWithProblems(bot.id);
+    if (pending) throw new AppError('INVALID_BOT', `The draft has ${pending.problems.length} problem(s); fix them before publishing.`, { Problems: pending.problems });
     const model = await trainModel(draft.nlp);
     const published = await this.edit(bot, async (tx, next) => {
       next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, draft, next.updatedAt, model, by);
@@ -167,9 +205,15 @@ export class BotService {
   /** What changed from one published version to another, or to the draft (diff.ts). */
   async diff(bot: BotRecord, from: number, to: number | 'draft'): Promise<{ From: number; To: number | 'draft'; Changes: BotChange[] }> {
     const before = await this.store.bots.versionByNumber(bot.id, from);
-    const after = to === 'draft' ? { content: await this.store.bots.draft(bot.id) } : await this.store.bots.versionByNumber(bot.id, to);
+    const after = to === 'draft' ? { content: await this.draftContent(bot) } : await this.store.bots.versionByNumber(bot.id, to);
     if (!before || !after?.content) throw new AppError('VERSION_NOT_FOUND');
     return { From: from, To: to, Changes: diffContents(before.content, after.content) };
+  }
+
+  /** The draft's content, the one kept with problems when there is one (diff.ts reads any shape). */
+  private async draftContent(bot: BotRecord): Promise<BotContent | null> {
+    const pending = await this.store.bots.draftWithProblems(bot.id);
+    return pending ? contentOf(pending.file as unknown as BotFile) : this.store.bots.draft(bot.id);
   }
 
   async rollback(bot: BotRecord, version: number, by: Publisher | null = null): Promise<Published> {
@@ -195,9 +239,9 @@ export class BotService {
 
   /** A new name; the draft and the live version keep their content (the name is the bot's). */
   rename(bot: BotRecord, name: string): Promise<BotRecord> {
-    return this.edit(bot, (tx, next) => {
+    return this.edit(bot, async (tx, next) => {
       next.name = name;
-      return tx.bots.update(next, bot.version);
+      return (await tx.bots.update(next, bot.version)) && this.alsoInDraftWithProblems(tx, next, (pending) => ({ ...pending, name }));
     });
   }
 
@@ -206,7 +250,7 @@ export class BotService {
    * Conversations, knowledge sources, channels and keys are the original's alone.
    */
   async duplicate(account: AccountRecord, bot: BotRecord, name: string): Promise<BotRecord> {
-    const file = await this.draftFile(bot);
+    const file = await this.checkedDraftFile(bot);
     return this.create(account, { ...file, name });
   }
 

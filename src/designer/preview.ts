@@ -112,6 +112,9 @@ export class Preview {
   private async compile(twin: BotRecord, botId: string): Promise<CompiledBot> {
     const draft = await this.deps.store.bots.draft(botId);
     if (!draft) throw new AppError('BOT_NOT_FOUND');
+    // A draft kept with problems is not run (nor the last one without, which is not what the designer shows).
+    const pending = await this.deps.store.bots.draftWithProblems(botId);
+    if (pending) throw new AppError('INVALID_BOT', `The draft has ${pending.problems.length} problem(s); fix them before trying it.`, { Problems: pending.problems });
     const document: BotFile = { format: BOT_FORMAT, name: twin.name, settings: twin.settings, ...draft };
     const result = validateBotFile(document);
     if (!result.ok) throw new AppError('INVALID_BOT', `The draft has ${result.problems.length} problem(s); fix them before trying it.`, { Problems: result.problems });

@@ -163,6 +163,12 @@ export const EditedBot = Type.Object({
     ),
   ),
 });
+/** What is wrong with a draft the console keeps anyway (docs/designer.md "Saving"): the field's JSONPath and a plain message. */
+const DraftProblems = Type.Array(Type.Object({ Path: Type.String(), Message: Type.String() }), { description: 'empty when the draft has no problems; Publish is refused while it has any' });
+/** The console's save of a draft: kept even with problems, which it lists. */
+export const SavedDraft = Type.Object({ APIKey: Type.String(), Version: Type.Integer(), Problems: DraftProblems });
+/** The problems of the console's draft at a version. */
+export const DraftProblemList = Type.Object({ Version: Type.Integer(), Problems: DraftProblems });
 const Publisher = Type.Union(
   [
     Type.Object({ Kind: Type.Literal('operator'), OperatorId: Type.String(), Email: Type.String(), Name: Type.String() }),

@@ -6,7 +6,7 @@ import type { SecretBox } from '../auth/secret-box.js';
 import { prepared, type Queryable } from './driver.js';
 import { toAccount, type AccountRow } from './accounts.js';
 import type { AccountRecord } from '../accounts/model.js';
-import { VERSIONS_KEPT, type BotContent, type BotRecord, type BotRole, type BotVersionRecord, type Publisher } from '../bots/model.js';
+import { VERSIONS_KEPT, type BotContent, type BotRecord, type DraftWithProblems, type BotRole, type BotVersionRecord, type Publisher } from '../bots/model.js';
 
 interface BotRow {
   id: string;
@@ -87,12 +87,13 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
     },
     /**
      * Writes every mutable column, but only if the row still has `expectedVersion`: concurrent
-     * edits cannot silently overwrite each other. Returns false when the row moved on.
+     * edits cannot silently overwrite each other. Returns false when the row moved on. A new
+     * `draft` also ends a draft saved with problems (it is the draft now).
      */
     async update(bot: BotRecord, expectedVersion: number, draft?: BotContent): Promise<boolean> {
       const changed = await db.run(
         `UPDATE bots SET api_secret = $2, secret_version = $3, name = $4, description = $5, avatar = $6, settings = $7,
-           draft = COALESCE($8, draft), version = $9, live_version_id = $10, role = $11, master_bot_id = $12, updated_at = $13
+           draft = COALESCE($8, draft), draft_with_problems = CASE WHEN $8 IS NULL THEN draft_with_problems ELSE NULL END, version = $9, live_version_id = $10, role = $11, master_bot_id = $12, updated_at = $13
          WHERE id = $1 AND version = $14`,
         [
           bot.id, sealed(bot), bot.secretVersion, bot.name, bot.description, bot.avatar, JSON.stringify(bot.settings),
@@ -102,6 +103,19 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
       );
       onWrite();
       return changed === 1;
+    },
+    /** Saves a draft with its problems (Version + 1), only if the row still has `expectedVersion`; `draft` is left as it was. */
+    async saveDraftWithProblems(bot: BotRecord, expectedVersion: number, pending: DraftWithProblems): Promise<boolean> {
+      const changed = await db.run('UPDATE bots SET draft_with_problems = $2, version = $3, updated_at = $4 WHERE id = $1 AND version = $5', [
+        bot.id, JSON.stringify(pending), bot.version, bot.updatedAt, expectedVersion,
+      ]);
+      onWrite();
+      return changed === 1;
+    },
+    /** The draft saved with problems, or null when the draft has none (then `draft` is the draft). */
+    async draftWithProblems(botId: string): Promise<DraftWithProblems | null> {
+      const row = await db.get<{ pending: string | null }>('SELECT draft_with_problems AS pending FROM bots WHERE id = $1', [botId]);
+      return row?.pending ? JSON.parse(row.pending) : null;
     },
     /** The draft content (kept out of BotRecord: it can be megabytes and most requests never need it). */
     async draft(botId: string): Promise<BotContent | null> {

@@ -104,17 +104,22 @@ for (const kind of databaseKinds()) {
       await page.locator('.react-flow__node-step').first().waitFor();
 
       // Problems: deleting the <script> interaction leaves the trigger's goTo and the long one's
-      // dangling; the page says so, then the server does on Save, both naming it.
+      // dangling; the page says so, then the server does on Save (which keeps the draft), both naming it.
       await page.locator('.outline .pick', { hasText: SCRIPT }).click();
       await page.getByRole('button', { name: 'Delete interaction' }).click();
       const missing = `goTo target: behaviour '${SVG}' has no interaction named '${SCRIPT}'`;
-      const listed = [`$.triggers[0].actions[0].interaction ${missing}`];
+      // every problem is listed (each a button to its field), the ones in interactions too
+      const listed = [
+        `$.behaviours[0].interactions[0].actions[1].buttons[1].onClick[0].interaction ${missing}`,
+        `$.behaviours[0].interactions[1].actions[1].interaction ${missing}`,
+        `$.triggers[0].actions[0].interaction ${missing}`,
+      ];
       assert.deepEqual(await injected(page), clean);
       assert.deepEqual(await page.locator('.problems li').allTextContents(), listed);
       await page.locator('.outline .pick', { hasText: LONG }).click();
       assert.equal(await page.locator(`${field('$.behaviours[0].interactions[1].actions[1].interaction')}-problem`).textContent(), missing);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: 'Not saved: see the problems.' }).waitFor();
+      await page.getByRole('status').filter({ hasText: /^Saved, with problems: publishing waits until they are fixed\.$/ }).waitFor();
       assert.deepEqual(await injected(page), clean);
       assert.deepEqual(await page.locator('.problems li').allTextContents(), listed);
       assert.equal(await page.locator(`${field('$.behaviours[0].interactions[1].actions[1].interaction')}-problem`).textContent(), missing);

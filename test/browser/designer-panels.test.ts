@@ -129,7 +129,7 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.locator('.outline .pick', { hasText: 'Track' }).locator('.mark.problem').textContent(), '1 problem');
       assert.equal(await page.locator('.react-flow__node-step .step.has-problem').count(), 2);
       await page.getByRole('button', { name: 'Publish' }).click();
-      await page.getByRole('status').filter({ hasText: 'Publish refused: fix the problems first.' }).waitFor();
+      await page.getByRole('status').filter({ hasText: /^Publish refused: the draft has 2 problems; fix them first \(see the list of problems\)\.$/ }).waitFor();
       assert.deepEqual(writes, [], 'nothing was sent to the server');
       await page.getByRole('button', { name: 'Undo' }).click();
       await page.locator('.problems').waitFor({ state: 'detached' });

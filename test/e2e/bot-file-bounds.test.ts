@@ -70,11 +70,13 @@ for (const kind of databaseKinds()) {
       });
     }
 
-    test('the issue\'s 20,000 keys: 400 INVALID_BOT listing the problems on every route', async () => {
+    test('the issue\'s 20,000 keys: 400 INVALID_BOT listing the problems on every route; the designer keeps it as a draft with them', async () => {
       for (const route of routes) {
         const res = await route.send(yamlKeys(20_000), YAML);
-        assert.equal(res.status, 400, route.name);
-        assert.equal(res.body.Code, 'INVALID_BOT');
+        // within the bounds, an object: a draft with problems, which the console keeps (issue 37 item 6)
+        const kept = route.name === 'designer draft save';
+        assert.equal(res.status, kept ? 200 : 400, route.name);
+        if (!kept) assert.equal(res.body.Code, 'INVALID_BOT');
         assert.equal(res.body.Limit, undefined);
         assert.ok(res.body.Problems.length > 100, route.name);
       }

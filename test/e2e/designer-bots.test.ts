@@ -53,7 +53,7 @@ for (const kind of databaseKinds()) {
       edited.behaviours[0].interactions[0].actions[0].text = 'Hello there';
       const saved = await server.client.put(consolePath('/draft'), edited, asDesigner({ 'if-match': '"1"' }));
       assert.equal(saved.status, 200, saved.text);
-      assert.deepEqual(saved.body, { APIKey: tenant.botKey, Version: 2 });
+      assert.deepEqual(saved.body, { APIKey: tenant.botKey, Version: 2, Problems: [] });
       const stale = await server.client.put(consolePath('/draft'), edited, asDesigner({ 'if-match': '"1"' }));
       assert.equal(stale.status, 412);
       assert.equal(stale.body.Code, 'VERSION_MISMATCH');

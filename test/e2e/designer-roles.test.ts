@@ -65,6 +65,7 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'GET /console/api/bots/{botId}/transcripts.csv': { area: 'conversations', allowed: 200 },
   'GET /console/api/bots/{botId}/draft': { area: 'design', allowed: 200 },
   'PUT /console/api/bots/{botId}/draft': { area: 'design', allowed: 400 },
+  'GET /console/api/bots/{botId}/draft/problems': { area: 'design', allowed: 200 },
   'POST /console/api/bots/{botId}/publish': { area: 'design', allowed: 400 },
   'GET /console/api/bots/{botId}/versions': { area: 'design', allowed: 200 },
   'GET /console/api/bots/{botId}/versions/{Version}': { area: 'design', allowed: 200 },

@@ -7,7 +7,8 @@ import { BotPanel } from './bot-panel';
 import { localProblems } from './checks';
 import { ConflictPanel } from './conflict';
 import { Inspector } from './inspector';
-import { freeName, placeId, problemPlace, same, type BotFile, type Place } from './model';
+import { formsCanShow, freeName, placeId, problemPlace, same, type BotFile, type Place } from './model';
+import { ProblemsBanner } from './problems';
 import { Outline } from './outline';
 import { Preview } from './preview';
 import type { BotSchema } from './schema';
@@ -22,6 +23,7 @@ const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.matches('input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable=true]') || target.closest('.source-editor') !== null);
 
 type Tab = 'step' | 'bot' | 'preview' | 'versions' | 'install';
+const refusedFor = (count: number) => `Publish refused: the draft has ${count} problem${count > 1 ? 's' : ''}; fix ${count > 1 ? 'them' : 'it'} first (see the list of problems).`;
 const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', preview: 'Preview', versions: 'Versions', install: 'Install' };
 
 export function Designer({ botId, schema, say }: { botId: string; schema: BotSchema; say: (text: string, error?: boolean) => void }) {
@@ -39,7 +41,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   }, [botId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The page's own checks as one types, and the server's from the last save (server's words win).
-  const local = useMemo(() => (bot ? localProblems(schema.root, bot) : []), [bot, schema.root]);
+  const local = useMemo(() => (bot && formsCanShow(bot) ? localProblems(schema.root, bot) : []), [bot, schema.root]);
   const allProblems = useMemo(() => [...new Map([...local, ...draft.problems].map((p) => [p.Path, p])).values()], [local, draft.problems]);
   const problems = useMemo(() => new Map(allProblems.map((p) => [p.Path, p.Message])), [allProblems]);
   const problemCounts = useMemo(() => {
@@ -54,21 +56,27 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   const save = useCallback(async (over?: number) => {
     try {
       const outcome = await draft.save(over);
-      const words = { saved: 'Saved.', problems: 'Not saved: see the problems.', conflict: 'Not saved: someone else saved this draft meanwhile.' };
+      const words = {
+        saved: 'Saved.',
+        problems: 'Saved, with problems: publishing waits until they are fixed.',
+        refused: 'Not saved: see the problems.',
+        conflict: 'Not saved: someone else saved this draft meanwhile.',
+      };
       say(words[outcome], outcome !== 'saved');
-      return outcome === 'saved';
+      return outcome;
     } catch (e) {
       say((e as Error).message, true);
-      return false;
+      return 'failed' as const;
     }
   }, [draft.save, say]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const publish = async () => {
-    // the page's own checks first; then the server's, on a save of what is unsaved or from the last one
-    if (local.length > 0) return say('Publish refused: fix the problems first.', true);
-    if (draft.unsaved) {
-      if (!(await save())) return say('Publish refused: save the draft without problems first.', true);
-    } else if (draft.problems.length > 0) return say('Publish refused: fix the problems first.', true);
+    // What is unsaved is saved first (kept even with problems); then the problems known refuse it,
+    // and the server, which is the judge, refuses any it finds.
+    if (local.length > 0) return say(refusedFor(allProblems.length), true); // known here: no need to ask
+    const outcome = draft.unsaved ? await save() : 'saved';
+    if (outcome !== 'saved' && outcome !== 'problems') return say('Publish refused: the draft could not be saved.', true);
+    if (allProblems.length > 0) return say(refusedFor(allProblems.length), true);
     try {
       const { Version } = await call<{ Version: number }>('POST', botPath(botId, '/publish'));
       draft.adopt(Version);
@@ -76,7 +84,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       const number = publishedNumber(await publishedVersions(botId), Version);
       say(`Published version ${number ?? Version}.`);
     } catch (e) {
-      say(e instanceof ApiError && e.body.Code === 'INVALID_BOT' ? 'Publish refused: the draft has problems.' : (e as Error).message, true);
+      say(e instanceof ApiError && e.body.Code === 'INVALID_BOT' ? refusedFor(e.body.Problems?.length ?? 1) : (e as Error).message, true);
     }
   };
 
@@ -111,7 +119,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   }, [save, draft.unsaved, draft.undo, draft.redo]); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (!bot) return <p className="hint">Loading the draft…</p>;
-  const here = selected && bot.behaviours[selected.b]?.interactions[selected.i] ? selected : null;
+  const banner = <ProblemsBanner problems={allProblems} onOpen={(place) => { if (place) setSelected(place); setTab(place ? 'step' : 'bot'); }} />;
+  const here = selected && formsCanShow(bot) && bot.behaviours[selected.b]?.interactions[selected.i] ? selected : null;
 
   const addInteraction = (b: number) => {
     const name = freeName(bot.behaviours[b]!, 'New step');
@@ -133,7 +142,6 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     const i = b >= 0 ? bot.behaviours[b]!.interactions.findIndex((x) => same(x.name, source.Interaction)) : -1;
     setHeard(i >= 0 ? { b, i } : null);
   };
-  const elsewhere = allProblems.filter((p) => !problemPlace(p).place);
   const forms = { root: schema.root, actionTypes: schema.actionTypes, bot, problems };
 
   return (
@@ -154,13 +162,15 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
           onTakeTheirs={(theirs, version) => { draft.takeTheirs(theirs, version); say('Their draft is loaded; Undo brings yours back.'); }}
           onDismiss={draft.dismissConflict} />
       )}
-      {allProblems.length > 0 && (
-        <div className="problems" role="region" aria-label="Problems">
-          <strong>{allProblems.length} problem{allProblems.length > 1 ? 's' : ''}</strong> — publishing is refused until they are fixed.
-          {elsewhere.length > 0 && <ul>{elsewhere.map((p) => <li key={p.Path}><code>{p.Path}</code> {p.Message}</li>)}</ul>}
+      {banner}
+      {!formsCanShow(bot) ? (
+        <div className="designer source-only">
+          <p className="hint">This draft is not yet a list of behaviours with interactions and actions, so only its source can be shown: fix it here.</p>
+          <Suspense fallback={<div className="source hint">Loading the editor…</div>}>
+            <Source bot={bot} schema={schema.root} onChange={(next) => edit(() => next)} />
+          </Suspense>
         </div>
-      )}
-      <div className="designer">
+      ) : <div className="designer">
         <Outline bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onAddInteraction={addInteraction} onAddBehaviour={addBehaviour} />
         {view === 'flow'
           ? <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
@@ -182,12 +192,12 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
               ? <Inspector context={forms} here={here} edit={edit} onDeleted={() => setSelected(null)} />
               : <p className="hint">Choose an interaction in the list or on the canvas.</p>)}
             {tab === 'bot' && <BotPanel context={forms} botId={botId} edit={edit} onBehaviourDeleted={(b) => setSelected((s) => (s && s.b >= b ? null : s))} />}
-            <div hidden={tab !== 'preview'}><Preview botId={botId} beforeSend={async () => !draft.unsaved || save()} onHeard={heardAt} /></div>
+            <div hidden={tab !== 'preview'}><Preview botId={botId} beforeSend={async () => !draft.unsaved || (await save()) === 'saved'} onHeard={heardAt} /></div>
             {tab === 'versions' && <Suspense fallback={<p className="hint">Loading versions…</p>}><Versions botId={botId} generation={generation} onRollback={rollback} /></Suspense>}
             {tab === 'install' && <Suspense fallback={<p className="hint">Loading…</p>}><InstallPanel botId={botId} bot={bot} edit={edit} unsaved={draft.unsaved} /></Suspense>}
           </div>
         </aside>
-      </div>
+      </div>}
     </>
   );
 }

@@ -18,7 +18,8 @@ export interface Conflict {
   /** their draft, once asked for (to compare both) */
   file?: BotFile;
 }
-export type SaveOutcome = 'saved' | 'problems' | 'conflict';
+/** saved; saved with problems (kept, publishing waits); refused (not a draft at all: over a bound); conflict */
+export type SaveOutcome = 'saved' | 'problems' | 'refused' | 'conflict';
 
 /** Mine laid over theirs: what I changed since `base` (interactions, behaviours' own fields, top-level sections) wins. */
 export function reapply(base: BotFile, mine: BotFile, theirs: BotFile): BotFile {
@@ -71,8 +72,10 @@ export function useDraft(botId: string, onSaved: () => void) {
     setBot(clean);
     setVersion(file.version ?? 0);
     setSavedText(text(clean));
-    setProblems([]);
     setConflict(null);
+    // A draft saved with problems comes back with them (read apart: they are not part of the file).
+    const found = await call<{ Version: number; Problems: Problem[] }>('GET', botPath(botId, '/draft/problems'));
+    setProblems(found.Version === file.version ? found.Problems : []);
   }, [botId]);
 
   const edit = useCallback((change: (bot: BotFile) => BotFile) => {
@@ -104,24 +107,25 @@ export function useDraft(botId: string, onSaved: () => void) {
   /** Saves (over the version `over` when given: keeping mine after a conflict); says whether the server took it, or why not. */
   const save = useCallback(async (over?: number): Promise<SaveOutcome> => {
     const sent = current.current;
-    if (!sent) return 'problems';
+    if (!sent) return 'refused';
     setSaving(true);
     try {
-      const answer = await call<{ Version: number }>('PUT', botPath(botId, '/draft'), sent, { 'if-match': `"${over ?? version}"` });
+      // Kept even with problems (the console's draft route): the answer lists them.
+      const answer = await call<{ Version: number; Problems: Problem[] }>('PUT', botPath(botId, '/draft'), sent, { 'if-match': `"${over ?? version}"` });
       setConflict(null);
       setVersion(answer.Version);
-      setProblems([]);
+      setProblems(answer.Problems);
       // The server fills in ids of new buttons and inputs: take its copy unless edits went on meanwhile.
       const file = strip(await call<BotFile>('GET', botPath(botId, '/draft')));
       base.current = file;
       setSavedText(text(file));
       if (current.current === sent) setBot(file);
       onSaved();
-      return 'saved';
+      return answer.Problems.length > 0 ? 'problems' : 'saved';
     } catch (error) {
       if (error instanceof ApiError && error.body.Code === 'INVALID_BOT') {
         setProblems(error.body.Problems ?? []);
-        return 'problems';
+        return 'refused';
       }
       if (error instanceof ApiError && error.body.Code === 'VERSION_MISMATCH') {
         setConflict({ theirs: error.body.Version ?? 0 });

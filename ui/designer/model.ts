@@ -141,3 +141,25 @@ export function problemPlace(problem: Problem): { place: Place | null; rest: (st
   if (s[0] === 'behaviours' && typeof s[1] === 'number' && s[2] === 'interactions' && typeof s[3] === 'number') return { place: { b: s[1], i: s[3] }, rest: s.slice(4) };
   return { place: null, rest: s };
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether every list of actions under `actions` (operations, buttons, cards) holds objects only. */
+function actionsShaped(actions: unknown): boolean {
+  if (!Array.isArray(actions)) return false;
+  return actions.every((a) => isRecord(a) && [...NESTED, 'buttons'].every((f) => a[f] === undefined || !Array.isArray(a[f]) || actionsShaped(a[f]))
+    && (!Array.isArray(a.cards) || a.cards.every((c) => !isRecord(c) || !Array.isArray(c.buttons) || actionsShaped(c.buttons))));
+}
+
+/**
+ * Whether the forms, the outline and the canvas can show this draft: behaviours and interactions
+ * as lists of named objects, actions as lists of objects. A draft saved with problems in the
+ * source view may be anything else (issue 37 item 6); then only the source view shows it.
+ */
+export function formsCanShow(bot: unknown): bot is BotFile {
+  if (!isRecord(bot) || !Array.isArray(bot.behaviours)) return false;
+  if (bot.triggers !== undefined && !(Array.isArray(bot.triggers) && bot.triggers.every((t) => isRecord(t) && (t.actions === undefined || actionsShaped(t.actions))))) return false;
+  return bot.behaviours.every((b) => isRecord(b) && typeof b.name === 'string' && Array.isArray(b.interactions)
+    && (b.triggers === undefined || (Array.isArray(b.triggers) && b.triggers.every((t) => isRecord(t) && (t.actions === undefined || actionsShaped(t.actions)))))
+    && b.interactions.every((i) => isRecord(i) && typeof i.name === 'string' && actionsShaped(i.actions)));
+}

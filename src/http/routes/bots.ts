@@ -76,7 +76,8 @@ export function botRoutes(app: App, s: Services): void {
   app.get(
     '/bots/backup',
     { ...authed('bot'), schema: { tags: ['bots'], security: [{ bearer: [] }], summary: "The bot token's bot as a bot file (its draft)", response: { 200: BotFile } } },
-    async (request) => s.bots.draftFile((request.principal as { bot: BotRecord }).bot),
+    // the last draft without problems: a backup is restored with POST /bots/restore, which takes valid files only
+    async (request) => s.bots.checkedDraftFile((request.principal as { bot: BotRecord }).bot),
   );
 
   app.get('/account/usage', { ...account, schema: { ...account.schema, summary: "This month's message accounting", response: { 200: Usage } } }, async (request) =>

@@ -5,7 +5,8 @@
 //   admin), with the console's session cookie; built from operatorSignIn's options, whose
 //   ambientCredential mark puts them behind the cross-site guard (edge.ts) and whose area is the
 //   role check's. The cookie is scoped to /console, hence the twin.
-// The work is done by bots/service.ts and designer/preview.ts.
+// The console's draft is kept even with problems (docs/designer.md "Saving"); the API's PUT
+// /bots/{APIKey} refuses them. The work is done by bots/service.ts and designer/preview.ts.
 import { Type, type TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
@@ -14,7 +15,7 @@ import { AppError, type ErrorCode } from '../../shared/errors.js';
 import { authed, BOT_FILE_BODY_LIMIT, type App } from '../app.js';
 import { VersionNumber } from '../bounded-integers.js';
 import type { Services } from '../services.js';
-import { BotDiff, BotFile, EditedBot, PreviewChatReply, Versions } from '../wire-schemas.js';
+import { BotDiff, BotFile, DraftProblemList, EditedBot, PreviewChatReply, SavedDraft, Versions } from '../wire-schemas.js';
 import { AnyBotFile, edited, parseIfMatch, TRAINING_ERRORS } from './bots.js';
 import { consoleTwinSchema, operatorSignIn } from './console-session.js';
 import { CHAT_ANSWERS, ChatBody, chatInputOf } from './custom.js';
@@ -68,9 +69,19 @@ function designerRoutesOf(s: Services): DesignerRoute[] {
       },
     },
     {
-      method: 'PUT', path: '/draft', consoleOnly: true, summary: 'Replace the draft (If-Match: the version it was read at)',
-      body: AnyBotFile, botFile: true, response: { 200: EditedBot }, errors: EDIT_ERRORS,
-      handle: async ({ bot }, request) => edited(await s.bots.replaceDraft(bot, request.body, request.headers['content-type'], parseIfMatch(request.headers['if-match']))),
+      // Apart from the file, so that a client that saves back what it read never sends them as part of it.
+      method: 'GET', path: '/draft/problems', consoleOnly: true, summary: "The draft's problems ([] when it has none) and its version",
+      response: { 200: DraftProblemList }, errors: ['BOT_NOT_FOUND'],
+      handle: async ({ bot }) => ({ Version: bot.version, Problems: (await s.bots.draftWithProblems(bot)).problems }),
+    },
+    {
+      // Unlike PUT /bots/{APIKey}, a draft with problems is kept (and they are listed): the designer can always save.
+      method: 'PUT', path: '/draft', consoleOnly: true, summary: 'Replace the draft (If-Match: the version it was read at); kept even with problems, which are listed',
+      body: AnyBotFile, botFile: true, response: { 200: SavedDraft }, errors: EDIT_ERRORS,
+      handle: async ({ bot }, request) => {
+        const saved = await s.bots.replaceDraft(bot, request.body, request.headers['content-type'], parseIfMatch(request.headers['if-match']), true);
+        return { APIKey: saved.apiKey, Version: saved.version, Problems: saved.problems ?? [] };
+      },
     },
     {
       method: 'POST', path: '/publish', consoleOnly: true, summary: 'Publish the draft (recorded as published by the operator)',

@@ -28,13 +28,14 @@ import { analyticsEvents } from './021-analytics-events.js';
 import { messageSearchBatches } from './022-message-search-batches.js';
 import { operatorPresence } from './023-operator-presence.js';
 import { operatorInvites } from './024-operator-invites.js';
+import { draftProblems } from './025-draft-problems.js';
 import { faqPairs } from './026-faq-pairs.js';
 
 export const migrations: Migration[] = [
   initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,
   analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, knowledgeQuestions,
   broadcasts, consoleInbox, webVisitors, analyticsEvents, messageSearchBatches, operatorPresence,
-  operatorInvites, faqPairs,
+  operatorInvites, draftProblems, faqPairs,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
