@@ -11,6 +11,7 @@ import { freeName, placeId, problemPlace, same, type BotFile, type Place } from 
 import { Outline } from './outline';
 import { Preview } from './preview';
 import type { BotSchema } from './schema';
+import { showTriggers, TriggersNotice } from './triggers';
 
 const Canvas = lazy(() => import('./canvas'));
 const Versions = lazy(() => import('./versions'));
@@ -160,6 +161,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
           {elsewhere.length > 0 && <ul>{elsewhere.map((p) => <li key={p.Path}><code>{p.Path}</code> {p.Message}</li>)}</ul>}
         </div>
       )}
+      {view === 'flow' && <TriggersNotice bot={bot} onShow={() => { setTab('bot'); showTriggers(); }} />}
       <div className="designer">
         <Outline bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onAddInteraction={addInteraction} onAddBehaviour={addBehaviour} />
         {view === 'flow'
