@@ -3,7 +3,7 @@
 // Built in one place (`replyOf`). A reply whose parts are already JSON text (READY on a long
 // history: joining stored JSON is ten times cheaper than parsing 10,000 messages only to
 // serialize them again) still reads like any other: `Parts` parses on first use.
-import type { ReplyPart } from '../engine/types.js';
+import type { ReplyPart, TurnMatch } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import type { ConversationRecord } from './model.js';
 
@@ -24,6 +24,14 @@ export function replyOf(
 ): ChatReply {
   return { Parts: parts, UserId: conversation.userId, Creation: clock.iso(), EnableUserChat: enableUserChat, ControlType: conversation.controlState };
 }
+
+/**
+ * What took the user text of the turn a reply answers (engine TurnMatch), kept under a symbol: no
+ * channel's JSON carries it (JSON.stringify skips symbol keys); only the designer's preview reads it.
+ */
+export const TURN_MATCH = Symbol('turnMatch');
+
+export const matchOf = (reply: ChatReply): TurnMatch | null => (reply as ChatReply & { [TURN_MATCH]?: TurnMatch })[TURN_MATCH] ?? null;
 
 export const PARTS_JSON = Symbol('partsJson');
 

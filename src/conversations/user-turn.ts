@@ -19,7 +19,7 @@ import type { TurnWrites } from './port.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
 import { broadcastClick, optOutAnswer, recordBroadcastClick } from './broadcast-rules.js';
 import type { BroadcastButtonClick } from './broadcast-message.js';
-import { replyOf, type ChatReply } from './reply.js';
+import { replyOf, TURN_MATCH, type ChatReply } from './reply.js';
 import { heldForOperators, storedPart, waitingNotice } from './waiting.js';
 import type { VariableUpdate } from './values.js';
 import type { ConversationRecord } from './model.js';
@@ -34,6 +34,8 @@ export interface TurnRunnerDeps {
   random?: () => number;
   /** told of actions that threw during a turn (the turn went on without them): logged by main.ts */
   onDiagnostics?: (bot: BotRecord, userId: string, diagnostics: ActionDiagnostic[]) => void;
+  /** the designer's preview: each reply keeps what took the user text (reply.ts TURN_MATCH); never for real conversations */
+  explainTurns?: boolean;
   /** deletes a conversation marked as forgetting (after the turn that asked for it committed) */
   forget: (conversation: ConversationRecord) => void;
   /** makes the links of `shareUrl` actions (operators/share-service.ts) */
@@ -145,6 +147,8 @@ export class UserTurn {
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
       const answer = this.reply(next, parts, last.enableUserChat);
+      const matched = [...outcomes].reverse().find((o) => o.matched !== null)?.matched;
+      if (this.deps.explainTurns && matched) Object.assign(answer, { [TURN_MATCH]: matched });
       // the turn's messages go out (webhooks) with the time of the reply they were answered in
       for (const m of messages) m.creation = answer.Creation;
       return {

@@ -22,7 +22,8 @@ import { ConversationService, type ConversationServiceDeps } from '../conversati
 import { ConversationTurns } from '../conversations/turns.js';
 import { compileBot, type CompiledBot } from '../engine/compile.js';
 import { PartType } from '../engine/parts.js';
-import type { ReplyPart } from '../engine/types.js';
+import type { ReplyPart, TurnMatch } from '../engine/types.js';
+import { matchOf } from '../conversations/reply.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
@@ -40,7 +41,17 @@ const realIdOf = (twinId: string) => twinId.slice(0, -TWIN_SUFFIX.length);
 
 /** A reply part of a preview, saying which interaction of the draft it came from. */
 export type PreviewPart = ReplyPart & { Source?: { Behaviour: string; Interaction: string } };
-export type PreviewReply = Omit<ChatReply, 'Parts'> & { Parts: PreviewPart[] };
+/** What took the user text, in the wire's words (docs/designer.md "Why the bot answered"). */
+export interface PreviewMatch {
+  Kind: TurnMatch['kind'];
+  Name: string;
+  Score?: number | 'ai';
+  Trigger?: { Behaviour: string | null; Index: number };
+  BestIntent?: { Name: string; Score: number };
+  Behaviour: string | null;
+  Interaction: string | null;
+}
+export type PreviewReply = Omit<ChatReply, 'Parts'> & { Parts: PreviewPart[]; Matched?: PreviewMatch };
 
 const NO_EVENTS: EventBus = { wanted: () => false, publish: (_event: ConversationEvent) => undefined, subscribe: () => () => undefined };
 
@@ -60,6 +71,7 @@ export class Preview {
     const { ai, knowledge } = deps;
     const conversations = new ConversationService({
       ...deps,
+      explainTurns: true,
       store: storage,
       turns: this.turns,
       live: { get: (twin) => this.compiledDraft(twin) },
@@ -130,7 +142,22 @@ function withSources(reply: ChatReply): PreviewReply {
     part.Type === PartType.UserText || !part.InteractionName ? part : { ...part, Source: { Behaviour: part.BehaviourName, Interaction: part.InteractionName } },
   );
   // Built member by member: a READY reply carries its stored JSON text, which must not be sent instead.
-  return { Parts: parts, UserId: reply.UserId, Creation: reply.Creation, EnableUserChat: reply.EnableUserChat, ControlType: reply.ControlType };
+  const answer: PreviewReply = { Parts: parts, UserId: reply.UserId, Creation: reply.Creation, EnableUserChat: reply.EnableUserChat, ControlType: reply.ControlType };
+  const matched = matchOf(reply);
+  if (matched) answer.Matched = wireMatch(matched);
+  return answer;
+}
+
+function wireMatch(m: TurnMatch): PreviewMatch {
+  return {
+    Kind: m.kind,
+    Name: m.name,
+    ...(m.score === null ? {} : { Score: m.score }),
+    ...(m.trigger === null ? {} : { Trigger: { Behaviour: m.trigger.behaviour, Index: m.trigger.index } }),
+    ...(m.bestIntent === null ? {} : { BestIntent: { Name: m.bestIntent.name, Score: m.bestIntent.score } }),
+    Behaviour: m.to?.behaviour ?? null,
+    Interaction: m.to?.interaction ?? null,
+  };
 }
 
 /** The store, as preview turns see it: no missed texts, no outbox rows, no analytics counts, a bounded number of conversations. */

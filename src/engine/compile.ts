@@ -35,7 +35,7 @@ export function compileBot(bot: BotFile): CompiledBot {
   // A file without a start behaviour fails validation; at run time the first one stands in.
   startBehaviour ??= behaviours.values().next().value ?? null;
 
-  const triggers = compileTriggers(bot?.triggers, nlp);
+  const triggers = compileTriggers(bot?.triggers, nlp, null);
   for (const trigger of triggers) indexIds(trigger.actions, { behaviour: null, interaction: null }, actionsById);
 
   const settings = isObject(bot?.settings) ? bot.settings : {};
@@ -62,7 +62,7 @@ function compileBehaviour(source: Behaviour, actionsById: Map<string, ActionLoca
   const behaviour = {
     name: source.name,
     apiKey: typeof source.apiKey === 'string' && source.apiKey !== '' ? source.apiKey : null,
-    triggers: compileTriggers(source.triggers, nlp),
+    triggers: compileTriggers(source.triggers, nlp, source.name),
     interactions,
     start: null as CompiledInteraction | null,
     fallback: null as CompiledInteraction | null,
@@ -88,9 +88,9 @@ function compileBehaviour(source: Behaviour, actionsById: Map<string, ActionLoca
 }
 
 /** Text triggers and intent triggers, in file order: the first that fires wins. */
-function compileTriggers(value: unknown, nlp: CompiledNlp | null): CompiledTrigger[] {
+function compileTriggers(value: unknown, nlp: CompiledNlp | null, owner: string | null): CompiledTrigger[] {
   const triggers: CompiledTrigger[] = [];
-  for (const source of arrayOf<Trigger & { match?: unknown; intent?: unknown; minScore?: unknown }>(value)) {
+  for (const [index, source] of arrayOf<Trigger & { match?: unknown; intent?: unknown; minScore?: unknown }>(value).entries()) {
     if (!isObject(source)) continue;
     const { match, intent, minScore } = source;
     const score = typeof minScore === 'number' && Number.isFinite(minScore) ? minScore : null;
@@ -99,12 +99,22 @@ function compileTriggers(value: unknown, nlp: CompiledNlp | null): CompiledTrigg
         typeof intent === 'string'
           ? (_text, understood) => intentFires(understood ?? null, intent, score, nlp)
           : (text) => matchesPattern(match, text),
+      ...describeTrigger(match, intent),
+      owner,
+      index,
       variable: typeof source.variable === 'string' && source.variable !== '' ? source.variable : null,
       whileWaiting: source.whileWaiting === true,
       actions: arrayOf<Action>(source.actions),
     });
   }
   return triggers;
+}
+
+/** A trigger in the designer's words: what kind it is and what it matches, as written. */
+function describeTrigger(match: unknown, intent: unknown): Pick<CompiledTrigger, 'kind' | 'label'> {
+  if (typeof intent === 'string') return { kind: 'intent', label: intent };
+  if (isObject(match)) return { kind: 'regex', label: typeof match.regex === 'string' ? match.regex : '' };
+  return { kind: 'keyword', label: typeof match === 'string' ? match : '' };
 }
 
 type Owner = Pick<ActionLocation, 'behaviour' | 'interaction'>;

@@ -16,6 +16,14 @@ export interface CompiledInteraction {
 export interface CompiledTrigger {
   /** `understood` is what the text means to the bot's model (null when the bot has no `nlp`) */
   matches(text: string, understood?: Understood | null): boolean;
+  /** what it matches on: alternatives (`match` text), a `regex`, or an `intent` (the preview explains it by these) */
+  readonly kind: 'keyword' | 'regex' | 'intent';
+  /** the alternatives, the pattern or the intent name, as written */
+  readonly label: string;
+  /** the behaviour that holds it; null for a bot-level trigger */
+  readonly owner: string | null;
+  /** its place in its list (the JSON path's index) */
+  readonly index: number;
   readonly variable: string | null;
   readonly whileWaiting: boolean;
   readonly actions: readonly Action[];

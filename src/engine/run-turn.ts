@@ -33,6 +33,7 @@ export function* runTurn(bot: CompiledBot, state: ConversationState, input: Turn
     apiCalls: turn.apiCalls,
     aiTokens: turn.aiTokens,
     diagnostics: turn.diagnostics,
+    matched: turn.matched && { ...turn.matched, to: turn.state.position },
   };
 }
 
@@ -66,7 +67,7 @@ function* startConversation(turn: Turn, text: string | undefined): TurnGen<TurnE
     turn.moveTo(start, false);
     const understood = yield* understandText(turn, text);
     const trigger = findTrigger(bot, start.behaviour, text, false, understood);
-    if (trigger !== null) return yield* runTrigger(turn, trigger, text);
+    if (trigger !== null) return yield* runTrigger(turn, trigger, text, understood);
   }
   return yield* turn.enter(start);
 }
@@ -81,9 +82,12 @@ function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
 
   const understood = yield* understandText(turn, text);
   const trigger = findTrigger(bot, turn.currentBehaviour(), text, state.waiting !== null, understood);
-  if (trigger !== null) return yield* runTrigger(turn, trigger, text);
+  if (trigger !== null) return yield* runTrigger(turn, trigger, text, understood);
 
+  const bestIntent = understood?.best ? { name: understood.best.intent, score: twoDecimals(understood.best.score) } : null;
+  const untriggered = (kind: 'input' | 'knowledge' | 'fallback') => (turn.matched = { kind, name: '', score: null, trigger: null, bestIntent, to: null });
   if (state.waiting !== null && location !== undefined && answer !== undefined) {
+    untriggered('input');
     if (location.interaction !== null) turn.moveTo(location.interaction, false);
     state.waiting = waiting; // moveTo clears it; the input's own answer decides what happens to it
     return yield* turn.follow(yield* turn.safely(location.action, null, () => answer(location.action, turn, text, waiting!)));
@@ -99,7 +103,10 @@ function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
       say: true,
       cite: true,
     });
-    if (status === 'ANSWERED') return 'done';
+    if (status === 'ANSWERED') {
+      untriggered('knowledge');
+      return 'done';
+    }
   }
   // Missed texts (understanding.md): where the conversation stood is where the designer would
   // teach the bot this text.
@@ -109,6 +116,7 @@ function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
     const at = where ?? { behaviour: fallback.behaviour.name, interaction: fallback.name };
     turn.effect({ kind: 'missed', text, behaviour: at.behaviour, interaction: at.interaction });
   }
+  untriggered('fallback');
   return yield* runFallback(turn);
 }
 
@@ -169,10 +177,27 @@ function findTrigger(bot: CompiledBot, behaviour: CompiledBehaviour | null, text
   return null;
 }
 
-function* runTrigger(turn: Turn, trigger: CompiledTrigger, text: string): TurnGen<TurnEnd> {
+function* runTrigger(turn: Turn, trigger: CompiledTrigger, text: string, understood: Understood | null): TurnGen<TurnEnd> {
+  turn.matched = {
+    kind: trigger.kind,
+    name: trigger.label,
+    score: trigger.kind !== 'intent' || understood === null ? null : intentScore(understood),
+    trigger: { behaviour: trigger.owner, index: trigger.index },
+    bestIntent: null,
+    to: null,
+  };
   if (trigger.variable !== null) turn.setVariable(trigger.variable, text.trim());
   return yield* turn.follow(yield* turn.runActions(trigger.actions));
 }
+
+/** The score an intent trigger fired at: the AI's choice, or the model's best (which it matched). */
+function intentScore(understood: Understood): number | 'ai' | null {
+  if (understood.score === 'ai') return 'ai';
+  return understood.best === null ? null : twoDecimals(understood.best.score);
+}
+
+/** As last_intent_score shows it (understanding.md): two decimals. */
+const twoDecimals = (score: number) => Math.round(score * 100) / 100;
 
 /** A publish takes effect at the same names; where those are gone, at the start interaction. */
 function placeInLiveBot(turn: Turn): void {

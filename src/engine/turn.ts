@@ -8,7 +8,7 @@ import type { ActionDefinition } from './action-definition.js';
 import { positionOf, type CompiledBehaviour, type CompiledBot, type CompiledInteraction } from './compiled.js';
 import { actionRegistry } from './registry.js';
 import { NEXT, type ActionRun, type Flow, type PartFields, type RunContext } from './run-context.js';
-import type { ActionDiagnostic, ConversationState, Effect, EngineContext, EngineRequest, ReplyPart, RequestAnswer, TurnEnd } from './types.js';
+import type { ActionDiagnostic, ConversationState, Effect, EngineContext, EngineRequest, ReplyPart, RequestAnswer, TurnEnd, TurnMatch } from './types.js';
 import { PartType, type PartTypeCode } from './parts.js';
 
 export const MAX_MOVES = 25;
@@ -33,6 +33,8 @@ export class Turn implements RunContext {
   readonly diagnostics: ActionDiagnostic[] = [];
   apiCalls = 0;
   aiTokens = 0;
+  /** what took the user text (run-turn.ts sets it; the preview explains it) */
+  matched: TurnMatch | null = null;
   here: CompiledInteraction | null = null;
   private moves = 0;
   /** time spent waiting for AI answers: a model may take longer than the loop guard's 10 s */

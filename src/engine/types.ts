@@ -167,6 +167,25 @@ export interface ActionDiagnostic {
   error: string;
 }
 
+/**
+ * What took a user text, for the designer's preview to explain (docs/designer.md "Why the bot
+ * answered"): a trigger (keyword, regex or intent, with where it is defined), the waiting input,
+ * the knowledge, or the fallback. No channel sends it: only the preview reads it.
+ */
+export interface TurnMatch {
+  kind: 'keyword' | 'regex' | 'intent' | 'input' | 'knowledge' | 'fallback';
+  /** the trigger's alternatives, pattern or intent name; '' for input, knowledge and fallback */
+  name: string;
+  /** an intent trigger's score (two decimals; 'ai' when the AI fallback chose the intent) */
+  score: number | 'ai' | null;
+  /** where the trigger is defined: its behaviour (null at bot level) and its index in that list */
+  trigger: { behaviour: string | null; index: number } | null;
+  /** the model's best intent when no trigger took the text (fallback, input, knowledge), even below the threshold */
+  bestIntent: { name: string; score: number } | null;
+  /** where the conversation stands once the turn is over: where the text took it */
+  to: Position | null;
+}
+
 export interface TurnOutcome {
   state: ConversationState;
   parts: ReplyPart[];
@@ -180,6 +199,8 @@ export interface TurnOutcome {
   aiTokens: number;
   /** actions that threw and were skipped, in the order they failed; [] when none did */
   diagnostics: ActionDiagnostic[];
+  /** what took the user text of this turn; null for a start without text, a button or a forced position */
+  matched: TurnMatch | null;
 }
 
 export interface EngineContext {

@@ -71,6 +71,22 @@ export const ChatReply = Type.Object(
   { additionalProperties: true },
 );
 
+/** What took the user text of a preview turn (preview only; no channel carries it). */
+function PreviewMatch() {
+  const place = { Behaviour: Nullable(Type.String()), Interaction: Nullable(Type.String()) };
+  return Type.Object(
+    {
+      Kind: Type.Union(['keyword', 'regex', 'intent', 'input', 'knowledge', 'fallback'].map((k) => Type.Literal(k))),
+      Name: Type.String({ description: "The trigger's alternatives, pattern or intent name; empty for input, knowledge and fallback" }),
+      Score: Type.Optional(Type.Union([Type.Number(), Type.Literal('ai')], { description: "An intent trigger's score, two decimals ('ai': the AI fallback chose it)" })),
+      Trigger: Type.Optional(Type.Object({ Behaviour: Nullable(Type.String()), Index: Type.Integer() }, { description: 'Where the trigger is defined: its behaviour (null: the bot) and its index' })),
+      BestIntent: Type.Optional(Type.Object({ Name: Type.String(), Score: Type.Number() }, { description: "The model's best intent when no trigger took the text" })),
+      ...place,
+    },
+    { description: 'What took the user text, and where the conversation stands after the turn (docs/designer.md "Why the bot answered")' },
+  );
+}
+
 export const PreviewChatReply = Type.Object(
   {
     Parts: Type.Array(PreviewPart),
@@ -78,6 +94,7 @@ export const PreviewChatReply = Type.Object(
     Creation: Timestamp,
     EnableUserChat: Type.Boolean(),
     ControlType: Type.Integer({ description: '0 bot, 1 operator requested, 2 taken over, 3 banned' }),
+    Matched: Type.Optional(PreviewMatch()),
   },
   { additionalProperties: true },
 );

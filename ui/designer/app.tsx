@@ -12,6 +12,7 @@ import { ProblemsBanner } from './problems';
 import { Outline } from './outline';
 import { Preview } from './preview';
 import type { BotSchema } from './schema';
+import { showTriggers, TriggersNotice } from './triggers';
 
 const Canvas = lazy(() => import('./canvas'));
 const Versions = lazy(() => import('./versions'));
@@ -170,7 +171,9 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
             <Source bot={bot} schema={schema.root} onChange={(next) => edit(() => next)} />
           </Suspense>
         </div>
-      ) : <div className="designer">
+      ) : <>
+      {view === 'flow' && <TriggersNotice bot={bot} onShow={() => { setTab('bot'); showTriggers(); }} />}
+      <div className="designer">
         <Outline bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onAddInteraction={addInteraction} onAddBehaviour={addBehaviour} />
         {view === 'flow'
           ? <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
@@ -197,7 +200,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
             {tab === 'install' && <Suspense fallback={<p className="hint">Loading…</p>}><InstallPanel botId={botId} bot={bot} edit={edit} unsaved={draft.unsaved} /></Suspense>}
           </div>
         </aside>
-      </div>}
+      </div>
+      </>}
     </>
   );
 }

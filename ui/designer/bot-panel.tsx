@@ -7,6 +7,7 @@ import { Field, ObjectFields } from './fields';
 import { Form, useForm, type FormContext } from './form-context';
 import { renameBehaviour, same, type BotFile } from './model';
 import { jsonPath, type Schema } from './schema';
+import { TriggersSummary } from './triggers';
 
 interface Props {
   context: FormContext;
@@ -32,6 +33,7 @@ export function BotPanel({ context, botId, edit, onBehaviourDeleted }: Props) {
     <Form.Provider value={context}>
       <section className="bot-panel" aria-labelledby="bot-title">
         <h2 id="bot-title">The bot</h2>
+        <TriggersSummary bot={bot} />
         {part('name')}
         {part('description')}
         {part('avatar')}

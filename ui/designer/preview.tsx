@@ -2,8 +2,9 @@
 // Each bot reply names the interaction it came from (Source); the page highlights that node.
 import { useState } from 'react';
 import { botPath, call, type PreviewPart } from './api';
+import { explainMatch, type PreviewMatch } from './matched';
 
-interface Line { who: 'user' | 'bot'; text: string; from?: string; buttons?: { text: string; command: string }[] }
+interface Line { who: 'user' | 'bot' | 'why'; text: string; from?: string; buttons?: { text: string; command: string }[] }
 interface Props {
   botId: string;
   /** saves unsaved edits first: the preview runs the saved draft */
@@ -35,9 +36,9 @@ export function Preview({ botId, beforeSend, onHeard }: Props) {
     setError('');
     if (!(await beforeSend())) return setError('Save the draft without problems to try it.');
     try {
-      const reply = await call<{ UserId: string; Parts: PreviewPart[] }>('POST', botPath(botId, '/preview/chat'), { ...(userId && !('Command' in body && body.Command === 'RESET') ? { UserId: userId } : {}), ...body });
+      const reply = await call<{ UserId: string; Parts: PreviewPart[]; Matched?: PreviewMatch }>('POST', botPath(botId, '/preview/chat'), { ...(userId && !('Command' in body && body.Command === 'RESET') ? { UserId: userId } : {}), ...body });
       setUserId(reply.UserId);
-      setLines((old) => [...(body.Command === 'RESET' ? [] : old), ...(shown ? [{ who: 'user' as const, text: shown }] : []), ...linesOf(reply.Parts)]);
+      setLines((old) => [...(body.Command === 'RESET' ? [] : old), ...(shown ? [{ who: 'user' as const, text: shown }] : []), ...linesOf(reply.Parts), ...(reply.Matched ? [{ who: 'why' as const, text: explainMatch(reply.Matched) }] : [])]);
       const last = [...reply.Parts].reverse().find((p) => p.Source);
       if (last?.Source) onHeard(last.Source);
     } catch (e) {
@@ -51,7 +52,7 @@ export function Preview({ botId, beforeSend, onHeard }: Props) {
       <p className="hint">Runs the saved draft, not the live version. Preview conversations are kept apart from real ones.</p>
       <button type="button" className="secondary small" onClick={() => send({ Command: 'RESET' })}>{userId ? 'Start over' : 'Start a preview conversation'}</button>
       <ol className="chat" aria-live="polite" aria-label="Preview conversation">
-        {lines.map((line, n) => (
+        {lines.map((line, n) => line.who === 'why' ? <li key={n} className="why">{line.text}</li> : (
           <li key={n} className={`bubble ${line.who}`}>
             <span dir="auto">{line.text}</span>
             {line.from && <span className="from">from {line.from}</span>}
