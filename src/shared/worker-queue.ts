@@ -13,8 +13,8 @@ export interface WorkerQueueLimits {
   memoryMb: number;
   /** how long one job may run */
   timeoutMs: number;
-  /** an idle thread is ended after this long (default IDLE_MS); a thread that is slow to start (a model to load) keeps longer */
-  idleMs?: number;
+  /** an idle thread is ended after this long (default IDLE_MS); null: never (a thread that holds a loaded model) */
+  idleMs?: number | null;
 }
 
 /** The caller's errors for each way a job is refused by the queue or a cap. */
@@ -162,7 +162,8 @@ export class WorkerQueue<Input, Output> {
       .then(job.resolve, job.reject)
       .finally(() => {
         this.running = false;
-        if (!this.closed) this.idle = setTimeout(() => this.stop(), this.limits.idleMs ?? IDLE_MS).unref();
+        const idleMs = this.limits.idleMs === undefined ? IDLE_MS : this.limits.idleMs;
+        if (!this.closed && idleMs !== null) this.idle = setTimeout(() => this.stop(), idleMs).unref();
         this.next();
       });
   }

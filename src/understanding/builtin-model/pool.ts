@@ -18,6 +18,8 @@ export interface BuiltinModelLimits {
   queue: number;
   /** a job running longer than this means a hung thread: it is ended and replaced */
   jobTimeoutMs: number;
+  /** the same for a thread's first job, which loads the model first */
+  loadTimeoutMs: number;
   /** texts whose vectors are kept (LRU) */
   cacheEntries: number;
   /** COLLOQUY_BUILTIN_MODEL_TEST_HOOKS=1: encoder.ts's CRASH_TEXT / HANG_TEXT work (tests only) */
@@ -26,10 +28,11 @@ export interface BuiltinModelLimits {
 
 /**
  * One thread; 32 waiting jobs (a question is ~40 ms of CPU, so about a second of work: a turn
- * waits at most 1.5 s for its vector anyway); 30 s for one job (a first load and a batch of 64
- * long passages take 2-3 s on a slow core); 2,000 texts cached (4 MB of vectors).
+ * waits at most 1.5 s for its vector anyway); 20 s for one job (a batch of 64 long passages is
+ * ~1 s of CPU) and 60 s for a thread's first (loading the model: ~1 s idle, 6 s on a machine
+ * loaded three times over); 2,000 texts cached (4 MB of vectors).
  */
-export const DEFAULT_BUILTIN_MODEL_LIMITS: BuiltinModelLimits = Object.freeze({ threads: 1, queue: 32, jobTimeoutMs: 30_000, cacheEntries: 2_000, testHooks: false });
+export const DEFAULT_BUILTIN_MODEL_LIMITS: BuiltinModelLimits = Object.freeze({ threads: 1, queue: 32, jobTimeoutMs: 20_000, loadTimeoutMs: 60_000, cacheEntries: 2_000, testHooks: false });
 
 /** A text is cut to this many characters before it is encoded (the encoder reads words, not pages: a passage's first 2,000 characters say what it is about). */
 export const MAX_TEXT_CHARS = 2_000;
@@ -37,8 +40,9 @@ export const MAX_TEXT_CHARS = 2_000;
 const CACHED_REQUEST_TEXTS = 8;
 /** Weights (~28 MB) and TensorFlow.js's graph in the thread's heap, with room for a batch. */
 const THREAD_MEMORY_MB = 512;
-/** The thread keeps the loaded model this long without work (a reload costs ~1 s of CPU). */
-const IDLE_MS = 10 * 60_000;
+
+/** A refusal of a full queue (the thread is sound). */
+class QueueFull extends Error {}
 
 export class BuiltinModel {
   private readonly queues: WorkerQueue<EncodeJob, Float32Array[]>[];
@@ -47,7 +51,7 @@ export class BuiltinModel {
   constructor(private readonly limits: BuiltinModelLimits = DEFAULT_BUILTIN_MODEL_LIMITS) {
     const module = moduleNextTo(import.meta.url, './encoder');
     const errors: WorkerQueueRefusals = {
-      busy: () => new Error('the built-in model queue is full'),
+      busy: () => new QueueFull('the built-in model queue is full'),
       overMemory: (memoryMb) => new Error(`the built-in model needed more than ${memoryMb} MB of heap`),
       overTime: (seconds) => new Error(`the built-in model took longer than ${seconds} s`),
     };
@@ -55,7 +59,7 @@ export class BuiltinModel {
     const perThread = Math.max(0, Math.ceil(limits.queue / threads));
     this.queues = Array.from(
       { length: threads },
-      () => new WorkerQueue<EncodeJob, Float32Array[]>({ work: 'built-in model', module, run: 'encode', errors }, { queue: perThread, memoryMb: THREAD_MEMORY_MB, timeoutMs: limits.jobTimeoutMs, idleMs: IDLE_MS }),
+      () => new WorkerQueue<EncodeJob, Float32Array[]>({ work: 'built-in model', module, run: 'encode', errors }, { queue: perThread, memoryMb: THREAD_MEMORY_MB, timeoutMs: limits.loadTimeoutMs, idleMs: null }),
     );
     this.cache = new VectorCache(limits.cacheEntries);
   }
@@ -101,8 +105,16 @@ export class BuiltinModel {
   private async run(texts: string[]): Promise<Float32Array[]> {
     const load = (q: WorkerQueue<EncodeJob, Float32Array[]>) => (q.load.running ? 1 : 0) + q.load.waiting;
     const least = this.queues.reduce((a, b) => (load(b) < load(a) ? b : a));
-    const found = await least.run({ texts, testHooks: this.limits.testHooks });
-    return found.map(unit);
+    // a thread keeps its loaded model for good (idleMs null): only its first job loads it, and
+    // only a thread that failed (crashed, hung, over memory) is replaced, so loads the model again
+    try {
+      const found = await least.run({ texts, testHooks: this.limits.testHooks });
+      least.limits = { ...least.limits, timeoutMs: this.limits.jobTimeoutMs };
+      return found.map(unit);
+    } catch (error) {
+      if (!(error instanceof QueueFull)) least.limits = { ...least.limits, timeoutMs: this.limits.loadTimeoutMs };
+      throw error;
+    }
   }
 }
 
