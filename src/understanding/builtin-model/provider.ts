@@ -17,7 +17,7 @@ export const BUILTIN_PROVIDER: EmbeddingProvider = Object.freeze({ baseUrl: 'bui
  * development sets (docs/decisions.md "The built-in model"); COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY
  * is a provider's.
  */
-export const BUILTIN_MIN_SIMILARITY = 0.3;
+export const BUILTIN_MIN_SIMILARITY = 0.35;
 
 export const isBuiltin = (provider: EmbeddingProvider): boolean => provider.baseUrl === BUILTIN_PROVIDER.baseUrl && provider.model === BUILTIN_MODEL_NAME;
 
