@@ -116,7 +116,9 @@ export async function measureBuiltinModel(): Promise<BuiltinModelFigures> {
   // the model's threads do not keep a process alive on their own
   const keepAlive = setInterval(() => undefined, 60_000);
   try {
-    return { ...(await cpuPerText()), ...(await serverFigures()) };
+    // the servers first: the RSS before the model is loaded must not hold an earlier load's memory
+    const servers = await serverFigures();
+    return { ...(await cpuPerText()), ...servers };
   } finally {
     clearInterval(keepAlive);
   }
