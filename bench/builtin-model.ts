@@ -14,7 +14,7 @@ import { BuiltinModel, DEFAULT_BUILTIN_MODEL_LIMITS } from '../src/understanding
 import { ADMIN_TOKEN, benchBot, call } from './setup.js';
 
 const TEXTS = 200;
-const TURNS = 150;
+const TURNS = 100;
 const ROUNDS = 2;
 
 export interface BuiltinModelFigures {
@@ -56,7 +56,7 @@ const intentsBot = {
   ...benchBot,
   triggers: [{ intent: 'refund', actions: [{ type: 'text', text: 'Refunds take 14 days.' }] }],
   nlp: { intents: [
-    { name: 'refund', examples: ['I want a refund', 'refund my order please', 'give me my money back', 'how do I get a refund'] },
+    { name: 'refund', examples: ['I want a refund', 'refund my order please', 'give me my refund', 'how do I get a refund'] },
     { name: 'delivery', examples: ['where is my parcel', 'when will my order arrive', 'track my delivery', 'my package is late'] },
   ] },
 };
@@ -93,16 +93,17 @@ async function serverFigures(): Promise<Pick<BuiltinModelFigures, 'rssBeforeMb' 
       const s = await server(model);
       try {
         if (model === 'on' && round === 0) rssBeforeMb = process.memoryUsage().rss / 1e6;
-        // the first texts of the intents bot queue its examples' embedding (and load the model): wait for it
-        if (model === 'on') for (let i = 0; i < 100; i++) {
-          const reply = await call(s.base, 'POST', '/custom/chat', { UserId: `ready-${round}`, Text: 'could I have my money back' }, s.tokens.intents);
+        // the first texts of the intents bot queue its examples' embedding (and load the model): wait
+        // for it with a paraphrase nlp.js alone misses (no word of the refund examples)
+        if (model === 'on') for (let i = 0; i < 300; i++) {
+          const reply = await call(s.base, 'POST', '/custom/chat', { UserId: `ready-${round}`, Text: 'I would like my money back' }, s.tokens.intents);
           if (JSON.stringify(reply).includes('Refunds take 14 days')) break;
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
         if (model === 'on' && round === 0) rssLoadedMb = process.memoryUsage().rss / 1e6;
         const on = model === 'on';
-        sums[on ? 'plainOn' : 'plainOff'] += await turns(s.base, s.tokens.plain, `p${round}${model}`);
         sums[on ? 'intentsOn' : 'intentsOff'] += await turns(s.base, s.tokens.intents, `i${round}${model}`);
+        sums[on ? 'plainOn' : 'plainOff'] += await turns(s.base, s.tokens.plain, `p${round}${model}`);
       } finally {
         await s.close();
       }
