@@ -25,6 +25,8 @@
 //                     only and hybrid, the answer step, recall@5), with --kb-mb N (default 50) and
 //                     --kb-db sqlite|postgres|both (default both)
 //
+// Before the load runs: what understanding costs (bench/understanding.ts) and the built-in model
+// (bench/builtin-model.ts, about a minute: CPU per text, RSS, turns with and without intents).
 // Steps: (1) the baseline server(s) (bench/baseline-server.ts) and (2) the real server
 // (`node dist/cli.js serve`, compiled as `npm start` does) as child processes, one at a time (several at a time for
 // the N-node run), loaded by autocannon from this process; (3) READY on a 10,000-message history
@@ -45,6 +47,7 @@ import { machine, table, writeDoc, type DatabaseFigures, type Figures, type Mill
 import { seedConversations, seedHistory, bulkUserId, type Db } from './seed.js';
 import { ADMIN_TOKEN, call, checkTurn, createTenant, startConversations, userId, type Tenant } from './setup.js';
 import { describeUnderstanding, measureUnderstanding } from './understanding.js';
+import { describeBuiltinModel, measureBuiltinModel } from './builtin-model.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONVERSATIONS = 1000;
@@ -421,6 +424,8 @@ async function main(): Promise<void> {
     if (options.postgres) await checkPostgres();
     step('Understanding free text (issue 14): training at publish, and what classifying adds to a turn');
     say(describeUnderstanding(await measureUnderstanding()));
+    step('The built-in model (issue 36): CPU per text, server memory with it loaded, turns with and without intents');
+    say(describeBuiltinModel(await measureBuiltinModel()));
     step('Baseline: bare Fastify route, one SQLite read-modify-write transaction per request');
     const baselineDb = path.join(tmp, 'baseline.sqlite');
     const baseline = await measureBaseline('baseline', { sqlite: baselineDb });

@@ -35,6 +35,12 @@ export interface Config {
   ai: { baseUrl: string; apiKey: string; model: string; embeddingModel?: string | null } | null;
   /** COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY: the lowest cosine a vector match counts at (knowledge.md; default 0.3) */
   embeddingMinSimilarity?: number;
+  /**
+   * The built-in sentence model (knowledge.md "The built-in model"): COLLOQUY_BUILTIN_MODEL=off
+   * turns it off server-wide; COLLOQUY_BUILTIN_MODEL_THREADS its threads (1..8, default 1);
+   * COLLOQUY_BUILTIN_MODEL_TEST_HOOKS=1 lets tests crash or hang its thread on purpose.
+   */
+  builtinModel?: { enabled: boolean; threads: number; testHooks: boolean };
   /** the intent-model training thread's caps (COLLOQUY_TRAINING_MEMORY_MB, _SECONDS, _QUEUE); unset: the defaults */
   training?: TrainingLimits;
   /** documents that may wait for the indexing thread (COLLOQUY_INDEXING_QUEUE); unset: 8 */
@@ -113,6 +119,12 @@ function similarityOf(env: NodeJS.ProcessEnv): number {
 /** A cosine below this is no match (OpenAI's text-embedding-3 models give unrelated texts 0.0-0.2, paraphrases 0.4 and more). */
 export const DEFAULT_MIN_SIMILARITY = 0.3;
 
+function builtinModelOf(env: NodeJS.ProcessEnv): NonNullable<Config['builtinModel']> {
+  const raw = (env.COLLOQUY_BUILTIN_MODEL ?? '').trim().toLowerCase();
+  if (!['', 'on', 'off'].includes(raw)) throw new ConfigError(`COLLOQUY_BUILTIN_MODEL must be on or off, got "${env.COLLOQUY_BUILTIN_MODEL}"`);
+  return { enabled: raw !== 'off', threads: integer(env, 'COLLOQUY_BUILTIN_MODEL_THREADS', 1, 1, 8), testHooks: env.COLLOQUY_BUILTIN_MODEL_TEST_HOOKS === '1' };
+}
+
 /** COLLOQUY_AI_BASE_URL (+ _MODEL, required with it, and _API_KEY): an OpenAI-compatible endpoint. */
 function aiOf(env: NodeJS.ProcessEnv): Config['ai'] {
   const baseUrl = (env.COLLOQUY_AI_BASE_URL ?? '').trim();
@@ -165,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
     ai: aiOf(env),
     embeddingMinSimilarity: similarityOf(env),
+    builtinModel: builtinModelOf(env),
     training: {
       memoryMb: integer(env, 'COLLOQUY_TRAINING_MEMORY_MB', DEFAULT_TRAINING_LIMITS.memoryMb, 8, 16_384),
       timeoutMs: Math.round(seconds(env, 'COLLOQUY_TRAINING_SECONDS', DEFAULT_TRAINING_LIMITS.timeoutMs / 1000, 0.05, 3600) * 1000),

@@ -20,7 +20,8 @@ import { KnowledgeAnswers } from './knowledge/answers.js';
 import { DEFAULT_INDEXER_LIMITS, Indexer } from './knowledge/indexer.js';
 import { knowledgeEmbeddings } from './knowledge/embeddings.js';
 import { TokenTally } from './accounts/token-tally.js';
-import { embedTexts } from './integrations/embeddings-client.js';
+import { BuiltinModel, DEFAULT_BUILTIN_MODEL_LIMITS } from './understanding/builtin-model/pool.js';
+import { embedWith } from './understanding/builtin-model/provider.js';
 import { IndexingLeases } from './knowledge/indexing-lease.js';
 import type { BotRecord } from './bots/model.js';
 import { trainingCount } from './understanding/model.js';
@@ -112,8 +113,11 @@ export async function createServices(config: Config, store: Store, options: Star
     const bot = await store.bots.byId(botId);
     if (bot !== null) tokenTally.add(bot.accountId, tokens);
   };
+  // the built-in model's threads start on its first text (start-up and /health never wait for it)
+  const builtin = config.builtinModel?.enabled ? new BuiltinModel({ ...DEFAULT_BUILTIN_MODEL_LIMITS, threads: config.builtinModel.threads, testHooks: config.builtinModel.testHooks }) : null;
+  const embed = embedWith(builtin);
   const embeddings = knowledgeEmbeddings({
-    store, clock, embed: embedTexts, countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
+    store, clock, embed, countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
     provider: (botId) => understanding.embeddingProviderFor(botId),
     minSimilarity: config.embeddingMinSimilarity ?? DEFAULT_MIN_SIMILARITY,
     onError: (error) => options.log?.(`embeddings: ${(error as Error).message}`),
@@ -123,7 +127,7 @@ export async function createServices(config: Config, store: Store, options: Star
     intentEmbeddings.forgetProvider(botId);
   });
   const intentEmbeddings = new IntentEmbeddings({
-    store, clock, embed: embedTexts, countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
+    store, clock, embed, countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
     provider: (botId) => understanding.embeddingProviderFor(botId),
     minSimilarity: config.embeddingMinSimilarity ?? DEFAULT_MIN_SIMILARITY,
     onError: (error) => options.log?.(`intent embeddings: ${(error as Error).message}`),
@@ -221,6 +225,16 @@ export async function createServices(config: Config, store: Store, options: Star
   ]);
   // Conversations whose forgetting was interrupted by a stop are deleted now.
   await maintenance.runOnce();
-  return { services, maintenance, indexingLeases, dispatcher, scheduler, embedder: embeddings.embedder, tokenTally, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, indexingLeases, dispatcher, scheduler, embedder: stopsBoth(embeddings.embedder, builtin), tokenTally, turns: { drain: () => Promise.all([turns.drain(), preview.turns.drain()]) }, adminTokenGenerated: adminToken.generated };
 }
 
+
+/** Shutdown of the passages' embedder, then of the built-in model's threads it may be using. */
+function stopsBoth(embedder: { stop(): Promise<void> }, builtin: BuiltinModel | null): { stop(): Promise<void> } {
+  return {
+    stop: async () => {
+      await embedder.stop();
+      builtin?.stop();
+    },
+  };
+}

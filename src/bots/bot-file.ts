@@ -83,6 +83,13 @@ export interface BotSettings {
   channels?: { custom?: CustomChannelSettings; web?: WebChannelSettings; [channel: string]: unknown };
   broadcasts?: BroadcastSettings;
   operators?: OperatorSettings;
+  understanding?: UnderstandingSettings;
+}
+
+/** knowledge.md "The built-in model": the embedding model of a bot with no provider one. */
+export interface UnderstandingSettings {
+  /** `builtin` (default): the server's packaged sentence model; `none`: words alone */
+  embeddingModel?: 'builtin' | 'none';
 }
 
 /** api.md rule 6b: what a conversation waiting for a person (state 1) does with user texts. */

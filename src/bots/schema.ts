@@ -213,6 +213,14 @@ const settingsSchema: JsonSchema = {
         waitingText: { type: 'string', maxLength: 1000, description: 'said once per hand-over request (default "A colleague will be with you shortly."; "" for nothing)' },
       },
     },
+    understanding: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'knowledge.md "The built-in model": meaning for intents and knowledge without a provider',
+      properties: {
+        embeddingModel: { enum: ['builtin', 'none'], description: "builtin (default): the server's packaged sentence model when the bot has no provider embedding model; none: words alone" },
+      },
+    },
     broadcasts: {
       type: 'object',
       additionalProperties: false,

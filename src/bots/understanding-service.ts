@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
+import { BUILTIN_PROVIDER } from '../understanding/builtin-model/provider.js';
 import { BOT_FORMAT } from './bot-file.js';
 import { attachModel, classifierOf } from './live-models.js';
 import type { LiveBots } from './live.js';
@@ -45,7 +46,7 @@ export class UnderstandingService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly config: Pick<Config, 'ai'>,
+    private readonly config: Pick<Config, 'ai' | 'builtinModel'>,
     private readonly live: Pick<LiveBots, 'get'>,
     /** the bot's provider changed (PUT or DELETE /ai): its passages may need vectors of another model */
     private readonly onProviderChange?: (botId: string) => void,
@@ -125,7 +126,9 @@ export class UnderstandingService {
 
   /**
    * The embedding model a bot's knowledge and intents use: its own (on its own URL and key), else
-   * the server's COLLOQUY_AI_EMBEDDING_MODEL (on the server's URL and key), else none. Read on
+   * the server's COLLOQUY_AI_EMBEDDING_MODEL (on the server's URL and key), else the built-in model
+   * unless the server (COLLOQUY_BUILTIN_MODEL=off) or the bot (settings.understanding.embeddingModel
+   * "none") turned it off, else none. Read on
    * every use, like providerFor; takes the bot's id because a referenced clone searches with its
    * master's (the vectors are the master's).
    */
@@ -133,8 +136,10 @@ export class UnderstandingService {
     const own = await this.store.aiSettings.get(botId);
     if (own?.embeddingModel) return { baseUrl: own.baseUrl, model: own.embeddingModel, apiKey: own.apiKey, guarded: true };
     const server = this.config.ai;
-    if (!server?.embeddingModel) return null;
-    return { baseUrl: server.baseUrl, model: server.embeddingModel, apiKey: server.apiKey, guarded: false };
+    if (server?.embeddingModel) return { baseUrl: server.baseUrl, model: server.embeddingModel, apiKey: server.apiKey, guarded: false };
+    if (this.config.builtinModel?.enabled !== true) return null;
+    const bot = await this.store.bots.byId(botId);
+    return bot === null || bot.settings.understanding?.embeddingModel === 'none' ? null : BUILTIN_PROVIDER;
   }
 }
 

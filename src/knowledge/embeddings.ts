@@ -7,6 +7,7 @@ import { Embedder } from './embedder.js';
 import { HybridSearch } from './hybrid-search.js';
 import type { KnowledgeEmbeddings } from './service.js';
 import { VectorIndex } from './vector-index.js';
+import { minSimilarityFor } from '../understanding/builtin-model/provider.js';
 
 export interface KnowledgeEmbeddingDeps extends EmbeddingAccess {
   store: Store;
@@ -23,7 +24,8 @@ export function knowledgeEmbeddings(deps: KnowledgeEmbeddingDeps): KnowledgeEmbe
     ...deps,
     textSearch: (ownerId, terms, language, limit) => store.knowledge.search(ownerId, terms, language, limit),
     passagesByIds: (ownerId, ids) => store.vectors.passagesByIds(ownerId, ids),
-    index,
+    // the built-in model's cosines have a minimum of their own (builtin-model/provider.ts)
+    index: { nearest: (ownerId, model, query, k, minSimilarity) => index.nearest(ownerId, model, query, k, minSimilarityFor(model, minSimilarity)) },
     embedder,
   });
   return {

@@ -13,6 +13,8 @@ export interface WorkerQueueLimits {
   memoryMb: number;
   /** how long one job may run */
   timeoutMs: number;
+  /** an idle thread is ended after this long (default IDLE_MS); null: never (a thread that holds a loaded model) */
+  idleMs?: number | null;
 }
 
 /** The caller's errors for each way a job is refused by the queue or a cap. */
@@ -99,6 +101,7 @@ export class WorkerQueue<Input, Output> {
   private reserved = 0;
   private thread: { worker: Worker; memoryMb: number } | null = null;
   private idle: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     private readonly options: WorkerQueueOptions,
@@ -108,7 +111,7 @@ export class WorkerQueue<Input, Output> {
 
   /** The job's output, computed on the thread; rejects with the caller's errors. */
   run(input: Input): Promise<Output> {
-    if (this.full) return Promise.reject(this.options.errors.busy(this.limits.queue));
+    if (this.full || this.closed) return Promise.reject(this.options.errors.busy(this.limits.queue));
     return this.enqueue(input);
   }
 
@@ -117,7 +120,7 @@ export class WorkerQueue<Input, Output> {
    * before the job runs (a large knowledge source) is refused before writing anything, not after.
    */
   reserve(): QueueSlot<Input, Output> {
-    if (this.full) throw this.options.errors.busy(this.limits.queue);
+    if (this.full || this.closed) throw this.options.errors.busy(this.limits.queue);
     this.reserved++;
     let held = true;
     const giveBack = () => {
@@ -159,7 +162,8 @@ export class WorkerQueue<Input, Output> {
       .then(job.resolve, job.reject)
       .finally(() => {
         this.running = false;
-        this.idle = setTimeout(() => this.stop(), IDLE_MS).unref();
+        const idleMs = this.limits.idleMs === undefined ? IDLE_MS : this.limits.idleMs;
+        if (!this.closed && idleMs !== null) this.idle = setTimeout(() => this.stop(), idleMs).unref();
         this.next();
       });
   }
@@ -182,6 +186,14 @@ export class WorkerQueue<Input, Output> {
       if (this.thread?.worker === worker) this.thread = null;
     });
     return worker;
+  }
+
+  /** Shutdown: waiting jobs are refused (busy), the running one fails with its thread, nothing more starts. */
+  close(): void {
+    this.closed = true;
+    if (this.idle) clearTimeout(this.idle);
+    for (const job of this.waiting.splice(0)) job.reject(this.options.errors.busy(this.limits.queue));
+    this.stop();
   }
 
   private stop(): void {

@@ -16,6 +16,7 @@ import { vectorBytes, vectorFromBytes, type EmbeddingAccess, type EmbeddingProvi
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import type { NlpLanguage } from './languages.js';
+import { minSimilarityFor } from './builtin-model/provider.js';
 import { byMeaning, classSimilarities, OUT_OF_SCOPE_LABEL } from './meaning-scores.js';
 import { OUT_OF_SCOPE_EXAMPLES } from './model.js';
 
@@ -78,7 +79,7 @@ export class IntentEmbeddings {
       const similarities = classSimilarities(examples.labels, examples.vectors, query.vectors[0]);
       // vectors of another length (the model behind the name changed): nothing to compare with
       if (similarities.size === 0) return { ...answer, tokens };
-      return { intents: byMeaning(answer, similarities, this.deps.minSimilarity), tokens };
+      return { intents: byMeaning(answer, similarities, minSimilarityFor(provider.model, this.deps.minSimilarity)), tokens };
     } catch (error) {
       this.deps.onError?.(error);
       return answer;

@@ -86,6 +86,7 @@ for (const kind of databaseKinds()) {
             COLLOQUY_DEMO: '0',
             COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
             COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+            COLLOQUY_BUILTIN_MODEL: 'off',
             ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
           }),
         );

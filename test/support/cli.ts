@@ -11,14 +11,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The caller's environment without any Colloquy setting, plus `extra`. */
+/**
+ * The caller's environment without any Colloquy setting, plus `extra`; the built-in model is off
+ * (loading it costs every run a second of CPU) unless `extra` turns it on.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (name.startsWith('COLLOQUY_') || ['DATABASE_URL', 'PORT', 'HOST', 'NODE_TEST_CONTEXT'].includes(name)) continue;
     env[name] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, COLLOQUY_BUILTIN_MODEL: 'off', ...extra };
 }
 
 /** The environment of a CLI run on `database`: nothing of the caller's Colloquy settings leaks in. */

@@ -36,6 +36,8 @@ export async function startNode(env: Record<string, string>): Promise<NodeProces
       // make a key file of its own in the data directory.
       COLLOQUY_SECRET_KEY: 'colloquy test nodes share this secret key',
       LOG_LEVEL: 'warn',
+      // the built-in model only where a test asks for it (server.ts)
+      COLLOQUY_BUILTIN_MODEL: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

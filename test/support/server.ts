@@ -41,6 +41,9 @@ export async function startTestServerOn(database: TestDatabase, env: Record<stri
     COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
     // every JSON answer of every test is checked against the OpenAPI document's schema
     COLLOQUY_CHECK_RESPONSES: '1',
+    // Off unless a test opts in ({ COLLOQUY_BUILTIN_MODEL: 'on' }): most tests are about words, and
+    // loading the model costs a second or two of CPU (test/e2e/builtin-model.test.ts tests it).
+    COLLOQUY_BUILTIN_MODEL: 'off',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...env,
   });
