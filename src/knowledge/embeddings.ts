@@ -7,6 +7,7 @@ import { Embedder } from './embedder.js';
 import { HybridSearch } from './hybrid-search.js';
 import type { KnowledgeEmbeddings } from './service.js';
 import { VectorIndex } from './vector-index.js';
+import { searchByWords } from './word-search.js';
 
 export interface KnowledgeEmbeddingDeps extends EmbeddingAccess {
   store: Store;
@@ -21,7 +22,7 @@ export function knowledgeEmbeddings(deps: KnowledgeEmbeddingDeps): KnowledgeEmbe
   const index = new VectorIndex(store.vectors, deps.cacheBytes);
   const search = new HybridSearch({
     ...deps,
-    textSearch: (ownerId, terms, language, limit) => store.knowledge.search(ownerId, terms, language, limit),
+    textSearch: (ownerId, terms, language, limit) => searchByWords((...a) => store.knowledge.candidates(...a), ownerId, terms, language, limit),
     passagesByIds: (ownerId, ids) => store.vectors.passagesByIds(ownerId, ids),
     index,
     embedder,

@@ -18,6 +18,7 @@ import { checkedUrl, fetchPage } from './url-source.js';
 import type { Passage } from './passages.js';
 import { DocumentError, type ReadableInput } from './reading.js';
 import { searchTerms } from './terms.js';
+import { searchByWords } from './word-search.js';
 import { checkBotPassages, documentRefusal, heldPlace } from './amplification.js';
 import { sourceJson } from './source-text.js';
 
@@ -154,12 +155,12 @@ export class KnowledgeService {
     if (!(await this.deps.store.knowledge.remove(bot.id, id))) throw new AppError('SOURCE_NOT_FOUND');
   }
 
-  /** The passages that share a word (not a stop word) with `text`, best first. */
+  /** The passages that share a word (not a stop word) with `text`, or its meaning, best first, scored 0..1 (ranking.ts). */
   async find(bot: BotRecord, text: string, limit: number): Promise<FoundPassage[]> {
     const language = await this.deps.languageOf(bot);
     const terms = searchTerms(text, language);
     if (this.deps.embeddings) return this.deps.embeddings.search.find({ botId: bot.id, ownerId: knowledgeOwner(bot), text, terms, language, limit });
-    return this.deps.store.knowledge.search(knowledgeOwner(bot), terms, language, limit);
+    return searchByWords((...a) => this.deps.store.knowledge.candidates(...a), knowledgeOwner(bot), terms, language, limit);
   }
 
   async search(bot: BotRecord, text: string, limit: number = KNOWLEDGE_LIMITS.searchDefault) {
