@@ -166,7 +166,7 @@ export class KnowledgeService {
   async search(bot: BotRecord, text: string, limit: number = KNOWLEDGE_LIMITS.searchDefault) {
     const found = await this.find(bot, text, Math.min(Math.max(1, limit), KNOWLEDGE_LIMITS.searchMax));
     return {
-      Result: found.map((p) => ({ SourceId: p.sourceId, SourceName: p.sourceName, ChunkId: p.chunkId, Heading: p.heading, Text: p.text, Score: Math.round(p.score * 1e6) / 1e6 })),
+      Result: found.map((p) => ({ SourceId: p.sourceId, SourceName: p.sourceName, ChunkId: p.chunkId, Heading: p.heading, Text: p.text, Score: roundScore(p.score) })),
     };
   }
 
@@ -258,6 +258,9 @@ export class KnowledgeService {
     });
   }
 }
+
+/** A score as the API shows it: six decimals. */
+export const roundScore = (score: number): number => Math.round(score * 1e6) / 1e6;
 
 function refuseOver(hit: 'sources' | 'bytes' | null): void {
   if (hit !== null) throw overLimit(hit);
