@@ -17,7 +17,7 @@ export function scoreTag(score: number, minScore: number): HTMLElement {
 /** The minimum the answer had to clear, said once under the verdict. */
 export function minimumLine(answer: Answer): HTMLElement {
   const best = answer.Score === null ? 'search found no passage' : `the best passage scored ${twoPlaces(answer.Score)}`;
-  return el('p', 'hint minimum', `Minimum score for an answer: ${twoPlaces(answer.MinScore)} (knowledge.minScore in the bot file); ${best}.`);
+  return el('p', 'minimum', `Minimum score for an answer: ${twoPlaces(answer.MinScore)} (knowledge.minScore in the bot file); ${best}.`);
 }
 
 /** Why a NO_ANSWER was given when a passage was found but none was sure enough; null otherwise. */
