@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.js';
 import { start } from '../src/main.js';
 import { searchTerms } from '../src/knowledge/terms.js';
+import { searchByWords } from '../src/knowledge/word-search.js';
 import { filler } from './knowledge.js';
 import { ADMIN_TOKEN, call, createTenant } from './setup.js';
 
@@ -32,7 +33,7 @@ try {
     let found = 0;
     for (let i = 0; i < 30; i++) {
       const t = performance.now();
-      found = (await running.store.knowledge.search(bot.bot_id, terms, 'en', 50)).length;
+      found = (await searchByWords((...a) => running.store.knowledge.candidates(...a), bot.bot_id, terms, 'en', 50)).length;
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);

@@ -23,6 +23,7 @@ import { TokenTally } from './accounts/token-tally.js';
 import { BuiltinModel, DEFAULT_BUILTIN_MODEL_LIMITS } from './understanding/builtin-model/pool.js';
 import { embedWith } from './understanding/builtin-model/provider.js';
 import { IndexingLeases } from './knowledge/indexing-lease.js';
+import { minScoreOf } from './engine/actions/knowledge/min-score.js';
 import type { BotRecord } from './bots/model.js';
 import { trainingCount } from './understanding/model.js';
 import { trainOffThread } from './understanding/trainer.js';
@@ -148,6 +149,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const knowledgeAnswers = new KnowledgeAnswers({
     find: (bot, question, limit) => knowledge.find(bot, question, limit),
     languageOf,
+    minScoreOf: async (bot) => minScoreOf((await live.get(bot).catch(() => null))?.knowledge?.minScore),
     provider: (bot) => understanding.providerFor(bot),
     complete: chatCompletion,
     allowPrivateNetwork: config.allowPrivateNetwork,

@@ -132,4 +132,6 @@ export interface KnowledgeSection {
   beforeFallback?: boolean;
   /** for the model, when the bot has an AI provider */
   instructions?: string;
+  /** the lowest score (0..1) of the best passage for an answer (knowledge.md "The minimum") */
+  minScore?: number;
 }

@@ -1,6 +1,7 @@
 // The bot file's understanding sections (understanding.md, knowledge.md): `nlp` (intents and
 // entities, with the save-time caps of NLP_LIMITS) and `knowledge`. Part of the bot schema
 // (schema.ts); kept apart so that each file reads as one thing.
+import { DEFAULT_MIN_SCORE } from '../engine/actions/knowledge/min-score.js';
 import { NLP_LANGUAGES, NLP_LIMITS } from '../understanding/languages.js';
 
 /** as schema.ts's (not imported: schema.ts imports this file) */
@@ -65,5 +66,12 @@ export const knowledgeSchema: JsonSchema = {
   properties: {
     beforeFallback: { type: 'boolean', description: 'ask the knowledge with a user text no trigger or intent takes; when it is answered the fallback does not run' },
     instructions: { type: 'string', maxLength: 4096, description: 'for the model, when the bot has an AI provider' },
+    minScore: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      title: 'Minimum score for an answer',
+      description: `How sure search must be before the bot answers from its documents, from 0 to 1 (default ${DEFAULT_MIN_SCORE}). Below it the bot says it has no answer (the knowledge step's onNoAnswer runs). Raise it if the bot answers questions its documents do not cover; lower it if it misses answers that are there.`,
+    },
   },
 };

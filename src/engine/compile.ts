@@ -52,7 +52,11 @@ export function compileBot(bot: BotFile): CompiledBot {
     defaultVariables: stringRecord(bot?.variables),
     nlp,
     knowledge: isObject(bot?.knowledge)
-      ? { beforeFallback: bot.knowledge.beforeFallback === true, instructions: typeof bot.knowledge.instructions === 'string' ? bot.knowledge.instructions : '' }
+      ? {
+          beforeFallback: bot.knowledge.beforeFallback === true,
+          instructions: typeof bot.knowledge.instructions === 'string' ? bot.knowledge.instructions : '',
+          minScore: typeof bot.knowledge.minScore === 'number' && bot.knowledge.minScore >= 0 && bot.knowledge.minScore <= 1 ? bot.knowledge.minScore : null,
+        }
       : null,
   };
 }

@@ -66,7 +66,7 @@ export interface CompiledBot {
   /** intents and entities (understanding.md); null when the bot has no `nlp` section: no classification at all */
   readonly nlp: CompiledNlp | null;
   /** the top-level `knowledge` section (knowledge.md "In the bot file"); null when absent */
-  readonly knowledge: { readonly beforeFallback: boolean; readonly instructions: string } | null;
+  readonly knowledge: { readonly beforeFallback: boolean; readonly instructions: string; readonly minScore: number | null } | null;
 }
 
 export function findBehaviour(bot: CompiledBot, name: string): CompiledBehaviour | null {

@@ -10,6 +10,7 @@ import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, Tu
 import type { Understood } from './nlp/compiled-nlp.js';
 import { understand } from './nlp/understand.js';
 import { askKnowledge, DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from './actions/knowledge/index.js';
+import { minScoreOf } from './actions/knowledge/min-score.js';
 
 type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
 
@@ -99,6 +100,7 @@ function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
       instructions: turn.render(bot.knowledge.instructions),
       maxPassages: DEFAULT_MAX_PASSAGES,
       timeoutMs: Math.max(1, Math.min(DEFAULT_KNOWLEDGE_TIMEOUT_MS, Math.floor(turn.timeLeftMs()))),
+      minScore: minScoreOf(bot.knowledge.minScore),
       variable: null,
       say: true,
       cite: true,

@@ -79,6 +79,8 @@ export interface KnowledgeRequest {
   instructions: string;
   maxPassages: number;
   timeoutMs: number;
+  /** the best passage's score (0..1) must reach this for an answer; below it NO_ANSWER */
+  minScore: number;
 }
 
 export type KnowledgeStatus = 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT';

@@ -71,7 +71,7 @@ export const SearchResults = Type.Object({
       ChunkId: Type.Integer(),
       Heading: Type.String(),
       Text: Type.String(),
-      Score: Type.Number({ description: 'higher is better' }),
+      Score: Type.Number({ minimum: 0, maximum: 1, description: 'how well the passage matches the question, 0..1 (knowledge.md "Search"): the share of its words, weighed by rarity, fused with meaning when the bot has an embedding model' }),
     }),
     { description: 'best first' },
   ),
@@ -80,4 +80,6 @@ export const KnowledgeAnswer = Type.Object({
   Status: Type.Union([Type.Literal('ANSWERED'), Type.Literal('NO_ANSWER'), Type.Literal('ERROR'), Type.Literal('TIMEOUT')]),
   Answer: Nullable(Type.String()),
   Sources: Type.Array(Type.Object({ SourceId: Type.String(), SourceName: Type.String(), ChunkId: Type.Integer() })),
+  Score: Nullable(Type.Number({ minimum: 0, maximum: 1, description: "the best passage's score; null when search found nothing" })),
+  MinScore: Type.Number({ minimum: 0, maximum: 1, description: "the bot's minimum (knowledge.minScore): below it the answer is NO_ANSWER" }),
 });

@@ -1,4 +1,6 @@
-// Answers from a bot's knowledge (knowledge.md "Answers"). Without a chat provider the answer is
+// Answers from a bot's knowledge (knowledge.md "Answers"). Nothing is answered unless the best
+// passage's 0..1 score reaches the minimum (the step's, else the bot's knowledge.minScore):
+// below it the answer is NO_ANSWER and no provider is called. Without a chat provider the answer is
 // extractive: the best passage, trimmed to its sentences that share most words with the question.
 // With one, the model gets the question and the best passages numbered [1], [2]… and must answer
 // only from them, in JSON {"answer", "sources"}; anything not of that shape is ERROR, and a null
@@ -23,12 +25,18 @@ export interface KnowledgeAnswer {
   /** true when the provider was called (usage: one ApiCalls) */
   calledProvider: boolean;
   tokens: number;
+  /** the best passage's score (0..1), null when nothing was found */
+  score: number | null;
+  /** the minimum the best passage had to reach */
+  minScore: number;
 }
 
 export interface AskOptions {
   instructions: string;
   maxPassages: number;
   timeoutMs: number;
+  /** the step's minimum; by default the bot's live knowledge.minScore */
+  minScore?: number;
 }
 
 /** The model's answer as said and stored (as an `ai` reply). */
@@ -40,12 +48,15 @@ const EXTRACT_CHARS = 600;
 export interface AskDeps {
   find(bot: BotRecord, question: string, limit: number): Promise<FoundPassage[]>;
   languageOf(bot: BotRecord): Promise<string>;
+  /** the bot's live knowledge.minScore, else the default */
+  minScoreOf(bot: BotRecord): Promise<number>;
   provider(bot: BotRecord): Promise<AiProvider | null>;
   complete(provider: AiProvider, messages: ChatMessage[], options: CompletionOptions): Promise<AiAnswer>;
   allowPrivateNetwork: boolean;
 }
 
-const nothing = (status: KnowledgeStatus, calledProvider = false, tokens = 0): KnowledgeAnswer => ({ status, answer: null, sources: [], calledProvider, tokens });
+type Unscored = Omit<KnowledgeAnswer, 'score' | 'minScore'>;
+const nothing = (status: KnowledgeStatus, calledProvider = false, tokens = 0): Unscored => ({ status, answer: null, sources: [], calledProvider, tokens });
 const sourceOf = (p: FoundPassage) => ({ sourceId: p.sourceId, sourceName: p.sourceName, sourceUrl: p.sourceUrl, chunkId: p.chunkId });
 
 export class KnowledgeAnswers {
@@ -60,17 +71,23 @@ export class KnowledgeAnswers {
 
   /** Never throws: a failure is ERROR. */
   async ask(bot: BotRecord, question: string, options: AskOptions): Promise<KnowledgeAnswer> {
-    let passages: FoundPassage[];
-    let provider: AiProvider | null;
-    let language: string;
+    let minScore = options.minScore ?? 1;
+    let score: number | null = null;
     try {
-      passages = await this.deps.find(bot, question, Math.min(Math.max(1, options.maxPassages), MAX_PASSAGES));
-      if (passages.length === 0) return nothing('NO_ANSWER');
-      provider = await this.deps.provider(bot);
-      language = await this.deps.languageOf(bot);
+      minScore = options.minScore ?? (await this.deps.minScoreOf(bot));
+      const passages = await this.deps.find(bot, question, Math.min(Math.max(1, options.maxPassages), MAX_PASSAGES));
+      score = passages[0]?.score ?? null;
+      return { ...(await this.answer(bot, question, options, passages, minScore)), score, minScore };
     } catch {
-      return nothing('ERROR');
+      return { ...nothing('ERROR'), score, minScore };
     }
+  }
+
+  private async answer(bot: BotRecord, question: string, options: AskOptions, passages: FoundPassage[], minScore: number): Promise<Unscored> {
+    // search found nothing, or nothing it found is sure enough: the bot does not know
+    if (passages.length === 0 || passages[0].score < minScore) return nothing('NO_ANSWER');
+    const provider = await this.deps.provider(bot);
+    const language = await this.deps.languageOf(bot);
     if (provider === null) {
       const best = passages[0];
       return { status: 'ANSWERED', answer: extract(best.text, searchTerms(question, language)), sources: [sourceOf(best)], calledProvider: false, tokens: 0 };
@@ -108,7 +125,7 @@ export function groundedMessages(question: string, passages: readonly FoundPassa
 }
 
 /** The model's JSON, checked against the passages it was given. */
-export function groundedAnswer(text: string, passages: readonly FoundPassage[]): Omit<KnowledgeAnswer, 'calledProvider' | 'tokens'> {
+export function groundedAnswer(text: string, passages: readonly FoundPassage[]): Omit<KnowledgeAnswer, 'calledProvider' | 'tokens' | 'score' | 'minScore'> {
   const object = jsonObjectOf(text);
   if (object === null || !('answer' in object) || !Array.isArray(object.sources)) return { status: 'ERROR', answer: null, sources: [] };
   const { answer, sources } = object as { answer: unknown; sources: unknown[] };

@@ -8,6 +8,7 @@ import { HybridSearch } from './hybrid-search.js';
 import type { KnowledgeEmbeddings } from './service.js';
 import { VectorIndex } from './vector-index.js';
 import { minSimilarityFor } from '../understanding/builtin-model/provider.js';
+import { searchByWords } from './word-search.js';
 
 export interface KnowledgeEmbeddingDeps extends EmbeddingAccess {
   store: Store;
@@ -22,7 +23,7 @@ export function knowledgeEmbeddings(deps: KnowledgeEmbeddingDeps): KnowledgeEmbe
   const index = new VectorIndex(store.vectors, deps.cacheBytes);
   const search = new HybridSearch({
     ...deps,
-    textSearch: (ownerId, terms, language, limit) => store.knowledge.search(ownerId, terms, language, limit),
+    textSearch: (ownerId, terms, language, limit) => searchByWords((...a) => store.knowledge.candidates(...a), ownerId, terms, language, limit),
     passagesByIds: (ownerId, ids) => store.vectors.passagesByIds(ownerId, ids),
     // the built-in model's cosines have a minimum of their own (builtin-model/provider.ts)
     index: { nearest: (ownerId, model, query, k, minSimilarity) => index.nearest(ownerId, model, query, k, minSimilarityFor(model, minSimilarity)) },

@@ -1,19 +1,23 @@
-// The pure parts of hybrid search: reciprocal rank fusion, the nearest-neighbour scan of a node's
+// The pure parts of hybrid search: words and meaning fused into one 0..1 score, the nearest-neighbour scan of a node's
 // vector copy (and its staleness check), and the embeddings answer check.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { vectorBytes, vectorsOf } from '../integrations/embeddings-client.js';
-import { fuse, RRF_K } from './hybrid-search.js';
+import { fuse } from './hybrid-search.js';
+import { fusedScore } from './ranking.js';
 import { VectorIndex } from './vector-index.js';
 
-test('fusion: a passage both rankings find comes first; ties by id', () => {
-  const fused = fuse([
-    [10, 20, 30],
-    [30, 40],
-  ]);
-  assert.deepEqual(fused.map((f) => f.id), [30, 10, 20, 40], '20 and 40 are both second: by id');
-  assert.equal(fused[0].score, 1 / (RRF_K + 3) + 1 / (RRF_K + 1));
-  assert.deepEqual(fuse([[2], [1]]).map((f) => f.id), [1, 2]);
+test('fusion: a passage both find comes first, one only the vectors find still comes, a cosine under the minimum counts nothing; ties by id', () => {
+  const fused = fuse(
+    [{ chunkId: 10, score: 0.5 }, { chunkId: 20, score: 0.3 }, { chunkId: 30, score: 0.3 }],
+    [{ chunkId: 30, similarity: 0.7 }, { chunkId: 40, similarity: 0.7 }, { chunkId: 50, similarity: 0.2 }],
+    0.3,
+  );
+  assert.deepEqual(fused.map((f) => f.id), [30, 10, 40, 20], '50 is under the minimum: not found');
+  assert.equal(fused[0].score, fusedScore(0.3, 0.7, 0.3));
+  assert.ok(fused[0].score > 0.3 && fused[0].score <= 1);
+  assert.equal(fused[3].score, 0.3, 'words alone keep their score');
+  assert.deepEqual(fuse([{ chunkId: 2, score: 0.4 }, { chunkId: 1, score: 0.4 }], [], 0.3).map((f) => f.id), [1, 2]);
 });
 
 test('the vector copy: nearest first, below the minimum left out, reloaded when the stamp moves', async () => {

@@ -18,6 +18,7 @@ import { checkedUrl, fetchPage } from './url-source.js';
 import type { Passage } from './passages.js';
 import { DocumentError, type ReadableInput } from './reading.js';
 import { searchTerms } from './terms.js';
+import { searchByWords } from './word-search.js';
 import { checkBotPassages, documentRefusal, heldPlace } from './amplification.js';
 import { sourceJson } from './source-text.js';
 
@@ -163,18 +164,18 @@ export class KnowledgeService {
     if (!(await this.deps.store.knowledge.remove(bot.id, id))) throw new AppError('SOURCE_NOT_FOUND');
   }
 
-  /** The passages that share a word (not a stop word) with `text`, best first. */
+  /** The passages that share a word (not a stop word) with `text`, or its meaning, best first, scored 0..1 (ranking.ts). */
   async find(bot: BotRecord, text: string, limit: number): Promise<FoundPassage[]> {
     const language = await this.deps.languageOf(bot);
     const terms = searchTerms(text, language);
     if (this.deps.embeddings) return this.deps.embeddings.search.find({ botId: bot.id, ownerId: knowledgeOwner(bot), text, terms, language, limit });
-    return this.deps.store.knowledge.search(knowledgeOwner(bot), terms, language, limit);
+    return searchByWords((...a) => this.deps.store.knowledge.candidates(...a), knowledgeOwner(bot), terms, language, limit);
   }
 
   async search(bot: BotRecord, text: string, limit: number = KNOWLEDGE_LIMITS.searchDefault) {
     const found = await this.find(bot, text, Math.min(Math.max(1, limit), KNOWLEDGE_LIMITS.searchMax));
     return {
-      Result: found.map((p) => ({ SourceId: p.sourceId, SourceName: p.sourceName, ChunkId: p.chunkId, Heading: p.heading, Text: p.text, Score: Math.round(p.score * 1e6) / 1e6 })),
+      Result: found.map((p) => ({ SourceId: p.sourceId, SourceName: p.sourceName, ChunkId: p.chunkId, Heading: p.heading, Text: p.text, Score: roundScore(p.score) })),
     };
   }
 
@@ -266,6 +267,9 @@ export class KnowledgeService {
     });
   }
 }
+
+/** A score as the API shows it: six decimals. */
+export const roundScore = (score: number): number => Math.round(score * 1e6) / 1e6;
 
 function refuseOver(hit: 'sources' | 'bytes' | null): void {
   if (hit !== null) throw overLimit(hit);

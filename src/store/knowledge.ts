@@ -1,8 +1,9 @@
 // A bot's knowledge sources and passages (knowledge.md), and the full-text search over them:
-// SQLite FTS5 (bm25, negated so that higher is better) or PostgreSQL text search (ts_rank over a
-// weighted tsvector). Search terms arrive as words the caller cut from the user's text; they reach
-// the database only as data: quoted here one by one for FTS5 (never a MATCH operator of the user's),
-// bound one parameter each into plainto_tsquery on PostgreSQL.
+// SQLite FTS5 or PostgreSQL text search only FIND the candidates of a question (passages holding
+// any of its words) and count how many passages hold each word; knowledge/ranking.ts ranks them,
+// one rule on both databases. Search terms arrive as words the caller cut from the user's text;
+// they reach the database only as data: quoted here one by one for FTS5 (never a MATCH operator of
+// the user's), bound one parameter each into plainto_tsquery on PostgreSQL.
 import type { Queryable } from './driver.js';
 import { knowledgeFaqRepository } from './knowledge-faq.js';
 import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, SourceStatus, StoredPassage } from '../knowledge/model.js';
@@ -41,8 +42,8 @@ export const pgConfigOf = (language: string): string => PG_CONFIGS[language] ?? 
  */
 const BATCH = 250;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-/** Matching passages one PostgreSQL search ranks, at most (issue 35). */
-const SEARCH_CANDIDATES = 2_000;
+/** Passages counted per term for its weight: past it a word is simply common (a bounded count on both databases). */
+const FREQUENCY_CAP = 1_000;
 const COLUMNS = 'id, bot_id, name, kind, url, status, error, chunks, bytes, generation, created_at, updated_at';
 
 const toSource = (r: SourceRow): SourceRecord => ({
@@ -63,7 +64,31 @@ const toSource = (r: SourceRow): SourceRecord => ({
 /** An FTS5 string: any text between double quotes is one phrase of the tokenizer's tokens, `""` a quote. */
 const quoted = (term: string): string => `"${term.split('"').join('""')}"`;
 
+/** What a search ranks (candidates below). */
+export interface Candidates {
+  passages: FoundPassage[];
+  /** per term: the bot's passages holding it, counted up to FREQUENCY_CAP */
+  frequencies: Map<string, number>;
+  /** the bot's searchable passages */
+  passageCount: number;
+}
+type Row = { id: number; source_id: string; name: string; url: string | null; heading: string; text: string };
+
 export function knowledgeRepository(db: Queryable) {
+  /**
+   * The ids of the bot's ready passages holding the term bound at $n ($1 the bot, $2 the text
+   * search configuration). SQLite: the term as one FTS5 phrase in heading and text, the bot's rows
+   * by the join on c.bot_id, not by its id's phrase in the bot_id column (a phrase of the bot's id
+   * made each match walk all of the bot's passages: docs/decisions.md "Knowledge").
+   */
+  const matching = (n: number): string =>
+    db.dialect === 'postgres'
+      ? `SELECT m.id FROM knowledge_chunks m JOIN knowledge_sources ms ON ms.id = m.source_id AND ms.status = 'ready'
+         WHERE m.bot_id = $1 AND m.tsv @@ plainto_tsquery($2::regconfig, $${n})`
+      : `SELECT m.id FROM knowledge_fts JOIN knowledge_chunks m ON m.id = knowledge_fts.rowid JOIN knowledge_sources ms ON ms.id = m.source_id AND ms.status = 'ready'
+         WHERE knowledge_fts MATCH $${n} AND m.bot_id = $1`;
+  /** A term as bound: an FTS5 phrase in heading and text on SQLite, the word itself for plainto_tsquery. */
+  const termParam = (term: string): string => (db.dialect === 'postgres' ? term : `{heading text} : ${quoted(term)}`);
   /** PostgreSQL: concurrent adds to one bot queue on its row, so the limits hold under any race (SQLite has one writer). */
   const lockBot = async (botId: string) => {
     if (db.dialect === 'postgres') await db.get('SELECT id FROM bots WHERE id = $1 FOR UPDATE', [botId]);
@@ -213,46 +238,43 @@ export function knowledgeRepository(db: Queryable) {
     },
 
     /**
-     * The bot's passages sharing at least one of `terms` with the question, best first. `terms`
-     * are words (stop words already dropped); an empty list finds nothing.
+     * What knowledge search ranks (knowledge/word-search.ts ranks, not the database): the bot's
+     * passages sharing at least one of `terms` (stop words already dropped; none finds nothing), at
+     * most `cap`, chosen fairly: the passages of the rarest words first, so that a common word in
+     * thousands of passages cannot push out the few holding the question's telling word; and, for
+     * the words' weights, how many passages hold each term (counted up to FREQUENCY_CAP) and how
+     * many the bot has.
      */
-    async search(botId: string, terms: readonly string[], language: string, limit: number): Promise<FoundPassage[]> {
-      if (terms.length === 0) return [];
-      type Row = { id: number; source_id: string; name: string; url: string | null; heading: string; text: string; score: number };
-      let rows: Row[];
-      if (db.dialect === 'postgres') {
-        const query = terms.map((_, i) => `plainto_tsquery($2::regconfig, $${i + 4})`).join(' || ');
-        rows = await db.all<Row>(
-          // at most SEARCH_CANDIDATES matching passages are ranked: ts_rank reads each one's tsvector,
-          // and a common word in 100,000 passages would rank them all on every question
-          `SELECT c.id, c.source_id, s.name, s.url, c.heading, c.text, ts_rank(c.tsv, q.query, 1) AS score
-           FROM (SELECT ${query} AS query) q
-           CROSS JOIN LATERAL (
-             SELECT m.id, m.source_id, m.heading, m.text, m.tsv FROM knowledge_chunks m
-             JOIN knowledge_sources ms ON ms.id = m.source_id AND ms.status = 'ready'
-             WHERE m.bot_id = $1 AND m.tsv @@ q.query LIMIT ${SEARCH_CANDIDATES}
-           ) c
-           JOIN knowledge_sources s ON s.id = c.source_id
-           ORDER BY score DESC, c.id LIMIT $3`,
-          [botId, pgConfigOf(language), limit, ...terms],
-        );
-      } else {
-        // The terms in heading and text; the bot's own rows by the join on c.bot_id, not by its id's
-        // phrase in the bot_id column: bm25() counts the rows of every phrase in the query (for
-        // its weight, even one of 0), so that phrase made each search walk all of the bot's
-        // passages (90,000: tens of ms) whatever its words. The scores are the same either way.
-        const match = `{heading text} : (${terms.map(quoted).join(' OR ')})`;
-        rows = await db.all<Row>(
-          `SELECT c.id, c.source_id, s.name, s.url, c.heading, c.text, -bm25(knowledge_fts, 0.0, 2.0, 1.0) AS score
-           FROM knowledge_fts
-           JOIN knowledge_chunks c ON c.id = knowledge_fts.rowid
-           JOIN knowledge_sources s ON s.id = c.source_id
-           WHERE knowledge_fts MATCH $1 AND c.bot_id = $2 AND s.status = 'ready'
-           ORDER BY bm25(knowledge_fts, 0.0, 2.0, 1.0), c.id LIMIT $3`,
-          [match, botId, limit],
-        );
+    async candidates(botId: string, terms: readonly string[], language: string, cap: number): Promise<Candidates> {
+      if (terms.length === 0) return { passages: [], frequencies: new Map(), passageCount: 0 };
+      const config = pgConfigOf(language);
+      const counts = await db.get<Record<string, number>>(
+        `SELECT ${terms.map((_, i) => `(SELECT COUNT(*) FROM (${matching(i + 3)} LIMIT ${FREQUENCY_CAP}) f${i}) AS n${i}`).join(', ')},
+           (SELECT COALESCE(SUM(chunks), 0) FROM knowledge_sources WHERE bot_id = $1 AND status = 'ready') AS total`,
+        [botId, config, ...terms.map(termParam)],
+      );
+      const frequencies = new Map(terms.map((t, i) => [t, Number(counts?.[`n${i}`] ?? 0)]));
+      // rarest first: the words whose passages all fit go in one query; the others fill what room is left
+      const byRarity = terms.map((t, i) => ({ i, n: frequencies.get(t)! })).filter((t) => t.n > 0).sort((a, b) => a.n - b.n || a.i - b.i);
+      const rare: number[] = [];
+      let room = cap;
+      for (const t of byRarity) {
+        if (rare.length > 0 && t.n > room) break;
+        rare.push(t.i);
+        room -= t.n;
       }
-      return rows.map((r) => ({ chunkId: Number(r.id), sourceId: r.source_id, sourceName: r.name, sourceUrl: r.url, heading: r.heading, text: r.text, score: Number(r.score) }));
+      const common = byRarity.map((t) => t.i).filter((i) => !rare.includes(i));
+      const found = new Map<number, FoundPassage>();
+      for (const group of [rare, common]) {
+        if (group.length === 0 || found.size >= cap) continue;
+        const rows = await db.all<Row>(
+          `SELECT c.id, c.source_id, s.name, s.url, c.heading, c.text FROM knowledge_chunks c JOIN knowledge_sources s ON s.id = c.source_id
+           WHERE c.id IN (${group.map((_, k) => matching(k + 4)).join(' UNION ')}) ORDER BY c.id LIMIT $3`,
+          [botId, config, cap, ...group.map((i) => termParam(terms[i]))],
+        );
+        for (const r of rows) if (found.size < cap) found.set(Number(r.id), { chunkId: Number(r.id), sourceId: r.source_id, sourceName: r.name, sourceUrl: r.url, heading: r.heading, text: r.text, score: 0 });
+      }
+      return { passages: [...found.values()], frequencies, passageCount: Number(counts?.total ?? 0) };
     },
 
     /** A full clone's copy of every ready source, passages (and an FAQ's pairs) included, indexed in the clone's language. */

@@ -9,24 +9,52 @@ declare module '@nlpjs/core' {
 
 declare module '@nlpjs/lang-en-min' {
   export const LangEn: unknown;
+  /** Snowball stemmer (knowledge/stems.ts) */
+  export class StemmerEn {
+    stemWord(word: string): string;
+  }
 }
 declare module '@nlpjs/lang-de' {
   export const LangDe: unknown;
+  /** Snowball stemmer (knowledge/stems.ts) */
+  export class StemmerDe {
+    stemWord(word: string): string;
+  }
 }
 declare module '@nlpjs/lang-fr' {
   export const LangFr: unknown;
+  /** Snowball stemmer (knowledge/stems.ts) */
+  export class StemmerFr {
+    stemWord(word: string): string;
+  }
 }
 declare module '@nlpjs/lang-es' {
   export const LangEs: unknown;
+  /** Snowball stemmer (knowledge/stems.ts) */
+  export class StemmerEs {
+    stemWord(word: string): string;
+  }
 }
 declare module '@nlpjs/lang-it' {
   export const LangIt: unknown;
+  /** Snowball stemmer (knowledge/stems.ts) */
+  export class StemmerIt {
+    stemWord(word: string): string;
+  }
 }
 declare module '@nlpjs/lang-pt' {
   export const LangPt: unknown;
+  /** Snowball stemmer (knowledge/stems.ts) */
+  export class StemmerPt {
+    stemWord(word: string): string;
+  }
 }
 declare module '@nlpjs/lang-nl' {
   export const LangNl: unknown;
+  /** Snowball stemmer (knowledge/stems.ts) */
+  export class StemmerNl {
+    stemWord(word: string): string;
+  }
 }
 
 declare module '@nlpjs/nlp' {

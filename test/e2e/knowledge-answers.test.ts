@@ -127,7 +127,9 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(summary(reply.Parts), [[0, 'No answer (NO_ANSWER).'], [0, 'kb=NO_ANSWER|']], content);
       }
       ai.next({ content: json({ answer: 'Dogs ride free.', sources: [3] }) });
-      assert.deepEqual(await ask(server, grounded, 'can my dog come in the cabin?'), { Status: 'NO_ANSWER', Answer: null, Sources: [] });
+      const refused = await ask(server, grounded, 'can my dog come in the cabin?');
+      assert.deepEqual({ ...refused, Score: typeof refused.Score }, { Status: 'NO_ANSWER', Answer: null, Sources: [], Score: 'number', MinScore: 0.4 });
+      assert.ok(refused.Score >= 0.4, 'the model refused a passage that cleared the minimum');
     });
 
     test('a failing provider is ERROR (a hang TIMEOUT) with onNoAnswer; nothing is made up', async () => {
@@ -138,7 +140,8 @@ for (const kind of databaseKinds()) {
       ai.next({ delayMs: 5000 });
       assert.deepEqual(summary((await say(grounded, 'q: can my dog come in the cabin?')).reply.Parts), [[0, 'No answer (TIMEOUT).'], [0, 'kb=TIMEOUT|']]);
       ai.next({ status: 500 });
-      assert.deepEqual(await ask(server, grounded, 'can my dog come in the cabin?'), { Status: 'ERROR', Answer: null, Sources: [] });
+      const failed = await ask(server, grounded, 'can my dog come in the cabin?');
+      assert.deepEqual({ ...failed, Score: typeof failed.Score }, { Status: 'ERROR', Answer: null, Sources: [], Score: 'number', MinScore: 0.4 });
     });
 
     test('beforeFallback with a failing provider runs the fallback as before', async () => {

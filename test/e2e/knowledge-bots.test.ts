@@ -68,7 +68,7 @@ for (const kind of databaseKinds()) {
       const gone = await server.client.delete(`/bots/${owner.botKey}`, { token: owner.accountToken });
       assert.ok(gone.status === 200 || gone.status === 204, gone.text);
       assert.deepEqual(await server.running.store.knowledge.list(bot!.id), []);
-      assert.deepEqual(await server.running.store.knowledge.search(bot!.id, ['lighthouse', 'museum'], 'en', 5), []);
+      assert.deepEqual((await server.running.store.knowledge.candidates(bot!.id, ['lighthouse', 'museum'], 'en', 5)).passages, []);
     });
   });
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { SourceRecord } from '../../src/knowledge/model.js';
+import { searchByWords } from '../../src/knowledge/word-search.js';
 import { databaseKinds } from '../support/databases.js';
 import { seedBot, storePerTest } from './store-fixtures.js';
 
@@ -34,15 +35,15 @@ for (const kind of databaseKinds()) {
       const { bot } = await seedBot(ctx.store);
       const s = source(bot.id);
       await ctx.store.transaction((tx) => tx.knowledge.insert(s, LIMITS));
-      assert.deepEqual(await ctx.store.knowledge.search(bot.id, ['harbour'], 'en', 5), [], 'indexing: nothing to find');
+      assert.deepEqual((await ctx.store.knowledge.candidates(bot.id, ['harbour'], 'en', 5)).passages, [], 'indexing: nothing to find');
       assert.equal(await ctx.store.transaction((tx) => tx.knowledge.swapIn(s.id, 0, [{ heading: 'Port', text: 'The harbour opens at dawn.' }], 'en', 2)), true);
-      assert.equal((await ctx.store.knowledge.search(bot.id, ['harbour'], 'en', 5))[0].heading, 'Port');
+      assert.equal((await ctx.store.knowledge.candidates(bot.id, ['harbour'], 'en', 5)).passages[0].heading, 'Port');
       const restarted = await ctx.store.transaction((tx) => tx.knowledge.restart(bot.id, s.id, { name: 'Doc', kind: 'text', url: null, bytes: 10, now: 3 }, LIMITS));
       assert.deepEqual(restarted, { hit: null, generation: 1 });
-      assert.deepEqual(await ctx.store.knowledge.search(bot.id, ['harbour'], 'en', 5), []);
+      assert.deepEqual((await ctx.store.knowledge.candidates(bot.id, ['harbour'], 'en', 5)).passages, []);
       // an indexing job of the older content arrives late: refused
       assert.equal(await ctx.store.transaction((tx) => tx.knowledge.swapIn(s.id, 0, [{ heading: '', text: 'The harbour is old news.' }], 'en', 4)), false);
-      assert.deepEqual(await ctx.store.knowledge.search(bot.id, ['harbour'], 'en', 5), []);
+      assert.deepEqual((await ctx.store.knowledge.candidates(bot.id, ['harbour'], 'en', 5)).passages, []);
       assert.equal((await ctx.store.knowledge.get(bot.id, s.id))?.status, 'indexing');
     });
 
@@ -56,13 +57,17 @@ for (const kind of databaseKinds()) {
           await tx.knowledge.swapIn(s.id, 0, [...passages], 'en', 2);
         });
       }
-      const found = await ctx.store.knowledge.search(bot.id, ['dogs', 'carrier'], 'en', 5);
+      const candidates = await ctx.store.knowledge.candidates(bot.id, ['dogs', 'carrier'], 'en', 5);
+      assert.deepEqual(candidates.passages.map((f) => f.heading).sort(), ['Cats', 'Dogs'], "the bot's own passages only");
+      assert.deepEqual([...candidates.frequencies], [['dogs', 2], ['carrier', 1]]);
+      assert.equal(candidates.passageCount, 2);
+      const found = await searchByWords((...a) => ctx.store.knowledge.candidates(...a), bot.id, ['dogs', 'carrier'], 'en', 5);
       assert.deepEqual(found.map((f) => f.heading), ['Dogs', 'Cats']);
       assert.ok(found[0].score > found[1].score);
       for (const term of ['"', '*', 'NEAR(', 'OR', ':*', "'", '\\', '{heading text}', 'a"b', '-']) {
-        assert.ok(Array.isArray(await ctx.store.knowledge.search(bot.id, [term], 'en', 5)), term);
+        assert.ok(Array.isArray((await ctx.store.knowledge.candidates(bot.id, [term], 'en', 5)).passages), term);
       }
-      assert.deepEqual(await ctx.store.knowledge.search(bot.id, [], 'en', 5), []);
+      assert.deepEqual((await ctx.store.knowledge.candidates(bot.id, [], 'en', 5)).passages, []);
       assert.equal(await ctx.store.knowledge.remove(other.id, found[0].sourceId), false, "another bot's source is not removed");
     });
   });

@@ -31,7 +31,8 @@ export function Field(props: FieldProps) {
   const { name, value, path, onChange, required } = props;
   const schema = resolve(root, props.schema);
   const id = fieldId(path);
-  const label = <label htmlFor={id}>{words(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>;
+  // a field's schema may name it for people (`title`, e.g. knowledge.minScore); else its key in words
+  const label = <label htmlFor={id}>{schema.title ?? words(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>;
   const invalid = describedBy(problems, path);
 
   if (isActionList(props.schema) || isButtonList(schema)) {
@@ -85,6 +86,7 @@ export function Field(props: FieldProps) {
         {label}
         <input id={id} type="number" min={schema.minimum} max={schema.maximum} step={schema.type === 'integer' ? 1 : 'any'} value={value === undefined ? '' : String(value)}
           onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))} {...invalid} />
+        {schema.title && schema.description && <span className="hint">{schema.description}</span>}
         <Problem path={path} />
       </div>
     );

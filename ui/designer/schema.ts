@@ -2,7 +2,7 @@
 // `$defs["action-<type>"]`, and fields point to shared parts with `$ref`. Forms are generated from
 // these definitions, so a new action type in the server's registry gets a form without a change here.
 export type Schema = {
-  $ref?: string; type?: string | string[]; const?: unknown; enum?: string[]; description?: string;
+  $ref?: string; type?: string | string[]; const?: unknown; enum?: string[]; description?: string; title?: string;
   properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[];
   additionalProperties?: boolean | Schema; minimum?: number; maximum?: number; minLength?: number;
   exclusiveMinimum?: number; minItems?: number; maxLength?: number; pattern?: string;

@@ -21,7 +21,7 @@ export interface Source {
 }
 export interface Passage { ChunkId: number; Heading: string; Text: string }
 export interface Found extends Passage { SourceId: string; SourceName: string; Score: number }
-export interface Answer { Status: 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT'; Answer: string | null; Sources: { SourceId: string; SourceName: string; ChunkId: number }[] }
+export interface Answer { Status: 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT'; Answer: string | null; Sources: { SourceId: string; SourceName: string; ChunkId: number }[]; Score: number | null; MinScore: number }
 export interface Me { Name: string; Role: 'agent' | 'designer' | 'admin' }
 export interface BotChoice { BotId: string; Name: string; Published: boolean }
 

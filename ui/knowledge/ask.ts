@@ -1,8 +1,10 @@
 // The "Ask" box: what the bot's `knowledge` action would answer (POST …/knowledge/ask) beside the
 // passages search finds for the same words (POST …/knowledge/search), with their scores and a
-// mark on those the answer rests on; and, when nothing is answered, why.
+// mark on those the answer rests on, the bot's minimum score (scores.ts); and, when nothing is
+// answered, why.
 import { call, knowledgePath, type Answer, type Found } from './api';
 import { el } from './sources';
+import { minimumLine, scoreTag, underMinimum } from './scores';
 
 const WHY: Record<Exclude<Answer['Status'], 'ANSWERED'>, string> = {
   NO_ANSWER: 'No answer.',
@@ -34,6 +36,7 @@ function draw(answer: Answer, found: Found[], out: HTMLElement): void {
     status.append(' ', WHY[answer.Status as keyof typeof WHY]);
     parts.push(el('p', 'hint', reason(answer, found)));
   }
+  parts.push(minimumLine(answer));
   if (found.length > 0) {
     const used = new Set(answer.Sources.map((s) => `${s.SourceId}/${s.ChunkId}`));
     parts.push(el('h3', 'found-title', 'Passages found, best first'));
@@ -41,7 +44,7 @@ function draw(answer: Answer, found: Found[], out: HTMLElement): void {
     for (const p of found) {
       const item = el('li', 'passage');
       const head = el('p', 'passage-head');
-      head.append(el('span', 'score', `Score ${p.Score.toFixed(3)}`), ' ', el('span', 'passage-source', p.SourceName + (p.Heading ? ` › ${p.Heading}` : '')));
+      head.append(scoreTag(p.Score, answer.MinScore), ' ', el('span', 'passage-source', p.SourceName + (p.Heading ? ` › ${p.Heading}` : '')));
       if (used.has(`${p.SourceId}/${p.ChunkId}`)) head.append(' ', el('span', 'badge badge-ready', 'used in the answer'));
       item.append(head, el('p', 'passage-text', p.Text));
       list.append(item);
@@ -54,6 +57,8 @@ function draw(answer: Answer, found: Found[], out: HTMLElement): void {
 /** Why nothing was answered, in the terms of knowledge.md "Search and answers". */
 function reason(answer: Answer, found: Found[]): string {
   if (answer.Status === 'ERROR' || answer.Status === 'TIMEOUT') return 'The passages below are what the provider was given.';
+  const under = underMinimum(answer);
+  if (under !== null) return under;
   if (found.length === 0) return 'No passage shares a word with the question (common words such as "can", "I" or "the" do not count). Add a source that covers it, or ask in other words.';
   return 'The AI provider said these passages do not answer the question.';
 }

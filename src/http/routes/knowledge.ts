@@ -13,7 +13,7 @@ import { Type, type TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
-import { KNOWLEDGE_LIMITS, type SourceBody } from '../../knowledge/service.js';
+import { KNOWLEDGE_LIMITS, roundScore, type SourceBody } from '../../knowledge/service.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import { AppError } from '../../shared/errors.js';
 import { acceptUploads, type UploadFields } from '../uploads.js';
@@ -105,6 +105,8 @@ function knowledgeRoutesOf(s: Services): KnowledgeRoute[] {
           Status: answer.status,
           Answer: answer.answer,
           Sources: answer.sources.map((x) => ({ SourceId: x.sourceId, SourceName: x.sourceName, ChunkId: x.chunkId })),
+          Score: answer.score === null ? null : roundScore(answer.score),
+          MinScore: answer.minScore,
         };
       },
     },

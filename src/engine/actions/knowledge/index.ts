@@ -2,7 +2,8 @@
 // engine only yields the request; the caller searches and, with an AI provider, makes the one call,
 // outside any transaction, and a retried turn never repeats it. `kb_status` and `kb_sources` say
 // how it went; the answer goes to `variable` and, with `say`, is said with its sources after it.
-// On anything but ANSWERED `onNoAnswer` runs and the list goes on.
+// On anything but ANSWERED `onNoAnswer` runs and the list goes on. An answer needs the best
+// passage's score to reach the step's `minScore`, else the bot's `knowledge.minScore` (min-score.ts).
 import { Type } from 'typebox';
 import { defineAction } from '../../action-definition.js';
 import { PartType } from '../../parts.js';
@@ -10,7 +11,9 @@ import type { RunContext } from '../../run-context.js';
 import type { EngineRequest, KnowledgeReply, KnowledgeStatus, RequestAnswer } from '../../types.js';
 import { numberField } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS } from '../schema-parts.js';
+import { minScoreOf } from './min-score.js';
 
+export { DEFAULT_MIN_SCORE } from './min-score.js';
 export const DEFAULT_MAX_PASSAGES = 4;
 export const MAX_PASSAGES = 10;
 export const DEFAULT_KNOWLEDGE_TIMEOUT_MS = 15_000;
@@ -22,6 +25,7 @@ export interface KnowledgeAsk {
   instructions: string;
   maxPassages: number;
   timeoutMs: number;
+  minScore: number;
   variable: string | null;
   say: boolean;
   cite: boolean;
@@ -33,7 +37,7 @@ export interface KnowledgeAsk {
  */
 export function* askKnowledge(rc: RunContext, ask: KnowledgeAsk): Generator<EngineRequest, KnowledgeStatus, RequestAnswer> {
   const reply = toReply(
-    yield* rc.askOutside({ kind: 'knowledge', question: ask.question, instructions: ask.instructions, maxPassages: ask.maxPassages, timeoutMs: ask.timeoutMs }),
+    yield* rc.askOutside({ kind: 'knowledge', question: ask.question, instructions: ask.instructions, maxPassages: ask.maxPassages, timeoutMs: ask.timeoutMs, minScore: ask.minScore }),
   );
   if (reply.calledProvider) rc.countApiCall();
   rc.countAiTokens(reply.tokens);
@@ -68,6 +72,7 @@ export const knowledgeAction = defineAction({
     instructions: Type.Optional(Type.String({ maxLength: 4096, description: 'for the model, when the bot has an AI provider (a template)' })),
     maxPassages: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PASSAGES, description: `passages the model sees (default ${DEFAULT_MAX_PASSAGES})` })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_KNOWLEDGE_TIMEOUT_MS })),
+    minScore: Type.Optional(Type.Number({ minimum: 0, maximum: 1, title: 'Minimum score for an answer', description: "for this step, instead of the bot's knowledge.minScore: below it, onNoAnswer runs" })),
     onNoAnswer: Type.Optional(OPERATIONS),
   }),
   *run(action, rc) {
@@ -77,6 +82,7 @@ export const knowledgeAction = defineAction({
       instructions: rc.render(action.instructions),
       maxPassages: clamp(numberField(action.maxPassages) ?? DEFAULT_MAX_PASSAGES, 1, MAX_PASSAGES),
       timeoutMs: clamp(numberField(action.timeoutMs) ?? DEFAULT_KNOWLEDGE_TIMEOUT_MS, 1, MAX_KNOWLEDGE_TIMEOUT_MS),
+      minScore: minScoreOf(numberField(action.minScore) ?? rc.bot.knowledge?.minScore),
       variable: typeof action.variable === 'string' && action.variable !== '' ? action.variable : DEFAULT_VARIABLE,
       say: action.say !== false,
       cite: action.cite !== false,
