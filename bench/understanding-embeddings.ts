@@ -15,12 +15,14 @@ import { DEFAULT_MIN_SIMILARITY } from '../src/config.js';
 import type { CompiledNlp } from '../src/engine/nlp/compiled-nlp.js';
 import type { EmbeddingProvider, EmbedResult } from '../src/integrations/embeddings-client.js';
 import { systemClock } from '../src/shared/clock.js';
+import { BUILTIN_MODEL_NAME } from '../src/understanding/builtin-model/provider.js';
 import { IntentEmbeddings } from '../src/understanding/intent-embeddings.js';
 import { loadClassifier, trainModel } from '../src/understanding/model.js';
 import { HELD_OUT_SETS, type HeldOutSet } from './held-out-sets.js';
 
 const encoder = await initModel(modelSource);
-const provider: EmbeddingProvider = { baseUrl: 'in-process', model: 'universal-sentence-encoder', apiKey: '', guarded: false };
+// named as the server names the built-in model, so its own minimum similarity applies (builtin-model/provider.ts)
+const provider: EmbeddingProvider = { baseUrl: 'in-process', model: BUILTIN_MODEL_NAME, apiKey: '', guarded: false };
 async function embed(_provider: EmbeddingProvider, texts: readonly string[]): Promise<EmbedResult> {
   const vectors: Float32Array[] = [];
   // scaled to length 1, as the server's embeddings client does with a provider's vectors
