@@ -9,10 +9,11 @@ import { VectorIndex } from './vector-index.js';
 
 test('fusion: a passage both find comes first, one only the vectors find still comes, a cosine under the minimum counts nothing; ties by id', () => {
   const fused = fuse(
-    [{ chunkId: 10, score: 0.5 }, { chunkId: 20, score: 0.3 }, { chunkId: 30, score: 0.3 }],
+    [{ chunkId: 10, score: 0.6 }, { chunkId: 20, score: 0.3 }, { chunkId: 30, score: 0.3 }],
     [{ chunkId: 30, similarity: 0.7 }, { chunkId: 40, similarity: 0.7 }, { chunkId: 50, similarity: 0.2 }],
     0.3,
   );
+  // 30: words 0.3 and meaning 0.7 × (0.7 − 0.3) / (0.8 − 0.3) = 0.56 → 0.692; 10: words 0.6; 40: meaning alone 0.56
   assert.deepEqual(fused.map((f) => f.id), [30, 10, 40, 20], '50 is under the minimum: not found');
   assert.equal(fused[0].score, fusedScore(0.3, 0.7, 0.3));
   assert.ok(fused[0].score > 0.3 && fused[0].score <= 1);
