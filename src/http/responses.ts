@@ -5,7 +5,7 @@
 // members a schema does not name and coerce types, and a document must never change the wire.
 // With `checkResponses` (tests) each JSON answer is also validated against its schema, so the
 // document cannot drift from what the API really sends.
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { AppError, errorCatalogue, type ErrorCode } from '../shared/errors.js';
 import { ErrorResponse } from './wire-schemas.js';
@@ -63,11 +63,13 @@ export function installResponses(app: FastifyInstance, options: { checkResponses
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     return;
   }
-  const ajv = new Ajv({ strict: false, allErrors: false });
-  ajv.addSchema(ErrorResponse);
   app.setSerializerCompiler(({ schema, method, url, httpStatus }) => {
-    const validate = ajv.compile(schema as object);
+    // compiled when the first answer of this status is written, not when the route is declared:
+    // a test server answers a handful of its 200-odd routes, and compiling them all cost about a
+    // second of CPU per server start
+    let validate: ValidateFunction | null = null;
     return (data) => {
+      validate ??= validatorOf(schema as object);
       if (!validate(data)) {
         const problem = validate.errors?.[0];
         throw new AppError('INTERNAL', `The ${httpStatus} answer of ${method} ${url} breaks its documented schema: ${problem?.instancePath || '/'} ${problem?.message ?? ''}`);
@@ -75,4 +77,22 @@ export function installResponses(app: FastifyInstance, options: { checkResponses
       return JSON.stringify(data);
     };
   });
+}
+
+/** One checker per schema text in the process, shared by every server a test file starts. */
+const checkers = new Map<string, ValidateFunction>();
+let checkingAjv: Ajv | null = null;
+
+function validatorOf(schema: object): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = checkers.get(key);
+  if (!validate) {
+    if (!checkingAjv) {
+      checkingAjv = new Ajv({ strict: false, allErrors: false });
+      checkingAjv.addSchema(ErrorResponse);
+    }
+    validate = checkingAjv.compile(schema);
+    checkers.set(key, validate);
+  }
+  return validate;
 }

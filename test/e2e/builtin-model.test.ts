@@ -63,7 +63,11 @@ for (const kind of databaseKinds()) {
     let words: Tenant;
     before(async () => {
       server = await startTestServer(kind, { COLLOQUY_BUILTIN_MODEL: 'on', COLLOQUY_BUILTIN_MODEL_TEST_HOOKS: '1' });
-      meaning = await createTenant(server.client, desk());
+      // a question sharing no word with its passage scores by meaning alone: about 0.17 for the dog
+      // question (cosine 0.46, knowledge.md "How results are ranked"), under the default minimum
+      // 0.40, so this bot's minimum lets such an answer through (the default minimum is tested in
+      // test/e2e/knowledge-ranking.test.ts and measured by bench/knowledge-quality.ts)
+      meaning = await createTenant(server.client, { ...desk(), knowledge: { minScore: 0.1 } });
       words = await createTenant(server.client, desk(NONE));
       for (const t of [meaning, words]) await addSource(server, t, { Name: 'Hotel rules', Text: HOTEL_MD });
     });
@@ -91,7 +95,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await aiView(words), { BaseUrl: null, Model: null, Configured: false, Source: null, EmbeddingModel: null });
     });
 
-    test('a question sharing no word with a passage finds it by meaning; an unrelated one finds nothing; "none" searches by words', async () => {
+    test('a question sharing no word with a passage finds it by meaning (answered when the bot\'s minimum allows); an unrelated one finds nothing; "none" searches by words', async () => {
       await until('the passages were never embedded', () => embedded(meaning));
       const found = await search(server, meaning, DOG_QUESTION);
       assert.equal(found[0]?.Heading, 'Animals', JSON.stringify(found));
