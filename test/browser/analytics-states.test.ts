@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DAY_A, DAY_B, DAY_C } from '../support/analytics-kit.js';
-import { analyticsSuite, pageAt, settled, SIZES, type Size } from '../support/analytics-page-kit.js';
+import { analyticsSuite, inkedIn, pageAt, settled, SIZES, type Size } from '../support/analytics-page-kit.js';
 import { seriousViolations } from '../support/axe.js';
 
 const CARDS = ['chart-conversations', 'chart-messages', 'chart-waits', 'chart-csat', 'chart-fallback', 'chart-dropoff'];
@@ -25,18 +25,6 @@ describe('the analytics page: empty, reversed, single-day and compared periods (
     return { page, errors };
   }
 
-  /** pixels of the canvas painted in (about) the colour `hex` */
-  const inked = (page: Page, id: string, hex: string) =>
-    page.locator(`#${id}`).evaluate((c, rgb) => {
-      const canvas = c as HTMLCanvasElement;
-      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-      let n = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        if (data[i + 3] > 200 && Math.abs(data[i] - rgb[0]) < 12 && Math.abs(data[i + 1] - rgb[1]) < 12 && Math.abs(data[i + 2] - rgb[2]) < 12) n++;
-      }
-      return n;
-    }, [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)));
-
   for (const size of SIZES) {
     test(`${size.name}: a period with no data says so in every card, with no bare axes`, async () => {
       const { page, errors } = await open(size, 'from=2026-10-01&to=2026-10-07');
@@ -48,7 +36,7 @@ describe('the analytics page: empty, reversed, single-day and compared periods (
         assert.equal(await empty.isVisible(), true, `${id} says it has no data`);
         assert.match((await empty.textContent())!, /^No data for this period: /);
       }
-      assert.equal(await page.locator('#total-conversations').textContent(), '0');
+      assert.equal(await page.locator('#total-conversations').textContent(), '0 conversations');
       assert.equal(await page.locator('#total-waiting').textContent(), '–');
       assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= size.width, 'no sideways scrolling');
       await page.screenshot({ path: `/work/shots/analytics-empty-${size.name}.png`, fullPage: true });
@@ -59,7 +47,7 @@ describe('the analytics page: empty, reversed, single-day and compared periods (
 
     test(`${size.name}: a reversed or refused period shows its error without the figures of the period before`, async () => {
       const { page, errors } = await open(size, `from=${DAY_A}&to=${DAY_C}`);
-      assert.equal(await page.locator('#total-conversations').textContent(), '9');
+      assert.equal(await page.locator('#total-conversations').textContent(), '9 conversations');
       await page.locator('#from').fill('2026-11-05');
       await page.locator('#to').fill('2026-11-01');
       await page.locator('#show').click();
@@ -74,7 +62,7 @@ describe('the analytics page: empty, reversed, single-day and compared periods (
       await page.locator('#from').fill(DAY_A);
       await page.locator('#show').click();
       await page.locator('#report').waitFor({ state: 'visible' });
-      assert.equal(await page.locator('#total-conversations').textContent(), '4');
+      assert.equal(await page.locator('#total-conversations').textContent(), '4 conversations');
       assert.equal(await page.locator('#from').getAttribute('aria-invalid'), 'false');
       await page.locator('#from').fill('2024-01-01');
       await page.locator('#show').click();
@@ -88,24 +76,24 @@ describe('the analytics page: empty, reversed, single-day and compared periods (
       const { page, errors } = await open(size, `from=${DAY_B}&to=${DAY_B}`);
       assert.equal(await page.getByRole('status').textContent(), `Analytics bot, ${DAY_B} to ${DAY_B}.`);
       // A bar of 4 conversations fills a block of the series' blue; a lone point or a ramp does not.
-      const blue = await inked(page, 'chart-conversations', '#2458d6');
+      const blue = await inkedIn(page, 'chart-conversations', '#2458d6');
       assert.ok(blue > 1500, `conversations drawn as a bar (${blue} blue pixels)`);
-      assert.ok((await inked(page, 'chart-fallback', '#b91c1c')) > 500, 'the fallback share drawn as a bar');
-      assert.ok((await inked(page, 'chart-waits', '#047857')) > 500, 'first responses drawn as bars');
-      assert.match((await page.locator('#chart-conversations').getAttribute('aria-label'))!, /^Bar chart from 2026-11-02 to 2026-11-02: 4 conversations started and 1 hand-overs/);
+      assert.ok((await inkedIn(page, 'chart-fallback', '#b91c1c')) > 500, 'the fallback share drawn as a bar');
+      assert.ok((await inkedIn(page, 'chart-waits', '#047857')) > 500, 'first responses drawn as bars');
+      assert.match((await page.locator('#chart-conversations').getAttribute('aria-label'))!, /^Bar chart from 2026-11-02 to 2026-11-02: 4 conversations started and 1 conversation handed over to a person/);
 
       assert.equal(await page.locator('#compared').textContent(), 'compared with the day before (2026-11-01 to 2026-11-01)');
       const tiles = await page.locator('.total').evaluateAll((all) => all.map((t) => [...t.children].map((c) => c.textContent)));
       assert.deepEqual(tiles, [
-        ['Conversations', '4', 'No change vs previous period (4)'],
-        ['Messages', '26', '+86% vs previous period (14)'],
-        ['Hand-overs', '1', 'No change vs previous period (1)'],
+        ['Conversations', '4 conversations', 'No change vs previous period (4 conversations)'],
+        ['Messages', '26 messages', '+86% vs previous period (14 messages)'],
+        ['Hand-overs', '1 conversation', 'No change vs previous period (1 conversation)'],
         ['Fallback share', '20%', 'No change vs previous period (20%)'],
         ['Waiting, median', '2 min', 'No figure in the previous period'],
         ['First response, median', '5 min', 'No figure in the previous period'],
-        ['CSAT, average', '4.5', '+1.5 vs previous period (3.0)'],
+        ['CSAT, average', '4.5 out of 5', '+1.5 vs previous period (3.0 out of 5)'],
       ]);
-      assert.equal(await page.locator('#csat-hint').textContent(), 'Average 4.5 from 2 answers.');
+      assert.equal(await page.locator('#csat-hint').textContent(), 'Average 4.5 out of 5 from 2 answers.');
       await page.screenshot({ path: `/work/shots/analytics-single-day-${size.name}.png`, fullPage: true });
       assert.deepEqual(await seriousViolations(page), []);
       assert.deepEqual(errors, []);

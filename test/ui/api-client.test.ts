@@ -35,6 +35,14 @@ describe('ui/shared/api-client', () => {
     assert.deepEqual(sent[0]!.init, { method: 'DELETE', credentials: 'same-origin', headers: { accept: 'application/json' } });
   });
 
+  test('headers given go along, with a body or without (an If-Match on a draft save)', async () => {
+    answer(() => Response.json({}));
+    await apiClient().call('PUT', '/bots/b/draft', { behaviours: [] }, { 'If-Match': '"7"' });
+    await apiClient().call('GET', '/bots/b/draft', undefined, { 'If-None-Match': '"7"' });
+    assert.deepEqual(sent[0]!.init.headers, { accept: 'application/json', 'content-type': 'application/json', 'If-Match': '"7"' });
+    assert.deepEqual(sent[1]!.init.headers, { accept: 'application/json', 'If-None-Match': '"7"' });
+  });
+
   test('an error answer is an ApiError with the status, the Code and the Message', async () => {
     answer(() => Response.json({ Code: 'CONFLICT', Message: 'Taken.' }, { status: 409 }));
     const error = await apiClient().call('GET', '/me').catch((e: unknown) => e);

@@ -7,7 +7,9 @@ import { drawConsoleNav } from '../shared/console-nav';
 import { drawCharts } from './charts';
 import { change, formatFigure, type Figure } from './compare';
 import { drawFlow } from './flow-graph';
+import { offerRatingQuestion } from './rating-offer';
 import type { BotAnalytics, BotFlow, PeriodFigures } from './types';
+import { CONVERSATIONS, MESSAGES, RATING_UNIT, waitsUnit } from './units';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const DAY = 86_400_000;
@@ -29,28 +31,30 @@ function status(text: string, error = false): void {
   $('status').classList.toggle('error', error);
 }
 
-/** The headline tiles: the figure, and under it its change from the previous period. */
-const HEADLINES: { id: string; kind: Figure; of: (p: PeriodFigures) => number | null }[] = [
-  { id: 'conversations', kind: 'count', of: (p) => p.Totals.Conversations },
-  { id: 'messages', kind: 'count', of: (p) => p.Totals.UserMessages + p.Totals.BotMessages + p.Totals.OperatorMessages },
-  { id: 'handovers', kind: 'count', of: (p) => p.Totals.HandOvers },
-  { id: 'fallback', kind: 'share', of: (p) => (p.Totals.UserMessages === 0 ? null : p.Totals.FallbackShare) },
-  { id: 'waiting', kind: 'seconds', of: (p) => p.Waits.Waiting.P50Seconds },
-  { id: 'first-response', kind: 'seconds', of: (p) => p.Waits.FirstResponse.P50Seconds },
-  { id: 'csat', kind: 'rating', of: (p) => p.Csat.Average },
+/** The headline tiles: the figure in its unit (units.ts), and under it its change from the previous period. */
+const HEADLINES: { id: string; figure: (d: BotAnalytics) => Figure; of: (p: PeriodFigures) => number | null }[] = [
+  { id: 'conversations', figure: () => ({ kind: 'count', noun: CONVERSATIONS }), of: (p) => p.Totals.Conversations },
+  { id: 'messages', figure: () => ({ kind: 'count', noun: MESSAGES }), of: (p) => p.Totals.UserMessages + p.Totals.BotMessages + p.Totals.OperatorMessages },
+  // a hand-over is a conversation handed over, counted once (docs/analytics.md)
+  { id: 'handovers', figure: () => ({ kind: 'count', noun: CONVERSATIONS }), of: (p) => p.Totals.HandOvers },
+  { id: 'fallback', figure: () => ({ kind: 'share' }), of: (p) => (p.Totals.UserMessages === 0 ? null : p.Totals.FallbackShare) },
+  { id: 'waiting', figure: (d) => ({ kind: 'time', unit: waitsUnit(d) }), of: (p) => p.Waits.Waiting.P50Seconds },
+  { id: 'first-response', figure: (d) => ({ kind: 'time', unit: waitsUnit(d) }), of: (p) => p.Waits.FirstResponse.P50Seconds },
+  { id: 'csat', figure: () => ({ kind: 'rating' }), of: (p) => p.Csat.Average },
 ];
 
 function showHeadlines(data: BotAnalytics): void {
   for (const h of HEADLINES) {
     const now = h.of(data);
-    $(`total-${h.id}`).textContent = h.kind === 'share' && now === null ? '0%' : formatFigure(now, h.kind);
-    $(`delta-${h.id}`).textContent = change(now, h.of(data.Previous), h.kind);
+    const figure = h.figure(data);
+    $(`total-${h.id}`).textContent = figure.kind === 'share' && now === null ? '0%' : formatFigure(now, figure);
+    $(`delta-${h.id}`).textContent = change(now, h.of(data.Previous), figure);
   }
   const days = data.Days.length;
   $('compared').textContent = `compared with the ${days === 1 ? 'day' : `${days} days`} before (${data.Previous.From} to ${data.Previous.To})`;
   const w = data.Waits;
   $('waits-hint').textContent = `From waiting for a person to the takeover, and to the operator's first message; ${w.Requests} waits began in the period.`;
-  $('csat-hint').textContent = data.Csat.Average === null ? '' : `Average ${data.Csat.Average.toFixed(1)} from ${data.Csat.Answers} answers.`;
+  $('csat-hint').textContent = data.Csat.Average === null ? '' : `Average ${data.Csat.Average.toFixed(1)} ${RATING_UNIT} from ${data.Csat.Answers} answers.`;
 }
 
 /** Links to the CSV exports of what is shown; transcripts only for a role that opens conversations. */
@@ -104,6 +108,7 @@ async function show(): Promise<void> {
     showDownloads(botId, query);
     $('dropoff-hint').textContent = `Conversations last active in the period and idle for ${data.IdleMinutes} minutes or more, by the interaction they stand at.`;
     drawCharts(data);
+    offerRatingQuestion($('rating-offer'), botId, data);
     if (flow instanceof Error) {
       shownFlow = null;
       $('flow').replaceChildren();

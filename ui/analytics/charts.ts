@@ -2,16 +2,18 @@
 // used are registered). Each chart is a card of index.html with a canvas and an `.empty` text: a
 // period with nothing to draw shows the text, never bare axes. Every canvas gets a summary of its
 // numbers as its accessible name, since a screen reader cannot read a chart. A period of one day
-// draws bars: a line needs two days to mean anything.
-import { BarController, BarElement, CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartConfiguration } from 'chart.js';
-import { duration, percent } from './compare';
+// draws bars: a line needs two days to mean anything. Each chart's value axis is titled with the
+// unit its headline tile uses (units.ts); lines are told apart and named as series.ts says.
+import { BarController, BarElement, CategoryScale, Chart, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartConfiguration } from 'chart.js';
+import { drawLegend, LINE_STYLES, lineSeries, type LegendDataset } from './series';
 import type { BotAnalytics } from './types';
+import { counted, CONVERSATIONS, MESSAGES, percent, QUESTIONS, RATING_UNIT, timeIn, waitsUnit, inTimeUnit, type TimeUnit } from './units';
 
-Chart.register(BarController, BarElement, CategoryScale, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip);
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip);
 Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 Chart.defaults.color = '#4b5563';
 
-const COLORS = { blue: '#2458d6', amber: '#b45309', green: '#047857', grey: '#6b7280', red: '#b91c1c', violet: '#7c3aed' };
+const COLORS = { blue: '#2458d6', amber: '#b45309', green: '#047857', grey: '#6b7280', red: '#b91c1c' };
 const RATING_COLORS = ['#b91c1c', '#c2410c', '#a16207', '#4d7c0f', '#047857'];
 const charts = new Map<string, Chart>();
 
@@ -23,14 +25,18 @@ const common = {
   maintainAspectRatio: false,
   animation: false as const,
   interaction: { mode: 'index' as const, intersect: false },
-  plugins: { legend: { position: 'bottom' as const, labels: { boxWidth: 12 } } },
+  // the legend is HTML under the chart (series.ts)
+  plugins: { legend: { display: false } },
 };
-const countAxis = { beginAtZero: true, ticks: { precision: 0 } };
+/** A value axis titled with the figure's unit. */
+const titled = (unit: string) => ({ display: true, text: unit });
+const countAxis = (unit: string) => ({ beginAtZero: true, ticks: { precision: 0 }, title: titled(unit) });
 const dayAxis = { ticks: { maxRotation: 0, autoSkip: true, autoSkipPadding: 8 }, grid: { display: false } };
 
-/** A chart of the page: its canvas id, when it has nothing to draw, and what to draw. */
+/** A chart of the page: its canvas id, the unit of its values, when it has nothing to draw, and what to draw. */
 interface ChartCard {
   id: string;
+  unit(data: BotAnalytics): string;
   empty(data: BotAnalytics): boolean;
   draw(data: BotAnalytics, period: Period): { config: ChartConfiguration; summary: string };
 }
@@ -45,10 +51,14 @@ interface Period {
 }
 
 const m = (d: BotAnalytics) => d.Totals;
+const kindOf = (p: Period) => (p.series === 'bar' ? 'Bar' : 'Line');
+const waitSpread = (x: { P50Seconds: number | null; P90Seconds: number | null }, unit: TimeUnit) =>
+  x.P50Seconds === null ? 'no time yet' : `${timeIn(x.P50Seconds, unit)} (median), ${timeIn(x.P90Seconds ?? x.P50Seconds, unit)} (p90)`;
 
 const CARDS: ChartCard[] = [
   {
     id: 'chart-conversations',
+    unit: () => CONVERSATIONS.many,
     empty: (d) => m(d).Conversations + m(d).HandOvers === 0,
     draw: (d, p) => ({
       config: {
@@ -56,17 +66,18 @@ const CARDS: ChartCard[] = [
         data: {
           labels: p.labels,
           datasets: [
-            { label: 'Conversations started', data: d.Days.map((x) => x.Conversations), borderColor: COLORS.blue, backgroundColor: p.series === 'bar' ? COLORS.blue : 'rgba(36, 88, 214, .12)', fill: true, cubicInterpolationMode: 'monotone', pointRadius: p.pointRadius },
-            { label: 'Hand-overs to a person', data: d.Days.map((x) => x.HandOvers), borderColor: COLORS.amber, backgroundColor: COLORS.amber, cubicInterpolationMode: 'monotone', pointRadius: p.pointRadius },
+            lineSeries('Conversations started', d.Days.map((x) => x.Conversations), LINE_STYLES[0], p.pointRadius),
+            lineSeries('Conversations handed over to a person', d.Days.map((x) => x.HandOvers), LINE_STYLES[1], p.pointRadius),
           ],
         },
-        options: { ...common, scales: { x: dayAxis, y: countAxis } },
+        options: { ...common, scales: { x: dayAxis, y: countAxis(CONVERSATIONS.many) } },
       } as ChartConfiguration,
-      summary: `${p.series === 'bar' ? 'Bar' : 'Line'} chart ${p.words}: ${m(d).Conversations} conversations started and ${m(d).HandOvers} hand-overs to a person.`,
+      summary: `${kindOf(p)} chart ${p.words}: ${counted(m(d).Conversations, CONVERSATIONS)} started and ${counted(m(d).HandOvers, CONVERSATIONS)} handed over to a person.`,
     }),
   },
   {
     id: 'chart-messages',
+    unit: () => MESSAGES.many,
     empty: (d) => m(d).UserMessages + m(d).BotMessages + m(d).OperatorMessages === 0,
     draw: (d, p) => ({
       config: {
@@ -74,24 +85,25 @@ const CARDS: ChartCard[] = [
         data: {
           labels: p.labels,
           datasets: [
-            { label: 'User', data: d.Days.map((x) => x.UserMessages), backgroundColor: COLORS.blue },
-            { label: 'Bot', data: d.Days.map((x) => x.BotMessages), backgroundColor: COLORS.grey },
-            { label: 'Operator', data: d.Days.map((x) => x.OperatorMessages), backgroundColor: COLORS.green },
+            { label: 'From users', data: d.Days.map((x) => x.UserMessages), backgroundColor: COLORS.blue },
+            { label: 'From the bot', data: d.Days.map((x) => x.BotMessages), backgroundColor: COLORS.grey },
+            { label: 'From operators', data: d.Days.map((x) => x.OperatorMessages), backgroundColor: COLORS.green },
           ],
         },
-        options: { ...common, scales: { x: { ...dayAxis, stacked: true }, y: { ...countAxis, stacked: true } } },
+        options: { ...common, scales: { x: { ...dayAxis, stacked: true }, y: { ...countAxis(MESSAGES.many), stacked: true } } },
       },
-      summary: `Stacked bar chart ${p.words}: ${m(d).UserMessages} user, ${m(d).BotMessages} bot and ${m(d).OperatorMessages} operator messages.`,
+      summary: `Stacked bar chart ${p.words}: ${counted(m(d).UserMessages + m(d).BotMessages + m(d).OperatorMessages, MESSAGES)}, ${m(d).UserMessages} from users, ${m(d).BotMessages} from the bot and ${m(d).OperatorMessages} from operators.`,
     }),
   },
   {
     id: 'chart-waits',
+    unit: (d) => waitsUnit(d).name,
     empty: (d) => d.Waits.Waiting.Count + d.Waits.FirstResponse.Count === 0,
     draw: (d, p) => {
-      // drawn in minutes, so the axis ticks fall on whole minutes
-      const line = (label: string, values: (number | null)[], color: string, dashed: boolean) => ({
-        label, data: values.map((v) => (v === null ? null : v / 60)), borderColor: color, backgroundColor: dashed ? `${color}99` : color, borderDash: dashed ? [6, 4] : [], spanGaps: true, pointRadius: 3,
-      });
+      // drawn in the unit of the waiting tiles, so that the axis and the tiles say the same
+      const unit = waitsUnit(d);
+      const line = (label: string, values: (number | null)[], style: number) =>
+        lineSeries(label, values.map((v) => (v === null ? null : inTimeUnit(v, unit))), LINE_STYLES[style], Math.max(p.pointRadius, 3));
       const w = d.Waits;
       return {
         config: {
@@ -99,36 +111,38 @@ const CARDS: ChartCard[] = [
           data: {
             labels: p.labels,
             datasets: [
-              line('Waiting, median', d.Days.map((x) => x.WaitP50Seconds), COLORS.blue, false),
-              line('Waiting, p90', d.Days.map((x) => x.WaitP90Seconds), COLORS.blue, true),
-              line('First response, median', d.Days.map((x) => x.FirstResponseP50Seconds), COLORS.green, false),
-              line('First response, p90', d.Days.map((x) => x.FirstResponseP90Seconds), COLORS.green, true),
+              line('Waiting, median', d.Days.map((x) => x.WaitP50Seconds), 0),
+              line('Waiting, p90', d.Days.map((x) => x.WaitP90Seconds), 1),
+              line('First response, median', d.Days.map((x) => x.FirstResponseP50Seconds), 2),
+              line('First response, p90', d.Days.map((x) => x.FirstResponseP90Seconds), 3),
             ],
           },
           options: {
             ...common,
-            scales: { x: dayAxis, y: { beginAtZero: true, title: { display: true, text: 'minutes' }, ticks: { precision: 1 } } },
-            plugins: { ...common.plugins, tooltip: { callbacks: { label: (c: { dataset: { label?: string }; parsed: { y: number | null } }) => `${c.dataset.label}: ${c.parsed.y === null ? '–' : duration(Math.round(c.parsed.y * 60))}` } } },
+            scales: { x: dayAxis, y: { beginAtZero: true, title: titled(unit.name), ticks: { precision: 1 } } },
+            plugins: { ...common.plugins, tooltip: { callbacks: { label: (c: { dataset: { label?: string }; parsed: { y: number | null } }) => `${c.dataset.label}: ${c.parsed.y === null ? '–' : `${c.parsed.y} ${unit.name}`}` } } },
           },
         } as ChartConfiguration,
-        summary: `${p.series === 'bar' ? 'Bar' : 'Line'} chart ${p.words}: of ${w.Requests} waits for a person, ${w.Waiting.Count} taken over after ${spread(w.Waiting)}; ${w.FirstResponse.Count} answered after ${spread(w.FirstResponse)}.`,
+        summary: `${kindOf(p)} chart ${p.words}: of ${w.Requests} waits for a person, ${w.Waiting.Count} taken over after ${waitSpread(w.Waiting, unit)}; ${w.FirstResponse.Count} answered after ${waitSpread(w.FirstResponse, unit)}.`,
       };
     },
   },
   {
     id: 'chart-csat',
+    unit: () => 'answers',
     empty: (d) => d.Csat.Answers === 0,
     draw: (d, p) => ({
       config: {
         type: 'bar',
         data: { labels: ['1', '2', '3', '4', '5'], datasets: [{ label: 'Answers', data: d.Csat.Distribution, backgroundColor: RATING_COLORS, borderRadius: 4 }] },
-        options: { ...common, plugins: { legend: { display: false } }, scales: { x: { grid: { display: false }, title: { display: true, text: 'Rating (1 poor, 5 great)' } }, y: countAxis } },
+        options: { ...common, scales: { x: { grid: { display: false }, title: titled(`rating ${RATING_UNIT} (1 poor, 5 great)`) }, y: countAxis('answers') } },
       },
-      summary: `Bar chart ${p.words}: ${d.Csat.Answers} CSAT answers, average ${d.Csat.Average?.toFixed(1)}; ${d.Csat.Distribution.map((n, i) => `${n} rated ${i + 1}`).join(', ')}.`,
+      summary: `Bar chart ${p.words}: ${d.Csat.Answers} CSAT answers, average ${d.Csat.Average?.toFixed(1)} ${RATING_UNIT}; ${d.Csat.Distribution.map((n, i) => `${n} rated ${i + 1}`).join(', ')}.`,
     }),
   },
   {
     id: 'chart-fallback',
+    unit: () => '%',
     empty: (d) => m(d).UserMessages === 0,
     draw: (d, p) => ({
       config: {
@@ -136,30 +150,22 @@ const CARDS: ChartCard[] = [
         data: {
           labels: p.labels,
           datasets: [
-            {
-              label: 'Share of user messages that reached a fallback',
-              data: d.Days.map((x) => (x.UserMessages === 0 ? null : Math.min(100, (x.MissedTexts / x.UserMessages) * 100))),
-              borderColor: COLORS.red,
-              backgroundColor: p.series === 'bar' ? COLORS.red : 'rgba(185, 28, 28, .1)',
-              fill: true,
-              spanGaps: true,
-              cubicInterpolationMode: 'monotone',
-              // days without user messages have no share: a lone day must still show as a dot
-              pointRadius: 2,
-            },
+            // days without user messages have no share: markers on every day, so a lone day still shows
+            lineSeries('Share of user messages that reached a fallback', d.Days.map((x) => (x.UserMessages === 0 ? null : Math.min(100, (x.MissedTexts / x.UserMessages) * 100))), { ...LINE_STYLES[0], colour: COLORS.red }, Math.max(p.pointRadius, 2)),
           ],
         },
         options: {
           ...common,
-          scales: { x: dayAxis, y: { beginAtZero: true, suggestedMax: 100, ticks: { callback: (v: number | string) => `${v}%` } } },
+          scales: { x: dayAxis, y: { beginAtZero: true, suggestedMax: 100, title: titled('%'), ticks: { callback: (v: number | string) => `${v}%` } } },
           plugins: { ...common.plugins, tooltip: { callbacks: { label: (c: { parsed: { y: number | null } }) => `${Math.round(Number(c.parsed.y) * 10) / 10}% reached a fallback` } } },
         },
       } as ChartConfiguration,
-      summary: `${p.series === 'bar' ? 'Bar' : 'Line'} chart ${p.words}: ${m(d).MissedTexts} of ${m(d).UserMessages} user messages (${percent(m(d).FallbackShare)}) reached a fallback.`,
+      summary: `${kindOf(p)} chart ${p.words}: ${m(d).MissedTexts} of ${m(d).UserMessages} user messages (${percent(m(d).FallbackShare)}) reached a fallback.`,
     }),
   },
   {
     id: 'chart-dropoff',
+    unit: () => CONVERSATIONS.many,
     empty: (d) => d.DropOff.length === 0,
     draw: (d) => {
       const stops = d.DropOff.slice(0, 12);
@@ -168,15 +174,16 @@ const CARDS: ChartCard[] = [
         config: {
           type: 'bar',
           data: { labels: stops.map(stopLabel), datasets: [{ label: 'Conversations that stopped here', data: stops.map((s) => s.Conversations), backgroundColor: COLORS.amber, borderRadius: 4 }] },
-          options: { ...common, indexAxis: 'y', interaction: { mode: 'nearest', intersect: true }, plugins: { legend: { display: false } }, scales: { x: countAxis, y: { grid: { display: false } } } },
+          options: { ...common, indexAxis: 'y', interaction: { mode: 'nearest', intersect: true }, scales: { x: countAxis(CONVERSATIONS.many), y: { grid: { display: false } } } },
         },
-        summary: `Bar chart: conversations stopped at ${stops.map((s) => `${stopLabel(s)} (${s.Conversations})`).join(', ')}.`,
+        summary: `Bar chart: ${CONVERSATIONS.many} stopped at ${stops.map((s) => `${stopLabel(s)} (${s.Conversations})`).join(', ')}.`,
       };
     },
   },
   {
     // knowledge.md: per day, the questions answered from the bot's knowledge and those left unanswered
     id: 'chart-knowledge',
+    unit: () => QUESTIONS.many,
     empty: (d) => m(d).KnowledgeAnswered + m(d).KnowledgeUnanswered === 0,
     draw: (d, p) => ({
       config: {
@@ -188,35 +195,46 @@ const CARDS: ChartCard[] = [
             { label: 'Not answered', data: d.Days.map((x) => x.KnowledgeUnanswered), backgroundColor: COLORS.red },
           ],
         },
-        options: { ...common, scales: { x: { ...dayAxis, stacked: true }, y: { ...countAxis, stacked: true } } },
+        options: { ...common, scales: { x: { ...dayAxis, stacked: true }, y: { ...countAxis(QUESTIONS.many), stacked: true } } },
       },
-      summary: `Stacked bar chart ${p.words}: ${m(d).KnowledgeAnswered + m(d).KnowledgeUnanswered} questions asked of the knowledge, ${m(d).KnowledgeAnswered} answered and ${m(d).KnowledgeUnanswered} not answered.`,
+      summary: `Stacked bar chart ${p.words}: ${counted(m(d).KnowledgeAnswered + m(d).KnowledgeUnanswered, QUESTIONS)} asked of the knowledge, ${m(d).KnowledgeAnswered} answered and ${m(d).KnowledgeUnanswered} not answered.`,
     }),
   },
 ];
-
-const spread = (x: { P50Seconds: number | null; P90Seconds: number | null }) =>
-  x.P50Seconds === null ? 'no time yet' : `${duration(x.P50Seconds)} (median), ${duration(x.P90Seconds ?? x.P50Seconds)} (p90)`;
 
 export function drawCharts(data: BotAnalytics): void {
   const period: Period = {
     labels: data.Days.map((d) => shortDate(d.Date)),
     series: data.Days.length === 1 ? 'bar' : 'line',
     words: `from ${data.From} to ${data.To}`,
-    // Dots on every day crowd a long period; the tooltip still shows each day.
-    pointRadius: data.Days.length > 14 ? 0 : 2,
+    // A marker on every day, so that lines on the same values still show apart; smaller on a long period.
+    pointRadius: data.Days.length > 31 ? 2 : 3,
   };
   for (const card of CARDS) {
     const canvas = document.getElementById(card.id) as HTMLCanvasElement;
     const box = canvas.parentElement!;
     const empty = card.empty(data);
     box.hidden = empty;
+    legendOf(box).hidden = true;
     (box.parentElement!.querySelector('.empty') as HTMLElement).hidden = !empty;
     charts.get(card.id)?.destroy();
     charts.delete(card.id);
     if (empty) continue;
     const { config, summary } = card.draw(data, period);
     canvas.setAttribute('aria-label', summary);
+    // the unit of the value axis, as its title says it (read by the tests beside the tiles)
+    canvas.dataset.unit = card.unit(data);
+    drawLegend(legendOf(box), config.data.datasets as LegendDataset[], config.type === 'bar' ? 'bar' : 'line');
     charts.set(card.id, new Chart(canvas, config));
   }
+}
+
+/** The legend list under a chart's box, made on first use. */
+function legendOf(box: HTMLElement): HTMLElement {
+  if (box.nextElementSibling?.classList.contains('series-legend')) return box.nextElementSibling as HTMLElement;
+  const list = document.createElement('ul');
+  list.className = 'series-legend';
+  list.setAttribute('aria-label', 'Series');
+  box.after(list);
+  return list;
 }

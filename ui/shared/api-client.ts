@@ -24,8 +24,8 @@ export class ApiError extends Error {
 export const isSignedOut = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 401;
 
 export interface ApiClient {
-  /** The JSON answer of `method` `path` (under the client's base) with `body` as JSON, or null for a 204. */
-  call<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  /** The JSON answer of `method` `path` (under the client's base) with `body` as JSON, or null for a 204; `headers` go along (e.g. If-Match). */
+  call<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
 }
 
 export interface ApiClientOptions {
@@ -38,10 +38,10 @@ export interface ApiClientOptions {
 export function apiClient(options: ApiClientOptions = {}): ApiClient {
   const base = options.base ?? '/console/api';
   return {
-    async call(method, path, body) {
-      const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+    async call(method, path, body, headers = {}) {
+      const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json', ...headers } };
       if (body !== undefined) {
-        init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+        init.headers = { accept: 'application/json', 'content-type': 'application/json', ...headers };
         init.body = JSON.stringify(body);
       }
       const res = await fetch(base + path, init).catch(() => {
