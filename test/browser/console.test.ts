@@ -101,7 +101,7 @@ describe('operator console (Chromium)', () => {
 
   test('hand it back (making share links view-only): the bot has it again, the message box is disabled', async () => {
     await page.locator('#more-menu > summary').click();
-    await page.getByLabel('Shares on hand back').selectOption('viewshares');
+    await page.getByLabel('When you hand back, links that let others see this conversation').selectOption('viewshares');
     await page.getByRole('button', { name: 'Hand back to the bot' }).click();
     await badge().getByText('Bot', { exact: true }).waitFor();
     assert.equal(await messageBox().isDisabled(), true);

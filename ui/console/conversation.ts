@@ -4,7 +4,8 @@
 import { $, api, attempt, debounce, mode, say } from './api';
 import { drawList, openedConversation as current, refreshList, setOpened } from './listing';
 import { focusEntry, markRead } from './list';
-import { displayName, renderContact, renderTranscript, stateLabel, STATE_CLASSES } from './render';
+import { displayName, renderTranscript, stateLabel, STATE_CLASSES } from './render';
+import { renderContact } from './contact';
 import { renderWorkspace } from './workspace';
 import { renderInbox } from './inbox';
 import { renderVisitor } from './visitor';
