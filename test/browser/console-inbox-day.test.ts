@@ -2,12 +2,13 @@
 // operator's day (sign in, pick the waiting visitor, take over, reply with a canned response, add
 // a note, hand back, resolve) at 1280×800; snooze from the More menu, the Snoozed filter and a
 // transfer to a team's online member, with the More menu also on a 390×844 phone.
-// Screenshots: /work/shots/console-*.png.
+// Issue 37 on a touch phone: the transcript follows a sent reply, no hints about keys, the
+// canned-response list inside the screen. Screenshots: /work/shots/console-*.png, /work/shots/inbox/*.png.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { consoleClient, signIn as signInApi } from '../support/console-kit.js';
-import { axe, browser, entry, focusedUser, inboxWorld, keys, open, pageErrors, reader, server, shot, signIn, token } from '../support/console-inbox-kit.js';
+import { axe, browser, entry, focusedUser, inboxShot, inboxWorld, keys, open, pageErrors, reader, server, shot, signIn, token } from '../support/console-inbox-kit.js';
 
 describe("operator console as an inbox: an operator's day, issue 27 (Chromium)", () => {
   inboxWorld();
@@ -104,6 +105,50 @@ describe("operator console as an inbox: an operator's day, issue 27 (Chromium)",
     await shot(phone, 'more-menu-phone');
     assert.deepEqual(await axe(phone), []);
     await phone.close();
+  });
+
+  test('issue 37, a touch phone (390×844): the transcript follows a sent reply, no keyboard hints, the canned-response list stays on screen', async () => {
+    const api = consoleClient(server.client, await signInApi(server.client, keys.operatorEmail, keys.operatorPassword));
+    for (const [Shortcut, Text] of [['ship', 'Parcels leave the warehouse within two working days.'], ['sizes', 'Our frames come in S, M, L and XL.'], ['store', 'The shop is open Monday to Saturday, 9 to 6.']]) {
+      assert.equal((await api.post('/canned', { Shortcut, Text })).status, 201);
+    }
+    const visitor = uid('thumb');
+    await chatOk(server, token, { UserId: visitor, Text: 'human' });
+    for (let i = 1; i <= 14; i++) await chatOk(server, token, { UserId: visitor, Text: `part ${i} of a long story about a wobbly wheel` });
+    const page = await signIn(390, 844, { touch: true });
+    assert.equal(await page.evaluate(() => matchMedia('(hover: none) and (pointer: coarse)').matches), true, 'the context is a touch screen');
+    await open(page, visitor);
+    await page.getByRole('button', { name: 'Take over' }).tap();
+    await page.locator('#conversation-state').getByText(/^Taken over/).waitFor();
+    await page.locator('#status').getByText(/^You took over/).waitFor();
+    const shown = await page.locator('body').innerText();
+    for (const hint of [/Enter sends/, /Shift\+Enter/, /Press r\b/, /Shortcuts/]) assert.doesNotMatch(shown, hint, 'no keyboard hint on a touch screen');
+    // the canned-response list opened by "/" is inside the screen, every suggestion in it
+    await page.locator('#message-text').fill('/s');
+    const suggestions = page.getByRole('list', { name: 'Canned responses' });
+    await suggestions.getByRole('button').nth(2).waitFor();
+    const list = (await suggestions.boundingBox())!;
+    assert.ok(list.y >= 0 && list.y + list.height <= 844, `the list at ${list.y}..${list.y + list.height} of 844`);
+    const right = await suggestions.getByRole('button').evaluateAll((buttons) => Math.max(...buttons.map((b) => b.getBoundingClientRect().right)));
+    assert.ok(right <= list.x + list.width + 1 && right <= 390, `a suggestion ends at ${right}, the list at ${list.x + list.width}`);
+    await inboxShot(page, 'canned-phone');
+    await suggestions.getByRole('button', { name: /\/ship/ }).tap();
+    assert.equal(await page.locator('#message-text').inputValue(), 'Parcels leave the warehouse within two working days.');
+    // the operator had scrolled back to read; their own reply brings the transcript to it
+    await page.locator('#transcript').evaluate((t) => (t.scrollTop = 0));
+    await page.getByRole('button', { name: 'Send', exact: true }).tap();
+    const sent = page.locator('#transcript .line-operator').last().getByText('Parcels leave the warehouse within two working days.');
+    await sent.waitFor();
+    await page.waitForFunction(() => {
+      const t = document.getElementById('transcript')!;
+      return t.scrollHeight - t.scrollTop - t.clientHeight <= 2;
+    });
+    const line = (await sent.boundingBox())!;
+    const form = (await page.locator('#message-form').boundingBox())!;
+    assert.ok(line.y >= 0 && line.y + line.height <= form.y, `the reply at ${line.y}..${line.y + line.height}, the reply box at ${form.y}`);
+    assert.deepEqual(await axe(page), []);
+    await inboxShot(page, 'reply-phone');
+    await page.close();
   });
 
   test('no script error on any page', () => {

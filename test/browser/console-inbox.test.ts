@@ -2,12 +2,14 @@
 // 7, 11, 15, 17 and 18 of "Found when tried" (each fails on the console before the issue; 3, 5, 7,
 // 11, 15, 17 and 18's names and 2's focus at both sizes, 4 on a phone, the others on a desktop). The keyboard-only
 // day, snooze and transfer: console-inbox-day.test.ts.
-// Screenshots: /work/shots/console-*.png.
+// Issue 37's minors: the More menu (Ban and Forget apart, the hand-back choice in plain words, by
+// keyboard alone), the contact panel (e-mail and phone first, the engine's variables folded away)
+// and the assignee filter's name. Screenshots: /work/shots/console-*.png, /work/shots/inbox/*.png.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chatOk, uid } from '../support/chat-kit.js';
-import { axe, entry, focusedUser, inboxWorld, list, open, pageErrors, reader, server, shot, signIn, token, waiter } from '../support/console-inbox-kit.js';
+import { axe, entry, focusedUser, inboxShot, inboxWorld, list, open, pageErrors, reader, server, shot, signIn, token, waiter } from '../support/console-inbox-kit.js';
 
 /** With `reader`'s entry focused: a live event (a new conversation, first) redraws the list and the focus stays; the list is one Tab stop, arrow keys move in it. */
 async function redrawKeepsFocusInTheList(page: Page): Promise<void> {
@@ -193,6 +195,78 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
     for (const line of ['Demo operator took the conversation over', 'Demo operator handed it back to the bot', 'Demo operator banned the user']) assert.equal(await lines.getByText(line).isVisible(), true, line);
     assert.deepEqual(await axe(page), []);
     await shot(page, 'activity-phone');
+    await page.close();
+  });
+
+  test('issue 37, by keyboard alone: the More menu keeps Ban and Forget apart from Snooze and Transfer, and says what hand back does to shared links', async () => {
+    for (const [name, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+      const page = await signIn(width, height);
+      await open(page, reader);
+      await page.locator('#transcript').focus();
+      await page.keyboard.press('m');
+      const menu = page.locator('#more-menu .menu-body');
+      await menu.waitFor();
+      const apart = menu.getByRole('group', { name: 'Ban or forget this person' });
+      assert.deepEqual(await apart.getByRole('button').allTextContents(), ['Ban', 'Unban', 'Forget'], name);
+      assert.equal(await menu.getByRole('separator').count(), 1, name);
+      // document order: Transfer and Snooze, then the separator, then the group
+      const order = await page.evaluate(() => ['#transfer-open', '[data-minutes="1440"]', '#more-menu hr', '#more-menu [role="group"][aria-labelledby]'].map((s) => [...document.querySelectorAll('#more-menu *')].indexOf(document.querySelector(s)!)));
+      assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!)), `${name}: Transfer, Snooze, the separator, then the Ban group (${order})`);
+      const handBack = menu.getByLabel('When you hand back, links that let others see this conversation');
+      assert.deepEqual(await handBack.locator('option').allTextContents(), ['keep working', 'let others watch only', 'stop working'], name);
+      assert.doesNotMatch((await menu.innerText()), /Shares on hand back/, name);
+      // Tab walks the menu down to Forget without leaving it; Escape closes it on its button
+      let focused = '';
+      for (let presses = 0; presses < 20 && focused !== 'forget'; presses++) {
+        await page.keyboard.press('Tab');
+        focused = await page.evaluate(() => (document.activeElement?.closest('#more-menu') ? document.activeElement.id : 'outside'));
+        assert.notEqual(focused, 'outside', `${name}: Tab stays in the menu until Forget`);
+      }
+      assert.equal(focused, 'forget', name);
+      assert.deepEqual(await axe(page), [], name);
+      await inboxShot(page, `more-menu-${name}`);
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'hidden' });
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'More', name);
+      await page.close();
+    }
+  });
+
+  test('issue 37: the contact panel puts the e-mail and phone first and folds the engine\'s variables under Technical details', async () => {
+    const person = uid('contact');
+    await chatOk(server, token, { UserId: person, Text: 'where is my order?', Variables: [{ Name: 'email', Value: 'kim@example.org' }, { Name: 'phone', Value: '+31 20 123 4567' }, { Name: 'plan', Value: 'gold' }, { Name: 'last_intent_score', Value: '0.42' }, { Name: 'last_name', Value: 'Jansen' }] });
+    for (const [name, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+      const page = await signIn(width, height);
+      // last_name makes the name the console shows
+      await open(page, 'Jansen');
+      if (name === 'phone') {
+        await page.locator('#more-menu > summary').click();
+        await page.getByRole('button', { name: 'Contact and notes' }).click();
+      }
+      const panel = page.getByRole('complementary', { name: 'Contact' });
+      const terms = await panel.locator('#contact-body > dl > dt').allTextContents();
+      assert.deepEqual(terms.slice(0, 2), ['E-mail', 'Phone'], name);
+      assert.equal(await panel.getByRole('link', { name: 'kim@example.org' }).getAttribute('href'), 'mailto:kim@example.org');
+      assert.equal(await panel.getByRole('link', { name: '+31 20 123 4567' }).getAttribute('href'), 'tel:+31201234567');
+      const folded = panel.locator('details', { has: page.locator('summary', { hasText: 'Technical details' }) });
+      assert.equal(await folded.evaluate((d) => (d as HTMLDetailsElement).open), false, `${name}: folded away`);
+      const technical = await folded.locator('dt').allTextContents();
+      for (const variable of ['last_intent_score', 'last_user_text']) assert.ok(technical.includes(variable), `${name}: ${variable} under Technical details (${technical})`);
+      assert.equal(await panel.getByText('last_intent_score', { exact: true }).isVisible(), false, name);
+      for (const variable of ['plan', 'last_name']) assert.equal(await panel.getByText(variable, { exact: true }).isVisible(), true, `${name}: ${variable} in view`);
+      await inboxShot(page, `contact-${name}`);
+      await folded.locator('summary').focus();
+      await page.keyboard.press('Enter');
+      await panel.getByText('last_intent_score', { exact: true }).waitFor();
+      assert.deepEqual(await axe(page), [], name);
+      await inboxShot(page, `contact-technical-${name}`);
+      await page.close();
+    }
+  });
+
+  test('issue 37: the assignee filter says what its first choice shows', async () => {
+    const page = await signIn(1280, 800);
+    assert.deepEqual(await page.getByLabel('Assigned to').locator('option').allTextContents(), ['All assignees', 'Mine', 'Unassigned']);
     await page.close();
   });
 

@@ -4,6 +4,9 @@
 // chosen bot to the others; a keyboard user moves from one page to the next with the same bot;
 // an agent is offered the conversations only. Each header at desktop and phone sizes: no
 // sideways scrolling, no serious axe-core violation. Screenshots: /work/shots/nav-*.png.
+// Issue 37: the same header on all six pages (the conversations and the team too): the links and
+// a sign-out button that signs out, on one line at 1280 px; an empty inbox says how conversations
+// come (the designer's Install tab). Screenshots: /work/shots/inbox/header-*.png, inbox-empty-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -18,6 +21,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 const [DESKTOP] = SIZES;
 const PAGES = ['analytics', 'designer', 'knowledge', 'broadcasts'] as const;
+const CONSOLE_LABELS = { conversations: 'Conversations', analytics: 'Analytics', designer: 'Designer', knowledge: 'Knowledge', broadcasts: 'Broadcasts', team: 'Team' };
 
 describe('the console pages link to each other (Chromium)', () => {
   let server: TestServer;
@@ -32,7 +36,7 @@ describe('the console pages link to each other (Chromium)', () => {
     await addOperator(server.client, tenant.accountId, 'ann@example.org');
     await addOperator(server.client, tenant.accountId, 'al@example.org', undefined, 'Al Agent', 'agent');
     browser = await launchChromium();
-    fs.mkdirSync(SHOTS, { recursive: true });
+    fs.mkdirSync(`${SHOTS}/inbox`, { recursive: true });
   });
   after(async () => {
     await browser?.close();
@@ -71,6 +75,63 @@ describe('the console pages link to each other (Chromium)', () => {
       }
     });
   }
+
+  const EVERY_PAGE = [['conversations', '/console'], ['analytics', '/console/analytics'], ['designer', '/console/designer'], ['knowledge', '/console/knowledge'], ['broadcasts', '/console/broadcasts'], ['team', '/console/team']] as const;
+
+  test('issue 37: one header on every page, the same links and Sign out, on one line at 1280 px', async () => {
+    for (const size of SIZES) {
+      const { page, errors } = await pageAt(browser, server, size);
+      for (const [name, path] of EVERY_PAGE) {
+        await page.goto(`${server.url}${path}`);
+        const header = page.locator('header.top');
+        const nav = header.getByRole('navigation', { name: 'Console' });
+        await nav.getByRole('link', { name: 'Team' }).waitFor();
+        await header.getByRole('button', { name: 'Sign out' }).waitFor();
+        assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Conversations', 'Analytics', 'Designer', 'Knowledge', 'Broadcasts', 'Team'], `${name} ${size.name}`);
+        assert.equal(await nav.locator('[aria-current="page"]').textContent(), CONSOLE_LABELS[name], `${name} ${size.name}`);
+        if (size === DESKTOP) {
+          // one line: every item of the header (title, links, buttons) on the same row
+          const rows = await header.evaluate((h) => {
+            const items = [...h.querySelectorAll('h1, a, button, summary')].filter((e) => (e as HTMLElement).offsetParent !== null && !e.closest('.menu-body'));
+            const tops = items.map((e) => e.getBoundingClientRect().top);
+            return { spread: Math.max(...tops) - Math.min(...tops), height: h.getBoundingClientRect().height };
+          });
+          assert.ok(rows.spread <= 8 && rows.height <= 64, `${name}: ${JSON.stringify(rows)}`);
+        }
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, `${name} ${size.name}: no sideways scrolling`);
+        await header.screenshot({ path: `${SHOTS}/inbox/header-${name}-${size.name}.png` });
+        assert.deepEqual(await seriousViolations(page), [], `${name} ${size.name}`);
+      }
+      assert.deepEqual(errors, [], size.name);
+      await page.context().close();
+    }
+  });
+
+  test('issue 37: Sign out on any page ends the session and leads to the sign-in form', async () => {
+    const { page } = await pageAt(browser, server, DESKTOP);
+    await page.goto(`${server.url}/console/knowledge?bot=${botId}`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${server.url}/console`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal(await page.evaluate(() => fetch('/console/api/me').then((r) => r.status)), 401);
+    await page.context().close();
+  });
+
+  test('issue 37: an empty inbox says how conversations come, and leads to the Install tab', async () => {
+    for (const size of SIZES) {
+      const { page, errors } = await pageAt(browser, server, size);
+      await page.goto(`${server.url}/console`);
+      const empty = page.locator('#list-empty');
+      await empty.getByText('No conversations yet.').waitFor();
+      assert.match(await empty.innerText(), /people write to your bot/);
+      await page.screenshot({ path: `${SHOTS}/inbox/inbox-empty-${size.name}.png` });
+      assert.deepEqual(await seriousViolations(page), [], size.name);
+      await empty.getByRole('link', { name: /Install/ }).click();
+      await page.getByRole('tab', { name: 'Install', selected: true }).waitFor();
+      assert.deepEqual(errors, [], size.name);
+      await page.context().close();
+    }
+  });
 
   test('by keyboard: from the knowledge page to the broadcasts page of the same bot', async () => {
     const { page, errors } = await pageAt(browser, server, DESKTOP);

@@ -102,7 +102,7 @@ describe('operator console workspace of issue 15 (Chromium)', () => {
     await page.locator('#assignee').getByText('Assigned to you', { exact: true }).waitFor();
     await entry(asker).locator('.conversation-bot').getByText(/ · you$/).waitFor();
     const filter = page.getByLabel('Assigned to', { exact: true });
-    assert.deepEqual(await filter.locator('option').allTextContents(), ['All', 'Mine', 'Unassigned']);
+    assert.deepEqual(await filter.locator('option').allTextContents(), ['All assignees', 'Mine', 'Unassigned']);
     await filter.selectOption({ label: 'Mine' });
     assert.deepEqual(await titles(), [asker]);
     await filter.selectOption({ label: 'Unassigned' });
@@ -116,7 +116,7 @@ describe('operator console workspace of issue 15 (Chromium)', () => {
     await page.locator('#more-menu > summary').click();
     await page.getByRole('button', { name: 'Assign to me' }).click();
     await page.locator('#assignee').getByText('Assigned to you', { exact: true }).waitFor();
-    await filter.selectOption({ label: 'All' });
+    await filter.selectOption({ label: 'All assignees' });
   });
 
   test('desktop: private notes show with author and time in the side panel, never in the transcript', async () => {

@@ -15,6 +15,8 @@ import { startTestServerOn, type TestServer } from './server.js';
 import { seriousViolations } from './axe.js';
 
 const SHOTS = '/work/shots';
+/** issue 37's screenshots of the inbox (its own folder) */
+export const INBOX_SHOTS = '/work/shots/inbox';
 export const VISITOR = '38e1509b-5f1c-4c1e-9a57-1b2f3c4d5e01';
 
 export let server: TestServer;
@@ -39,7 +41,7 @@ export function inboxWorld(): void {
     await chatOk(server, token, { UserId: VISITOR, Text: 'hello' });
     await chatOk(server, token, { UserId: waiter, Text: 'human' });
     browser = await launchChromium();
-    fs.mkdirSync(SHOTS, { recursive: true });
+    fs.mkdirSync(INBOX_SHOTS, { recursive: true });
   });
   after(async () => {
     await browser?.close();
@@ -48,9 +50,10 @@ export function inboxWorld(): void {
   });
 }
 
-/** A console page of this size, signed in as the demo operator, its list drawn. */
-export async function signIn(width: number, height: number): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+/** A console page of this size (`touch`: a phone's touch screen, no mouse), signed in as the demo operator, its list drawn. */
+export async function signIn(width: number, height: number, options: { touch?: boolean } = {}): Promise<Page> {
+  const touch = options.touch ? { hasTouch: true, isMobile: true } : {};
+  const page = await (await browser.newContext({ viewport: { width, height }, ...touch })).newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await servePictures(page);
@@ -68,6 +71,8 @@ export const open = async (page: Page, user: string) => {
   await page.locator('#conversation-title').filter({ hasText: user }).waitFor();
 };
 export const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/console-${name}.png` });
+/** A screenshot under /work/shots/inbox/ (issue 37). */
+export const inboxShot = (page: Page, name: string) => page.screenshot({ path: `${INBOX_SHOTS}/${name}.png` });
 /** Serious and critical axe-core violations on the page as it is now. */
 export const axe = seriousViolations;
 export const focusedUser = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.userId ?? document.activeElement?.id ?? null);

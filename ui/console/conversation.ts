@@ -4,10 +4,12 @@
 import { $, api, attempt, debounce, mode, say } from './api';
 import { drawList, openedConversation as current, refreshList, setOpened } from './listing';
 import { focusEntry, markRead } from './list';
-import { displayName, renderContact, renderTranscript, stateLabel, STATE_CLASSES } from './render';
+import { displayName, renderTranscript, stateLabel, STATE_CLASSES } from './render';
+import { renderContact } from './contact';
 import { renderWorkspace } from './workspace';
 import { renderInbox } from './inbox';
 import { renderVisitor } from './visitor';
+import { touchScreen } from './keys';
 
 const body = document.body;
 let currentView: any = null;
@@ -29,7 +31,8 @@ export async function openConversation(botId: string, userId: string) {
   if (matchMedia('(max-width: 760px)').matches) $('conversation-title').focus();
 }
 
-export async function refreshConversation() {
+/** Draws the open conversation as the server has it; `toNewest`: scrolled to its newest message whatever was read (the operator's own reply). */
+export async function refreshConversation(options: { toNewest?: boolean } = {}) {
   if (mode === 'console' && !current()) return;
   const view = await api.call('GET', conversationPath());
   currentView = view;
@@ -45,7 +48,7 @@ export async function refreshConversation() {
   const transcript = $('transcript');
   const key = `${c.BotId}\n${c.UserId}`;
   // Kept at the newest message when it was there (or newly opened); left alone while the operator reads back.
-  const follow = drawnKey !== key || transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+  const follow = options.toNewest || drawnKey !== key || transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
   drawnKey = key;
   transcript.replaceChildren(...renderTranscript(view.Transcript, view.Activity ?? []));
   $('contact').hidden = !view.Contact;
@@ -84,7 +87,7 @@ function updateControls(c: any, view: any) {
 
 /** What the status line says after each action, with the person's name. */
 const DONE: Record<string, (c: any) => string> = {
-  takeover: (c) => `You took over the conversation with ${displayName(c)}. Press r to reply.`,
+  takeover: (c) => `You took over the conversation with ${displayName(c)}.${touchScreen() ? '' : ' Press r to reply.'}`,
   handover: (c) => `The bot has the conversation with ${displayName(c)} again.`,
   ban: (c) => `${displayName(c)} is banned${c.BanExpiration ? ` until ${c.BanExpiration}` : ''}.`,
   unban: (c) => `${displayName(c)} can write again.`,
@@ -154,7 +157,8 @@ export function initConversation() {
     void attempt(async () => {
       await api.call('POST', mode === 'share' ? '/messages' : `${conversationPath()}/messages`, { Text: text });
       $('message-text').value = '';
-      await refreshConversation();
+      // One's own reply is always shown, even when one had scrolled back to read.
+      await refreshConversation({ toNewest: true });
     });
   });
 }

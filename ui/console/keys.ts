@@ -5,6 +5,9 @@ import { $ } from './api';
 import { focusEntry, keyOf, shownConversations } from './list';
 
 
+/** A touch screen and no mouse (a phone, a tablet): hints about keys are left out there. */
+export const touchScreen = () => matchMedia('(hover: none) and (pointer: coarse)').matches;
+
 interface KeyHost {
   open: (c: any) => Promise<void>;
   current: () => { BotId: string; UserId: string } | null;

@@ -32,9 +32,13 @@ export interface Summary {
 }
 
 let all: Summary[] = [];
-/** the signed-in operator, for the "Mine" filter */
+/** the signed-in operator, for the "Mine" filter, and their role (what an empty inbox suggests) */
 let me = '';
-export const setMe = (operatorId: string) => void (me = operatorId);
+let role = '';
+export function setMe(operatorId: string, operatorRole: string) {
+  me = operatorId;
+  role = operatorRole;
+}
 /** unread messages per conversation, kept for this tab's session */
 const unread: Record<string, number> = JSON.parse(sessionStorage.getItem(UNREAD_KEY) ?? '{}');
 export const keyOf = (c: {BotId: string, UserId: string}) => `${c.BotId}\n${c.UserId}`;
@@ -198,11 +202,21 @@ export function renderList(current: { BotId: string; UserId: string } | null, op
   const stop = buttons.find((b) => b === document.activeElement) ?? buttons.find((b) => b.getAttribute('aria-current') === 'true') ?? buttons[0];
   for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
   $('list-empty').hidden = shown.length > 0;
-  $('list-empty').textContent = all.length === 0 ? 'No conversations yet.' : 'No conversation matches.';
+  if (all.length > 0) $('list-empty').textContent = 'No conversation matches.';
+  else $('list-empty').replaceChildren(...emptyInbox());
   const waitingCount = all.filter((c) => c.State === WAITING).length;
   $('list-count').textContent = `${shown.length} of ${all.length}${waitingCount ? ` · ${waitingCount} waiting` : ''}`;
   // The tab says when someone waits, so an operator working in another tab sees it.
   document.title = waitingCount > 0 ? `(${waitingCount}) ${BASE_TITLE}` : BASE_TITLE;
+}
+
+/** What an empty inbox says: where conversations come from, and (for those who may) where to put the bot on a site. */
+function emptyInbox(): (Node | string)[] {
+  const start = 'No conversations yet. They come in when people write to your bot';
+  if (role === 'agent') return [`${start}; a designer or an admin puts it on your website.`];
+  const install = el('a', 'text-link', 'Install tab');
+  install.href = '/console/designer#install';
+  return [`${start}: put it on your website with the one-line embed of the designer's `, install, ', or connect a messaging channel there.'];
 }
 
 /** The conversations the list shows now, in its order (next / previous conversation). */

@@ -114,25 +114,6 @@ function textWithLinks(text: string) {
   return p;
 }
 
-/** The side panel: what the conversation knows about the person. Values are shown as text, never markup. */
-export function renderContact(contact: {Variables: {Name: string, Value: string}[], Tags: string[], PrivacyFlags: {Name: string, Enabled: boolean}[], Channel: string}) {
-  const list = el('dl', 'contact-list');
-  const add = (term: string, value: Node | string) => {
-    const dd = el('dd');
-    dd.append(value);
-    list.append(el('dt', '', term), dd);
-  };
-  add('Channel', contact.Channel);
-  const tags = el('span', 'tags');
-  for (const tag of contact.Tags) tags.append(el('span', 'tag', tag));
-  add('Tags', contact.Tags.length ? tags : 'none');
-  add('Privacy', contact.PrivacyFlags.length ? contact.PrivacyFlags.map((f) => `${f.Name}: ${f.Enabled ? 'yes' : 'no'}`).join(', ') : 'no flags set');
-  const variables = el('dl', 'contact-variables');
-  for (const v of contact.Variables) variables.append(el('dt', '', v.Name), el('dd', '', v.Value));
-  add('Variables', contact.Variables.length ? variables : 'none');
-  return list;
-}
-
 /** A bot's or operator's text: its markdown shown as the widget shows it. */
 function richText(text: string) {
   const p = el('p', 'part-text part-rich', '');

@@ -5,6 +5,7 @@ import { refreshList, setOpened } from './listing';
 import { focusEntry, setMe } from './list';
 import { listen, stopListening } from './live';
 import { startWorkspace } from './workspace';
+import { drawConsoleNav } from '../shared/console-nav';
 
 export function showSignIn(message: string = '') {
   stopListening();
@@ -20,15 +21,15 @@ export async function showWorkspace(me: any) {
   $('signin').hidden = true;
   $('workspace').hidden = false;
   $('who').hidden = false;
-  $('who-name').textContent = `${me.Name} <${me.Email}>`;
-  // Agents work on conversations only; the server refuses them the designer, knowledge, broadcasts
-  // and analytics (the 'design' area) whatever is shown, so no link leads them to a refusal.
-  $('designer-link').hidden = me.Role !== 'designer' && me.Role !== 'admin';
-  for (const link of ['knowledge-link', 'broadcasts-link', 'analytics-link', 'team-link']) $(link).hidden = $('designer-link').hidden;
+  // The name alone keeps the header on one line; the e-mail is there on hover.
+  $('who-name').textContent = me.Name;
+  $('who-name').title = me.Email;
+  // The links every console page has; agents get the conversations only (console-nav.ts).
+  drawConsoleNav($('console-nav'), 'conversations', { role: me.Role });
   // Teams decide who gets which conversations: only an admin changes them (agents transfer to one).
   $('teams-manage').hidden = me.Role !== 'admin';
   say('');
-  setMe(me.OperatorId);
+  setMe(me.OperatorId, me.Role);
   await Promise.all([refreshList(), startWorkspace(me)]);
   listen('/console/api/events');
   // The sign-in form is gone: focus would fall back to the page; put it where work starts.

@@ -33,7 +33,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   const { bot, edit } = draft;
   const [selected, setSelected] = useState<Place | null>(null);
   const [heard, setHeard] = useState<Place | null>(null);
-  const [tab, setTab] = useState<Tab>('step');
+  // '#install' opens the Install tab (the empty inbox links there: issue 37)
+  const [tab, setTab] = useState<Tab>(() => (location.hash === '#install' ? 'install' : 'step'));
   const [view, setView] = useState<'flow' | 'source'>('flow');
 
   useEffect(() => {

@@ -5,7 +5,7 @@ import '@xyflow/react/dist/style.css';
 import './designer.css';
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { consoleLinks } from '../shared/console-nav';
+import { consoleLinks, signOut } from '../shared/console-nav';
 import { ApiError, call, type BotChoice, type Me } from './api';
 import { Designer } from './app';
 import { BotManager } from './bot-manager';
@@ -30,7 +30,7 @@ function Page() {
   }, []);
 
   useEffect(() => {
-    if (botId) history.replaceState(null, '', `?bot=${encodeURIComponent(botId)}`);
+    if (botId) history.replaceState(null, '', `?bot=${encodeURIComponent(botId)}${location.hash}`);
   }, [botId]);
 
   return (
@@ -43,6 +43,7 @@ function Page() {
           ))}
           {boot.kind === 'ready' && <span className="hint who">{boot.me.Name}</span>}
         </nav>
+        {(boot.kind === 'ready' || boot.kind === 'refused') && <button type="button" id="logout" onClick={() => void signOut()}>Sign out</button>}
       </header>
       <main id="main">
         {boot.kind === 'ready' && (

@@ -108,8 +108,8 @@ async function start(): Promise<void> {
   let bots: BotChoice[];
   try {
     me = await call<Me>('GET', '/me');
+    drawConsoleNav($('console-nav'), 'knowledge', { role: me.Role });
     if (me.Role === 'agent') {
-      drawConsoleNav($('console-nav'), 'knowledge', { role: me.Role });
       return notice('Not for your role', `Your role (${me.Role}) opens conversations only. Knowledge is for designers and admins: ask an admin for the designer role.`);
     }
     bots = (await call<{ Result: BotChoice[] }>('GET', '/bots')).Result;

@@ -1,9 +1,12 @@
-// The links between the console's pages, in one list that the headers of the analytics, designer,
-// knowledge and broadcasts pages draw from, so that none forgets one (the knowledge page had no
-// Broadcasts link, the analytics page only Conversations; the conversations page keeps the same
-// links in its own markup). The page shown is marked aria-current; the bot chosen on a page goes
-// with the link, so moving from the designer to its knowledge keeps the same bot. Agents open
-// conversations only: the other pages refuse them (403 ROLE_FORBIDDEN), so they get no link.
+// The links between the console's pages, in one list that the headers of every console page
+// (conversations, analytics, designer, knowledge, broadcasts, team) draw from, so that none forgets
+// one (the knowledge page had no Broadcasts link, the analytics page only Conversations). The page
+// shown is marked aria-current; the bot chosen on a page goes with the link, so moving from the
+// designer to its knowledge keeps the same bot. Agents open conversations only: the other pages
+// refuse them (403 ROLE_FORBIDDEN), so they get no link.
+// Every page's header also has the same "Sign out" (issue 37): added beside the links once the
+// page knows who is signed in (a page shown to nobody has nobody to sign out).
+import { apiClient } from './api-client';
 
 export const CONSOLE_PAGES = [
   { page: 'conversations', href: '/console', label: 'Conversations', forAgents: true },
@@ -34,8 +37,22 @@ export function consoleLinks(current: ConsolePage, options: { botId?: string; ro
   }));
 }
 
-/** Draws the links into `nav` (a `<nav aria-label="Console">` of the page's header). */
+/** Ends the session (POST /console/api/logout) and goes to the console's sign-in form (a session already gone goes there too). */
+export async function signOut(): Promise<void> {
+  await apiClient().call('POST', '/logout', {}).catch(() => undefined);
+  location.assign('/console');
+}
+
+/** Draws the links into `nav` (a `<nav aria-label="Console">` of the page's header); with a `role` (someone is signed in), the header's Sign out after it. */
 export function drawConsoleNav(nav: HTMLElement, current: ConsolePage, options: { botId?: string; role?: string } = {}): void {
+  if (options.role && !nav.parentElement?.querySelector('#logout')) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.id = 'logout';
+    button.textContent = 'Sign out';
+    button.addEventListener('click', () => void signOut());
+    nav.after(button);
+  }
   nav.replaceChildren(
     ...consoleLinks(current, options).map((link) => {
       const a = document.createElement('a');
