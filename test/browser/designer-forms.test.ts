@@ -2,12 +2,15 @@
 // (issue 23, "Done when"): starting from a one-step bot, the page builds a bot that uses each type
 // at least once, nested operations included (onClick, then/else, onSuccess/onGiveUp, onError,
 // onNoAnswer, buttons, carousel cards), and the saved draft equals the expected bot file. Both
-// databases, Chromium at 1280x800.
+// databases, Chromium at 1280x800. And the forms speak plain words (issue 37): no schema words
+// ("one of a list", endsWith, simplified auth), yes/no as a box, a text with its variations as one
+// field; at 1280x800 and 390x844, axe-core clean.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { botFile, text } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, field, formOf, pageAs, withoutServerFields } from '../support/designer-kit.js';
+import { seriousViolations } from '../support/axe.js';
+import { anotherBot, designerWorld, DESKTOP, field, formOf, pageAs, PHONE, saveStatus, shot, withoutServerFields } from '../support/designer-kit.js';
 
 const START = '$.behaviours[0].interactions[0].actions';
 const MENU = '$.behaviours[0].interactions[1].actions';
@@ -45,7 +48,7 @@ const expected = () => ({
           { type: 'setTag', tag: 'vip' },
           { type: 'dropTag', tag: 'new' },
           { type: 'variableSwitch', variable: 'count', criteria: 'greaterThan', value: '3', then: [{ type: 'text', text: 'Many' }], else: [{ type: 'stop' }] },
-          { type: 'tagSwitch', tag: 'vip', present: true, then: [{ type: 'forget' }] },
+          { type: 'tagSwitch', tag: 'vip', present: false, then: [{ type: 'forget' }] },
           {
             type: 'input', question: 'Your code?', expect: { regex: '^[0-9]{4}$' }, variable: 'code', maxWrongAnswers: 2, wrongAnswerTexts: ['Four digits please', 'Try again'],
             onSuccess: [{ type: 'privacy', flag: 'analytics', enabled: true }], onGiveUp: [{ type: 'operator', mode: 'request' }],
@@ -112,11 +115,11 @@ for (const kind of databaseKinds()) {
       await f.add(`${MENU}[5].else`, 'stop');
       await f.add(MENU, 'tagSwitch');
       await f.fill(`${MENU}[6].tag`, 'vip');
-      await f.choose(`${MENU}[6].present`, 'true');
+      await page.locator(field(`${MENU}[6].present`)).uncheck(); // ticked: a present tag is the default
       await f.add(`${MENU}[6].then`, 'forget');
       await f.add(MENU, 'input');
       await f.fill(`${MENU}[7].question`, 'Your code?');
-      await page.locator(`${field(`${MENU}[7].expect`)}-kind`).selectOption({ label: 'regex' });
+      await page.locator(`${field(`${MENU}[7].expect`)}-kind`).selectOption({ label: 'a pattern' });
       await f.fill(`${MENU}[7].expect.regex`, '^[0-9]{4}$');
       await f.fill(`${MENU}[7].variable`, 'code');
       await f.fill(`${MENU}[7].maxWrongAnswers`, '2');
@@ -142,15 +145,16 @@ for (const kind of databaseKinds()) {
       await f.fill(`${MENU}[9].temperature`, '0.5');
       await f.add(`${MENU}[9].onError`, 'knowledge');
       await f.fill(`${MENU}[9].onError[0].question`, 'What is it?');
-      await f.choose(`${MENU}[9].onError[0].cite`, 'false');
+      await page.locator(field(`${MENU}[9].onError[0].cite`)).uncheck(); // ticked: citing is the default
       await f.fill(`${MENU}[9].onError[0].maxPassages`, '3');
       await f.add(`${MENU}[9].onError[0].onNoAnswer`, 'text');
       await f.fill(`${MENU}[9].onError[0].onNoAnswer[0].text`, 'No idea');
 
       // The start step: media, buttons and a link, a carousel, a delay and a goTo.
       await page.locator('.outline .pick', { hasText: 'Start' }).click();
-      await f.fill(`${START}[0].text`, '');
-      await f.fill(`${START}[0].texts`, 'Hello there\nHi there');
+      await f.fill(`${START}[0].text`, 'Hello there');
+      await page.getByRole('button', { name: 'Add a variation' }).click();
+      await f.fill(`${START}[0].texts[1]`, 'Hi there');
       for (const [n, type, url, caption] of [[1, 'image', 'https://example.org/a.png', 'A picture'], [2, 'video', 'https://example.org/a.mp4', ''], [3, 'audio', 'https://example.org/a.mp3', ''], [4, 'file', 'https://example.org/a.pdf', 'The leaflet']] as const) {
         await f.add(START, type);
         await f.fill(`${START}[${n}].url`, url);
@@ -178,10 +182,10 @@ for (const kind of databaseKinds()) {
       await f.fill(`${START}[7].ms`, '500');
       await f.add(START, 'goTo');
       await f.target(`${START}[8]`, 'Main', 'Menu');
-      await f.choose(`${START}[8].cancelFurtherExecution`, 'true');
+      await page.locator(field(`${START}[8].cancelFurtherExecution`)).check();
 
       await page.keyboard.press('Control+s');
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       const saved = (await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body;
       assert.deepEqual(withoutServerFields(saved), expected());
 
@@ -190,14 +194,67 @@ for (const kind of databaseKinds()) {
       await page.locator('.outline .pick', { hasText: 'Menu' }).click();
       assert.equal(await page.locator(field(`${MENU}[7].expect.regex`)).inputValue(), '^[0-9]{4}$');
       assert.equal(await page.locator(field(`${MENU}[8].headers`)).inputValue(), 'X-Key: abc\nAccept: application/json');
-      assert.equal(await page.locator(field(`${MENU}[9].onError[0].cite`)).inputValue(), 'false');
+      assert.equal(await page.locator(field(`${MENU}[9].onError[0].cite`)).isChecked(), false);
       await f.fill(`${MENU}[8].headers`, 'X-Key: xyz');
       await page.keyboard.press('Control+s');
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       const again = (await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body;
       assert.deepEqual(again.behaviours[0].interactions[1].actions[8].headers, { 'X-Key': 'xyz' });
       assert.deepEqual(errors, []);
       await page.context().close();
     });
+
+    for (const viewport of [DESKTOP, PHONE]) {
+      test(`the forms say the schema in plain words (${viewport.width}px)`, async () => {
+        const email = `plain-${viewport.width}@example.org`;
+        const { botId } = await anotherBot(world, plainBot(), email);
+        const { page, errors } = await pageAs(world.browser, world.server, email, viewport);
+        await page.goto(`${world.server.url}/console/designer?bot=${botId}`);
+        const ACTIONS = '$.behaviours[0].interactions[0].actions';
+        await page.locator(field(`${ACTIONS}[0].texts[0]`)).waitFor();
+
+        // A text and its variation are one field; adding and removing variations moves between text and texts.
+        assert.deepEqual(await page.locator('.card-action').first().locator('.texts label').allTextContents(), ['Text', 'Variation 2']);
+        assert.equal(await page.locator(field(`${ACTIONS}[0].texts`)).count(), 0, 'no second "texts" field');
+        // Choices say what they mean: the condition, the kind of expected answer.
+        const criteria = page.locator(field(`${ACTIONS}[1].criteria`));
+        assert.equal(await criteria.locator('option:checked').textContent(), 'ends with');
+        assert.equal(await page.locator(`label[for="${field(`${ACTIONS}[1].criteria`).slice(1)}"]`).textContent(), 'Condition');
+        assert.deepEqual(await page.locator(`${field(`${ACTIONS}[3].expect`)}-kind option`).allTextContents(), ['a kind of answer', 'one of these words', 'a pattern', 'an entity']);
+        // Yes/no fields are boxes, showing the default when left out.
+        assert.equal(await page.locator(field(`${ACTIONS}[2].present`)).getAttribute('type'), 'checkbox');
+        assert.equal(await page.locator(field(`${ACTIONS}[2].present`)).isChecked(), true);
+        assert.equal(await page.locator(field(`${ACTIONS}[4].cite`)).isChecked(), true);
+        assert.equal(await page.locator(field(`${ACTIONS}[4].say`)).isChecked(), true);
+        const side = page.locator('#side-panel');
+        for (const raw of ['one of a list', 'endsWith', 'texts']) assert.equal((await side.innerText()).includes(raw), false, `"${raw}" is not shown`);
+        assert.equal(await side.locator('option', { hasText: /^default$/ }).count(), 0, 'no default/yes/no choices');
+        await page.screenshot({ path: shot(kind, `plain-words-${viewport.width}`), fullPage: viewport === PHONE });
+        assert.deepEqual(await seriousViolations(page), []);
+
+        await page.getByRole('tab', { name: 'Bot' }).click();
+        const auth = page.locator(field('$.settings.simplifiedAuth'));
+        assert.equal(await auth.getAttribute('type'), 'checkbox');
+        assert.equal(await page.locator(`label[for="${field('$.settings.simplifiedAuth').slice(1)}"]`).textContent(), 'Let channels sign in with the bot key alone');
+        assert.equal((await side.innerText()).toLowerCase().includes('simplified auth'), false);
+        assert.deepEqual(await seriousViolations(page), []);
+        assert.deepEqual(errors, []);
+        await page.context().close();
+      });
+    }
   });
+}
+
+/** One interaction with a text and its variation, a condition, a tag check, a question and a knowledge step. */
+function plainBot() {
+  return botFile([{
+    name: 'Ask',
+    actions: [
+      { type: 'text', texts: ['Hi!', 'Hello!'] },
+      { type: 'variableSwitch', variable: 'email', criteria: 'endsWith', value: '@example.com', then: [{ type: 'text', text: 'Staff' }] },
+      { type: 'tagSwitch', tag: 'vip', then: [{ type: 'text', text: 'Welcome back' }] },
+      { type: 'input', question: 'Your e-mail?', expect: 'email', variable: 'email', onSuccess: [{ type: 'text', text: 'Thanks' }] },
+      { type: 'knowledge' },
+    ],
+  }], { name: 'Plain words' });
 }

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { goTo, text } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, field, pageAs, PHONE, shot } from '../support/designer-kit.js';
+import { designerWorld, field, pageAs, PHONE, saveStatus, shot } from '../support/designer-kit.js';
 
 const IMG = '<img src=x onerror=window.__xss=1>';
 const SCRIPT = '<script>window.__xss=1</script>';
@@ -119,7 +119,7 @@ for (const kind of databaseKinds()) {
       await page.locator('.outline .pick', { hasText: LONG }).click();
       assert.equal(await page.locator(`${field('$.behaviours[0].interactions[1].actions[1].interaction')}-problem`).textContent(), missing);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: /^Saved, with problems: publishing waits until they are fixed\.$/ }).waitFor();
+      await saveStatus(page, /^Saved, with problems \(draft v\d+\): publishing waits until they are fixed\.$/);
       assert.deepEqual(await injected(page), clean);
       assert.deepEqual(await page.locator('.problems li').allTextContents(), listed);
       assert.equal(await page.locator(`${field('$.behaviours[0].interactions[1].actions[1].interaction')}-problem`).textContent(), missing);
@@ -130,7 +130,7 @@ for (const kind of databaseKinds()) {
       await page.locator('.outline .pick', { hasText: IMG }).click();
       await page.locator(field('$.behaviours[0].interactions[0].actions[0].text')).fill(EDITED);
       await page.keyboard.press('Control+s');
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       await page.locator('.problems').waitFor({ state: 'detached' });
       await page.getByRole('tab', { name: 'Versions' }).click();
       await page.getByRole('button', { name: 'Compare' }).click();

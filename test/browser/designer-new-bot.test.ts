@@ -1,6 +1,8 @@
 // Issue 37 "New bot": in the designer page a support lead makes a bot from a template, with the
 // keyboard alone, then duplicates, renames and deletes bots; each dialog asks before it acts and
 // is axe-clean, at 1280×800 and 390×844. Screenshots: designer-<db>-new-bot-*.png in $DESIGNER_SHOTS.
+// And "Add behaviour" asks for the name (Enter adds, Escape cancels) and selects the new behaviour,
+// whose "Add action" button says where it adds (issue 37), by keyboard alone.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
@@ -69,6 +71,43 @@ for (const kind of databaseKinds()) {
         await page.getByRole('status').getByText(`Deleted Second desk ${suffix}.`).waitFor();
         assert.equal((await botNames()).includes(`Second desk ${suffix}`), false);
         assert.ok((await botNames()).includes(`Bike shop ${suffix}`));
+        assert.deepEqual(errors, []);
+        await page.close();
+      });
+    }
+
+    for (const viewport of [DESKTOP, PHONE]) {
+      test(`"Add behaviour" asks for its name and selects it, with the keyboard alone (${viewport.width}px)`, async () => {
+        const { page, errors } = await pageAs(world.browser, world.server, 'dee@example.org', viewport);
+        await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
+        await page.locator('.outline .pick').first().waitFor();
+        assert.equal(await page.getByRole('button', { name: /^Add action to/ }).textContent(), 'Add action to Hello');
+        const add = page.getByRole('button', { name: 'Add behaviour' });
+        for (let i = 0; i < 60 && !(await add.evaluate((b) => b === document.activeElement)); i++) await page.keyboard.press('Tab');
+        await page.keyboard.press('Enter');
+        assert.equal(await page.evaluate(() => document.activeElement?.id), 'new-behaviour-name', 'the name field has the focus');
+        await page.keyboard.type('Returns');
+        await page.keyboard.press('Escape');
+        assert.equal(await page.locator('#new-behaviour-name').count(), 0, 'Escape cancels');
+        await page.waitForFunction(() => document.activeElement?.textContent === 'Add behaviour');
+        assert.deepEqual(await page.locator('.outline h3').allTextContents(), ['Mainstart']);
+
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('main');
+        await page.keyboard.press('Enter');
+        await page.getByRole('alert').getByText('Another behaviour has that name.').waitFor();
+        await page.keyboard.press('Control+a');
+        await page.keyboard.type('Returns');
+        await page.screenshot({ path: shot(kind, `add-behaviour-name-${viewport.width}`) });
+        assert.deepEqual(await seriousViolations(page), []);
+        await page.keyboard.press('Enter');
+        // The new behaviour is there and selected: its start step has the focus and the side panel.
+        await page.waitForFunction(() => document.activeElement?.getAttribute('data-place') === '1/0');
+        assert.deepEqual(await page.locator('.outline h3').allTextContents(), ['Mainstart', 'Returns']);
+        assert.equal(await page.locator('#inspector-title').textContent(), 'Returns › Start');
+        assert.equal(await page.getByRole('button', { name: /^Add action to/ }).textContent(), 'Add action to Start');
+        await page.screenshot({ path: shot(kind, `add-behaviour-added-${viewport.width}`) });
+        assert.deepEqual(await seriousViolations(page), []);
         assert.deepEqual(errors, []);
         await page.close();
       });

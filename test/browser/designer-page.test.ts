@@ -8,7 +8,7 @@ import { seriousViolations } from '../support/axe.js';
 import { botFile, buttonCommand, chatOk, goTo, text } from '../support/chat-kit.js';
 import { signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, DESKTOP, field, pageAs as openAs, PHONE, shot } from '../support/designer-kit.js';
+import { designerWorld, DESKTOP, field, pageAs as openAs, PHONE, readableZoom, saveStatus, shot } from '../support/designer-kit.js';
 
 
 const shopBot = () =>
@@ -79,7 +79,7 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.locator(field(`${WELCOME_BUTTONS}[1].text`)).getAttribute('aria-invalid'), 'true');
       assert.equal(await page.locator('.outline .pick', { hasText: 'Welcome' }).locator('.mark.problem').textContent(), '1 problem');
       // the console keeps a draft with problems (issue 37 item 6): saved, with them listed
-      await page.getByRole('status').filter({ hasText: 'Saved, with problems: publishing waits until they are fixed.' }).waitFor();
+      await saveStatus(page, /^Saved, with problems \(draft v\d+\): publishing waits until they are fixed\.$/);
       await page.getByRole('button', { name: 'Publish' }).click();
       await page.getByRole('status').filter({ hasText: 'Publish refused' }).waitFor();
       assert.equal((await world.server.client.get(`/bots/${world.tenant.botKey}/versions`, { token: world.tenant.accountToken })).body.Result.length, 1);
@@ -160,7 +160,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Reload theirs and re-apply mine' }).click();
       await page.getByRole('alertdialog').waitFor({ state: 'detached' });
       await page.keyboard.press('Control+s');
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       const merged = (await draftOf()).behaviours[0].interactions;
       assert.equal(merged[2].actions[0].text, 'Open 8 to 6');
       assert.equal(merged[3].actions[0].text, 'Pardon?');
@@ -173,6 +173,7 @@ for (const kind of databaseKinds()) {
       await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
       assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width, 'no sideways scrolling');
+      await readableZoom(page);
       await page.screenshot({ path: shot(kind, 'phone') });
       await page.screenshot({ path: shot(kind, 'phone-full'), fullPage: true });
       assert.deepEqual(await seriousViolations(page), []);
@@ -235,7 +236,7 @@ for (const kind of databaseKinds()) {
       await page.keyboard.press('End');
       await page.keyboard.type(' (typed)');
       await page.keyboard.press('Control+s');
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       assert.match((await draftOf()).behaviours[0].interactions[1].actions[0].text, / \(typed\)$/);
       await tabTo((f) => f.id === 'tab-bot', 'the Bot tab');
       await page.keyboard.press('Enter');

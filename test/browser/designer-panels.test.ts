@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, goTo, text } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, field, formOf, pageAs, shot, withoutServerFields } from '../support/designer-kit.js';
+import { designerWorld, field, formOf, pageAs, saveStatus, shot, withoutServerFields } from '../support/designer-kit.js';
 
 const seed = () =>
   botFile(
@@ -57,7 +57,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Delete behaviour Spare' }).click();
       await page.getByRole('group', { name: 'Spare' }).waitFor({ state: 'detached' });
       await f.fill('$.description', 'A shop');
-      await f.choose('$.settings.enableTypeSpeed', 'true');
+      await page.locator(field('$.settings.enableTypeSpeed')).check();
       await f.fill('$.variables', 'plan: free\ncountry: NO');
       await f.fill('$.triggers[0].match', 'help|support');
       await page.locator(`${field('$.triggers')}-add-item`).click();
@@ -71,13 +71,13 @@ for (const kind of databaseKinds()) {
       await page.locator(`${field('$.nlp.entities')}-add-item`).click();
       await f.fill('$.nlp.entities[0].name', 'colour');
       await f.fill('$.nlp.entities[0].values', 'red: crimson, scarlet\nblue: navy');
-      await f.choose('$.knowledge.beforeFallback', 'true');
+      await page.locator(field('$.knowledge.beforeFallback')).check();
       assert.equal(await page.getByRole('link', { name: "The bot's knowledge sources" }).getAttribute('href'), `/console/knowledge?bot=${encodeURIComponent(world.botId)}`);
       await page.screenshot({ path: shot(kind, 'bot-panel') });
       assert.deepEqual(await seriousViolations(page), []);
 
       await page.keyboard.press('Control+s');
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       const saved = withoutServerFields((await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body) as any;
       assert.deepEqual(saved.behaviours.map((b: { name: string }) => b.name), ['Main', 'Shipping']);
       assert.deepEqual(saved.behaviours[0].interactions[0].actions, [

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, text } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
-import { designerWorld, field, pageAs, shot } from '../support/designer-kit.js';
+import { designerWorld, field, pageAs, saveStatus, shot } from '../support/designer-kit.js';
 
 const seed = () => botFile([{ name: 'Hello', actions: [text('Hi')] }, { name: 'Hours', actions: [text('Open 9 to 5')] }], { name: 'Source' });
 const HELLO_TEXT = '$.behaviours[0].interactions[0].actions[0].text';
@@ -58,7 +58,7 @@ for (const kind of databaseKinds()) {
       await page.screenshot({ path: shot(kind, 'source') });
       assert.deepEqual(await seriousViolations(page), []);
       await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       assert.equal((await draftOf()).behaviours[0].interactions[0].actions[0].text, 'Hello from the source');
       // Page undo goes back through what the source applied: the mistyped type, then the first text.
       await page.getByRole('button', { name: 'Undo' }).click();
@@ -67,7 +67,7 @@ for (const kind of databaseKinds()) {
       await page.locator('.cm-line', { hasText: '"text": "Hi"' }).waitFor();
       assert.equal(await page.locator(field(HELLO_TEXT)).inputValue(), 'Hi');
       await page.keyboard.press('Control+s');
-      await page.locator('#unsaved', { hasText: 'Saved (draft' }).waitFor(); // the status already says "Saved." from before
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       assert.equal((await draftOf()).behaviours[0].interactions[0].actions[0].text, 'Hi');
       assert.deepEqual(errors, []);
       await page.context().close();
@@ -137,7 +137,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('button', { name: 'Compare both' }).click();
       await page.getByRole('button', { name: 'Keep mine (save over theirs)' }).click();
-      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await saveStatus(page, /^Saved \(draft v\d+\)$/);
       const after = (await draftOf()).behaviours[0].interactions;
       assert.equal(after[1].actions[0].text, 'Open 8 to 6');
       assert.equal(after[0].actions[0].text, 'Hi', 'theirs of the first race was not taken: Undo brought mine back');

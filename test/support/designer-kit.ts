@@ -83,6 +83,26 @@ export function designerWorld(kind: DatabaseKind, bot: unknown, operators: [emai
   return world;
 }
 
+/** One more bot on the world's server, in an account of its own with a designer `email`: a test
+ *  with a bot of its own shares the file's server and browser instead of starting its own. */
+export async function anotherBot(world: DesignerWorld, bot: unknown, email: string): Promise<{ tenant: Tenant; botId: string }> {
+  const tenant = await createTenant(world.server.client, bot);
+  await addOperator(world.server.client, tenant.accountId, email, undefined, 'Dee Designer', 'designer');
+  return { tenant, botId: await botIdOf(world.server, tenant.botKey) };
+}
+
+/** Waits until the canvas settles at a readable zoom (`at least`, from the transform React Flow sets
+ *  on its viewport; the first view may glide to the selected step): times out when it never does. */
+export async function readableZoom(page: Page, atLeast = 0.6): Promise<void> {
+  await page.waitForFunction((least) => {
+    const transform = (document.querySelector('.react-flow__viewport') as HTMLElement | null)?.style.transform ?? '';
+    return Number(/scale\(([\d.]+)\)/.exec(transform)?.[1] ?? 0) >= least;
+  }, atLeast);
+}
+
+/** The one save status (the toolbar's) says `text`. */
+export const saveStatus = (page: Page, text: string | RegExp) => page.locator('#unsaved[role=status]', { hasText: text }).waitFor();
+
 /** A bot of `interactions` steps in `behaviours` behaviours, each step with a text and two buttons:
  *  the next step of its behaviour, and the same step of the next behaviour (the designer's large case). */
 export function largeBot(interactions = 200, behaviours = 4): unknown {

@@ -6,6 +6,7 @@ import { Field, ObjectFields, Problem } from './fields';
 import { fieldId, useForm } from './form-context';
 import type { Action } from './model';
 import { actionSchema, jsonPath, newAction, withoutIds } from './schema';
+import { TextVariations } from './texts';
 
 interface ListProps {
   actions: Action[];
@@ -13,6 +14,8 @@ interface ListProps {
   onChange: (actions: Action[]) => void;
   /** the types this list may hold (buttons lists hold buttons and links) */
   only?: string[];
+  /** where its Add button adds, in words: the interaction's name, or the operation's (“when clicked”) */
+  where: string;
 }
 
 const summary = (action: Action) => {
@@ -20,7 +23,7 @@ const summary = (action: Action) => {
   return typeof text === 'string' ? text : '';
 };
 
-export function ActionList({ actions, path, onChange, only }: ListProps) {
+export function ActionList({ actions, path, onChange, only, where }: ListProps) {
   const { actionTypes, root } = useForm();
   const types = only ?? actionTypes;
   const [adding, setAdding] = useState(types[0] ?? 'text');
@@ -49,7 +52,7 @@ export function ActionList({ actions, path, onChange, only }: ListProps) {
         <select id={addId} value={adding} onChange={(e) => setAdding(e.target.value)}>
           {types.map((t) => <option key={t} value={t}>{t}</option>)}
         </select>
-        <button type="button" id={`${addId}-button`} className="secondary small" onClick={() => onChange([...actions, newAction(root, adding) as Action])}>Add action</button>
+        <button type="button" id={`${addId}-button`} className="secondary small" onClick={() => onChange([...actions, newAction(root, adding) as Action])}>{only ? 'Add button' : 'Add action'} to {where}</button>
       </div>
     </div>
   );
@@ -83,7 +86,8 @@ function ActionCard({ action, index, count, path, onChange, onMove, onDuplicate,
         </span>
       </header>
       {isGoTo && action.mode === 'absolute' && <Target action={action} path={path} onChange={onChange} />}
-      <ObjectFields name={action.type} schema={schema} value={action} required path={path} onChange={(v) => onChange(v as Action)} skip={isGoTo ? ['behaviour', 'interaction'] : []} />
+      {action.type === 'text' && <TextVariations action={action} path={path} onChange={onChange} />}
+      <ObjectFields name={action.type} schema={schema} value={action} required path={path} onChange={(v) => onChange(v as Action)} skip={isGoTo ? ['behaviour', 'interaction'] : action.type === 'text' ? ['text', 'texts'] : []} />
       {!schema.properties && <Field name="action" schema={{ type: 'object' }} value={action} required path={path} onChange={(v) => onChange(v as Action)} />}
     </section>
   );

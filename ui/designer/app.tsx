@@ -4,11 +4,11 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { ApiError, botPath, call, publishedNumber, publishedVersions } from './api';
 import { useDraft } from './draft';
 import { BotPanel } from './bot-panel';
-import { localProblems } from './checks';
+import { deadEnds, localProblems } from './checks';
 import { ConflictPanel } from './conflict';
 import { Inspector } from './inspector';
 import { formsCanShow, freeName, placeId, problemPlace, same, type BotFile, type Place } from './model';
-import { ProblemsBanner } from './problems';
+import { ProblemsBanner, WarningsBanner } from './problems';
 import { Outline } from './outline';
 import { Preview } from './preview';
 import type { BotSchema } from './schema';
@@ -44,6 +44,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
 
   // The page's own checks as one types, and the server's from the last save (server's words win).
   const local = useMemo(() => (bot && formsCanShow(bot) ? localProblems(schema.root, bot) : []), [bot, schema.root]);
+  const warnings = useMemo(() => (bot && formsCanShow(bot) ? deadEnds(bot) : []), [bot]);
   const allProblems = useMemo(() => [...new Map([...local, ...draft.problems].map((p) => [p.Path, p])).values()], [local, draft.problems]);
   const problems = useMemo(() => new Map(allProblems.map((p) => [p.Path, p.Message])), [allProblems]);
   const problemCounts = useMemo(() => {
@@ -55,22 +56,25 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     return counts;
   }, [allProblems]);
 
+  // The one save status (issue 37): the toolbar's, beside Save. A save that did not happen says
+  // why there until the next save; the page's status line is for everything else.
+  const [notSaved, setNotSaved] = useState('');
   const save = useCallback(async (over?: number) => {
+    setNotSaved('');
     try {
       const outcome = await draft.save(over);
-      const words = {
-        saved: 'Saved.',
-        problems: 'Saved, with problems: publishing waits until they are fixed.',
-        refused: 'Not saved: see the problems.',
-        conflict: 'Not saved: someone else saved this draft meanwhile.',
-      };
-      say(words[outcome], outcome !== 'saved');
+      if (outcome === 'refused') setNotSaved('Not saved: see the problems.');
+      if (outcome === 'conflict') setNotSaved('Not saved: someone else saved this draft meanwhile.');
       return outcome;
     } catch (e) {
-      say((e as Error).message, true);
+      setNotSaved(`Not saved: ${(e as Error).message}`);
       return 'failed' as const;
     }
-  }, [draft.save, say]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [draft.save]); // eslint-disable-line react-hooks/exhaustive-deps
+  const saveStatus = draft.saving ? 'Saving…'
+    : notSaved || (draft.unsaved ? '● Unsaved changes'
+    : draft.problems.length > 0 ? `Saved, with problems (draft v${draft.version}): publishing waits until they are fixed.`
+    : `Saved (draft v${draft.version})`);
 
   const publish = async () => {
     // What is unsaved is saved first (kept even with problems); then the problems known refuse it,
@@ -121,7 +125,8 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   }, [save, draft.unsaved, draft.undo, draft.redo]); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (!bot) return <p className="hint">Loading the draft…</p>;
-  const banner = <ProblemsBanner problems={allProblems} onOpen={(place) => { if (place) setSelected(place); setTab(place ? 'step' : 'bot'); }} />;
+  const open = (place: Place | null) => { if (place) setSelected(place); setTab(place ? 'step' : 'bot'); };
+  const banner = <><ProblemsBanner problems={allProblems} onOpen={open} /><WarningsBanner warnings={warnings} onOpen={open} /></>;
   const here = selected && formsCanShow(bot) && bot.behaviours[selected.b]?.interactions[selected.i] ? selected : null;
 
   const addInteraction = (b: number) => {
@@ -130,10 +135,13 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     setSelected({ b, i: bot.behaviours[b]!.interactions.length });
     setTab('step');
   };
-  const addBehaviour = () => {
-    let name = 'New behaviour';
-    for (let n = 2; bot.behaviours.some((b) => same(b.name, name)); n++) name = `New behaviour ${n}`;
+  const addBehaviour = (name: string): string | null => {
+    if (!name) return 'Give the behaviour a name.';
+    if (bot.behaviours.some((b) => same(b.name, name))) return 'Another behaviour has that name.';
     edit((x) => ({ ...x, behaviours: [...x.behaviours, { name, interactions: [{ name: 'Start', start: true, actions: [] }] }] }));
+    setSelected({ b: bot.behaviours.length, i: 0 });
+    setTab('step');
+    return null;
   };
   const connect = (from: Place, to: Place) => {
     const target = bot.behaviours[to.b]!;
@@ -150,7 +158,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     <>
       <div className="toolbar" role="toolbar" aria-label="Draft">
         <button type="button" onClick={() => void save()} disabled={draft.saving} aria-keyshortcuts="Control+S">Save</button>
-        <span className={`unsaved${draft.unsaved ? '' : ' clean'}`} id="unsaved">{draft.unsaved ? '● Unsaved changes' : `Saved (draft v${draft.version})`}</span>
+        <span className={`unsaved${draft.unsaved || notSaved ? '' : ' clean'}${notSaved ? ' error' : ''}`} id="unsaved" role="status" aria-live="polite">{saveStatus}</span>
         <button type="button" className="secondary" onClick={draft.undo} aria-keyshortcuts="Control+Z">Undo</button>
         <button type="button" className="secondary" onClick={draft.redo} aria-keyshortcuts="Control+Shift+Z">Redo</button>
         <button type="button" className="secondary" aria-pressed={view === 'source'} onClick={() => setView((v) => (v === 'flow' ? 'source' : 'flow'))}>Source</button>

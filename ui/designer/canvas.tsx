@@ -3,7 +3,7 @@
 // picture), paths labelled edges. Dragging from one node's handle to another adds a goTo.
 import dagre from '@dagrejs/dagre';
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { pathsOf, placeId, type BotFile, type Place } from './model';
 import type { FlowViewProps } from './outline';
 
@@ -81,10 +81,22 @@ function layout(bot: BotFile, selected: Place | null, heard: Place | null, probl
   return { nodes, edges };
 }
 
-/** Beyond this many interactions, fitting them all makes nodes too small to read: the first view
- *  fits the selected interaction's neighbourhood instead, and panning reaches the rest. */
-const FIT_ALL_UP_TO = 40;
+/** The smallest zoom at which names can be read (13px text at 0.6 is about 8px): the first view
+ *  never goes below it. When the whole flow does not fit at it (a large bot, or any bot on a
+ *  phone), the first view fits the selected interaction's neighbourhood instead, and panning
+ *  reaches the rest. */
+const READABLE = 0.6;
 const NEIGHBOURS = 8;
+/** fitView's own default margin around what it fits */
+const FIT_PADDING = 0.1;
+
+/** Whether fitting every node into a `size` box keeps them readable. */
+function fitsReadably(nodes: Node[], size: { w: number; h: number }): boolean {
+  const groups = nodes.filter((n) => n.type === 'group');
+  const width = Math.max(...groups.map((g) => g.position.x + Number(g.style?.width ?? 0)), 1);
+  const height = Math.max(...groups.map((g) => Number(g.style?.height ?? 0)), 1);
+  return Math.min(size.w / width, size.h / height) / (1 + 2 * FIT_PADDING) >= READABLE;
+}
 
 /** Where a node's centre is on the canvas (a step's position is relative to its behaviour's group). */
 function centreOf(nodes: Node[], id: string): { x: number; y: number } | null {
@@ -104,7 +116,7 @@ function FollowSelection({ nodes, selected }: { nodes: Node[]; selected: Place |
       return;
     }
     const at = id ? centreOf(nodes, id) : null;
-    if (at) void flow.setCenter(at.x, at.y, { zoom: Math.max(flow.getZoom(), 0.5), duration: 200 });
+    if (at) void flow.setCenter(at.x, at.y, { zoom: Math.max(flow.getZoom(), READABLE), duration: 200 });
   }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
   return null;
 }
@@ -113,21 +125,29 @@ export default function Canvas({ bot, selected, heard, problemCounts, onSelect, 
   const { nodes, edges } = useMemo(() => layout(bot, selected, heard, problemCounts), [bot, selected, heard, problemCounts]);
   const steps = nodes.filter((n) => n.type === 'step');
   const focus = selected ?? { b: 0, i: 0 };
-  const fitViewOptions = steps.length <= FIT_ALL_UP_TO ? undefined : {
+  // The canvas's size decides the first view, so it is measured before the flow is drawn.
+  const box = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState<{ w: number; h: number } | null>(null);
+  useLayoutEffect(() => {
+    if (box.current) setSize({ w: box.current.clientWidth, h: box.current.clientHeight });
+  }, []);
+  // a small flow is not blown up past its natural size either; the estimate above is the
+  // flow's drawn bounds, so the minimum is still passed on in case they differ a little
+  const fitViewOptions = !size || fitsReadably(nodes, size) ? { minZoom: READABLE, maxZoom: 1 } : {
     nodes: steps.filter((n) => n.parentId === `b${focus.b}` && Math.abs(Number(n.id.split('/')[1]) - focus.i) <= NEIGHBOURS).map((n) => ({ id: n.id })),
-    minZoom: 0.5,
+    minZoom: READABLE,
     maxZoom: 1,
   };
   return (
-    <div className="canvas" role="region" aria-label="Flow canvas">
+    <div className="canvas" role="region" aria-label="Flow canvas" ref={box}>
       {/* Remounted when the number of nodes changes, so a new or deleted step is fitted into view. */}
-      <ReactFlow key={nodes.length} nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView fitViewOptions={fitViewOptions} minZoom={0.1} maxZoom={2} nodesDraggable={false}
+      {size && <ReactFlow key={nodes.length} nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView fitViewOptions={fitViewOptions} minZoom={0.1} maxZoom={2} nodesDraggable={false}
         onNodeClick={(_, node) => node.type === 'step' && onSelect(toPlace(node.id))}
         onConnect={(c) => c.source && c.target && c.source !== c.target && onConnect(toPlace(c.source), toPlace(c.target))}>
         <Background gap={20} />
         <Controls showInteractive={false} fitViewOptions={{ padding: 0.1 }} />
         <FollowSelection nodes={nodes} selected={selected} />
-      </ReactFlow>
+      </ReactFlow>}
     </div>
   );
 }

@@ -3,7 +3,7 @@
 // type is covered), lists too short, interaction and behaviour names (empty, taken, start marks),
 // and goTo targets that do not exist. The server stays the judge: its problems from the last save
 // are shown too, and a save or publish with any problem is refused there.
-import { same, type Action, type BotFile, type Problem } from './model';
+import { eachAction, same, type Action, type BotFile, type Problem } from './model';
 import { actionSchema, jsonPath, resolve, type Schema } from './schema';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -76,5 +76,33 @@ export function localProblems(root: Schema, bot: BotFile): Problem[] {
     (b.triggers ?? []).forEach((t, ti) => checkTargets(bot, t.actions, `${base}.triggers[${ti}].actions`, b.name, out));
   });
   (bot.triggers ?? []).forEach((t, ti) => checkTargets(bot, t.actions, `$.triggers[${ti}].actions`, undefined, out));
+  return out;
+}
+
+/**
+ * Dead ends (issue 37): interactions that wait for the user (a button, or a question) while
+ * nothing in them leads on (no goTo, no hand-over to a person) and their behaviour has no fallback
+ * to catch what the user types. Warnings, not problems: the bot is valid and may be published (a
+ * bot-level trigger may still take the conversation away), but a user there is likely stuck.
+ */
+export function deadEnds(bot: BotFile): Problem[] {
+  const out: Problem[] = [];
+  bot.behaviours.forEach((behaviour, b) => {
+    if (behaviour.interactions.some((x) => x.fallback)) return;
+    behaviour.interactions.forEach((interaction, i) => {
+      let waits = false;
+      let leads = false;
+      eachAction(interaction.actions, (action) => {
+        if (action.type === 'input' || action.type === 'button') waits = true;
+        if (action.type === 'goTo' || action.type === 'operator') leads = true;
+      });
+      if (waits && !leads) {
+        out.push({
+          Path: `$.behaviours[${b}].interactions[${i}]`,
+          Message: `“${interaction.name}” (${behaviour.name}) waits for the user, but nothing leads on from it: give a button or an answer a goTo, or give ${behaviour.name} a fallback interaction.`,
+        });
+      }
+    });
+  });
   return out;
 }

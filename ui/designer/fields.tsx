@@ -4,7 +4,8 @@
 import { ActionList } from './actions';
 import { fieldId, useForm } from './form-context';
 import { useEffect, useState } from 'react';
-import { emptyValue, isActionList, isButtonList, jsonPath, resolve, words, type Schema } from './schema';
+import { booleanDefault, KINDS, label as plain, valueLabel } from './labels';
+import { emptyValue, isActionList, isButtonList, jsonPath, resolve, type Schema } from './schema';
 
 const LONG = new Set(['text', 'instructions', 'body', 'question', 'description']);
 
@@ -32,14 +33,14 @@ export function Field(props: FieldProps) {
   const schema = resolve(root, props.schema);
   const id = fieldId(path);
   // a field's schema may name it for people (`title`, e.g. knowledge.minScore); else its key in words
-  const label = <label htmlFor={id}>{schema.title ?? words(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>;
+  const label = <label htmlFor={id}>{schema.title ?? plain(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>;
   const invalid = describedBy(problems, path);
 
   if (isActionList(props.schema) || isButtonList(schema)) {
     return (
       <fieldset className="nested">
-        <legend>{words(name)}</legend>
-        <ActionList actions={(value as never[]) ?? []} path={path} onChange={onChange} only={isButtonList(schema) ? ['button', 'link'] : undefined} />
+        <legend>{plain(name)}</legend>
+        <ActionList actions={(value as never[]) ?? []} path={path} where={`“${plain(name)}”`} onChange={onChange} only={isButtonList(schema) ? ['button', 'link'] : undefined} />
         <Problem path={path} />
       </fieldset>
     );
@@ -51,31 +52,20 @@ export function Field(props: FieldProps) {
         {label}
         <select id={id} value={(value as string) ?? ''} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)} {...invalid}>
           {!required && <option value="">—</option>}
-          {schema.enum.map((option) => <option key={option} value={option}>{option}</option>)}
-        </select>
-        <Problem path={path} />
-      </div>
-    );
-  }
-  if (schema.type === 'boolean' && !required) {
-    // left out means the action's default (say, cite…), which may be yes: so three choices, not a box
-    return (
-      <div className="field">
-        {label}
-        <select id={id} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')} {...invalid}>
-          <option value="">default</option>
-          <option value="true">yes</option>
-          <option value="false">no</option>
+          {schema.enum.map((option) => <option key={option} value={option}>{valueLabel(name, option)}</option>)}
         </select>
         <Problem path={path} />
       </div>
     );
   }
   if (schema.type === 'boolean') {
+    // A box showing what the bot will do: a field left out shows its default (say, cite… are on
+    // unless turned off); ticking or unticking writes the choice into the file.
+    const on = value === undefined ? booleanDefault(name, schema.description) : value === true;
     return (
       <div className="field check">
-        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} {...invalid} />
-        {label}
+        <input id={id} type="checkbox" checked={on} onChange={(e) => onChange(e.target.checked)} {...invalid} />
+        <label htmlFor={id}>{schema.title ?? plain(name)}</label>
         <Problem path={path} />
       </div>
     );
@@ -95,7 +85,7 @@ export function Field(props: FieldProps) {
     return (
       <div className="field">
         {label}
-        <textarea id={id} rows={3} value={((value as string[]) ?? []).join('\n')} aria-label={`${words(name)}, one per line`}
+        <textarea id={id} rows={3} value={((value as string[]) ?? []).join('\n')} aria-label={`${schema.title ?? plain(name)}, one per line`}
           onChange={(e) => onChange(e.target.value === '' && !required ? undefined : e.target.value.split('\n'))} {...invalid} />
         <span className="hint">One per line.</span>
         <Problem path={path} />
@@ -104,7 +94,7 @@ export function Field(props: FieldProps) {
   }
   if (schema.type === 'array') return <ObjectList {...props} schema={schema} />;
   if (schema.type === 'object' && !schema.properties && typeof schema.additionalProperties === 'object') return <Pairs {...props} schema={schema} />;
-  if (schema.type === 'object') return <ObjectFields {...props} schema={schema} legend={words(name)} />;
+  if (schema.type === 'object') return <ObjectFields {...props} schema={schema} legend={plain(name)} />;
   const Input = LONG.has(name) ? 'textarea' : 'input';
   return (
     <div className="field">
@@ -141,14 +131,14 @@ function ObjectList({ name, schema, value, path, onChange }: FieldProps) {
   const set = (index: number, next: unknown) => onChange(items.map((x, i) => (i === index ? next : x)));
   return (
     <fieldset className="nested">
-      <legend>{words(name)}</legend>
+      <legend>{plain(name)}</legend>
       {items.map((x, index) => (
         <div className="item" key={index}>
           <Field name={`${name} ${index + 1}`} schema={schema.items ?? {}} value={x} required path={jsonPath(path, index)} onChange={(next) => set(index, next)} />
-          <button type="button" className="secondary small" onClick={() => onChange(items.filter((_, i) => i !== index))}>Remove {words(name)} {index + 1}</button>
+          <button type="button" className="secondary small" onClick={() => onChange(items.filter((_, i) => i !== index))}>Remove {plain(name)} {index + 1}</button>
         </div>
       ))}
-      <button type="button" id={`${fieldId(path)}-add-item`} className="secondary small" onClick={() => onChange([...items, emptyValue(root, item)])}>Add to {words(name)}</button>
+      <button type="button" id={`${fieldId(path)}-add-item`} className="secondary small" onClick={() => onChange([...items, emptyValue(root, item)])}>Add to {plain(name)}</button>
       <Problem path={path} />
     </fieldset>
   );
@@ -161,13 +151,19 @@ function Choice(props: FieldProps) {
   const fits = (o: Schema, v: unknown) =>
     o.enum ? o.enum.includes(v as string) : o.type === 'object' ? typeof v === 'object' && v !== null && (o.required ?? []).every((k) => k in (v as object)) : typeof v === o.type;
   const current = Math.max(0, options.findIndex((o) => fits(o, props.value)));
-  const name = (o: Schema) => (o.enum ? 'one of a list' : o.type === 'object' ? (o.required ?? []).filter((k) => k !== 'actions').join(', ') : o.description ?? 'text');
+  // each shape in words: the schema's own are for the file ("one of a list", "regex")
+  const name = (o: Schema) => {
+    if (o.enum) return KINDS.list;
+    if (o.type !== 'object') return KINDS.alternatives;
+    const key = (o.required ?? []).filter((k) => k !== 'actions').join(', ');
+    return (KINDS as Record<string, string>)[key] ?? plain(key);
+  };
   const id = `${fieldId(props.path)}-kind`;
   return (
     <fieldset className="nested">
-      <legend>{words(props.name)}</legend>
+      <legend>{plain(props.name)}</legend>
       <div className="field">
-        <label htmlFor={id}>kind</label>
+        <label htmlFor={id}>Kind</label>
         <select id={id} value={current} onChange={(e) => props.onChange(emptyValue(root, options[Number(e.target.value)]!) || (options[Number(e.target.value)]!.type === 'string' ? 'yes|no' : ''))}>
           {options.map((o, i) => <option key={i} value={i}>{name(o)}</option>)}
         </select>
@@ -200,7 +196,7 @@ function Pairs({ name, schema, value, required, path, onChange }: FieldProps) {
   const id = fieldId(path);
   return (
     <div className="field">
-      <label htmlFor={id}>{words(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>
+      <label htmlFor={id}>{plain(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>
       <textarea id={id} rows={3} value={text} dir="auto" onChange={(e) => { setText(e.target.value); onChange(parse(e.target.value) ?? (required ? {} : undefined)); }} {...describedBy(problems, path)} />
       <span className="hint">One “name: {lists ? 'a, b, c' : 'value'}” per line.</span>
       <Problem path={path} />

@@ -56,7 +56,7 @@ export function Inspector({ context, here, edit, onDeleted }: Props) {
         </div>
         <h3>Actions</h3>
         <Problem path={jsonPath(base, 'actions')} />
-        <ActionList actions={interaction.actions} path={jsonPath(base, 'actions')} onChange={(actions: Action[]) => change({ actions })} />
+        <ActionList actions={interaction.actions} path={jsonPath(base, 'actions')} where={interaction.name} onChange={(actions: Action[]) => change({ actions })} />
         <button type="button" className="danger small" onClick={() => {
           if (!confirm(`Delete the interaction ${interaction.name}?`)) return;
           edit((b) => ({ ...b, behaviours: b.behaviours.map((x, bi) => (bi !== here.b ? x : { ...x, interactions: x.interactions.filter((_, ii) => ii !== here.i) })) }));

@@ -1,5 +1,6 @@
 // The list beside the canvas: every behaviour and its interactions, as buttons, so everything the
 // canvas does (select, see start/fallback, problems, the preview's last step) works by keyboard.
+import { useEffect, useRef, useState } from 'react';
 import { placeId, type BotFile, type Place } from './model';
 
 /** What the outline and the canvas both show and do. */
@@ -13,7 +14,8 @@ export interface FlowViewProps {
 
 interface Props extends FlowViewProps {
   onAddInteraction: (behaviour: number) => void;
-  onAddBehaviour: () => void;
+  /** adds a behaviour of that name and selects it; or says why the name will not do */
+  onAddBehaviour: (name: string) => string | null;
 }
 
 export function Outline({ bot, selected, heard, problemCounts, onSelect, onAddInteraction, onAddBehaviour }: Props) {
@@ -45,7 +47,55 @@ export function Outline({ bot, selected, heard, problemCounts, onSelect, onAddIn
           </li>
         ))}
       </ul>
-      <button type="button" className="secondary small" onClick={onAddBehaviour}>Add behaviour</button>
+      <NewBehaviour count={bot.behaviours.length} onAdd={onAddBehaviour} />
     </nav>
+  );
+}
+
+/**
+ * "Add behaviour" asks for the name in place (Enter adds, Escape cancels) rather than adding a
+ * "New behaviour" to rename later; the new behaviour's start step then has the focus, selected.
+ */
+function NewBehaviour({ count, onAdd }: { count: number; onAdd: (name: string) => string | null }) {
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState('');
+  const [why, setWhy] = useState('');
+  const opener = useRef<HTMLButtonElement>(null);
+  const added = useRef<number | null>(null);
+  useEffect(() => {
+    // the behaviour just added is drawn now: its first interaction takes the focus
+    if (added.current === null) return;
+    document.querySelector<HTMLElement>(`.outline [data-place="${added.current}/0"]`)?.focus();
+    added.current = null;
+  }, [count]);
+  const close = () => {
+    setNaming(false);
+    setName('');
+    setWhy('');
+  };
+  if (!naming) return <button type="button" ref={opener} className="secondary small" onClick={() => setNaming(true)}>Add behaviour</button>;
+  return (
+    <form className="new-behaviour" onSubmit={(e) => {
+      e.preventDefault();
+      const refused = onAdd(name.trim());
+      if (refused) return setWhy(refused);
+      added.current = count;
+      close();
+    }}>
+      <label htmlFor="new-behaviour-name">Name of the new behaviour</label>
+      <input id="new-behaviour-name" autoFocus value={name} onChange={(e) => { setName(e.target.value); setWhy(''); }} aria-describedby="new-behaviour-hint"
+        {...(why ? { 'aria-invalid': true } : {})}
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape') return;
+          e.preventDefault();
+          close();
+          requestAnimationFrame(() => opener.current?.focus());
+        }} />
+      <span id="new-behaviour-hint" className={why ? 'problem' : 'hint'} role={why ? 'alert' : undefined}>{why || 'Enter adds it, Escape cancels.'}</span>
+      <span className="buttons">
+        <button type="submit" className="small">Add</button>
+        <button type="button" className="secondary small" onClick={() => { close(); requestAnimationFrame(() => opener.current?.focus()); }}>Cancel</button>
+      </span>
+    </form>
   );
 }

@@ -54,7 +54,7 @@ export function Preview({ botId, beforeSend, onHeard }: Props) {
       <ol className="chat" aria-live="polite" aria-label="Preview conversation">
         {lines.map((line, n) => line.who === 'why' ? <li key={n} className="why">{line.text}</li> : (
           <li key={n} className={`bubble ${line.who}`}>
-            <span dir="auto">{line.text}</span>
+            <span className="said" dir="auto">{line.text}</span>
             {line.from && <span className="from">from {line.from}</span>}
             {line.buttons && line.buttons.length > 0 && (
               <span className="chat-buttons">

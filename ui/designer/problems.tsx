@@ -68,3 +68,20 @@ export function ProblemsBanner({ problems, onOpen }: Props) {
     </div>
   );
 }
+
+/** Dead ends and the like: said, each a button to its interaction, but publishing stays allowed. */
+export function WarningsBanner({ warnings, onOpen }: { warnings: Problem[]; onOpen: (place: Place | null) => void }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div className="warnings" role="region" aria-label="Warnings">
+      <strong>{warnings.length} warning{warnings.length > 1 ? 's' : ''}</strong> — publishing is allowed, but a user may get stuck here:
+      <ul>
+        {warnings.map((w) => (
+          <li key={w.Path}>
+            <button type="button" className="link" onClick={() => onOpen(problemPlace(w).place)}>{w.Message}</button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
