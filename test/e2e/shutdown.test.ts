@@ -33,7 +33,14 @@ for (const kind of databaseKinds()) {
   describe(`graceful shutdown (${kind})`, () => {
     test('in-flight turns finish and are stored; the process exits 0', async () => {
       // A service that answers after 800 ms: turns are in flight when SIGTERM arrives.
-      const service = http.createServer((_req, res) => setTimeout(() => res.end('slowly'), 800));
+      let called = 0;
+      let allCalled: () => void = () => undefined;
+      const everyTurnCalled = new Promise<void>((resolve) => (allCalled = resolve));
+      const service = http.createServer((_req, res) => {
+        called += 1;
+        if (called === 5) allCalled();
+        setTimeout(() => res.end('slowly'), 800);
+      });
       await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
       const database = await createTestDatabase(kind);
       const env = { COLLOQUY_DATA_DIR: database.dataDir, ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) };
@@ -42,7 +49,9 @@ for (const kind of databaseKinds()) {
         const tenant = await createTenant(node.client, slowBot(`http://127.0.0.1:${(service.address() as AddressInfo).port}/`));
         for (let i = 0; i < 5; i++) await node.client.post('/custom/chat', { UserId: `s${i}` }, { token: tenant.botToken });
         const inFlight = Array.from({ length: 5 }, (_, i) => node.client.post('/custom/chat', { UserId: `s${i}`, Text: 'question' }, { token: tenant.botToken }));
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // SIGTERM once every turn is in flight (its call made), not after a guessed 300 ms: on a
+        // loaded machine the fifth request had not reached the node yet and found it closed
+        await everyTurnCalled;
         const exit = node.stop();
         const answers = await Promise.all(inFlight);
         assert.deepEqual(
