@@ -23,7 +23,7 @@ import { TokenTally } from './accounts/token-tally.js';
 import { BuiltinModel, DEFAULT_BUILTIN_MODEL_LIMITS } from './understanding/builtin-model/pool.js';
 import { embedWith } from './understanding/builtin-model/provider.js';
 import { IndexingLeases } from './knowledge/indexing-lease.js';
-import { minScoreOf } from './engine/actions/knowledge/min-score.js';
+import { minScoreOf } from './knowledge/defaults.js';
 import type { BotRecord } from './bots/model.js';
 import { trainingCount } from './understanding/model.js';
 import { trainOffThread } from './understanding/trainer.js';
@@ -46,6 +46,7 @@ import { Retention } from './conversations/retention.js';
 import { ShareService } from './operators/share-service.js';
 import { ConsoleService } from './operators/console-service.js';
 import { AnalyticsService } from './analytics/service.js';
+import { ConsoleBots } from './operators/console-bots.js';
 import { ConsoleWorkspace } from './operators/console-workspace.js';
 import { ConsoleInbox } from './operators/console-inbox.js';
 import { Team } from './operators/team.js';
@@ -204,6 +205,7 @@ export async function createServices(config: Config, store: Store, options: Star
     shares,
     operatorSessions: new OperatorSessions(store, clock),
     console: consoleService,
+    consoleBots: new ConsoleBots(store),
     analytics: new AnalyticsService({ store, clock, live }),
     preview,
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
