@@ -28,7 +28,7 @@ import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
-import type { RateWindowTable } from '../store/rate-windows.js';
+import type { RateWindowTable } from './rate-window-port.js';
 import type { KnowledgeService } from '../knowledge/service.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { BroadcastService } from '../broadcasts/service.js';
