@@ -130,7 +130,6 @@ const STILL_TAKE_THE_STORE = [
   'channels/messaging/outbound.ts',
   'channels/web/visitors.ts',
   'channels/web/web-channel.ts',
-  'conversations/retention.ts',
   'designer/preview.ts',
   'operators/console-inbox.ts',
   'operators/console-service.ts',
