@@ -123,8 +123,6 @@ const STILL_TAKE_THE_STORE = [
   'main.ts', // opens and migrates the store it hands to wiring.ts
   'accounts/service.ts',
   'analytics/service.ts',
-  'auth/authenticate.ts',
-  'auth/grants.ts',
   'channels/messaging/connections.ts',
   'channels/messaging/inbound.ts',
   'channels/messaging/outbound.ts',
