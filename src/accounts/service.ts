@@ -4,8 +4,8 @@ import { newAccountId, newAccountKey } from '../auth/keys.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
 import type { AccountRecord, Plan, UsageRecord } from './model.js';
+import type { AccountStorage } from './port.js';
 import { DEFAULT_ROLE, type OperatorRole } from '../operators/roles.js';
 
 export const PLANS: Plan[] = ['free', 'standard'];
@@ -42,7 +42,7 @@ export const usageView = (u: UsageRecord) => ({
 
 export class AccountService {
   constructor(
-    private readonly store: Store,
+    private readonly store: AccountStorage,
     private readonly clock: Clock,
   ) {}
 

@@ -3,32 +3,10 @@
 // and average. Pure, so that each rule is tested by the figures it gives.
 import type { CsatCount, WaitRow } from '../store/analytics.js';
 import { DAY_MS } from '../store/analytics.js';
+import { durationsOf, type Durations } from '../shared/durations.js';
 
 /** Waits read for one period at most: a bound on memory however busy a bot is. */
 export const MAX_WAITS = 100_000;
-
-/**
- * The p-th percentile by nearest rank (the smallest value with at least p% of the values at or
- * below it), in whole seconds; null without values. Nearest rank gives a value that happened,
- * which reads better than an interpolated one for a handful of waits.
- */
-export function percentileSeconds(sortedMs: readonly number[], p: number): number | null {
-  if (sortedMs.length === 0) return null;
-  const rank = Math.max(1, Math.ceil((p / 100) * sortedMs.length));
-  return Math.round(sortedMs[rank - 1] / 1000);
-}
-
-export interface Durations {
-  /** how many measured */
-  Count: number;
-  P50Seconds: number | null;
-  P90Seconds: number | null;
-}
-
-export const durationsOf = (ms: number[]): Durations => {
-  const sorted = [...ms].sort((a, b) => a - b);
-  return { Count: sorted.length, P50Seconds: percentileSeconds(sorted, 50), P90Seconds: percentileSeconds(sorted, 90) };
-};
 
 export interface WaitFigures {
   /** waits for a person that began in the period */

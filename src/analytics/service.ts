@@ -1,10 +1,8 @@
 // Per-bot analytics (docs/analytics.md): what happened in a bot's conversations over a period,
 // per UTC day, and where conversations stop. Shared by the integration API (/bots/{APIKey}/...)
-// and the operator console; both pass a bot their caller owns.
+// and the operator console; both pass a bot their caller owns (the console's: operators/console-bots.ts).
 import type { LiveBots } from '../bots/live.js';
 import type { BotRecord } from '../bots/model.js';
-import type { OperatorContext } from '../operators/sessions.js';
-import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import { DAY_MS, type DayCount } from '../store/analytics.js';
@@ -25,19 +23,6 @@ export class AnalyticsService {
   /** The live version's flow (flow.ts); BOT_NOT_FOUND when nothing is published. */
   async flow(bot: BotRecord): Promise<BotFlow> {
     return flowOf(await this.deps.live.get(bot));
-  }
-
-  /** The console's bot picker: the operator's account's bots. */
-  async botsOf(ctx: OperatorContext): Promise<{ BotId: string; Name: string; Published: boolean }[]> {
-    const bots = await this.deps.store.bots.byAccount(ctx.account.id);
-    return bots.map((b) => ({ BotId: b.id, Name: b.name, Published: b.liveVersionId !== null }));
-  }
-
-  /** A bot of the operator's account; another account's answers exactly as a missing one. */
-  async consoleBot(ctx: OperatorContext, botId: string): Promise<BotRecord> {
-    const bot = await this.deps.store.bots.byId(botId);
-    if (!bot || bot.accountId !== ctx.account.id) throw new AppError('BOT_NOT_FOUND');
-    return bot;
   }
 
   async of(bot: BotRecord, query: { from?: string; to?: string }): Promise<BotAnalytics> {

@@ -1,6 +1,5 @@
 // The admin token: COLLOQUY_ADMIN_TOKEN, or one generated on first start. A generated token is
 // kept only as a hash in the database (every node reads it) and shown once, when it is made.
-import type { Store } from '../store/index.js';
 import crypto from 'node:crypto';
 import { newAdminToken, sha256 } from './keys.js';
 
@@ -12,7 +11,7 @@ export interface AdminToken {
   generated: string | null;
 }
 
-export async function loadAdminToken(store: Store, fromEnv: string | null): Promise<AdminToken> {
+export async function loadAdminToken(store: { meta: { getOrInit(key: string, value: string): Promise<string> } }, fromEnv: string | null): Promise<AdminToken> {
   const candidate = newAdminToken();
   const expected = fromEnv ? sha256(fromEnv) : await store.meta.getOrInit(META_KEY, sha256(candidate));
   const expectedBytes = Buffer.from(expected, 'hex');

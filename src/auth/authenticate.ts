@@ -1,6 +1,6 @@
 // Turns an Authorization header into a principal, or the 401/403 of api.md "Credentials".
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { CredentialStorage } from './port.js';
 import { looksLikeJwt, type TokenService } from './tokens.js';
 import { PrincipalCache } from './principal-cache.js';
 import type { AccountRecord } from '../accounts/model.js';
@@ -28,7 +28,7 @@ export class Authenticator {
   private readonly principals: PrincipalCache<Principal>;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: CredentialStorage,
     private readonly tokens: TokenService,
     private readonly isAdminToken: (token: string) => boolean,
   ) {

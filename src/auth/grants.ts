@@ -1,7 +1,7 @@
 // api.md section 1: what an account key (and a bot key with its secret) is exchanged for. The
 // checks run in the documented order: fields, account key, plan, bot key and secret.
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { CredentialStorage } from './port.js';
 import { sameSecret } from './keys.js';
 import type { TokenService } from './tokens.js';
 
@@ -13,7 +13,7 @@ export interface Grant {
 
 export class TokenGrants {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<CredentialStorage, 'accounts' | 'bots'>,
     private readonly tokens: TokenService,
   ) {}
 

@@ -2,7 +2,8 @@
 // answered from the test's stubs, the intent model and a made-up share link; nothing is ever sent.
 // A call no stub matches stops the test with MissingStub, which names the call.
 import type { RequestHandlers } from '../conversations/drive-turn.js';
-import { classifyInstructions, jsonObjectOf } from '../engine/actions/ai/answers.js';
+import { classifyInstructions } from '../engine/actions/ai/answers.js';
+import { jsonObjectOf } from '../shared/model-json.js';
 import type { AiAnswer, AiRequest, ClassifyAnswer, HttpAnswer, KnowledgeReply } from '../engine/types.js';
 import { looseRegex } from './regex.js';
 import type { Stubs } from './test-file.js';

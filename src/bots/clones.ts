@@ -7,7 +7,7 @@ import { trainModel } from '../understanding/model.js';
 import { newBotCredentials, sameSecret } from '../auth/keys.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Repositories, Store } from '../store/index.js';
+import type { BotStorage, BotWrites } from './port.js';
 import type { BotFile } from './bot-file.js';
 import { BOT_FORMAT } from './bot-file.js';
 import { fillTags, fillTagsDeep, tagValues } from './tags.js';
@@ -42,7 +42,7 @@ function sourceFields(credentials: SourceCredentials | undefined): { key: string
 
 export class CloneService {
   constructor(
-    private readonly store: Store,
+    private readonly store: BotStorage,
     private readonly clock: Clock,
   ) {}
 
@@ -145,7 +145,7 @@ export class CloneService {
   }
 
   /** The draft and live content of a bot (a bot without a live version gets its draft as live). */
-  private async contentOf(tx: Repositories, bot: BotRecord): Promise<{ draft: BotContent; live: BotContent }> {
+  private async contentOf(tx: BotWrites, bot: BotRecord): Promise<{ draft: BotContent; live: BotContent }> {
     const draft = await tx.bots.draft(bot.id);
     if (!draft) throw new AppError('BOT_NOT_FOUND');
     const live = bot.liveVersionId !== null ? await tx.bots.versionById(bot.liveVersionId) : null;
@@ -154,7 +154,7 @@ export class CloneService {
 
   /** A new bot in the source's account with credentials of its own, published at once (Version 1). */
   private async insertCopy(
-    tx: Repositories,
+    tx: BotWrites,
     source: BotRecord,
     identity: Partial<BotRecord> & Pick<BotRecord, 'name' | 'role' | 'masterBotId'>,
     draft: BotContent,

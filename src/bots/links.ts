@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import type { Repositories, Store } from '../store/index.js';
+import type { BotStorage, BotWrites } from './port.js';
 import type { Behaviour, BotFile } from './bot-file.js';
 import { BOT_FORMAT } from './bot-file.js';
 import { validateBotFile } from './validate.js';
@@ -107,7 +107,7 @@ export interface CloneOutcome {
 
 export class CloneLinks {
   constructor(
-    private readonly store: Store,
+    private readonly store: BotStorage,
     private readonly clock: Clock,
   ) {}
 
@@ -162,7 +162,7 @@ export class CloneLinks {
   }
 
   /** Reads everything afresh inside the transaction: a later publish of the master must win. */
-  private async republishIn(tx: Repositories, masterId: string, cloneId: string): Promise<BotRecord | null> {
+  private async republishIn(tx: BotWrites, masterId: string, cloneId: string): Promise<BotRecord | null> {
     const current = await tx.bots.byId(cloneId);
     const master = await tx.bots.byId(masterId);
     if (!current || current.masterBotId !== masterId || !master?.liveVersionId) return null;

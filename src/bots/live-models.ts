@@ -3,7 +3,7 @@
 // (written before models were stored) is trained here, once per node: deterministic, so every
 // node still gets the same model, but that first turn waits, which is why publishing stores it.
 import type { CompiledBot } from '../engine/compile.js';
-import type { Store } from '../store/index.js';
+import type { BotRepository } from './port.js';
 import { loadClassifier, trainModel, type IntentClassifier } from '../understanding/model.js';
 import type { BotContent } from './model.js';
 
@@ -12,7 +12,7 @@ const classifiers = new WeakMap<CompiledBot, IntentClassifier>();
 const versions = new WeakMap<CompiledBot, number>();
 
 /** Loads the model of version `versionId` for `compiled` (a bot without intents has none). */
-export async function attachModel(store: Pick<Store, 'bots'>, compiled: CompiledBot, versionId: number, content: BotContent): Promise<void> {
+export async function attachModel(store: { bots: Pick<BotRepository, 'nlpModel'> }, compiled: CompiledBot, versionId: number, content: BotContent): Promise<void> {
   if (compiled.nlp === null || compiled.nlp.intents.length === 0) return;
   versions.set(compiled, versionId);
   const model = (await store.bots.nlpModel(versionId)) ?? (await trainModel(content.nlp));

@@ -2,14 +2,13 @@
 // every compiled bot forever, and a bot in use stays cached.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Store } from '../store/index.js';
 import type { BotRecord } from './model.js';
 import { LiveBots } from './live.js';
 
-function fakeStore(): { store: Store; reads: number[] } {
+function fakeStore(): { store: ConstructorParameters<typeof LiveBots>[0]; reads: number[] } {
   const reads: number[] = [];
   const content = { behaviours: [{ name: 'Main', start: true, interactions: [{ name: 'Start', start: true, actions: [] }] }] };
-  const store = { bots: { versionById: async (id: number) => (reads.push(id), { id, content }) } } as unknown as Store;
+  const store = { bots: { versionById: async (id: number) => (reads.push(id), { id, content }) } } as unknown as ConstructorParameters<typeof LiveBots>[0];
   return { store, reads };
 }
 

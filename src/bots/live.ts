@@ -4,7 +4,7 @@
 // its next request because the bot row it reads for authentication carries both.
 import { compileBot, type CompiledBot } from '../engine/compile.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { BotRepository } from './port.js';
 import type { BotFile } from './bot-file.js';
 import { BOT_FORMAT } from './bot-file.js';
 import type { BotRecord } from './model.js';
@@ -26,7 +26,7 @@ export class LiveBots {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: { bots: Pick<BotRepository, 'versionById' | 'nlpModel'> },
     private readonly capacity = MAX_LIVE_BOTS,
   ) {}
 

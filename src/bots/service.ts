@@ -4,7 +4,7 @@
 import { newBotCredentials, newBotSecret } from '../auth/keys.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import type { Repositories, Store } from '../store/index.js';
+import type { BotStorage, BotWrites } from './port.js';
 import type { BotFile } from './bot-file.js';
 import { contentOf, mergeSettings, normalizeSettings, toBotFile } from './files.js';
 import { assignIds } from './ids.js';
@@ -43,7 +43,7 @@ export class BotService {
   private readonly reader = new BotFileReader();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: BotStorage,
     private readonly clock: Clock,
   ) {
     this.links = new CloneLinks(store, clock);
@@ -165,7 +165,7 @@ export class BotService {
   }
 
   /** Applies `change` to the draft kept with problems, if there is one, in the edit's transaction. */
-  private async alsoInDraftWithProblems(tx: Repositories, next: BotRecord, change: (file: Record<string, unknown>) => Record<string, unknown>): Promise<boolean> {
+  private async alsoInDraftWithProblems(tx: BotWrites, next: BotRecord, change: (file: Record<string, unknown>) => Record<string, unknown>): Promise<boolean> {
     const pending = await tx.bots.draftWithProblems(next.id);
     return !pending || tx.bots.saveDraftWithProblems(next, next.version, { ...pending, file: change(pending.file) });
   }
@@ -264,7 +264,7 @@ export class BotService {
   }
 
   /** One edit: Version + 1, written only if nobody else edited the bot meanwhile. */
-  private async edit(bot: BotRecord, write: (tx: Repositories, next: BotRecord) => Promise<boolean>): Promise<BotRecord> {
+  private async edit(bot: BotRecord, write: (tx: BotWrites, next: BotRecord) => Promise<boolean>): Promise<BotRecord> {
     const next: BotRecord = { ...bot, version: bot.version + 1, updatedAt: this.clock.now() };
     const saved = await this.store.transaction(async (tx) => {
       const ok = await write(tx, next);

@@ -9,7 +9,7 @@ import type { EmbeddingProvider } from '../integrations/embeddings-client.js';
 import type { Config } from '../config.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
+import type { UnderstandingStorage } from './port.js';
 import { BUILTIN_PROVIDER } from '../understanding/builtin-model/provider.js';
 import { BOT_FORMAT } from './bot-file.js';
 import { attachModel, classifierOf } from './live-models.js';
@@ -44,7 +44,7 @@ export class UnderstandingService {
   private readonly versions = new Map<number, CompiledBot>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: UnderstandingStorage,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'ai' | 'builtinModel'>,
     private readonly live: Pick<LiveBots, 'get'>,

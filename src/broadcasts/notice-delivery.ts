@@ -1,15 +1,15 @@
 // Delivers a broadcast's `broadcast` event to the integrator's webhook: at least once, with the
 // outbox's backoff, claimed so that one node attempts it at a time; given up after 20 attempts.
-import type { Store } from '../store/index.js';
+import type { BroadcastStorage, DueNotice } from './port.js';
 import type { DeliveryTarget } from '../webhooks/delivery-target.js';
 import type { OutboxRow } from '../webhooks/model.js';
 
 const MAX_ATTEMPTS = 20;
 
 export async function deliverNotice(
-  store: Store,
+  store: Pick<BroadcastStorage, 'broadcasts'>,
   webhook: DeliveryTarget,
-  notice: { id: string; botId: string; body: string; attempts: number; due: number },
+  notice: DueNotice,
   now: number,
   claimMs: number,
   retryDelay: (attempts: number) => number,

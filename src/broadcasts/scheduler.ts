@@ -10,7 +10,7 @@
 import type { BotRecord } from '../bots/model.js';
 import type { ConversationService } from '../conversations/service.js';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
+import type { BroadcastStorage } from './port.js';
 import type { DeliveryTarget } from '../webhooks/delivery-target.js';
 import { retryDelay } from '../webhooks/dispatcher.js';
 import { MAX_AUDIENCE, walkAudience } from './audience.js';
@@ -51,7 +51,7 @@ export class BroadcastScheduler {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: BroadcastStorage,
     private readonly clock: Clock,
     private readonly conversations: Pick<ConversationService, 'broadcast' | 'live'>,
     private readonly webhook: DeliveryTarget,
@@ -238,7 +238,7 @@ export class BroadcastScheduler {
 }
 
 /** Delivers the `broadcast` events that are due, each claimed first so that one node sends it. */
-async function deliverNotices(store: Store, webhook: DeliveryTarget, clock: Clock, claimMs: number): Promise<void> {
+async function deliverNotices(store: BroadcastStorage, webhook: DeliveryTarget, clock: Clock, claimMs: number): Promise<void> {
   const now = clock.now();
   for (const notice of await store.broadcasts.dueNotices(now, 20)) {
     void deliverNotice(store, webhook, notice, now, claimMs, retryDelay);

@@ -5,7 +5,7 @@ import type { BotRecord } from '../bots/model.js';
 import { assertWritableVariables } from '../conversations/limits.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { BroadcastStorage } from './port.js';
 import { walkAudience } from './audience.js';
 import type { Audience, BroadcastMessage, BroadcastRecord, RecipientCounts, Template } from './model.js';
 import { noticeBody } from './notice.js';
@@ -32,7 +32,7 @@ export interface CreateBody {
 }
 
 export interface BroadcastServiceDeps {
-  store: Store;
+  store: BroadcastStorage;
   clock: Clock;
   /** the live version's behaviour names, lower-cased (null: the bot has no live version) */
   behavioursOf(bot: BotRecord): Promise<Set<string> | null>;

@@ -5,7 +5,6 @@
 // newest 1,000. Pending rows are never deleted: what was acknowledged is delivered. Runs at most once a minute per
 // node; every step is idempotent, so any number of nodes may run it.
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
 import { LIMITS } from './limits.js';
 
 const DAY_MS = 24 * 3_600_000;
@@ -27,6 +26,26 @@ const EVERY_MS = 60_000;
 /** Rows one DELETE takes: the writer is free between batches. */
 const BATCH = 1000;
 
+/** What retention deletes from (store/understanding.ts, outbox.ts, analytics.ts), in batches. */
+export interface RetentionStorage {
+  missedTexts: {
+    pruneBefore(before: number, batch: number): Promise<number>;
+    botsSince(since: number): Promise<string[]>;
+    keepNewest(botId: string, keep: number): Promise<number>;
+  };
+  outbox: {
+    pruneDelivered(before: number, batch: number): Promise<number>;
+    botsDeliveredSince(since: number): Promise<string[]>;
+    pruneDeliveredBeyond(botId: string, keep: number, batch: number): Promise<number>;
+    pruneFailed(before: number, batch: number): Promise<number>;
+  };
+  analytics: {
+    lastEventId(): Promise<number>;
+    conversationsOverEvents(afterId: number, keep: number): Promise<number[]>;
+    keepNewestEvents(conversationId: number, keep: number): Promise<number>;
+  };
+}
+
 export class Retention {
   /** when the last pass started (0: never, so the first pass caps every bot) */
   private ranAt = 0;
@@ -38,7 +57,7 @@ export class Retention {
    */
   private eventsSeen: number | null = null;
 
-  constructor(private readonly deps: { store: Pick<Store, 'missedTexts' | 'outbox' | 'analytics'>; clock: Clock; eventsPerConversation?: number }) {}
+  constructor(private readonly deps: { store: RetentionStorage; clock: Clock; eventsPerConversation?: number }) {}
 
   /** One pass when due; cheap otherwise. */
   async run(): Promise<void> {

@@ -9,8 +9,8 @@ import { definitionOf, Turn } from './turn.js';
 import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnEnd, TurnGenerator, TurnInput } from './types.js';
 import type { Understood } from './nlp/compiled-nlp.js';
 import { understand } from './nlp/understand.js';
-import { askKnowledge, DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from './actions/knowledge/index.js';
-import { minScoreOf } from './actions/knowledge/min-score.js';
+import { askKnowledge } from './actions/knowledge/index.js';
+import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES, minScoreOf } from '../knowledge/defaults.js';
 
 type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
 

@@ -2,7 +2,7 @@
 // table double that adds up reports the way rate_windows does, or fails.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RateWindowTable, WindowReport, WindowTotal } from '../store/rate-windows.js';
+import type { RateWindowTable, WindowReport, WindowTotal } from './rate-window-port.js';
 import { reportStep, WindowCounters } from './rate-limit-store.js';
 import { WindowReporter } from './window-reporter.js';
 

@@ -18,6 +18,7 @@ import type { EventBus } from '../conversations/events.js';
 import type { ShareService } from '../operators/share-service.js';
 import type { ConsoleService } from '../operators/console-service.js';
 import type { AnalyticsService } from '../analytics/service.js';
+import type { ConsoleBots } from '../operators/console-bots.js';
 import type { ConsoleWorkspace } from '../operators/console-workspace.js';
 import type { ConsoleInbox } from '../operators/console-inbox.js';
 import type { Team } from '../operators/team.js';
@@ -27,7 +28,7 @@ import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
-import type { RateWindowTable } from '../store/rate-windows.js';
+import type { RateWindowTable } from './rate-window-port.js';
 import type { KnowledgeService } from '../knowledge/service.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { BroadcastService } from '../broadcasts/service.js';
@@ -60,6 +61,8 @@ export interface Services {
   shares: ShareService;
   operatorSessions: OperatorSessions;
   console: ConsoleService;
+  /** which bots an operator may open in the console (every console page's bot) */
+  consoleBots: ConsoleBots;
   /** per-bot analytics and the flow picture (docs/analytics.md) */
   analytics: AnalyticsService;
   /** assignment, notes, canned responses, operator typing */

@@ -3,7 +3,7 @@
 // that has something to report by then, so a flood of keys costs a statement per round trip and
 // not one per key. A database that does not answer makes reports fail for a second (the caller
 // then decides on its own counts) instead of piling up.
-import type { RateWindowTable, WindowReport, WindowTotal } from '../store/rate-windows.js';
+import type { RateWindowTable, WindowReport, WindowTotal } from './rate-window-port.js';
 
 /** Keys in one statement at most (some 100 bytes each); the rest go in the next. */
 const MAX_KEYS_PER_REPORT = 1000;

@@ -9,8 +9,8 @@
 // delimiters carrying a random marker a document cannot guess, never in the instructions.
 import crypto from 'node:crypto';
 import type { BotRecord } from '../bots/model.js';
-import { jsonObjectOf } from '../engine/actions/ai/answers.js';
-import { MAX_PASSAGES } from '../engine/actions/knowledge/index.js';
+import { jsonObjectOf } from '../shared/model-json.js';
+import { MAX_PASSAGES } from './defaults.js';
 import type { AiAnswer, KnowledgeReply, KnowledgeRequest, KnowledgeStatus } from '../engine/types.js';
 import type { AiProvider, ChatMessage, CompletionOptions } from '../integrations/ai-client.js';
 import { cutToBytes } from '../shared/utf8.js';

@@ -7,10 +7,10 @@
 // the indexing itself. Two nodes embedding the same bot write the same vectors (upserts).
 import type { Clock } from '../shared/clock.js';
 import { EMBED_BATCH, vectorBytes, type EmbeddingAccess } from '../integrations/embeddings-client.js';
-import type { Store } from '../store/index.js';
+import type { KnowledgeStorage } from './port.js';
 
 export interface EmbedderDeps extends Omit<EmbeddingAccess, 'minSimilarity'> {
-  store: Pick<Store, 'vectors' | 'transaction'>;
+  store: Pick<KnowledgeStorage, 'vectors' | 'transaction'>;
   clock: Clock;
 }
 

@@ -2,7 +2,7 @@
 // embeds passages after indexing, the node's vector copies and the hybrid search over them.
 import type { Clock } from '../shared/clock.js';
 import type { EmbeddingAccess } from '../integrations/embeddings-client.js';
-import type { Store } from '../store/index.js';
+import type { KnowledgeStorage } from './port.js';
 import { Embedder } from './embedder.js';
 import { HybridSearch } from './hybrid-search.js';
 import type { KnowledgeEmbeddings } from './service.js';
@@ -11,7 +11,7 @@ import { minSimilarityFor } from '../understanding/builtin-model/provider.js';
 import { searchByWords } from './word-search.js';
 
 export interface KnowledgeEmbeddingDeps extends EmbeddingAccess {
-  store: Store;
+  store: Pick<KnowledgeStorage, 'knowledge' | 'vectors' | 'transaction'>;
   clock: Clock;
   /** the node's vector copies, in bytes (vector-index.ts) */
   cacheBytes?: number;

@@ -3,11 +3,9 @@
 // were kept, migration 026). The console edits an FAQ pair by pair and sends them all back: a
 // bad pair is refused by its number so the person can find it, and nothing is changed.
 import { AppError } from '../shared/errors.js';
+import type { FaqPair } from './model.js';
 
-export interface FaqPair {
-  Question: string;
-  Answer: string;
-}
+export type { FaqPair };
 
 export const FAQ_LIMITS = Object.freeze({
   /** pairs in one FAQ source: an FAQ a person can still read and edit in the console */

@@ -6,7 +6,7 @@
 // The document is not kept anywhere, so it cannot be queued again. SQLite has one process: at its
 // start every source still `indexing` was left by the one before, and is marked failed at once.
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
+import type { KnowledgeStorage } from './port.js';
 
 export const INDEXING_LEASE_MS = 60_000;
 /** how often a held lease is pushed forward: a third of it, so one missed beat loses nothing */
@@ -14,7 +14,7 @@ const RENEW_MS = INDEXING_LEASE_MS / 3;
 export const INTERRUPTED = 'indexing was interrupted because the server stopped; send the source again';
 
 export class IndexingLeases {
-  constructor(private readonly deps: { store: Pick<Store, 'knowledgeLeases'>; clock: Clock; onError?: (error: unknown) => void }) {}
+  constructor(private readonly deps: { store: Pick<KnowledgeStorage, 'knowledgeLeases'>; clock: Clock; onError?: (error: unknown) => void }) {}
 
   /** Holds the lease on this generation of the source until the returned release is called. */
   hold(id: string, generation: number): () => void {

@@ -42,3 +42,45 @@ export interface KnowledgeLimits {
   sources: number;
   bytes: number;
 }
+
+/** A passage as cut from a document, before the database numbers it. */
+export interface NewPassage {
+  heading: string;
+  text: string;
+}
+
+/** Why an add or a replacement was refused: the bot would hold too many sources or bytes. */
+export type LimitHit = 'sources' | 'bytes' | null;
+
+/** What a search ranks (the database's candidates of a question, knowledge/word-search.ts). */
+export interface Candidates {
+  passages: FoundPassage[];
+  /** per term: the bot's passages holding it, counted up to FREQUENCY_CAP */
+  frequencies: Map<string, number>;
+  /** the bot's searchable passages */
+  passageCount: number;
+}
+
+export interface PassageToEmbed {
+  chunkId: number;
+  heading: string;
+  text: string;
+}
+
+export interface StoredVector {
+  chunkId: number;
+  vector: Uint8Array;
+}
+
+/** What changes whenever a bot's vectors of a model do: ids only grow, so count and sum tell additions from removals. */
+export interface VectorStamp {
+  count: number;
+  top: number;
+  sum: number;
+}
+
+/** One question and its answer of an FAQ source, as written (knowledge/faq-pairs.ts checks them). */
+export interface FaqPair {
+  Question: string;
+  Answer: string;
+}

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { BotRecord } from '../bots/model.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { KnowledgeStorage } from './port.js';
 import type { HybridSearch } from './hybrid-search.js';
 import type { Indexer } from './indexer.js';
 import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord } from './model.js';
@@ -48,7 +48,7 @@ export interface SourceView {
 }
 
 export interface KnowledgeDeps {
-  store: Store;
+  store: KnowledgeStorage;
   clock: Clock;
   indexer: Indexer;
   /** the language passages are stemmed in: the bot's live nlp.language (default en) */

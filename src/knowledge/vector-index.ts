@@ -7,7 +7,7 @@
 // whole budget is scanned straight from the database each time (slower, never wrong).
 // The matrices are in SharedArrayBuffers and scanned on worker threads (vector-pool.ts).
 import { vectorFromBytes } from '../integrations/embeddings-client.js';
-import type { StoredVector, VectorStamp } from '../store/knowledge-vectors.js';
+import type { StoredVector, VectorStamp } from './model.js';
 import { VectorPool } from './vector-pool.js';
 import type { Neighbour } from './vector-scan.js';
 

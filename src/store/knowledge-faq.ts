@@ -2,7 +2,7 @@
 // written in the transaction that adds or replaces the source, so the pairs and the source's
 // content never disagree; a source replaced by another kind keeps none.
 import type { Queryable } from './driver.js';
-import type { FaqPair } from '../knowledge/faq-pairs.js';
+import type { FaqPair } from '../knowledge/model.js';
 
 /** Pairs per INSERT: one statement per batch (an FAQ holds at most 1,000). */
 const BATCH = 250;

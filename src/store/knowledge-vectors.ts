@@ -4,25 +4,7 @@
 // knowledge/vector-index.ts cache); the database keeps them so that every node and every restart
 // has them without asking the provider again.
 import type { Queryable } from './driver.js';
-import type { FoundPassage } from '../knowledge/model.js';
-
-export interface PassageToEmbed {
-  chunkId: number;
-  heading: string;
-  text: string;
-}
-
-export interface StoredVector {
-  chunkId: number;
-  vector: Uint8Array;
-}
-
-/** What changes whenever a bot's vectors of a model do: ids only grow, so count and sum tell additions from removals. */
-export interface VectorStamp {
-  count: number;
-  top: number;
-  sum: number;
-}
+import type { FoundPassage, PassageToEmbed, StoredVector, VectorStamp } from '../knowledge/model.js';
 
 const READY_CHUNKS = `FROM knowledge_chunks c JOIN knowledge_sources s ON s.id = c.source_id WHERE c.bot_id = $1 AND s.status = 'ready'`;
 

@@ -6,7 +6,7 @@
 // the user's), bound one parameter each into plainto_tsquery on PostgreSQL.
 import type { Queryable } from './driver.js';
 import { knowledgeFaqRepository } from './knowledge-faq.js';
-import type { FoundPassage, KnowledgeLimits, SourceKind, SourceRecord, SourceStatus, StoredPassage } from '../knowledge/model.js';
+import type { Candidates, FoundPassage, KnowledgeLimits, LimitHit, NewPassage, SourceKind, SourceRecord, SourceStatus, StoredPassage } from '../knowledge/model.js';
 
 interface SourceRow {
   id: string;
@@ -22,14 +22,6 @@ interface SourceRow {
   created_at: number;
   updated_at: number;
 }
-
-export interface NewPassage {
-  heading: string;
-  text: string;
-}
-
-/** Why an add or a replacement was refused: the bot would hold too many sources or bytes. */
-export type LimitHit = 'sources' | 'bytes' | null;
 
 /** PostgreSQL's text search configuration for a bot's nlp.language; `simple` (no stemming) for any other. */
 const PG_CONFIGS: Record<string, string> = { en: 'english', de: 'german', fr: 'french', es: 'spanish', it: 'italian', pt: 'portuguese', nl: 'dutch' };
@@ -64,14 +56,6 @@ const toSource = (r: SourceRow): SourceRecord => ({
 /** An FTS5 string: any text between double quotes is one phrase of the tokenizer's tokens, `""` a quote. */
 const quoted = (term: string): string => `"${term.split('"').join('""')}"`;
 
-/** What a search ranks (candidates below). */
-export interface Candidates {
-  passages: FoundPassage[];
-  /** per term: the bot's passages holding it, counted up to FREQUENCY_CAP */
-  frequencies: Map<string, number>;
-  /** the bot's searchable passages */
-  passageCount: number;
-}
 type Row = { id: number; source_id: string; name: string; url: string | null; heading: string; text: string };
 
 export function knowledgeRepository(db: Queryable) {

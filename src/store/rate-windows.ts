@@ -2,20 +2,7 @@
 // counts. One statement reports any number of keys and returns each key's cluster-wide count.
 import crypto from 'node:crypto';
 import type { Queryable } from './driver.js';
-
-export interface WindowReport {
-  key: string;
-  /** requests this node counted since its last report */
-  delta: number;
-  windowMs: number;
-}
-
-export interface WindowTotal {
-  /** when the window the count belongs to started (the first report's clock) */
-  startedAt: number;
-  /** every node's reports in that window, this one included */
-  count: number;
-}
+import type { RateWindowTable, WindowReport, WindowTotal } from '../http/rate-window-port.js';
 
 // A row whose window has ended starts again with the report (every SET reads the old row).
 const REPORT = `
@@ -30,7 +17,7 @@ RETURNING key, started_at, count`;
 /** Keys are stored hashed: a client address or a credential's digest is nobody's business in a table. */
 const stored = (key: string) => crypto.createHash('sha256').update(key).digest('base64url');
 
-export function rateWindowRepository(db: Queryable) {
+export function rateWindowRepository(db: Queryable): RateWindowTable {
   return {
     /** Adds each report to its key's window (keys must be distinct); the totals, by key. */
     async report(reports: WindowReport[], now: number): Promise<Map<string, WindowTotal>> {
@@ -48,5 +35,3 @@ export function rateWindowRepository(db: Queryable) {
     },
   };
 }
-
-export type RateWindowTable = ReturnType<typeof rateWindowRepository>;

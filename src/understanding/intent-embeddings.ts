@@ -14,7 +14,7 @@ import type { CompiledNlp } from '../engine/nlp/compiled-nlp.js';
 import type { ClassifyAnswer } from '../engine/types.js';
 import { vectorBytes, vectorFromBytes, type EmbeddingAccess, type EmbeddingProvider } from '../integrations/embeddings-client.js';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
+import type { IntentVectorStorage } from './port.js';
 import type { NlpLanguage } from './languages.js';
 import { minSimilarityFor } from './builtin-model/provider.js';
 import { byMeaning, classSimilarities, OUT_OF_SCOPE_LABEL } from './meaning-scores.js';
@@ -22,7 +22,7 @@ import { OUT_OF_SCOPE_EXAMPLES } from './model.js';
 
 export interface IntentEmbeddingDeps extends EmbeddingAccess {
   /** where a version's example vectors are kept, per model */
-  store: { vectors: Pick<Store['vectors'], 'intentVectors' | 'putIntentVectors'> };
+  store: IntentVectorStorage;
   clock: Clock;
 }
 

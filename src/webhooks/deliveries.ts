@@ -1,14 +1,14 @@
 // The deliveries list and the retry of one delivery (api.md section 12).
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { OutboxStorage } from './port.js';
 import type { BotRecord } from '../bots/model.js';
 
 const LIST_LIMIT = 500;
 
 export class Deliveries {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<OutboxStorage, 'outbox'>,
     private readonly clock: Clock,
     private readonly wake: () => void,
   ) {}

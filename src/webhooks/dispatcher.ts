@@ -5,7 +5,7 @@
 // a row is claimed before each attempt, and a claim that outlives a dead node simply expires.
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
+import type { OutboxStorage } from './port.js';
 import type { AttemptResult, DeliveryTarget } from './delivery-target.js';
 import type { DeliveryTargetName, OutboxRow } from './model.js';
 
@@ -37,7 +37,7 @@ export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: OutboxStorage,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
     private readonly options: DispatcherOptions,

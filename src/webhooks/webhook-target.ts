@@ -1,7 +1,7 @@
 // Delivering to the integrator's webhook (api.md section 12): a POST of the stored body, signed
 // with the bot's secret, through the address guard.
 import { performHttpCall } from '../integrations/http-call.js';
-import type { Store } from '../store/index.js';
+import type { WebhookBots } from './port.js';
 import type { AttemptResult, DeliveryTarget } from './delivery-target.js';
 import type { OutboxRow } from './model.js';
 import { webhookUrlOf } from './plan.js';
@@ -12,7 +12,7 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 
 export class WebhookTarget implements DeliveryTarget {
   constructor(
-    private readonly store: Pick<Store, 'bots'>,
+    private readonly store: WebhookBots,
     private readonly clock: Clock,
     private readonly options: { allowPrivateNetwork: boolean },
   ) {}

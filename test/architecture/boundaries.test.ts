@@ -1,6 +1,7 @@
-// The layout's rules (architecture.md "Layout", issue 12), checked on every `npm test`: only
-// src/http imports the web framework, only src/store the SQL drivers, the engine does no I/O, and
-// the folders of src/ do not import each other in a circle. Runtime imports are what a circle is
+// The layout's rules (architecture.md "Layout", issues 12 and 38), checked on every `npm test`: only
+// src/http imports the web framework, only src/store the SQL drivers, the engine does no I/O, the
+// folders of src/ do not import each other in a circle, each domain reaches storage through its own
+// port (never the store's aggregate), and store/ reads only the domains' ports and records. Runtime imports are what a circle is
 // made of (a load order that cannot exist); `import type` is erased by the compiler, and the
 // domain's records are shared with store/ on purpose (store/ persists them).
 import assert from 'node:assert/strict';
@@ -72,15 +73,20 @@ test('only src/store imports the SQL drivers', () => {
   assert.deepEqual(offenders('store', /^(better-sqlite3|pg|pg-[\w-]+)$/), []);
 });
 
+/** The files of other folders the engine may read: constants that import nothing (checked below). */
+const ENGINE_READS = new Set([path.join('knowledge', 'defaults.ts')]);
+
 test('src/engine does no I/O: no node I/O modules, HTTP clients, drivers, or other folders with I/O', () => {
   const io = /^(node:)?(fs|fs\/promises|net|http|https|dns|child_process|dgram|tls|worker_threads)$|^(undici|pg|better-sqlite3|fastify)$/;
   const bad = imports.filter((i) => folderOf(i.file) === 'engine' && !i.typeOnly).filter((i) => {
     if (io.test(i.spec)) return true;
     if (!i.spec.startsWith('.')) return false;
-    const target = folderOf(path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)));
-    return target !== 'engine' && target !== 'shared';
+    const target = path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
+    return folderOf(target) !== 'engine' && folderOf(target) !== 'shared' && !ENGINE_READS.has(target);
   });
   assert.deepEqual(bad.map((i) => `${i.file} imports ${i.spec}`), []);
+  // what the engine reads elsewhere stays free of imports, so it can bring no I/O with it
+  assert.deepEqual(imports.filter((i) => ENGINE_READS.has(i.file)).map((i) => `${i.file} imports ${i.spec}`), []);
 });
 
 test('the folders of src/ import each other in no circle', () => {
@@ -104,4 +110,69 @@ test('no two source files import each other, directly or in a longer circle (typ
     graph.set(i.file, [...(graph.get(i.file) ?? []), target]);
   }
   assert.deepEqual(circlesOf(graph), []);
+});
+
+const targetOf = (i: ImportLine) => path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
+
+/**
+ * Files that still take the whole store (issue 38): each should declare the slice it uses in its
+ * domain's port and leave this list. It only shrinks: a file not listed here that imports the
+ * aggregate fails the test below, and so does a listed file that no longer does.
+ */
+const STILL_TAKE_THE_STORE = [
+  'main.ts', // opens and migrates the store it hands to wiring.ts
+  'analytics/service.ts',
+  'channels/messaging/connections.ts',
+  'channels/messaging/inbound.ts',
+  'channels/messaging/outbound.ts',
+  'channels/web/visitors.ts',
+  'channels/web/web-channel.ts',
+  'designer/preview.ts',
+  'operators/console-inbox.ts',
+  'operators/console-service.ts',
+  'operators/console-workspace.ts',
+  'operators/message-index.ts',
+  'operators/presence.ts',
+  'operators/sessions.ts',
+  'operators/share-access.ts',
+  'operators/share-service.ts',
+  'operators/team.ts',
+  'operators/web-visitors.ts',
+].map((f) => path.join(...f.split('/')));
+
+/** The composition root: the one place that hands each service its slice of the store. */
+const seesTheStore = (file: string) => folderOf(file) === 'store' || folderOf(file) === 'wiring' || file === 'wiring.ts';
+
+test('the store aggregate (store/index.ts) is imported only by store/ and the wiring, type imports included', () => {
+  const importers = imports.filter((i) => i.spec.startsWith('.') && targetOf(i) === path.join('store', 'index.ts') && !seesTheStore(i.file)).map((i) => i.file);
+  assert.deepEqual([...new Set(importers)].sort(), [...STILL_TAKE_THE_STORE].sort());
+});
+
+/**
+ * What store/ still reads of other folders besides their ports and records (issue 38): helpers it
+ * runs (sealing secrets, hashing keys, a conversation's first state, the roles' names) and what old
+ * migrations re-cut. Only shrinks, like the list above.
+ */
+const STORE_STILL_READS = [
+  'auth/keys.ts',
+  'auth/secret-box.ts',
+  'auth/secret-key.ts',
+  'auth/tokens.ts',
+  'conversations/broadcast-message.ts',
+  'engine/state.ts',
+  'engine/types.ts',
+  'knowledge/faq-pairs.ts',
+  'knowledge/passages.ts',
+  'operators/roles.ts',
+].map((f) => path.join(...f.split('/')));
+
+/** A domain's port (port.ts, or <name>-port.ts beside the code that uses it) or its records (model.ts). */
+const isPortOrRecords = (file: string) => /(^|[-/])port\.ts$|(^|\/)model\.ts$/.test(file.split(path.sep).join('/'));
+
+test('store/ imports from the domains only their ports and records (shared/ aside), type imports included', () => {
+  const read = imports
+    .filter((i) => folderOf(i.file) === 'store' && i.spec.startsWith('.'))
+    .map(targetOf)
+    .filter((target) => folderOf(target) !== 'store' && folderOf(target) !== 'shared' && !isPortOrRecords(target));
+  assert.deepEqual([...new Set(read)].sort(), [...STORE_STILL_READS].sort());
 });

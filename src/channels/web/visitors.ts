@@ -7,7 +7,7 @@ import type { ConversationRecord } from '../../conversations/model.js';
 import type { BotRecord } from '../../bots/model.js';
 import type { Store } from '../../store/index.js';
 import type { WebVisitorContext } from './model.js';
-import { durationsOf } from '../../analytics/figures.js';
+import { durationsOf } from '../../shared/durations.js';
 
 /** Expected reply: the bot's newest waits of the last week that an operator answered… */
 export const EXPECTED_REPLY_WAITS = 20;

@@ -5,7 +5,8 @@
 // entity_<name>, and is what intent triggers are checked against.
 import type { AiRequest, ClassifyAnswer, EngineRequest, RequestAnswer } from '../types.js';
 import type { RunContext } from '../run-context.js';
-import { jsonObjectOf, toAiAnswer } from '../actions/ai/answers.js';
+import { toAiAnswer } from '../actions/ai/answers.js';
+import { jsonObjectOf } from '../../shared/model-json.js';
 import type { CompiledNlp, Understood } from './compiled-nlp.js';
 import { findEntities } from './entities.js';
 

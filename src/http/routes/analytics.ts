@@ -81,24 +81,24 @@ export function analyticsRoutes(app: App, s: Services): void {
   const tags = ['operator console'];
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
   app.get('/console/api/bots', { ...signedIn, schema: { hide: true, tags, summary: "The account's bots", response: { 200: BotPicker } } }, async (request) => ({
-    Result: await s.analytics.botsOf(ctxOf(request)),
+    Result: await s.consoleBots.of(ctxOf(request)),
   }));
   app.get(
     '/console/api/bots/:botId/analytics',
     { ...signedIn, schema: { hide: true, tags, summary: "A bot's analytics", params: BotParams, querystring: PeriodQuery, response: { 200: BotAnalytics } } },
-    async (request) => s.analytics.of(await s.analytics.consoleBot(ctxOf(request), request.params.botId), request.query),
+    async (request) => s.analytics.of(await s.consoleBots.open(ctxOf(request), request.params.botId), request.query),
   );
   app.get('/console/api/bots/:botId/flow', { ...signedIn, schema: { hide: true, tags, summary: "A bot's flow", params: BotParams, response: { 200: BotFlow } } }, async (request) =>
-    s.analytics.flow(await s.analytics.consoleBot(ctxOf(request), request.params.botId)),
+    s.analytics.flow(await s.consoleBots.open(ctxOf(request), request.params.botId)),
   );
 
   app.get('/console/api/bots/:botId/analytics.csv', { ...signedIn, schema: { hide: true, tags, params: BotParams, querystring: PeriodQuery } }, async (request, reply) =>
-    figures(await s.analytics.consoleBot(ctxOf(request), request.params.botId), request.query, reply),
+    figures(await s.consoleBots.open(ctxOf(request), request.params.botId), request.query, reply),
   );
   // Transcripts are conversations: an operator whose role opens them (agent, admin), as the inbox.
   const conversations = operatorSignIn(app, s, 'conversations');
   app.get('/console/api/bots/:botId/transcripts.csv', { ...conversations, schema: { hide: true, tags, params: BotParams, querystring: PeriodQuery } }, async (request, reply) =>
-    transcripts(await s.analytics.consoleBot(ctxOf(request), request.params.botId), request.query, reply),
+    transcripts(await s.consoleBots.open(ctxOf(request), request.params.botId), request.query, reply),
   );
 
   bundledPageRoutes(app, { url: '/console/analytics', folder: 'analytics', css: 'analytics.css', bundle: analyticsBundle });

@@ -30,7 +30,7 @@ function broadcastChannels(listing: Array<{ Channel: string; Enabled: boolean; W
 export function broadcastConsoleRoutes(app: App, s: Services): void {
   const signedIn = operatorSignIn(app, s, 'design');
   const schema = { hide: true, tags: ['operator console'] };
-  const bot = (request: FastifyRequest) => s.analytics.consoleBot(request.operatorContext!, (request.params as { botId: string }).botId);
+  const bot = (request: FastifyRequest) => s.consoleBots.open(request.operatorContext!, (request.params as { botId: string }).botId);
 
   app.get('/console/api/bots/:botId/broadcasts', { ...signedIn, schema: { ...schema, params: BotParams, response: { 200: BroadcastList } } }, async (request) => s.broadcasts.list(await bot(request)));
   app.post('/console/api/bots/:botId/broadcasts', { ...signedIn, schema: { ...schema, params: BotParams, body: CreateBroadcastBody, response: { 201: BroadcastView } } }, async (request, reply) =>

@@ -30,7 +30,7 @@ export function consoleBotRoutes(app: App, s: Services): void {
   const design = operatorSignIn(app, s, 'design');
   const tags = ['operator console'];
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
-  const botOf = (request: FastifyRequest) => s.analytics.consoleBot(ctxOf(request), (request.params as { botId: string }).botId);
+  const botOf = (request: FastifyRequest) => s.consoleBots.open(ctxOf(request), (request.params as { botId: string }).botId);
 
   app.get('/console/api/bot-templates', { ...design, schema: { hide: true, tags, summary: 'What a new bot may start from', response: { 200: Type.Object({ Result: Type.Array(Template) }) } } }, async () => ({
     Result: templateList(),

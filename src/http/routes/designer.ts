@@ -156,7 +156,7 @@ export function designerRoutes(app: App, s: Services): void {
       handler: async (request, reply) => {
         const { operator } = request.operatorContext!;
         // A bot of another account answers as a missing one.
-        const bot = await s.analytics.consoleBot(request.operatorContext!, paramsOf(request).botId);
+        const bot = await s.consoleBots.open(request.operatorContext!, paramsOf(request).botId);
         return route.handle({ bot, by: { kind: 'operator', operatorId: operator.id, email: operator.email, name: operator.name } }, request, reply);
       },
     });

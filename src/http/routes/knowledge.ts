@@ -17,7 +17,7 @@ import { KNOWLEDGE_LIMITS, roundScore, type SourceBody } from '../../knowledge/s
 import type { ErrorCode } from '../../shared/errors.js';
 import { AppError } from '../../shared/errors.js';
 import { acceptUploads, type UploadFields } from '../uploads.js';
-import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from '../../engine/actions/knowledge/index.js';
+import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from '../../knowledge/defaults.js';
 import { authed, KNOWLEDGE_BODY_LIMIT, type App } from '../app.js';
 import { AskBody, KnowledgeAnswer, SearchBody, SearchResults, Source, SourceBodies, Sources, SourceWithPassages } from '../knowledge-schemas.js';
 import type { Services } from '../services.js';
@@ -138,7 +138,7 @@ export function knowledgeRoutes(app: App, s: Services): void {
       ...bodyLimit,
       schema: { ...schema, ...consoleTwinSchema('knowledge (console session)', route.method as string, route.errors, route.params) },
       // a bot of another account answers as a missing one (404 BOT_NOT_FOUND)
-      handler: async (request, reply) => route.handle(await s.analytics.consoleBot(request.operatorContext!, paramsOf(request).botId), request, reply),
+      handler: async (request, reply) => route.handle(await s.consoleBots.open(request.operatorContext!, paramsOf(request).botId), request, reply),
     });
   };
 

@@ -2,6 +2,7 @@
 // classify and extract ask for JSON and accept only JSON of the promised shape: anything else is
 // an ERROR, never a crash and never a made-up label. Pure: the call itself is the caller's.
 import type { AiAnswer, AiStatus, RequestAnswer } from '../../types.js';
+import { jsonObjectOf } from '../../../shared/model-json.js';
 
 export const OTHER_LABEL = 'other';
 
@@ -31,17 +32,6 @@ export function toAiAnswer(answer: RequestAnswer | undefined): AiAnswer {
   const text = 'text' in answer && typeof answer.text === 'string' ? answer.text : '';
   const tokens = 'tokens' in answer && typeof answer.tokens === 'number' && Number.isFinite(answer.tokens) ? Math.max(0, answer.tokens) : 0;
   return { status, text: status === 'OK' ? text : '', tokens };
-}
-
-/** The JSON object a model answered, tolerating a Markdown code fence around it; null otherwise. */
-export function jsonObjectOf(text: string): Record<string, unknown> | null {
-  const fenced = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?\s*```\s*$/i.exec(text);
-  try {
-    const value: unknown = JSON.parse((fenced ? fenced[1] : text).trim());
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The label of a classify answer, spelled as the bot file spells it; null when it is none of them. */

@@ -3,7 +3,7 @@
 // outside any transaction, and a retried turn never repeats it. `kb_status` and `kb_sources` say
 // how it went; the answer goes to `variable` and, with `say`, is said with its sources after it.
 // On anything but ANSWERED `onNoAnswer` runs and the list goes on. An answer needs the best
-// passage's score to reach the step's `minScore`, else the bot's `knowledge.minScore` (min-score.ts).
+// passage's score to reach the step's `minScore`, else the bot's `knowledge.minScore` (knowledge/defaults.ts).
 import { Type } from 'typebox';
 import { defineAction } from '../../action-definition.js';
 import { PartType } from '../../parts.js';
@@ -11,13 +11,7 @@ import type { RunContext } from '../../run-context.js';
 import type { EngineRequest, KnowledgeReply, KnowledgeStatus, RequestAnswer } from '../../types.js';
 import { numberField } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS } from '../schema-parts.js';
-import { minScoreOf } from './min-score.js';
-
-export { DEFAULT_MIN_SCORE } from './min-score.js';
-export const DEFAULT_MAX_PASSAGES = 4;
-export const MAX_PASSAGES = 10;
-export const DEFAULT_KNOWLEDGE_TIMEOUT_MS = 15_000;
-export const MAX_KNOWLEDGE_TIMEOUT_MS = 60_000;
+import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES, MAX_KNOWLEDGE_TIMEOUT_MS, MAX_PASSAGES, minScoreOf } from '../../../knowledge/defaults.js';
 const DEFAULT_VARIABLE = 'kb_answer';
 
 export interface KnowledgeAsk {

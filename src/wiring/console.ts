@@ -1,0 +1,33 @@
+// The operators' side: console sessions, the console's views and intents, its workspace and inbox,
+// the team, what web visitors tell operators, share links' pages, which bots an operator may open.
+import type { ControlService } from '../conversations/control-service.js';
+import type { EventBus } from '../conversations/events.js';
+import type { ConversationService } from '../conversations/service.js';
+import { ConsoleBots } from '../operators/console-bots.js';
+import { ConsoleInbox } from '../operators/console-inbox.js';
+import { ConsoleService } from '../operators/console-service.js';
+import { ConsoleWorkspace } from '../operators/console-workspace.js';
+import { OperatorSessions } from '../operators/sessions.js';
+import { ShareAccess } from '../operators/share-access.js';
+import type { ShareService } from '../operators/share-service.js';
+import { Team } from '../operators/team.js';
+import { WebVisitorPanel } from '../operators/web-visitors.js';
+import type { WiringBase } from './base.js';
+
+export function consoleParts(
+  { store, clock }: WiringBase,
+  deps: { events: EventBus; control: ControlService; conversations: ConversationService; shares: ShareService },
+) {
+  const { events, control, conversations, shares } = deps;
+  const consoleService = new ConsoleService({ store, control, conversations, events, clock });
+  return {
+    operatorSessions: new OperatorSessions(store, clock),
+    console: consoleService,
+    consoleBots: new ConsoleBots(store),
+    workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
+    inbox: new ConsoleInbox({ store, console: consoleService, control, clock }),
+    team: new Team({ store, clock }),
+    webVisitors: new WebVisitorPanel({ store, console: consoleService, clock }),
+    shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
+  };
+}
