@@ -49,6 +49,8 @@ import { AnalyticsService } from './analytics/service.js';
 import { ConsoleWorkspace } from './operators/console-workspace.js';
 import { ConsoleInbox } from './operators/console-inbox.js';
 import { Team } from './operators/team.js';
+import { InvitationMail } from './operators/invitation-mail.js';
+import { smtpMailer } from './shared/mail.js';
 import { WebVisitorPanel } from './operators/web-visitors.js';
 import { OperatorSessions } from './operators/sessions.js';
 import { ShareAccess } from './operators/share-access.js';
@@ -208,7 +210,7 @@ export async function createServices(config: Config, store: Store, options: Star
     preview,
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
     inbox: new ConsoleInbox({ store, console: consoleService, control, clock }),
-    team: new Team({ store, clock }),
+    team: new Team({ store, clock, mail: invitationMail(config, options), linkOf: (token) => `${config.publicUrl.replace(/\/+$/, '')}/console/team#invite=${token}` }),
     webVisitors: new WebVisitorPanel({ store, console: consoleService, clock }),
     shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
     events,
@@ -239,4 +241,9 @@ function stopsBoth(embedder: { stop(): Promise<void> }, builtin: BuiltinModel | 
       builtin?.stop();
     },
   };
+}
+
+/** Invitation links by e-mail when COLLOQUY_SMTP_URL is set; read at each send (config.ts `mail`). */
+function invitationMail(config: Config, options: StartOptions): InvitationMail {
+  return new InvitationMail({ mailer: smtpMailer(() => config.mail), settings: () => config.mail, log: (line) => options.log?.(line) });
 }
