@@ -156,7 +156,7 @@ function aiOf(env: NodeJS.ProcessEnv): Config['ai'] {
 }
 
 /** "Name <address>" or "address": one line, one address. */
-const MAIL_FROM = /^(?:[^<>\r\n"]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
 
 function mailOf(env: NodeJS.ProcessEnv): MailConfig | null {
   const raw = (env.COLLOQUY_SMTP_URL ?? '').trim();

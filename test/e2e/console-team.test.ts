@@ -29,6 +29,7 @@ test('malformed SMTP settings stop the server with a message that names the vari
   }
   assert.equal(loadConfig({}).mail, null, 'not set: no e-mail');
   assert.deepEqual(loadConfig({ COLLOQUY_SMTP_URL: 'smtps://mail.example.org:2465', COLLOQUY_MAIL_FROM: 'a@example.org' }).mail, { url: 'smtps://mail.example.org:2465', from: 'a@example.org', timeoutMs: 10_000 });
+  assert.equal(loadConfig({ COLLOQUY_SMTP_URL: 'smtp://mail.example.org', COLLOQUY_MAIL_FROM: '"Bike Shop, support" <help@example.org>' }).mail?.from, '"Bike Shop, support" <help@example.org>');
 });
 
 for (const kind of databaseKinds()) {
