@@ -47,6 +47,18 @@ export interface Config {
   indexingQueue?: number;
   /** COLLOQUY_CHECK_RESPONSES=1 (tests): every JSON answer is validated against its documented schema */
   checkResponses?: boolean;
+  /** COLLOQUY_SMTP_URL (+ COLLOQUY_MAIL_FROM, _SMTP_TIMEOUT_SECONDS): invitation links are e-mailed (shared/mail.ts); null: they are not */
+  mail?: MailConfig | null;
+}
+
+/** Where e-mail goes out (docs/operations.md "E-mail"). The password is in `url` only: never log it. */
+export interface MailConfig {
+  /** smtp://[user:pass@]host[:port] (STARTTLS when offered) or smtps:// (TLS from the start) */
+  url: string;
+  /** the From header, "Name <address>" or an address */
+  from: string;
+  /** the most one message may take, connecting included, before it counts as not sent */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -143,6 +155,28 @@ function aiOf(env: NodeJS.ProcessEnv): Config['ai'] {
   return { baseUrl, apiKey: env.COLLOQUY_AI_API_KEY ?? '', model, embeddingModel };
 }
 
+/** "Name <address>" or "address": one line, one address. */
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
+
+function mailOf(env: NodeJS.ProcessEnv): MailConfig | null {
+  const raw = (env.COLLOQUY_SMTP_URL ?? '').trim();
+  if (raw === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  // The message never repeats the value: it may hold the SMTP password.
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '' || url.pathname.replace(/\/+$/, '') !== '' || url.search !== '') {
+    throw new ConfigError('COLLOQUY_SMTP_URL must be smtp://[user:password@]host[:port] or smtps://… (user and password URL-encoded)');
+  }
+  if (url.password !== '' && url.username === '') throw new ConfigError('COLLOQUY_SMTP_URL has a password but no user');
+  const from = (env.COLLOQUY_MAIL_FROM ?? '').trim();
+  if (!MAIL_FROM.test(from)) throw new ConfigError(`COLLOQUY_MAIL_FROM must be "Name <address>" or an address when COLLOQUY_SMTP_URL is set, got "${from}"`);
+  return { url: raw, from, timeoutMs: Math.round(seconds(env, 'COLLOQUY_SMTP_TIMEOUT_SECONDS', 10, 0.1, 120) * 1000) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -185,5 +219,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     indexingQueue: integer(env, 'COLLOQUY_INDEXING_QUEUE', 8, 0, 1000),
     checkResponses: env.COLLOQUY_CHECK_RESPONSES === '1',
+    mail: mailOf(env),
   };
 }

@@ -1,10 +1,12 @@
 // Teammates, managed by an account's admins in the console (issue 37 item 5): invite (a one-time
 // link the admin sends; the invited person chooses their password there), change roles, remove.
 // An account always keeps an admin: the last one can be neither demoted nor removed, and nobody
-// removes themselves. A link's token is shown once; only its SHA-256 is stored.
+// removes themselves. A link's token is shown once; only its SHA-256 is stored. With SMTP
+// configured the link is also e-mailed (invitation-mail.ts), once, after the invitation is stored.
 import crypto from 'node:crypto';
 import { hashPassword } from '../auth/passwords.js';
 import type { Clock } from '../shared/clock.js';
+import type { InvitationMail } from './invitation-mail.js';
 import { AppError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import type { OperatorRecord } from './model.js';
@@ -26,36 +28,53 @@ export interface TeammateView {
   Invited: boolean;
 }
 
+/** An invitation as the admin sees it: the link to send, and whether it was e-mailed already. */
+export interface InvitationView {
+  teammate: TeammateView;
+  link: string;
+  emailed: boolean;
+}
+
 const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
 export class Team {
-  constructor(private readonly deps: { store: Store; clock: Clock }) {}
+  /** `linkOf`: the page a token opens (the public URL is known only once the server listens). */
+  constructor(private readonly deps: { store: Store; clock: Clock; mail: InvitationMail; linkOf: (token: string) => string }) {}
 
   async list(ctx: OperatorContext): Promise<TeammateView[]> {
     return (await this.deps.store.operators.ofAccount(ctx.account.id)).map((o) => view(o, o.passwordHash === NO_PASSWORD));
   }
 
   /** A new operator with no password, and the token of their link (shown to the admin once). */
-  async invite(ctx: OperatorContext, input: { email: string; name?: string; role: OperatorRole }): Promise<{ teammate: TeammateView; token: string }> {
+  async invite(ctx: OperatorContext, input: { email: string; name?: string; role: OperatorRole }): Promise<InvitationView> {
     const email = input.email.trim().toLowerCase();
     const operator: OperatorRecord = {
       id: crypto.randomUUID(), accountId: ctx.account.id, email, name: input.name?.trim() || email, passwordHash: NO_PASSWORD, role: input.role, createdAt: this.deps.clock.now(),
     };
     const token = crypto.randomBytes(32).toString('base64url');
+    const expiresAt = this.deps.clock.now() + INVITE_DAYS * DAY_MS;
     await this.deps.store.transaction(async (tx) => {
       if (!(await tx.operators.insert(operator))) throw new AppError('CONFLICT', 'This account already has an operator with this e-mail.');
-      await tx.operators.setInvite(operator.id, tokenHash(token), this.deps.clock.now() + INVITE_DAYS * DAY_MS);
+      await tx.operators.setInvite(operator.id, tokenHash(token), expiresAt);
     });
-    return { teammate: view(operator, true), token };
+    return this.sent(ctx, operator, token, expiresAt);
   }
 
   /** A new link for someone who has not signed up yet (the old link stops working). */
-  async reinvite(ctx: OperatorContext, operatorId: string): Promise<{ teammate: TeammateView; token: string }> {
+  async reinvite(ctx: OperatorContext, operatorId: string): Promise<InvitationView> {
     const operator = await this.teammate(ctx, operatorId);
     if (operator.passwordHash !== NO_PASSWORD) throw new AppError('CONFLICT', 'This teammate has signed up already.');
     const token = crypto.randomBytes(32).toString('base64url');
-    await this.deps.store.operators.setInvite(operator.id, tokenHash(token), this.deps.clock.now() + INVITE_DAYS * DAY_MS);
-    return { teammate: view(operator, true), token };
+    const expiresAt = this.deps.clock.now() + INVITE_DAYS * DAY_MS;
+    await this.deps.store.operators.setInvite(operator.id, tokenHash(token), expiresAt);
+    return this.sent(ctx, operator, token, expiresAt);
+  }
+
+  /** E-mails a stored invitation's link (once: a failed send is reported, not retried). */
+  private async sent(ctx: OperatorContext, invited: OperatorRecord, token: string, expiresAt: number): Promise<InvitationView> {
+    const link = this.deps.linkOf(token);
+    const emailed = await this.deps.mail.send({ ctx, invited, link, expiresAt });
+    return { teammate: view(invited, true), link, emailed };
   }
 
   async setRole(ctx: OperatorContext, operatorId: string, role: OperatorRole): Promise<TeammateView> {

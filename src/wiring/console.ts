@@ -11,11 +11,14 @@ import { OperatorSessions } from '../operators/sessions.js';
 import { ShareAccess } from '../operators/share-access.js';
 import type { ShareService } from '../operators/share-service.js';
 import { Team } from '../operators/team.js';
+import { InvitationMail } from '../operators/invitation-mail.js';
+import { smtpMailer } from '../shared/mail.js';
+import type { Config } from '../config.js';
 import { WebVisitorPanel } from '../operators/web-visitors.js';
-import type { WiringBase } from './base.js';
+import type { StartOptions, WiringBase } from './base.js';
 
 export function consoleParts(
-  { store, clock }: WiringBase,
+  { store, clock, config, options }: WiringBase,
   deps: { events: EventBus; control: ControlService; conversations: ConversationService; shares: ShareService },
 ) {
   const { events, control, conversations, shares } = deps;
@@ -26,8 +29,13 @@ export function consoleParts(
     consoleBots: new ConsoleBots(store),
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
     inbox: new ConsoleInbox({ store, console: consoleService, control, clock }),
-    team: new Team({ store, clock }),
+    team: new Team({ store, clock, mail: invitationMail(config, options), linkOf: (token) => `${config.publicUrl.replace(/\/+$/, '')}/console/team#invite=${token}` }),
     webVisitors: new WebVisitorPanel({ store, console: consoleService, clock }),
     shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
   };
+}
+
+/** Invitation links by e-mail when COLLOQUY_SMTP_URL is set; read at each send (config.ts `mail`). */
+function invitationMail(config: Config, options: StartOptions): InvitationMail {
+  return new InvitationMail({ mailer: smtpMailer(() => config.mail), settings: () => config.mail, log: (line) => options.log?.(line) });
 }

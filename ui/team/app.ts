@@ -1,11 +1,12 @@
 // The Team page (/console/team, issue 37 item 5): every signed-in operator sees the account's
-// teammates; an admin invites one (by e-mail and role: the answer is a one-time link to send),
-// changes roles, sends a new link, removes. Opened through an invitation link
+// teammates; an admin invites one (by e-mail and role: the answer is a one-time link, e-mailed
+// when the server has SMTP, else for the admin to send), changes roles, sends a new link, removes. Opened through an invitation link
 // (/console/team#invite=<token>) it asks the new teammate for their password instead.
 import { ApiError, apiClient, isSignedOut } from '../shared/api-client';
 import { drawConsoleNav } from '../shared/console-nav';
 
 interface Teammate { OperatorId: string; Email: string; Name: string; Role: 'agent' | 'designer' | 'admin'; Invited: boolean }
+interface Invitation { Teammate: Teammate; InviteUrl: string; Emailed: boolean }
 interface Me { OperatorId: string; Name: string; Role: Teammate['Role'] }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -35,7 +36,10 @@ function row(t: Teammate, admin: boolean): HTMLTableRowElement {
     const select = el('select', { id: `role-${t.OperatorId}` });
     select.setAttribute('aria-label', `Role of ${t.Name}`);
     for (const r of Object.keys(ROLE_WORDS) as Teammate['Role'][]) select.append(el('option', { value: r, selected: r === t.Role }, ROLE_WORDS[r]));
-    select.addEventListener('change', () => void act(() => call('PATCH', `/team/${t.OperatorId}`, { Role: select.value }), `${t.Name} is now ${ROLE_WORDS[select.value as Teammate['Role']].toLowerCase()}.`));
+    select.addEventListener('change', () => void act(async () => {
+      await call('PATCH', `/team/${t.OperatorId}`, { Role: select.value });
+      return `${t.Name} is now ${ROLE_WORDS[select.value as Teammate['Role']].toLowerCase()}.`;
+    }));
     role.append(select);
   } else role.append(ROLE_WORDS[t.Role] + (t.OperatorId === me?.OperatorId ? ' (you)' : ''));
   const actions = el('div', { className: 'actions' });
@@ -43,33 +47,43 @@ function row(t: Teammate, admin: boolean): HTMLTableRowElement {
     if (t.Invited) {
       const again = el('button', { type: 'button', className: 'quiet' }, 'New link');
       again.setAttribute("aria-label", `New link for ${t.Name}`);
-      again.addEventListener('click', () => void act(async () => showLink((await call<{ InviteUrl: string }>('POST', `/team/${t.OperatorId}/invite`)).InviteUrl), `A new link for ${t.Name}: the old one no longer works.`));
+      again.addEventListener('click', () => void act(async () => {
+        const answer = await call<Invitation>('POST', `/team/${t.OperatorId}/invite`);
+        showLink(answer);
+        return `A new link for ${t.Name}${answer.Emailed ? `, e-mailed to ${t.Email}` : ''}: the old one no longer works.`;
+      }));
       actions.append(again);
     }
     const remove = el('button', { type: 'button', className: 'danger' }, 'Remove');
     remove.setAttribute('aria-label', `Remove ${t.Name}`);
     remove.addEventListener('click', () => {
       if (!confirm(`Remove ${t.Name} (${t.Email}) from the team? They can no longer sign in.`)) return;
-      void act(() => call('DELETE', `/team/${t.OperatorId}`), `${t.Name} was removed.`);
+      void act(async () => {
+        await call('DELETE', `/team/${t.OperatorId}`);
+        return `${t.Name} was removed.`;
+      });
     });
     actions.append(remove);
   }
   return el('tr', {}, name, el('td', {}, t.Email), role, el('td', {}, actions));
 }
 
-async function act(work: () => Promise<unknown>, done: string): Promise<void> {
+/** Runs an admin's action; what it resolves to is said in the status line. */
+async function act(work: () => Promise<string>): Promise<void> {
   try {
-    await work();
-    status(done);
+    status(await work());
   } catch (e) {
     status((e as Error).message, true);
   }
   await load();
 }
 
-function showLink(url: string): void {
+/** The link beside the form, and whether the server e-mailed it or the admin must send it. */
+function showLink({ InviteUrl, Emailed, Teammate: t }: Invitation): void {
   $('invite-link').hidden = false;
-  $<HTMLInputElement>('invite-url').value = url;
+  $('invite-mailed').textContent = Emailed ? `E-mail sent to ${t.Email} with this link.` : 'Send this link yourself: no e-mail went out.';
+  $('invite-mailed').classList.toggle('sent', Emailed);
+  $<HTMLInputElement>('invite-url').value = InviteUrl;
   $<HTMLInputElement>('invite-url').select();
 }
 
@@ -119,9 +133,9 @@ async function start(): Promise<void> {
     void (async () => {
       try {
         const name = $<HTMLInputElement>('invite-name').value.trim();
-        const answer = await call<{ InviteUrl: string; Teammate: Teammate }>('POST', '/team', { Email: $<HTMLInputElement>('invite-email').value.trim(), ...(name ? { Name: name } : {}), Role: $<HTMLSelectElement>('invite-role').value });
-        showLink(answer.InviteUrl);
-        status(`${answer.Teammate.Name} is invited: send them the link below.`);
+        const answer = await call<Invitation>('POST', '/team', { Email: $<HTMLInputElement>('invite-email').value.trim(), ...(name ? { Name: name } : {}), Role: $<HTMLSelectElement>('invite-role').value });
+        showLink(answer);
+        status(answer.Emailed ? `${answer.Teammate.Name} is invited: e-mail sent to ${answer.Teammate.Email}.` : `${answer.Teammate.Name} is invited: send them the link below.`);
         $<HTMLFormElement>('invite-form').reset();
         await load();
       } catch (e) {

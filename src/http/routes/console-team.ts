@@ -1,11 +1,11 @@
 // Teammates in the console (issue 37 item 5, operators/team.ts): any signed-in operator sees the
-// team; admins invite (the answer holds the one-time link to send), change roles and remove. The
-// link opens /console/team#invite=<token>: a fragment, so the token is in no server's request log.
+// team; admins invite (the answer holds the one-time link, and whether it was e-mailed), change
+// roles and remove. The link opens /console/team#invite=<token>: a fragment, so the token is in no server's request log.
 // Joining through it is public, throttled like a sign-in.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { OPERATOR_ROLES } from '../../operators/roles.js';
-import { INVITE_DAYS, type Team, type TeammateView } from '../../operators/team.js';
+import { INVITE_DAYS, type InvitationView, type Team } from '../../operators/team.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { operatorSignIn } from './console-session.js';
@@ -15,13 +15,19 @@ import { teamBundle } from '../../operators/team-page.js';
 const Role = Type.Union([Type.Literal('agent'), Type.Literal('designer'), Type.Literal('admin')], { description: OPERATOR_ROLES.join(', ') });
 const OperatorParams = Type.Object({ operatorId: Type.String({ minLength: 1, maxLength: 64 }) });
 const InviteBody = Type.Object(
-  { Email: Type.String({ format: 'email', maxLength: 254 }), Name: Type.Optional(Type.String({ maxLength: 100 })), Role: Role },
+  // No line breaks in a name: it goes into the invitation e-mail's text and subject.
+  { Email: Type.String({ format: 'email', maxLength: 254 }), Name: Type.Optional(Type.String({ maxLength: 100, pattern: '^[^\\r\\n]*$' })), Role: Role },
   { additionalProperties: false },
 );
 const RoleBody = Type.Object({ Role: Role }, { additionalProperties: false });
 const JoinBody = Type.Object({ Token: Type.String({ minLength: 20, maxLength: 100 }), Password: Type.String({ minLength: 8, maxLength: 200 }) }, { additionalProperties: false });
 const Teammate = Type.Object({ OperatorId: Type.String(), Email: Type.String(), Name: Type.String(), Role: Role, Invited: Type.Boolean() });
-const Invited = Type.Object({ Teammate, InviteUrl: Type.String(), ExpiresInDays: Type.Integer() });
+const Invited = Type.Object({
+  Teammate,
+  InviteUrl: Type.String({ description: 'the one-time link, for the admin to send when it was not e-mailed' }),
+  ExpiresInDays: Type.Integer(),
+  Emailed: Type.Boolean({ description: 'true: the SMTP server accepted the e-mail with the link; false: no SMTP is configured, or the send failed or timed out (logged)' }),
+});
 
 export function consoleTeamRoutes(app: App, s: Services & { team: Team }): void {
   const anyone = operatorSignIn(app, s, 'any');
@@ -29,8 +35,7 @@ export function consoleTeamRoutes(app: App, s: Services & { team: Team }): void 
   const tags = ['operator console'];
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
   const idOf = (request: FastifyRequest) => (request.params as { operatorId: string }).operatorId;
-  const link = (token: string) => `${s.config.publicUrl.replace(/\/+$/, '')}/console/team#invite=${token}`;
-  const invited = ({ teammate, token }: { teammate: TeammateView; token: string }) => ({ Teammate: teammate, InviteUrl: link(token), ExpiresInDays: INVITE_DAYS });
+  const invited = ({ teammate, link, emailed }: InvitationView) => ({ Teammate: teammate, InviteUrl: link, ExpiresInDays: INVITE_DAYS, Emailed: emailed });
 
   bundledPageRoutes(app, { url: '/console/team', folder: 'team', css: 'team.css', bundle: teamBundle });
   app.get('/console/api/team', { ...anyone, schema: { hide: true, tags, summary: "The account's operators", response: { 200: Type.Object({ Teammates: Type.Array(Teammate) }) } } }, async (request) => ({
