@@ -120,7 +120,7 @@ export function ObjectFields({ schema, value, path, onChange, legend, skip = [] 
         onChange(copy);
       }} />
   ));
-  return legend ? <fieldset className="nested"><legend>{legend}</legend>{body}</fieldset> : <>{body}</>;
+  return legend ? <fieldset className="nested"><legend>{legend}</legend>{body}</fieldset> : body;
 }
 
 /** A list of objects (carousel cards): each a sub-form, with add and remove. */

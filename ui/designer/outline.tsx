@@ -83,6 +83,7 @@ function NewBehaviour({ count, onAdd }: { count: number; onAdd: (name: string) =
       close();
     }}>
       <label htmlFor="new-behaviour-name">Name of the new behaviour</label>
+      {/* biome-ignore lint/a11y/noAutofocus: the form was opened by the user to type this name; focus goes straight there */}
       <input id="new-behaviour-name" autoFocus value={name} onChange={(e) => { setName(e.target.value); setWhy(''); }} aria-describedby="new-behaviour-hint"
         {...(why ? { 'aria-invalid': true } : {})}
         onKeyDown={(e) => {
