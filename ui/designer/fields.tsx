@@ -190,9 +190,10 @@ function Pairs({ name, schema, value, required, path, onChange }: FieldProps) {
     }));
   };
   const [text, setText] = useState(() => format(value));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rewrites the text only when the value changes from outside, never while the user types
   useEffect(() => {
     if (JSON.stringify(parse(text) ?? {}) !== JSON.stringify(value ?? {})) setText(format(value));
-  }, [value]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [value]);
   const id = fieldId(path);
   return (
     <div className="field">

@@ -62,6 +62,7 @@ function NewBehaviour({ count, onAdd }: { count: number; onAdd: (name: string) =
   const [why, setWhy] = useState('');
   const opener = useRef<HTMLButtonElement>(null);
   const added = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the count of behaviours changes, i.e. once the one just added is drawn
   useEffect(() => {
     // the behaviour just added is drawn now: its first interaction takes the focus
     if (added.current === null) return;
