@@ -133,6 +133,7 @@ for (const [, phrase] of DEV_QUESTIONS) {
 
 const which = option('--db', 'both');
 const kinds = which === 'both' ? (['sqlite', 'postgres'] as const) : [which as 'sqlite' | 'postgres'];
+// biome-ignore lint/correctness/useHookAtTopLevel: not a React hook; the name says "use an endpoint"
 const use = argv.includes('--use') ? await useEndpoint() : null;
 for (const kind of kinds) console.log(JSON.stringify(await runOn(kind, use)));
 await use?.close();

@@ -216,5 +216,5 @@ export function writeDoc(file: string, command: string, figures: Figures, notes:
     '',
   ].join('\n');
   const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  fs.writeFileSync(file, `${existing.includes('# Performance') ? existing.trimEnd() + '\n' : HEADER}${section}`);
+  fs.writeFileSync(file, `${existing.includes('# Performance') ? `${existing.trimEnd()}\n` : HEADER}${section}`);
 }

@@ -6,7 +6,7 @@ import { shown } from './report-text.js';
 
 const escapeXml = (text: string): string =>
   // characters XML 1.0 cannot hold at all are dropped; the five specials are escaped
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML 1.0 cannot hold
   text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[<>&"']/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' } as Record<string, string>)[c]};`);
 
 const attrs = (values: Record<string, string | number>): string =>

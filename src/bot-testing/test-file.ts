@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { isMap, isNode, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { STEP_KIND_NAMES, TEST_FILE_SCHEMA } from './schema.js';
+import { type STEP_KIND_NAMES, TEST_FILE_SCHEMA } from './schema.js';
 import { looseRegex } from './regex.js';
 
 export type StepKind = (typeof STEP_KIND_NAMES)[number];
@@ -63,7 +63,7 @@ function validate(doc: unknown): ErrorObject[] {
 }
 
 const jsonPath = (pointer: string): string =>
-  '$' + pointer.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('');
+  `$${pointer.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('')}`;
 
 /** ajv's errors, one per path, the most telling first (a oneOf's own complaint is the least). */
 function schemaProblems(errors: ErrorObject[], lineAt: (pointer: string) => number | undefined): FileProblem['problems'] {
@@ -104,6 +104,7 @@ export function readTestFile(file: string): TestFile | FileProblem {
   };
   const errors = validate(data);
   if (errors.length > 0) return { path: file, problems: schemaProblems(errors, lineAt) };
+  // biome-ignore lint/suspicious/noExplicitAny: the file passed TEST_FILE_SCHEMA just above; its fields are read as the schema says
   const raw = data as { bot: string; tests: Array<Record<string, any>> };
   const problems: FileProblem['problems'] = [];
   const lined = linesOfSteps(doc, lines);
@@ -122,6 +123,7 @@ function linesOfSteps(doc: Document, lines: LineCounter): Array<{ test: number; 
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a test already checked by TEST_FILE_SCHEMA
 function toTestCase(raw: Record<string, any>, at: string, lineAt: (pointer: string) => number | undefined, problems: FileProblem['problems'], lined: { test: number; steps: number[] }): TestCase {
   const regexAt = (pattern: string, pointer: string) => {
     try {

@@ -145,6 +145,7 @@ function boundParsed<T>(value: T, options: { removePoisoning?: boolean } = {}): 
     if (depth > BOT_FILE_LIMITS.depth) throw overLimit(limitHit('BotFileDepth'));
     const record = item as Record<string, unknown>;
     if (options.removePoisoning && !Array.isArray(item)) {
+      // biome-ignore lint/suspicious/noProto: deletes an own "__proto__" key of parsed input (prototype poisoning); the accessor is never used
       if (Object.hasOwn(record, '__proto__')) delete record.__proto__;
       const ctor = Object.hasOwn(record, 'constructor') ? record.constructor : undefined;
       if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) Reflect.deleteProperty(record, 'constructor');

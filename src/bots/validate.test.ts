@@ -189,7 +189,7 @@ describe('validateBotFile on hostile strings (issue 11)', () => {
   // minutes for a long avatar with a space near its end. Off the thread so a freeze fails by timeout.
   it('refuses a 300,000-character avatar with a space promptly', { timeout: 10_000 }, async (t) => {
     const bot = supportBot();
-    bot.avatar = 'https://' + 'a'.repeat(300_000) + ' x';
+    bot.avatar = `https://${'a'.repeat(300_000)} x`;
     const result = await offThread(VALIDATE, 'validateBotFile', [bot], t.signal);
     assert.deepEqual(result, { ok: false, problems: [{ Path: '$.avatar', Message: 'must be an absolute http(s) URL or a path starting with /' }] });
   });

@@ -23,7 +23,7 @@ export function matchesAudience(c: AudienceCandidate, a: Audience, now: number):
   const tags = new Set(c.state.tags);
   if (a.Tags?.all && !a.Tags.all.every((t) => tags.has(t))) return false;
   if (a.Tags?.any && a.Tags.any.length > 0 && !a.Tags.any.some((t) => tags.has(t))) return false;
-  if (a.Tags?.none && a.Tags.none.some((t) => tags.has(t))) return false;
+  if (a.Tags?.none?.some((t) => tags.has(t))) return false;
   if (a.Variables && !a.Variables.every((v) => holds(v, c.state.variables[v.Name]))) return false;
   if (a.ActiveWithinDays !== undefined && now - c.lastUserAt > a.ActiveWithinDays * DAY_MS) return false;
   if (a.InactiveForDays !== undefined && now - c.lastUserAt < a.InactiveForDays * DAY_MS) return false;

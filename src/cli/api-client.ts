@@ -9,6 +9,7 @@ export class ApiError extends Error {
 
 export interface ApiAnswer {
   status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the CLI prints or picks from whatever JSON the server answered
   body: any;
   headers: Headers;
 }
@@ -36,6 +37,7 @@ export class ApiClient {
       throw new ApiError(0, 'UNREACHABLE', `cannot reach ${this.base}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`, {});
     }
     const text = await response.text();
+    // biome-ignore lint/suspicious/noExplicitAny: see `body` above
     let parsed: any = text;
     try {
       parsed = text === '' ? null : JSON.parse(text);

@@ -7,7 +7,7 @@ import type { Coverage } from '../bot-testing/coverage.js';
 import type { ChatSession } from '../bot-testing/session.js';
 import type { TestCase } from '../bot-testing/test-file.js';
 import type { ReplyPart } from '../engine/types.js';
-import { ApiClient, ApiError } from './api-client.js';
+import { type ApiClient, ApiError } from './api-client.js';
 
 interface Reply {
   Parts: ReplyPart[];

@@ -141,6 +141,7 @@ function arrayOf<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: callers read fields of unvalidated bot JSON after this check
 function isObject(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

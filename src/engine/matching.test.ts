@@ -11,14 +11,14 @@ const MATCHING = new URL('./matching.ts', import.meta.url);
 const PROMPTLY = { timeout: 60_000 };
 
 test('^(a+)+$ against 31 a and ! answers false promptly (no catastrophic backtracking)', PROMPTLY, async (t) => {
-  assert.equal(await offThread(MATCHING, 'regexFinds', ['^(a+)+$', 'a'.repeat(31) + '!'], t.signal), false);
+  assert.equal(await offThread(MATCHING, 'regexFinds', ['^(a+)+$', `${'a'.repeat(31)}!`], t.signal), false);
 });
 
 test('nested quantifiers over a 16 KB text (the longest chat text) answer promptly', PROMPTLY, async (t) => {
   const long = 'x'.repeat(16_384);
   assert.equal(await offThread(MATCHING, 'regexFinds', ['(x+x+)+y', long], t.signal), false);
-  assert.equal(await offThread(MATCHING, 'regexFinds', ['^(\\w+\\s?)*$', 'word '.repeat(3_000) + '!'], t.signal), false);
-  assert.equal(await offThread(MATCHING, 'regexFinds', ['(a|aa)+$', 'a'.repeat(16_383) + 'b'], t.signal), false);
+  assert.equal(await offThread(MATCHING, 'regexFinds', ['^(\\w+\\s?)*$', `${'word '.repeat(3_000)}!`], t.signal), false);
+  assert.equal(await offThread(MATCHING, 'regexFinds', ['(a|aa)+$', `${'a'.repeat(16_383)}b`], t.signal), false);
 });
 
 test('the usual JavaScript-flavoured patterns keep their meaning: case-insensitive search', () => {

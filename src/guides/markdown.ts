@@ -3,7 +3,7 @@
 // Every text is HTML-escaped before any markup is added, and a link keeps only an http(s) address
 // or a path on this server; a link to another guide ("limits.md") points at its page.
 
-const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /** Where a link of a guide goes on this server: another guide's page, or the address itself. */
 function hrefOf(raw: string): string | null {
@@ -18,11 +18,11 @@ export function inline(text: string): string {
   return text
     .split(/(`[^`]+`)/)
     .map((piece) => {
-      if (/^`[^`]+`$/.test(piece)) return `<code>${escape(piece.slice(1, -1))}</code>`;
-      return escape(piece)
+      if (/^`[^`]+`$/.test(piece)) return `<code>${escapeHtml(piece.slice(1, -1))}</code>`;
+      return escapeHtml(piece)
         .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, label: string, url: string) => {
           const href = hrefOf(url.replaceAll('&amp;', '&'));
-          return href === null ? label : `<a href="${escape(href)}">${label}</a>`;
+          return href === null ? label : `<a href="${escapeHtml(href)}">${label}</a>`;
         })
         .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
         .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>');
@@ -45,7 +45,7 @@ export function markdownToHtml(markdown: string): string {
       const code: string[] = [];
       for (at++; at < lines.length && !lines[at].startsWith('```'); at++) code.push(lines[at]);
       at++;
-      out.push(`<pre><code>${escape(code.join('\n'))}</code></pre>`);
+      out.push(`<pre><code>${escapeHtml(code.join('\n'))}</code></pre>`);
     } else if (/^#{1,6} /.test(line)) {
       const level = line.indexOf(' ');
       const text = line.slice(level + 1).trim();

@@ -11,7 +11,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../shared/errors.js';
-import { WindowCounters } from './rate-limit-store.js';
+import type { WindowCounters } from './rate-limit-store.js';
 
 /** Failed authentications allowed per client address and minute. */
 export const AUTH_FAILURES_PER_ADDRESS = 60;

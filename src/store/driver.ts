@@ -76,6 +76,7 @@ function storableText(value: string): string {
   let text = value;
   if (text.includes('\\u') && JSON_ESCAPE.test(text)) text = storableJson(text);
   if (!text.isWellFormed()) text = text.toWellFormed();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: PostgreSQL text cannot hold NUL, so it is replaced
   return text.includes('\u0000') ? text.replace(/\u0000/g, '\ufffd') : text;
 }
 

@@ -62,12 +62,12 @@ for (const kind of databaseKinds()) {
       await page.locator('.outline .pick', { hasText: 'Welcome' }).click();
       await page.getByRole('button', { name: 'Copy action 1' }).nth(1).click(); // the button inside "buttons"
       await page.locator(field(`${WELCOME_BUTTONS}[1].text`)).fill('Shipping');
-      await page.locator(field(`${WELCOME_BUTTONS}[1].onClick[0]`) + '-target').selectOption(JSON.stringify(['Main', 'New step']));
+      await page.locator(`${field(`${WELCOME_BUTTONS}[1].onClick[0]`)}-target`).selectOption(JSON.stringify(['Main', 'New step']));
       await page.locator('.outline .pick', { hasText: 'New step' }).click();
       await page.locator('#interaction-name').fill('Shipping');
       await page.getByRole('button', { name: 'Rename', exact: true }).click();
       await page.locator('.outline .pick', { hasText: 'Welcome' }).click();
-      assert.equal(await page.locator(field(`${WELCOME_BUTTONS}[1].onClick[0]`) + '-target').inputValue(), JSON.stringify(['Main', 'Shipping']));
+      assert.equal(await page.locator(`${field(`${WELCOME_BUTTONS}[1].onClick[0]`)}-target`).inputValue(), JSON.stringify(['Main', 'Shipping']));
       // the canvas draws its edges again after a rename: wait for the new label before counting them all
       await page.locator('.react-flow__edge-text', { hasText: '“Shipping”' }).waitFor();
       assert.deepEqual((await page.locator('.react-flow__edge-text').allTextContents()).sort(), ['“Prices”', '“Shipping”']);

@@ -97,7 +97,7 @@ for (const viewport of VIEWPORTS) {
       assert.equal(await picture.getAttribute('src'), 'https://example.org/avatars/demo-operator.png');
       await page.waitForFunction(() => {
         const img = document.querySelector('#colloquy-widget')!.shadowRoot!.querySelector<HTMLImageElement>('.row.operator .who img.face');
-        return img !== null && img.complete && img.naturalWidth > 0;
+        return img?.complete && img.naturalWidth > 0;
       });
       await shot(page, `widget-support-avatar-${viewport.width}`);
       assert.deepEqual(await seriousViolations(page), []);

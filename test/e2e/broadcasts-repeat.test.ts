@@ -134,6 +134,7 @@ for (const kind of databaseKinds()) {
         const res = await api.raw('post', '', { Name: 'Bad', Behaviour: 'Promo', Audience: {}, ...body });
         assert.deepEqual([res.status, res.body.Code, res.body.Field], [400, 'INVALID_REQUEST', field], JSON.stringify(body));
       }
+      // biome-ignore lint/complexity/useLiteralKeys: brackets reach the helper's private tenant on purpose (TypeScript allows it only this way)
       assert.equal((await server.client.get(`/bots/${api['tenant'].botKey}/broadcasts`, { token: api['tenant'].accountToken })).body.Result.length, 0, 'nothing was created');
     });
   });

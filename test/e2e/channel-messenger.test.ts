@@ -176,7 +176,7 @@ for (const kind of databaseKinds()) {
       const id = newUser();
       const mid = fb.nextMid();
       const body = fb.notification(fb.text(id, 'let me in, café/bar', mid));
-      for (const signature of [null, 'sha256=' + '0'.repeat(64), sign(metaBytes(body), 'another-app-secret'), sign(JSON.stringify(body), APP_SECRET), 'sha1=abc']) {
+      for (const signature of [null, `sha256=${'0'.repeat(64)}`, sign(metaBytes(body), 'another-app-secret'), sign(JSON.stringify(body), APP_SECRET), 'sha1=abc']) {
         const res = await post(body, signature);
         assert.equal(res.status, 401, String(signature));
         assert.equal(res.body.Code, 'SIGNATURE_INVALID');

@@ -215,7 +215,7 @@ for (const kind of databaseKinds()) {
         assert.equal(res.headers.get('x-content-type-options'), 'nosniff', path);
         assert.equal(res.headers.get('x-frame-options'), 'DENY', path);
       }
-      const json = await fetch(server.url + '/openapi.json');
+      const json = await fetch(`${server.url}/openapi.json`);
       assert.equal(json.headers.get('x-content-type-options'), 'nosniff');
     });
 

@@ -104,13 +104,13 @@ for (const kind of databaseKinds()) {
       const health = async () => assert.equal((await server.client.get('/health')).status, 200);
       assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user })).Parts), [[0, 'ready']]);
       // the trigger: 31 a and a ! is no match, so the fallback answers; all a still matches
-      const noMatch = await chatOk(server, tenant.botToken, { UserId: user, Text: 'a'.repeat(31) + '!' });
+      const noMatch = await chatOk(server, tenant.botToken, { UserId: user, Text: `${'a'.repeat(31)}!` });
       assert.deepEqual(summary(noMatch.Parts), [[0, 'Sorry, say that again?']]);
       await health();
       assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user, Text: 'a'.repeat(5000) })).Parts), [[0, 'only a']]);
       // the url input: the hostile text is a wrong answer, and the question is asked again
       assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user, ForcedInteraction: 'Site' })).Parts), [[6, 'Your website?']]);
-      const retry = await chatOk(server, tenant.botToken, { UserId: user, Text: 'http://' + 'a.'.repeat(2500) + ' b' });
+      const retry = await chatOk(server, tenant.botToken, { UserId: user, Text: `http://${'a.'.repeat(2500)} b` });
       assert.deepEqual(summary(retry.Parts), [[0, "Sorry, I didn't get that."], [6, 'Your website?']]);
       await health();
       const done = await chatOk(server, tenant.botToken, { UserId: user, Text: 'https://example.org/shop' });

@@ -22,7 +22,7 @@ const bot = () => botFile([{ name: 'Start', start: true, actions: [text('Hi')] }
  * A text of `length` characters that starts with `head` (distinct heads make distinct groups), of
  * random words: PostgreSQL compresses a repetitive text below the btree's limit.
  */
-const long = (head: string, length: number) => (head + ' ' + crypto.randomBytes(length).toString('base64').replace(/(.{7})/g, '$1 ')).slice(0, length);
+const long = (head: string, length: number) => (`${head} ${crypto.randomBytes(length).toString('base64').replace(/(.{7})/g, '$1 ')}`).slice(0, length);
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 for (const kind of databaseKinds()) {

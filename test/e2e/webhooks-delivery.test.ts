@@ -26,7 +26,7 @@ type Verify = (secret: string, rawBody: string, header: string, toleranceSeconds
 
 async function docsVerifier(): Promise<Verify> {
   const docs = fs.readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
-  assert.ok(docs.includes('```js\n' + DOCS_SNIPPET + '\n```'), 'docs/webhooks.md carries the snippet this test runs');
+  assert.ok(docs.includes(`\`\`\`js\n${DOCS_SNIPPET}\n\`\`\``), 'docs/webhooks.md carries the snippet this test runs');
   const source = `${DOCS_SNIPPET}\nexport { verifyColloquy };\n`;
   const module = await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
   return module.verifyColloquy as Verify;

@@ -20,6 +20,7 @@ export const INJECTIONS = [
   '{{__proto__}}',
   '{{last_user_text}}{{last_user_text}}',
   '[[company]]',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a hostile input string, deliberately not a template
   '${process.exit(1)}',
   '#{7*7}',
   '<script>alert(1)</script>',

@@ -29,7 +29,7 @@ const yamlArb: fc.Arbitrary<{ label: string; body: string }> = fc
     const hostile = (() => {
       switch (shape) {
         case 'flow-deep': return `${'['.repeat(n)}${value}${']'.repeat(n)}`;
-        case 'block-deep': return Array.from({ length: Math.min(n, 3_000) }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n') + ` ${value}`;
+        case 'block-deep': return `${Array.from({ length: Math.min(n, 3_000) }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n')} ${value}`;
         case 'wide-map': return Array.from({ length: n }, (_, i) => `k${i}: ${value}`).join('\n');
         case 'long-list': return Array.from({ length: n }, () => `- ${value}`).join('\n');
         case 'alias-bomb': {

@@ -24,7 +24,7 @@ export function yamlList(bytes: number): string {
 }
 
 /** Keys nested `levels` deep by indentation alone (`k:` under `k:` …). */
-export const deepBlock = (levels: number): string => Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k:`).join('\n') + ' x';
+export const deepBlock = (levels: number): string => `${Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} x`;
 
 /** One anchor and `aliases` aliases of it: each alias is cheap, so many of them are the bomb. */
 export const aliasBomb = (aliases: number): string => ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: aliases }, (_, i) => `b${i}: *a`)].join('\n');

@@ -29,7 +29,7 @@ export function parseXml(xml: string): XmlElement {
   const declaration = /^<\?xml\s+version="1\.0"(\s+encoding="UTF-8")?\s*\?>\s*/.exec(xml);
   if (!declaration) throw new Error('no XML declaration <?xml version="1.0" encoding="UTF-8"?>');
   at = declaration[0].length;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the report must hold none of the characters XML 1.0 forbids
   if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(xml)) throw new Error('a character XML 1.0 does not allow');
   const element = (): XmlElement => {
     const open = /^<([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*\s*=\s*"[^"]*")*)\s*(\/?)>/.exec(xml.slice(at));

@@ -195,7 +195,7 @@ export function renderList(current: { BotId: string; UserId: string } | null, op
     fill(button, c, now);
     return item;
   });
-  for (const [key, item] of items) if (!all.some((c) => keyOf(c) === key)) items.delete(key);
+  for (const [key] of items) if (!all.some((c) => keyOf(c) === key)) items.delete(key);
   arrange(list, wanted);
   // One Tab stop: the entry with the focus, else the open one, else the first.
   const buttons = [...list.querySelectorAll('.conversation-open')];

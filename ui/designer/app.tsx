@@ -37,10 +37,11 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   const [tab, setTab] = useState<Tab>(() => (location.hash === '#install' ? 'install' : 'step'));
   const [view, setView] = useState<'flow' | 'source'>('flow');
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once per bot; draft.load and say are new functions at every render
   useEffect(() => {
     setSelected(null);
     draft.load().then(() => setSelected({ b: 0, i: 0 }), (e: Error) => say(e.message, true));
-  }, [botId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [botId]);
 
   // The page's own checks as one types, and the server's from the last save (server's words win).
   const local = useMemo(() => (bot && formsCanShow(bot) ? localProblems(schema.root, bot) : []), [bot, schema.root]);
@@ -70,7 +71,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       setNotSaved(`Not saved: ${(e as Error).message}`);
       return 'failed' as const;
     }
-  }, [draft.save]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [draft.save]);
   const saveStatus = draft.saving ? 'Saving…'
     : notSaved || (draft.unsaved ? '● Unsaved changes'
     : draft.problems.length > 0 ? `Saved, with problems (draft v${draft.version}): publishing waits until they are fixed.`
@@ -122,7 +123,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     window.addEventListener('beforeunload', leaving);
     document.title = `${draft.unsaved ? '● ' : ''}Designer — Colloquy`;
     return () => { window.removeEventListener('keydown', keys); window.removeEventListener('beforeunload', leaving); };
-  }, [save, draft.unsaved, draft.undo, draft.redo]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [save, draft.unsaved, draft.undo, draft.redo]);
 
   if (!bot) return <p className="hint">Loading the draft…</p>;
   const open = (place: Place | null) => { if (place) setSelected(place); setTab(place ? 'step' : 'bot'); };

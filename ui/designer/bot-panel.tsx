@@ -43,7 +43,7 @@ export function BotPanel({ context, botId, edit, onBehaviourDeleted }: Props) {
         <p className="hint">Default values every new conversation starts with.</p>
         {part('variables')}
         <h3>Behaviours</h3>
-        {bot.behaviours.map((behaviour, b) => <BehaviourFields key={b} bot={bot} b={b} edit={edit} onDeleted={() => onBehaviourDeleted(b)} />)}
+        {bot.behaviours.map((_behaviour, b) => <BehaviourFields key={b} bot={bot} b={b} edit={edit} onDeleted={() => onBehaviourDeleted(b)} />)}
         <h3>Triggers of the whole bot</h3>
         <p className="hint">Checked on every user text, in order, before the current step handles it.</p>
         {part('triggers')}

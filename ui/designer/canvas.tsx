@@ -110,6 +110,7 @@ function FollowSelection({ nodes, selected }: { nodes: Node[]; selected: Place |
   const flow = useReactFlow();
   const first = useRef(true);
   const id = selected ? placeId(selected) : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the selection only; a redraw of the nodes or a zoom must not move the view
   useEffect(() => {
     if (first.current) {
       first.current = false; // the first view is fitView's
@@ -117,7 +118,7 @@ function FollowSelection({ nodes, selected }: { nodes: Node[]; selected: Place |
     }
     const at = id ? centreOf(nodes, id) : null;
     if (at) void flow.setCenter(at.x, at.y, { zoom: Math.max(flow.getZoom(), READABLE), duration: 200 });
-  }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [id]);
   return null;
 }
 

@@ -49,7 +49,7 @@ function checkTargets(bot: BotFile, actions: unknown, path: string, inBehaviour:
       }
     }
     for (const [key, value] of Object.entries(action)) {
-      if (key === 'cards' && Array.isArray(value)) value.forEach((card, c) => checkTargets(bot, isObject(card) ? card.buttons : null, jsonPath(jsonPath(here, 'cards'), c) + '.buttons', inBehaviour, out));
+      if (key === 'cards' && Array.isArray(value)) value.forEach((card, c) => checkTargets(bot, isObject(card) ? card.buttons : null, `${jsonPath(jsonPath(here, 'cards'), c)}.buttons`, inBehaviour, out));
       else if (Array.isArray(value) && value.every(isObject)) checkTargets(bot, value, jsonPath(here, key), inBehaviour, out);
     }
   });

@@ -56,6 +56,7 @@ export function ConflictPanel({ conflict, mine, onReapply, onCompare, onKeepMine
       {theirs && (
         <>
           <p className="hint">{list.length === 0 ? 'Both drafts say the same.' : `${list.length} part${list.length > 1 ? 's differ' : ' differs'}:`}</p>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable) */}
           <ul className="both" aria-label="Their draft and yours, part by part" tabIndex={0}>
             {list.map((d) => (
               <li key={d.part}>

@@ -28,7 +28,7 @@ export function reapply(base: BotFile, mine: BotFile, theirs: BotFile): BotFile 
   const find = (list: Behaviour[], name: string) => list.find((b) => same(b.name, name));
   for (const b of mine.behaviours) {
     const before = find(base.behaviours, b.name);
-    let target = find(out.behaviours, b.name);
+    const target = find(out.behaviours, b.name);
     if (!target) {
       if (!before || text(before) !== text(b)) out.behaviours.push(structuredClone(b));
       continue;

@@ -120,7 +120,7 @@ export function ObjectFields({ schema, value, path, onChange, legend, skip = [] 
         onChange(copy);
       }} />
   ));
-  return legend ? <fieldset className="nested"><legend>{legend}</legend>{body}</fieldset> : <>{body}</>;
+  return legend ? <fieldset className="nested"><legend>{legend}</legend>{body}</fieldset> : body;
 }
 
 /** A list of objects (carousel cards): each a sub-form, with add and remove. */
@@ -190,9 +190,10 @@ function Pairs({ name, schema, value, required, path, onChange }: FieldProps) {
     }));
   };
   const [text, setText] = useState(() => format(value));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rewrites the text only when the value changes from outside, never while the user types
   useEffect(() => {
     if (JSON.stringify(parse(text) ?? {}) !== JSON.stringify(value ?? {})) setText(format(value));
-  }, [value]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [value]);
   const id = fieldId(path);
   return (
     <div className="field">

@@ -28,6 +28,7 @@ export function Inspector({ context, here, edit, onDeleted }: Props) {
   const interaction = behaviour.interactions[here.i]!;
   const base = `$.behaviours[${here.b}].interactions[${here.i}]`;
   const [name, setName] = useState(interaction.name);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another interaction chosen (here.b, here.i) resets the name even when both names are equal
   useEffect(() => setName(interaction.name), [interaction.name, here.b, here.i]);
   const taken = name.trim() !== interaction.name && behaviour.interactions.some((x) => same(x.name, name.trim()));
   const change = (next: Partial<Interaction>) => edit((b) => withInteraction(b, here, { ...interaction, ...next }));

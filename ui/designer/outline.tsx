@@ -62,6 +62,7 @@ function NewBehaviour({ count, onAdd }: { count: number; onAdd: (name: string) =
   const [why, setWhy] = useState('');
   const opener = useRef<HTMLButtonElement>(null);
   const added = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the count of behaviours changes, i.e. once the one just added is drawn
   useEffect(() => {
     // the behaviour just added is drawn now: its first interaction takes the focus
     if (added.current === null) return;
@@ -83,6 +84,7 @@ function NewBehaviour({ count, onAdd }: { count: number; onAdd: (name: string) =
       close();
     }}>
       <label htmlFor="new-behaviour-name">Name of the new behaviour</label>
+      {/* biome-ignore lint/a11y/noAutofocus: the form was opened by the user to type this name; focus goes straight there */}
       <input id="new-behaviour-name" autoFocus value={name} onChange={(e) => { setName(e.target.value); setWhy(''); }} aria-describedby="new-behaviour-hint"
         {...(why ? { 'aria-invalid': true } : {})}
         onKeyDown={(e) => {

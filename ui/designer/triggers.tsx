@@ -3,7 +3,7 @@
 // they go, plus the intents they name, in plain words. Each links to its form, where it is edited.
 // The flow view shows a one-line notice of the bot-level ones, which otherwise no node shows.
 import { fieldId } from './form-context';
-import { type Action, type BotFile, type Trigger } from './model';
+import type { Action, BotFile, Trigger } from './model';
 import { jsonPath } from './schema';
 import './triggers.css';
 

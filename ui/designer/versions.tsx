@@ -33,6 +33,7 @@ export default function Versions({ botId, generation, onRollback }: Props) {
     return at < 0 ? 'the draft' : `version ${versions.length - at}`;
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` changes after a publish, when the list must be read again
   useEffect(() => {
     publishedVersions(botId).then((result) => {
       setVersions(result);

@@ -28,7 +28,7 @@ const scriptBase = script?.src ? new URL(script.src).origin : window.location.or
 let widget: Widget | null = null;
 
 function start(options: Options): void {
-  if (!options || !options.bot) throw new Error('Colloquy.start needs {bot: "<web key>"}');
+  if (!options?.bot) throw new Error('Colloquy.start needs {bot: "<web key>"}');
   widget?.destroy();
   const base = (options.base ?? scriptBase).replace(/\/+$/, '');
   const create = () => (widget = new Widget({ ...options, base }));

@@ -46,7 +46,7 @@ export class View {
   /** a chosen button folded away while it had the focus: the next reply decides where it goes */
   private refocus = false;
 
-  constructor(private readonly on: ViewEvents) {
+  constructor(on: ViewEvents) {
     this.host = h('div', { id: 'colloquy-widget', 'data-state': 'idle' });
     this.root = this.host.attachShadow({ mode: 'open' });
     this.launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': t.openChat, 'aria-expanded': 'false', 'aria-controls': 'cq-window', 'aria-haspopup': 'dialog' });

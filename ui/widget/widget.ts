@@ -5,7 +5,7 @@ import { Api, ApiError, describe } from './client.js';
 import { chooseLanguage, t } from './i18n.js';
 import { userPart, type RenderContext, type Who } from './parts.js';
 import { Delivery } from './delivery.js';
-import { type Unsent, type What } from './outbox.js';
+import type { Unsent, What } from './outbox.js';
 import { Presence, visitorContext } from './presence.js';
 import { storage } from './storage.js';
 import { T, type ChatReply, type LiveMessage, type Options } from './types.js';

@@ -31,7 +31,7 @@ export interface GraphError {
 export async function graphPost(graphUrl: string, path: string, token: string, body: unknown): Promise<SendResult> {
   // config.ts already dropped any trailing slash of COLLOQUY_META_GRAPH_URL.
   const url = `${graphUrl}/${path}`;
-  let response;
+  let response: Awaited<ReturnType<typeof fetch>>;
   let text: string;
   try {
     response = await fetch(url, {

@@ -17,6 +17,6 @@ test('normalizeOrigin lower-cases and drops trailing slashes', () => {
 
 // `/\/+$/` retried its run of slashes from every slash: quadratic, 30 s and more for this text.
 test('a long run of slashes not at the end is handled promptly', { timeout: 10_000 }, async (t) => {
-  const origin = 'https://shop.example.org' + '/'.repeat(200_000) + 'x';
+  const origin = `https://shop.example.org${'/'.repeat(200_000)}x`;
   assert.equal(await offThread(new URL('./origins.ts', import.meta.url), 'normalizeOrigin', [origin], t.signal), origin);
 });

@@ -50,7 +50,7 @@ export function fitsExpect(expect: unknown, rawText: string): boolean {
 /** Was /^[^\s@]+@[^\s@]+\.[^\s@]+$/: the domain holds a dot with something on either side. */
 function isEmail(text: string): boolean {
   const domain = EMAIL_PARTS.exec(text)?.[1];
-  return domain !== undefined && domain.slice(1, -1).includes('.');
+  return domain?.slice(1, -1).includes('.') === true;
 }
 
 /**
