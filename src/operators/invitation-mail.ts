@@ -15,6 +15,7 @@ export interface Invitation {
 }
 
 /** Names go into one line of text: no line breaks or other control characters. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a one-line name must lose
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 
 export function invitationText({ ctx, invited, link, expiresAt }: Invitation): { subject: string; text: string } {
