@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { TelegramDouble } from '../support/telegram-double.js';
 import { setCustomChannel, usage } from '../support/webhook-kit.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { stillHangingAfterAnswer } from '../support/double-kit.js';
 
 const B_CARDS = '6f1c2a1e-0d4b-4d8e-9a57-0000000000a1';
 const B_MEDIA = '6f1c2a1e-0d4b-4d8e-9a57-0000000000a2';
@@ -294,10 +295,9 @@ for (const kind of databaseKinds()) {
     test('a platform that hangs does not slow the webhook answer', async () => {
       const id = newChat();
       telegram.answerNext({ hang: true });
-      const started = Date.now();
       const res = await send(message(id, '/start'));
       assert.equal(res.status, 200);
-      assert.ok(Date.now() - started < 1000, `answered in ${Date.now() - started} ms`);
+      await stillHangingAfterAnswer(telegram.hanging);
     });
 
     test('forget removes the conversation; the next message starts a new one', async () => {

@@ -10,6 +10,7 @@ import { createTenant } from '../support/fixtures.js';
 import { setCustomChannel, usage } from '../support/webhook-kit.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { WhatsAppKit, shopBot, whatsAppSuite } from '../support/whatsapp-kit.js';
+import { stillHangingAfterAnswer } from '../support/double-kit.js';
 
 for (const kind of databaseKinds()) {
   describe(`WhatsApp channel delivery (${kind})`, () => {
@@ -74,10 +75,9 @@ for (const kind of databaseKinds()) {
     test('a platform that hangs does not slow the webhook answer', async () => {
       const user = s.kit.newUser();
       s.wa.answerNext({ hang: true });
-      const started = Date.now();
       const res = await s.kit.send(s.kit.text(user, 'hi'));
       assert.equal(res.status, 200);
-      assert.ok(Date.now() - started < 1000, `answered in ${Date.now() - started} ms`);
+      await stillHangingAfterAnswer(s.wa.hanging);
     });
 
     test('integrator webhooks with includeAllChannels see these conversations with Channel whatsapp; usage counts them', async () => {

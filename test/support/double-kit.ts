@@ -18,6 +18,17 @@ export async function waitUntil(check: () => boolean, what: string, seen: () => 
   }
 }
 
+/**
+ * Once a webhook has answered while the platform was told to hang: the hanging call is made (now or
+ * soon) and still held open, so the answer did not wait for it (a hang ends only when our client
+ * gives up). An order of events instead of a time limit, which a loaded machine breaks.
+ */
+export async function stillHangingAfterAnswer(hanging: readonly http.ServerResponse[]): Promise<void> {
+  await waitUntil(() => hanging.length > 0, 'the call the platform leaves hanging', () => hanging.length);
+  const closed = hanging.filter((res) => res.destroyed || res.socket === null || res.socket.destroyed).length;
+  if (closed > 0) throw new Error(`${closed} hanging call(s) had already been given up when the webhook answered: it waited for the platform`);
+}
+
 export async function closeDouble(server: http.Server, hanging: http.ServerResponse[]): Promise<void> {
   for (const res of hanging) res.destroy();
   server.closeAllConnections();

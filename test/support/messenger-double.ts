@@ -36,7 +36,8 @@ export class MessengerDouble {
   /** seconds sent as `Retry-After` with a rate-limit answer (none when null) */
   retryAfterSeconds: number | null = 1;
   private waiters: Array<() => void> = [];
-  private hanging: http.ServerResponse[] = [];
+  /** the calls it was told to leave unanswered, held open until the caller gives up */
+  readonly hanging: http.ServerResponse[] = [];
   private nextId = 1;
 
   private constructor(

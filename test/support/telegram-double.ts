@@ -29,7 +29,8 @@ export class TelegramDouble {
   readonly bots = new Map<string, string>();
   webhook: { url: string; secret_token: string; allowed_updates: string[] } | null = null;
   private readonly script: Scripted[] = [];
-  private readonly hanging: http.ServerResponse[] = [];
+  /** the calls it was told to leave unanswered, held open until the caller gives up */
+  readonly hanging: http.ServerResponse[] = [];
 
   private constructor(private readonly server: http.Server, readonly url: string) {}
 

@@ -29,7 +29,8 @@ export class WhatsAppDouble {
   /** phone number ids Meta knows, with the access token that may send from each */
   readonly numbers = new Map<string, string>();
   private readonly script: Scripted[] = [];
-  private readonly hanging: http.ServerResponse[] = [];
+  /** the calls it was told to leave unanswered, held open until the caller gives up */
+  readonly hanging: http.ServerResponse[] = [];
   private sent = 0;
 
   private constructor(private readonly server: http.Server, readonly url: string) {}
