@@ -128,16 +128,6 @@ const STILL_TAKE_THE_STORE = [
   'channels/web/visitors.ts',
   'channels/web/web-channel.ts',
   'designer/preview.ts',
-  'operators/console-inbox.ts',
-  'operators/console-service.ts',
-  'operators/console-workspace.ts',
-  'operators/message-index.ts',
-  'operators/presence.ts',
-  'operators/sessions.ts',
-  'operators/share-access.ts',
-  'operators/share-service.ts',
-  'operators/team.ts',
-  'operators/web-visitors.ts',
 ].map((f) => path.join(...f.split('/')));
 
 /** The composition root: the one place that hands each service its slice of the store. */
