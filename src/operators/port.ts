@@ -5,7 +5,7 @@
 // hands each service the slice named after it, never the whole store.
 import type { AccountRecord } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
-import type { EarlierConversation, WebVisitorRecord } from '../channels/web/model.js';
+import type { WebVisitorRepository } from '../channels/web/port.js';
 import type { ConversationReads } from '../conversations/port.js';
 import type { ConversationListing, ShareRecord, StoredShare } from '../conversations/model.js';
 import type { ActivityRecord, Assignment, CannedResponse, InboxRecord, MessageHit, NoteRecord, OperatorRecord, OperatorSessionRecord, TeamRecord } from './model.js';
@@ -152,10 +152,5 @@ export interface ShareAccessStorage {
 
 /** What a web visitor told the operators, and the operator's own avatar (web-visitors.ts). */
 export interface WebVisitorPanelStorage {
-  webVisitors: {
-    of(conversationId: number): Promise<WebVisitorRecord | null>;
-    earlier(botId: string, visitorId: string, exceptConversationId: number, limit: number): Promise<EarlierConversation[]>;
-    setOperatorAvatar(accountId: string, operatorId: string, url: string | null): Promise<boolean>;
-    operatorAvatar(accountId: string, email: string): Promise<string | null>;
-  };
+  webVisitors: Pick<WebVisitorRepository, 'of' | 'earlier' | 'setOperatorAvatar' | 'operatorAvatar'>;
 }
