@@ -121,7 +121,6 @@ const targetOf = (i: ImportLine) => path.relative(SRC, path.resolve(SRC, path.di
  */
 const STILL_TAKE_THE_STORE = [
   'main.ts', // opens and migrates the store it hands to wiring.ts
-  'designer/preview.ts',
 ].map((f) => path.join(...f.split('/')));
 
 /** The composition root: the one place that hands each service its slice of the store. */
