@@ -10,7 +10,7 @@ import type { InvitationMail } from './invitation-mail.js';
 import { AppError } from '../shared/errors.js';
 import type { TeamStorage } from './port.js';
 import type { OperatorRecord } from './model.js';
-import type { OperatorRole } from './roles.js';
+import type { OperatorRole } from './model.js';
 import type { OperatorContext } from './sessions.js';
 
 /** How long an invitation link works. */
