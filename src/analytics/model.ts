@@ -80,6 +80,7 @@ export interface BotFlow {
   Edges: FlowEdge[];
 }
 
+/** The waits for a person of a period or a day (figures.ts works them out from the rows below). */
 export interface WaitFigures {
   /** waits for a person that began in the period */
   Requests: number;
@@ -89,6 +90,7 @@ export interface WaitFigures {
   FirstResponse: Durations;
 }
 
+/** CSAT answers of a period or a day (figures.ts). */
 export interface CsatFigures {
   Answers: number;
   /** mean rating with two decimals; null without answers */
