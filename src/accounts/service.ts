@@ -6,7 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { AccountRecord, Plan, UsageRecord } from './model.js';
 import type { AccountStorage } from './port.js';
-import { DEFAULT_ROLE, type OperatorRole } from '../operators/roles.js';
+import { DEFAULT_ROLE, type OperatorRole } from '../operators/model.js';
 
 export const PLANS: Plan[] = ['free', 'standard'];
 export const PACKAGES = ['master-bot'];

@@ -8,7 +8,7 @@ import type { ConversationEvent, EventBus } from '../conversations/events.js';
 import type { ConversationService } from '../conversations/service.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { ConsoleStorage } from './port.js';
 import type { OperatorContext } from './sessions.js';
 import { activityView, assigneeOf, botSummary, contactOf, inboxStatus, noteView, previewOf, readableName, transcriptOf, type ActivityView, type ConsoleSummary, type NoteView, type TranscriptLine } from './views.js';
 import type { Assignment, InboxRecord } from './model.js';
@@ -40,7 +40,7 @@ interface Around {
 
 export class ConsoleService {
   constructor(
-    private readonly deps: { store: Store; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
+    private readonly deps: { store: ConsoleStorage; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
   ) {}
 
   /** Requested first, then taken over, then by last activity (the store orders them). */

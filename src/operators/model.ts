@@ -1,6 +1,14 @@
-// Operators and their console sessions: plain records.
-import type { OperatorRole } from './roles.js';
+// Operators and their console sessions: plain records, and the names of the roles an operator has
+// (what each role opens is roles.ts).
 import type { ReplyPart } from '../engine/types.js';
+
+export const OPERATOR_ROLES = ['agent', 'designer', 'admin'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** Operators created without a role, and every operator that existed before roles. */
+export const DEFAULT_ROLE: OperatorRole = 'agent';
+
+export const isOperatorRole = (value: unknown): value is OperatorRole => OPERATOR_ROLES.includes(value as OperatorRole);
 
 export interface OperatorRecord {
   id: string;

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { SessionStorage } from './port.js';
 import type { OperatorRecord } from './model.js';
 import type { AccountRecord } from '../accounts/model.js';
 
@@ -48,7 +48,7 @@ export class OperatorSessions {
   private readonly decoy: Promise<string>;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: SessionStorage,
     private readonly clock: Clock,
     private readonly verify: (password: string, stored: string) => Promise<boolean> = verifyPassword,
   ) {

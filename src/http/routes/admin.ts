@@ -1,7 +1,7 @@
 // api.md "Administration": accounts and operators, with the admin token.
 import { Type } from 'typebox';
 import { accountView, PACKAGES, PLANS, usageView } from '../../accounts/service.js';
-import { OPERATOR_ROLES } from '../../operators/roles.js';
+import { OPERATOR_ROLES } from '../../operators/model.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import { Account, AccountKey, AccountWithUsage, Operator } from '../wire-schemas.js';

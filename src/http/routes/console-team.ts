@@ -4,7 +4,7 @@
 // Joining through it is public, throttled like a sign-in.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { OPERATOR_ROLES } from '../../operators/roles.js';
+import { OPERATOR_ROLES } from '../../operators/model.js';
 import { INVITE_DAYS, type InvitationView, type Team } from '../../operators/team.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
