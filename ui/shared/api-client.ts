@@ -42,8 +42,7 @@ export interface ApiClient {
    * it is: the browser writes the multipart boundary), or null for a 204; `headers` go along (e.g.
    * If-Match). `T` is what the page's own typed call says the answer is: nothing checks it.
    */
-  // biome-ignore lint/suspicious/noExplicitAny: a page that names no answer type reads the JSON as it comes
-  call<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
+  call<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
 }
 
 export interface ApiClientOptions {
