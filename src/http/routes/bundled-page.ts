@@ -1,16 +1,20 @@
-// A console page that is its own TypeScript bundle (shared/page-bundle.ts): its HTML at `url`, its
-// stylesheet at `url`/app.css and its script at `url`/app.js, read from one folder under ui/. The
-// page is public HTML like the console's; what it shows comes from cookie routes that check roles.
+// A console page that is its own TypeScript bundle (shared/page-bundle.ts): its HTML at `url` (the
+// one page head and header around its body, page-html.ts), its stylesheet at `url`/app.css and its
+// script at `url`/app.js, read from one folder under ui/. The page is public HTML like the
+// console's; what it shows comes from cookie routes that check roles.
 import fs from 'node:fs';
 import type { PageBundle } from '../../shared/page-bundle.js';
 import type { App } from '../app.js';
 import { pageHeaders } from './console-assets.js';
+import { pageHtml } from './page-html.js';
 
 export interface BundledPage {
   /** e.g. /console/knowledge */
   url: string;
   /** the page's folder under ui/, e.g. 'knowledge' */
   folder: string;
+  /** its name in the title, e.g. 'Knowledge' */
+  title: string;
   /** the stylesheet's file name in that folder */
   css: string;
   bundle: () => Promise<PageBundle>;
@@ -19,7 +23,7 @@ export interface BundledPage {
 export function bundledPageRoutes(app: App, page: BundledPage): void {
   const dir = new URL(`../../../ui/${page.folder}/`, import.meta.url);
   const read = (name: string) => (fs.existsSync(new URL(name, dir)) ? fs.readFileSync(new URL(name, dir), 'utf8') : '');
-  const html = read('index.html');
+  const html = pageHtml({ folder: page.folder, title: `${page.title} — Colloquy`, css: `${page.url}/app.css`, script: `${page.url}/app.js` });
   const style = read(page.css);
   app.get(page.url, { schema: { hide: true } }, async (_request, reply) => pageHeaders(reply).send(html));
   app.get(`${page.url}/app.css`, { schema: { hide: true } }, async (_request, reply) =>
