@@ -1,5 +1,5 @@
 // The charts of the page, drawn with Chart.js (tree-shaken: only the controllers and elements
-// used are registered). Each chart is a card of index.html with a canvas and an `.empty` text: a
+// used are registered). Each chart is a card of body.html with a canvas and an `.empty` text: a
 // period with nothing to draw shows the text, never bare axes. Every canvas gets a summary of its
 // numbers as its accessible name, since a screen reader cannot read a chart. A period of one day
 // draws bars: a line needs two days to mean anything. Each chart's value axis is titled with the

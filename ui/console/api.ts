@@ -6,7 +6,7 @@ import type { ControlOf } from './controls';
 
 export const mode = document.body.dataset.mode === 'share' ? 'share' : 'console';
 const code = document.body.dataset.code ?? '';
-// The page's elements by id, typed by what index.html makes each one (controls.ts).
+// The page's elements by id, typed by what body.html makes each one (controls.ts).
 export const $ = <K extends string>(id: K): ControlOf<K> => document.getElementById(id) as ControlOf<K>;
 
 const base = mode === 'share' ? `/share/${encodeURIComponent(code)}/api` : '/console/api';

@@ -1,6 +1,6 @@
-// The console page's controls by id, with the element each one is in index.html (a button, a
+// The console page's controls by id, with the element each one is in body.html (a button, a
 // field, a dialog…), so that `$('ban-days').value` is typed; an id not listed here is a plain
-// HTMLElement. index.html is where each is declared: a control added there is added here.
+// HTMLElement. body.html is where each is declared: a control added there is added here.
 
 type Ids<T, K extends string> = { [id in K]: T };
 
