@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, screenshot, servePictures } from '../support/browser.js';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { addOperator } from '../support/console-kit.js';
+import { signInWithForm } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startWeb, webKeyOf } from '../support/web-kit.js';
@@ -48,11 +49,7 @@ describe('operator console build items of issue 15 (Chromium)', () => {
     opened.setDefaultTimeout(10_000);
     opened.on('pageerror', (error) => pageErrors.push(error.message));
     await servePictures(opened);
-    await opened.goto(`${server.url}/console`);
-    await opened.getByLabel('E-mail', { exact: true }).fill('ann@example.org');
-    await opened.getByLabel('Password', { exact: true }).fill('a long password');
-    await opened.getByRole('button', { name: 'Sign in' }).click();
-    await opened.getByRole('heading', { name: /^Conversations/ }).waitFor();
+    await signInWithForm(opened, server, 'ann@example.org', 'a long password');
     return opened;
   }
   const shot = async (name: string) => {

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, screenshot, servePictures } from '../support/browser.js';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { addOperator } from '../support/console-kit.js';
+import { signInWithForm } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -45,11 +46,7 @@ describe('operator console defects of issue 15 (Chromium)', () => {
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await servePictures(page);
-    await page.goto(`${server.url}/console`);
-    await page.getByLabel('E-mail', { exact: true }).fill('ann@example.org');
-    await page.getByLabel('Password', { exact: true }).fill('a long password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+    await signInWithForm(page, server, 'ann@example.org', 'a long password');
     return page;
   }
   const entry = (page: Page, user: string) => page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: new RegExp(user) });
