@@ -1,6 +1,7 @@
 // Every console page is the one page head (ui/shared/page.html) around its own body (issue 38):
 // each answers with its title, its stylesheet and its script, once, no placeholder left unfilled;
-// the pages whose links console-nav.ts draws have the one header; and what the head names is there.
+// the pages whose links console-nav.ts draws have the one header and its styles; and what the head
+// names is there.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { databaseKinds } from '../support/databases.js';
@@ -44,6 +45,10 @@ for (const kind of databaseKinds()) {
         const css = await fetch(server.url + page.css);
         assert.equal(css.status, 200, page.css);
         assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+        // the pages with the one header have its styles once, before their own (ui/shared/console-page.css)
+        const styles = await css.text();
+        assert.equal(count(styles, '.top > nav { margin-left: auto; }'), page.header ? 1 : 0);
+        if (page.header) assert.ok(styles.indexOf('.top > nav') < styles.indexOf('main {'), 'shared first');
       });
     }
 

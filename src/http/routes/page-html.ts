@@ -3,7 +3,7 @@
 // page's own body (ui/<folder>/body.html), and, where that body says {{console-header}}, the one
 // header of the pages whose links console-nav.ts draws (ui/shared/console-header.html). The
 // conversations page and the designer draw their own headers (the console's has its menus; the
-// designer's is React's).
+// designer's is React's). Those pages' stylesheets start the same way too: `pageStyle`.
 import fs from 'node:fs';
 
 const UI_DIR = new URL('../../../ui/', import.meta.url);
@@ -21,6 +21,9 @@ export interface PageHtml {
   /** an ES module (its chunks import each other) rather than a deferred classic script */
   module?: boolean;
 }
+
+/** The stylesheet of a page with the console header: what those pages share (ui/shared/console-page.css), then the page's own `css` file. */
+export const pageStyle = (folder: string, css: string): string => read('shared/console-page.css') + read(`${folder}/${css}`);
 
 /** The page's whole HTML (the names come from our own code, never from a request). */
 export function pageHtml(page: PageHtml): string {
