@@ -2,6 +2,7 @@
 // signed in (the session cookie put in the browser) that gathers the Content-Security-Policy
 // complaints and page errors it meets, and the console's own sign-in form filled in.
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { servePictures } from './browser.js';
 import { SESSION_COOKIE, signIn } from './console-kit.js';
 import type { TestServer } from './server.js';
 
@@ -49,4 +50,14 @@ export async function signInWithForm(page: Page, server: TestServer, email: stri
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: /^Conversations/ }).waitFor();
+}
+
+/** A new page at `viewport` (the transcript's example.org pictures served) signed in with the console's form; its page errors go to `errors`. */
+export async function formSignedInPage(browser: Browser, server: TestServer, email: string, password: string, viewport: { width: number; height: number }, errors: string[]): Promise<Page> {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (error) => errors.push(error.message));
+  await servePictures(page);
+  await signInWithForm(page, server, email, password);
+  return page;
 }
