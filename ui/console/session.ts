@@ -5,6 +5,7 @@ import { refreshList, setOpened } from './listing';
 import { focusEntry, setMe } from './list';
 import { listen, stopListening } from './live';
 import { startWorkspace } from './workspace';
+import type { Me } from '../shared/api-client';
 import { drawConsoleNav } from '../shared/console-nav';
 
 export function showSignIn(message: string = '') {
@@ -17,7 +18,7 @@ export function showSignIn(message: string = '') {
   $('signin-email').focus();
 }
 
-export async function showWorkspace(me: any) {
+export async function showWorkspace(me: Me) {
   $('signin').hidden = true;
   $('workspace').hidden = false;
   $('who').hidden = false;
@@ -45,7 +46,7 @@ export function initSession() {
     $('signin-error').textContent = '';
     const account = $('signin-account').value.trim();
     try {
-      const me = await api.call('POST', '/login', { Email: $('signin-email').value, Password: $('signin-password').value, ...(account ? { AccountId: account } : {}) });
+      const me = await api.call<Me>('POST', '/login', { Email: $('signin-email').value, Password: $('signin-password').value, ...(account ? { AccountId: account } : {}) });
       $('signin-password').value = '';
       await showWorkspace(me);
     } catch (error) {
