@@ -32,8 +32,8 @@ export interface OidcDouble {
   foreignKey: boolean;
   /** the discovery document names this issuer instead of its own */
   lyingIssuer: string | null;
-  /** the authorization codes the token endpoint was asked for, in order */
-  codes: string[];
+  /** the paths the provider was asked for, in order */
+  requests: string[];
   follow(startUrl: string, ourOrigin: string): Promise<{ callbackUrl: string }>;
   close(): Promise<void>;
 }
@@ -56,7 +56,7 @@ export async function startOidcDouble(redirectUri: string): Promise<OidcDouble> 
     tamper: null,
     foreignKey: false,
     lyingIssuer: null,
-    codes: [],
+    requests: [],
     follow: (startUrl, ourOrigin) => follow(startUrl, ourOrigin),
     close: async () => {
       server.closeAllConnections();
@@ -78,10 +78,7 @@ export async function startOidcDouble(redirectUri: string): Promise<OidcDouble> 
   });
   provider.on('server_error', (_ctx, error) => console.error('oidc double:', error));
   provider.use(async (ctx, next) => {
-    if (ctx.path === '/token' && ctx.method === 'POST') {
-      const body = (ctx.request as unknown as { body?: Record<string, string> }).body;
-      if (body?.code) double.codes.push(body.code);
-    }
+    double.requests.push(ctx.path);
     await next();
     if (ctx.path === '/.well-known/openid-configuration' && double.lyingIssuer) (ctx.body as Record<string, unknown>).issuer = double.lyingIssuer;
     if (ctx.path === '/token' && double.tamper && ctx.status === 200) {

@@ -8,7 +8,6 @@ declare module 'oidc-provider' {
     method: string;
     status: number;
     body: unknown;
-    request: unknown;
   }
 
   interface Grant {

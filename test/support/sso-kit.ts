@@ -50,3 +50,13 @@ export async function throughProvider(server: TestServer, double: OidcDouble, em
 export async function ssoSignIn(server: TestServer, double: OidcDouble, email?: string): Promise<CallbackAnswer> {
   return answerOf(await getManual(await throughProvider(server, double, email)));
 }
+
+/** A loopback port nothing listens on (it was free a moment ago). */
+export async function closedPort(): Promise<number> {
+  const net = await import('node:net');
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as import('node:net').AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
