@@ -68,10 +68,10 @@ export function adminSsoRoutes(app: App, s: Services): void {
 
   app.delete(
     path,
-    { ...admin, schema: { ...admin.schema, summary: "Remove the account's single sign-on (passwords work again)", params: AccountParams, errors: ['ACCOUNT_NOT_FOUND', 'SSO_NOT_CONFIGURED'] } },
+    { ...admin, schema: { ...admin.schema, summary: "Remove the account's single sign-on (passwords work again)", params: AccountParams, response: { 204: { description: 'Removed', type: 'null' } }, errors: ['ACCOUNT_NOT_FOUND', 'SSO_NOT_CONFIGURED'] } },
     async (request, reply) => {
       await s.ssoSettings.remove(request.params.AccountId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -113,12 +113,13 @@ export function adminRoutes(app: App, s: Services): void {
         ...admin.schema,
         summary: 'Remove an operator (their console sessions end on every node)',
         params: Type.Object({ AccountId: Type.String({ maxLength: 64 }), OperatorId: Type.String({ maxLength: 64 }) }),
+        response: { 204: { description: 'Removed', type: 'null' } },
         errors: ['ACCOUNT_NOT_FOUND', 'OPERATOR_NOT_FOUND'],
       },
     },
     async (request, reply) => {
       await s.accounts.removeOperator(request.params.AccountId, request.params.OperatorId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }
