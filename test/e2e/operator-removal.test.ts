@@ -5,7 +5,8 @@
 // On PostgreSQL the sessions are used on two nodes over one database; SQLite is one node.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addOperator, consoleClient, signIn } from '../support/console-kit.js';
+import { addOperator, consoleClient, readEvents, signIn } from '../support/console-kit.js';
+import { HEARTBEAT_MS } from '../../src/http/event-stream.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { createAccount } from '../support/fixtures.js';
 import { ADMIN_TOKEN, startTestServerOn, type TestServer } from '../support/server.js';
@@ -69,6 +70,23 @@ for (const kind of databaseKinds()) {
         const me = await c.get('/me');
         assert.equal(me.status, 200);
         assert.equal(me.body.Role, 'designer');
+      }
+    });
+
+    test('the live stream of an operator who may no longer see conversations, or was removed, ends at its next heartbeat', async () => {
+      for (const change of ['demoted', 'removed'] as const) {
+        const email = `streamer-${change}@shop.example`;
+        const op = await addOperator(nodes[0].client, accountId, email, 'password of the streamer', 'Streamer', 'agent');
+        const cookie = await signIn(nodes[0].client, email, 'password of the streamer');
+        const admin = `/admin/accounts/${accountId}/operators/${op.OperatorId}`;
+        const stream = await readEvents(`${nodes[0].url}/console/api/events`, {
+          headers: { cookie },
+          until: () => false,
+          opened: () => (change === 'demoted' ? nodes[0].client.patch(admin, { Role: 'designer' }, { token: ADMIN_TOKEN }) : nodes[0].client.delete(admin, { token: ADMIN_TOKEN })),
+          timeoutMs: HEARTBEAT_MS * 2 + 5000,
+        });
+        assert.equal(stream.status, 200);
+        assert.equal(stream.endedByServer, true, `the ${change} operator's stream was ended by the server`);
       }
     });
   });
