@@ -24,7 +24,7 @@ export interface SsoSettingsInput {
 /** What an SSO change is, for the audit log (wired by the lead: governance.md "Audit log"). */
 export type SsoAuditEntry =
   | { action: 'sso.settings.put' | 'sso.settings.delete'; accountId: string }
-  | { action: 'sign-in'; method: 'sso'; accountId: string; operatorId: string; created: boolean }
+  | { action: 'sign-in'; method: 'sso'; accountId: string; operatorId: string; created: boolean; role: OperatorRole; roleChanged: boolean }
   | { action: 'sign-in.failed'; method: 'sso'; accountId: string | null; code: string };
 export type SsoAudit = (entry: SsoAuditEntry) => void;
 

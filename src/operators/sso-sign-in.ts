@@ -85,11 +85,11 @@ export class SsoSignIn {
         throw error instanceof ProviderFailure ? new AppError('SSO_TOKEN_INVALID') : error;
       });
       const email = verifiedEmail(claims, settings);
-      const { operator, created } = await this.operatorFor(settings, email, claims);
+      const { operator, created, roleChanged } = await this.operatorFor(settings, email, claims);
       const account = await this.deps.store.accounts.byId(settings.accountId);
       if (!account) throw new AppError('SSO_NOT_CONFIGURED');
       const session = await this.deps.sessions.open(operator, account);
-      this.deps.audit({ action: 'sign-in', method: 'sso', accountId: account.id, operatorId: operator.id, created });
+      this.deps.audit({ action: 'sign-in', method: 'sso', accountId: account.id, operatorId: operator.id, created, role: operator.role, roleChanged });
       return session;
     } catch (error) {
       const code = error instanceof AppError ? error.code : 'INTERNAL';
@@ -107,23 +107,23 @@ export class SsoSignIn {
   }
 
   /** The operator with that e-mail in the account (made with AutoCreate), with the role the claims map to now. */
-  private async operatorFor(settings: SsoSettingsRecord, email: string, claims: Record<string, unknown>): Promise<{ operator: OperatorRecord; created: boolean }> {
+  private async operatorFor(settings: SsoSettingsRecord, email: string, claims: Record<string, unknown>): Promise<{ operator: OperatorRecord; created: boolean; roleChanged: boolean }> {
     const role = roleFromClaims(claims, settings);
     const found = await this.deps.store.operators.byEmail(settings.accountId, email);
     if (found) {
-      if (found.role === role) return { operator: found, created: false };
+      if (found.role === role) return { operator: found, created: false, roleChanged: false };
       const changed = await this.deps.store.operators.setRole(settings.accountId, found.id, role);
       if (!changed) throw new AppError('SSO_NO_OPERATOR');
-      return { operator: changed, created: false };
+      return { operator: changed, created: false, roleChanged: true };
     }
     if (!settings.autoCreate) throw new AppError('SSO_NO_OPERATOR');
     const name = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name.trim().slice(0, MAX_NAME) : email;
     const operator: OperatorRecord = { id: crypto.randomUUID(), accountId: settings.accountId, email, name, passwordHash: NO_PASSWORD, role, createdAt: this.deps.clock.now() };
-    if (await this.deps.store.operators.insert(operator)) return { operator, created: true };
+    if (await this.deps.store.operators.insert(operator)) return { operator, created: true, roleChanged: false };
     // made by a sign-in that finished meanwhile
     const now = await this.deps.store.operators.byEmail(settings.accountId, email);
     if (!now) throw new AppError('SSO_NO_OPERATOR');
-    return { operator: now, created: false };
+    return { operator: now, created: false, roleChanged: false };
   }
 }
 
