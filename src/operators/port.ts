@@ -8,6 +8,7 @@ import type { BotRecord } from '../bots/model.js';
 import type { WebVisitorRepository } from '../channels/web/port.js';
 import type { ConversationReads } from '../conversations/port.js';
 import type { ConversationListing, ShareRecord, StoredShare } from '../conversations/model.js';
+import type { SsoStorage } from './sso-port.js';
 import type { ActivityRecord, Assignment, CannedResponse, InboxRecord, MessageHit, NoteRecord, OperatorRecord, OperatorSessionRecord, TeamRecord } from './model.js';
 
 /** An account's operators and their invitations. */
@@ -135,6 +136,8 @@ export interface SessionStorage {
     remove(tokenHash: string): Promise<void>;
     removeExpired(now: number): Promise<number>;
   };
+  /** whether the account requires single sign-on (a password sign-in is then refused) */
+  sso: Pick<SsoStorage['sso'], 'get'>;
 }
 
 /** Share links of a conversation (share-service.ts). */

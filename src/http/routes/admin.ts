@@ -104,4 +104,22 @@ export function adminRoutes(app: App, s: Services): void {
     },
     async (request) => s.accounts.setOperatorRole(request.params.AccountId, request.params.OperatorId, request.body.Role),
   );
+
+  app.delete(
+    '/admin/accounts/:AccountId/operators/:OperatorId',
+    {
+      ...admin,
+      schema: {
+        ...admin.schema,
+        summary: 'Remove an operator (their console sessions end on every node)',
+        params: Type.Object({ AccountId: Type.String({ maxLength: 64 }), OperatorId: Type.String({ maxLength: 64 }) }),
+        response: { 204: { description: 'Removed', type: 'null' } },
+        errors: ['ACCOUNT_NOT_FOUND', 'OPERATOR_NOT_FOUND'],
+      },
+    },
+    async (request, reply) => {
+      await s.accounts.removeOperator(request.params.AccountId, request.params.OperatorId);
+      return reply.status(204).send(null);
+    },
+  );
 }
