@@ -56,7 +56,7 @@ export function auditRepository(db: Queryable) {
     async expire(now: number, batch: number): Promise<number> {
       return db.run(
         `DELETE FROM audit_log WHERE id IN (SELECT l.id FROM audit_log l LEFT JOIN accounts a ON a.id = l.account_id
-         WHERE l.at < $1 - COALESCE(a.audit_days, 365) * ${DAY_MS} ORDER BY l.id LIMIT $2)`,
+         WHERE l.at < CAST($1 AS BIGINT) - COALESCE(a.audit_days, 365) * CAST(${DAY_MS} AS BIGINT) ORDER BY l.id LIMIT $2)`,
         [now, batch],
       );
     },

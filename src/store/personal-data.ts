@@ -15,7 +15,7 @@ const SECTIONS: Record<PersonalDataSection, string> = {
   Deliveries: 'id AS k, delivery_id AS "DeliveryId", target AS "Target", event AS "Event", body AS "Body", status AS "Status", attempts AS "Attempts", created_at AS "CreatedAt", delivered_at AS "DeliveredAt" FROM outbox',
   // the small ones: at most a row or a few per conversation (or per broadcast it received)
   Broadcasts: `(ROW_NUMBER() OVER (ORDER BY broadcast_id, run)) AS k, broadcast_id AS "BroadcastId", run AS "Run", channel AS "Channel", status AS "Status", reason AS "Reason", due_at AS "DueAt", sent_at AS "SentAt", clicked_at AS "ClickedAt" FROM broadcast_recipients`,
-  Shares: '(ROW_NUMBER() OVER (ORDER BY created_at, code)) AS k, mode AS "Mode", expires_at AS "ExpiresAt", handed_back AS "HandedBack", created_at AS "CreatedAt" FROM shares',
+  Shares: '(ROW_NUMBER() OVER (ORDER BY created_at, code_hash)) AS k, mode AS "Mode", expires_at AS "ExpiresAt", handed_back AS "HandedBack", created_at AS "CreatedAt" FROM shares',
   Assignment: '1 AS k, operator_id AS "OperatorId", assigned_at AS "AssignedAt" FROM conversation_assignments',
   Inbox: '1 AS k, status AS "Status", snoozed_until AS "SnoozedUntil", team_id AS "TeamId", changed_at AS "ChangedAt" FROM conversation_inbox',
   WebVisitor: '1 AS k, page_url AS "PageUrl", user_agent AS "UserAgent", language AS "Language", seen_at AS "SeenAt" FROM web_contacts',
