@@ -18,6 +18,7 @@ import { Maintenance } from './conversations/maintenance.js';
 import { Retention } from './conversations/retention.js';
 import { AuditLog } from './audit/service.js';
 import { PersonalDataExport } from './conversations/personal-data.js';
+import { ConversationRetention } from './conversations/retention-policy.js';
 import { actionRegistry } from './engine/registry.js';
 import { openEventBus } from './event-bus.js';
 import type { Services } from './http/services.js';
@@ -90,6 +91,7 @@ export async function createServices(config: Config, store: Store, options: Star
     events,
     audit,
     personalData: new PersonalDataExport(store, clock),
+    retention: new ConversationRetention(store, talk.forgetting, clock),
     deliveries: new Deliveries(store, clock, () => dispatcher.wake()),
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
@@ -100,6 +102,7 @@ export async function createServices(config: Config, store: Store, options: Star
     () => channels.inbound.pruneSeen(),
     () => retention.run(),
     () => audit.expire(),
+    () => services.retention.run(),
     () => preview.prune(),
     () => knowledge.indexingLeases.failAbandoned(),
     () => indexNewMessages(store),

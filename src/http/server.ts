@@ -44,7 +44,7 @@ import { broadcastRoutes } from './routes/broadcasts.js';
 import { broadcastConsoleRoutes } from './routes/broadcasts-console.js';
 import { designerPageRoutes } from './routes/designer-page.js';
 import { auditRoutes } from './routes/audit.js';
-import { exportRoutes } from './routes/export.js';
+import { governanceRoutes } from './routes/governance.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -147,7 +147,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, auditRoutes, exportRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, auditRoutes, governanceRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

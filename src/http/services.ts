@@ -34,6 +34,7 @@ import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { BroadcastService } from '../broadcasts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { PersonalDataExport } from '../conversations/personal-data.js';
+import type { ConversationRetention } from '../conversations/retention-policy.js';
 
 export interface Services {
   config: Config;
@@ -79,6 +80,8 @@ export interface Services {
   audit: AuditLog;
   /** governance.md: everything held about one conversation, as one JSON document */
   personalData: PersonalDataExport;
+  /** governance.md "Retention": bots' policies, carried out by maintenance */
+  retention: ConversationRetention;
   deliveries: Deliveries;
   metrics: Metrics;
   botSchema: Record<string, unknown>;

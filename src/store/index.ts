@@ -6,6 +6,7 @@ import { loadServerKey } from '../auth/secret-key.js';
 import { accountRepository } from './accounts.js';
 import { auditRepository } from './audit.js';
 import { personalDataRepository } from './personal-data.js';
+import { retentionPolicyRepository } from './retention-policy.js';
 import { analyticsRepository } from './analytics.js';
 import { botRepository } from './bots.js';
 import { conversationRepository, conversationsByState } from './conversations.js';
@@ -41,6 +42,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     accounts: accountRepository(db, onPrincipalWrite),
     audit: auditRepository(db),
     personalData: personalDataRepository(db),
+    retentionPolicy: retentionPolicyRepository(db),
     bots: botRepository(db, secrets, onPrincipalWrite),
     conversations: conversationRepository(db),
     meta: metaRepository(db, secrets),

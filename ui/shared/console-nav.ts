@@ -15,6 +15,8 @@ export const CONSOLE_PAGES = [
   { page: 'knowledge', href: '/console/knowledge', label: 'Knowledge', forAgents: false },
   { page: 'broadcasts', href: '/console/broadcasts', label: 'Broadcasts', forAgents: false },
   { page: 'team', href: '/console/team', label: 'Team', forAgents: false },
+  // the audit log is the admins' alone (governance.md): shown once the role is known to be admin
+  { page: 'audit', href: '/console/audit', label: 'Audit', forAgents: false, forAdminsOnly: true },
 ] as const;
 
 export type ConsolePage = (typeof CONSOLE_PAGES)[number]['page'];
@@ -28,12 +30,12 @@ export interface NavLink {
 
 /** The links a header shows on `current`, for `role` (all of them until the role is known), with the chosen bot. */
 export function consoleLinks(current: ConsolePage, options: { botId?: string; role?: string } = {}): NavLink[] {
-  return CONSOLE_PAGES.filter((p) => p.forAgents || options.role !== 'agent').map((p) => ({
+  return CONSOLE_PAGES.filter((p) => (p.forAgents || options.role !== 'agent') && (!('forAdminsOnly' in p) || options.role === 'admin')).map((p) => ({
     page: p.page,
     label: p.label,
     current: p.page === current,
     // the conversations list and the team have no bot of their own to open
-    href: options.botId && p.page !== 'conversations' && p.page !== 'team' ? `${p.href}?bot=${encodeURIComponent(options.botId)}` : p.href,
+    href: options.botId && p.page !== 'conversations' && p.page !== 'team' && p.page !== 'audit' ? `${p.href}?bot=${encodeURIComponent(options.botId)}` : p.href,
   }));
 }
 
