@@ -8,19 +8,8 @@
 // An unknown conversation, or one being forgotten, is 404.
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import type { PersonalDataSection, PersonalDataStorage } from './governance-port.js';
 import type { ConversationRecord } from './model.js';
-
-export type PersonalDataSection =
-  | 'History' | 'Notes' | 'Activity' | 'AnalyticsEvents' | 'MissedTexts' | 'Deliveries'
-  | 'Broadcasts' | 'Shares' | 'Assignment' | 'Inbox' | 'WebVisitor' | 'ChannelContact';
-
-export interface PersonalDataStorage {
-  conversations: { byUser(botId: string, userId: string): Promise<ConversationRecord | null> };
-  personalData: {
-    /** Up to `limit` rows of one section with a key above `after`, in key order. */
-    page(section: PersonalDataSection, conversationId: number, after: number, limit: number): Promise<Array<{ key: number; row: Record<string, unknown> }>>;
-  };
-}
 
 const LISTS: PersonalDataSection[] = ['History', 'Notes', 'Activity', 'AnalyticsEvents', 'MissedTexts', 'Deliveries', 'Broadcasts', 'Shares'];
 const SINGLES: PersonalDataSection[] = ['Assignment', 'Inbox', 'WebVisitor', 'ChannelContact'];

@@ -8,10 +8,10 @@
 // counted once, in the run that marked it. Conversations an operator holds (state 2) are kept
 // until handed back; waiting ones (state 1) follow the policy. "Activity" is the conversation's
 // last change (updated_at): a message, a turn, a control change.
-import type { AuditEntry } from '../audit/model.js';
 import type { BotSettings } from '../bots/bot-file.js';
 import type { Clock } from '../shared/clock.js';
 import type { Forgetting } from './forgetting.js';
+import type { DueRule, RetentionPolicyStorage } from './governance-port.js';
 
 const DAY_MS = 86_400_000;
 /** Conversations one run marks: one short transaction, so turns are never held for long. */
@@ -22,28 +22,6 @@ const EVERY_MS = 30_000;
 export interface RetentionSettings {
   inactiveDays?: number;
   keepDays?: number;
-}
-
-/** Conversations due: changed last before `idleBefore`, or created before `createdBefore` (0: that rule is off). */
-export interface DueRule {
-  idleBefore: number;
-  createdBefore: number;
-}
-
-export interface MarkedConversation {
-  id: number;
-  botId: string;
-  userId: string;
-  channel: string;
-}
-
-export interface RetentionPolicyStorage {
-  retentionPolicy: {
-    botsWithRetention(): Promise<Array<{ id: string; accountId: string; settings: BotSettings }>>;
-    countDue(botId: string, rule: DueRule): Promise<number>;
-  };
-  meta: { get(key: string): Promise<string | null>; set(key: string, value: string): Promise<void> };
-  transaction<T>(work: (tx: { retentionPolicy: { markDue(botId: string, rule: DueRule, limit: number): Promise<MarkedConversation[]> }; audit: { append(entry: AuditEntry): Promise<void> } }) => Promise<T>): Promise<T>;
 }
 
 export interface RetentionView {

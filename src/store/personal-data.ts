@@ -2,7 +2,7 @@
 // export"): each section of one conversation's rows, page by page in key order, with the columns
 // named as the export writes them. Credentials are not read: a share link's code (only its hash is
 // stored anyway), a web visitor's id (it opens the widget's conversation).
-import type { PersonalDataSection, PersonalDataStorage } from '../conversations/personal-data.js';
+import type { PersonalDataSection, PersonalDataStorage } from '../conversations/governance-port.js';
 import type { Queryable } from './driver.js';
 
 /** Each section: its columns (AS the export's names) and table, keyed by a unique, growing `k`. */

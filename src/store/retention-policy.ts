@@ -2,8 +2,8 @@
 // have one, how many of their conversations are due, and one bounded batch of them marked
 // `forgetting` (the mark `state=forget` sets; the forget path deletes what is marked). The mark
 // moves the revision on, so a turn that read the conversation before cannot save over it.
-import type { BotSettings } from '../bots/bot-file.js';
-import type { DueRule, MarkedConversation } from '../conversations/retention-policy.js';
+import type { BotRecord } from '../bots/model.js';
+import type { DueRule, MarkedConversation } from '../conversations/governance-port.js';
 import type { Queryable } from './driver.js';
 
 /** Taken over (an operator holds it, state 2): kept until handed back. */
@@ -13,7 +13,7 @@ const DUE = `bot_id = $1 AND forgetting = 0 AND control_state <> ${HELD} AND (up
 export function retentionPolicyRepository(db: Queryable) {
   return {
     /** Bots whose settings name a retention policy (the text test narrows; the caller reads the numbers). */
-    async botsWithRetention(): Promise<Array<{ id: string; accountId: string; settings: BotSettings }>> {
+    async botsWithRetention(): Promise<Array<{ id: string; accountId: string; settings: BotRecord['settings'] }>> {
       const rows = await db.all<{ id: string; account_id: string; settings: string }>(`SELECT id, account_id, settings FROM bots WHERE settings LIKE '%"retention"%'`);
       return rows.map((r) => ({ id: r.id, accountId: r.account_id, settings: JSON.parse(r.settings) }));
     },

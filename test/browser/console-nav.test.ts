@@ -47,6 +47,8 @@ describe('the console pages link to each other (Chromium)', () => {
   async function links(page: Page, withBot: boolean): Promise<string[][]> {
     const nav = page.getByRole('navigation', { name: 'Console' });
     if (withBot) await nav.locator(`a[href*="bot=${botId}"]`).first().waitFor();
+    // an admin's Audit link comes once the page knows the role (issue 42)
+    if (withBot) await nav.getByRole('link', { name: 'Audit' }).waitFor();
     return nav.locator('a').evaluateAll((anchors) =>
       anchors.map((a) => [a.textContent ?? '', a.getAttribute('href') ?? '', a.getAttribute('aria-current') ?? '']),
     );

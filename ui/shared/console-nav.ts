@@ -45,8 +45,13 @@ export async function signOut(): Promise<void> {
   location.assign('/console');
 }
 
+let knownRole: string | undefined;
+
 /** Draws the links into `nav` (a `<nav aria-label="Console">` of the page's header); with a `role` (someone is signed in), the header's Sign out after it. */
-export function drawConsoleNav(nav: HTMLElement, current: ConsolePage, options: { botId?: string; role?: string } = {}): void {
+export function drawConsoleNav(nav: HTMLElement, current: ConsolePage, given: { botId?: string; role?: string } = {}): void {
+  // a page that redraws for a new bot without the role keeps the role it was told (the admins' Audit link stays)
+  if (given.role) knownRole = given.role;
+  const options = { ...given, role: given.role ?? knownRole };
   if (options.role && !nav.parentElement?.querySelector('#logout')) {
     const button = document.createElement('button');
     button.type = 'button';
