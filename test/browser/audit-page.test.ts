@@ -28,6 +28,7 @@ describe('the Audit page (Chromium)', () => {
     const botId = await botIdOf(server, tenant.botKey);
     await addOperator(server.client, tenant.accountId, 'ann@example.org');
     await addOperator(server.client, tenant.accountId, 'dee@example.org', undefined, 'Dee Designer', 'designer');
+    await addOperator(server.client, tenant.accountId, 'al@example.org', undefined, 'Al Agent', 'agent');
     // a morning's work: a failed sign-in, takeovers and hand-backs, a publish
     await login(server.client, { Email: 'ann@example.org', Password: 'not the password' });
     const ann = consoleClient(server.client, await signIn(server.client, 'ann@example.org'));
@@ -100,6 +101,38 @@ describe('the Audit page (Chromium)', () => {
     assert.equal(await page.locator('#rows tr').count(), Math.min(all, 50));
     assert.equal(await page.getByRole('button', { name: 'Show older entries' }).isVisible(), all > 50);
     await page.context().close();
+  });
+
+  test("the contact panel's 'Export this contact's data' downloads the export, for admins only; by keyboard", async () => {
+    for (const size of SIZES) {
+      const { page, errors } = await pageAt(browser, server, size);
+      await page.goto(`${server.url}/console`);
+      await page.getByRole('navigation', { name: /^Conversations/ }).getByRole('button', { name: /u2/ }).click();
+      if (size.name === 'phone') {
+        await page.locator('#more-menu > summary').click();
+        await page.getByRole('button', { name: 'Contact and notes' }).click();
+      }
+      const control = page.getByRole('link', { name: "Export this contact's data" });
+      await control.waitFor();
+      await page.screenshot({ path: `${SHOTS}/contact-export-${size.name}.png` });
+      assert.deepEqual(await seriousViolations(page), [], size.name);
+      const download = page.waitForEvent('download');
+      await control.focus();
+      await page.keyboard.press('Enter');
+      const saved = await download;
+      assert.match(saved.suggestedFilename(), /^conversation-\d{4}-\d{2}-\d{2}\.json$/);
+      const doc = JSON.parse(fs.readFileSync((await saved.path())!, 'utf8'));
+      assert.equal(doc.UserId, 'u2');
+      assert.ok(JSON.stringify(doc.History).includes('hello'));
+      assert.deepEqual(errors, [], size.name);
+      await page.context().close();
+    }
+    const agent = await pageAt(browser, server, SIZES[0], 'al@example.org');
+    await agent.page.goto(`${server.url}/console`);
+    await agent.page.getByRole('navigation', { name: /^Conversations/ }).getByRole('button', { name: /u2/ }).click();
+    await agent.page.locator('#contact-body dl').first().waitFor();
+    assert.equal(await agent.page.getByRole('link', { name: "Export this contact's data" }).count(), 0, 'an agent is not offered it');
+    await agent.page.context().close();
   });
 
   test('a designer is told the audit log is for admins, and gets no Audit link', async () => {
