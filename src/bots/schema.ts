@@ -164,7 +164,11 @@ const behaviourSchema: JsonSchema = {
 
 /** Days, decimals allowed: 0 (keep) or at least 0.0001 (about 9 seconds), at most 100 years. */
 const retentionDays = (description: string): JsonSchema => ({
-  anyOf: [{ const: 0 }, { type: 'number', minimum: 0.0001, maximum: 36_500 }],
+  type: 'number',
+  minimum: 0,
+  maximum: 36_500,
+  // one number field in the designer's form, and nothing between 0 and 0.0001
+  not: { exclusiveMinimum: 0, exclusiveMaximum: 0.0001 },
   description: `${description}; decimals allowed (at least 0.0001); 0 or absent: keep`,
 });
 
