@@ -8,6 +8,8 @@ export interface AuditStorage {
     list(query: AuditQuery): Promise<StoredAuditEntry[]>;
     /** Deletes up to `batch` entries older than their account's AuditDays at `now`; says how many. */
     expire(now: number, batch: number): Promise<number>;
+    /** An account's AuditDays. */
+    setAuditDays(accountId: string, days: number): Promise<void>;
   };
   bots: {
     /** the bot an API key names: entries name bots by id, never by their key */

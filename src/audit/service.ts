@@ -90,6 +90,11 @@ export class AuditLog {
     }
   }
 
+  /** How long an account's entries are kept (PATCH /admin/accounts/{AccountId} `AuditDays`, 1 to 3650). */
+  async keepFor(accountId: string, days: number): Promise<void> {
+    await this.store.audit.setAuditDays(accountId, days);
+  }
+
   /** Maintenance's chore: entries older than their account's AuditDays go, in batches. */
   async expire(): Promise<void> {
     const now = this.clock.now();

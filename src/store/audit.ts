@@ -53,6 +53,9 @@ export function auditRepository(db: Queryable) {
       const rows = await db.all<AuditRow>(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`, params);
       return rows.map(entryOf);
     },
+    async setAuditDays(accountId: string, days: number): Promise<void> {
+      await db.run('UPDATE accounts SET audit_days = $2 WHERE id = $1', [accountId, days]);
+    },
     async expire(now: number, batch: number): Promise<number> {
       return db.run(
         `DELETE FROM audit_log WHERE id IN (SELECT l.id FROM audit_log l LEFT JOIN accounts a ON a.id = l.account_id

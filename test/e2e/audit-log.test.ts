@@ -12,7 +12,7 @@ import { chatOk } from '../support/chat-kit.js';
 import { addOperator, botIdOf, consoleClient, login, openRaw, signIn } from '../support/console-kit.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
-import { startTestServerOn, type TestServer } from '../support/server.js';
+import { ADMIN_TOKEN, startTestServerOn, type TestServer } from '../support/server.js';
 
 const PASSWORD = 'correct horse battery';
 const AI_KEY = 'sk-audit-secret-0f3c9a';
@@ -149,6 +149,24 @@ for (const kind of databaseKinds()) {
       assert.equal(lines.length, 4, 'two failed sign-ins of this account, and the final CRLF');
       // the unknown e-mail's attempt is kept under no account: not in this one
       assert.ok(!res.text.includes('HYPERLINK'));
+    });
+
+    test("entries older than the account's AuditDays go (set by the admin), others stay", async () => {
+      const raw = await openRaw(database);
+      const old = Date.now() - 2 * 86_400_000;
+      try {
+        await raw.all("INSERT INTO audit_log (account_id, at, actor, actor_kind, action, target, ip, details) VALUES ($1, $2, 'admin', 'admin', 'old.one', '', '', '{}') RETURNING id", [tenant.accountId, old]);
+      } finally {
+        await raw.close();
+      }
+      await server.running.maintenance.runOnce();
+      assert.equal((await audit('?action=old.one')).body.Result.length, 1, 'two days old, kept for 365');
+      const patched = await server.client.patch(`/admin/accounts/${tenant.accountId}`, { AuditDays: 1 }, { token: ADMIN_TOKEN });
+      assert.equal(patched.status, 200, patched.text);
+      assert.equal((await server.client.patch(`/admin/accounts/${tenant.accountId}`, { AuditDays: 0 }, { token: ADMIN_TOKEN })).status, 400);
+      await server.running.maintenance.runOnce();
+      assert.deepEqual((await audit('?action=old.one')).body.Result, [], 'older than one day: gone');
+      assert.equal((await audit('?action=account.update')).body.Result[0].Details.AuditDays, 1, 'newer entries stay');
     });
 
     test('append-only: an UPDATE is refused by the database itself', async () => {
