@@ -1,7 +1,9 @@
 // What a bot's retention policy reads and marks (conversations/retention-policy.ts): the bots that
 // have one, how many of their conversations are due, and one bounded batch of them marked
 // `forgetting` (the mark `state=forget` sets; the forget path deletes what is marked). The mark
-// moves the revision on, so a turn that read the conversation before cannot save over it.
+// moves the revision on, so a turn that read the conversation before cannot save over it. The
+// outer `forgetting = 0` is checked again on the row PostgreSQL locks: two nodes running the same
+// pass never both mark (and count) one conversation.
 import type { BotRecord } from '../bots/model.js';
 import type { DueRule, MarkedConversation } from '../conversations/governance-port.js';
 import type { Queryable } from './driver.js';
@@ -24,7 +26,7 @@ export function retentionPolicyRepository(db: Queryable) {
     async markDue(botId: string, rule: DueRule, limit: number): Promise<MarkedConversation[]> {
       const rows = await db.all<{ id: number | string; bot_id: string; user_id: string; channel: string }>(
         `UPDATE conversations SET forgetting = 1, revision = revision + 1
-         WHERE id IN (SELECT id FROM conversations WHERE ${DUE} ORDER BY id LIMIT $4) RETURNING id, bot_id, user_id, channel`,
+         WHERE forgetting = 0 AND id IN (SELECT id FROM conversations WHERE ${DUE} ORDER BY id LIMIT $4) RETURNING id, bot_id, user_id, channel`,
         [botId, rule.idleBefore, rule.createdBefore, limit],
       );
       return rows.map((r) => ({ id: Number(r.id), botId: r.bot_id, userId: r.user_id, channel: r.channel }));
