@@ -60,6 +60,15 @@ export class AuditLog {
     }
   }
 
+  /**
+   * An entry by someone known only by an e-mail (an invited teammate joining): written to every
+   * account that e-mail is an operator of, as that operator.
+   */
+  async recordByEmail(email: string, entry: Omit<AuditRecord, 'accountId' | 'actor' | 'actorKind'>): Promise<void> {
+    const actor = email.trim().toLowerCase().slice(0, 254);
+    for (const accountId of await this.accountsOf(actor)) await this.record({ ...entry, accountId, actor, actorKind: 'operator' });
+  }
+
   /** One page, newest first; `Next` is the cursor of the page after it, null at the end. */
   async page(query: AuditQuery): Promise<{ entries: StoredAuditEntry[]; next: number | null }> {
     const limit = Math.min(Math.max(1, query.limit), AUDIT_PAGE_MAX);

@@ -66,7 +66,13 @@ export function installAuditLog(app: FastifyInstance, s: Services): void {
     const draft = request.auditDraft;
     if (!draft || reply.statusCode >= 400) return payload;
     const action = !declared || !('action' in declared) ? `${request.method} ${request.routeOptions.url}` : typeof declared.action === 'string' ? declared.action : declared.action(request);
-    const created = draft.accountId ? '' : createdAccount(payload);
+    // nobody signed in (an invited teammate joining): the answer says who it was
+    const joined = draft.actor === 'anonymous' ? memberOf(payload, 'Email') : '';
+    if (joined) {
+      await s.audit.recordByEmail(joined, { action, target: `operator:${joined.toLowerCase()}`, ip: draft.ip, details: detailsOf(request, reply.statusCode, declared) });
+      return payload;
+    }
+    const created = draft.accountId ? '' : memberOf(payload, 'AccountId');
     const target = created ? `account:${created}` : draft.target;
     await s.audit.record({ ...draft, accountId: draft.accountId || created, target, action, details: detailsOf(request, reply.statusCode, declared) });
     return payload;
@@ -106,12 +112,12 @@ function detailsOf(request: FastifyRequest, status: number, declared: AuditDecla
   return details;
 }
 
-/** The account an admin just created (POST /admin/accounts answers with its id). */
-function createdAccount(payload: unknown): string {
+/** A text member of a JSON answer: the account an admin just created, the e-mail of who joined. */
+function memberOf(payload: unknown, name: string): string {
   if (typeof payload !== 'string' || !payload.startsWith('{')) return '';
   try {
-    const id = (JSON.parse(payload) as { AccountId?: unknown }).AccountId;
-    return typeof id === 'string' ? id : '';
+    const value = (JSON.parse(payload) as Record<string, unknown>)[name];
+    return typeof value === 'string' ? value : '';
   } catch {
     return '';
   }

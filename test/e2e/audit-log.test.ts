@@ -104,6 +104,25 @@ for (const kind of databaseKinds()) {
       }
     });
 
+    test('an invited teammate joining is recorded as that teammate, in the account, without the password or the link', async () => {
+      const admin = consoleClient(server.client, await signIn(server.client, 'admin@shop.example', PASSWORD));
+      const invited = await admin.post('/team', { Email: 'new@shop.example', Role: 'agent' });
+      assert.equal(invited.status, 201, invited.text);
+      const token = new URL(invited.body.InviteUrl, server.url).hash.replace('#invite=', '');
+      assert.equal((await server.client.post('/console/api/team/join', { Token: token, Password: 'joining secret 42' })).status, 200);
+      const [joined] = (await audit('?action=operator.join')).body.Result;
+      assert.deepEqual([joined.Actor, joined.ActorKind, joined.Target], ['new@shop.example', 'operator', 'operator:new@shop.example']);
+      const [invite] = (await audit('?action=operator.invite')).body.Result;
+      assert.deepEqual([invite.Actor, invite.Details.Email, invite.Details.Role], ['admin@shop.example', 'new@shop.example', 'agent']);
+      const raw = await openRaw(database);
+      try {
+        const stored = JSON.stringify(await raw.all('SELECT * FROM audit_log'));
+        assert.ok(!stored.includes('joining secret 42') && !stored.includes(token));
+      } finally {
+        await raw.close();
+      }
+    });
+
     test('filters, the cursor and the bounds of GET /account/audit', async () => {
       const all = (await audit('?limit=500')).body;
       assert.equal(all.Next, null);
