@@ -34,6 +34,9 @@ import type { RateWindowTable } from './rate-window-port.js';
 import type { KnowledgeService } from '../knowledge/service.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { BroadcastService } from '../broadcasts/service.js';
+import type { AuditLog } from '../audit/service.js';
+import type { PersonalDataExport } from '../conversations/personal-data.js';
+import type { ConversationRetention } from '../conversations/retention-policy.js';
 
 export interface Services {
   config: Config;
@@ -78,6 +81,12 @@ export interface Services {
   webVisitors: WebVisitorPanel;
   shareAccess: ShareAccess;
   events: EventBus;
+  /** governance.md: the one recorder of who changed what (http/audit.ts), and its reader */
+  audit: AuditLog;
+  /** governance.md: everything held about one conversation, as one JSON document */
+  personalData: PersonalDataExport;
+  /** governance.md "Retention": bots' policies, carried out by maintenance */
+  retention: ConversationRetention;
   deliveries: Deliveries;
   metrics: Metrics;
   botSchema: Record<string, unknown>;

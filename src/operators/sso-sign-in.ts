@@ -70,8 +70,9 @@ export class SsoSignIn {
   }
 
   /** The callback: a session, or the AppError that says why not (recorded for the audit log). */
-  async finish(query: URLSearchParams): Promise<SignedIn> {
+  async finish(query: URLSearchParams, ip: string): Promise<SignedIn> {
     let accountId: string | null = null;
+    let email: string | null = null;
     try {
       const state = query.get('state');
       const signIn = state ? await this.deps.store.sso.takeSignIn(sha256(state), this.deps.clock.now()) : null;
@@ -84,16 +85,16 @@ export class SsoSignIn {
       const claims = await exchangeCode(config, new URL(`${this.deps.callbackUrl()}?${query}`), { state, nonce: signIn.nonce, verifier: signIn.verifier }).catch((error) => {
         throw error instanceof ProviderFailure ? new AppError('SSO_TOKEN_INVALID') : error;
       });
-      const email = verifiedEmail(claims, settings);
+      email = verifiedEmail(claims, settings);
       const { operator, created, roleChanged } = await this.operatorFor(settings, email, claims);
       const account = await this.deps.store.accounts.byId(settings.accountId);
       if (!account) throw new AppError('SSO_NOT_CONFIGURED');
       const session = await this.deps.sessions.open(operator, account);
-      this.deps.audit({ action: 'sign-in', method: 'sso', accountId: account.id, operatorId: operator.id, created, role: operator.role, roleChanged });
+      this.deps.audit({ ok: true, accountId: account.id, email: operator.email, ip, created, role: operator.role, roleChanged });
       return session;
     } catch (error) {
       const code = error instanceof AppError ? error.code : 'INTERNAL';
-      this.deps.audit({ action: 'sign-in.failed', method: 'sso', accountId, code });
+      this.deps.audit({ ok: false, accountId, email, ip, code });
       throw error;
     }
   }

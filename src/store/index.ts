@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { SecretBox } from '../auth/secret-box.js';
 import { loadServerKey } from '../auth/secret-key.js';
 import { accountRepository } from './accounts.js';
+import { auditRepository } from './audit.js';
+import { personalDataRepository } from './personal-data.js';
+import { retentionPolicyRepository } from './retention-policy.js';
 import { analyticsRepository } from './analytics.js';
 import { botRepository } from './bots.js';
 import { conversationRepository, conversationsByState } from './conversations.js';
@@ -38,6 +41,9 @@ import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
 function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () => void = () => undefined) {
   return {
     accounts: accountRepository(db, onPrincipalWrite),
+    audit: auditRepository(db),
+    personalData: personalDataRepository(db),
+    retentionPolicy: retentionPolicyRepository(db),
     bots: botRepository(db, secrets, onPrincipalWrite),
     conversations: conversationRepository(db),
     meta: metaRepository(db, secrets),

@@ -1,5 +1,6 @@
 // The operators' side: console sessions, the console's views and intents, its workspace and inbox,
 // the team, what web visitors tell operators, share links' pages, which bots an operator may open.
+import type { AuditLog } from '../audit/service.js';
 import type { ControlService } from '../conversations/control-service.js';
 import type { EventBus } from '../conversations/events.js';
 import type { ConversationService } from '../conversations/service.js';
@@ -21,18 +22,25 @@ import type { StartOptions, WiringBase } from './base.js';
 
 export function consoleParts(
   { store, clock, config, options }: WiringBase,
-  deps: { events: EventBus; control: ControlService; conversations: ConversationService; shares: ShareService },
+  deps: { events: EventBus; control: ControlService; conversations: ConversationService; shares: ShareService; audit: AuditLog },
 ) {
   const { events, control, conversations, shares } = deps;
   const consoleService = new ConsoleService({ store, control, conversations, events, clock });
   const operatorSessions = new OperatorSessions(store, clock);
-  // The audit log's recording point for sign-ins and SSO settings (governance.md "Audit log"): a
-  // no-op until the audit log is wired here.
-  const audit: SsoAudit = () => undefined;
+  // A single sign-on's outcome goes to the audit log as every sign-in does (governance.md "Audit log").
+  const audit: SsoAudit = (entry) =>
+    void deps.audit.signIn({
+      method: 'sso',
+      email: entry.email ?? '',
+      ok: entry.ok,
+      ip: entry.ip,
+      ...(entry.accountId !== null ? { accountId: entry.accountId } : {}),
+      ...(entry.ok ? { details: { Created: entry.created, Role: entry.role, RoleChanged: entry.roleChanged } } : { reason: entry.code }),
+    });
   const allowPrivateNetwork = config.allowPrivateNetwork;
   return {
     operatorSessions,
-    ssoSettings: new SsoSettings({ store, clock, allowPrivateNetwork, audit }),
+    ssoSettings: new SsoSettings({ store, clock, allowPrivateNetwork }),
     ssoSignIn: new SsoSignIn({ store, sessions: operatorSessions, clock, allowPrivateNetwork, audit, callbackUrl: () => `${config.publicUrl.replace(/\/+$/, '')}/console/sso/callback` }),
     console: consoleService,
     consoleBots: new ConsoleBots(store),

@@ -3,7 +3,7 @@
 // reply.
 import { $, api, attempt, debounce, mode, say } from './api';
 import { drawList, openedConversation as current, refreshList, setOpened } from './listing';
-import { focusEntry, markRead } from './list';
+import { focusEntry, markRead, myRole } from './list';
 import { displayName, renderTranscript, stateLabel, STATE_CLASSES } from './render';
 import { renderContact } from './contact';
 import { renderWorkspace } from './workspace';
@@ -53,7 +53,9 @@ export async function refreshConversation(options: { toNewest?: boolean } = {}) 
   drawnKey = key;
   transcript.replaceChildren(...renderTranscript(view.Transcript, isShared(view) ? [] : view.Activity));
   $('contact').hidden = isShared(view);
-  if (!isShared(view)) $('contact-body').replaceChildren(renderContact(view.Contact));
+  // governance.md: an admin downloads everything held about the contact (the server refuses other roles)
+  const exportHref = mode === 'console' && myRole() === 'admin' ? `/console/api/conversations/${encodeURIComponent(c.BotId)}/${encodeURIComponent(c.UserId)}/export` : undefined;
+  if (!isShared(view)) $('contact-body').replaceChildren(renderContact(view.Contact, exportHref));
   updateControls(c, view);
   // a console page always opens a ConsoleView, a share page a SharedView
   if (mode === 'console' && !isShared(view)) {

@@ -16,6 +16,8 @@ let all: Summary[] = [];
 /** the signed-in operator, for the "Mine" filter, and their role (what an empty inbox suggests) */
 let me = '';
 let role = '';
+/** the signed-in operator's role: what the panels offer (an admin exports a contact's data) */
+export const myRole = () => role;
 export function setMe(operatorId: string, operatorRole: string) {
   me = operatorId;
   role = operatorRole;

@@ -39,7 +39,7 @@ function Page() {
       <header className="top">
         <h1>Colloquy <span className="subtitle">designer</span></h1>
         <nav aria-label="Console">
-          {consoleLinks('designer', { botId, role: boot.kind === 'refused' ? boot.me.Role : undefined }).map((link) => (
+          {consoleLinks('designer', { botId, role: boot.kind === 'refused' || boot.kind === 'ready' ? boot.me.Role : undefined }).map((link) => (
             <a key={link.page} id={`${link.page}-link`} href={link.href} aria-current={link.current ? 'page' : undefined}>{link.label}</a>
           ))}
           {boot.kind === 'ready' && <span className="hint who">{boot.me.Name}</span>}

@@ -44,7 +44,7 @@ export function consoleSsoRoutes(app: App, s: Services): void {
   app.get('/console/sso/callback', { ...signIn, schema: { hide: true, tags, summary: "The identity provider's answer: a session, or back to the sign-in page" } }, async (request, reply) => {
     const at = request.url.indexOf('?');
     try {
-      const session = await s.ssoSignIn.finish(new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1)));
+      const session = await s.ssoSignIn.finish(new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1)), request.ip);
       reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
       return redirect(reply, '/console');
     } catch (error) {

@@ -67,6 +67,8 @@ export function consoleRoutes(app: App, s: Services): void {
   app.post('/console/api/login', { config: { limit: 'sign-in', ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
     const { Email, Password, AccountId } = request.body;
     const session = await app.failedAuth.guard(request, reply, `login:${Email.trim().toLowerCase()}`, () => s.operatorSessions.login(Email, Password, AccountId));
+    // who signed in, for the audit log's sign-in entry (http/audit.ts)
+    request.operatorContext = session;
     reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
     return { ...operatorView(session), SessionExpires: s.clock.iso(session.expiresAt) };
   });
