@@ -32,6 +32,9 @@ import type { RateWindowTable } from './rate-window-port.js';
 import type { KnowledgeService } from '../knowledge/service.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { BroadcastService } from '../broadcasts/service.js';
+import type { BotSecrets } from '../secrets/service.js';
+import type { McpServers } from '../mcp/servers.js';
+import type { McpTools } from '../mcp/tool-source.js';
 
 export interface Services {
   config: Config;
@@ -78,4 +81,8 @@ export interface Services {
   botSchema: Record<string, unknown>;
   /** where nodes on one PostgreSQL add up their rate-limit counts; null on SQLite (one node) */
   rateWindows: RateWindowTable | null;
+  /** a bot's secrets for its outbound requests (agents.md "Secrets") */
+  secrets: BotSecrets;
+  /** a bot's MCP servers: the API's side and the agent turn's (agents.md "MCP servers") */
+  mcp: { servers: McpServers; tools: McpTools };
 }
