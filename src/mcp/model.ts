@@ -2,6 +2,8 @@
 // at rest, never returned), the tools they listed last and why the last attempt failed.
 import type { McpTool } from '../agents/tool-sources.js';
 
+export type { McpTool };
+
 export interface McpServerRecord {
   botId: string;
   name: string;

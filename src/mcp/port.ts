@@ -1,7 +1,6 @@
 // The storage the MCP servers use (store/mcp-servers.ts on SQLite and PostgreSQL): one row per bot
 // and name, headers sealed with the server key and bound to the row's URL.
-import type { McpTool } from '../agents/tool-sources.js';
-import type { McpServerRecord } from './model.js';
+import type { McpServerRecord, McpTool } from './model.js';
 
 export interface McpStorage {
   mcpServers: {

@@ -2,8 +2,7 @@
 // to the bot, the name and the URL: a ciphertext cannot move to another row, and headers can never
 // be read for a URL they were not given for. Deleted with the bot.
 import type { SecretBox } from '../auth/secret-box.js';
-import type { McpTool } from '../agents/tool-sources.js';
-import type { McpServerRecord } from '../mcp/model.js';
+import type { McpServerRecord, McpTool } from '../mcp/model.js';
 import type { Queryable } from './driver.js';
 
 interface Row {
