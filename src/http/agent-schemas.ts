@@ -8,7 +8,8 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 
 export const SecretParams = Type.Object({
   APIKey: Type.String({ maxLength: 64 }),
-  NAME: Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_]{1,64}$', description: 'used as {{secret.NAME}} in a callApi (or http tool) URL, header or body' }),
+  // the pattern (^[A-Za-z0-9_]{1,64}$) is checked by the service, after the body: a bad body is reported first
+  NAME: Type.String({ maxLength: 64, description: 'letters, digits and _; used as {{secret.NAME}} in a callApi (or http tool) URL, header or body' }),
 });
 
 export const SecretBody = Type.Object(
@@ -29,7 +30,8 @@ export const SecretList = Type.Object({
 
 export const McpParams = Type.Object({
   APIKey: Type.String({ maxLength: 64 }),
-  Name: Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_-]{1,32}$', description: 'how agents name the server (tools are offered as <Name>__<tool>)' }),
+  // the pattern (^[A-Za-z0-9_-]{1,32}$, no "__") is checked by the service, after the body
+  Name: Type.String({ maxLength: 32, description: 'letters, digits, - and _ (not "__"): how agents name the server (tools are offered as <Name>__<tool>)' }),
 });
 
 export const McpBody = Type.Object(

@@ -66,6 +66,14 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(row?.headers, { Authorization: HEADER_SECRET });
     });
 
+    test('the routes are in the API document (/docs)', async () => {
+      const paths = (await server.client.get('/openapi.json')).body.paths;
+      assert.deepEqual(Object.keys(paths['/bots/{APIKey}/mcp/{Name}']).sort(), ['delete', 'put']);
+      assert.deepEqual(Object.keys(paths['/bots/{APIKey}/mcp']), ['get']);
+      assert.deepEqual(Object.keys(paths['/bots/{APIKey}/secrets/{NAME}']).sort(), ['delete', 'put']);
+      assert.deepEqual(Object.keys(paths['/bots/{APIKey}/secrets']), ['get']);
+    });
+
     test('a URL that does not answer MCP: 400 MCP_UNREACHABLE, nothing stored', async () => {
       for (const path of ['/html', '/endless', '/nothing-here']) {
         const res = await put('other', { Url: `${mcp.url}${path}` });

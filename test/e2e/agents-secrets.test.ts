@@ -132,6 +132,15 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(reply.Parts.map((p: any) => p.Text), ['Answer: Bearer [secret shop_api] / ']);
     });
 
+    test("the designer's preview (the draft, run under a twin bot id) fills the real bot's secrets by the same rule", async () => {
+      const calls = api.seen.length;
+      const res = await server.client.post(`/bots/${tenant.botKey}/preview/chat`, { UserId: 'pv-1', Variables: [{ Name: 'q', Value: 'p' }] }, { token: tenant.accountToken });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(api.seen.length, calls + 1);
+      assert.equal(api.seen.at(-1)!.headers.authorization, `Bearer ${VALUE}`);
+      assert.deepEqual(res.body.Parts.map((p: any) => p.Text), ['Answer: Bearer [secret shop_api] / ']);
+    });
+
     test('a host not among the Hosts, or a secret in the host name: sent empty', async () => {
       const at = (interaction: string) => chatOk(server, tenant.botToken, { UserId: 'bob', ForcedBehaviour: 'Main', ForcedInteraction: interaction });
       await at('Elsewhere');
