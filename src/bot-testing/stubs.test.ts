@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderTemplate } from '../shared/template.js';
-import { MissingStub, stubHandlers } from './stubs.js';
+import { type MissingStub, stubHandlers } from './stubs.js';
 
 const noClassify = async () => ({ intents: [] });
 
