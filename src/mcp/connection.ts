@@ -61,11 +61,19 @@ export class McpConnection {
     client.onerror = () => undefined; // stream errors surface as failed requests; nothing to log
     // the transport ended (the server closed the session, our close): the next use reconnects
     client.onclose = () => void (opened.closed = true);
+    // The SDK bounds the initialize request, not the notification that follows it: one deadline
+    // for the whole connect, which closing the client (aborting its requests) enforces.
+    const deadline = setTimeout(() => {
+      opened.closedBecause ??= `the server did not finish connecting within ${options.timeoutMs} ms`;
+      void opened.close();
+    }, options.timeoutMs);
     try {
       await client.connect(transport, { timeout: options.timeoutMs, maxTotalTimeout: options.timeoutMs });
     } catch (error) {
       await opened.close();
       throw opened.closedBecause ? new Error(opened.closedBecause) : error;
+    } finally {
+      clearTimeout(deadline);
     }
     return opened;
   }

@@ -80,6 +80,11 @@ for (const kind of databaseKinds()) {
         assert.equal(res.status, 400, `${path}: ${res.text}`);
         assert.equal(res.body.Code, 'MCP_UNREACHABLE');
       }
+      mcp.hangInitialized = true;
+      const hung = await put('other', { Url: mcp.mcpUrl });
+      mcp.hangInitialized = false;
+      assert.equal(hung.status, 400);
+      assert.equal(hung.body.Message, `${mcp.mcpUrl} does not answer as an MCP server: the server did not finish connecting within 5000 ms`);
       const closed = await put('other', { Url: 'http://127.0.0.1:1/mcp' });
       assert.equal(closed.body.Code, 'MCP_UNREACHABLE');
       assert.deepEqual((await list()).body.Result.map((s: { Name: string }) => s.Name), ['crm']);

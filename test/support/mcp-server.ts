@@ -24,6 +24,8 @@ export class McpTestServer {
   readonly seen: McpSeen[] = [];
   /** bytes of text the `huge` tool answers */
   hugeBytes = 5 * 1024 * 1024;
+  /** true: notifications/initialized is never answered (the connect hangs after initialize) */
+  hangInitialized = false;
   private readonly sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   private readonly extraTools: string[] = [];
   private readonly hanging: http.ServerResponse[] = [];
@@ -98,6 +100,7 @@ export class McpTestServer {
     for (const message of Array.isArray(body) ? body : [body]) {
       if (message && typeof message === 'object' && 'method' in message) this.seen.push({ method: String(message.method), headers: req.headers, params: message.params });
     }
+    if (this.hangInitialized && (body as { method?: string } | null)?.method === 'notifications/initialized') return void this.hanging.push(res);
     if (session) return session.transport.handleRequest(req, res, body);
     if (sessionId || !isInitializeRequest(body)) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
     const server = this.newServer();
