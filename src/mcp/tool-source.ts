@@ -49,10 +49,18 @@ export class McpTools implements McpToolSource {
 
   constructor(private readonly deps: McpToolsDeps) {}
 
+  /** Never throws: what cannot be listed is `unavailable`. */
   async toolsFor(botId: string, servers: readonly string[]): Promise<McpToolsForTurn> {
     const names = [...new Set(servers)];
     if (names.length === 0) return { tools: [], unavailable: [] };
-    const records = new Map((await this.deps.store.mcpServers.byBot(botId)).map((r) => [r.name, r]));
+    let stored: McpServerRecord[];
+    try {
+      stored = await this.deps.store.mcpServers.byBot(botId);
+    } catch {
+      // the database or the server key failed: the turn goes on without MCP tools
+      return { tools: [], unavailable: names.map((server) => ({ server, error: "the bot's MCP servers could not be read" })) };
+    }
+    const records = new Map(stored.map((r) => [r.name, r]));
     const listed = await Promise.all(names.map((name) => this.toolsOf(name, records.get(name) ?? null)));
     const out: McpToolsForTurn = { tools: [], unavailable: [] };
     listed.forEach((result, i) => {
@@ -62,8 +70,10 @@ export class McpTools implements McpToolSource {
     return out;
   }
 
+  /** Never throws: a failure is `ok: false` with why. */
   async call(botId: string, server: string, tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<McpCallResult> {
-    const record = await this.deps.store.mcpServers.get(botId, server);
+    const record = await this.deps.store.mcpServers.get(botId, server).catch(() => undefined);
+    if (record === undefined) return { ok: false, text: "the bot's MCP servers could not be read" };
     if (!record) return { ok: false, text: `the bot has no MCP server named "${server}"` };
     const started = this.deps.clock.now();
     const entry = this.entryOf(record);
@@ -138,7 +148,8 @@ export class McpTools implements McpToolSource {
       entry.stale = false; // a change announced from here on is one this listing may not have seen
       const tools = await connection.listTools(Math.max(1, LIST_TIMEOUT_MS - (this.deps.clock.now() - started)));
       Object.assign(entry, { tools, listedAt: now, failedAt: null, error: null });
-      await this.deps.store.mcpServers.noteTools(record.botId, record.name, tools, now);
+      // what the API shows; a failed write costs nothing of this turn
+      await this.deps.store.mcpServers.noteTools(record.botId, record.name, tools, now).catch(() => undefined);
       return { tools };
     } catch (error) {
       return { error: await this.failed(entry, record, error) };
