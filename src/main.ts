@@ -57,7 +57,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   const log = options.log ?? (() => undefined);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openMigratedStore(config, log);
-  const { services, maintenance, indexingLeases, dispatcher, scheduler, embedder, tokenTally, turns, adminTokenGenerated } = await createServices(config, store, options);
+  const { services, maintenance, indexingLeases, dispatcher, scheduler, embedder, tokenTally, turns, adminTokenGenerated, mcpTools } = await createServices(config, store, options);
   // One server per SQLite database: what the last one left indexing will never be finished. (Not
   // in createServices: a command line run beside a server must not fail the server's indexing.)
   if (store.dialect === 'sqlite') await indexingLeases.failAllInterrupted();
@@ -96,6 +96,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       await dispatcher.stop();
       await embedder.stop();
       await tokenTally.flush();
+      await mcpTools.close();
       await services.events.close?.();
       await store.close();
     },

@@ -31,6 +31,7 @@ import { trainingCount } from './understanding/model.js';
 import { trainOffThread } from './understanding/trainer.js';
 import { Deliveries } from './webhooks/deliveries.js';
 import type { StartOptions, WiringBase } from './wiring/base.js';
+import { agentParts } from './wiring/agents.js';
 import { broadcastParts } from './wiring/broadcasts.js';
 import { channelParts } from './wiring/channels.js';
 import { consoleParts } from './wiring/console.js';
@@ -60,7 +61,8 @@ export async function createServices(config: Config, store: Store, options: Star
   const bots = understandingParts(base, accounts);
   const { live } = bots;
   const knowledge = knowledgeParts(base, { live, understanding: bots.understanding, embeddings: bots.embeddings });
-  const talk = conversationParts(base, { ...delivery, ...bots, events, metrics, knowledgeAnswers: knowledge.knowledgeAnswers });
+  const agents = agentParts(base);
+  const talk = conversationParts(base, { ...delivery, ...bots, events, metrics, knowledgeAnswers: knowledge.knowledgeAnswers, secrets: agents.secretFiller });
   const { conversations, control, preview } = talk;
   const { scheduler, broadcasts } = broadcastParts(base, { live, conversations, webhookTarget: delivery.webhookTarget });
   const channels = channelParts(base, { ...delivery, conversations, events, metrics });
@@ -96,6 +98,8 @@ export async function createServices(config: Config, store: Store, options: Star
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
     rateWindows: store.rateWindows,
+    secrets: agents.secrets,
+    mcp: { servers: agents.mcpServers, tools: agents.mcpTools },
   };
   const retention = new Retention({ store, clock });
   const maintenance = new Maintenance(talk.forgetting, control, base.logError('maintenance'), [
@@ -111,7 +115,7 @@ export async function createServices(config: Config, store: Store, options: Star
   await maintenance.runOnce();
   const embedder = stopsBoth(bots.embeddings.embedder, bots.builtin);
   const drain = () => Promise.all([talk.turns.drain(), preview.turns.drain()]);
-  return { services, maintenance, indexingLeases: knowledge.indexingLeases, dispatcher, scheduler, embedder, tokenTally: bots.tokenTally, turns: { drain }, adminTokenGenerated: adminToken.generated };
+  return { services, maintenance, indexingLeases: knowledge.indexingLeases, dispatcher, scheduler, embedder, tokenTally: bots.tokenTally, turns: { drain }, adminTokenGenerated: adminToken.generated, mcpTools: agents.mcpTools };
 }
 
 /** Shutdown of the passages' embedder, then of the built-in model's threads it may be using. */

@@ -4,6 +4,7 @@
 import type { RequestHandlers } from '../conversations/drive-turn.js';
 import { classifyInstructions } from '../engine/actions/ai/answers.js';
 import { jsonObjectOf } from '../shared/model-json.js';
+import { SECRET_SLOT } from '../shared/template.js';
 import type { AiAnswer, AiRequest, ClassifyAnswer, HttpAnswer, KnowledgeReply } from '../engine/types.js';
 import { looseRegex } from './regex.js';
 import type { Stubs } from './test-file.js';
@@ -34,10 +35,10 @@ export function stubHandlers(stubs: Stubs, classify: (text: string) => Promise<C
   };
   return {
     async http(request): Promise<HttpAnswer> {
-      const stub = stubs.callApi.find(
-        (s) => (s.method === undefined || s.method === request.method.toUpperCase()) && (s.url !== undefined ? s.url === request.url : matches(s.match!, request.url)),
-      );
-      if (!stub) throw new MissingStub(`callApi ${request.method.toUpperCase()} ${request.url}`);
+      // a secret's slot is matched (and reported) as the author wrote it: no value exists in a test
+      const url = request.url.replace(SECRET_SLOT, '{{secret.$1}}');
+      const stub = stubs.callApi.find((s) => (s.method === undefined || s.method === request.method.toUpperCase()) && (s.url !== undefined ? s.url === url : matches(s.match!, url)));
+      if (!stub) throw new MissingStub(`callApi ${request.method.toUpperCase()} ${url}`);
       const body = stub.json !== undefined ? JSON.stringify(stub.json) : (stub.body ?? '');
       return { status: stub.status ?? 200, body };
     },

@@ -6,7 +6,7 @@ import { PartType } from '../engine/parts.js';
 import type {
   ActionDiagnostic, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
 } from '../engine/types.js';
-import { performHttpCall } from '../integrations/http-call.js';
+import { sendHttp, type RequestSecrets } from './outbound-http.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
@@ -46,6 +46,8 @@ export interface TurnRunnerDeps {
   ai?: (bot: BotRecord, conversationId: number | null, request: AiRequest) => Promise<AiAnswer>;
   /** answers `knowledge` requests (knowledge/answers.ts); absent: every question is NO_ANSWER */
   knowledge?: (bot: BotRecord, request: KnowledgeRequest) => Promise<KnowledgeReply>;
+  /** fills `{{secret.NAME}}` slots of outbound requests (secrets/substitution.ts); absent: sent empty */
+  secrets?: RequestSecrets;
 }
 
 /** What a user sent, as every channel hands it to the conversation service. */
@@ -255,7 +257,7 @@ export class UserTurn {
     if (saved.forgetting) this.deps.forget(saved);
     for (const effect of effects) {
       if (effect.kind !== 'asyncHttp') continue;
-      void performHttpCall(effect, { allowPrivateNetwork: this.deps.config.allowPrivateNetwork });
+      void sendHttp(saved.botId, effect, this.outbound());
     }
   }
 
@@ -268,6 +270,10 @@ export class UserTurn {
     };
   }
 
+  private outbound() {
+    return { allowPrivateNetwork: this.deps.config.allowPrivateNetwork, secrets: this.deps.secrets };
+  }
+
   engineContext(): EngineContext {
     return { now: () => Date.now(), random: this.deps.random ?? Math.random };
   }
@@ -278,7 +284,7 @@ export class UserTurn {
       classify: async (request) => (await this.deps.classifierOf?.(compiled, bot)?.classify(request.text).catch(() => null)) ?? { intents: [] },
       ai: async (request) => (this.deps.ai ? this.deps.ai(bot, conversationId, request) : { status: 'NOT_CONFIGURED', text: '', tokens: 0 }),
       knowledge: async (request) => (this.deps.knowledge ? this.deps.knowledge(bot, request) : { status: 'NO_ANSWER', answer: null, sources: [], calledProvider: false, tokens: 0 }),
-      http: (request) => performHttpCall(request, { allowPrivateNetwork: this.deps.config.allowPrivateNetwork }),
+      http: (request) => sendHttp(bot.id, request, this.outbound()),
       shareUrl: async (request) => {
         const mode = (['view', 'takeover', 'auto'].includes(request.mode) ? request.mode : 'view') as ShareMode;
         const hours = Number.isFinite(request.hours) && request.hours > 0 ? request.hours : 24;

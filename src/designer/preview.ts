@@ -68,7 +68,7 @@ export class Preview {
   constructor(private readonly deps: PreviewDeps) {
     const storage = previewStorage(deps.store, (twinId) => this.owners.get(twinId), () => deps.clock.now());
     this.turns = new ConversationTurns(storage, deps.clock, NO_EVENTS);
-    const { ai, knowledge } = deps;
+    const { ai, knowledge, secrets } = deps;
     const conversations = new ConversationService({
       ...deps,
       explainTurns: true,
@@ -79,6 +79,8 @@ export class Preview {
       ai: ai ? (twin, conversationId, request) => ai({ ...twin, id: realIdOf(twin.id) }, conversationId, request) : undefined,
       // The real bot's knowledge sources (kept under its id, and not part of a draft).
       knowledge: knowledge ? (twin, request) => knowledge({ ...twin, id: realIdOf(twin.id) }, request) : undefined,
+      // The real bot's secrets, by the same rule (its hosts) as in real conversations.
+      secrets: secrets ? { fill: (twinId, request) => secrets.fill(realIdOf(twinId), request) } : undefined,
     });
     this.chat = new ChatService(conversations);
   }

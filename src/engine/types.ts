@@ -140,6 +140,12 @@ export interface HttpAnswer {
   status: number | 'TIMEOUT' | 'ERROR';
   /** response body as text (already capped by the caller) */
   body: string;
+  /**
+   * What the sender did that the flow cannot see, for a trace to show (agents.md "Secrets"): e.g. a
+   * `{{secret.NAME}}` sent empty because the request's host is not among the secret's Hosts. Names
+   * and hosts only, never a value. Absent when there is nothing to say.
+   */
+  notes?: string[];
 }
 
 /** The answer to a `shareUrl` request is the URL string. */

@@ -37,6 +37,9 @@ import type { BroadcastService } from '../broadcasts/service.js';
 import type { AuditLog } from '../audit/service.js';
 import type { PersonalDataExport } from '../conversations/personal-data.js';
 import type { ConversationRetention } from '../conversations/retention-policy.js';
+import type { BotSecrets } from '../secrets/service.js';
+import type { McpServers } from '../mcp/servers.js';
+import type { McpTools } from '../mcp/tool-source.js';
 
 export interface Services {
   config: Config;
@@ -92,4 +95,8 @@ export interface Services {
   botSchema: Record<string, unknown>;
   /** where nodes on one PostgreSQL add up their rate-limit counts; null on SQLite (one node) */
   rateWindows: RateWindowTable | null;
+  /** a bot's secrets for its outbound requests (agents.md "Secrets") */
+  secrets: BotSecrets;
+  /** a bot's MCP servers: the API's side and the agent turn's (agents.md "MCP servers") */
+  mcp: { servers: McpServers; tools: McpTools };
 }

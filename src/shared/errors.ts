@@ -50,6 +50,10 @@ export const errorCatalogue = {
   TRAINING_LIMIT: { status: 422, message: "Training the intent model went over the server's memory or time limit." },
   CONVERSATION_FORGETTING: { status: 423, message: 'The conversation is being forgotten.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests for this token; slow down.' },
+  // Agents' secrets and MCP servers (agents.md "Secrets", "MCP servers"; issue 39)
+  SECRET_LIMIT: { status: 400, message: 'The bot has as many secrets as it may have.' },
+  MCP_SERVER_LIMIT: { status: 400, message: 'The bot has as many MCP servers as it may have.' },
+  MCP_UNREACHABLE: { status: 400, message: 'The URL does not answer as an MCP server (Streamable HTTP).' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
   UNAVAILABLE: { status: 503, message: 'The database does not answer.' },
   TRAINING_BUSY: { status: 503, message: 'Too many intent models are waiting to be trained; try again in a few seconds.' },

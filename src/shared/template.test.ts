@@ -38,3 +38,17 @@ test('inherited object properties are not variables', () => {
 test('a replaced value is not rendered again', () => {
   assert.equal(renderTemplate('{{a}}', { a: '{{b}}', b: 'x' }), '{{b}}');
 });
+
+test('{{secret.NAME}} is never a variable: nothing in a text, a slot in a request', () => {
+  const vars = { 'secret.api': 'from-a-user', x: 'y' };
+  assert.equal(renderTemplate('key={{secret.api}}&x={{x}}', vars), 'key=&x=y');
+  assert.equal(renderTemplate('key={{ secret.api }}&x={{x}}', vars, { secretSlots: true }), 'key=\uFDD0api\uFDD1&x=y');
+  // a name the API would refuse is no slot
+  assert.equal(renderTemplate('{{secret.a-b}}', vars, { secretSlots: true }), '');
+});
+
+test('a value (or the text) cannot make a secret slot: the slot marks are removed from all but the placeholder', () => {
+  const vars = { a: '\uFDD0api\uFDD1', open: '\uFDD0', close: 'api\uFDD1', braces: '{{secret.api}}' };
+  assert.equal(renderTemplate('{{a}}|{{open}}{{close}}|{{braces}}|\uFDD0api\uFDD1', vars, { secretSlots: true }), 'api|api|{{secret.api}}|api');
+  assert.equal(renderTemplate('{{none|\uFDD0api\uFDD1}}', vars, { secretSlots: true }), 'api');
+});

@@ -33,6 +33,8 @@ import { aiSettingsRepository, missedTextRepository } from './understanding.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 import { rateWindowRepository } from './rate-windows.js';
+import { secretRepository } from './secrets.js';
+import { mcpServerRepository } from './mcp-servers.js';
 import type { RateWindowTable } from '../http/rate-window-port.js';
 import { saveTurnInOneStatement } from './turn-in-one-statement.js';
 import { saveTurnInSqlite } from './sqlite-save-turn.js';
@@ -71,6 +73,8 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     faqPairs: knowledgeFaqRepository(db),
     broadcasts: broadcastRepository(db),
     knowledgeLeases: knowledgeLeaseRepository(db),
+    secrets: secretRepository(db, secrets),
+    mcpServers: mcpServerRepository(db, secrets),
   };
 }
 

@@ -9,6 +9,7 @@ import type { AiSteps } from '../conversations/ai-step.js';
 import { ControlService } from '../conversations/control-service.js';
 import { Forgetting } from '../conversations/forgetting.js';
 import type { ConversationRecord } from '../conversations/model.js';
+import type { RequestSecrets } from '../conversations/outbound-http.js';
 import { ConversationService } from '../conversations/service.js';
 import { ConversationTurns } from '../conversations/turns.js';
 import { Preview } from '../designer/preview.js';
@@ -30,6 +31,8 @@ export interface ConversationDeps {
   aiSteps: AiSteps;
   knowledgeAnswers: KnowledgeAnswers;
   classifierFor: ReturnType<typeof understandingParts>['classifierFor'];
+  /** fills `{{secret.NAME}}` slots of outbound requests (wiring/agents.ts) */
+  secrets: RequestSecrets;
 }
 
 export function conversationParts({ config, store, clock, options }: WiringBase, deps: ConversationDeps) {
@@ -47,6 +50,7 @@ export function conversationParts({ config, store, clock, options }: WiringBase,
     clock, metrics, config, random: options.random, forget, shares, onDiagnostics,
     classifierOf: deps.classifierFor, ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
     knowledge: (bot: BotRecord, request: KnowledgeRequest) => knowledgeAnswers.reply(bot, request),
+    secrets: deps.secrets,
   };
   const conversations = new ConversationService({ ...turnDeps, store, live, turns });
   // The designer's preview: the same service on drafts, apart from real conversations.

@@ -116,7 +116,8 @@ export function sampleOf(schema: JsonSchema): unknown {
     case 'boolean':
       return true;
     case 'array':
-      return [];
+      // as many items as the schema asks for, so that the body is one the route accepts
+      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items ?? {}));
     case 'null':
       return null;
     default: {

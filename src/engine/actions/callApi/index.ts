@@ -9,6 +9,9 @@ import type { HttpAnswer, RequestAnswer } from '../../types.js';
 import { numberField } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS, TEXT } from '../schema-parts.js';
 import { pickFromJson } from './response-path.js';
+import { renderTemplate } from '../../../shared/template.js';
+
+const REQUEST_TEMPLATE = { secretSlots: true } as const;
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const MAX_TIMEOUT_MS = 30_000;
@@ -28,16 +31,18 @@ export const callApiAction = defineAction({
     onError: Type.Optional(OPERATIONS),
   }),
   *run(action, rc) {
-    const url = rc.render(action.url);
+    // `{{secret.NAME}}` becomes a slot the caller fills after checking the host (shared/template.ts)
+    const render = (template: unknown) => (typeof template === 'string' ? renderTemplate(template, rc.state.variables, REQUEST_TEMPLATE) : '');
+    const url = render(action.url);
     if (url === '') return;
     const method = (rc.render(action.method) || 'GET').toUpperCase();
     const headers: Record<string, string> = {};
     if (typeof action.headers === 'object' && action.headers !== null && !Array.isArray(action.headers)) {
       for (const [name, value] of Object.entries(action.headers)) {
-        if (typeof value === 'string') headers[name] = rc.render(value);
+        if (typeof value === 'string') headers[name] = render(value);
       }
     }
-    const body = typeof action.body === 'string' ? rc.render(action.body) : null;
+    const body = typeof action.body === 'string' ? render(action.body) : null;
     const configured = Math.min(Math.max(numberField(action.timeoutMs) ?? DEFAULT_TIMEOUT_MS, 1), MAX_TIMEOUT_MS);
     rc.countApiCall();
 
