@@ -49,6 +49,8 @@ export interface TurnWrites {
     add(conversationId: number, rows: NewMissedText[], keep: number): Promise<void>;
   };
   accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
+  /** a note for the operators (an agent's hand-over reason, agents.md); operatorId null: written by the bot */
+  notes: { insert(note: { conversationId: number; author: string; text: string; createdAt: number }, operatorId: string | null, keep: number): Promise<unknown> };
   /** a broadcast's recipient marked sent with its turn; a click on a broadcast's button (broadcasts.md) */
   broadcasts: {
     /** `delivered`: the turn's commit is its delivery (web: docs/decisions.md "Web broadcasts count as delivered") */

@@ -12,7 +12,8 @@ import type { ConversationRecord } from '../conversations/model.js';
 import { ConversationService } from '../conversations/service.js';
 import { ConversationTurns } from '../conversations/turns.js';
 import { Preview } from '../designer/preview.js';
-import type { ActionDiagnostic, AiRequest, KnowledgeRequest } from '../engine/types.js';
+import type { ActionDiagnostic, AgentModelRequest, AiRequest, KnowledgeRequest } from '../engine/types.js';
+import type { McpToolSource } from '../agents/tool-sources.js';
 import type { EventBus } from '../conversations/events.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -30,6 +31,8 @@ export interface ConversationDeps {
   aiSteps: AiSteps;
   knowledgeAnswers: KnowledgeAnswers;
   classifierFor: ReturnType<typeof understandingParts>['classifierFor'];
+  /** the bot's MCP servers for agents; absent: agents' `mcp` tools find no server */
+  mcp?: McpToolSource;
 }
 
 export function conversationParts({ config, store, clock, options }: WiringBase, deps: ConversationDeps) {
@@ -47,6 +50,9 @@ export function conversationParts({ config, store, clock, options }: WiringBase,
     clock, metrics, config, random: options.random, forget, shares, onDiagnostics,
     classifierOf: deps.classifierFor, ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
     knowledge: (bot: BotRecord, request: KnowledgeRequest) => knowledgeAnswers.reply(bot, request),
+    agentModel: (bot: BotRecord, conversationId: number | null, request: AgentModelRequest, budget: number | null) => aiSteps.agentAnswer(bot, conversationId, request, budget),
+    // the bot's MCP servers (agents/tool-sources.ts): handed in with the MCP client once it is wired
+    mcp: deps.mcp,
   };
   const conversations = new ConversationService({ ...turnDeps, store, live, turns });
   // The designer's preview: the same service on drafts, apart from real conversations.
