@@ -4,6 +4,7 @@
 // own in wiring/ (taking a WiringBase); this file calls them in order and hands the HTTP layer the
 // services it routes to. It and wiring/ are the only code outside store/ that sees the whole
 // store (test/architecture/boundaries.test.ts): each part hands a service only its port's slice.
+import { AgentTraces } from './agents/traces.js';
 import { AccountService } from './accounts/service.js';
 import { loadAdminToken } from './auth/admin-token.js';
 import { Authenticator } from './auth/authenticate.js';
@@ -72,6 +73,7 @@ export async function createServices(config: Config, store: Store, options: Star
     accounts,
     bots: new BotService(store, clock),
     understanding: bots.understanding,
+    agentTraces: new AgentTraces(store, clock),
     knowledge: knowledge.knowledge,
     knowledgeAnswers: knowledge.knowledgeAnswers,
     broadcasts,

@@ -4,7 +4,7 @@
 import type { BroadcastMessageButton } from './broadcast-message.js';
 import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
-import type { ReplyPart } from '../engine/types.js';
+import type { AgentTraceStep, ReplyPart } from '../engine/types.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
 import type { ConversationRecord, HistorySize, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
 
@@ -50,6 +50,8 @@ export interface TurnWrites {
   };
   accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
   /** a note for the operators (an agent's hand-over reason, agents.md); operatorId null: written by the bot */
+  /** the steps of agent turns (agents.md "Trace"); a conversation keeps its newest `keep` */
+  agentTraces: { add(conversationId: number, at: number, steps: AgentTraceStep[], keep: number): Promise<void> };
   notes: { insert(note: { conversationId: number; author: string; text: string; createdAt: number }, operatorId: string | null, keep: number): Promise<unknown> };
   /** a broadcast's recipient marked sent with its turn; a click on a broadcast's button (broadcasts.md) */
   broadcasts: {

@@ -4,7 +4,7 @@ import type { CompiledBot } from '../engine/compile.js';
 import { copyState, newConversationState } from '../engine/state.js';
 import { PartType } from '../engine/parts.js';
 import type {
-  ActionDiagnostic, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
+  ActionDiagnostic, AgentTraceStep, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
 } from '../engine/types.js';
 import { performHttpCall } from '../integrations/http-call.js';
 import type { Config } from '../config.js';
@@ -145,6 +145,7 @@ export class UserTurn {
       const missed = effects.flatMap((e) => (e.kind === 'missed' ? [e] : []));
       const asked = effects.flatMap((e) => (e.kind === 'knowledgeAsked' ? [e.answered] : []));
       const notes = effects.flatMap((e) => (e.kind === 'note' ? [e.text] : []));
+      const traces = effects.flatMap((e) => (e.kind === 'agentTrace' ? [e.steps] : []));
       Object.assign(next, this.applyControl(next, effects));
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
@@ -165,7 +166,7 @@ export class UserTurn {
         },
         missedTexts: missed.map((m) => ({ text: m.text, behaviour: m.behaviour, interaction: m.interaction })),
         // The common turn writes nothing more: no callback, so the store keeps its fast path.
-        alsoWrite: !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && notes.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked, notes),
+        alsoWrite: !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && notes.length + traces.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked, { notes, traces }),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -182,7 +183,7 @@ export class UserTurn {
    */
   private async alsoWrite(
     tx: TurnWrites, bot: BotRecord, conversationId: number, input: UserMessage, newShares: Map<string, { mode: ShareMode; hours: number }>,
-    click: ReturnType<typeof broadcastClick>, asked: boolean[], notes: string[],
+    click: ReturnType<typeof broadcastClick>, asked: boolean[], agent: { notes: string[]; traces: AgentTraceStep[][] },
   ): Promise<void> {
     await this.recordInbound(tx, conversationId, input);
     if (click) await recordBroadcastClick(tx, conversationId, click, this.deps.clock.now());
@@ -191,7 +192,8 @@ export class UserTurn {
     const answered = asked.filter(Boolean).length;
     if (asked.length > 0) await tx.analytics.countKnowledgeQuestions(bot.id, Math.floor(this.deps.clock.now() / DAY_MS), answered, asked.length - answered);
     // an agent's hand-over reason, signed by the bot (agents.md "Tools")
-    for (const text of notes) await tx.notes.insert({ conversationId, author: bot.name, text, createdAt: this.deps.clock.now() }, null, LIMITS.notesPerConversation);
+    for (const text of agent.notes) await tx.notes.insert({ conversationId, author: bot.name, text, createdAt: this.deps.clock.now() }, null, LIMITS.notesPerConversation);
+    for (const steps of agent.traces) await tx.agentTraces.add(conversationId, this.deps.clock.now(), steps, LIMITS.agentTracesPerConversation);
   }
 
   /** A platform update is run once: its key commits with the turn or the turn rolls back. */

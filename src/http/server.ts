@@ -24,6 +24,7 @@ import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
 import { botRoutes } from './routes/bots.js';
 import { understandingRoutes } from './routes/understanding.js';
+import { agentRoutes } from './routes/agents.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { consoleBotRoutes } from './routes/console-bots.js';
 import { consoleTeamRoutes } from './routes/console-team.js';
@@ -143,7 +144,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, agentRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -197,6 +197,36 @@ for (const kind of databaseKinds()) {
       assert.equal(ai.requests.length, 1);
     });
 
+    test('the trace: each agent turn newest first, its model and tool steps with arguments and results; limit; forget removes it', async () => {
+      const { user } = await held('assistant', { toolCalls: [{ name: 'order_status', arguments: { order: '654321' } }, { name: 'nope', arguments: {} }], tokens: 12 }, { content: 'Shipped.', tokens: 8 });
+      ai.next({ content: 'Anything else?', tokens: 5 });
+      await say(user, 'thanks');
+      const trace = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/trace`, { token: tenant.accountToken });
+      assert.equal(trace.status, 200, trace.text);
+      assert.equal(trace.body.Result.length, 2);
+      const [newest, first] = trace.body.Result;
+      assert.deepEqual(newest.Steps.map((s: any) => [s.Kind, s.Status, s.Tokens]), [['model', 'OK', 5]]);
+      assert.deepEqual(first.Steps.map((s: any) => [s.Kind, s.Name ?? null, s.Status]), [['model', null, 'OK'], ['tool', 'order_status', 'OK'], ['tool', 'nope', 'ERROR'], ['model', null, 'OK']]);
+      assert.equal(first.Steps[1].Arguments, '{"order":"654321"}');
+      assert.deepEqual(JSON.parse(first.Steps[1].Result), { status: 200, body: { order: '654321', state: 'shipped' } });
+      assert.equal(first.Steps[2].Error, 'unknown tool: nope');
+      assert.match(first.At, /^\d{4}-\d{2}-\d{2}T/);
+      const one = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/trace?limit=1`, { token: tenant.accountToken });
+      assert.equal(one.body.Result.length, 1);
+      const bad = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/trace?limit=0`, { token: tenant.accountToken });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.Code, 'INVALID_REQUEST');
+      const unknown = await server.client.get(`/bots/${tenant.botKey}/conversations/nobody/trace`, { token: tenant.accountToken });
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.body.Code, 'CONVERSATION_NOT_FOUND');
+      // forget: once the conversation is gone, the same user starts afresh with no trace
+      assert.equal((await server.client.post('/custom/state', { userid: user, state: 'forget' }, { token: tenant.botToken })).status, 202);
+      while ((await server.client.get(`/custom/state?userid=${user}`, { token: tenant.botToken })).status !== 404) await new Promise((resolve) => setImmediate(resolve));
+      await chatOk(server, tenant.botToken, { UserId: user });
+      const after = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/trace`, { token: tenant.accountToken });
+      assert.deepEqual(after.body, { Result: [] });
+    });
+
     test('checked at save: tool names, duplicates, parameters, flow targets, maxSteps and history, each at its JSON path', async () => {
       const bad = (tools: unknown[], extra: Record<string, unknown> = {}) =>
         botFile([{ name: 'Start', actions: [{ type: 'agent', instructions: 'x', tools, ...extra }] }]);
