@@ -186,6 +186,16 @@ for (const kind of databaseKinds()) {
       assert.equal(state.body.State ?? state.body.ControlState, 1, JSON.stringify(state.body));
     });
 
+    test("an operator's takeover ends the agent's hold: handed back, the user's texts reach the triggers again", async () => {
+      const { user } = await held('assistant', { content: 'Hello!' });
+      const take = await server.client.post('/custom/state', { userid: user, state: 'takeover' }, { token: tenant.botToken });
+      assert.equal(take.status, 200, take.text);
+      const back = await server.client.post('/custom/state', { userid: user, state: 'handover' }, { token: tenant.botToken });
+      assert.equal(back.status, 200, back.text);
+      assert.deepEqual(summary((await say(user, 'menu')).Parts), [[0, 'The menu']]);
+      assert.equal(ai.requests.length, 1);
+    });
+
     test("past settings.ai.maxTokensPerConversationDay the model is not called: BUDGET", async () => {
       const small = await createTenant(server.client, agentBot(shop.url, { maxTokensPerConversationDay: 25 }));
       await server.client.put(`/bots/${small.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'test-model', ApiKey: 'sk-test' }, { token: small.accountToken });
