@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { AiDouble } from '../support/ai-double.js';
 import { botFile, chatOk, summary, text, variablesOf } from '../support/chat-kit.js';
+import { addOperator, botIdOf, consoleClient, signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -179,11 +180,21 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(summary((await say(user, 'menu')).Parts), [[0, 'The menu']], 'triggers work again');
     });
 
-    test('handover tool: the conversation waits for an operator with the reason as a note', async () => {
+    test('handover tool: the conversation waits for an operator with the reason as a note; operators read it and the trace', async () => {
       const { user } = await held('assistant', { toolCalls: [{ name: 'handover', arguments: { reason: 'wants a refund' } }] });
       const state = await server.client.get(`/custom/state?UserId=${user}`, { token: tenant.botToken });
       assert.equal(state.status, 200);
       assert.equal(state.body.State ?? state.body.ControlState, 1, JSON.stringify(state.body));
+      // the operators read the model's reason as a note signed by the bot, and the trace through their session
+      await addOperator(server.client, tenant.accountId, `ops-${kind}@example.org`, undefined, 'Ops', 'agent');
+      const ops = consoleClient(server.client, await signIn(server.client, `ops-${kind}@example.org`));
+      const botId = await botIdOf(server, tenant.botKey);
+      const view = await ops.get(ops.conversationPath(botId, user));
+      assert.equal(view.status, 200, view.text);
+      assert.deepEqual(view.body.Notes.map((note: any) => [note.Author, note.Text]), [['Test bot', 'wants a refund']]);
+      const trace = await ops.get(`/bots/${botId}/conversations/${user}/trace`);
+      assert.equal(trace.status, 200, trace.text);
+      assert.deepEqual(trace.body.Result[0].Steps.map((s: any) => [s.Kind, s.Name ?? null]), [['model', null], ['tool', 'handover']]);
     });
 
     test("an operator's takeover ends the agent's hold: handed back, the user's texts reach the triggers again", async () => {
