@@ -30,7 +30,7 @@ import { operatorPresence } from './023-operator-presence.js';
 import { operatorInvites } from './024-operator-invites.js';
 import { draftProblems } from './025-draft-problems.js';
 import { faqPairs } from './026-faq-pairs.js';
-import { agentTraces } from './027-agent-traces.js';
+import { agentTraces } from './028-agent-traces.js';
 
 export const migrations: Migration[] = [
   initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,

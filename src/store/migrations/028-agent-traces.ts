@@ -15,7 +15,7 @@ CREATE INDEX agent_traces_conversation ON agent_traces(conversation_id, id);
 `;
 
 export const agentTraces: Migration = {
-  version: 27,
+  version: 28,
   name: 'agent traces',
   sqlite: sql({ id: 'INTEGER PRIMARY KEY AUTOINCREMENT', big: 'INTEGER' }),
   postgres: sql({ id: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', big: 'BIGINT' }),
