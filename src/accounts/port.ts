@@ -20,5 +20,7 @@ export interface AccountStorage {
     /** false when the account has an operator with this email already */
     insert(op: OperatorRecord): Promise<boolean>;
     setRole(accountId: string, operatorId: string, role: OperatorRecord['role']): Promise<OperatorRecord | null>;
+    /** Deletes the operator with its sessions; false when the account has none with this id. */
+    remove(accountId: string, operatorId: string): Promise<boolean>;
   };
 }

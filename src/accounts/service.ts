@@ -6,7 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { AccountRecord, Plan, UsageRecord } from './model.js';
 import type { AccountStorage } from './port.js';
-import { DEFAULT_ROLE, type OperatorRole } from '../operators/roles.js';
+import { DEFAULT_ROLE, type OperatorRole } from '../operators/model.js';
 
 export const PLANS: Plan[] = ['free', 'standard'];
 export const PACKAGES = ['master-bot'];
@@ -133,6 +133,15 @@ export class AccountService {
     const operator = await this.store.operators.setRole(accountId, operatorId, role);
     if (!operator) throw new AppError('OPERATOR_NOT_FOUND');
     return operatorRecordView(operator);
+  }
+
+  /**
+   * Removes an operator (someone who left): their sessions go with the row, and every node reads
+   * the session's operator on each request, so the next request of any of them is a 401.
+   */
+  async removeOperator(accountId: string, operatorId: string): Promise<void> {
+    await this.get(accountId);
+    if (!(await this.store.operators.remove(accountId, operatorId))) throw new AppError('OPERATOR_NOT_FOUND');
   }
 }
 

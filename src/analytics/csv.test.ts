@@ -2,7 +2,7 @@
 // transcript export that reads page by page and stops at its bound with a row that says so.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TranscriptRow } from '../store/analytics.js';
+import type { TranscriptRow } from './model.js';
 import { csvCell, transcriptsCsv } from './csv.js';
 
 test('cells: every text quoted; formula-looking text gets a leading quote', () => {

@@ -5,8 +5,7 @@
 // held whole; an export stops after MAX_TRANSCRIPT_MESSAGES and says so in its last row.
 import type { ReplyPart } from '../engine/types.js';
 import { PartType } from '../engine/parts.js';
-import type { TranscriptRow } from '../store/analytics.js';
-import type { BotAnalytics } from './model.js';
+import type { BotAnalytics, TranscriptRow } from './model.js';
 
 export const MAX_TRANSCRIPT_MESSAGES = 100_000;
 const PAGE = 500;

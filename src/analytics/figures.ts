@@ -1,21 +1,11 @@
 // The figures derived from rows rather than counted by the database (docs/analytics.md "Waiting,
 // first response and CSAT"): percentiles of waits and first responses, and CSAT's distribution
 // and average. Pure, so that each rule is tested by the figures it gives.
-import type { CsatCount, WaitRow } from '../store/analytics.js';
-import { DAY_MS } from '../store/analytics.js';
-import { durationsOf, type Durations } from '../shared/durations.js';
+import { DAY_MS, durationsOf } from '../shared/durations.js';
+import type { CsatCount, CsatFigures, WaitFigures, WaitRow } from './model.js';
 
 /** Waits read for one period at most: a bound on memory however busy a bot is. */
 export const MAX_WAITS = 100_000;
-
-export interface WaitFigures {
-  /** waits for a person that began in the period */
-  Requests: number;
-  /** request → takeover, for the waits an operator took over */
-  Waiting: Durations;
-  /** request → the operator's first message, for the waits that got one */
-  FirstResponse: Durations;
-}
 
 /** Figures for all the waits, and for each day (by the day the wait began). */
 export function waitFigures(rows: WaitRow[], firstDay: number, lastDay: number): { total: WaitFigures; days: WaitFigures[] } {
@@ -27,14 +17,6 @@ export function waitFigures(rows: WaitRow[], firstDay: number, lastDay: number):
   const byDay: WaitRow[][] = Array.from({ length: lastDay - firstDay + 1 }, () => []);
   for (const row of rows) byDay[Math.floor(row.requestedAt / DAY_MS) - firstDay]?.push(row);
   return { total: figures(rows), days: byDay.map(figures) };
-}
-
-export interface CsatFigures {
-  Answers: number;
-  /** mean rating with two decimals; null without answers */
-  Average: number | null;
-  /** answers per rating: [ones, twos, threes, fours, fives] */
-  Distribution: number[];
 }
 
 export function csatFigures(rows: CsatCount[]): CsatFigures {

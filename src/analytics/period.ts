@@ -2,7 +2,7 @@
 // by default the last 30 days up to today. Bad or reversed dates and periods over MAX_DAYS are
 // refused with INVALID_REQUEST before any query runs.
 import { AppError } from '../shared/errors.js';
-import { DAY_MS } from '../store/analytics.js';
+import { DAY_MS } from '../shared/durations.js';
 
 export const DEFAULT_DAYS = 30;
 export const MAX_DAYS = 366;

@@ -4,10 +4,10 @@
 import type { LiveBots } from '../bots/live.js';
 import type { BotRecord } from '../bots/model.js';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
-import { DAY_MS, type DayCount } from '../store/analytics.js';
+import { DAY_MS } from '../shared/durations.js';
 import { transcriptsCsv, type TranscriptPage } from './csv.js';
-import type { AnalyticsDay, BotAnalytics, BotFlow, Counted, PeriodFigures } from './model.js';
+import type { AnalyticsDay, BotAnalytics, BotFlow, Counted, DayCount, PeriodFigures } from './model.js';
+import type { AnalyticsStorage } from './port.js';
 import { csatDays, csatFigures, MAX_WAITS, waitFigures } from './figures.js';
 import { flowOf } from './flow.js';
 import { dateOfDay, periodOf } from './period.js';
@@ -18,7 +18,7 @@ export const IDLE_MINUTES = 30;
 const DIRECTIONS: Record<string, Counted> = { USER: 'UserMessages', BOT: 'BotMessages', OPERATOR: 'OperatorMessages' };
 
 export class AnalyticsService {
-  constructor(private readonly deps: { store: Store; clock: Clock; live: LiveBots }) {}
+  constructor(private readonly deps: { store: AnalyticsStorage; clock: Clock; live: LiveBots }) {}
 
   /** The live version's flow (flow.ts); BOT_NOT_FOUND when nothing is published. */
   async flow(bot: BotRecord): Promise<BotFlow> {

@@ -1,6 +1,5 @@
 // Broadcasts (broadcasts.md) as the service, the scheduler and the store see them: plain records.
-import type { BroadcastMessage } from '../conversations/broadcast-message.js';
-import type { ControlState } from '../conversations/model.js';
+import type { BroadcastMessage, ControlState } from '../conversations/model.js';
 
 export type { BroadcastMessage };
 

@@ -6,14 +6,7 @@
 import type { ConversationState, ReplyPart } from '../engine/types.js';
 import { PartType } from '../engine/parts.js';
 import { renderTemplate } from '../shared/template.js';
-
-/** A button starts a behaviour of the live bot, or opens a link. */
-export type BroadcastMessageButton = { Title: string; Behaviour: string; Url?: undefined } | { Title: string; Url: string; Behaviour?: undefined };
-
-export interface BroadcastMessage {
-  Text: string;
-  Buttons?: BroadcastMessageButton[];
-}
+import type { BroadcastMessage } from './model.js';
 
 /** What a click on a broadcast message's button does: the user said its title and goes to its behaviour. */
 export interface BroadcastButtonClick {

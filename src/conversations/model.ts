@@ -94,3 +94,14 @@ export interface AgentTraceRecord {
   at: number;
   steps: AgentTraceStep[];
 }
+
+// A broadcast's own message, as stored with the broadcast and sent in a turn (broadcast-message.ts
+// renders it into reply parts).
+
+/** A button starts a behaviour of the live bot, or opens a link. */
+export type BroadcastMessageButton = { Title: string; Behaviour: string; Url?: undefined } | { Title: string; Url: string; Behaviour?: undefined };
+
+export interface BroadcastMessage {
+  Text: string;
+  Buttons?: BroadcastMessageButton[];
+}

@@ -1,12 +1,11 @@
 // What the conversation use-case needs from storage, declared here and implemented by store/
 // (SQLite and PostgreSQL) and, for unit tests, in memory. The same contract suite runs on all
 // three (test/store/conversation-port.test.ts).
-import type { BroadcastMessageButton } from './broadcast-message.js';
 import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { AgentTraceStep, ReplyPart } from '../engine/types.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
-import type { ConversationRecord, HistorySize, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
+import type { BroadcastMessageButton, ConversationRecord, HistorySize, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
 
 /** Reads of conversations, outside or inside a transaction. */
 export interface ConversationReads {

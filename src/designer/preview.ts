@@ -26,7 +26,7 @@ import type { ReplyPart, TurnMatch } from '../engine/types.js';
 import { matchOf } from '../conversations/reply.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { PreviewStorage } from './port.js';
 
 /** Preview conversations kept per bot: a new one beyond this deletes the least recently active. */
 export const PREVIEW_CONVERSATIONS_PER_BOT = 50;
@@ -55,7 +55,7 @@ export type PreviewReply = Omit<ChatReply, 'Parts'> & { Parts: PreviewPart[]; Ma
 
 const NO_EVENTS: EventBus = { wanted: () => false, publish: (_event: ConversationEvent) => undefined, subscribe: () => () => undefined };
 
-export type PreviewDeps = Omit<ConversationServiceDeps, 'store' | 'live' | 'turns'> & { store: Store; clock: Clock };
+export type PreviewDeps = Omit<ConversationServiceDeps, 'store' | 'live' | 'turns'> & { store: PreviewStorage; clock: Clock };
 
 export class Preview {
   /** the preview's own turn pipeline (main.ts drains it on shutdown) */
@@ -161,7 +161,7 @@ function wireMatch(m: TurnMatch): PreviewMatch {
 }
 
 /** The store, as preview turns see it: no missed texts, no outbox rows, no analytics counts, a bounded number of conversations. */
-function previewStorage(store: Store, ownerOf: (twinId: string) => BotRecord | undefined, now: () => number): ConversationStorage {
+function previewStorage(store: PreviewStorage, ownerOf: (twinId: string) => BotRecord | undefined, now: () => number): ConversationStorage {
   return {
     conversations: store.conversations,
     shares: store.shares,

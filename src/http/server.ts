@@ -22,6 +22,8 @@ import { refuseUnboundedIntegers } from './bounded-integers.js';
 import { answerExpectContinue, clientErrorAnswer, installCrossSiteGuard, installSecurityHeaders, loggedRoute } from './edge.js';
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
+import { adminSsoRoutes } from './routes/admin-sso.js';
+import { consoleSsoRoutes } from './routes/console-sso.js';
 import { botRoutes } from './routes/bots.js';
 import { understandingRoutes } from './routes/understanding.js';
 import { agentRoutes } from './routes/agents.js';
@@ -144,7 +146,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, agentRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, adminSsoRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, consoleSsoRoutes, agentRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

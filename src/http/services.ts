@@ -25,6 +25,8 @@ import type { ConsoleInbox } from '../operators/console-inbox.js';
 import type { Team } from '../operators/team.js';
 import type { WebVisitorPanel } from '../operators/web-visitors.js';
 import type { OperatorSessions } from '../operators/sessions.js';
+import type { SsoSettings } from '../operators/sso-settings.js';
+import type { SsoSignIn } from '../operators/sso-sign-in.js';
 import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -63,6 +65,9 @@ export interface Services {
   control: ControlService;
   shares: ShareService;
   operatorSessions: OperatorSessions;
+  /** an account's OpenID Connect provider for the console (governance.md "Single sign-on") */
+  ssoSettings: SsoSettings;
+  ssoSignIn: SsoSignIn;
   console: ConsoleService;
   /** which bots an operator may open in the console (every console page's bot) */
   consoleBots: ConsoleBots;

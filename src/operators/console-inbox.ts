@@ -5,7 +5,7 @@
 // "Console inbox").
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { InboxStorage } from './port.js';
 import { STATE_BANNED, STATE_BOT, STATE_TAKEN_OVER } from '../conversations/control.js';
 import type { ControlService } from '../conversations/control-service.js';
 import type { ConsoleService } from './console-service.js';
@@ -42,7 +42,7 @@ export interface TeamView {
 export class ConsoleInbox {
   /** who has the console open, on any node (presence.ts) */
   readonly online: OperatorPresence;
-  constructor(private readonly deps: { store: Store; console: ConsoleService; control: ControlService; clock: Clock }) {
+  constructor(private readonly deps: { store: InboxStorage; console: ConsoleService; control: ControlService; clock: Clock }) {
     this.online = new OperatorPresence(deps);
   }
 

@@ -9,7 +9,7 @@ import type { ConversationService } from '../conversations/service.js';
 import { LIMITS } from '../conversations/limits.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { ConsoleStorage } from './port.js';
 import type { OperatorContext } from './sessions.js';
 import { activityView, assigneeOf, botSummary, contactOf, inboxStatus, noteView, previewOf, readableName, transcriptOf, type ActivityView, type ConsoleSummary, type NoteView, type TranscriptLine } from './views.js';
 import type { Assignment, InboxRecord } from './model.js';
@@ -41,7 +41,7 @@ interface Around {
 
 export class ConsoleService {
   constructor(
-    private readonly deps: { store: Store; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
+    private readonly deps: { store: ConsoleStorage; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
   ) {}
 
   /** Requested first, then taken over, then by last activity (the store orders them). */

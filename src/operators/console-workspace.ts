@@ -8,7 +8,7 @@ import type { ControlService } from '../conversations/control-service.js';
 import type { EventBus } from '../conversations/events.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStorage } from './port.js';
 import { NOTES_LIMIT, type ConsoleService } from './console-service.js';
 import type { CannedResponse } from './model.js';
 import type { OperatorContext } from './sessions.js';
@@ -26,7 +26,7 @@ export interface CannedView {
 const cannedView = (c: CannedResponse): CannedView => ({ CannedId: c.id, Shortcut: c.shortcut, Text: c.text });
 
 export class ConsoleWorkspace {
-  constructor(private readonly deps: { store: Store; console: ConsoleService; control: ControlService; events: EventBus; clock: Clock }) {}
+  constructor(private readonly deps: { store: WorkspaceStorage; console: ConsoleService; control: ControlService; events: EventBus; clock: Clock }) {}
 
   /** Assigns to `operatorId` (an operator of the same account), or to the signed-in operator. */
   async assign(ctx: OperatorContext, botId: string, userId: string, operatorId?: string): Promise<{ AssignedTo: AssigneeView | null }> {

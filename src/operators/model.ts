@@ -1,6 +1,14 @@
-// Operators and their console sessions: plain records.
-import type { OperatorRole } from './roles.js';
+// Operators and their console sessions: plain records, and the names of the roles an operator has
+// (what each role opens is roles.ts).
 import type { ReplyPart } from '../engine/types.js';
+
+export const OPERATOR_ROLES = ['agent', 'designer', 'admin'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** Operators created without a role, and every operator that existed before roles. */
+export const DEFAULT_ROLE: OperatorRole = 'agent';
+
+export const isOperatorRole = (value: unknown): value is OperatorRole => OPERATOR_ROLES.includes(value as OperatorRole);
 
 export interface OperatorRecord {
   id: string;
@@ -81,4 +89,32 @@ export interface MessageHit {
   direction: string;
   parts: ReplyPart[];
   createdAt: number;
+}
+
+/** An account's OpenID Connect provider for console sign-in (governance.md "Single sign-on"). */
+export interface SsoSettingsRecord {
+  accountId: string;
+  issuer: string;
+  clientId: string;
+  /** plain in memory, sealed at rest (store/sso.ts); never sent by an API */
+  clientSecret: string;
+  /** lower case, each in this account only */
+  domains: string[];
+  defaultRole: OperatorRole;
+  roleClaim: string | null;
+  roleMap: Record<string, OperatorRole>;
+  autoCreate: boolean;
+  requireSso: boolean;
+  updatedAt: number;
+}
+
+/** A sign-in sent to the provider and not yet back: what the callback must find to accept it. */
+export interface SsoSignInRecord {
+  /** sha256 of the `state` sent to the provider */
+  stateHash: string;
+  accountId: string;
+  /** the PKCE code verifier (sealed at rest) */
+  verifier: string;
+  nonce: string;
+  expiresAt: number;
 }

@@ -5,7 +5,7 @@
 // that dies without closing leaves rows that expire after PRESENCE_TTL_MS.
 import crypto from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
+import type { PresenceStorage } from './port.js';
 
 /** Four missed 15 s stream heartbeats: long enough for a busy node, short for a dead one. */
 export const PRESENCE_TTL_MS = 60_000;
@@ -22,7 +22,7 @@ export interface Presence {
 export class OperatorPresence {
   private readonly node = crypto.randomUUID();
   private readonly streams = new Map<string, number>();
-  constructor(private readonly deps: { store: Store; clock: Clock }) {}
+  constructor(private readonly deps: { store: PresenceStorage; clock: Clock }) {}
 
   /** A console live stream of the operator opened on this node. */
   join(operatorId: string): Presence {

@@ -2,12 +2,7 @@
 // route names the area it belongs to; the server checks the signed-in operator's role against it
 // on every request, whatever the page shows.
 import { AppError } from '../shared/errors.js';
-
-export const OPERATOR_ROLES = ['agent', 'designer', 'admin'] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
-
-/** Operators created without a role, and every operator that existed before roles. */
-export const DEFAULT_ROLE: OperatorRole = 'agent';
+import type { OperatorRole } from './model.js';
 
 /**
  * `conversations`: the list, transcripts, control, messages, notes, assignment, canned responses
@@ -22,8 +17,6 @@ const AREAS: Record<OperatorRole, ReadonlySet<ConsoleArea>> = {
   designer: new Set(['any', 'design']),
   admin: new Set(['any', 'conversations', 'design', 'account']),
 };
-
-export const isOperatorRole = (value: unknown): value is OperatorRole => OPERATOR_ROLES.includes(value as OperatorRole);
 
 /** 403 ROLE_FORBIDDEN when `role` does not open `area`. */
 export function assertRoleAllows(role: OperatorRole, area: ConsoleArea): void {

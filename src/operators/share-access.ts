@@ -8,7 +8,7 @@ import type { ConversationEvent, EventBus } from '../conversations/events.js';
 import type { ConversationService } from '../conversations/service.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { ShareAccessStorage } from './port.js';
 import { TRANSCRIPT_LIMIT } from './console-service.js';
 import type { OpenShare, ShareService } from './share-service.js';
 import { botSummary, previewOf, readableName, transcriptOf, type ConversationSummary, type TranscriptLine } from './views.js';
@@ -25,7 +25,7 @@ export interface SharedConversation {
 
 export class ShareAccess {
   constructor(
-    private readonly deps: { store: Store; shares: ShareService; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
+    private readonly deps: { store: ShareAccessStorage; shares: ShareService; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
   ) {}
 
   /** Opening a `takeover` or `auto` link takes the conversation over for "any operator" (`*`). */

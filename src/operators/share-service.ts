@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { ShareStorage } from './port.js';
 import type { ConversationRecord } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ShareMode, ShareRecord, StoredShare } from '../conversations/model.js';
@@ -19,7 +19,7 @@ export interface OpenShare {
 
 export class ShareService {
   constructor(
-    private readonly store: Store,
+    private readonly store: ShareStorage,
     private readonly clock: Clock,
     private readonly config: { publicUrl: string },
   ) {}

@@ -8,9 +8,9 @@ import { hashPassword } from '../auth/passwords.js';
 import type { Clock } from '../shared/clock.js';
 import type { InvitationMail } from './invitation-mail.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
+import type { TeamStorage } from './port.js';
 import type { OperatorRecord } from './model.js';
-import type { OperatorRole } from './roles.js';
+import type { OperatorRole } from './model.js';
 import type { OperatorContext } from './sessions.js';
 
 /** How long an invitation link works. */
@@ -39,7 +39,7 @@ const tokenHash = (token: string) => crypto.createHash('sha256').update(token).d
 
 export class Team {
   /** `linkOf`: the page a token opens (the public URL is known only once the server listens). */
-  constructor(private readonly deps: { store: Store; clock: Clock; mail: InvitationMail; linkOf: (token: string) => string }) {}
+  constructor(private readonly deps: { store: TeamStorage; clock: Clock; mail: InvitationMail; linkOf: (token: string) => string }) {}
 
   async list(ctx: OperatorContext): Promise<TeammateView[]> {
     return (await this.deps.store.operators.ofAccount(ctx.account.id)).map((o) => view(o, o.passwordHash === NO_PASSWORD));

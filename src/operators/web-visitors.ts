@@ -3,7 +3,7 @@
 // their earlier conversations on the same bot; and the operator's own picture, shown to visitors.
 import type { ConversationRecord } from '../conversations/model.js';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
+import type { WebVisitorPanelStorage } from './port.js';
 import type { ConsoleService } from './console-service.js';
 import type { OperatorContext } from './sessions.js';
 import { readableName } from './views.js';
@@ -24,7 +24,7 @@ export interface WebVisitorView {
 }
 
 export interface WebVisitorPanelDeps {
-  store: Store;
+  store: WebVisitorPanelStorage;
   console: Pick<ConsoleService, 'find'>;
   clock: Clock;
 }

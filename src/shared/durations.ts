@@ -2,6 +2,9 @@
 // percentile in whole seconds. Analytics' waiting figures and the widget's expected reply time
 // (channels/web/visitors.ts) both say it this way.
 
+/** A UTC day: analytics counts per day since the epoch (`created_at / DAY_MS` in SQL too). */
+export const DAY_MS = 86_400_000;
+
 /**
  * The p-th percentile by nearest rank (the smallest value with at least p% of the values at or
  * below it), in whole seconds; null without values. Nearest rank gives a value that happened,

@@ -2,63 +2,12 @@
 // Times are integer milliseconds in both databases, so a day is `created_at / 86400000` (integer
 // division in SQLite and PostgreSQL alike) and the bucketing needs no dialect-specific date
 // function. Each query reads one bot's rows through a (bot, time) index of migration 10.
+import type { CsatCount, DayCount, DayDirectionCount, KnowledgeDay, Period, StandingCount, TranscriptRow, WaitRow } from '../analytics/model.js';
+import { DAY_MS } from '../shared/durations.js';
 import type { Queryable } from './driver.js';
 
-export const DAY_MS = 86_400_000;
 /** drop-off lists the interactions where most conversations stand, at most this many */
 export const DROP_OFF_LIMIT = 50;
-
-/** [from, to) in milliseconds */
-export interface Period {
-  from: number;
-  to: number;
-}
-
-export interface DayCount {
-  /** days since the epoch (UTC) */
-  day: number;
-  count: number;
-}
-
-export interface DayDirectionCount extends DayCount {
-  direction: string;
-}
-
-export interface KnowledgeDay {
-  day: number;
-  answered: number;
-  unanswered: number;
-}
-
-/** A wait for a person (a change to control state 1) and how it ended, in milliseconds. */
-export interface WaitRow {
-  requestedAt: number;
-  /** when an operator took it over (the next state change was to 2); null otherwise */
-  takenAt: number | null;
-  /** the first operator message after the request and before the conversation's next request */
-  answeredAt: number | null;
-}
-
-export interface CsatCount extends DayCount {
-  rating: number;
-}
-
-/** One stored message of a transcript export, in (conversation, message) order. */
-export interface TranscriptRow {
-  conversationId: number;
-  messageId: number;
-  userId: string;
-  channel: string;
-  direction: string;
-  parts: string;
-  createdAt: number;
-}
-
-export interface StandingCount {
-  behaviour: string | null;
-  interaction: string | null;
-  count: number;
-}
 
 const perDay = (rows: { day: number; n: number }[]): DayCount[] => rows.map((r) => ({ day: Number(r.day), count: Number(r.n) }));
 

@@ -4,7 +4,7 @@
 import type {
   AudienceCandidate, BroadcastRecord, BroadcastSpec, BroadcastStatus, ClaimedRecipient, NewRecipient, RecipientCounts,
 } from '../broadcasts/model.js';
-import type { BroadcastMessageButton } from '../conversations/broadcast-message.js';
+import type { BroadcastMessageButton } from '../conversations/model.js';
 import type { Queryable, SqlValue } from './driver.js';
 
 interface Row {

@@ -12,6 +12,7 @@ import { metaRepository } from './meta.js';
 import { migrate } from './migrations/index.js';
 import { operatorRepository } from './operators.js';
 import { operatorSessionRepository } from './operator-sessions.js';
+import { ssoRepository } from './sso.js';
 import { shareRepository } from './shares.js';
 import { assignmentRepository, cannedResponseRepository, noteRepository } from './console-workspace.js';
 import { outboxRepository } from './outbox.js';
@@ -44,6 +45,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     operators: operatorRepository(db),
     webVisitors: webVisitorRepository(db),
     operatorSessions: operatorSessionRepository(db),
+    sso: ssoRepository(db, secrets),
     shares: shareRepository(db),
     outbox: outboxRepository(db),
     channels: channelRepository(db, secrets),

@@ -1,5 +1,5 @@
 import type { OperatorRecord } from '../operators/model.js';
-import { DEFAULT_ROLE, isOperatorRole } from '../operators/roles.js';
+import { DEFAULT_ROLE, isOperatorRole } from '../operators/model.js';
 import type { Queryable } from './driver.js';
 
 interface OperatorRow {

@@ -8,6 +8,8 @@ import { ConsoleInbox } from '../operators/console-inbox.js';
 import { ConsoleService } from '../operators/console-service.js';
 import { ConsoleWorkspace } from '../operators/console-workspace.js';
 import { OperatorSessions } from '../operators/sessions.js';
+import { SsoSettings, type SsoAudit } from '../operators/sso-settings.js';
+import { SsoSignIn } from '../operators/sso-sign-in.js';
 import { ShareAccess } from '../operators/share-access.js';
 import type { ShareService } from '../operators/share-service.js';
 import { Team } from '../operators/team.js';
@@ -23,8 +25,15 @@ export function consoleParts(
 ) {
   const { events, control, conversations, shares } = deps;
   const consoleService = new ConsoleService({ store, control, conversations, events, clock });
+  const operatorSessions = new OperatorSessions(store, clock);
+  // The audit log's recording point for sign-ins and SSO settings (governance.md "Audit log"): a
+  // no-op until the audit log is wired here.
+  const audit: SsoAudit = () => undefined;
+  const allowPrivateNetwork = config.allowPrivateNetwork;
   return {
-    operatorSessions: new OperatorSessions(store, clock),
+    operatorSessions,
+    ssoSettings: new SsoSettings({ store, clock, allowPrivateNetwork, audit }),
+    ssoSignIn: new SsoSignIn({ store, sessions: operatorSessions, clock, allowPrivateNetwork, audit, callbackUrl: () => `${config.publicUrl.replace(/\/+$/, '')}/console/sso/callback` }),
     console: consoleService,
     consoleBots: new ConsoleBots(store),
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),

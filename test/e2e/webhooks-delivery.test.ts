@@ -188,14 +188,15 @@ for (const kind of databaseKinds()) {
         await chatOk(server, healthy.botToken, { UserId: h });
         await inject(server, stuck, s, 'into the void');
         await dead.waitFor((r) => r.calls.length === 1, 'the hanging call'); // now in flight for up to 10 s
-        const startedAt = Date.now();
+        // An order of events, not a stopwatch: the chat turn is answered and the other bot's
+        // delivery arrives while the hanging attempt is still in flight (still pending with no
+        // attempt counted). Had either waited for the hang, the attempt would have ended first.
         assert.deepEqual((await chatOk(server, stuck.botToken, { UserId: s, Text: 'hello' })).Parts.map((p: any) => p.Text), ['Hello!', 'How are you?']);
-        assert.ok(Date.now() - startedAt < 1000, `a chat turn took ${Date.now() - startedAt} ms`);
         await inject(server, healthy, h, 'on time');
         await receiver.waitFor((r) => r.calls.some((c) => c.body?.UserId === h), 'the healthy delivery', 5000);
-        assert.ok(Date.now() - startedAt < 2000, `the other bot's delivery took ${Date.now() - startedAt} ms`);
         const [row] = await deliveries(server, stuck);
         assert.deepEqual([row.Status, row.Attempts], ['pending', 0], 'the hanging attempt is still in flight');
+        assert.equal(dead.calls.length, 1, 'no second attempt was started');
       } finally {
         await dead.close();
       }

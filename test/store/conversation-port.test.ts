@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { ConversationStorage } from '../../src/conversations/port.js';
 import type { BotRecord } from '../../src/bots/model.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { databaseKinds } from '../support/databases.js';
 import { MemoryStorage } from '../support/memory-storage.js';
-import { conversationRecord, openTestStore, part, seedBot } from './store-fixtures.js';
+import { conversationRecord, openMigratedTestStore, part, seedBot } from './store-fixtures.js';
 
 interface Subject {
   storage: ConversationStorage;
@@ -19,18 +19,9 @@ async function open(kind: 'memory' | 'sqlite' | 'postgres'): Promise<Subject> {
     const bot = { id: 'bot-1', accountId: 'acc-1' } as BotRecord;
     return { storage: new MemoryStorage(new Map([[bot.id, bot]])), bot, close: async () => undefined };
   }
-  const db: TestDatabase = await createTestDatabase(kind);
-  const store = await openTestStore(db);
-  await store.migrate();
+  const { store, close } = await openMigratedTestStore(kind);
   const { bot } = await seedBot(store);
-  return {
-    storage: store,
-    bot,
-    close: async () => {
-      await store.close();
-      await db.drop();
-    },
-  };
+  return { storage: store, bot, close };
 }
 
 for (const kind of ['memory', ...databaseKinds()] as const) {

@@ -36,6 +36,20 @@ export function storePerTest(kind: DatabaseKind): StoreContext {
   return context;
 }
 
+/** A migrated store on a database of its own (a contract suite's subject), and how to close and drop both. */
+export async function openMigratedTestStore(kind: DatabaseKind): Promise<{ store: Store; close(): Promise<void> }> {
+  const db = await createTestDatabase(kind);
+  const store = await openTestStore(db);
+  await store.migrate();
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await db.drop();
+    },
+  };
+}
+
 /** A second connection to the same database, for SQL the repositories do not offer. */
 export async function openRaw(db: TestDatabase): Promise<SqlDriver> {
   return db.databaseUrl ? openPostgres(db.databaseUrl) : openSqlite(path.join(db.dataDir, 'colloquy.sqlite'));

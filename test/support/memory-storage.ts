@@ -7,6 +7,7 @@ import type { ConversationStorage, TurnWrites } from '../../src/conversations/po
 import type { ReplyPart } from '../../src/engine/types.js';
 import type { NewOutboxRow } from '../../src/webhooks/model.js';
 import { sha256 } from '../../src/auth/keys.js';
+import { memoryTransactions } from './memory-transactions.js';
 
 interface Message extends NewMessage {
   id: number;
@@ -38,7 +39,7 @@ export class MemoryStorage implements ConversationStorage {
   readonly broadcasts = { lastUserAt: async () => null, messageButton: async () => null };
   readonly conversations: ConversationStorage['conversations'];
   readonly shares: ConversationStorage['shares'];
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly inTransaction = memoryTransactions(() => this.tables, (committed) => (this.tables = committed));
   /** nothing is kept anywhere but in the tables */
   readonly eraseDeleted = async (): Promise<void> => undefined;
 
@@ -62,14 +63,7 @@ export class MemoryStorage implements ConversationStorage {
 
   /** Serialized like a database transaction; a throw leaves the tables as they were. */
   transaction<T>(work: (tx: TurnWrites) => Promise<T>): Promise<T> {
-    const run = this.queue.then(async () => {
-      const draft = clone(this.tables);
-      const result = await work(this.writesOver(() => draft));
-      this.tables = draft;
-      return result;
-    });
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.inTransaction((draft) => work(this.writesOver(() => draft)));
   }
 
   private remove(id: number): void {

@@ -4,13 +4,8 @@
 // under "Technical details", since they say how the bot got here, not who the person is.
 // Values are shown as text, never markup (the rule is docs/decisions.md "Console inbox").
 import { el } from './render';
+import type { Contact } from './types';
 
-export interface Contact {
-  Variables: { Name: string; Value: string }[];
-  Tags: string[];
-  PrivacyFlags: { Name: string; Enabled: boolean }[];
-  Channel: string;
-}
 
 /**
  * The engine's own variables: bot-format.md's system variables, what a turn records (last_intent,

@@ -6,7 +6,7 @@
 // refuse them (403 ROLE_FORBIDDEN), so they get no link.
 // Every page's header also has the same "Sign out" (issue 37): added beside the links once the
 // page knows who is signed in (a page shown to nobody has nobody to sign out).
-import { apiClient } from './api-client';
+import { consoleApi } from './api-client';
 
 export const CONSOLE_PAGES = [
   { page: 'conversations', href: '/console', label: 'Conversations', forAgents: true },
@@ -39,7 +39,7 @@ export function consoleLinks(current: ConsolePage, options: { botId?: string; ro
 
 /** Ends the session (POST /console/api/logout) and goes to the console's sign-in form (a session already gone goes there too). */
 export async function signOut(): Promise<void> {
-  await apiClient().call('POST', '/logout', {}).catch(() => undefined);
+  await consoleApi.call('POST', '/logout', {}).catch(() => undefined);
   location.assign('/console');
 }
 

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { BotRecord } from '../../bots/model.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
-import type { Store } from '../../store/index.js';
+import type { ConnectionStorage } from './port.js';
 import { webhookUrlOf } from '../../webhooks/plan.js';
 import { isMessagingChannel, MESSAGING_CHANNELS, type ChannelConnection, type MessagingChannel } from './model.js';
 import type { MessagingPlatform } from './platform.js';
@@ -21,7 +21,7 @@ export interface ChannelListing {
 export class ChannelConnections {
   constructor(
     private readonly deps: {
-      store: Pick<Store, 'channels'>;
+      store: ConnectionStorage;
       platforms: ReadonlyMap<MessagingChannel, MessagingPlatform>;
       clock: Clock;
       publicUrl: () => string;

@@ -9,7 +9,7 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { mayHoldSurrogates, wellFormed } from '../../shared/well-formed.js';
-import type { Store } from '../../store/index.js';
+import type { InboundStorage } from './port.js';
 import type { ChannelConnections } from './connections.js';
 import type { ChannelConnection, InboundEvent } from './model.js';
 import { boundInbound } from './inbound-bounds.js';
@@ -27,7 +27,7 @@ const NOTE_INBOUND_EVERY_MS = 10_000;
 export class ChannelInbound {
   constructor(
     private readonly deps: {
-      store: Pick<Store, 'channels' | 'bots' | 'transaction'>;
+      store: InboundStorage;
       connections: ChannelConnections;
       conversations: ConversationService;
       metrics: Metrics;

@@ -7,7 +7,7 @@ import type { BotRecord } from '../../bots/model.js';
 import type { ConversationRecord } from '../../conversations/model.js';
 import type { ReplyPart } from '../../engine/types.js';
 import type { Metrics } from '../../observability/metrics.js';
-import type { Store } from '../../store/index.js';
+import type { OutboundStorage } from './port.js';
 import type { AttemptResult, DeliveryTarget } from '../../webhooks/delivery-target.js';
 import type { NewOutboxRow, OutboxRow } from '../../webhooks/model.js';
 import type { BroadcastMessage, TurnMessage } from '../../webhooks/plan.js';
@@ -49,7 +49,7 @@ function broadcastCalls(platform: MessagingPlatform, parts: ReplyPart[], broadca
 export class ChannelOutbound implements DeliveryTarget {
   constructor(
     private readonly deps: {
-      store: Pick<Store, 'channels' | 'bots'>;
+      store: OutboundStorage;
       platforms: ReadonlyMap<MessagingChannel, MessagingPlatform>;
       metrics: Metrics;
     },

@@ -5,7 +5,7 @@
 import type { EventBus } from '../../conversations/events.js';
 import type { ConversationRecord } from '../../conversations/model.js';
 import type { BotRecord } from '../../bots/model.js';
-import type { Store } from '../../store/index.js';
+import type { WebVisitorStorage } from './port.js';
 import type { WebVisitorContext } from './model.js';
 import { durationsOf } from '../../shared/durations.js';
 
@@ -23,7 +23,7 @@ const TYPING_EVERY_MS = 2000;
 const TYPING_REMEMBERED = 10_000;
 
 export interface WebVisitorsDeps {
-  store: Store;
+  store: WebVisitorStorage;
   events: EventBus;
   clock: { now(): number };
 }

@@ -14,7 +14,7 @@ import { isSystemVariable } from '../../engine/state.js';
 import type { ReplyPart } from '../../engine/types.js';
 import { STATE_TAKEN_OVER } from '../../conversations/control.js';
 import { AppError } from '../../shared/errors.js';
-import type { Store } from '../../store/index.js';
+import type { WebChannelStorage } from './port.js';
 import { DEMO_WEB_KEY_META } from './demo-page.js';
 import type { WebVisitorContext } from './model.js';
 import { originAllowed } from './origins.js';
@@ -60,7 +60,7 @@ export type LiveDelivery =
   | { event: 'resync'; data: Record<string, never> };
 
 export interface WebChannelDeps {
-  store: Store;
+  store: WebChannelStorage;
   conversations: ConversationService;
   events: EventBus;
   config: Pick<Config, 'publicUrl'>;

@@ -1,7 +1,7 @@
 // api.md "Administration": accounts and operators, with the admin token.
 import { Type } from 'typebox';
 import { accountView, PACKAGES, PLANS, usageView } from '../../accounts/service.js';
-import { OPERATOR_ROLES } from '../../operators/roles.js';
+import { OPERATOR_ROLES } from '../../operators/model.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';
 import { Account, AccountKey, AccountWithUsage, Operator } from '../wire-schemas.js';
@@ -103,5 +103,23 @@ export function adminRoutes(app: App, s: Services): void {
       },
     },
     async (request) => s.accounts.setOperatorRole(request.params.AccountId, request.params.OperatorId, request.body.Role),
+  );
+
+  app.delete(
+    '/admin/accounts/:AccountId/operators/:OperatorId',
+    {
+      ...admin,
+      schema: {
+        ...admin.schema,
+        summary: 'Remove an operator (their console sessions end on every node)',
+        params: Type.Object({ AccountId: Type.String({ maxLength: 64 }), OperatorId: Type.String({ maxLength: 64 }) }),
+        response: { 204: { description: 'Removed', type: 'null' } },
+        errors: ['ACCOUNT_NOT_FOUND', 'OPERATOR_NOT_FOUND'],
+      },
+    },
+    async (request, reply) => {
+      await s.accounts.removeOperator(request.params.AccountId, request.params.OperatorId);
+      return reply.status(204).send(null);
+    },
   );
 }

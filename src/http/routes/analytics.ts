@@ -101,5 +101,5 @@ export function analyticsRoutes(app: App, s: Services): void {
     transcripts(await s.consoleBots.open(ctxOf(request), request.params.botId), request.query, reply),
   );
 
-  bundledPageRoutes(app, { url: '/console/analytics', folder: 'analytics', css: 'analytics.css', bundle: analyticsBundle });
+  bundledPageRoutes(app, { url: '/console/analytics', folder: 'analytics', title: 'Analytics', css: 'analytics.css', bundle: analyticsBundle });
 }

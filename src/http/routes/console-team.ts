@@ -4,7 +4,7 @@
 // Joining through it is public, throttled like a sign-in.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { OPERATOR_ROLES } from '../../operators/roles.js';
+import { OPERATOR_ROLES } from '../../operators/model.js';
 import { INVITE_DAYS, type InvitationView, type Team } from '../../operators/team.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
@@ -37,7 +37,7 @@ export function consoleTeamRoutes(app: App, s: Services & { team: Team }): void 
   const idOf = (request: FastifyRequest) => (request.params as { operatorId: string }).operatorId;
   const invited = ({ teammate, link, emailed }: InvitationView) => ({ Teammate: teammate, InviteUrl: link, ExpiresInDays: INVITE_DAYS, Emailed: emailed });
 
-  bundledPageRoutes(app, { url: '/console/team', folder: 'team', css: 'team.css', bundle: teamBundle });
+  bundledPageRoutes(app, { url: '/console/team', folder: 'team', title: 'Team', css: 'team.css', bundle: teamBundle });
   app.get('/console/api/team', { ...anyone, schema: { hide: true, tags, summary: "The account's operators", response: { 200: Type.Object({ Teammates: Type.Array(Teammate) }) } } }, async (request) => ({
     Teammates: await s.team.list(ctxOf(request)),
   }));

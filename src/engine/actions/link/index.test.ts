@@ -13,3 +13,12 @@ test('a link without url is skipped', () => {
   const [, outcome] = started(botWith([{ type: 'link', text: 'nowhere' }]));
   assert.deepEqual(outcome.parts, []);
 });
+
+test('a link whose rendered url runs code or reads files is not said (a user-typed value cannot make one)', () => {
+  for (const url of ['{{site}}', ' JavaScript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
+    const [, outcome] = started(botWith([{ type: 'link', text: 'open', url }]), { site: 'javascript:alert(document.cookie)' });
+    assert.deepEqual(outcome.parts, [], url);
+  }
+  const [, kept] = started(botWith([{ type: 'link', text: 'open', url: '{{site}}' }]), { site: 'example.org/help' });
+  assert.equal(kept.parts[0]?.Url, 'example.org/help');
+});
