@@ -4,6 +4,7 @@
 // own in wiring/ (taking a WiringBase); this file calls them in order and hands the HTTP layer the
 // services it routes to. It and wiring/ are the only code outside store/ that sees the whole
 // store (test/architecture/boundaries.test.ts): each part hands a service only its port's slice.
+import { AgentTraces } from './agents/traces.js';
 import { AccountService } from './accounts/service.js';
 import { loadAdminToken } from './auth/admin-token.js';
 import { Authenticator } from './auth/authenticate.js';
@@ -62,7 +63,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const { live } = bots;
   const knowledge = knowledgeParts(base, { live, understanding: bots.understanding, embeddings: bots.embeddings });
   const agents = agentParts(base);
-  const talk = conversationParts(base, { ...delivery, ...bots, events, metrics, knowledgeAnswers: knowledge.knowledgeAnswers, secrets: agents.secretFiller });
+  const talk = conversationParts(base, { ...delivery, ...bots, events, metrics, knowledgeAnswers: knowledge.knowledgeAnswers, secrets: agents.secretFiller, mcp: agents.mcpTools });
   const { conversations, control, preview } = talk;
   const { scheduler, broadcasts } = broadcastParts(base, { live, conversations, webhookTarget: delivery.webhookTarget });
   const channels = channelParts(base, { ...delivery, conversations, events, metrics });
@@ -78,6 +79,7 @@ export async function createServices(config: Config, store: Store, options: Star
     accounts,
     bots: new BotService(store, clock),
     understanding: bots.understanding,
+    agentTraces: new AgentTraces(store, clock),
     knowledge: knowledge.knowledge,
     knowledgeAnswers: knowledge.knowledgeAnswers,
     broadcasts,

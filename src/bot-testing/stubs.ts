@@ -55,6 +55,16 @@ export function stubHandlers(stubs: Stubs, classify: (text: string) => Promise<C
       const answered = status === 'ANSWERED';
       return { status, answer: answered ? (stub.answer ?? '') : null, sources: answered ? (stub.sources ?? []) : [], calledProvider: false, tokens: 0 };
     },
+    // Agents (agents.md) are not scriptable in test files yet: their model call names itself.
+    async agentModel(request) {
+      throw new MissingStub(`agent model call with ${request.messages.length} message(s)`);
+    },
+    async mcpTools() {
+      return { tools: [], unavailable: [] };
+    },
+    async mcpCall(request) {
+      throw new MissingStub(`MCP tool ${request.server}__${request.tool}`);
+    },
     // The model is trained from the bot file itself: local, deterministic, nothing to stub.
     classify: (request) => classify(request.text),
     async shareUrl() {

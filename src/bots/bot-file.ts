@@ -86,6 +86,8 @@ export interface BotSettings {
   broadcasts?: BroadcastSettings;
   operators?: OperatorSettings;
   understanding?: UnderstandingSettings;
+  /** agents.md "Budgets" */
+  ai?: { maxTokensPerConversationDay?: number; maxTokensPerBotDay?: number };
 }
 
 /** knowledge.md "The built-in model": the embedding model of a bot with no provider one. */

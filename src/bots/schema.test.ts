@@ -43,7 +43,8 @@ describe('buildBotSchema', () => {
     const spec = ['text', 'image', 'video', 'audio', 'file', 'button', 'link', 'buttons', 'carousel', 'delay', 'goTo', 'bookmark',
       'setVariable', 'setTag', 'dropTag', 'variableSwitch', 'tagSwitch', 'input', 'operator', 'callApi', 'shareUrl', 'privacy', 'forget', 'stop',
       'ai', // understanding.md
-      'knowledge']; // knowledge.md
+      'knowledge', // knowledge.md
+      'agent']; // agents.md
     const action = (schema.$defs as Record<string, { properties: { type: { enum: string[] } } }>).action!;
     assert.deepEqual([...action.properties.type.enum].sort(), [...spec].sort());
   });

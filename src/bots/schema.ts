@@ -232,6 +232,15 @@ const settingsSchema: JsonSchema = {
         waitingText: { type: 'string', maxLength: 1000, description: 'said once per hand-over request (default "A colleague will be with you shortly."; "" for nothing)' },
       },
     },
+    ai: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'agents.md "Budgets": past a budget an agent is not called (agent_status BUDGET, onError runs)',
+      properties: {
+        maxTokensPerConversationDay: { type: 'integer', minimum: 1, description: 'tokens the agents of one conversation may use a day (default 50000)' },
+        maxTokensPerBotDay: { type: 'integer', minimum: 1, description: "tokens the bot's agents may use a day, all conversations together (default unlimited)" },
+      },
+    },
     understanding: {
       type: 'object',
       additionalProperties: false,

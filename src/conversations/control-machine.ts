@@ -47,7 +47,7 @@ export function transition(current: ConversationRecord, change: ControlChange, c
       return toBot(c);
     case 'takeover':
       if (banned) throw new AppError('STATE_CONFLICT', 'A banned conversation cannot be taken over; unban it first.', { State: STATE_BANNED });
-      return { ...c, controlState: STATE_TAKEN_OVER, operator: change.operator };
+      return { ...c, controlState: STATE_TAKEN_OVER, operator: change.operator, state: withoutAgent(c.state) };
     case 'handover':
       if (banned) throw new AppError('STATE_CONFLICT', 'A banned conversation cannot be handed over; unban it first.', { State: STATE_BANNED });
       return toBot(c);
@@ -71,5 +71,8 @@ export function chattable(c: ConversationRecord, clock: Clock): ConversationReco
 export function liftEndedBan(c: ConversationRecord, clock: Clock): ConversationRecord {
   return c.controlState === STATE_BANNED && !banIsActive(c, clock) ? toBot(c) : c;
 }
+
+/** agents.md: an operator's takeover ends an agent's hold on the conversation (an input keeps waiting). */
+const withoutAgent = (state: ConversationRecord['state']): ConversationRecord['state'] => (state.waiting?.agent === true ? { ...state, waiting: null } : state);
 
 const toBot = (c: ConversationRecord): ConversationRecord => ({ ...c, controlState: STATE_BOT, operator: null, banExpiration: null, banMessage: null });

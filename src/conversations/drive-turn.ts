@@ -3,8 +3,10 @@
 // write race (another node saved the conversation first) never repeats an external call.
 import type { CompiledBot } from '../engine/compile.js';
 import { runTurn } from '../engine/run-turn.js';
+import { createHash } from 'node:crypto';
 import type {
-  AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ClassifyRequest, ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnInput, TurnOutcome,
+  AgentModelAnswer, AgentModelRequest, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ClassifyRequest, ConversationState, EngineContext,
+  EngineRequest, McpCallAnswer, McpCallRequest, McpToolsAnswer, McpToolsRequest, RequestAnswer, TurnInput, TurnOutcome,
 } from '../engine/types.js';
 
 export interface RequestHandlers {
@@ -16,6 +18,12 @@ export interface RequestHandlers {
   ai(request: AiRequest): Promise<AiAnswer>;
   /** a question to the bot's knowledge; never throws (ERROR) */
   knowledge(request: KnowledgeRequest): Promise<KnowledgeReply>;
+  /** one model call of an agent turn, with tools (agent-model.ts); never throws */
+  agentModel(request: AgentModelRequest): Promise<AgentModelAnswer>;
+  /** the tools of the bot's MCP servers an agent names; never throws (servers down are `unavailable`) */
+  mcpTools(request: McpToolsRequest): Promise<McpToolsAnswer>;
+  /** an MCP tools/call; never throws (ok: false) */
+  mcpCall(request: McpCallRequest): Promise<McpCallAnswer>;
 }
 
 /** Answers already obtained in an earlier attempt of the same turn, in request order. */
@@ -35,7 +43,8 @@ export async function driveTurn(
   while (!step.done) {
     const request = step.value;
     // The timeout depends on the time left in the turn, so it is not part of what identifies a call.
-    const key = `${index++}:${JSON.stringify({ ...request, timeoutMs: undefined })}`;
+    // Hashed: an agent's later model calls carry the whole turn so far (up to megabytes of tool results).
+    const key = `${index++}:${createHash('sha256').update(JSON.stringify({ ...request, timeoutMs: undefined })).digest('base64')}`;
     let answer = memo.get(key);
     if (answer === undefined) {
       answer = await answerOf(request, handlers);
@@ -58,5 +67,11 @@ function answerOf(request: EngineRequest, handlers: RequestHandlers): Promise<Re
       return handlers.ai(request);
     case 'knowledge':
       return handlers.knowledge(request);
+    case 'agentModel':
+      return handlers.agentModel(request);
+    case 'mcpTools':
+      return handlers.mcpTools(request);
+    case 'mcpCall':
+      return handlers.mcpCall(request);
   }
 }

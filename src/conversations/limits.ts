@@ -31,6 +31,10 @@ export const LIMITS = Object.freeze({
   missedTextBytes: 1024,
   /** missed texts kept per conversation, newest first; older ones are deleted with the turn's write */
   missedTextsPerConversation: 100,
+  /** operators' notes a conversation keeps (the console shows no more); an agent's hand-over reason is one */
+  notesPerConversation: 200,
+  /** agent turns whose trace a conversation keeps (agents.md "Trace"), newest */
+  agentTracesPerConversation: 100,
   /**
    * ...on every this-many-th turn of the conversation (its revision): trimming on every turn cost a
    * fallback turn 4 % of its throughput (docs/performance.md), so a conversation holds at most

@@ -1,6 +1,6 @@
 // The conversation model: what the conversation service, the channels and the console share,
 // and what the store persists. Plain records, no SQL shapes.
-import type { ConversationState, ReplyPart } from '../engine/types.js';
+import type { AgentTraceStep, ConversationState, ReplyPart } from '../engine/types.js';
 
 export type ControlState = 0 | 1 | 2 | 3;
 
@@ -87,6 +87,12 @@ export interface MissedTextGroup {
   lastAt: number;
   behaviour: string;
   interaction: string;
+}
+
+/** One agent turn's trace as stored (agents.md "Trace"). */
+export interface AgentTraceRecord {
+  at: number;
+  steps: AgentTraceStep[];
 }
 
 // A broadcast's own message, as stored with the broadcast and sent in a turn (broadcast-message.ts

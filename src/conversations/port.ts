@@ -3,7 +3,7 @@
 // three (test/store/conversation-port.test.ts).
 import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
-import type { ReplyPart } from '../engine/types.js';
+import type { AgentTraceStep, ReplyPart } from '../engine/types.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
 import type { BroadcastMessageButton, ConversationRecord, HistorySize, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
 
@@ -48,6 +48,10 @@ export interface TurnWrites {
     add(conversationId: number, rows: NewMissedText[], keep: number): Promise<void>;
   };
   accounts: { addUsage(accountId: string, month: string, add: UsageAdded): Promise<void> };
+  /** a note for the operators (an agent's hand-over reason, agents.md); operatorId null: written by the bot */
+  /** the steps of agent turns (agents.md "Trace"); a conversation keeps its newest `keep` */
+  agentTraces: { add(conversationId: number, at: number, steps: AgentTraceStep[], keep: number): Promise<void> };
+  notes: { insert(note: { conversationId: number; author: string; text: string; createdAt: number }, operatorId: string | null, keep: number): Promise<unknown> };
   /** a broadcast's recipient marked sent with its turn; a click on a broadcast's button (broadcasts.md) */
   broadcasts: {
     /** `delivered`: the turn's commit is its delivery (web: docs/decisions.md "Web broadcasts count as delivered") */

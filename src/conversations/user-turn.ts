@@ -4,7 +4,7 @@ import type { CompiledBot } from '../engine/compile.js';
 import { copyState, newConversationState } from '../engine/state.js';
 import { PartType } from '../engine/parts.js';
 import type {
-  ActionDiagnostic, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
+  ActionDiagnostic, AgentTraceStep, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
 } from '../engine/types.js';
 import { sendHttp, type RequestSecrets } from './outbound-http.js';
 import type { Config } from '../config.js';
@@ -14,9 +14,10 @@ import type { TurnMessage } from '../webhooks/plan.js';
 import { STATE_BOT, STATE_TAKEN_OVER } from './control.js';
 import { chattable, transition } from './control-machine.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.js';
+import { agentHandlers, type AgentRequestDeps } from './agent-requests.js';
 import type { ConversationTurns } from './turns.js';
 import type { TurnWrites } from './port.js';
-import { applyRequestValues, clampFlowState } from './limits.js';
+import { applyRequestValues, clampFlowState, LIMITS } from './limits.js';
 import { broadcastClick, optOutAnswer, recordBroadcastClick } from './broadcast-rules.js';
 import type { BroadcastButtonClick } from './broadcast-message.js';
 import { replyOf, TURN_MATCH, type ChatReply } from './reply.js';
@@ -26,7 +27,7 @@ import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ShareMode, ShareRecord } from './model.js';
 
-export interface TurnRunnerDeps {
+export interface TurnRunnerDeps extends AgentRequestDeps {
   clock: Clock;
   turns: ConversationTurns;
   metrics: Metrics;
@@ -145,6 +146,8 @@ export class UserTurn {
       const effects = outcomes.flatMap((o) => o.effects);
       const missed = effects.flatMap((e) => (e.kind === 'missed' ? [e] : []));
       const asked = effects.flatMap((e) => (e.kind === 'knowledgeAsked' ? [e.answered] : []));
+      const notes = effects.flatMap((e) => (e.kind === 'note' ? [e.text] : []));
+      const traces = effects.flatMap((e) => (e.kind === 'agentTrace' ? [e.steps] : []));
       Object.assign(next, this.applyControl(next, effects));
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
@@ -165,7 +168,7 @@ export class UserTurn {
         },
         missedTexts: missed.map((m) => ({ text: m.text, behaviour: m.behaviour, interaction: m.interaction })),
         // The common turn writes nothing more: no callback, so the store keeps its fast path.
-        alsoWrite: !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked),
+        alsoWrite: !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && notes.length + traces.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked, { notes, traces }),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -182,7 +185,7 @@ export class UserTurn {
    */
   private async alsoWrite(
     tx: TurnWrites, bot: BotRecord, conversationId: number, input: UserMessage, newShares: Map<string, { mode: ShareMode; hours: number }>,
-    click: ReturnType<typeof broadcastClick>, asked: boolean[],
+    click: ReturnType<typeof broadcastClick>, asked: boolean[], agent: { notes: string[]; traces: AgentTraceStep[][] },
   ): Promise<void> {
     await this.recordInbound(tx, conversationId, input);
     if (click) await recordBroadcastClick(tx, conversationId, click, this.deps.clock.now());
@@ -190,6 +193,9 @@ export class UserTurn {
     for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
     const answered = asked.filter(Boolean).length;
     if (asked.length > 0) await tx.analytics.countKnowledgeQuestions(bot.id, Math.floor(this.deps.clock.now() / DAY_MS), answered, asked.length - answered);
+    // an agent's hand-over reason, signed by the bot (agents.md "Tools")
+    for (const text of agent.notes) await tx.notes.insert({ conversationId, author: bot.name, text, createdAt: this.deps.clock.now() }, null, LIMITS.notesPerConversation);
+    for (const steps of agent.traces) await tx.agentTraces.add(conversationId, this.deps.clock.now(), steps, LIMITS.agentTracesPerConversation);
   }
 
   /** A platform update is run once: its key commits with the turn or the turn rolls back. */
@@ -285,6 +291,7 @@ export class UserTurn {
       ai: async (request) => (this.deps.ai ? this.deps.ai(bot, conversationId, request) : { status: 'NOT_CONFIGURED', text: '', tokens: 0 }),
       knowledge: async (request) => (this.deps.knowledge ? this.deps.knowledge(bot, request) : { status: 'NO_ANSWER', answer: null, sources: [], calledProvider: false, tokens: 0 }),
       http: (request) => sendHttp(bot.id, request, this.outbound()),
+      ...agentHandlers(this.deps, bot, compiled, conversationId),
       shareUrl: async (request) => {
         const mode = (['view', 'takeover', 'auto'].includes(request.mode) ? request.mode : 'view') as ShareMode;
         const hours = Number.isFinite(request.hours) && request.hours > 0 ? request.hours : 24;

@@ -62,6 +62,8 @@ export interface TypedActionDefinition<S extends TObject> {
   click?(action: Static<S>, rc: RunContext, container: Action | null): ActionRun;
   /** Waiting actions only (input): handles the user's text while this action waits. */
   answer?(action: Static<S>, rc: RunContext, text: string, waiting: WaitingInput): ActionRun;
+  /** true when, while it waits, every user text goes to `answer` before any trigger (agent) */
+  holdsConversation?: boolean;
 }
 
 /** A registered definition: the registry holds actions of every type, so the type is erased. */
@@ -69,6 +71,7 @@ export interface ActionDefinition extends ActionSchemaDefinition {
   run(action: Action, rc: RunContext): ActionRun;
   click?(action: Action, rc: RunContext, container: Action | null): ActionRun;
   answer?(action: Action, rc: RunContext, text: string, waiting: WaitingInput): ActionRun;
+  holdsConversation?: boolean;
 }
 
 /** Declares an action type: TypeScript checks `run` & co. against the declared fields. */

@@ -4,10 +4,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { actionRegistry } from './registry.js';
 
-test('every definition is registered under its own type; button and input need ids', () => {
+test('every definition is registered under its own type; button, input and agent need ids', () => {
   for (const [type, definition] of actionRegistry) assert.equal(definition.type, type);
-  assert.deepEqual([...actionRegistry.values()].filter((d) => d.needsId).map((d) => d.type).sort(), ['button', 'input']);
-  assert.equal(actionRegistry.size, 26);
+  assert.deepEqual([...actionRegistry.values()].filter((d) => d.needsId).map((d) => d.type).sort(), ['agent', 'button', 'input']);
+  assert.equal(actionRegistry.size, 27);
 });
 
 test('every action folder is registered (one folder per type; media holds four)', () => {

@@ -5,6 +5,7 @@ import type { ActionDefinition } from './action-definition.js';
 import { bookmarkAction } from './actions/bookmark/index.js';
 import { buttonAction } from './actions/button/index.js';
 import { buttonsAction } from './actions/buttons/index.js';
+import { agentAction } from './actions/agent/index.js';
 import { aiAction } from './actions/ai/index.js';
 import { callApiAction } from './actions/callApi/index.js';
 import { carouselAction } from './actions/carousel/index.js';
@@ -48,6 +49,7 @@ const definitions: ActionDefinition[] = [
   operatorAction,
   callApiAction,
   aiAction,
+  agentAction,
   knowledgeAction,
   shareUrlAction,
   privacyAction,

@@ -60,6 +60,14 @@ export interface RunContext {
   pick<T>(items: readonly T[]): T | undefined;
   /** ms left before the 10 s turn guard */
   timeLeftMs(): number;
+  /** the turn's clock (ms): an agent's own timeout and its budget's day read it */
+  now(): number;
+  /**
+   * The user's text this turn runs on, once: the first agent the flow reaches takes it as its
+   * input (agents.md "Holding the conversation"); null for a start without text, a click, a
+   * forced position, or when an agent already took it.
+   */
+  takeUserText(): string | null;
   /** accounting: every callApi run and every AI call counts */
   countApiCall(): void;
   /** accounting: tokens an AI provider reported */

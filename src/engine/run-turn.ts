@@ -64,6 +64,7 @@ function* startConversation(turn: Turn, text: string | undefined): TurnGen<TurnE
   if (start === null) return 'done';
   if (text !== undefined && text.trim() !== '') {
     turn.setVariable('last_user_text', text);
+    turn.userText = text;
     // Triggers run "in" the start interaction: their parts carry its names, and it is the position.
     turn.moveTo(start, false);
     const understood = yield* understandText(turn, text);
@@ -76,13 +77,17 @@ function* startConversation(turn: Turn, text: string | undefined): TurnGen<TurnE
 function* userText(turn: Turn, text: string): TurnGen<TurnEnd> {
   const { state, bot } = turn;
   turn.setVariable('last_user_text', text);
+  turn.userText = text;
   const waiting = state.waiting;
   const location = waiting === null ? undefined : bot.actionsById.get(waiting.actionId);
-  const answer = location === undefined ? undefined : definitionOf(location.action)?.answer;
+  const definition = location === undefined ? undefined : definitionOf(location.action);
+  const answer = definition?.answer;
   if (waiting !== null && answer === undefined) state.waiting = null; // the live bot lost that input
+  // An agent holds the conversation (agents.md): its text reaches no trigger, intent or fallback.
+  const held = state.waiting !== null && definition?.holdsConversation === true;
 
-  const understood = yield* understandText(turn, text);
-  const trigger = findTrigger(bot, turn.currentBehaviour(), text, state.waiting !== null, understood);
+  const understood = held ? null : yield* understandText(turn, text);
+  const trigger = held ? null : findTrigger(bot, turn.currentBehaviour(), text, state.waiting !== null, understood);
   if (trigger !== null) return yield* runTrigger(turn, trigger, text, understood);
 
   const bestIntent = understood?.best ? { name: understood.best.intent, score: twoDecimals(understood.best.score) } : null;
@@ -137,13 +142,22 @@ function* understandText(turn: Turn, text: string): TurnGen<Understood | null> {
 
 /** A button payload: the button's onClick; a payload the live bot does not know runs the fallback. */
 function* command(turn: Turn, payload: string): TurnGen<TurnEnd> {
+  const agent = turn.state.waiting?.agent === true ? turn.state.waiting : null;
+  const heldAt = turn.state.position;
   turn.state.waiting = null;
   const location = turn.bot.actionsById.get(payload);
   const click = location === undefined ? undefined : definitionOf(location.action)?.click;
   if (location === undefined || click === undefined) return yield* runFallback(turn);
   // The onClick runs in the interaction that holds the button (it may be an older one).
   if (location.interaction !== null) turn.moveTo(location.interaction, false);
-  return yield* turn.follow(yield* turn.safely(location.action, null, () => click(location.action, turn, location.container)));
+  const ended = yield* turn.follow(yield* turn.safely(location.action, null, () => click(location.action, turn, location.container)));
+  // agents.md: a click leaves the agent only when its operations move the conversation
+  if (agent !== null && ended === 'done' && turn.state.waiting === null && samePlace(turn.state.position, heldAt)) turn.state.waiting = agent;
+  return ended;
+}
+
+function samePlace(a: { behaviour: string; interaction: string } | null, b: { behaviour: string; interaction: string } | null): boolean {
+  return a !== null && b !== null && a.behaviour.toLowerCase() === b.behaviour.toLowerCase() && a.interaction.toLowerCase() === b.interaction.toLowerCase();
 }
 
 /** Forced position: unknown names go to the start interaction of the start behaviour. */

@@ -2,7 +2,7 @@
 // variables the caller knows (user_id, channel, creation_date). No position until its first turn.
 
 import type { CompiledBot } from './compiled.js';
-import type { ConversationState, Position, WaitingInput } from './types.js';
+import type { AgentUsage, ConversationState, Position, WaitingInput } from './types.js';
 
 /**
  * bot-format.md "System variables": the engine (or the conversation's creation) sets them; flows
@@ -60,7 +60,17 @@ function positionFrom(value: unknown): Position | null {
 function waitingFrom(value: unknown): WaitingInput | null {
   if (!isRecord(value) || typeof value.actionId !== 'string') return null;
   const wrong = value.wrongAnswers;
-  return { actionId: value.actionId, wrongAnswers: typeof wrong === 'number' && Number.isFinite(wrong) && wrong >= 0 ? wrong : 0 };
+  return {
+    actionId: value.actionId,
+    wrongAnswers: typeof wrong === 'number' && Number.isFinite(wrong) && wrong >= 0 ? wrong : 0,
+    ...(value.agent === true ? { agent: true as const } : {}),
+  };
+}
+
+function agentUsageFrom(value: unknown): AgentUsage | null {
+  if (!isRecord(value)) return null;
+  const { day, tokens } = value;
+  return Number.isInteger(day) && typeof tokens === 'number' && Number.isFinite(tokens) && tokens >= 0 ? { day: day as number, tokens } : null;
 }
 
 function entriesOf<T>(value: unknown, keep: (item: unknown) => item is T): Record<string, T> {
@@ -78,6 +88,7 @@ function entriesOf<T>(value: unknown, keep: (item: unknown) => item is T): Recor
  */
 export function stateFromStored(raw: unknown): ConversationState {
   const stored = isRecord(raw) ? raw : {};
+  const agentUsage = agentUsageFrom(stored.agentUsage);
   return {
     v: STATE_VERSION,
     position: positionFrom(stored.position),
@@ -88,5 +99,6 @@ export function stateFromStored(raw: unknown): ConversationState {
     privacy: entriesOf(stored.privacy, (item): item is boolean => typeof item === 'boolean'),
     waiting: waitingFrom(stored.waiting),
     ...(typeof stored.waitingNoticeFor === 'number' && Number.isFinite(stored.waitingNoticeFor) ? { waitingNoticeFor: stored.waitingNoticeFor } : {}),
+    ...(agentUsage !== null ? { agentUsage } : {}),
   };
 }

@@ -35,6 +35,8 @@ export class Turn implements RunContext {
   aiTokens = 0;
   /** what took the user text (run-turn.ts sets it; the preview explains it) */
   matched: TurnMatch | null = null;
+  /** the user's text of this turn until an agent takes it (run-turn.ts sets it) */
+  userText: string | null = null;
   here: CompiledInteraction | null = null;
   private moves = 0;
   /** time spent waiting for AI answers: a model may take longer than the loop guard's 10 s */
@@ -116,6 +118,16 @@ export class Turn implements RunContext {
 
   timeLeftMs(): number {
     return MAX_TURN_MS - (this.ctx.now() - this.startedAt - this.waitedMs);
+  }
+
+  now(): number {
+    return this.ctx.now();
+  }
+
+  takeUserText(): string | null {
+    const text = this.userText;
+    this.userText = null;
+    return text;
   }
 
   countApiCall(): void {

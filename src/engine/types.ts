@@ -27,9 +27,18 @@ export interface Position {
 }
 
 export interface WaitingInput {
-  /** id of the `input` action that waits */
+  /** id of the `input` (or `agent`) action that waits */
   actionId: string;
   wrongAnswers: number;
+  /** an `agent` holds the conversation (agents.md): an operator's takeover lets it go */
+  agent?: true;
+}
+
+/** The tokens the agents of a conversation used on one day (agents.md "Budgets"). */
+export interface AgentUsage {
+  /** days since the epoch (UTC) */
+  day: number;
+  tokens: number;
 }
 
 /** Everything the engine needs to remember about a conversation between turns (stored as JSON).
@@ -50,6 +59,8 @@ export interface ConversationState {
    * so the visitor hears "a colleague will be with you" once per request, not after every text.
    */
   waitingNoticeFor?: number;
+  /** tokens the conversation's agents used today, against settings.ai.maxTokensPerConversationDay */
+  agentUsage?: AgentUsage;
 }
 
 export type TurnInput =
@@ -67,7 +78,10 @@ export type EngineRequest =
   | { kind: 'shareUrl'; mode: string; hours: number }
   | ClassifyRequest
   | AiRequest
-  | KnowledgeRequest;
+  | KnowledgeRequest
+  | AgentModelRequest
+  | McpToolsRequest
+  | McpCallRequest;
 
 /**
  * A question to the bot's knowledge (knowledge.md): search, then one call to the AI provider when
@@ -81,6 +95,8 @@ export interface KnowledgeRequest {
   timeoutMs: number;
   /** the best passage's score (0..1) must reach this for an answer; below it NO_ANSWER */
   minScore: number;
+  /** an agent's `knowledge` tool: the passages found, no model call (the agent's model reads them) */
+  passagesOnly?: true;
 }
 
 export type KnowledgeStatus = 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT';
@@ -96,6 +112,8 @@ export interface KnowledgeReply {
   /** whether the provider was called (one ApiCalls) */
   calledProvider: boolean;
   tokens: number;
+  /** with `passagesOnly`: the passages that reach minScore, best first */
+  passages?: Array<{ text: string; source: string; url: string | null }>;
 }
 
 /** Scores of the live version's trained intents for a user text (understanding.md). */
@@ -127,6 +145,73 @@ export interface AiRequest {
 
 export type AiStatus = 'OK' | 'TIMEOUT' | 'ERROR' | 'NOT_CONFIGURED';
 
+/** A tool as the model is told of it (an OpenAI function tool). */
+export interface AgentToolSpec {
+  name: string;
+  description: string;
+  /** an object JSON Schema */
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call the model asked for; `arguments` is the model's JSON text, unparsed. */
+export interface AgentToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The messages of the turn so far, after the stored history (agents.md "One agent turn"). */
+export type AgentMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls: AgentToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/**
+ * One model call of an agent turn, with tools. The caller adds the last `history` stored messages
+ * between the instructions and `messages`, and refuses the call past the bot's daily token budget.
+ */
+export interface AgentModelRequest {
+  kind: 'agentModel';
+  instructions: string;
+  history: number;
+  messages: AgentMessage[];
+  tools: AgentToolSpec[];
+  timeoutMs: number;
+}
+
+export interface AgentModelAnswer {
+  /** BUDGET: the bot's tokens of the day are spent, the model was not called */
+  status: AiStatus | 'BUDGET';
+  text: string;
+  toolCalls: AgentToolCall[];
+  tokens: number;
+}
+
+/** The tools of the bot's MCP servers an agent names (agents/tool-sources.ts answers it). */
+export interface McpToolsRequest {
+  kind: 'mcpTools';
+  servers: string[];
+}
+
+export interface McpToolsAnswer {
+  tools: Array<{ server: string; name: string; description: string; parameters: Record<string, unknown> }>;
+  unavailable: Array<{ server: string; error: string }>;
+}
+
+/** An MCP `tools/call`. */
+export interface McpCallRequest {
+  kind: 'mcpCall';
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  timeoutMs: number;
+}
+
+export interface McpCallAnswer {
+  ok: boolean;
+  text: string;
+}
+
 export interface AiAnswer {
   status: AiStatus;
   /** the model's answer (empty unless OK) */
@@ -149,7 +234,7 @@ export interface HttpAnswer {
 }
 
 /** The answer to a `shareUrl` request is the URL string. */
-export type RequestAnswer = HttpAnswer | string | ClassifyAnswer | AiAnswer | KnowledgeReply;
+export type RequestAnswer = HttpAnswer | string | ClassifyAnswer | AiAnswer | KnowledgeReply | AgentModelAnswer | McpToolsAnswer | McpCallAnswer;
 
 /** Effects carried out by the caller after the turn, in the turn's transaction where they touch the DB. */
 export type Effect =
@@ -159,7 +244,23 @@ export type Effect =
   /** a user text that reached a fallback, and where the conversation stood when it came (missed texts) */
   | { kind: 'missed'; text: string; behaviour: string; interaction: string }
   /** a question asked of the bot's knowledge (the action or beforeFallback): per-day analytics */
-  | { kind: 'knowledgeAsked'; answered: boolean };
+  | { kind: 'knowledgeAsked'; answered: boolean }
+  /** an agent's `handover` tool: the model's reason, a note on the conversation for the operators */
+  | { kind: 'note'; text: string }
+  /** the steps of one agent turn (agents.md "Trace"), stored with the turn */
+  | { kind: 'agentTrace'; steps: AgentTraceStep[] };
+
+/** One step of an agent turn: a model call or a tool call (arguments and results cut to 2 KB). */
+export interface AgentTraceStep {
+  Kind: 'model' | 'tool';
+  Name?: string;
+  Arguments?: string;
+  Status: string;
+  Ms: number;
+  Tokens?: number;
+  Error?: string;
+  Result?: string;
+}
 
 export type TurnEnd = 'done' | 'input' | 'operator' | 'stop' | 'guard';
 

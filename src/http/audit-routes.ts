@@ -59,6 +59,11 @@ export const AUDITED_ROUTES: Record<string, AuditDeclaration> = {
   'POST /bots/:APIKey/detach': { action: 'bot.detach' },
   'PUT /bots/:APIKey/ai': { action: 'ai.set', fields: true, pick: ['Provider', 'Model'] },
   'DELETE /bots/:APIKey/ai': { action: 'ai.remove' },
+  // agents' secrets and MCP servers: names only (the target), never a value, a host list or headers
+  'PUT /bots/:APIKey/secrets/:NAME': { action: 'secret.set' },
+  'DELETE /bots/:APIKey/secrets/:NAME': { action: 'secret.remove' },
+  'PUT /bots/:APIKey/mcp/:Name': { action: 'mcp.set' },
+  'DELETE /bots/:APIKey/mcp/:Name': { action: 'mcp.remove' },
   'PUT /bots/:APIKey/channels/:Channel': { action: 'channel.connect' },
   'DELETE /bots/:APIKey/channels/:Channel': { action: 'channel.disconnect' },
   'POST /bots/:APIKey/deliveries/:DeliveryId/retry': { action: 'delivery.retry' },

@@ -16,6 +16,8 @@ const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const TARGET_PARAMS: Record<string, string> = {
   AccountId: 'account', OperatorId: 'operator', operatorId: 'operator', teamId: 'team', cannedId: 'canned',
   SourceId: 'source', BroadcastId: 'broadcast', Channel: 'channel', DeliveryId: 'delivery',
+  // a secret's and an MCP server's names, never their values or headers (governance.md)
+  NAME: 'secret', Name: 'mcp',
 };
 
 export interface RouteAudit {

@@ -41,6 +41,7 @@ import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { channelRoutes } from './routes/channels.js';
 import { agentRoutes } from './routes/agents.js';
+import { agentTraceRoutes } from './routes/agent-traces.js';
 import { designerRoutes } from './routes/designer.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
 import { broadcastRoutes } from './routes/broadcasts.js';
@@ -150,7 +151,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, adminSsoRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, consoleSsoRoutes, auditRoutes, governanceRoutes, agentRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, adminSsoRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, consoleSsoRoutes, auditRoutes, governanceRoutes, agentRoutes, agentTraceRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

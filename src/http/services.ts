@@ -1,4 +1,5 @@
 // What the HTTP layer is given by main.ts. Plain objects, wired by hand (no DI container).
+import type { AgentTraces } from '../agents/traces.js';
 import type { AccountService } from '../accounts/service.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { TokenService } from '../auth/tokens.js';
@@ -53,6 +54,8 @@ export interface Services {
   accounts: AccountService;
   bots: BotService;
   understanding: UnderstandingService;
+  /** agents.md "Trace" */
+  agentTraces: AgentTraces;
   /** knowledge sources and search (knowledge.md) */
   knowledge: KnowledgeService;
   knowledgeAnswers: KnowledgeAnswers;

@@ -5,7 +5,7 @@
 // bounds the whole call and nothing is retried: a turn waits at most `timeoutMs`, once.
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { fetch, Response, type Dispatcher } from 'undici';
-import type { AiAnswer } from '../engine/types.js';
+import type { AgentModelAnswer, AgentToolSpec, AiAnswer } from '../engine/types.js';
 import { isPrivateLiteralUrl, MAX_RESPONSE_BYTES, outboundDispatcher, readCapped } from './http-call.js';
 import { wellFormed } from '../shared/well-formed.js';
 
@@ -98,4 +98,61 @@ export function cappedFetch(dispatcher: Dispatcher, maxBytes: number) {
     if (body === null) throw new Error(`the provider's answer is over ${maxBytes} bytes`);
     return new Response(NULL_BODY_STATUSES.has(res.status) ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+}
+
+/** A message of an agent turn as the Chat Completions API takes it (tool calls and their results). */
+export type ToolChatMessage =
+  | ChatMessage
+  | { role: 'assistant'; content: string | null; tool_calls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** Tool calls read from one answer at most: the engine makes 10 and refuses the rest, each in a line of its trace. */
+export const MAX_TOOL_CALLS_READ = 100;
+
+/**
+ * One Chat Completions call with OpenAI function `tools` (agents.md). Never throws. The answer is
+ * the model's text or its `tool_calls` (at most MAX_TOOL_CALLS_READ; a call without an id gets one).
+ */
+export async function chatWithTools(
+  provider: AiProvider,
+  messages: ToolChatMessage[],
+  tools: AgentToolSpec[],
+  options: CompletionOptions,
+): Promise<AgentModelAnswer> {
+  const failed: AgentModelAnswer = { status: 'ERROR', text: '', toolCalls: [], tokens: 0 };
+  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork);
+  if (client === null) return failed;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+  try {
+    const completion = await client.chat.completions.create(
+      {
+        model: provider.model,
+        messages: messages as OpenAI.Chat.ChatCompletionMessageParam[],
+        ...(tools.length > 0 ? { tools: tools.map((t) => ({ type: 'function' as const, function: t })), tool_choice: 'auto' as const } : {}),
+        ...(options.maxTokens !== null ? { max_tokens: options.maxTokens } : {}),
+      },
+      { signal: abort.signal },
+    );
+    const total = Number(completion?.usage?.total_tokens ?? 0);
+    const tokens = Number.isFinite(total) && total > 0 ? total : 0;
+    const message = completion?.choices?.[0]?.message as { content?: unknown; tool_calls?: unknown } | undefined;
+    if (message === undefined || message === null) return { ...failed, tokens };
+    const calls = Array.isArray(message.tool_calls) ? message.tool_calls.slice(0, MAX_TOOL_CALLS_READ) : [];
+    const toolCalls = calls.map((call, index) => {
+      const fn = (call as { function?: { name?: unknown; arguments?: unknown } })?.function;
+      const id = (call as { id?: unknown })?.id;
+      return {
+        id: typeof id === 'string' && id !== '' ? id.slice(0, 128) : `call_${index}`,
+        name: typeof fn?.name === 'string' ? wellFormed(fn.name) : '',
+        arguments: typeof fn?.arguments === 'string' ? wellFormed(fn.arguments) : typeof fn?.arguments === 'object' ? JSON.stringify(fn.arguments) : '',
+      };
+    });
+    const text = typeof message.content === 'string' ? wellFormed(message.content) : '';
+    return { status: 'OK', text, toolCalls, tokens };
+  } catch (error) {
+    return { ...failed, status: timedOut(error, abort) ? 'TIMEOUT' : 'ERROR' };
+  } finally {
+    clearTimeout(timer);
+  }
 }

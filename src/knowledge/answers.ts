@@ -64,9 +64,21 @@ export class KnowledgeAnswers {
 
   /** A `knowledge` step's request (engine/actions/knowledge), answered with the source names. */
   async reply(bot: BotRecord, request: KnowledgeRequest): Promise<KnowledgeReply> {
+    if (request.passagesOnly) return this.passages(bot, request);
     const answer = await this.ask(bot, request.question, request);
     const links = new Map(answer.sources.filter((s) => s.sourceUrl !== null).map((s) => [s.sourceName, s.sourceUrl!]));
     return { ...answer, sources: [...new Set(answer.sources.map((s) => s.sourceName))], links: [...links].map(([name, url]) => ({ name, url })) };
+  }
+
+  /** An agent's knowledge tool: the passages that reach the minimum, for its own model to read. Never throws. */
+  private async passages(bot: BotRecord, request: KnowledgeRequest): Promise<KnowledgeReply> {
+    try {
+      const found = await this.deps.find(bot, request.question, Math.min(Math.max(1, request.maxPassages), MAX_PASSAGES));
+      const passages = found.filter((p) => p.score >= request.minScore).map((p) => ({ text: p.text, source: p.sourceName, url: p.sourceUrl }));
+      return { status: passages.length > 0 ? 'ANSWERED' : 'NO_ANSWER', answer: null, sources: [...new Set(passages.map((p) => p.source))], calledProvider: false, tokens: 0, passages };
+    } catch {
+      return { ...nothing('ERROR'), sources: [] };
+    }
   }
 
   /** Never throws: a failure is ERROR. */

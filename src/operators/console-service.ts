@@ -6,6 +6,7 @@ import { STATE_REQUESTED, STATE_TAKEN_OVER } from '../conversations/control.js';
 import type { ControlService, HandoverMode, StateChange } from '../conversations/control-service.js';
 import type { ConversationEvent, EventBus } from '../conversations/events.js';
 import type { ConversationService } from '../conversations/service.js';
+import { LIMITS } from '../conversations/limits.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ConsoleStorage } from './port.js';
@@ -17,7 +18,7 @@ import type { BotRecord } from '../bots/model.js';
 
 export const LIST_LIMIT = 200;
 export const TRANSCRIPT_LIMIT = 500;
-export const NOTES_LIMIT = 200;
+export const NOTES_LIMIT = LIMITS.notesPerConversation;
 
 export interface ConversationDetail {
   Conversation: ConsoleSummary;

@@ -73,7 +73,7 @@ export function noteRepository(db: Queryable) {
      * Adds a note and keeps the conversation's newest `keep` (the console shows no more). Run it
      * in a transaction: the conversation's row is held while its notes are counted.
      */
-    async insert(note: Omit<NoteRecord, 'id'>, operatorId: string, keep: number): Promise<NoteRecord> {
+    async insert(note: Omit<NoteRecord, 'id'>, operatorId: string | null, keep: number): Promise<NoteRecord> {
       await holdRow(db, 'conversations', note.conversationId);
       const row = await db.get<{ id: number }>(
         'INSERT INTO conversation_notes (conversation_id, operator_id, author, text, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',

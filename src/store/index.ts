@@ -35,6 +35,7 @@ import { openSqlite } from './sqlite.js';
 import { rateWindowRepository } from './rate-windows.js';
 import { secretRepository } from './secrets.js';
 import { mcpServerRepository } from './mcp-servers.js';
+import { agentTraceRepository } from './agent-traces.js';
 import type { RateWindowTable } from '../http/rate-window-port.js';
 import { saveTurnInOneStatement } from './turn-in-one-statement.js';
 import { saveTurnInSqlite } from './sqlite-save-turn.js';
@@ -61,6 +62,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     analytics: analyticsRepository(db),
     assignments: assignmentRepository(db),
     notes: noteRepository(db),
+    agentTraces: agentTraceRepository(db),
     cannedResponses: cannedResponseRepository(db),
     activity: activityRepository(db),
     inbox: inboxRepository(db),

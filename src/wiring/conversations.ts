@@ -13,7 +13,8 @@ import type { RequestSecrets } from '../conversations/outbound-http.js';
 import { ConversationService } from '../conversations/service.js';
 import { ConversationTurns } from '../conversations/turns.js';
 import { Preview } from '../designer/preview.js';
-import type { ActionDiagnostic, AiRequest, KnowledgeRequest } from '../engine/types.js';
+import type { ActionDiagnostic, AgentModelRequest, AiRequest, KnowledgeRequest } from '../engine/types.js';
+import type { McpToolSource } from '../agents/tool-sources.js';
 import type { EventBus } from '../conversations/events.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -33,6 +34,8 @@ export interface ConversationDeps {
   classifierFor: ReturnType<typeof understandingParts>['classifierFor'];
   /** fills `{{secret.NAME}}` slots of outbound requests (wiring/agents.ts) */
   secrets: RequestSecrets;
+  /** the bot's MCP servers for agents' `mcp` tools (wiring/agents.ts) */
+  mcp: McpToolSource;
 }
 
 export function conversationParts({ config, store, clock, options }: WiringBase, deps: ConversationDeps) {
@@ -51,6 +54,9 @@ export function conversationParts({ config, store, clock, options }: WiringBase,
     classifierOf: deps.classifierFor, ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
     knowledge: (bot: BotRecord, request: KnowledgeRequest) => knowledgeAnswers.reply(bot, request),
     secrets: deps.secrets,
+    agentModel: (bot: BotRecord, conversationId: number | null, request: AgentModelRequest, budget: number | null) => aiSteps.agentAnswer(bot, conversationId, request, budget),
+    // the bot's MCP servers (agents/tool-sources.ts)
+    mcp: deps.mcp,
   };
   const conversations = new ConversationService({ ...turnDeps, store, live, turns });
   // The designer's preview: the same service on drafts, apart from real conversations.

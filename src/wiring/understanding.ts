@@ -11,7 +11,8 @@ import { UnderstandingService } from '../bots/understanding-service.js';
 import { DEFAULT_MIN_SIMILARITY } from '../config.js';
 import { AiSteps } from '../conversations/ai-step.js';
 import type { CompiledBot } from '../engine/compiled.js';
-import { chatCompletion } from '../integrations/ai-client.js';
+import { chatCompletion, chatWithTools } from '../integrations/ai-client.js';
+import { BotDayTokens } from '../conversations/bot-day-tokens.js';
 import { knowledgeEmbeddings } from '../knowledge/embeddings.js';
 import { BuiltinModel, DEFAULT_BUILTIN_MODEL_LIMITS } from '../understanding/builtin-model/pool.js';
 import { embedWith } from '../understanding/builtin-model/provider.js';
@@ -47,7 +48,10 @@ export function understandingParts({ config, store, clock, logError }: WiringBas
     provider: (bot) => understanding.providerFor(bot),
     messages: (conversationId, limit) => store.conversations.storedMessages(conversationId, limit),
     complete: chatCompletion,
+    completeWithTools: chatWithTools,
+    botTokens: new BotDayTokens(),
     allowPrivateNetwork: config.allowPrivateNetwork,
+    now: () => clock.now(),
   });
   return { live, tokenTally, builtin, understanding, embeddings, classifierFor, aiSteps };
 }

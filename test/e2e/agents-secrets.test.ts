@@ -90,6 +90,11 @@ for (const kind of databaseKinds()) {
       assert.equal(listed.text.includes('sk-live'), false);
       const file = await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken });
       assert.equal(file.text.includes('sk-live'), false);
+      // the audit log names the secret, never its value (governance.md "Audit log")
+      const audit = await server.client.get('/account/audit?action=secret.set', { token: tenant.accountToken });
+      assert.equal(audit.status, 200);
+      assert.deepEqual(audit.body.Result.map((e: any) => e.Target.split('/').filter((t: string) => t.startsWith('secret:'))), [['secret:one'], ['secret:shop_api']]);
+      assert.equal(audit.text.includes('sk-live'), false);
     });
 
     test('bounds: name pattern, value size, hosts, secrets per bot', async () => {

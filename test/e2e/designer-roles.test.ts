@@ -63,6 +63,8 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'GET /console/api/bots/{botId}/flow': { area: 'design', allowed: 200 },
   'GET /console/api/bots/{botId}/analytics.csv': { area: 'design', allowed: 200 },
   'GET /console/api/bots/{botId}/transcripts.csv': { area: 'conversations', allowed: 200 },
+  // agents.md: traces are conversation data; u-roles had no agent turn, so its list is empty
+  'GET /console/api/bots/{botId}/conversations/{userId}/trace': { area: 'conversations', allowed: 200 },
   'GET /console/api/bots/{botId}/draft': { area: 'design', allowed: 200 },
   'PUT /console/api/bots/{botId}/draft': { area: 'design', allowed: 400 },
   'GET /console/api/bots/{botId}/draft/problems': { area: 'design', allowed: 200 },

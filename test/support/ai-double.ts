@@ -5,6 +5,10 @@
 // POST …/embeddings (OpenAI's API reference: {model, input: string | string[], encoding_format}
 // → {object: "list", data: [{object: "embedding", index, embedding}], model, usage}) answers with
 // concept vectors (concept-vectors.ts), or as `embeddingScripts` say (failures, hangs, bad shapes).
+// Tool calls (agents.md) as OpenAI's Chat Completions reference shows them: the request's `tools`
+// ([{type: "function", function: {name, description, parameters}}]) and `tool_choice`, an answer
+// message with `tool_calls: [{id, type: "function", function: {name, arguments}}]` (arguments a
+// JSON text) and finish_reason "tool_calls", then `role: "tool"` messages with `tool_call_id`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -25,12 +29,26 @@ export interface AiScript {
   contentBytes?: number;
   /** the character `contentBytes` repeats (default "a") */
   fill?: string;
+  /** tool calls instead of text (content null unless given); an object `arguments` is sent as its JSON text */
+  toolCalls?: Array<{ id?: string; name: string; arguments: string | Record<string, unknown> }>;
+}
+
+/** A message as the client sent it: text, an assistant's tool calls, or a tool's result. */
+export interface RecordedMessage {
+  role: string;
+  /** null at run time for an assistant message that only calls tools */
+  content: string;
+  tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
 }
 
 export interface RecordedAiRequest {
   path: string;
   authorization: string | undefined;
-  body: { model: string; messages: Array<{ role: string; content: string }>; max_tokens?: number; temperature?: number; input?: string | string[] };
+  body: {
+    model: string; messages: RecordedMessage[]; max_tokens?: number; temperature?: number; input?: string | string[];
+    tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>; tool_choice?: unknown;
+  };
 }
 
 /** How the next embeddings call answers (default: concept vectors). */
@@ -111,6 +129,18 @@ export class AiDouble {
         if (status !== 200) return void res.writeHead(status).end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
         const tokens = script.tokens ?? 17;
         if (script.contentBytes !== undefined) return this.stream(res, body.model, script.contentBytes, script.fill ?? 'a', tokens);
+        if (script.toolCalls !== undefined) {
+          const tool_calls = script.toolCalls.map((c, i) => ({
+            id: c.id ?? `call_${this.requests.length}_${i}`, type: 'function',
+            function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+          }));
+          const message = { role: 'assistant', content: script.content ?? null, tool_calls };
+          return void res.writeHead(200).end(JSON.stringify({
+            id: 'chatcmpl-test', object: 'chat.completion', created: 0, model: body.model,
+            choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+            usage: { prompt_tokens: tokens - 2, completion_tokens: 2, total_tokens: tokens },
+          }));
+        }
         res.writeHead(200).end(
           JSON.stringify({
             id: 'chatcmpl-test',

@@ -81,6 +81,8 @@ export class MemoryStorage implements ConversationStorage {
     const partsOf = (messages: Message[]) => messages.flatMap((m) => m.parts);
     return {
       broadcasts: { markSent: async () => false, behaviourOf: async () => null, noteClick: async () => undefined },
+      notes: { insert: async () => undefined },
+      agentTraces: { add: async () => undefined },
       conversations: {
         byUser: async (botId, userId) => clone([...t().conversations.values()].find((c) => c.botId === botId && c.userId === userId) ?? null),
         byId: async (id) => clone(t().conversations.get(id) ?? null),

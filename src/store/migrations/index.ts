@@ -33,12 +33,13 @@ import { faqPairs } from './026-faq-pairs.js';
 import { consoleSso } from './027-console-sso.js';
 import { auditLog } from './028-audit-log.js';
 import { agentSecretsMcp } from './029-agent-secrets-mcp.js';
+import { agentTraces } from './030-agent-traces.js';
 
 export const migrations: Migration[] = [
   initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,
   analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, knowledgeQuestions,
   broadcasts, consoleInbox, webVisitors, analyticsEvents, messageSearchBatches, operatorPresence,
-  operatorInvites, draftProblems, faqPairs, consoleSso, auditLog, agentSecretsMcp,
+  operatorInvites, draftProblems, faqPairs, consoleSso, auditLog, agentSecretsMcp, agentTraces,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {

@@ -66,7 +66,7 @@ export const callApiAction = defineAction({
 });
 
 /** The caller's answer, read defensively: anything unexpected counts as ERROR. */
-function toHttpAnswer(answer: RequestAnswer | undefined): HttpAnswer {
+export function toHttpAnswer(answer: RequestAnswer | undefined): HttpAnswer {
   if (typeof answer !== 'object' || answer === null || !('status' in answer) || !('body' in answer)) return { status: 'ERROR', body: '' };
   const { status, body } = answer;
   const validStatus = (typeof status === 'number' && Number.isInteger(status)) || status === 'TIMEOUT' || status === 'ERROR';

@@ -35,12 +35,16 @@ export const goToAction = defineAction({
  */
 function checkTarget(action: Action, context: SaveCheckContext): SaveProblem[] {
   if (action.mode !== 'absolute') return [];
-  const { behaviour, interaction } = action;
+  return targetProblems(action.behaviour, action.interaction, context, 'goTo target');
+}
+
+/** Whether literal names land somewhere (also an agent's `flow` tool); `label` starts each message. */
+export function targetProblems(behaviour: unknown, interaction: unknown, context: SaveCheckContext, label: string): SaveProblem[] {
   let target: string;
   if (typeof behaviour === 'string') {
     if (isTemplate(behaviour)) return [];
     const known = context.hasBehaviour(behaviour);
-    if (known === false) return [{ path: ['behaviour'], message: `goTo target: there is no behaviour named '${behaviour}'` }];
+    if (known === false) return [{ path: ['behaviour'], message: `${label}: there is no behaviour named '${behaviour}'` }];
     if (known === null) return [];
     target = behaviour;
   } else if (behaviour === undefined && context.behaviourName !== undefined) {
@@ -49,7 +53,7 @@ function checkTarget(action: Action, context: SaveCheckContext): SaveProblem[] {
   if (typeof interaction !== 'string' || isTemplate(interaction)) return [];
   const names = context.interactionsOf(target);
   if (names === null || names.has(interaction.toLowerCase())) return [];
-  return [{ path: ['interaction'], message: `goTo target: behaviour '${target}' has no interaction named '${interaction}'` }];
+  return [{ path: ['interaction'], message: `${label}: behaviour '${target}' has no interaction named '${interaction}'` }];
 }
 
 function targetOf(action: Action, rc: RunContext): CompiledInteraction | null {

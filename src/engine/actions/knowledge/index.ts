@@ -47,10 +47,17 @@ export function* askKnowledge(rc: RunContext, ask: KnowledgeAsk): Generator<Engi
 
 /** The answer; with `cite`, the sources' names after it, and a link button for each Url source. */
 function say(rc: RunContext, reply: KnowledgeReply, cite: boolean): void {
-  const links = cite ? (reply.links ?? []) : [];
+  sayWithSources(rc, reply.answer!, cite ? reply.sources : [], cite ? (reply.links ?? []) : []);
+}
+
+/**
+ * An answer resting on sources (the knowledge action, an agent's text citing `[n]`): the names of
+ * the sources after it, and a link button for each of them fetched from a Url.
+ */
+export function sayWithSources(rc: RunContext, answer: string, sources: readonly string[], links: ReadonlyArray<{ name: string; url: string }>): void {
   const linked = new Set(links.map((l) => l.name));
-  const named = cite ? reply.sources.filter((name) => !linked.has(name)) : [];
-  const text = named.length > 0 ? `${reply.answer}\n\nSources: ${named.join(', ')}` : reply.answer!;
+  const named = sources.filter((name) => !linked.has(name));
+  const text = named.length > 0 ? `${answer}\n\nSources: ${named.join(', ')}` : answer;
   if (links.length === 0) return rc.say(rc.part(PartType.Text, { Text: text }));
   rc.say(rc.part(PartType.Buttons, { Text: text, Parts: links.map((l) => rc.part(PartType.Link, { Text: l.name, Url: l.url })) }));
 }
