@@ -1,9 +1,9 @@
 // The layout's rules (architecture.md "Layout", issues 12 and 38), checked on every `npm test`: only
 // src/http imports the web framework, only src/store the SQL drivers, the engine does no I/O, the
-// folders of src/ do not import each other in a circle, each domain reaches storage through its own
-// port (never the store's aggregate), and store/ reads only the domains' ports and records. Runtime imports are what a circle is
-// made of (a load order that cannot exist); `import type` is erased by the compiler, and the
-// domain's records are shared with store/ on purpose (store/ persists them).
+// folders of src/ do not import each other in a circle (type imports included: a type circle
+// is a knot in who owns which concept, even though the compiler erases it), each domain reaches storage through its own
+// port (never the store's aggregate), and store/ reads only the domains' ports and records (shared
+// with store/ on purpose: store/ persists them).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,17 +89,59 @@ test('src/engine does no I/O: no node I/O modules, HTTP clients, drivers, or oth
   assert.deepEqual(imports.filter((i) => ENGINE_READS.has(i.file)).map((i) => `${i.file} imports ${i.spec}`), []);
 });
 
-test('the folders of src/ import each other in no circle', () => {
-  const graph = new Map<string, Set<string>>();
+/**
+ * Folder arrows that still close a circle by type alone (issue 38): each is an `import type` of a
+ * record or request shape the other folder owns. Value arrows may close no circle at all. It only
+ * shrinks: an arrow listed here that no longer exists, or that carries a value import, fails the
+ * test below; moving the shared shape to the folder that owns the concept (or to shared/) and
+ * deleting its line here is how a circle is broken (docs/architecture.md "Arrows between folders").
+ */
+const TYPE_ARROWS_STILL_CIRCLING: readonly string[] = [
+  'auth → accounts', // AccountRecord: keys and passwords are minted by accounts/ with auth/'s helpers
+  'auth → bots', // BotRecord: bots/ mints its keys with auth/keys.ts
+  'bots → accounts', // AccountRecord: accounts/ adds operators (operators/model.ts), who read bots
+  'channels → accounts', // AccountRecord: the same knot through accounts/ → operators/
+  'conversations → accounts', // UsageAdded: the same knot through accounts/ → operators/
+  'conversations → bots', // BotRecord, LiveBot: bots/schema.ts reads conversations/limits.ts
+  'integrations → engine', // AiAnswer, HttpAnswer: the engine reads knowledge/defaults.ts
+  'engine → bots', // BotFile (bots/bot-file.ts): the file format the engine compiles
+  'knowledge → bots', // BotRecord: bots/schema-understanding.ts reads knowledge/defaults.ts
+  'knowledge → engine', // the knowledge request and reply: the engine reads knowledge/defaults.ts
+  'operators → accounts', // AccountRecord: accounts/ adds operators with their roles
+  'understanding → engine', // ClassifyAnswer: the engine reads knowledge/defaults.ts
+  'understanding → bots', // BotFile, BotRecord: bots/ runs understanding's models
+  'webhooks → bots', // BotRecord: bots/schema.ts reads conversations/limits.ts, which plans webhooks
+  'webhooks → conversations', // ConversationRecord, Direction: conversations/ plans the webhooks
+];
+
+/** Every folder arrow of src/, with whether any import along it carries a value. */
+function folderArrows(): Map<string, { from: string; to: string; value: boolean }> {
+  const arrows = new Map<string, { from: string; to: string; value: boolean }>();
   for (const i of imports) {
     const from = folderOf(i.file);
-    if (i.typeOnly || !from || !i.spec.startsWith('.')) continue;
+    if (!from || !i.spec.startsWith('.')) continue;
     const to = folderOf(path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)));
     if (!to || to === from) continue;
+    const key = `${from} → ${to}`;
+    const arrow = arrows.get(key) ?? { from, to, value: false };
+    arrow.value ||= !i.typeOnly;
+    arrows.set(key, arrow);
+  }
+  return arrows;
+}
+
+test('the folders of src/ import each other in no circle, type imports included', () => {
+  const arrows = folderArrows();
+  const graph = new Map<string, Set<string>>();
+  for (const [key, { from, to }] of arrows) {
+    if (TYPE_ARROWS_STILL_CIRCLING.includes(key)) continue;
     if (!graph.has(from)) graph.set(from, new Set());
     graph.get(from)!.add(to);
   }
   assert.deepEqual(circlesOf(graph), []);
+  // the list only shrinks, and holds type arrows only
+  assert.deepEqual(TYPE_ARROWS_STILL_CIRCLING.filter((key) => !arrows.has(key)), [], 'listed arrows that are gone: delete their lines');
+  assert.deepEqual(TYPE_ARROWS_STILL_CIRCLING.filter((key) => arrows.get(key)?.value), [], 'listed arrows that carry values');
 });
 
 test('no two source files import each other, directly or in a longer circle (types included)', () => {
