@@ -25,6 +25,7 @@ import type { VariableUpdate } from './values.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ShareMode, ShareRecord } from './model.js';
+import { DAY_MS } from '../shared/durations.js';
 
 export interface TurnRunnerDeps {
   clock: Clock;
@@ -70,7 +71,6 @@ export interface UserMessage {
 export class DuplicateInbound extends Error {}
 
 const USER_TEXT_TYPE = PartType.UserText;
-const DAY_MS = 86_400_000;
 
 export class UserTurn {
   constructor(private readonly deps: TurnRunnerDeps) {}

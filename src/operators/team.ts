@@ -12,10 +12,10 @@ import type { TeamStorage } from './port.js';
 import type { OperatorRecord } from './model.js';
 import type { OperatorRole } from './model.js';
 import type { OperatorContext } from './sessions.js';
+import { DAY_MS } from '../shared/durations.js';
 
 /** How long an invitation link works. */
 export const INVITE_DAYS = 7;
-const DAY_MS = 86_400_000;
 /** An invited operator's password hash: no password verifies against it (auth/passwords.ts). */
 const NO_PASSWORD = 'invited';
 
