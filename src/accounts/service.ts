@@ -1,7 +1,7 @@
 // Accounts and their operators (api.md "Administration"), shared by the admin API and the CLI.
 import crypto from 'node:crypto';
-import { newAccountId, newAccountKey } from '../auth/keys.js';
-import { hashPassword } from '../auth/passwords.js';
+import { newAccountId, newAccountKey } from '../shared/keys.js';
+import { hashPassword } from '../shared/passwords.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { AccountRecord, Plan, UsageRecord } from './model.js';

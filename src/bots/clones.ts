@@ -4,7 +4,7 @@
 // they chat at once; the linking itself (publish, edits, rollback) is in links.ts.
 import crypto from 'node:crypto';
 import { trainModel } from '../understanding/model.js';
-import { newBotCredentials, sameSecret } from '../auth/keys.js';
+import { newBotCredentials, sameSecret } from '../shared/keys.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { BotStorage, BotWrites } from './port.js';
