@@ -10,7 +10,7 @@ import { performHttpCall } from '../integrations/http-call.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
-import type { TurnMessage } from '../webhooks/plan.js';
+import type { TurnMessage } from './webhook-plan.js';
 import { STATE_BOT, STATE_TAKEN_OVER } from './control.js';
 import { chattable, transition } from './control-machine.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.js';

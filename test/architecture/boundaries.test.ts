@@ -100,7 +100,6 @@ const TYPE_ARROWS_STILL_CIRCLING: readonly string[] = [
   'operators → accounts', // AccountRecord: accounts/ adds operators with their roles
   'understanding → bots', // BotFile, BotRecord: bots/ runs understanding's models
   'webhooks → bots', // BotRecord: bots/schema.ts reads conversations/limits.ts, which plans webhooks
-  'webhooks → conversations', // ConversationRecord, Direction: conversations/ plans the webhooks
 ];
 
 /** Every folder arrow of src/, with whether any import along it carries a value. */
