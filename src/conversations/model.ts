@@ -81,14 +81,6 @@ export interface NewMissedText {
   createdAt: number;
 }
 
-export interface MissedTextGroup {
-  key: string;
-  count: number;
-  lastAt: number;
-  behaviour: string;
-  interaction: string;
-}
-
 // A broadcast's own message, as stored with the broadcast and sent in a turn (broadcast-message.ts
 // renders it into reply parts).
 
