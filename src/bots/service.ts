@@ -5,7 +5,7 @@ import { newBotCredentials, newBotSecret } from '../shared/keys.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { BotStorage, BotWrites } from './port.js';
-import type { BotFile } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 import { contentOf, mergeSettings, normalizeSettings, toBotFile } from './files.js';
 import { assignIds } from './ids.js';
 import { CloneLinks, type CloneOutcome } from './links.js';

@@ -95,9 +95,7 @@ const TYPE_ARROWS_STILL_CIRCLING: readonly string[] = [
   'bots → accounts', // AccountRecord: accounts/ adds operators (operators/model.ts), who read bots
   'channels → accounts', // AccountRecord: the same knot through accounts/ → operators/
   'conversations → accounts', // UsageAdded: the same knot through accounts/ → operators/
-  'engine → bots', // BotFile (bots/bot-file.ts): the file format the engine compiles
   'operators → accounts', // AccountRecord: accounts/ adds operators with their roles
-  'understanding → bots', // BotFile, BotRecord: bots/ runs understanding's models
 ];
 
 /** Every folder arrow of src/, with whether any import along it carries a value. */
