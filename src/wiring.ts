@@ -5,6 +5,7 @@
 // services it routes to. It and wiring/ are the only code outside store/ that sees the whole
 // store (test/architecture/boundaries.test.ts): each part hands a service only its port's slice.
 import { AccountService } from './accounts/service.js';
+import { OperatorAdmin } from './operators/admin-operators.js';
 import { loadAdminToken } from './auth/admin-token.js';
 import { Authenticator } from './auth/authenticate.js';
 import { TokenGrants } from './auth/grants.js';
@@ -70,6 +71,7 @@ export async function createServices(config: Config, store: Store, options: Star
     auth: new Authenticator(store, tokens, adminToken.matches),
     tokens,
     accounts,
+    operatorAdmin: new OperatorAdmin(store, accounts, clock),
     bots: new BotService(store, clock),
     understanding: bots.understanding,
     knowledge: knowledge.knowledge,

@@ -24,6 +24,7 @@ import type { ConsoleInbox } from '../operators/console-inbox.js';
 import type { Team } from '../operators/team.js';
 import type { WebVisitorPanel } from '../operators/web-visitors.js';
 import type { OperatorSessions } from '../operators/sessions.js';
+import type { OperatorAdmin } from '../operators/admin-operators.js';
 import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -43,6 +44,8 @@ export interface Services {
   auth: Authenticator;
   tokens: TokenService;
   accounts: AccountService;
+  /** the operators an account's admin adds and their roles */
+  operatorAdmin: OperatorAdmin;
   bots: BotService;
   understanding: UnderstandingService;
   /** knowledge sources and search (knowledge.md) */

@@ -38,6 +38,7 @@ function importsOf(): ImportLine[] {
 
 const folderOf = (relative: string) => (relative.includes(path.sep) ? relative.split(path.sep)[0] : null);
 const imports = importsOf();
+const targetOf = (i: ImportLine) => path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
 
 /** Depth-first search for back edges; each reported as the circle it closes (a → b → a). */
 function circlesOf(graph: ReadonlyMap<string, Iterable<string>>): string[] {
@@ -84,48 +85,17 @@ test('src/engine does no I/O: no node I/O modules, HTTP clients, drivers, or oth
   assert.deepEqual(bad.map((i) => `${i.file} imports ${i.spec}`), []);
 });
 
-/**
- * Folder arrows that still close a circle by type alone (issue 38): each is an `import type` of a
- * record or request shape the other folder owns. Value arrows may close no circle at all. It only
- * shrinks: an arrow listed here that no longer exists, or that carries a value import, fails the
- * test below; moving the shared shape to the folder that owns the concept (or to shared/) and
- * deleting its line here is how a circle is broken (docs/architecture.md "Arrows between folders").
- */
-const TYPE_ARROWS_STILL_CIRCLING: readonly string[] = [
-  'bots → accounts', // AccountRecord: accounts/ adds operators (operators/model.ts), who read bots
-  'channels → accounts', // AccountRecord: the same knot through accounts/ → operators/
-  'conversations → accounts', // UsageAdded: the same knot through accounts/ → operators/
-  'operators → accounts', // AccountRecord: accounts/ adds operators with their roles
-];
-
-/** Every folder arrow of src/, with whether any import along it carries a value. */
-function folderArrows(): Map<string, { from: string; to: string; value: boolean }> {
-  const arrows = new Map<string, { from: string; to: string; value: boolean }>();
+test('the folders of src/ import each other in no circle, type imports included', () => {
+  const graph = new Map<string, Set<string>>();
   for (const i of imports) {
     const from = folderOf(i.file);
     if (!from || !i.spec.startsWith('.')) continue;
-    const to = folderOf(path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)));
+    const to = folderOf(targetOf(i));
     if (!to || to === from) continue;
-    const key = `${from} → ${to}`;
-    const arrow = arrows.get(key) ?? { from, to, value: false };
-    arrow.value ||= !i.typeOnly;
-    arrows.set(key, arrow);
-  }
-  return arrows;
-}
-
-test('the folders of src/ import each other in no circle, type imports included', () => {
-  const arrows = folderArrows();
-  const graph = new Map<string, Set<string>>();
-  for (const [key, { from, to }] of arrows) {
-    if (TYPE_ARROWS_STILL_CIRCLING.includes(key)) continue;
     if (!graph.has(from)) graph.set(from, new Set());
     graph.get(from)!.add(to);
   }
   assert.deepEqual(circlesOf(graph), []);
-  // the list only shrinks, and holds type arrows only
-  assert.deepEqual(TYPE_ARROWS_STILL_CIRCLING.filter((key) => !arrows.has(key)), [], 'listed arrows that are gone: delete their lines');
-  assert.deepEqual(TYPE_ARROWS_STILL_CIRCLING.filter((key) => arrows.get(key)?.value), [], 'listed arrows that carry values');
 });
 
 test('no two source files import each other, directly or in a longer circle (types included)', () => {
@@ -137,8 +107,6 @@ test('no two source files import each other, directly or in a longer circle (typ
   }
   assert.deepEqual(circlesOf(graph), []);
 });
-
-const targetOf = (i: ImportLine) => path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
 
 /**
  * Files besides store/ and the wiring that take the whole store (issue 38): every domain now
