@@ -17,6 +17,9 @@ import { AnalyticsService } from './analytics/service.js';
 import type { Config } from './config.js';
 import { Maintenance } from './conversations/maintenance.js';
 import { Retention } from './conversations/retention.js';
+import { AuditLog } from './audit/service.js';
+import { PersonalDataExport } from './conversations/personal-data.js';
+import { ConversationRetention } from './conversations/retention-policy.js';
 import { actionRegistry } from './engine/registry.js';
 import { openEventBus } from './event-bus.js';
 import type { Services } from './http/services.js';
@@ -62,6 +65,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const { conversations, control, preview } = talk;
   const { scheduler, broadcasts } = broadcastParts(base, { live, conversations, webhookTarget: delivery.webhookTarget });
   const channels = channelParts(base, { ...delivery, conversations, events, metrics });
+  const audit = new AuditLog(store, clock, base.logError('audit log'));
   const services: Services = {
     config,
     clock,
@@ -83,10 +87,13 @@ export async function createServices(config: Config, store: Store, options: Star
     channels: { connections: channels.connections, inbound: channels.inbound },
     control,
     shares: talk.shares,
-    ...consoleParts(base, { events, control, conversations, shares: talk.shares }),
+    ...consoleParts(base, { events, control, conversations, shares: talk.shares, audit }),
     analytics: new AnalyticsService({ store, clock, live }),
     preview,
     events,
+    audit,
+    personalData: new PersonalDataExport(store, clock),
+    retention: new ConversationRetention(store, talk.forgetting, clock),
     deliveries: new Deliveries(store, clock, () => dispatcher.wake()),
     metrics,
     botSchema: buildBotSchema(actionRegistry) as Record<string, unknown>,
@@ -96,6 +103,8 @@ export async function createServices(config: Config, store: Store, options: Star
   const maintenance = new Maintenance(talk.forgetting, control, base.logError('maintenance'), [
     () => channels.inbound.pruneSeen(),
     () => retention.run(),
+    () => audit.expire(),
+    () => services.retention.run(),
     () => preview.prune(),
     () => knowledge.indexingLeases.failAbandoned(),
     () => indexNewMessages(store),

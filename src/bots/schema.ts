@@ -162,6 +162,16 @@ const behaviourSchema: JsonSchema = {
   },
 };
 
+/** Days, decimals allowed: 0 (keep) or at least 0.0001 (about 9 seconds), at most 100 years. */
+const retentionDays = (description: string): JsonSchema => ({
+  type: 'number',
+  minimum: 0,
+  maximum: 36_500,
+  // one number field in the designer's form, and nothing between 0 and 0.0001
+  not: { exclusiveMinimum: 0, exclusiveMaximum: 0.0001 },
+  description: `${description}; decimals allowed (at least 0.0001); 0 or absent: keep`,
+});
+
 const settingsSchema: JsonSchema = {
   type: 'object',
   description: 'Bot settings.',
@@ -170,6 +180,15 @@ const settingsSchema: JsonSchema = {
     enableTypeSpeed: bool('delay text replies by their reading time'),
     wordsPerMinute: { type: 'integer', minimum: 1, description: 'reading speed used by enableTypeSpeed' },
     simplifiedAuth: bool('let channels authenticate with the bot key alone'),
+    retention: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'governance.md "Retention": conversations forgotten (as state=forget) by maintenance; taken-over ones kept until handed back',
+      properties: {
+        inactiveDays: retentionDays('forget a conversation with no activity for this many days'),
+        keepDays: retentionDays('forget a conversation this many days after it started'),
+      },
+    },
     channels: {
       type: 'object',
       description: 'Per-channel settings; channels other than custom and web are free-form objects.',

@@ -17,13 +17,27 @@ export class Forgetting {
   ) {}
 
   /** Deletes a conversation marked as forgetting, in the background; listeners hear `forgotten` once it is erased. */
-  forget(c: ConversationRecord): void {
+  forget(c: Pick<ConversationRecord, 'id' | 'botId' | 'userId' | 'channel'>): void {
     void this.store.conversations
       .remove(c.id)
       // the store keeps trying until it gets through (and logs when it cannot); it rejects only when closing
       .then(() => this.store.eraseDeleted())
       .then(() => this.events.publish({ kind: 'forgotten', botId: c.botId, userId: c.userId, channel: c.channel, at: this.clock.now() }))
       // a failed deletion stays marked: the maintenance loop deletes it on its next pass
+      .catch(() => undefined);
+  }
+
+  /**
+   * Deletes conversations marked as forgetting by a retention run (retention-policy.ts), one after
+   * the other, then erases them in the background and publishes `forgotten` for each, as forget does.
+   */
+  async forgetMarked(marked: Array<Pick<ConversationRecord, 'id' | 'botId' | 'userId' | 'channel'>>): Promise<void> {
+    for (const c of marked) await this.store.conversations.remove(c.id);
+    void this.store
+      .eraseDeleted()
+      .then(() => {
+        for (const c of marked) this.events.publish({ kind: 'forgotten', botId: c.botId, userId: c.userId, channel: c.channel, at: this.clock.now() });
+      })
       .catch(() => undefined);
   }
 

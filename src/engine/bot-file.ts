@@ -80,6 +80,8 @@ export interface BotSettings {
   enableTypeSpeed?: boolean;
   wordsPerMinute?: number;
   simplifiedAuth?: boolean;
+  /** governance.md "Retention" (conversations/retention-policy.ts) */
+  retention?: { inactiveDays?: number; keepDays?: number };
   channels?: { custom?: CustomChannelSettings; web?: WebChannelSettings; [channel: string]: unknown };
   broadcasts?: BroadcastSettings;
   operators?: OperatorSettings;

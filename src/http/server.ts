@@ -13,6 +13,7 @@ import { UnparsedJson } from '../bots/parse.js';
 import { OFF_THREAD_CHARS } from '../bots/reader.js';
 import { installErrorHandling } from './errors.js';
 import { installAccessControl } from './access.js';
+import { installAuditLog } from './audit.js';
 import { installResponses } from './responses.js';
 import { registerApiDocs } from './api-docs.js';
 import { BOT_FILE_BODY_LIMIT, DEFAULT_BODY_LIMIT, KNOWLEDGE_BODY_LIMIT, type App } from './app.js';
@@ -22,6 +23,8 @@ import { refuseUnboundedIntegers } from './bounded-integers.js';
 import { answerExpectContinue, clientErrorAnswer, installCrossSiteGuard, installSecurityHeaders, loggedRoute } from './edge.js';
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
+import { adminSsoRoutes } from './routes/admin-sso.js';
+import { consoleSsoRoutes } from './routes/console-sso.js';
 import { botRoutes } from './routes/bots.js';
 import { understandingRoutes } from './routes/understanding.js';
 import { analyticsRoutes } from './routes/analytics.js';
@@ -42,6 +45,8 @@ import { knowledgeRoutes } from './routes/knowledge.js';
 import { broadcastRoutes } from './routes/broadcasts.js';
 import { broadcastConsoleRoutes } from './routes/broadcasts-console.js';
 import { designerPageRoutes } from './routes/designer-page.js';
+import { auditRoutes } from './routes/audit.js';
+import { governanceRoutes } from './routes/governance.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -124,6 +129,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   });
 
   await installAccessControl(app, services);
+  installAuditLog(app, services);
 
   await app.register(swagger, {
     openapi: {
@@ -143,7 +149,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, adminSsoRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, consoleSsoRoutes, auditRoutes, governanceRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -25,6 +25,8 @@ import type { Team } from '../operators/team.js';
 import type { WebVisitorPanel } from '../operators/web-visitors.js';
 import type { OperatorSessions } from '../operators/sessions.js';
 import type { OperatorAdmin } from '../operators/admin-operators.js';
+import type { SsoSettings } from '../operators/sso-settings.js';
+import type { SsoSignIn } from '../operators/sso-sign-in.js';
 import type { ShareAccess } from '../operators/share-access.js';
 import type { Deliveries } from '../webhooks/deliveries.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -33,6 +35,9 @@ import type { RateWindowTable } from './rate-window-port.js';
 import type { KnowledgeService } from '../knowledge/service.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { BroadcastService } from '../broadcasts/service.js';
+import type { AuditLog } from '../audit/service.js';
+import type { PersonalDataExport } from '../conversations/personal-data.js';
+import type { ConversationRetention } from '../conversations/retention-policy.js';
 
 export interface Services {
   config: Config;
@@ -63,6 +68,9 @@ export interface Services {
   control: ControlService;
   shares: ShareService;
   operatorSessions: OperatorSessions;
+  /** an account's OpenID Connect provider for the console (governance.md "Single sign-on") */
+  ssoSettings: SsoSettings;
+  ssoSignIn: SsoSignIn;
   console: ConsoleService;
   /** which bots an operator may open in the console (every console page's bot) */
   consoleBots: ConsoleBots;
@@ -76,6 +84,12 @@ export interface Services {
   webVisitors: WebVisitorPanel;
   shareAccess: ShareAccess;
   events: EventBus;
+  /** governance.md: the one recorder of who changed what (http/audit.ts), and its reader */
+  audit: AuditLog;
+  /** governance.md: everything held about one conversation, as one JSON document */
+  personalData: PersonalDataExport;
+  /** governance.md "Retention": bots' policies, carried out by maintenance */
+  retention: ConversationRetention;
   deliveries: Deliveries;
   metrics: Metrics;
   botSchema: Record<string, unknown>;

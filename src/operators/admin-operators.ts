@@ -43,6 +43,15 @@ export class OperatorAdmin {
     if (!operator) throw new AppError('OPERATOR_NOT_FOUND');
     return operatorRecordView(operator);
   }
+
+  /**
+   * Removes an operator (someone who left): their sessions go with the row, and every node reads
+   * the session's operator on each request, so the next request of any of them is a 401.
+   */
+  async removeOperator(accountId: string, operatorId: string): Promise<void> {
+    await this.accounts.get(accountId);
+    if (!(await this.store.operators.remove(accountId, operatorId))) throw new AppError('OPERATOR_NOT_FOUND');
+  }
 }
 
 const operatorRecordView = (op: { id: string; email: string; name: string; role: OperatorRole }) => ({ OperatorId: op.id, Email: op.email, Name: op.name, Role: op.role });

@@ -90,3 +90,31 @@ export interface MessageHit {
   parts: ReplyPart[];
   createdAt: number;
 }
+
+/** An account's OpenID Connect provider for console sign-in (governance.md "Single sign-on"). */
+export interface SsoSettingsRecord {
+  accountId: string;
+  issuer: string;
+  clientId: string;
+  /** plain in memory, sealed at rest (store/sso.ts); never sent by an API */
+  clientSecret: string;
+  /** lower case, each in this account only */
+  domains: string[];
+  defaultRole: OperatorRole;
+  roleClaim: string | null;
+  roleMap: Record<string, OperatorRole>;
+  autoCreate: boolean;
+  requireSso: boolean;
+  updatedAt: number;
+}
+
+/** A sign-in sent to the provider and not yet back: what the callback must find to accept it. */
+export interface SsoSignInRecord {
+  /** sha256 of the `state` sent to the provider */
+  stateHash: string;
+  accountId: string;
+  /** the PKCE code verifier (sealed at rest) */
+  verifier: string;
+  nonce: string;
+  expiresAt: number;
+}

@@ -8,6 +8,7 @@ import type { BotRecord } from '../bots/model.js';
 import type { WebVisitorRepository } from '../channels/web/port.js';
 import type { ConversationReads } from '../conversations/port.js';
 import type { ConversationListing, ShareRecord, StoredShare } from '../conversations/model.js';
+import type { SsoStorage } from './sso-port.js';
 import type { ActivityRecord, Assignment, CannedResponse, InboxRecord, MessageHit, NoteRecord, OperatorRecord, OperatorSessionRecord, TeamRecord } from './model.js';
 
 /** An account's operators and their invitations. */
@@ -121,7 +122,7 @@ export interface InboxStorage extends MessageIndexStorage, PresenceStorage {
 
 /** The operators an account's admin adds and their roles (admin-operators.ts). */
 export interface OperatorAdminStorage {
-  operators: Pick<OperatorRepository, 'insert' | 'setRole'>;
+  operators: Pick<OperatorRepository, 'insert' | 'setRole' | 'remove'>;
 }
 
 /** The team page: operators, their roles and invitations (team.ts). */
@@ -140,6 +141,8 @@ export interface SessionStorage {
     remove(tokenHash: string): Promise<void>;
     removeExpired(now: number): Promise<number>;
   };
+  /** whether the account requires single sign-on (a password sign-in is then refused) */
+  sso: Pick<SsoStorage['sso'], 'get'>;
 }
 
 /** Share links of a conversation (share-service.ts). */

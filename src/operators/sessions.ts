@@ -1,6 +1,7 @@
 // Operator console sign-in: e-mail + password (scrypt, shared/passwords.ts) → a random session token
 // that the browser keeps in an HttpOnly cookie. Only the token's sha256 is stored, sessions last
-// 12 hours from sign-in on the injectable clock, and logging out deletes the row.
+// 12 hours from sign-in on the injectable clock, and logging out deletes the row. An account that
+// requires single sign-on refuses passwords (SSO_REQUIRED); its sign-ins open sessions here too.
 import crypto from 'node:crypto';
 import { hashPassword, verifyPassword } from '../shared/passwords.js';
 import type { Clock } from '../shared/clock.js';
@@ -69,7 +70,13 @@ export class OperatorSessions {
     const operator: OperatorRecord | null = checked.find((_candidate, i) => matches[i]) ?? null;
     const account = operator ? await this.store.accounts.byId(operator.accountId) : null;
     if (!operator || !account) throw new AppError('INVALID_CREDENTIALS');
+    // Only once the password matched: the answer says nothing about e-mails that do not sign in.
+    if ((await this.store.sso.get(account.id))?.requireSso) throw new AppError('SSO_REQUIRED');
+    return this.open(operator, account);
+  }
 
+  /** A new session for an operator who proved who they are (password, or the account's provider: sso-sign-in.ts). */
+  async open(operator: OperatorRecord, account: AccountRecord): Promise<SignedIn> {
     const now = this.clock.now();
     await this.store.operatorSessions.removeExpired(now);
     const token = crypto.randomBytes(32).toString('base64url');

@@ -55,6 +55,16 @@ export const errorCatalogue = {
   TRAINING_BUSY: { status: 503, message: 'Too many intent models are waiting to be trained; try again in a few seconds.' },
   BOT_FILE_BUSY: { status: 503, message: 'Too many large bot files are waiting to be read; try again in a few seconds.' },
   KNOWLEDGE_BUSY: { status: 503, message: 'Too many documents are waiting to be indexed; try again in a few seconds.' },
+  // Console single sign-on (issue 42, governance.md "Single sign-on"). The sign-in flow's codes
+  // reach the browser as `/console?sso_error=<Code>`, and the sign-in page explains each.
+  SSO_NOT_CONFIGURED: { status: 404, message: 'This account has no single sign-on settings.' },
+  SSO_DISCOVERY_FAILED: { status: 400, message: "The identity provider's discovery document could not be loaded." },
+  SSO_REQUIRED: { status: 401, message: 'This account signs in with single sign-on only: sign in with your company account.' },
+  SSO_STATE_INVALID: { status: 401, message: 'This sign-in link is unknown, used already or expired: start again.' },
+  SSO_PROVIDER_REFUSED: { status: 401, message: 'The identity provider did not sign you in.' },
+  SSO_TOKEN_INVALID: { status: 401, message: "The identity provider's answer could not be verified." },
+  SSO_EMAIL_REFUSED: { status: 403, message: 'This e-mail address may not sign in to this account.' },
+  SSO_NO_OPERATOR: { status: 403, message: 'This account has no operator with this e-mail address; ask an admin to add you.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { SecretBox } from '../auth/secret-box.js';
 import { loadServerKey } from '../auth/secret-key.js';
 import { accountRepository } from './accounts.js';
+import { auditRepository } from './audit.js';
+import { personalDataRepository } from './personal-data.js';
+import { retentionPolicyRepository } from './retention-policy.js';
 import { analyticsRepository } from './analytics.js';
 import { botRepository } from './bots.js';
 import { conversationRepository, conversationsByState } from './conversations.js';
@@ -12,6 +15,7 @@ import { metaRepository } from './meta.js';
 import { migrate } from './migrations/index.js';
 import { operatorRepository } from './operators.js';
 import { operatorSessionRepository } from './operator-sessions.js';
+import { ssoRepository } from './sso.js';
 import { shareRepository } from './shares.js';
 import { assignmentRepository, cannedResponseRepository, noteRepository } from './console-workspace.js';
 import { outboxRepository } from './outbox.js';
@@ -37,12 +41,16 @@ import type { TurnSave, TurnSaveOutcome } from '../conversations/port.js';
 function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () => void = () => undefined) {
   return {
     accounts: accountRepository(db, onPrincipalWrite),
+    audit: auditRepository(db),
+    personalData: personalDataRepository(db),
+    retentionPolicy: retentionPolicyRepository(db),
     bots: botRepository(db, secrets, onPrincipalWrite),
     conversations: conversationRepository(db),
     meta: metaRepository(db, secrets),
     operators: operatorRepository(db),
     webVisitors: webVisitorRepository(db),
     operatorSessions: operatorSessionRepository(db),
+    sso: ssoRepository(db, secrets),
     shares: shareRepository(db),
     outbox: outboxRepository(db),
     channels: channelRepository(db, secrets),

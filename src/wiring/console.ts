@@ -1,5 +1,6 @@
 // The operators' side: console sessions, the console's views and intents, its workspace and inbox,
 // the team, what web visitors tell operators, share links' pages, which bots an operator may open.
+import type { AuditLog } from '../audit/service.js';
 import type { ControlService } from '../conversations/control-service.js';
 import type { EventBus } from '../conversations/events.js';
 import type { ConversationService } from '../conversations/service.js';
@@ -8,6 +9,8 @@ import { ConsoleInbox } from '../operators/console-inbox.js';
 import { ConsoleService } from '../operators/console-service.js';
 import { ConsoleWorkspace } from '../operators/console-workspace.js';
 import { OperatorSessions } from '../operators/sessions.js';
+import { SsoSettings, type SsoAudit } from '../operators/sso-settings.js';
+import { SsoSignIn } from '../operators/sso-sign-in.js';
 import { ShareAccess } from '../operators/share-access.js';
 import type { ShareService } from '../operators/share-service.js';
 import { Team } from '../operators/team.js';
@@ -19,12 +22,26 @@ import type { StartOptions, WiringBase } from './base.js';
 
 export function consoleParts(
   { store, clock, config, options }: WiringBase,
-  deps: { events: EventBus; control: ControlService; conversations: ConversationService; shares: ShareService },
+  deps: { events: EventBus; control: ControlService; conversations: ConversationService; shares: ShareService; audit: AuditLog },
 ) {
   const { events, control, conversations, shares } = deps;
   const consoleService = new ConsoleService({ store, control, conversations, events, clock });
+  const operatorSessions = new OperatorSessions(store, clock);
+  // A single sign-on's outcome goes to the audit log as every sign-in does (governance.md "Audit log").
+  const audit: SsoAudit = (entry) =>
+    void deps.audit.signIn({
+      method: 'sso',
+      email: entry.email ?? '',
+      ok: entry.ok,
+      ip: entry.ip,
+      ...(entry.accountId !== null ? { accountId: entry.accountId } : {}),
+      ...(entry.ok ? { details: { Created: entry.created, Role: entry.role, RoleChanged: entry.roleChanged } } : { reason: entry.code }),
+    });
+  const allowPrivateNetwork = config.allowPrivateNetwork;
   return {
-    operatorSessions: new OperatorSessions(store, clock),
+    operatorSessions,
+    ssoSettings: new SsoSettings({ store, clock, allowPrivateNetwork }),
+    ssoSignIn: new SsoSignIn({ store, sessions: operatorSessions, clock, allowPrivateNetwork, audit, callbackUrl: () => `${config.publicUrl.replace(/\/+$/, '')}/console/sso/callback` }),
     console: consoleService,
     consoleBots: new ConsoleBots(store),
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),

@@ -13,16 +13,13 @@ import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
 import { promoBot } from '../support/broadcast-kit.js';
 import { chatOk, uid } from '../support/chat-kit.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { addOperator, botIdOf } from '../support/console-kit.js';
+import { signedInPage, SIZES, type Size } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { setWeb, startWeb, webKeyOf } from '../support/web-kit.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const SHOTS = '/work/shots/bcast';
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-];
 
 describe('the broadcasts page (Chromium)', () => {
   let server: TestServer;
@@ -47,17 +44,8 @@ describe('the broadcasts page (Chromium)', () => {
     await server?.close();
   });
 
-  async function pageAt(size: (typeof SIZES)[number]): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
-    const cookie = (await signIn(server.client, 'ann@example.org')).slice(SESSION_COOKIE.length + 1);
-    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  async function pageAt(size: Size): Promise<{ page: Page; problems: string[] }> {
+    const { page, errors: problems } = await signedInPage(browser, server, 'ann@example.org', size);
     return { page, problems };
   }
 
@@ -146,14 +134,11 @@ describe('the broadcasts page (Chromium)', () => {
     await page.locator('h2', { hasText: 'New broadcast' }).waitFor();
     await page.context().close();
     await addOperator(server.client, tenant.accountId, 'agent@example.org', undefined, 'An Agent', 'agent');
-    const context = await browser.newContext();
-    const cookie = (await signIn(server.client, 'agent@example.org')).slice(SESSION_COOKIE.length + 1);
-    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-    const agentPage = await context.newPage();
+    const { page: agentPage } = await signedInPage(browser, server, 'agent@example.org');
     await agentPage.goto(`${server.url}/console`);
     await agentPage.locator('#who-name').filter({ hasText: 'An Agent' }).waitFor();
     assert.equal(await agentPage.locator('#broadcasts-link').isHidden(), true);
-    await context.close();
+    await agentPage.context().close();
   });
 
   test('signed out: the page says to sign in', async () => {

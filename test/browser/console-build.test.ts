@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshot, servePictures } from '../support/browser.js';
+import { launchChromium, screenshot } from '../support/browser.js';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { addOperator } from '../support/console-kit.js';
+import { formSignedInPage } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startWeb, webKeyOf } from '../support/web-kit.js';
@@ -44,16 +45,7 @@ describe('operator console build items of issue 15 (Chromium)', () => {
   });
 
   async function signIn(width: number, height: number): Promise<Page> {
-    const opened = await (await browser.newContext({ viewport: { width, height } })).newPage();
-    opened.setDefaultTimeout(10_000);
-    opened.on('pageerror', (error) => pageErrors.push(error.message));
-    await servePictures(opened);
-    await opened.goto(`${server.url}/console`);
-    await opened.getByLabel('E-mail', { exact: true }).fill('ann@example.org');
-    await opened.getByLabel('Password', { exact: true }).fill('a long password');
-    await opened.getByRole('button', { name: 'Sign in' }).click();
-    await opened.getByRole('heading', { name: /^Conversations/ }).waitFor();
-    return opened;
+    return formSignedInPage(browser, server, 'ann@example.org', 'a long password', { width, height }, pageErrors);
   }
   const shot = async (name: string) => {
     shots.push(await screenshot(page, `console-build-${name}`));

@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshot, servePictures } from '../support/browser.js';
+import { launchChromium, screenshot } from '../support/browser.js';
 import { chatOk, uid } from '../support/chat-kit.js';
 import { addOperator } from '../support/console-kit.js';
+import { formSignedInPage } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -41,16 +42,7 @@ describe('operator console defects of issue 15 (Chromium)', () => {
   });
 
   async function signedIn(width: number, height: number): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
-    page.setDefaultTimeout(10_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await servePictures(page);
-    await page.goto(`${server.url}/console`);
-    await page.getByLabel('E-mail', { exact: true }).fill('ann@example.org');
-    await page.getByLabel('Password', { exact: true }).fill('a long password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Conversations' }).waitFor();
-    return page;
+    return formSignedInPage(browser, server, 'ann@example.org', 'a long password', { width, height }, pageErrors);
   }
   const entry = (page: Page, user: string) => page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: new RegExp(user) });
   const open = async (page: Page, user: string) => {

@@ -21,7 +21,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 const [DESKTOP] = SIZES;
 const PAGES = ['analytics', 'designer', 'knowledge', 'broadcasts'] as const;
-const CONSOLE_LABELS = { conversations: 'Conversations', analytics: 'Analytics', designer: 'Designer', knowledge: 'Knowledge', broadcasts: 'Broadcasts', team: 'Team' };
+const CONSOLE_LABELS = { conversations: 'Conversations', analytics: 'Analytics', designer: 'Designer', knowledge: 'Knowledge', broadcasts: 'Broadcasts', team: 'Team', audit: 'Audit' };
 
 describe('the console pages link to each other (Chromium)', () => {
   let server: TestServer;
@@ -47,6 +47,8 @@ describe('the console pages link to each other (Chromium)', () => {
   async function links(page: Page, withBot: boolean): Promise<string[][]> {
     const nav = page.getByRole('navigation', { name: 'Console' });
     if (withBot) await nav.locator(`a[href*="bot=${botId}"]`).first().waitFor();
+    // an admin's Audit link comes once the page knows the role (issue 42)
+    if (withBot) await nav.getByRole('link', { name: 'Audit' }).waitFor();
     return nav.locator('a').evaluateAll((anchors) =>
       anchors.map((a) => [a.textContent ?? '', a.getAttribute('href') ?? '', a.getAttribute('aria-current') ?? '']),
     );
@@ -59,6 +61,8 @@ describe('the console pages link to each other (Chromium)', () => {
     ['Knowledge', `/console/knowledge?bot=${botId}`, current === 'knowledge' ? 'page' : ''],
     ['Broadcasts', `/console/broadcasts?bot=${botId}`, current === 'broadcasts' ? 'page' : ''],
     ['Team', '/console/team', ''],
+    // issue 42: the audit log, for admins (ann is one)
+    ['Audit', '/console/audit', ''],
   ];
 
   for (const name of PAGES) {
@@ -76,7 +80,7 @@ describe('the console pages link to each other (Chromium)', () => {
     });
   }
 
-  const EVERY_PAGE = [['conversations', '/console'], ['analytics', '/console/analytics'], ['designer', '/console/designer'], ['knowledge', '/console/knowledge'], ['broadcasts', '/console/broadcasts'], ['team', '/console/team']] as const;
+  const EVERY_PAGE = [['conversations', '/console'], ['analytics', '/console/analytics'], ['designer', '/console/designer'], ['knowledge', '/console/knowledge'], ['broadcasts', '/console/broadcasts'], ['team', '/console/team'], ['audit', '/console/audit']] as const;
 
   test('issue 37: one header on every page, the same links and Sign out, on one line at 1280 px', async () => {
     for (const size of SIZES) {
@@ -85,9 +89,9 @@ describe('the console pages link to each other (Chromium)', () => {
         await page.goto(`${server.url}${path}`);
         const header = page.locator('header.top');
         const nav = header.getByRole('navigation', { name: 'Console' });
-        await nav.getByRole('link', { name: 'Team' }).waitFor();
+        await nav.getByRole('link', { name: 'Audit' }).waitFor();
         await header.getByRole('button', { name: 'Sign out' }).waitFor();
-        assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Conversations', 'Analytics', 'Designer', 'Knowledge', 'Broadcasts', 'Team'], `${name} ${size.name}`);
+        assert.deepEqual(await nav.getByRole('link').allTextContents(), ['Conversations', 'Analytics', 'Designer', 'Knowledge', 'Broadcasts', 'Team', 'Audit'], `${name} ${size.name}`);
         assert.equal(await nav.locator('[aria-current="page"]').textContent(), CONSOLE_LABELS[name], `${name} ${size.name}`);
         if (size === DESKTOP) {
           // one line: every item of the header (title, links, buttons) on the same row

@@ -9,16 +9,13 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
-import { addOperator, consoleClient, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { addOperator, consoleClient, signIn } from '../support/console-kit.js';
+import { signedInPage, SIZES, type Size } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { setWeb, startWeb, web, webKeyOf } from '../support/web-kit.js';
 
 const SHOTS = '/work/shots';
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-];
 const CONTEXT = { Url: 'https://shop.example.org/kettles', Browser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', Language: 'de-DE', Visitor: 'visitor-0000042' };
 
 describe('the web visitor in the console (Chromium)', () => {
@@ -45,12 +42,8 @@ describe('the web visitor in the console (Chromium)', () => {
     await server?.close();
   });
 
-  async function signedIn(size: (typeof SIZES)[number]): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
-    const cookie = (await signIn(server.client, 'ann@example.org')).slice(SESSION_COOKIE.length + 1);
-    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+  async function signedIn(size: Size): Promise<Page> {
+    const { page } = await signedInPage(browser, server, 'ann@example.org', size);
     await page.goto(`${server.url}/console`);
     return page;
   }

@@ -11,6 +11,7 @@ import { seedDemo, type DemoKeys } from '../../src/demo.js';
 import { clockFrom } from '../../src/shared/clock.js';
 import { launchChromium, screenshot, servePictures } from '../support/browser.js';
 import { chatOk, uid } from '../support/chat-kit.js';
+import { signInWithForm } from '../support/console-page-kit.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { botToken } from '../support/fixtures.js';
 import { startTestServerOn, type TestServer } from '../support/server.js';
@@ -66,11 +67,7 @@ describe('operator console workspace of issue 15 (Chromium)', () => {
     opened.setDefaultTimeout(10_000);
     opened.on('pageerror', (error) => pageErrors.push(error.message));
     await servePictures(opened);
-    await opened.goto(`${server.url}/console`);
-    await opened.getByLabel('E-mail', { exact: true }).fill(keys.operatorEmail);
-    await opened.getByLabel('Password', { exact: true }).fill(keys.operatorPassword);
-    await opened.getByRole('button', { name: 'Sign in' }).click();
-    await opened.getByRole('heading', { name: /^Conversations/ }).waitFor();
+    await signInWithForm(opened, server, keys.operatorEmail, keys.operatorPassword);
     return opened;
   }
   const shot = async (name: string) => {

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, serveSite, type SiteServer } from '../support/browser.js';
 import { addOperator, botIdOf } from '../support/console-kit.js';
+import { signInWithForm } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -33,11 +34,7 @@ describe('cross-site request forgery against the console (Chromium)', () => {
   async function signedInPage() {
     const page = await (await browser.newContext()).newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(`${server.url}/console`);
-    await page.getByLabel('E-mail', { exact: true }).fill('ann@example.org');
-    await page.getByLabel('Password', { exact: true }).fill('a long password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+    await signInWithForm(page, server, 'ann@example.org', 'a long password');
     return page;
   }
 

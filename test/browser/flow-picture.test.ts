@@ -11,7 +11,8 @@ import { clockFrom } from '../../src/shared/clock.js';
 import { analyticsBot, DAY_A, runScript } from '../support/analytics-kit.js';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { addOperator, botIdOf } from '../support/console-kit.js';
+import { signedInPage } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -36,11 +37,7 @@ describe('the flow picture (Chromium)', () => {
   });
 
   async function flowPage(width: number, height: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const cookie = (await signIn(server.client, 'ann@example.org')).slice(SESSION_COOKIE.length + 1);
-    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    const { page } = await signedInPage(browser, server, 'ann@example.org', { width, height });
     await page.goto(`${server.url}/console/analytics`);
     await page.locator('#flow svg g.node').first().waitFor();
     return page;

@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { addOperator, botIdOf } from '../support/console-kit.js';
+import { signedInPage } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { addSource, base } from '../support/knowledge-kit.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -46,16 +47,7 @@ describe('editing an FAQ pair by pair on the Knowledge page (Chromium)', () => {
   });
 
   async function pageAt(width: number, height: number): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const cookie = (await signIn(server.client, 'dana@example.org')).slice(SESSION_COOKIE.length + 1);
-    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    const { page, errors: problems } = await signedInPage(browser, server, 'dana@example.org', { width, height });
     await page.goto(`${server.url}/console/knowledge?bot=${botId}`);
     await page.locator('#sources .source-name', { hasText: 'Shop FAQ' }).waitFor();
     return { page, problems };

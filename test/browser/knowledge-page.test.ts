@@ -12,7 +12,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { addOperator, botIdOf } from '../support/console-kit.js';
+import { signedInPage, SIZES, type Size } from '../support/console-page-kit.js';
 import { createTenant, supportBot, type Tenant } from '../support/fixtures.js';
 import { chatOk } from '../support/chat-kit.js';
 import { docxFile } from '../support/knowledge-files.js';
@@ -30,10 +31,6 @@ async function leaveFailed(server: TestServer, botId: string): Promise<void> {
 }
 
 const SHOTS = process.env.COLLOQUY_SHOTS ?? new URL('../../test-output/', import.meta.url).pathname;
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-];
 const DOCX_NAME = 'Shop guide.docx';
 
 describe('the Knowledge page (Chromium)', () => {
@@ -66,17 +63,8 @@ describe('the Knowledge page (Chromium)', () => {
     await server?.close();
   });
 
-  async function pageAt(size: (typeof SIZES)[number], email = 'dana@example.org'): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
-    const cookie = (await signIn(server.client, email)).slice(SESSION_COOKIE.length + 1);
-    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  async function pageAt(size: Size, email = 'dana@example.org'): Promise<{ page: Page; problems: string[] }> {
+    const { page, errors: problems } = await signedInPage(browser, server, email, size);
     await page.goto(`${server.url}/console/knowledge?bot=${botId}`);
     return { page, problems };
   }
@@ -258,11 +246,7 @@ describe('the Knowledge page on the demo (Chromium)', () => {
     try {
       const keys = await seedDemo(server.running.services);
       assert.ok(keys);
-      const context = await browser.newContext({ viewport: SIZES[0] });
-      const cookie = (await signIn(server.client, keys.operatorEmail, keys.operatorPassword)).slice(SESSION_COOKIE.length + 1);
-      await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-      const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      const { page } = await signedInPage(browser, server, keys.operatorEmail, SIZES[0], { password: keys.operatorPassword });
       await page.goto(`${server.url}/console`);
       await page.locator('#knowledge-link').click(); // the console's nav leads here, for an admin
       const faq = page.locator('#sources > li').first();

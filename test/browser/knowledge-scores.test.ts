@@ -9,16 +9,13 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from '../support/console-kit.js';
+import { addOperator, botIdOf } from '../support/console-kit.js';
+import { signedInPage, SIZES } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { addSource, PETS_MD } from '../support/knowledge-kit.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const SHOTS = process.env.COLLOQUY_SHOTS ?? new URL('../../test-output/', import.meta.url).pathname;
-const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-];
 
 describe('the Ask box shows scores beside the minimum (Chromium)', () => {
   let server: TestServer;
@@ -42,11 +39,7 @@ describe('the Ask box shows scores beside the minimum (Chromium)', () => {
 
   for (const size of SIZES) {
     test(`${size.name}: an answer with its scores, then a question under the minimum, by keyboard; axe clean`, async () => {
-      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
-      const cookie = (await signIn(server.client, 'dana@example.org')).slice(SESSION_COOKIE.length + 1);
-      await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-      const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      const { page } = await signedInPage(browser, server, 'dana@example.org', size);
       await page.goto(`${server.url}/console/knowledge?bot=${botId}`);
       await page.locator('#sources > li').first().waitFor();
 
@@ -74,7 +67,7 @@ describe('the Ask box shows scores beside the minimum (Chromium)', () => {
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scrolling');
       assert.deepEqual(await seriousViolations(page), []);
       await page.screenshot({ path: `${SHOTS}/kscores-${size.name}-under.png`, fullPage: true });
-      await context.close();
+      await page.context().close();
     });
   }
 });

@@ -93,6 +93,10 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'POST /console/api/team/{operatorId}/invite': { area: 'account', allowed: 400 },
   'PATCH /console/api/team/{operatorId}': { area: 'account', allowed: 400 },
   'DELETE /console/api/team/{operatorId}': { area: 'account', allowed: 400 },
+  // governance (issue 42): the audit log and a contact's personal-data export are the admins'
+  'GET /console/api/audit': { area: 'account', allowed: 200 },
+  'GET /console/api/audit.csv': { area: 'account', allowed: 200 },
+  [`GET ${one}/export`]: { area: 'account', allowed: 200 },
 };
 /** Signing in and out, and joining through an invitation link, need no session. */
 const OPEN = new Set(['POST /console/api/login', 'POST /console/api/logout', 'POST /console/api/team/join']);

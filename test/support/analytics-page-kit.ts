@@ -7,15 +7,12 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
 import { clockFrom } from '../../src/shared/clock.js';
 import { analyticsBot, DAY_A, runScript } from './analytics-kit.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from './console-kit.js';
+import { addOperator, botIdOf } from './console-kit.js';
+import { signedInPage, type Size } from './console-page-kit.js';
 import { createTenant, type Tenant } from './fixtures.js';
 import { startTestServer, type TestServer } from './server.js';
 
-export const SIZES = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-];
-export type Size = (typeof SIZES)[number];
+export { SIZES, type Size } from './console-page-kit.js';
 export const SHOTS = '/work/shots';
 
 /** A server with the analytics bot, ann@example.org (admin) and dee@example.org (designer), and the script run. */
@@ -33,19 +30,7 @@ export async function analyticsServer(): Promise<{ server: TestServer; tenant: T
 
 /** A new browser context at `size`, signed in as `email` unless null; `errors` collects CSP violations and page errors. */
 export async function pageAt(browser: Browser, server: TestServer, size: Size, email: string | null = 'ann@example.org'): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, acceptDownloads: true });
-  if (email) {
-    const cookie = (await signIn(server.client, email)).slice(SESSION_COOKIE.length + 1);
-    await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-  }
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
-  return { page, errors };
+  return signedInPage(browser, server, email, size, { context: { acceptDownloads: true } });
 }
 
 /** Starts the server and Chromium before the suite's tests and stops them after; read the fields inside tests. */

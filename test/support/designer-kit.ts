@@ -5,30 +5,21 @@ import path from 'node:path';
 import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
-import { addOperator, botIdOf, SESSION_COOKIE, signIn } from './console-kit.js';
+import { addOperator, botIdOf } from './console-kit.js';
+import { DESKTOP, signedInPage } from './console-page-kit.js';
 import type { DatabaseKind } from './databases.js';
 import { createTenant, type Tenant } from './fixtures.js';
 import { startTestServer, type TestServer } from './server.js';
 
-export const DESKTOP = { width: 1280, height: 800 };
-export const PHONE = { width: 390, height: 844 };
+export { DESKTOP, PHONE } from './console-page-kit.js';
 
 /** A page signed in as `email`, with the Content-Security-Policy complaints, failed reads and page errors it meets. */
 export async function pageAs(browser: Browser, server: TestServer, email: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport });
-  const cookie = (await signIn(server.client, email)).slice(SESSION_COOKIE.length + 1);
-  await context.addCookies([{ name: SESSION_COOKIE, value: cookie, url: `${server.url}/console` }]);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
-  });
+  const { page, errors } = await signedInPage(browser, server, email, viewport);
   page.on('response', (response) => {
     // Saves refused on purpose (400, 412) are checked where they happen; reads must all succeed.
     if (response.status() >= 400 && response.request().method() === 'GET' && !response.url().endsWith('/favicon.ico')) errors.push(`${response.status()} ${response.url()}`);
   });
-  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
   page.on('dialog', (dialog) => void dialog.accept());
   return { page, errors };
 }

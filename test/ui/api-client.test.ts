@@ -1,6 +1,6 @@
 // The console pages' one API client (ui/shared/api-client.ts) over a stand-in fetch: what a page
-// gets for a JSON answer, a 204, a catalogue error, an error without a body, and no answer at all,
-// and what it sends.
+// gets for a JSON answer, a 204, a catalogue error (with the rest of its body), an error without a
+// body, and no answer at all, and what it sends (JSON, or a form as it is).
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { ApiError, apiClient, isSignedOut, OFFLINE_MESSAGE } from '../../ui/shared/api-client.js';
@@ -49,6 +49,31 @@ describe('ui/shared/api-client', () => {
     assert.ok(error instanceof ApiError);
     assert.deepEqual([error.status, error.code, error.message], [409, 'CONFLICT', 'Taken.']);
     assert.equal(isSignedOut(error), false);
+  });
+
+  test('a form (a file upload) is sent as it is, with no content type: the browser writes the multipart boundary', async () => {
+    answer(() => Response.json({ SourceId: 's1' }, { status: 201 }));
+    const form = new FormData();
+    form.append('Name', 'Guide');
+    assert.deepEqual(await apiClient().call('POST', '/bots/b/knowledge', form), { SourceId: 's1' });
+    assert.equal(sent[0]!.init.body, form);
+    assert.deepEqual(sent[0]!.init.headers, { accept: 'application/json' });
+  });
+
+  test("an error answer's whole body stays on the ApiError: the designer reads INVALID_BOT's Problems and VERSION_MISMATCH's Version", async () => {
+    const problems = [{ Path: 'behaviours[0].name', Message: 'is needed' }];
+    answer(() => Response.json({ Code: 'INVALID_BOT', Message: 'The bot file is not valid.', Problems: problems }, { status: 400 }));
+    const invalid = await apiClient().call('PUT', '/bots/b/draft', {}).catch((e: unknown) => e);
+    assert.ok(invalid instanceof ApiError);
+    assert.deepEqual([invalid.code, invalid.body.Problems], ['INVALID_BOT', problems]);
+    answer(() => Response.json({ Code: 'VERSION_MISMATCH', Message: 'Saved meanwhile.', Version: 12 }, { status: 412 }));
+    const mismatch = await apiClient().call('PUT', '/bots/b/draft', {}).catch((e: unknown) => e);
+    assert.ok(mismatch instanceof ApiError);
+    assert.deepEqual([mismatch.status, mismatch.code, mismatch.body.Version], [412, 'VERSION_MISMATCH', 12]);
+    answer(() => new Response('<html>', { status: 502 }));
+    const bare = await apiClient().call('GET', '/me').catch((e: unknown) => e);
+    assert.ok(bare instanceof ApiError);
+    assert.deepEqual(bare.body, {});
   });
 
   test('an error answer without a JSON body says the status; a 401 is a signed-out session', async () => {

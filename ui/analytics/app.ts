@@ -1,8 +1,8 @@
 // The analytics page (/console/analytics): a signed-in operator picks a bot and a period; the page
 // shows the bot's analytics as charts and its live flow as a picture. It reads the console API
 // with the console's session cookie; everything it writes into the page goes through textContent.
-import { apiClient, isSignedOut } from '../shared/api-client';
-import { fillBotPicker, type BotChoice } from '../shared/bot-picker';
+import { consoleApi, isSignedOut, signedIn } from '../shared/api-client';
+import { accountBots, fillBotPicker, type BotChoice } from '../shared/bot-picker';
 import { drawConsoleNav } from '../shared/console-nav';
 import { drawCharts } from './charts';
 import { change, formatFigure, type Figure } from './compare';
@@ -15,8 +15,7 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getEleme
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-const api = apiClient();
-const get = <T>(path: string) => api.call<T>('GET', path);
+const get = <T>(path: string) => consoleApi.call<T>('GET', path);
 
 /** the flow on screen, drawn again when the window's width changes (it fits or scrolls by width) */
 let shownFlow: BotFlow | null = null;
@@ -142,13 +141,13 @@ async function start(): Promise<void> {
   if (params.get('to')) $<HTMLInputElement>('to').value = params.get('to')!;
   let bots: BotChoice[];
   try {
-    const me = await get<{ Role: string }>('/me');
+    const me = await signedIn();
     drawConsoleNav($('console-nav'), 'analytics', { role: me.Role });
     if (me.Role === 'agent') {
       $('period').hidden = true;
       return status(`Your role (${me.Role}) opens conversations only. Analytics are for designers and admins: ask an admin for the designer role.`, true);
     }
-    bots = (await get<{ Result: typeof bots }>('/bots')).Result;
+    bots = await accountBots();
     seesConversations = me.Role !== 'designer';
   } catch (error) {
     if (isSignedOut(error)) return signedOut();

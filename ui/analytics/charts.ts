@@ -1,5 +1,5 @@
 // The charts of the page, drawn with Chart.js (tree-shaken: only the controllers and elements
-// used are registered). Each chart is a card of index.html with a canvas and an `.empty` text: a
+// used are registered). Each chart is a card of body.html with a canvas and an `.empty` text: a
 // period with nothing to draw shows the text, never bare axes. Every canvas gets a summary of its
 // numbers as its accessible name, since a screen reader cannot read a chart. A period of one day
 // draws bars: a line needs two days to mean anything. Each chart's value axis is titled with the
@@ -50,6 +50,13 @@ interface Period {
   pointRadius: number;
 }
 
+/** Bars of `datasets` stacked by day, counted in `unit` (messages by sender, questions by outcome). */
+const stackedBars = (p: Period, unit: string, datasets: { label: string; data: number[]; backgroundColor: string }[]): ChartConfiguration => ({
+  type: 'bar',
+  data: { labels: p.labels, datasets },
+  options: { ...common, scales: { x: { ...dayAxis, stacked: true }, y: { ...countAxis(unit), stacked: true } } },
+});
+
 const m = (d: BotAnalytics) => d.Totals;
 const kindOf = (p: Period) => (p.series === 'bar' ? 'Bar' : 'Line');
 const waitSpread = (x: { P50Seconds: number | null; P90Seconds: number | null }, unit: TimeUnit) =>
@@ -80,18 +87,11 @@ const CARDS: ChartCard[] = [
     unit: () => MESSAGES.many,
     empty: (d) => m(d).UserMessages + m(d).BotMessages + m(d).OperatorMessages === 0,
     draw: (d, p) => ({
-      config: {
-        type: 'bar',
-        data: {
-          labels: p.labels,
-          datasets: [
-            { label: 'From users', data: d.Days.map((x) => x.UserMessages), backgroundColor: COLORS.blue },
-            { label: 'From the bot', data: d.Days.map((x) => x.BotMessages), backgroundColor: COLORS.grey },
-            { label: 'From operators', data: d.Days.map((x) => x.OperatorMessages), backgroundColor: COLORS.green },
-          ],
-        },
-        options: { ...common, scales: { x: { ...dayAxis, stacked: true }, y: { ...countAxis(MESSAGES.many), stacked: true } } },
-      },
+      config: stackedBars(p, MESSAGES.many, [
+        { label: 'From users', data: d.Days.map((x) => x.UserMessages), backgroundColor: COLORS.blue },
+        { label: 'From the bot', data: d.Days.map((x) => x.BotMessages), backgroundColor: COLORS.grey },
+        { label: 'From operators', data: d.Days.map((x) => x.OperatorMessages), backgroundColor: COLORS.green },
+      ]),
       summary: `Stacked bar chart ${p.words}: ${counted(m(d).UserMessages + m(d).BotMessages + m(d).OperatorMessages, MESSAGES)}, ${m(d).UserMessages} from users, ${m(d).BotMessages} from the bot and ${m(d).OperatorMessages} from operators.`,
     }),
   },
@@ -186,17 +186,10 @@ const CARDS: ChartCard[] = [
     unit: () => QUESTIONS.many,
     empty: (d) => m(d).KnowledgeAnswered + m(d).KnowledgeUnanswered === 0,
     draw: (d, p) => ({
-      config: {
-        type: 'bar',
-        data: {
-          labels: p.labels,
-          datasets: [
-            { label: 'Answered', data: d.Days.map((x) => x.KnowledgeAnswered), backgroundColor: COLORS.green },
-            { label: 'Not answered', data: d.Days.map((x) => x.KnowledgeUnanswered), backgroundColor: COLORS.red },
-          ],
-        },
-        options: { ...common, scales: { x: { ...dayAxis, stacked: true }, y: { ...countAxis(QUESTIONS.many), stacked: true } } },
-      },
+      config: stackedBars(p, QUESTIONS.many, [
+        { label: 'Answered', data: d.Days.map((x) => x.KnowledgeAnswered), backgroundColor: COLORS.green },
+        { label: 'Not answered', data: d.Days.map((x) => x.KnowledgeUnanswered), backgroundColor: COLORS.red },
+      ]),
       summary: `Stacked bar chart ${p.words}: ${counted(m(d).KnowledgeAnswered + m(d).KnowledgeUnanswered, QUESTIONS)} asked of the knowledge, ${m(d).KnowledgeAnswered} answered and ${m(d).KnowledgeUnanswered} not answered.`,
     }),
   },

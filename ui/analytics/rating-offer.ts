@@ -5,10 +5,10 @@
 // leads conversations to it and publishes. A draft that already sets `csat` is left alone: the
 // card says where the bot asks. The draft is saved with If-Match of the version read, so a save
 // from the designer in between is never overwritten (the server refuses, and the card says so).
-import { apiClient } from '../shared/api-client';
+import { consoleApi } from '../shared/api-client';
 import type { BotAnalytics } from './types';
 
-const api = apiClient();
+const api = consoleApi;
 
 interface Interaction {
   name: string;

@@ -3,8 +3,11 @@
 // audience holds as they choose it, and sends or schedules after saying yes to "Send to N
 // conversations now?"; the status shown is then the broadcast's own, read back from the server
 // until it ends. The list shows every broadcast's counts live; one can be cancelled. It reads the
-// console API with the session cookie; everything it writes into the page goes through textContent.
+// console API through the console's one client (ui/shared/api-client.ts); everything it writes into
+// the page goes through textContent.
 
+import { consoleApi, isSignedOut, signedIn } from '../shared/api-client';
+import { accountBots, fillBotPicker } from '../shared/bot-picker';
 import { drawConsoleNav } from '../shared/console-nav';
 import { addButton, clearMessage, drawPreview, message, setBehaviours, type Message } from './compose';
 
@@ -18,20 +21,8 @@ const FOLLOW_MS = 700;
 const COUNT_DELAY_MS = 300;
 const CHANNEL_NAMES: Record<string, string> = { web: 'Website widget', custom: 'Your app (API)', telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger' };
 
-class SignedOut extends Error {}
-
-async function call<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`/console/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status === 401) throw new SignedOut();
-  const answer = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(answer.Message ?? `The server answered ${res.status}.`);
-  return answer as T;
-}
+/** The page reads with GET and writes with POST: a call with a body is a POST. */
+const call = <T>(path: string, body?: unknown): Promise<T> => consoleApi.call<T>(body === undefined ? 'GET' : 'POST', path, body);
 
 function status(text: string, error = false): void {
   $('status').textContent = text;
@@ -143,7 +134,7 @@ async function run(action: () => Promise<void>): Promise<void> {
   try {
     await action();
   } catch (error) {
-    if (error instanceof SignedOut) {
+    if (isSignedOut(error)) {
       $('work').hidden = true;
       $('signed-out').hidden = false;
       status('');
@@ -263,15 +254,13 @@ drawConsoleNav($('console-nav'), 'broadcasts');
 
 void run(async () => {
   status('Loading…');
-  const me = await call<{ Role: string }>('/me');
+  const me = await signedIn();
   drawConsoleNav($('console-nav'), 'broadcasts', { role: me.Role });
   $<HTMLElement>('bot').closest<HTMLElement>('.bot-field')!.hidden = me.Role === 'agent';
   if (me.Role === 'agent') return status(`Your role (${me.Role}) opens conversations only. Broadcasts are for designers and admins: ask an admin for the designer role.`, true);
-  const { Result } = await call<{ Result: Array<{ BotId: string; Name: string }> }>('/bots');
-  $('bot').replaceChildren(...Result.map((b) => Object.assign(document.createElement('option'), { value: b.BotId, textContent: b.Name })));
-  const wanted = new URLSearchParams(location.search).get('bot');
-  if (wanted && Result.some((b) => b.BotId === wanted)) $<HTMLSelectElement>('bot').value = wanted;
-  status(Result.length ? '' : 'The account has no bot yet.');
-  if (Result.length) await loadBot();
+  const bots = await accountBots();
+  fillBotPicker($<HTMLSelectElement>('bot'), bots, new URLSearchParams(location.search).get('bot'));
+  status(bots.length ? '' : 'The account has no bot yet.');
+  if (bots.length) await loadBot();
   setInterval(() => void run(refresh), REFRESH_MS);
 });

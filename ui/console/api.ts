@@ -2,11 +2,12 @@
 // by a share link), the calls to the server, the status line, and running an action so that a
 // failure is reported and a lost session sends the operator back to signing in.
 import { apiClient, isSignedOut, OFFLINE_MESSAGE } from '../shared/api-client';
+import type { ControlOf } from './controls';
 
 export const mode = document.body.dataset.mode === 'share' ? 'share' : 'console';
 const code = document.body.dataset.code ?? '';
-// The page's elements by id, as `any`: index.html is the one place that says what each one is.
-export const $ = (id: string): any => document.getElementById(id);
+// The page's elements by id, typed by what body.html makes each one (controls.ts).
+export const $ = <K extends string>(id: K): ControlOf<K> => document.getElementById(id) as ControlOf<K>;
 
 const base = mode === 'share' ? `/share/${encodeURIComponent(code)}/api` : '/console/api';
 /** The server calls of the page (ui/shared/api-client.ts); an answer after an outage clears the line that said so. */

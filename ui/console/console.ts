@@ -4,6 +4,7 @@
 // This entry wires the parts: api.ts (server calls, status line), session.ts (sign-in), listing.ts
 // and list.ts (the list), conversation.ts (the open one), live.ts (live updates), and the panels
 // beside it (workspace.ts, inbox.ts, visitor.ts, keys.ts).
+import { signedIn } from '../shared/api-client';
 import { $, api, attempt, mode, say } from './api';
 import { initListing, onEntryChosen, openedConversation, refreshList } from './listing';
 import { conversationPath, initConversation, openConversation, refreshConversation } from './conversation';
@@ -34,10 +35,10 @@ if (mode === 'share') {
   });
 } else {
   const refresh = () => refreshConversation().then(refreshList);
-  const host = { call: (m: string, p: string, b: unknown) => api.call(m, p, b), attempt, say, conversationPath: () => (openedConversation() ? conversationPath() : null), refresh };
+  const host = { call: api.call, attempt, say, conversationPath: () => (openedConversation() ? conversationPath() : null), refresh };
   initWorkspace(host);
   initInbox(host);
   initVisitor({ ...host, open: (botId, userId) => void attempt(() => openConversation(botId, userId)) });
-  initKeys({ open: (c: any) => attempt(() => openConversation(c.BotId, c.UserId)), current: openedConversation });
-  api.call('GET', '/me').then(showWorkspace, () => showSignIn());
+  initKeys({ open: (c) => attempt(() => openConversation(c.BotId, c.UserId)), current: openedConversation });
+  signedIn(api).then(showWorkspace, () => showSignIn());
 }

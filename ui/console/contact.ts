@@ -2,15 +2,11 @@
 // e-mail and phone first (as links), then channel, tags, privacy flags and the bot's variables;
 // the variables the engine keeps for the flow (`last_intent_score`, `goto_source_*`, …) are folded
 // under "Technical details", since they say how the bot got here, not who the person is.
-// Values are shown as text, never markup (the rule is docs/decisions.md "Console inbox").
+// Values are shown as text, never markup (the rule is docs/decisions.md "Console inbox"). An admin
+// also gets "Export this contact's data" (governance.md "Personal-data export").
 import { el } from './render';
+import type { Contact } from './types';
 
-export interface Contact {
-  Variables: { Name: string; Value: string }[];
-  Tags: string[];
-  PrivacyFlags: { Name: string; Enabled: boolean }[];
-  Channel: string;
-}
 
 /**
  * The engine's own variables: bot-format.md's system variables, what a turn records (last_intent,
@@ -43,8 +39,8 @@ function variableList(variables: Contact['Variables']) {
   return list;
 }
 
-/** The panel's content: the person's list, then the folded technical details. */
-export function renderContact(contact: Contact) {
+/** The panel's content: the person's list, the folded technical details, and for an admin the export of everything held. */
+export function renderContact(contact: Contact, exportHref?: string) {
   const list = el('dl', 'contact-list');
   const add = (term: string, ...value: (Node | string)[]) => {
     const dd = el('dd');
@@ -77,6 +73,15 @@ export function renderContact(contact: Contact) {
     const details = el('details', 'contact-technical');
     details.append(el('summary', '', 'Technical details'), variableList(technical));
     panel.append(details);
+  }
+  if (exportHref) {
+    // a download (JSON), not a page: the browser saves it with the server's file name
+    const download = link(exportHref, "Export this contact's data");
+    download.setAttribute('download', '');
+    download.classList.add('contact-export');
+    const line = el('p', 'contact-export-line');
+    line.append(download);
+    panel.append(line);
   }
   return panel;
 }

@@ -3,16 +3,17 @@
 // reply.
 import { $, api, attempt, debounce, mode, say } from './api';
 import { drawList, openedConversation as current, refreshList, setOpened } from './listing';
-import { focusEntry, markRead } from './list';
+import { focusEntry, markRead, myRole } from './list';
 import { displayName, renderTranscript, stateLabel, STATE_CLASSES } from './render';
 import { renderContact } from './contact';
 import { renderWorkspace } from './workspace';
 import { renderInbox } from './inbox';
 import { renderVisitor } from './visitor';
 import { touchScreen } from './keys';
+import { isShared, type ConversationView, type SharedSummary, type StateView } from './types';
 
 const body = document.body;
-let currentView: any = null;
+let currentView: ConversationView | null = null;
 
 export const conversationPath = () => (mode === 'share' ? '/conversation' : `/conversations/${encodeURIComponent(current()?.BotId ?? '')}/${encodeURIComponent(current()?.UserId ?? '')}`);
 
@@ -34,7 +35,7 @@ export async function openConversation(botId: string, userId: string) {
 /** Draws the open conversation as the server has it; `toNewest`: scrolled to its newest message whatever was read (the operator's own reply). */
 export async function refreshConversation(options: { toNewest?: boolean } = {}) {
   if (mode === 'console' && !current()) return;
-  const view = await api.call('GET', conversationPath());
+  const view = await api.call<ConversationView>('GET', conversationPath());
   currentView = view;
   const c = view.Conversation;
   setOpened({ BotId: c.BotId, UserId: c.UserId });
@@ -44,17 +45,21 @@ export async function refreshConversation(options: { toNewest?: boolean } = {}) 
   const badge = $('conversation-state');
   badge.className = `badge ${STATE_CLASSES[c.State] ?? ''}`;
   badge.textContent = stateLabel(c);
-  $('conversation-meta').textContent = `${displayName(c) !== c.UserId ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${view.Mode ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
+  $('conversation-meta').textContent = `${displayName(c) !== c.UserId ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${isShared(view) ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
   const transcript = $('transcript');
   const key = `${c.BotId}\n${c.UserId}`;
   // Kept at the newest message when it was there (or newly opened); left alone while the operator reads back.
   const follow = options.toNewest || drawnKey !== key || transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
   drawnKey = key;
-  transcript.replaceChildren(...renderTranscript(view.Transcript, view.Activity ?? []));
-  $('contact').hidden = !view.Contact;
-  if (view.Contact) $('contact-body').replaceChildren(renderContact(view.Contact));
+  transcript.replaceChildren(...renderTranscript(view.Transcript, isShared(view) ? [] : view.Activity));
+  $('contact').hidden = isShared(view);
+  // governance.md: an admin downloads everything held about the contact (the server refuses other roles)
+  const exportHref = mode === 'console' && myRole() === 'admin' ? `/console/api/conversations/${encodeURIComponent(c.BotId)}/${encodeURIComponent(c.UserId)}/export` : undefined;
+  if (!isShared(view)) $('contact-body').replaceChildren(renderContact(view.Contact, exportHref));
   updateControls(c, view);
-  if (mode === 'console') {
+  // a console page always opens a ConsoleView, a share page a SharedView
+  if (mode === 'console' && !isShared(view)) {
+    const c = view.Conversation;
     renderWorkspace(view);
     renderInbox(c);
     void attempt(() => renderVisitor(c));
@@ -65,7 +70,7 @@ export async function refreshConversation(options: { toNewest?: boolean } = {}) 
 export const refreshConversationSoon = debounce(() => void attempt(refreshConversation), 60);
 
 /** Buttons follow the state: api.md section 8 says what each state allows. */
-function updateControls(c: any, view: any) {
+function updateControls(c: StateView, view: ConversationView) {
   const takenOver = c.State === 2;
   const banned = c.State === 3;
   $('takeover').disabled = takenOver || banned;
@@ -73,12 +78,12 @@ function updateControls(c: any, view: any) {
   $('handover-mode').disabled = $('handover').disabled;
   $('ban').disabled = banned;
   $('unban').disabled = !banned;
-  const canSend = mode === 'share' ? Boolean(view.CanSend) : takenOver;
+  const canSend = isShared(view) ? view.CanSend : takenOver;
   $('message-text').disabled = !canSend;
   $('message-send').disabled = !canSend;
   $('message-hint').textContent = canSend
     ? ''
-    : mode === 'share'
+    : isShared(view)
       ? view.Mode === 'view'
         ? 'This link lets you watch the conversation only.'
         : 'The conversation is not taken over now.'
@@ -86,7 +91,9 @@ function updateControls(c: any, view: any) {
 }
 
 /** What the status line says after each action, with the person's name. */
-const DONE: Record<string, (c: any) => string> = {
+/** the conversation as last drawn, or (before it is drawn again) just its ids */
+type Named = Pick<SharedSummary, 'UserId'> & Partial<Pick<SharedSummary, 'Name' | 'BanExpiration'>>;
+const DONE: Record<string, (c: Named) => string> = {
   takeover: (c) => `You took over the conversation with ${displayName(c)}.${touchScreen() ? '' : ' Press r to reply.'}`,
   handover: (c) => `The bot has the conversation with ${displayName(c)} again.`,
   ban: (c) => `${displayName(c)} is banned${c.BanExpiration ? ` until ${c.BanExpiration}` : ''}.`,
@@ -99,7 +106,7 @@ function control(action: string, payload: unknown = {}) {
     if (!current()) return;
     // The live "forgotten" event may clear `current` while the request is on its way: keep our own copy.
     const target = (current() as {BotId: string, UserId: string});
-    const result = await api.call('POST', `${conversationPath()}/${action}`, payload);
+    const result = await api.call<StateView>('POST', `${conversationPath()}/${action}`, payload);
     if (action === 'forget') {
       say(`${target.UserId} is being forgotten.`);
       closeConversation();

@@ -2,6 +2,7 @@
 // account's teams, and (on a phone) the contact panel shown on demand. Console mode only.
 import { $ } from './api';
 import { el } from './render';
+import type { Summary, Teams } from './types';
 import type { Host } from './workspace';
 
 
@@ -9,11 +10,11 @@ import type { Host } from './workspace';
 let host: Host;
 
 /** POSTs an inbox action for the open conversation, then says what happened. */
-function act(action: string, payload: unknown, said: (r: any) => string) {
+function act<T>(action: string, payload: unknown, said: (r: T) => string) {
   const path = host.conversationPath();
   if (!path) return;
   void host.attempt(async () => {
-    const result = await host.call('POST', `${path}/${action}`, payload);
+    const result = await host.call<T>('POST', `${path}/${action}`, payload);
     await host.refresh();
     host.say(said(result));
   });
@@ -29,7 +30,7 @@ export function initInbox(h: Host) {
     const minutes = Number((button as HTMLElement).dataset.minutes);
     button.addEventListener('click', () => {
       $('more-menu').open = false;
-      act('snooze', { Minutes: minutes }, (r) => `${name()}: snoozed until ${new Date(r.SnoozedUntil).toLocaleString()}, or until they write.`);
+      act<{ Status: 'snoozed'; SnoozedUntil: string }>('snooze', { Minutes: minutes }, (r) => `${name()}: snoozed until ${new Date(r.SnoozedUntil).toLocaleString()}, or until they write.`);
     });
   }
   $('contact-toggle').addEventListener('click', () => {
@@ -52,17 +53,17 @@ export function initInbox(h: Host) {
 }
 
 /** The buttons that follow the conversation's inbox status. */
-export function renderInbox(c: any) {
+export function renderInbox(c: Summary) {
   const resolved = c.Status === 'resolved';
   $('resolve').hidden = resolved;
   $('reopen').hidden = !resolved;
-  const where = [c.Team ? `Team ${c.Team.Name}` : '', c.Status === 'snoozed' ? `Snoozed until ${new Date(c.SnoozedUntil).toLocaleString()}` : resolved ? 'Resolved' : ''];
+  const where = [c.Team ? `Team ${c.Team.Name}` : '', c.Status === 'snoozed' ? `Snoozed until ${new Date(c.SnoozedUntil!).toLocaleString()}` : resolved ? 'Resolved' : ''];
   const assignee = $('assignee');
   assignee.textContent = [assignee.textContent, ...where].filter(Boolean).join(' · ');
 }
 
 async function openTransfer() {
-  const { Teams, Operators } = await host.call('GET', '/teams');
+  const { Teams, Operators } = await host.call<Teams>('GET', '/teams');
   const select = $('transfer-to');
   const group = (label: string, options: Array<[string, string]>) => {
     const g = el('optgroup');
@@ -71,8 +72,8 @@ async function openTransfer() {
     return g;
   };
   select.replaceChildren(
-    group('Colleagues', Operators.map((o: any) => [`operator:${o.OperatorId}`, `${o.Name}${o.Online ? ' (online)' : ''}`])),
-    ...(Teams.length ? [group('Teams', Teams.map((t: any) => [`team:${t.TeamId}`, `${t.Name} (${t.Members.filter((m: any) => m.Online).length} online)`]))] : []),
+    group('Colleagues', Operators.map((o): [string, string] => [`operator:${o.OperatorId}`, `${o.Name}${o.Online ? ' (online)' : ''}`])),
+    ...(Teams.length ? [group('Teams', Teams.map((t): [string, string] => [`team:${t.TeamId}`, `${t.Name} (${t.Members.filter((m) => m.Online).length} online)`]))] : []),
   );
   $('transfer-error').textContent = '';
   $('more-menu').open = false;
@@ -86,7 +87,7 @@ async function transfer(event: Event) {
   const [kind, id] = String($('transfer-to').value).split(':');
   if (!path || !id) return;
   try {
-    const result = await host.call('POST', `${path}/transfer`, kind === 'team' ? { TeamId: Number(id) } : { OperatorId: id });
+    const result = await host.call<Pick<Summary, 'AssignedTo' | 'Team'>>('POST', `${path}/transfer`, kind === 'team' ? { TeamId: Number(id) } : { OperatorId: id });
     $('transfer-dialog').close();
     await host.refresh();
     const to = [result.Team?.Name, result.AssignedTo?.Name].filter(Boolean).join(', ');
@@ -105,9 +106,9 @@ async function openTeams() {
 }
 
 async function drawTeams() {
-  const { Teams, Operators } = await host.call('GET', '/teams');
+  const { Teams, Operators } = await host.call<Teams>('GET', '/teams');
   $('teams-list').replaceChildren(
-    ...Teams.map((t: any) => {
+    ...Teams.map((t) => {
       const item = el('li', 'canned-item');
       const remove = el('button', 'danger', 'Delete');
       remove.type = 'button';
@@ -116,14 +117,14 @@ async function drawTeams() {
         await host.call('DELETE', `/teams/${t.TeamId}`);
         await drawTeams();
       }));
-      item.append(el('strong', '', t.Name), el('span', 'canned-text', t.Members.map((m: any) => m.Name).join(', ') || 'no members'), remove);
+      item.append(el('strong', '', t.Name), el('span', 'canned-text', t.Members.map((m) => m.Name).join(', ') || 'no members'), remove);
       return item;
     }),
   );
-  const legend = $('team-members').querySelector('legend');
+  const legend = $('team-members').querySelector('legend')!;
   $('team-members').replaceChildren(
     legend,
-    ...Operators.map((o: any) => {
+    ...Operators.map((o) => {
       const label = el('label', 'team-member');
       const box = el('input');
       box.type = 'checkbox';
@@ -136,7 +137,7 @@ async function drawTeams() {
 
 async function addTeam(event: Event) {
   event.preventDefault();
-  const OperatorIds = [...$('team-members').querySelectorAll('input:checked')].map((b) => b.value);
+  const OperatorIds = [...$('team-members').querySelectorAll<HTMLInputElement>('input:checked')].map((b) => b.value);
   try {
     await host.call('POST', '/teams', { Name: $('team-name').value.trim(), OperatorIds });
     $('team-name').value = '';

@@ -3,13 +3,14 @@
 // it), so the rules of the buttons (disabled in some states) hold for the keys too.
 import { $ } from './api';
 import { focusEntry, keyOf, shownConversations } from './list';
+import type { Summary } from './types';
 
 
 /** A touch screen and no mouse (a phone, a tablet): hints about keys are left out there. */
 export const touchScreen = () => matchMedia('(hover: none) and (pointer: coarse)').matches;
 
 interface KeyHost {
-  open: (c: any) => Promise<void>;
+  open: (c: Summary) => Promise<void>;
   current: () => { BotId: string; UserId: string } | null;
 }
 

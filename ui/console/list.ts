@@ -6,35 +6,18 @@
 // Search matches names and ids here, and every message through the server's full-text index.
 import { $ } from './api';
 import { displayName, el, stateLabel, STATE_CLASSES } from './render';
+import type { SearchHit, Summary } from './types';
 
 const BASE_TITLE = document.title;
 const WAITING = 1;
 const UNREAD_KEY = 'colloquy:console:unread';
 
-/** A conversation as GET /console/api/conversations lists it. */
-export interface Summary {
-  BotId: string;
-  UserId: string;
-  BotName: string;
-  Channel: string;
-  State: number;
-  Name: string | null;
-  Preview: string;
-  LastActivity: string;
-  Operator: string | null;
-  OperatorName: string | null;
-  BanExpiration: string | null;
-  StateSince: string;
-  AssignedTo: { OperatorId: string; Name: string } | null;
-  Status: string;
-  SnoozedUntil: string | null;
-  Team: { TeamId: number; Name: string } | null;
-}
-
 let all: Summary[] = [];
 /** the signed-in operator, for the "Mine" filter, and their role (what an empty inbox suggests) */
 let me = '';
 let role = '';
+/** the signed-in operator's role: what the panels offer (an admin exports a contact's data) */
+export const myRole = () => role;
 export function setMe(operatorId: string, operatorRole: string) {
   me = operatorId;
   role = operatorRole;
@@ -45,7 +28,7 @@ export const keyOf = (c: {BotId: string, UserId: string}) => `${c.BotId}\n${c.Us
 /** the server's message hits for the words in the search box */
 let hits: Map<string, { Text: string }> = new Map();
 let hitsFor = '';
-export function setHits(query: string, results: {BotId: string, UserId: string, Text: string}[]) {
+export function setHits(query: string, results: SearchHit[]) {
   hitsFor = query;
   hits = new Map(results.map((r) => [keyOf(r), r]));
 }
@@ -165,7 +148,7 @@ function rove(event: KeyboardEvent) {
 
 /** Moves the list's one Tab stop to `button` and focuses it. */
 export function focusEntry(button: HTMLElement) {
-  for (const b of $('conversation-list').querySelectorAll('.conversation-open')) b.tabIndex = b === button ? 0 : -1;
+  for (const b of $('conversation-list').querySelectorAll<HTMLButtonElement>('.conversation-open')) b.tabIndex = b === button ? 0 : -1;
   button.focus();
 }
 document.getElementById('conversation-list')?.addEventListener('keydown', rove);
@@ -198,7 +181,7 @@ export function renderList(current: { BotId: string; UserId: string } | null, op
   for (const [key] of items) if (!all.some((c) => keyOf(c) === key)) items.delete(key);
   arrange(list, wanted);
   // One Tab stop: the entry with the focus, else the open one, else the first.
-  const buttons = [...list.querySelectorAll('.conversation-open')];
+  const buttons = [...list.querySelectorAll<HTMLButtonElement>('.conversation-open')];
   const stop = buttons.find((b) => b === document.activeElement) ?? buttons.find((b) => b.getAttribute('aria-current') === 'true') ?? buttons[0];
   for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
   $('list-empty').hidden = shown.length > 0;

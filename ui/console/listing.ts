@@ -3,6 +3,7 @@
 // here), and drawn again as time passes. list.ts draws the entries.
 import { $, api, attempt, debounce, mode } from './api';
 import { renderList, setConversations, setHits } from './list';
+import type { SearchHit, Summary } from './types';
 
 let current: {BotId: string, UserId: string} | null = null;
 /** The open conversation (conversation.ts sets it), marked in the list. */
@@ -12,13 +13,13 @@ export function setOpened(c: {BotId: string, UserId: string} | null) {
 }
 
 /** What choosing an entry does: conversation.ts opens it. */
-let open = (_c: any) => {};
-export function onEntryChosen(handler: (c: any) => void) {
+let open = (_c: Summary) => {};
+export function onEntryChosen(handler: (c: Summary) => void) {
   open = handler;
 }
 
 export async function refreshList() {
-  const { Conversations } = await api.call('GET', '/conversations');
+  const { Conversations } = await api.call<{ Conversations: Summary[] }>('GET', '/conversations');
   setConversations(Conversations);
   drawList();
 }
@@ -31,7 +32,7 @@ export function initListing() {
     const query = $('search').value.trim().toLowerCase();
     if (query.length < 2) return setHits('', []), drawList();
     void attempt(async () => {
-      const { Results } = await api.call('GET', `/search?q=${encodeURIComponent(query)}`);
+      const { Results } = await api.call<{ Results: SearchHit[] }>('GET', `/search?q=${encodeURIComponent(query)}`);
       setHits(query, Results);
       drawList();
     });

@@ -1,11 +1,13 @@
 // Live updates from an EventSource: on each event the affected views are fetched again, so what is
 // shown is always what the server has (no client-side merging to get wrong).
+import { signedIn } from '../shared/api-client';
 import { $, api, attempt, mode, say } from './api';
 import { closeConversation, refreshConversation, refreshConversationSoon } from './conversation';
 import { openedConversation, refreshListSoon } from './listing';
 import { countUnread } from './list';
 import { alertOnEvent } from './workspace';
 import { clearVisitorTyping, showVisitorTyping } from './visitor';
+import type { LiveEvent } from './types';
 
 const PAUSED = 'Live updates paused: the server cannot be reached. Reconnecting…';
 
@@ -20,7 +22,7 @@ export function listen(url: string) {
   events?.close();
   events = new EventSource(url);
   events.addEventListener('message', (message) => {
-    const event = JSON.parse(message.data);
+    const event: LiveEvent = JSON.parse(message.data);
     const current = openedConversation();
     // Typing is for the user's widget; the console has nothing to refresh for it.
     if (event.Kind === 'typing') return;
@@ -48,7 +50,7 @@ export function listen(url: string) {
   // EventSource reconnects by itself; a stream that stays closed usually means a lost session.
   events.addEventListener('error', () => {
     if (events?.readyState === EventSource.CONNECTING) say(PAUSED, true);
-    else if (events?.readyState === EventSource.CLOSED && mode === 'console') void attempt(() => api.call('GET', '/me'));
+    else if (events?.readyState === EventSource.CLOSED && mode === 'console') void attempt(() => signedIn(api));
   });
   // `ready`: from now on every event reaches the page. What happened before it (on the first
   // open, or during a drop) was not streamed, so the views are read again.

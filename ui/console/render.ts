@@ -3,6 +3,7 @@
 // users and integrators typed. Bot and operator texts are shown with the widget's own markdown
 // (DOM nodes, never HTML), so the operator sees what the visitor sees.
 import { markdown } from '../widget/markdown';
+import type { Activity, Line, Part, StateView } from './types';
 
 /** Part types the console knows by name. */
 export const PART = { TEXT: 0, BUTTON: 1, IMAGE: 3, CAROUSEL: 5, QUESTION: 6, VIDEO: 9, AUDIO: 10, FILE: 11, BUTTONS: 13, CARD: 14, LINK: 17, USER: 19, DELAY: 25 };
@@ -46,7 +47,7 @@ function link(url: unknown, text: string) {
 }
 
 /** A button as the user saw it; the console only shows it (clicking is the user's business). */
-function chip(part: any) {
+function chip(part: Part) {
   if (part.Type === PART.LINK) return link(part.Url, part.Text ?? part.Url ?? 'link');
   const chipNode = el('span', 'part-button', part.Text ?? '');
   chipNode.setAttribute('role', 'note');
@@ -54,13 +55,13 @@ function chip(part: any) {
   return chipNode;
 }
 
-function chips(parts: any[]) {
+function chips(parts: Part[] | undefined) {
   const row = el('div', 'part-buttons');
   for (const child of parts ?? []) row.append(chip(child));
   return row;
 }
 
-function card(part: any) {
+function card(part: Part) {
   const box = el('div', 'part-card');
   const image = safeUrl(part.ImageUrl);
   if (image) {
@@ -76,7 +77,7 @@ function card(part: any) {
   return box;
 }
 
-function media(part: any, kind: string) {
+function media(part: Part, kind: string) {
   const src = safeUrl(part.Url);
   const box = el('div', 'part-media');
   if (src && kind === 'img') {
@@ -122,7 +123,7 @@ function richText(text: string) {
 }
 
 /** One reply part as a node, or null for parts with nothing to show (delays). `rich`: a bot's or operator's part. */
-export function renderPart(part: any, rich = false) {
+export function renderPart(part: Part, rich = false) {
   switch (part.Type) {
     case PART.TEXT:
     case PART.QUESTION:
@@ -161,7 +162,7 @@ export function renderPart(part: any, rich = false) {
 }
 
 /** One stored message: who said it, when, and its parts. */
-export function renderLine(line: {Direction: string, At: string, Parts: any[]}) {
+export function renderLine(line: Line) {
   const direction = line.Parts.every((p) => p.Type === PART.USER) ? 'USER' : line.Direction;
   const item = el('li', `line line-${direction.toLowerCase()}`);
   const head = el('div', 'line-head');
@@ -189,7 +190,7 @@ const ACTIVITY = {
 };
 
 /** A line of what an operator did, between the messages: "Ann took the conversation over · 14:02". */
-export function renderActivity(a: {Kind: string, Actor: string, Detail: string | null, At: string}) {
+export function renderActivity(a: Activity) {
   const item = el('li', 'line-activity');
   const what = ACTIVITY[(a.Kind as keyof typeof ACTIVITY)] ?? a.Kind;
   const detail = a.Kind === 'snooze' && a.Detail ? ` until ${new Date(a.Detail).toLocaleString()}` : a.Detail ? ` to ${a.Detail}` : '';
@@ -200,7 +201,7 @@ export function renderActivity(a: {Kind: string, Actor: string, Detail: string |
 }
 
 /** Messages and activity lines in the order they happened. */
-export function renderTranscript(lines: any[], activity: any[] = []) {
+export function renderTranscript(lines: Line[], activity: Activity[] = []) {
   const all = [...lines.map((l) => ({ at: l.At, node: () => renderLine(l) })), ...activity.map((a) => ({ at: a.At, node: () => renderActivity(a) }))];
   // A stable sort: a message and an activity at the same moment keep messages first.
   return all.sort((x, y) => Date.parse(x.at) - Date.parse(y.at)).map((x) => x.node());
@@ -209,13 +210,16 @@ export function renderTranscript(lines: any[], activity: any[] = []) {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What to call the person: their name when known; a generated id is shortened to "Visitor 38e1509b". */
-export function displayName(c: {Name: string | null, UserId: string}) {
+export function displayName(c: { Name?: string | null; UserId: string }) {
   if (c.Name) return c.Name;
   return UUID.test(c.UserId) ? `Visitor ${c.UserId.slice(0, 8)}` : c.UserId;
 }
 
+/** What the badge needs: a share page's conversation and a control's answer have no OperatorName. */
+type StateOf = Pick<StateView, 'State' | 'Operator' | 'BanExpiration'> & { OperatorName?: string | null };
+
 /** The state badge text, with the operator's display name for taken-over conversations and the end of a ban. */
-export function stateLabel(c: any) {
+export function stateLabel(c: StateOf) {
   if (c.State === 2 && c.Operator) return `${STATES[2]} by ${c.Operator === '*' ? 'any operator' : (c.OperatorName ?? c.Operator)}`;
   if (c.State === 3) return c.BanExpiration ? `${STATES[3]} until ${c.BanExpiration}` : STATES[3];
   return STATES[c.State] ?? `State ${c.State}`;

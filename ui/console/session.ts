@@ -5,7 +5,9 @@ import { refreshList, setOpened } from './listing';
 import { focusEntry, setMe } from './list';
 import { listen, stopListening } from './live';
 import { startWorkspace } from './workspace';
+import type { Me } from '../shared/api-client';
 import { drawConsoleNav } from '../shared/console-nav';
+import { askEmail, initSignInSteps, ssoFailure, submitSignIn } from './sign-in';
 
 export function showSignIn(message: string = '') {
   stopListening();
@@ -13,11 +15,14 @@ export function showSignIn(message: string = '') {
   $('workspace').hidden = true;
   $('who').hidden = true;
   $('signin').hidden = false;
-  $('signin-error').textContent = message;
+  askEmail();
+  $('signin-progress').textContent = '';
+  // a single sign-on that came back failed says so, whatever else brought the form up
+  $('signin-error').textContent = ssoFailure() || message;
   $('signin-email').focus();
 }
 
-export async function showWorkspace(me: any) {
+export async function showWorkspace(me: Me) {
   $('signin').hidden = true;
   $('workspace').hidden = false;
   $('who').hidden = false;
@@ -40,14 +45,18 @@ export async function showWorkspace(me: any) {
 
 export function initSession() {
   onSessionLost(showSignIn);
+  initSignInSteps();
+  const withPassword = async () => {
+    const account = $('signin-account').value.trim();
+    const me = await api.call<Me>('POST', '/login', { Email: $('signin-email').value, Password: $('signin-password').value, ...(account ? { AccountId: account } : {}) });
+    $('signin-password').value = '';
+    await showWorkspace(me);
+  };
   $('signin-form').addEventListener('submit', async (event: Event) => {
     event.preventDefault();
     $('signin-error').textContent = '';
-    const account = $('signin-account').value.trim();
     try {
-      const me = await api.call('POST', '/login', { Email: $('signin-email').value, Password: $('signin-password').value, ...(account ? { AccountId: account } : {}) });
-      $('signin-password').value = '';
-      await showWorkspace(me);
+      await submitSignIn(withPassword);
     } catch (error) {
       $('signin-error').textContent = (error as Error).message;
     }

@@ -3,6 +3,7 @@
 // operator's own picture, which visitors see beside the operator's messages. Console mode only.
 import { $ } from './api';
 import { el } from './render';
+import type { Visitor } from './types';
 import type { Host } from './workspace';
 
 /** How long "is typing" stays without a new typing event (the widget sends one every 3 s at most). */
@@ -26,7 +27,7 @@ export async function renderVisitor(c: {BotId: string, UserId: string, Channel: 
     section.hidden = true;
     return;
   }
-  const v = await host.call('GET', `${path}/visitor`);
+  const v = await host.call<Visitor>('GET', `${path}/visitor`);
   const list = el('dl', 'contact-list');
   const add = (label: string, value: string | null) => {
     if (value) list.append(el('dt', '', label), el('dd', '', value));
@@ -68,7 +69,7 @@ export function clearVisitorTyping() {
 
 async function openAvatar() {
   $('account-menu').open = false;
-  const { AvatarUrl } = await host.call('GET', '/me/avatar');
+  const { AvatarUrl } = await host.call<{ AvatarUrl: string | null }>('GET', '/me/avatar');
   $('avatar-url').value = AvatarUrl ?? '';
   $('avatar-error').textContent = '';
   $('avatar-dialog').showModal();

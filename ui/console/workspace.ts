@@ -3,14 +3,16 @@
 // composer), alerts when someone starts waiting for a person (sound, desktop notification), and
 // "typing" sent to the user's widget while the operator writes. Console mode only.
 import { $ } from './api';
+import type { ApiClient } from '../shared/api-client';
 import { el } from './render';
+import type { Canned, ConsoleView, LiveEvent } from './types';
 
 const TYPING_EVERY_MS = 3000;
 const PREFS_KEY = 'colloquy:console:alerts';
 
 /** What the panels need of the page (console.ts hands it over). */
 export interface Host {
-  call: (method: string, path: string, payload?: unknown) => Promise<any>;
+  call: ApiClient['call'];
   attempt: (work: () => Promise<unknown>) => Promise<void>;
   say: (text: string, isError?: boolean) => void;
   conversationPath: () => string | null;
@@ -19,8 +21,9 @@ export interface Host {
 
 let host: Host;
 let meId = '';
-let canned: {CannedId: number, Shortcut: string, Text: string}[] = [];
-const prefs = JSON.parse(localStorage.getItem(PREFS_KEY) ?? '{"sound":false,"desktop":false}');
+let canned: Canned[] = [];
+/** this browser's alert choices */
+const prefs: { sound: boolean; desktop: boolean } = JSON.parse(localStorage.getItem(PREFS_KEY) ?? '{"sound":false,"desktop":false}');
 
 export function initWorkspace(h: Host) {
   host = h;
@@ -51,14 +54,14 @@ export async function startWorkspace(me: {OperatorId: string}) {
 }
 
 /** The open conversation's assignment and notes (from GET /conversations/:bot/:user). */
-export function renderWorkspace(view: any) {
+export function renderWorkspace(view: ConsoleView) {
   const owner = view.Conversation.AssignedTo;
   $('assignee').textContent = owner ? `Assigned to ${owner.OperatorId === meId ? 'you' : owner.Name}` : 'Unassigned';
   $('assign-me').disabled = owner?.OperatorId === meId;
   $('unassign').disabled = !owner;
   $('notes').hidden = false;
   $('notes-list').replaceChildren(
-    ...view.Notes.map((n: any) => {
+    ...view.Notes.map((n) => {
       const item = el('li', 'note');
       const time = el('time', 'note-time', new Date(n.At).toLocaleString());
       time.dateTime = n.At;
@@ -153,7 +156,7 @@ function insertCanned(c: {Text: string}) {
 // ---- canned responses manager ----
 
 async function loadCanned() {
-  canned = (await host.call('GET', '/canned')).CannedResponses;
+  canned = (await host.call<{ CannedResponses: Canned[] }>('GET', '/canned')).CannedResponses;
   const picker = $('canned-picker');
   picker.replaceChildren(picker.options[0], ...canned.map((c) => Object.assign(document.createElement('option'), { value: String(c.CannedId), textContent: `/${c.Shortcut} — ${c.Text.slice(0, 60)}` })));
   picker.disabled = $('message-text').disabled || canned.length === 0;
@@ -248,7 +251,7 @@ function chime() {
 }
 
 /** Every live event of the console passes here; a state change to 1 means someone now waits. */
-export function alertOnEvent(event: any) {
+export function alertOnEvent(event: LiveEvent) {
   if (event.Kind !== 'state' || event.State !== 1) return;
   if (prefs.sound) chime();
   if (desktopOn()) {

@@ -1,29 +1,24 @@
-// The console API as the designer reads it: the session cookie goes along (same origin), and an
-// error answer becomes an ApiError that keeps its status and body (Code, Problems, Version).
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: { Code?: string; Message?: string; Problems?: { Path: string; Message: string }[]; Version?: number }) {
-    super(body.Message ?? `The server answered ${status}.`);
-  }
-}
+// The designer's calls to the console API, each a thin typed function over the console's one API
+// client (ui/shared/api-client.ts: the session cookie, and an error answer as an ApiError that
+// keeps its Code and body, from which the designer reads INVALID_BOT's Problems and
+// VERSION_MISMATCH's Version).
+import { consoleApi } from '../shared/api-client';
+import type { BotChoice } from '../shared/bot-picker';
+import type { Change } from './change-words';
+import type { PreviewMatch } from './matched';
+import type { BotFile, Problem } from './model';
 
-export async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(`/console/api${path}`, {
-    method,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(res.status, answer);
-  return answer as T;
-}
+const api = consoleApi;
+const botPath = (botId: string, rest = '') => `/bots/${encodeURIComponent(botId)}${rest}`;
 
-export const botPath = (botId: string, rest: string) => `/bots/${encodeURIComponent(botId)}${rest}`;
-
-export interface Me { OperatorId: string; Name: string; Email: string; Role: 'agent' | 'designer' | 'admin' }
-export interface BotChoice { BotId: string; Name: string; Published: boolean }
 export interface Version { Version: number; PublishedAt: string; PublishedBy: { Kind: string; Name?: string; Email?: string } | null }
-export interface Change { Path: string; Kind: 'added' | 'removed' | 'changed'; Before?: unknown; After?: unknown; Behaviour?: string; Interaction?: string }
+export interface PreviewPart { Type: number; Text?: string | null; Source?: { Behaviour: string; Interaction: string }; Parts?: PreviewPart[]; Command?: string }
+export interface PreviewReply { UserId: string; Parts: PreviewPart[]; Matched?: PreviewMatch }
+export interface Template { TemplateId: string; Name: string; Description: string }
+export interface ChannelLink { Channel: string; Connected: boolean; Link: string | null; Account: string | null }
+export interface Install { WebKey: string; Snippet: string; TestPage: string; Channels: ChannelLink[] }
+/** The draft's version and what is wrong in it (kept even with problems: the console's draft route). */
+export interface DraftState { Version: number; Problems: Problem[] }
 
 /**
  * The console numbers published versions 1, 2, 3… (oldest first), as a person counts publishes; the
@@ -34,7 +29,22 @@ export const publishedNumber = (versions: Version[], apiVersion: number) => {
   return at < 0 ? null : versions.length - at;
 };
 
-export async function publishedVersions(botId: string): Promise<Version[]> {
-  return (await call<{ Result: Version[] }>('GET', botPath(botId, '/versions'))).Result;
-}
-export interface PreviewPart { Type: number; Text?: string | null; Source?: { Behaviour: string; Interaction: string }; Parts?: PreviewPart[]; Command?: string }
+export const publishedVersions = async (botId: string): Promise<Version[]> => (await api.call<{ Result: Version[] }>('GET', botPath(botId, '/versions'))).Result;
+export const changesBetween = async (botId: string, from: string, to: string): Promise<Change[]> =>
+  (await api.call<{ Changes: Change[] }>('GET', botPath(botId, `/diff?from=${from}&to=${to}`))).Changes;
+export const publish = (botId: string) => api.call<{ Version: number }>('POST', botPath(botId, '/publish'));
+export const rollBack = (botId: string, version: number) => api.call<{ Version: number }>('POST', botPath(botId, '/rollback'), { Version: version });
+
+export const readDraft = (botId: string) => api.call<BotFile>('GET', botPath(botId, '/draft'));
+export const draftProblems = (botId: string) => api.call<DraftState>('GET', botPath(botId, '/draft/problems'));
+/** Saves `file` over the draft of version `over` (If-Match): a VERSION_MISMATCH when someone saved since. */
+export const saveDraft = (botId: string, file: BotFile, over: number) => api.call<DraftState>('PUT', botPath(botId, '/draft'), file, { 'if-match': `"${over}"` });
+
+export const previewChat = (botId: string, body: Record<string, unknown>) => api.call<PreviewReply>('POST', botPath(botId, '/preview/chat'), body);
+export const installOf = (botId: string) => api.call<Install>('GET', botPath(botId, '/install'));
+
+export const botTemplates = async (): Promise<Template[]> => (await api.call<{ Result: Template[] }>('GET', '/bot-templates')).Result;
+export const newBot = (name: string, templateId: string) => api.call<BotChoice>('POST', '/bots', { Name: name, TemplateId: templateId });
+export const duplicateBot = (botId: string, name: string) => api.call<BotChoice>('POST', botPath(botId, '/duplicate'), { Name: name });
+export const renameBot = async (botId: string, name: string): Promise<void> => void (await api.call('PATCH', botPath(botId), { Name: name }));
+export const deleteBot = async (botId: string): Promise<void> => void (await api.call('DELETE', botPath(botId)));

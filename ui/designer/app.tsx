@@ -1,7 +1,8 @@
 // The designer for one bot: toolbar (save, undo, publish), the outline and canvas of the draft,
 // and a side panel with the selected interaction, the preview chat or the versions.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { ApiError, botPath, call, publishedNumber, publishedVersions } from './api';
+import { ApiError } from '../shared/api-client';
+import { publish as publishDraft, publishedNumber, publishedVersions, rollBack } from './api';
 import { useDraft } from './draft';
 import { BotPanel } from './bot-panel';
 import { deadEnds, localProblems } from './checks';
@@ -85,19 +86,19 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     if (outcome !== 'saved' && outcome !== 'problems') return say('Publish refused: the draft could not be saved.', true);
     if (allProblems.length > 0) return say(refusedFor(allProblems.length), true);
     try {
-      const { Version } = await call<{ Version: number }>('POST', botPath(botId, '/publish'));
+      const { Version } = await publishDraft(botId);
       draft.adopt(Version);
       setGeneration((g) => g + 1);
       const number = publishedNumber(await publishedVersions(botId), Version);
       say(`Published version ${number ?? Version}.`);
     } catch (e) {
-      say(e instanceof ApiError && e.body.Code === 'INVALID_BOT' ? refusedFor(e.body.Problems?.length ?? 1) : (e as Error).message, true);
+      say(e instanceof ApiError && e.code === 'INVALID_BOT' ? refusedFor(e.body.Problems?.length ?? 1) : (e as Error).message, true);
     }
   };
 
   const rollback = async (version: number) => {
     try {
-      const answer = await call<{ Version: number }>('POST', botPath(botId, '/rollback'), { Version: version });
+      const answer = await rollBack(botId, version);
       draft.adopt(answer.Version);
       setGeneration((g) => g + 1);
       const versions = await publishedVersions(botId);

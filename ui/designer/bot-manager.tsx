@@ -2,10 +2,11 @@
 // template without a terminal. One native <dialog> (focus kept inside, Escape closes it) whose form
 // depends on what was asked; the server answers with the bot to select.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, call, type BotChoice } from './api';
+import { ApiError } from '../shared/api-client';
+import { accountBots, type BotChoice } from '../shared/bot-picker';
+import { botTemplates, deleteBot, duplicateBot, newBot, renameBot, type Template } from './api';
 
 type Mode = 'new' | 'duplicate' | 'rename' | 'delete';
-interface Template { TemplateId: string; Name: string; Description: string }
 interface Props {
   bots: BotChoice[];
   botId: string;
@@ -28,7 +29,7 @@ export function BotManager({ bots, botId, onChanged, say }: Props) {
 
   useEffect(() => {
     if (mode === 'new' && templates.length === 0) {
-      call<{ Result: Template[] }>('GET', '/bot-templates').then((r) => setTemplates(r.Result), (e: Error) => setError(e.message));
+      botTemplates().then(setTemplates, (e: Error) => setError(e.message));
     }
   }, [mode, templates.length]);
 
@@ -46,19 +47,18 @@ export function BotManager({ bots, botId, onChanged, say }: Props) {
     setBusy(true);
     setError('');
     try {
-      const path = `/bots/${encodeURIComponent(botId)}`;
       let select = botId;
-      if (mode === 'new') select = (await call<BotChoice>('POST', '/bots', { Name: name, TemplateId: template })).BotId;
-      if (mode === 'duplicate') select = (await call<BotChoice>('POST', `${path}/duplicate`, { Name: name })).BotId;
-      if (mode === 'rename') await call('PATCH', path, { Name: name });
-      if (mode === 'delete') await call('DELETE', path);
-      const { Result } = await call<{ Result: BotChoice[] }>('GET', '/bots');
-      if (mode === 'delete') select = Result[0]?.BotId ?? '';
+      if (mode === 'new') select = (await newBot(name, template)).BotId;
+      if (mode === 'duplicate') select = (await duplicateBot(botId, name)).BotId;
+      if (mode === 'rename') await renameBot(botId, name);
+      if (mode === 'delete') await deleteBot(botId);
+      const bots = await accountBots();
+      if (mode === 'delete') select = bots[0]?.BotId ?? '';
       close();
-      onChanged(Result, select);
+      onChanged(bots, select);
       say(mode === 'delete' ? `Deleted ${current?.Name ?? 'the bot'}.` : mode === 'rename' ? `Renamed to ${name.trim()}.` : `Made ${name.trim()}: it is published and can chat.`);
     } catch (e) {
-      setError(e instanceof ApiError && e.body.Code === 'INVALID_REQUEST' ? 'Give the bot a name of at most 100 characters.' : (e as Error).message);
+      setError(e instanceof ApiError && e.code === 'INVALID_REQUEST' ? 'Give the bot a name of at most 100 characters.' : (e as Error).message);
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,9 @@
 // dump"): "Interaction Greeting: text changed from “Hi” to “Hello”", "button Book a repair added".
 // Pure: the server's diff (its JSON pointer, kind, before, after and the names it is in) in, one
 // sentence out, always plain text (the page renders it as text, never as markup).
-import type { Change } from './api.js';
+
+/** One change of GET …/diff: the server's JSON pointer, its kind, the values and the names it is in. */
+export interface Change { Path: string; Kind: 'added' | 'removed' | 'changed'; Before?: unknown; After?: unknown; Behaviour?: string; Interaction?: string }
 
 type Value = Record<string, unknown>;
 const isObject = (v: unknown): v is Value => typeof v === 'object' && v !== null && !Array.isArray(v);

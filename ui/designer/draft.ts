@@ -3,7 +3,8 @@
 // conflict flow: when someone saved in between, their draft is loaded and this session's edits
 // are laid over it interaction by interaction, so neither side's work is lost.
 import { useCallback, useRef, useState } from 'react';
-import { ApiError, botPath, call } from './api';
+import { ApiError } from '../shared/api-client';
+import { draftProblems, readDraft, saveDraft } from './api';
 import { same, type Behaviour, type BotFile, type Problem } from './model';
 
 const UNDO_LIMIT = 200;
@@ -64,7 +65,7 @@ export function useDraft(botId: string, onSaved: () => void) {
   current.current = bot;
 
   const load = useCallback(async () => {
-    const file = await call<BotFile>('GET', botPath(botId, '/draft'));
+    const file = await readDraft(botId);
     const clean = strip(file);
     base.current = clean;
     past.current = [];
@@ -74,7 +75,7 @@ export function useDraft(botId: string, onSaved: () => void) {
     setSavedText(text(clean));
     setConflict(null);
     // A draft saved with problems comes back with them (read apart: they are not part of the file).
-    const found = await call<{ Version: number; Problems: Problem[] }>('GET', botPath(botId, '/draft/problems'));
+    const found = await draftProblems(botId);
     setProblems(found.Version === file.version ? found.Problems : []);
   }, [botId]);
 
@@ -111,23 +112,23 @@ export function useDraft(botId: string, onSaved: () => void) {
     setSaving(true);
     try {
       // Kept even with problems (the console's draft route): the answer lists them.
-      const answer = await call<{ Version: number; Problems: Problem[] }>('PUT', botPath(botId, '/draft'), sent, { 'if-match': `"${over ?? version}"` });
+      const answer = await saveDraft(botId, sent, over ?? version);
       setConflict(null);
       setVersion(answer.Version);
       setProblems(answer.Problems);
       // The server fills in ids of new buttons and inputs: take its copy unless edits went on meanwhile.
-      const file = strip(await call<BotFile>('GET', botPath(botId, '/draft')));
+      const file = strip(await readDraft(botId));
       base.current = file;
       setSavedText(text(file));
       if (current.current === sent) setBot(file);
       onSaved();
       return answer.Problems.length > 0 ? 'problems' : 'saved';
     } catch (error) {
-      if (error instanceof ApiError && error.body.Code === 'INVALID_BOT') {
+      if (error instanceof ApiError && error.code === 'INVALID_BOT') {
         setProblems(error.body.Problems ?? []);
         return 'refused';
       }
-      if (error instanceof ApiError && error.body.Code === 'VERSION_MISMATCH') {
+      if (error instanceof ApiError && error.code === 'VERSION_MISMATCH') {
         setConflict({ theirs: error.body.Version ?? 0 });
         return 'conflict';
       }
@@ -139,7 +140,7 @@ export function useDraft(botId: string, onSaved: () => void) {
 
   /** Loads the draft someone else saved and lays this session's edits over it (not saved yet). */
   const reloadAndReapply = useCallback(async () => {
-    const file = await call<BotFile>('GET', botPath(botId, '/draft'));
+    const file = await readDraft(botId);
     const theirs = strip(file);
     const merged = base.current && current.current ? reapply(base.current, current.current, theirs) : theirs;
     base.current = theirs;
@@ -152,7 +153,7 @@ export function useDraft(botId: string, onSaved: () => void) {
 
   /** Fetches their draft to show beside mine. */
   const compare = useCallback(async () => {
-    const file = await call<BotFile>('GET', botPath(botId, '/draft'));
+    const file = await readDraft(botId);
     setConflict({ theirs: file.version ?? 0, file: strip(file) });
   }, [botId]);
 

@@ -3,11 +3,9 @@
 // the sites allowed to embed it, and a test page. The look is part of the draft's settings, which
 // take effect when the draft is saved (settings are not versioned).
 import { useEffect, useState } from 'react';
-import { botPath, call } from './api';
+import { installOf, type ChannelLink, type Install } from './api';
 import type { BotFile } from './model';
 
-interface ChannelLink { Channel: string; Connected: boolean; Link: string | null; Account: string | null }
-interface Install { WebKey: string; Snippet: string; TestPage: string; Channels: ChannelLink[] }
 
 const APP_NAMES: Record<string, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger' };
 interface Look { enabled?: boolean; title?: string; color?: string; greeting?: string; position?: 'right' | 'left'; allowedOrigins?: string[]; [field: string]: unknown }
@@ -27,7 +25,7 @@ export default function InstallPanel({ botId, bot, edit, unsaved }: Props) {
   const [error, setError] = useState('');
   const web = webOf(bot);
   useEffect(() => {
-    call<Install>('GET', botPath(botId, '/install')).then(setInstall, (e: Error) => setError(e.message));
+    installOf(botId).then(setInstall, (e: Error) => setError(e.message));
   }, [botId]);
 
   const setWeb = (field: keyof Look, value: unknown) =>

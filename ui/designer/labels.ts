@@ -7,6 +7,10 @@ import { words } from './schema';
 /** Field names, by their key in the bot file. */
 const FIELDS: Record<string, string> = {
   simplifiedAuth: 'Let channels sign in with the bot key alone',
+  // governance.md "Retention"
+  retention: 'Retention: conversations forgotten automatically',
+  inactiveDays: 'Forget a conversation idle for (days, 0: never)',
+  keepDays: 'Forget a conversation this many days after it began (0: never)',
   enableTypeSpeed: 'Wait as long as a person would take to type each reply',
   wordsPerMinute: 'Typing speed (words a minute)',
   includeAllChannels: 'Also send the replies of the other channels',

@@ -5,8 +5,9 @@ import '@xyflow/react/dist/style.css';
 import './designer.css';
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { isSignedOut, signedIn, type Me } from '../shared/api-client';
+import { accountBots, botLabel, type BotChoice } from '../shared/bot-picker';
 import { consoleLinks, signOut } from '../shared/console-nav';
-import { ApiError, call, type BotChoice, type Me } from './api';
 import { Designer } from './app';
 import { BotManager } from './bot-manager';
 import { loadSchema, type BotSchema } from './schema';
@@ -21,12 +22,12 @@ function Page() {
 
   useEffect(() => {
     (async () => {
-      const me = await call<Me>('GET', '/me');
+      const me = await signedIn();
       if (me.Role === 'agent') return setBoot({ kind: 'refused', me });
-      const [{ Result: bots }, schema] = await Promise.all([call<{ Result: BotChoice[] }>('GET', '/bots'), loadSchema()]);
+      const [bots, schema] = await Promise.all([accountBots(), loadSchema()]);
       setBoot({ kind: 'ready', me, bots, schema });
       setBotId((id) => (bots.some((b) => b.BotId === id) ? id : bots[0]?.BotId ?? ''));
-    })().catch((e: unknown) => setBoot(e instanceof ApiError && e.status === 401 ? { kind: 'signed-out' } : { kind: 'failed', message: (e as Error).message }));
+    })().catch((e: unknown) => setBoot(isSignedOut(e) ? { kind: 'signed-out' } : { kind: 'failed', message: (e as Error).message }));
   }, []);
 
   useEffect(() => {
@@ -38,7 +39,7 @@ function Page() {
       <header className="top">
         <h1>Colloquy <span className="subtitle">designer</span></h1>
         <nav aria-label="Console">
-          {consoleLinks('designer', { botId, role: boot.kind === 'refused' ? boot.me.Role : undefined }).map((link) => (
+          {consoleLinks('designer', { botId, role: boot.kind === 'refused' || boot.kind === 'ready' ? boot.me.Role : undefined }).map((link) => (
             <a key={link.page} id={`${link.page}-link`} href={link.href} aria-current={link.current ? 'page' : undefined}>{link.label}</a>
           ))}
           {boot.kind === 'ready' && <span className="hint who">{boot.me.Name}</span>}
@@ -50,7 +51,7 @@ function Page() {
           <div className="bot-picker">
             <label htmlFor="bot">Bot</label>
             <select id="bot" value={botId} onChange={(e) => setBotId(e.target.value)}>
-              {boot.bots.map((b) => <option key={b.BotId} value={b.BotId}>{b.Name}{b.Published ? '' : ' (not published)'}</option>)}
+              {boot.bots.map((b) => <option key={b.BotId} value={b.BotId}>{botLabel(b)}</option>)}
             </select>
             <BotManager bots={boot.bots} botId={botId} say={say} onChanged={(bots, select) => { setBoot({ ...boot, bots }); setBotId(select); }} />
             <p className={`status${status.error ? ' error' : ''}`} role="status" aria-live="polite">{status.text}</p>

@@ -1,8 +1,8 @@
 // Try it: a chat with the saved draft (POST .../preview/chat), apart from real conversations.
 // Each bot reply names the interaction it came from (Source); the page highlights that node.
 import { useState } from 'react';
-import { botPath, call, type PreviewPart } from './api';
-import { explainMatch, type PreviewMatch } from './matched';
+import { previewChat, type PreviewPart } from './api';
+import { explainMatch } from './matched';
 
 interface Line { who: 'user' | 'bot' | 'why'; text: string; from?: string; buttons?: { text: string; command: string }[] }
 interface Props {
@@ -36,7 +36,7 @@ export function Preview({ botId, beforeSend, onHeard }: Props) {
     setError('');
     if (!(await beforeSend())) return setError('Save the draft without problems to try it.');
     try {
-      const reply = await call<{ UserId: string; Parts: PreviewPart[]; Matched?: PreviewMatch }>('POST', botPath(botId, '/preview/chat'), { ...(userId && !('Command' in body && body.Command === 'RESET') ? { UserId: userId } : {}), ...body });
+      const reply = await previewChat(botId, { ...(userId && !('Command' in body && body.Command === 'RESET') ? { UserId: userId } : {}), ...body });
       setUserId(reply.UserId);
       setLines((old) => [...(body.Command === 'RESET' ? [] : old), ...(shown ? [{ who: 'user' as const, text: shown }] : []), ...linesOf(reply.Parts), ...(reply.Matched ? [{ who: 'why' as const, text: explainMatch(reply.Matched) }] : [])]);
       const last = [...reply.Parts].reverse().find((p) => p.Source);

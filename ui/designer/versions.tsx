@@ -2,8 +2,8 @@
 // any two, or of one and the draft, in the designer's words (change-words.ts); rollback asks first.
 // Loaded on first show.
 import { useEffect, useState } from 'react';
-import { botPath, call, publishedVersions, type Change, type Version } from './api';
-import { changeWords } from './change-words';
+import { changesBetween, publishedVersions, type Version } from './api';
+import { changeWords, type Change } from './change-words';
 
 interface Props {
   botId: string;
@@ -46,7 +46,7 @@ export default function Versions({ botId, generation, onRollback }: Props) {
   const compare = async () => {
     setError('');
     try {
-      setChanges((await call<{ Changes: Change[] }>('GET', botPath(botId, `/diff?from=${from}&to=${to}`))).Changes);
+      setChanges(await changesBetween(botId, from, to));
     } catch (e) {
       setError((e as Error).message);
     }

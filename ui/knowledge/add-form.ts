@@ -2,7 +2,7 @@
 // stored pairs: faq-editor.ts): a file upload, pasted text or HTML, FAQ pairs or a web page's address. What the server would refuse for its size or type is said here
 // before anything is sent (10 MiB, the file types of knowledge.md); anything else the server
 // refuses is shown with its own message.
-import { call, knowledgePath, type Source } from './api';
+import { readSource, saveSource, type FaqPair, type Source, type SourceBody } from './api';
 import { FaqEditor } from './faq-editor';
 
 export const MAX_BYTES = 10 * 1024 * 1024;
@@ -34,10 +34,10 @@ export class AddForm {
 
   /** Replace `source`: the form says so, keeps its name and kind, and PUTs; an FAQ opens with its pairs. */
   async replace(source: Source): Promise<void> {
-    let pairs: Array<{ Question: string; Answer: string }> = [];
+    let pairs: FaqPair[] = [];
     if (source.Kind === 'faq') {
       try {
-        pairs = (await call<{ Faq?: typeof pairs }>('GET', knowledgePath(this.host.botId(), `/${encodeURIComponent(source.SourceId)}`))).Faq ?? [];
+        pairs = (await readSource(this.host.botId(), source.SourceId)).Faq ?? [];
       } catch (error) {
         return this.error((error as Error).message);
       }
@@ -89,7 +89,7 @@ export class AddForm {
   }
 
   /** The request body, or the reason it cannot be sent. */
-  private body(): FormData | Record<string, unknown> | string {
+  private body(): SourceBody | string {
     const name = $<HTMLInputElement>('name').value.trim();
     const named = name ? { Name: name } : {};
     switch (this.kind()) {
@@ -136,8 +136,7 @@ export class AddForm {
     button.disabled = true;
     this.error('');
     try {
-      const path = knowledgePath(this.host.botId(), replacing ? `/${encodeURIComponent(replacing.SourceId)}` : '');
-      const source = await call<Source>(replacing ? 'PUT' : 'POST', path, body);
+      const source = await saveSource(this.host.botId(), body, replacing?.SourceId ?? null);
       this.reset();
       this.host.changed(source, replacing !== null);
     } catch (error) {

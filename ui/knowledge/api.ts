@@ -1,12 +1,8 @@
-// The console API as the Knowledge page reads it (/console/api/bots/{botId}/knowledge…, the cookie
-// twins of knowledge.md's routes): the session cookie goes along, same origin; an error answer
-// becomes an ApiError with the server's Code and Message, which the page shows as they are.
-
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message);
-  }
-}
+// The Knowledge page's calls (/console/api/bots/{botId}/knowledge…, the cookie twins of
+// knowledge.md's routes), each a thin typed function over the console's one API client
+// (ui/shared/api-client.ts: the session cookie, errors as ApiError with the server's Code and
+// Message, which the page shows as they are).
+import { consoleApi } from '../shared/api-client';
 
 export interface Source {
   SourceId: string;
@@ -22,22 +18,21 @@ export interface Source {
 export interface Passage { ChunkId: number; Heading: string; Text: string }
 export interface Found extends Passage { SourceId: string; SourceName: string; Score: number }
 export interface Answer { Status: 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT'; Answer: string | null; Sources: { SourceId: string; SourceName: string; ChunkId: number }[]; Score: number | null; MinScore: number }
-export interface Me { Name: string; Role: 'agent' | 'designer' | 'admin' }
-export interface BotChoice { BotId: string; Name: string; Published: boolean }
+export interface FaqPair { Question: string; Answer: string }
+/** One source as GET …/knowledge/{sourceId} answers: its passages, and an FAQ's pairs. */
+export interface SourceDetail extends Source { Passages: Passage[]; Faq?: FaqPair[] }
+/** What POST or PUT …/knowledge takes: a JSON source, or a form with the file. */
+export type SourceBody = Record<string, unknown> | FormData;
 
-/** A JSON body, or a form (a file upload: the browser sets the multipart boundary). */
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const form = body instanceof FormData;
-  const res = await fetch(`/console/api${path}`, {
-    method,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body === undefined || form ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
-  });
-  if (res.status === 204) return undefined as T;
-  const answer = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(res.status, answer.Code ?? '', answer.Message ?? `The server answered ${res.status}.`);
-  return answer as T;
-}
+const knowledgePath = (botId: string, rest = '') => `/bots/${encodeURIComponent(botId)}/knowledge${rest}`;
+const sourcePath = (botId: string, sourceId: string) => knowledgePath(botId, `/${encodeURIComponent(sourceId)}`);
 
-export const knowledgePath = (botId: string, rest = '') => `/bots/${encodeURIComponent(botId)}/knowledge${rest}`;
+export const listSources = async (botId: string): Promise<Source[]> => (await consoleApi.call<{ Result: Source[] }>('GET', knowledgePath(botId))).Result;
+export const readSource = (botId: string, sourceId: string): Promise<SourceDetail> => consoleApi.call<SourceDetail>('GET', sourcePath(botId, sourceId));
+export const deleteSource = async (botId: string, sourceId: string): Promise<void> => void (await consoleApi.call<null>('DELETE', sourcePath(botId, sourceId)));
+/** Adds a source, or replaces `replacing` (its id) with it. */
+export const saveSource = (botId: string, body: SourceBody, replacing: string | null): Promise<Source> =>
+  consoleApi.call<Source>(replacing ? 'PUT' : 'POST', replacing ? sourcePath(botId, replacing) : knowledgePath(botId), body);
+export const askKnowledge = (botId: string, question: string): Promise<Answer> => consoleApi.call<Answer>('POST', knowledgePath(botId, '/ask'), { Text: question });
+export const searchKnowledge = async (botId: string, question: string, limit: number): Promise<Found[]> =>
+  (await consoleApi.call<{ Result: Found[] }>('POST', knowledgePath(botId, '/search'), { Text: question, Limit: limit })).Result;

@@ -2,9 +2,11 @@
 // picks a bot and sees its sources with their status, adds, replaces and deletes them, reads a
 // source's passages, and asks a question to see the answer and the passages behind it. Agents
 // are told their role does not open it (the server refuses them anyway, 403).
+import { isSignedOut, signedIn, type Me } from '../shared/api-client';
+import { accountBots, fillBotPicker, type BotChoice } from '../shared/bot-picker';
 import { drawConsoleNav } from '../shared/console-nav';
 import { AddForm } from './add-form';
-import { ApiError, call, knowledgePath, type BotChoice, type Me, type Passage, type Source } from './api';
+import { deleteSource, listSources, readSource, type Source } from './api';
 import { ask } from './ask';
 import { drawPassages, drawSources, size } from './sources';
 
@@ -41,13 +43,13 @@ async function load(): Promise<void> {
   clearTimeout(polling);
   const wanted = botId;
   try {
-    const { Result } = await call<{ Result: Source[] }>('GET', knowledgePath(botId));
+    const sources = await listSources(botId);
     if (wanted !== botId) return;
-    $('sources-empty').hidden = Result.length > 0;
-    const bytes = Result.reduce((n, s) => n + s.Bytes, 0);
-    $('totals').textContent = Result.length === 0 ? '' : `${Result.length} ${Result.length === 1 ? 'source' : 'sources'}, ${size(bytes)}`;
-    drawSources($('sources'), Result, { passages: (s) => void showPassages(s, true), replace: (s) => void form.replace(s), remove: (s) => void remove(s) });
-    if (Result.some((s) => s.Status === 'indexing')) polling = window.setTimeout(() => void load(), POLL_MS);
+    $('sources-empty').hidden = sources.length > 0;
+    const bytes = sources.reduce((n, s) => n + s.Bytes, 0);
+    $('totals').textContent = sources.length === 0 ? '' : `${sources.length} ${sources.length === 1 ? 'source' : 'sources'}, ${size(bytes)}`;
+    drawSources($('sources'), sources, { passages: (s) => void showPassages(s, true), replace: (s) => void form.replace(s), remove: (s) => void remove(s) });
+    if (sources.some((s) => s.Status === 'indexing')) polling = window.setTimeout(() => void load(), POLL_MS);
   } catch (error) {
     failed(error);
   }
@@ -55,7 +57,7 @@ async function load(): Promise<void> {
 
 async function showPassages(source: Source, focus = false): Promise<void> {
   try {
-    const full = await call<Source & { Passages: Passage[] }>('GET', knowledgePath(botId, `/${encodeURIComponent(source.SourceId)}`));
+    const full = await readSource(botId, source.SourceId);
     shown = full;
     $('passages-card').hidden = false;
     $('passages-title').textContent = `Passages of “${full.Name}”`;
@@ -75,7 +77,7 @@ function hidePassages(): void {
 async function remove(source: Source): Promise<void> {
   if (!confirm(`Delete “${source.Name}” and its ${source.Chunks} passages? The bot stops answering from it at once.`)) return;
   try {
-    await call('DELETE', knowledgePath(botId, `/${encodeURIComponent(source.SourceId)}`));
+    await deleteSource(botId, source.SourceId);
     if (shown?.SourceId === source.SourceId) hidePassages();
     form.forget(source.SourceId);
     status(`Deleted “${source.Name}”.`);
@@ -87,7 +89,7 @@ async function remove(source: Source): Promise<void> {
 }
 
 function failed(error: unknown): void {
-  if (error instanceof ApiError && error.status === 401) return notice('Sign in first', '', true);
+  if (isSignedOut(error)) return notice('Sign in first', '', true);
   status((error as Error).message, true);
 }
 
@@ -107,27 +109,21 @@ async function start(): Promise<void> {
   let me: Me;
   let bots: BotChoice[];
   try {
-    me = await call<Me>('GET', '/me');
+    me = await signedIn();
     drawConsoleNav($('console-nav'), 'knowledge', { role: me.Role });
     if (me.Role === 'agent') {
       return notice('Not for your role', `Your role (${me.Role}) opens conversations only. Knowledge is for designers and admins: ask an admin for the designer role.`);
     }
-    bots = (await call<{ Result: BotChoice[] }>('GET', '/bots')).Result;
+    bots = await accountBots();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return notice('Sign in first', '', true);
+    if (isSignedOut(error)) return notice('Sign in first', '', true);
     return status((error as Error).message, true);
   }
   const select = $<HTMLSelectElement>('bot');
-  for (const bot of bots) {
-    const option = document.createElement('option');
-    option.value = bot.BotId;
-    option.textContent = bot.Published ? bot.Name : `${bot.Name} (not published)`;
-    select.append(option);
-  }
+  // with no bot in the address, the first option (the first bot) stays chosen
+  fillBotPicker(select, bots, new URLSearchParams(location.search).get('bot'));
   if (bots.length === 0) return status('This account has no bots yet.');
   $('workspace').hidden = false;
-  const wanted = new URLSearchParams(location.search).get('bot');
-  select.value = wanted && bots.some((b) => b.BotId === wanted) ? wanted : bots[0].BotId;
   select.addEventListener('change', () => choose(select.value));
   $('passages-close').addEventListener('click', () => {
     hidePassages();

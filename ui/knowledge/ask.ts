@@ -2,7 +2,7 @@
 // passages search finds for the same words (POST …/knowledge/search), with their scores and a
 // mark on those the answer rests on, the bot's minimum score (scores.ts); and, when nothing is
 // answered, why.
-import { call, knowledgePath, type Answer, type Found } from './api';
+import { askKnowledge, searchKnowledge, type Answer, type Found } from './api';
 import { el } from './sources';
 import { minimumLine, scoreTag, underMinimum } from './scores';
 
@@ -16,10 +16,10 @@ export async function ask(botId: string, question: string, out: HTMLElement): Pr
   out.replaceChildren(el('p', 'hint', 'Asking…'));
   try {
     const [answer, found] = await Promise.all([
-      call<Answer>('POST', knowledgePath(botId, '/ask'), { Text: question }),
-      call<{ Result: Found[] }>('POST', knowledgePath(botId, '/search'), { Text: question, Limit: 5 }),
+      askKnowledge(botId, question),
+      searchKnowledge(botId, question, 5),
     ]);
-    draw(answer, found.Result, out);
+    draw(answer, found, out);
   } catch (error) {
     out.replaceChildren(el('p', 'error', (error as Error).message));
   }

@@ -1,5 +1,6 @@
 // The bot picker of the console's pages: the account's bots in a <select>, a bot that is not
 // published yet marked so, and the bot named in the address (?bot=) chosen when it is one of them.
+import { type ApiClient, consoleApi } from './api-client';
 
 /** A bot as GET /console/api/bots lists it. */
 export interface BotChoice {
@@ -7,6 +8,9 @@ export interface BotChoice {
   Name: string;
   Published: boolean;
 }
+
+/** The bots the signed-in operator may open (GET /console/api/bots). */
+export const accountBots = async (api: ApiClient = consoleApi): Promise<BotChoice[]> => (await api.call<{ Result: BotChoice[] }>('GET', '/bots')).Result;
 
 /** The option's words for `bot`. */
 export const botLabel = (bot: BotChoice): string => (bot.Published ? bot.Name : `${bot.Name} (not published)`);

@@ -6,7 +6,7 @@
 // refuse them (403 ROLE_FORBIDDEN), so they get no link.
 // Every page's header also has the same "Sign out" (issue 37): added beside the links once the
 // page knows who is signed in (a page shown to nobody has nobody to sign out).
-import { apiClient } from './api-client';
+import { consoleApi } from './api-client';
 
 export const CONSOLE_PAGES = [
   { page: 'conversations', href: '/console', label: 'Conversations', forAgents: true },
@@ -15,6 +15,8 @@ export const CONSOLE_PAGES = [
   { page: 'knowledge', href: '/console/knowledge', label: 'Knowledge', forAgents: false },
   { page: 'broadcasts', href: '/console/broadcasts', label: 'Broadcasts', forAgents: false },
   { page: 'team', href: '/console/team', label: 'Team', forAgents: false },
+  // the audit log is the admins' alone (governance.md): shown once the role is known to be admin
+  { page: 'audit', href: '/console/audit', label: 'Audit', forAgents: false, forAdminsOnly: true },
 ] as const;
 
 export type ConsolePage = (typeof CONSOLE_PAGES)[number]['page'];
@@ -28,23 +30,28 @@ export interface NavLink {
 
 /** The links a header shows on `current`, for `role` (all of them until the role is known), with the chosen bot. */
 export function consoleLinks(current: ConsolePage, options: { botId?: string; role?: string } = {}): NavLink[] {
-  return CONSOLE_PAGES.filter((p) => p.forAgents || options.role !== 'agent').map((p) => ({
+  return CONSOLE_PAGES.filter((p) => (p.forAgents || options.role !== 'agent') && (!('forAdminsOnly' in p) || options.role === 'admin')).map((p) => ({
     page: p.page,
     label: p.label,
     current: p.page === current,
     // the conversations list and the team have no bot of their own to open
-    href: options.botId && p.page !== 'conversations' && p.page !== 'team' ? `${p.href}?bot=${encodeURIComponent(options.botId)}` : p.href,
+    href: options.botId && p.page !== 'conversations' && p.page !== 'team' && p.page !== 'audit' ? `${p.href}?bot=${encodeURIComponent(options.botId)}` : p.href,
   }));
 }
 
 /** Ends the session (POST /console/api/logout) and goes to the console's sign-in form (a session already gone goes there too). */
 export async function signOut(): Promise<void> {
-  await apiClient().call('POST', '/logout', {}).catch(() => undefined);
+  await consoleApi.call('POST', '/logout', {}).catch(() => undefined);
   location.assign('/console');
 }
 
+let knownRole: string | undefined;
+
 /** Draws the links into `nav` (a `<nav aria-label="Console">` of the page's header); with a `role` (someone is signed in), the header's Sign out after it. */
-export function drawConsoleNav(nav: HTMLElement, current: ConsolePage, options: { botId?: string; role?: string } = {}): void {
+export function drawConsoleNav(nav: HTMLElement, current: ConsolePage, given: { botId?: string; role?: string } = {}): void {
+  // a page that redraws for a new bot without the role keeps the role it was told (the admins' Audit link stays)
+  if (given.role) knownRole = given.role;
+  const options = { ...given, role: given.role ?? knownRole };
   if (options.role && !nav.parentElement?.querySelector('#logout')) {
     const button = document.createElement('button');
     button.type = 'button';

@@ -2,18 +2,16 @@
 // teammates; an admin invites one (by e-mail and role: the answer is a one-time link, e-mailed
 // when the server has SMTP, else for the admin to send), changes roles, sends a new link, removes. Opened through an invitation link
 // (/console/team#invite=<token>) it asks the new teammate for their password instead.
-import { ApiError, apiClient, isSignedOut } from '../shared/api-client';
+import { ApiError, consoleApi, isSignedOut, signedIn, type Me } from '../shared/api-client';
 import { drawConsoleNav } from '../shared/console-nav';
 
 interface Teammate { OperatorId: string; Email: string; Name: string; Role: 'agent' | 'designer' | 'admin'; Invited: boolean }
 interface Invitation { Teammate: Teammate; InviteUrl: string; Emailed: boolean }
-interface Me { OperatorId: string; Name: string; Role: Teammate['Role'] }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const ROLE_WORDS: Record<Teammate['Role'], string> = { agent: 'Agent', designer: 'Designer', admin: 'Admin' };
 
-const api = apiClient();
-const call = <T = unknown>(method: string, path: string, body?: unknown) => api.call<T>(method, path, body);
+const call = <T = unknown>(method: string, path: string, body?: unknown) => consoleApi.call<T>(method, path, body);
 
 function status(text: string, error = false): void {
   $('status').textContent = text;
@@ -119,7 +117,7 @@ async function start(): Promise<void> {
   const token = new URLSearchParams(location.hash.slice(1)).get('invite');
   if (token) return join(token);
   try {
-    me = await call<Me>('GET', '/me');
+    me = await signedIn();
   } catch (e) {
     if (isSignedOut(e)) return void ($('notice').hidden = false);
     return status((e as Error).message, true);

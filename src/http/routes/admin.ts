@@ -39,14 +39,19 @@ export function adminRoutes(app: App, s: Services): void {
         ...admin.schema,
         summary: 'Change an account',
         params: AccountParams,
-        body: Type.Object({ Name: Type.Optional(Name), Plan: Type.Optional(Plan), Packages: Type.Optional(Packages) }, { additionalProperties: false }),
+        body: Type.Object(
+          { Name: Type.Optional(Name), Plan: Type.Optional(Plan), Packages: Type.Optional(Packages), AuditDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'days the audit log keeps its entries (default 365; docs/governance.md)' })) },
+          { additionalProperties: false },
+        ),
         response: { 200: Account },
         errors: ['ACCOUNT_NOT_FOUND'],
       },
     },
     async (request) => {
-      const { Name: name, Plan: plan, Packages: packages } = request.body;
-      return accountView(await s.accounts.update(request.params.AccountId, { name, plan, packages }));
+      const { Name: name, Plan: plan, Packages: packages, AuditDays: auditDays } = request.body;
+      const account = await s.accounts.update(request.params.AccountId, { name, plan, packages });
+      if (auditDays !== undefined) await s.audit.keepFor(account.id, auditDays);
+      return accountView(account);
     },
   );
 
@@ -103,5 +108,23 @@ export function adminRoutes(app: App, s: Services): void {
       },
     },
     async (request) => s.operatorAdmin.setOperatorRole(request.params.AccountId, request.params.OperatorId, request.body.Role),
+  );
+
+  app.delete(
+    '/admin/accounts/:AccountId/operators/:OperatorId',
+    {
+      ...admin,
+      schema: {
+        ...admin.schema,
+        summary: 'Remove an operator (their console sessions end on every node)',
+        params: Type.Object({ AccountId: Type.String({ maxLength: 64 }), OperatorId: Type.String({ maxLength: 64 }) }),
+        response: { 204: { description: 'Removed', type: 'null' } },
+        errors: ['ACCOUNT_NOT_FOUND', 'OPERATOR_NOT_FOUND'],
+      },
+    },
+    async (request, reply) => {
+      await s.operatorAdmin.removeOperator(request.params.AccountId, request.params.OperatorId);
+      return reply.status(204).send(null);
+    },
   );
 }

@@ -3,8 +3,8 @@
 // page (/console/api/bots/...), and the page itself (/console/analytics). The work is done by
 // analytics/service.ts; this file only maps HTTP to it.
 import { Type } from 'typebox';
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CsvResponse as Csv, sendCsv } from '../csv-reply.js';
 import type { AccountRecord } from '../../accounts/model.js';
 import { figuresCsv } from '../../analytics/csv.js';
 import { analyticsBundle } from '../../analytics/page-bundle.js';
@@ -26,18 +26,6 @@ const PeriodQuery = Type.Object(
   { additionalProperties: false },
 );
 const BotPicker = Type.Object({ Result: Type.Array(Type.Object({ BotId: Type.String(), Name: Type.String(), Published: Type.Boolean() })) });
-
-const Csv = { 200: { description: 'CSV (RFC 4180, header row, CRLF; formula-looking cells prefixed with \')', content: { 'text/csv': { schema: Type.String() } } } };
-
-/** A CSV answer: a download named after the bot's period, written as its chunks come. */
-function sendCsv(reply: FastifyReply, name: string, body: string | AsyncGenerator<string>) {
-  reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}.csv"`)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff');
-  return reply.send(typeof body === 'string' ? body : Readable.from(body));
-}
 
 const accountOf = (request: FastifyRequest): AccountRecord => (request.principal as { account: AccountRecord }).account;
 
@@ -101,5 +89,5 @@ export function analyticsRoutes(app: App, s: Services): void {
     transcripts(await s.consoleBots.open(ctxOf(request), request.params.botId), request.query, reply),
   );
 
-  bundledPageRoutes(app, { url: '/console/analytics', folder: 'analytics', css: 'analytics.css', bundle: analyticsBundle });
+  bundledPageRoutes(app, { url: '/console/analytics', folder: 'analytics', title: 'Analytics', css: 'analytics.css', bundle: analyticsBundle });
 }

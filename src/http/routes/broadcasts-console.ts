@@ -1,7 +1,6 @@
 // The console's broadcasts page (/console/broadcasts) and the API it reads with the operator's
 // session cookie: the same service as /bots/{APIKey}/broadcasts, for a bot of the operator's
 // account (admins and designers: the `design` area, as analytics).
-import fs from 'node:fs';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { broadcastsBundle } from '../../broadcasts/page-bundle.js';
@@ -10,16 +9,12 @@ import type { App } from '../app.js';
 import { BroadcastList, BroadcastView, CreateBroadcastBody, PreviewAnswer, PreviewBody } from '../broadcast-schemas.js';
 import type { Services } from '../services.js';
 import { operatorSignIn } from './console-session.js';
-import { pageHeaders } from './console-assets.js';
+import { bundledPageRoutes } from './bundled-page.js';
 
 const BroadcastChannels = Type.Object({ Result: Type.Array(Type.String(), { description: 'web first, then the connected ones' }) });
 const BotParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }) });
 const OneParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), BroadcastId: Type.String({ maxLength: 64 }) });
 
-const UI_DIR = new URL('../../../ui/broadcasts/', import.meta.url);
-const read = (name: string) => (fs.existsSync(new URL(name, UI_DIR)) ? fs.readFileSync(new URL(name, UI_DIR), 'utf8') : '');
-const PAGE = read('index.html');
-const STYLE = read('broadcasts.css');
 
 /** The widget is always there to broadcast to; the API channel once it has a webhook (an app to deliver to); the platforms once connected. */
 function broadcastChannels(listing: Array<{ Channel: string; Enabled: boolean; WebhookUrl: string | null }>): string[] {
@@ -50,14 +45,5 @@ export function broadcastConsoleRoutes(app: App, s: Services): void {
     s.broadcasts.cancel(await bot(request), request.params.BroadcastId),
   );
 
-  app.get('/console/broadcasts', { schema: { hide: true } }, async (_request, reply) => pageHeaders(reply).send(PAGE));
-  app.get('/console/broadcasts/app.css', { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(STYLE),
-  );
-  app.get('/console/broadcasts/app.js', { schema: { hide: true } }, async (request, reply) => {
-    const bundle = await broadcastsBundle();
-    reply.header('etag', bundle.etag).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
-    if (request.headers['if-none-match'] === bundle.etag) return reply.status(304).send();
-    return reply.type('text/javascript; charset=utf-8').send(bundle.code);
-  });
+  bundledPageRoutes(app, { url: '/console/broadcasts', folder: 'broadcasts', title: 'Broadcasts', css: 'broadcasts.css', bundle: broadcastsBundle });
 }

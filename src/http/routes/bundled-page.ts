@@ -1,26 +1,28 @@
-// A console page that is its own TypeScript bundle (shared/page-bundle.ts): its HTML at `url`, its
-// stylesheet at `url`/app.css and its script at `url`/app.js, read from one folder under ui/. The
-// page is public HTML like the console's; what it shows comes from cookie routes that check roles.
-import fs from 'node:fs';
+// A console page that is its own TypeScript bundle (shared/page-bundle.ts): its HTML at `url` (the
+// one page head and header around its body, page-html.ts), its stylesheet at `url`/app.css (the
+// console pages' shared styles, then its own) and its script at `url`/app.js, read from one folder
+// under ui/. The page is public HTML like the console's; what it shows comes from cookie routes
+// that check roles.
 import type { PageBundle } from '../../shared/page-bundle.js';
 import type { App } from '../app.js';
 import { pageHeaders } from './console-assets.js';
+import { pageHtml, pageStyle } from './page-html.js';
 
 export interface BundledPage {
   /** e.g. /console/knowledge */
   url: string;
   /** the page's folder under ui/, e.g. 'knowledge' */
   folder: string;
+  /** its name in the title, e.g. 'Knowledge' */
+  title: string;
   /** the stylesheet's file name in that folder */
   css: string;
   bundle: () => Promise<PageBundle>;
 }
 
 export function bundledPageRoutes(app: App, page: BundledPage): void {
-  const dir = new URL(`../../../ui/${page.folder}/`, import.meta.url);
-  const read = (name: string) => (fs.existsSync(new URL(name, dir)) ? fs.readFileSync(new URL(name, dir), 'utf8') : '');
-  const html = read('index.html');
-  const style = read(page.css);
+  const html = pageHtml({ folder: page.folder, title: `${page.title} — Colloquy`, css: `${page.url}/app.css`, script: `${page.url}/app.js` });
+  const style = pageStyle(page.folder, page.css);
   app.get(page.url, { schema: { hide: true } }, async (_request, reply) => pageHeaders(reply).send(html));
   app.get(`${page.url}/app.css`, { schema: { hide: true } }, async (_request, reply) =>
     reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(style),

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import type { FastifyReply } from 'fastify';
 import type { AppError } from '../../shared/errors.js';
 import { consoleBundle } from '../../operators/page-bundle.js';
+import { pageHtml } from './page-html.js';
 
 const UI_DIR = new URL('../../../ui/console/', import.meta.url);
 const TYPES: Record<string, string> = {
@@ -17,9 +18,9 @@ const TYPES: Record<string, string> = {
 const assets = new Map<string, { type: string; body: Buffer | string }>();
 for (const name of fs.existsSync(UI_DIR) ? fs.readdirSync(UI_DIR) : []) {
   const type = TYPES[name.slice(name.lastIndexOf('.'))];
-  if (type && name !== 'index.html') assets.set(name, { type, body: fs.readFileSync(new URL(name, UI_DIR)) });
+  if (type && name !== 'body.html') assets.set(name, { type, body: fs.readFileSync(new URL(name, UI_DIR)) });
 }
-const template = fs.existsSync(new URL('index.html', UI_DIR)) ? fs.readFileSync(new URL('index.html', UI_DIR), 'utf8') : '<!doctype html><title>Colloquy</title>';
+const template = pageHtml({ folder: 'console', title: 'Colloquy operator console', css: '/console/assets/console.css', script: '/console/assets/console.js', module: true });
 
 // No inline script, no framing; transcript media may come from anywhere. no-referrer keeps a
 // share URL's code from leaking to the hosts of images in the transcript.

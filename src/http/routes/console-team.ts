@@ -37,7 +37,7 @@ export function consoleTeamRoutes(app: App, s: Services & { team: Team }): void 
   const idOf = (request: FastifyRequest) => (request.params as { operatorId: string }).operatorId;
   const invited = ({ teammate, link, emailed }: InvitationView) => ({ Teammate: teammate, InviteUrl: link, ExpiresInDays: INVITE_DAYS, Emailed: emailed });
 
-  bundledPageRoutes(app, { url: '/console/team', folder: 'team', css: 'team.css', bundle: teamBundle });
+  bundledPageRoutes(app, { url: '/console/team', folder: 'team', title: 'Team', css: 'team.css', bundle: teamBundle });
   app.get('/console/api/team', { ...anyone, schema: { hide: true, tags, summary: "The account's operators", response: { 200: Type.Object({ Teammates: Type.Array(Teammate) }) } } }, async (request) => ({
     Teammates: await s.team.list(ctxOf(request)),
   }));

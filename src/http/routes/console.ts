@@ -4,6 +4,7 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HANDOVER_MODES, isBeingForgotten, MAX_BAN_DAYS, type HandoverMode } from '../../conversations/control-service.js';
+import { assertRoleAllows } from '../../operators/roles.js';
 import { operatorView, SESSION_HOURS } from '../../operators/sessions.js';
 import { eventView } from '../../operators/views.js';
 import { AppError } from '../../shared/errors.js';
@@ -19,7 +20,7 @@ import { consoleInboxRoutes } from './console-inbox.js';
 import { operatorSignIn, SESSION_COOKIE, sessionCookieOf } from './console-session.js';
 
 /** Path=/console keeps the cookie off every other route; Secure when the server is served over https. */
-function sessionCookie(s: Services, value: string, maxAgeSeconds: number): string {
+export function sessionCookie(s: Services, value: string, maxAgeSeconds: number): string {
   const secure = s.config.publicUrl.startsWith('https:') ? '; Secure' : '';
   return `${SESSION_COOKIE}=${value}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
 }
@@ -66,6 +67,8 @@ export function consoleRoutes(app: App, s: Services): void {
   app.post('/console/api/login', { config: { limit: 'sign-in', ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
     const { Email, Password, AccountId } = request.body;
     const session = await app.failedAuth.guard(request, reply, `login:${Email.trim().toLowerCase()}`, () => s.operatorSessions.login(Email, Password, AccountId));
+    // who signed in, for the audit log's sign-in entry (http/audit.ts)
+    request.operatorContext = session;
     reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
     return { ...operatorView(session), SessionExpires: s.clock.iso(session.expiresAt) };
   });
@@ -127,9 +130,13 @@ function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, rep
   const logged = (error: unknown) => request.log.warn({ err: error }, 'operator presence not written');
   const stream = openEventStream(app, request, reply, {
     onClose: () => unsubscribe(),
-    // A session that expired or was logged out ends the stream at the next heartbeat.
+    // A session that expired, was logged out or whose operator was removed ends the stream at the
+    // next heartbeat, and so does a role that no longer opens conversations.
     onHeartbeat: () => {
-      void s.operatorSessions.authenticate(sessionCookieOf(request)).catch(() => stream.close());
+      void s.operatorSessions
+        .authenticate(sessionCookieOf(request))
+        .then((now) => assertRoleAllows(now.operator.role, 'conversations'))
+        .catch(() => stream.close());
       void presence.refresh().catch(logged);
     },
   });

@@ -1,14 +1,13 @@
 // The designer page (/console/designer) and its bundle's files (designer/page-bundle.ts). The page
 // itself is public HTML like the console's; what it shows comes from the cookie routes of
 // routes/designer.ts, which refuse operators whose role does not open the designer.
-import fs from 'node:fs';
 import { Type } from 'typebox';
 import { designerBundle } from '../../designer/page-bundle.js';
 import type { App } from '../app.js';
 import { pageHeaders } from './console-assets.js';
+import { pageHtml } from './page-html.js';
 
-const PAGE_FILE = new URL('../../../ui/designer/index.html', import.meta.url);
-const PAGE = fs.existsSync(PAGE_FILE) ? fs.readFileSync(PAGE_FILE, 'utf8') : '<!doctype html><title>Designer</title>';
+const PAGE = pageHtml({ folder: 'designer', title: 'Designer — Colloquy', css: '/console/designer/assets/main.css', script: '/console/designer/assets/main.js', module: true });
 const AssetParams = Type.Object({ name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}\\.(js|css)$' }) });
 
 export function designerPageRoutes(app: App): void {

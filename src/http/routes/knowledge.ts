@@ -149,5 +149,5 @@ export function knowledgeRoutes(app: App, s: Services): void {
   });
   for (const route of routes.filter((r) => !r.document)) register(app, route);
   // the console's Knowledge page (ui/knowledge/), which calls the cookie twins above
-  bundledPageRoutes(app, { url: '/console/knowledge', folder: 'knowledge', css: 'knowledge.css', bundle: knowledgeBundle });
+  bundledPageRoutes(app, { url: '/console/knowledge', folder: 'knowledge', title: 'Knowledge', css: 'knowledge.css', bundle: knowledgeBundle });
 }

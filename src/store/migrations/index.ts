@@ -30,12 +30,14 @@ import { operatorPresence } from './023-operator-presence.js';
 import { operatorInvites } from './024-operator-invites.js';
 import { draftProblems } from './025-draft-problems.js';
 import { faqPairs } from './026-faq-pairs.js';
+import { consoleSso } from './027-console-sso.js';
+import { auditLog } from './028-audit-log.js';
 
 export const migrations: Migration[] = [
   initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,
   analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, knowledgeQuestions,
   broadcasts, consoleInbox, webVisitors, analyticsEvents, messageSearchBatches, operatorPresence,
-  operatorInvites, draftProblems, faqPairs,
+  operatorInvites, draftProblems, faqPairs, consoleSso, auditLog,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
