@@ -5,7 +5,7 @@
 // looked at). The insurance and hotel sets were scored and their misses read in session 5: a
 // later change needs new blind sets. The energy and carhire sets were written blind for issue 36.
 import { readFileSync } from 'node:fs';
-import type { NlpSection } from '../src/bots/bot-file.js';
+import type { NlpSection } from '../src/engine/bot-file.js';
 import { BANK_NLP } from '../test/fixtures/bank-bot.js';
 import { CARHIRE_NLP } from '../test/fixtures/carhire-bot.js';
 import { CLINIC_NLP } from '../test/fixtures/clinic-bot.js';

@@ -2,7 +2,7 @@
 // runs when a version is published), and what classifying adds to a turn (it runs on every user
 // text of a bot with an `nlp` section; a bot without one classifies nothing). In-process, no
 // server: these are CPU costs. Runs on its own (`npx tsx bench/understanding.ts`) or from run.ts.
-import type { BotFile, NlpSection } from '../src/bots/bot-file.js';
+import type { BotFile, NlpSection } from '../src/engine/bot-file.js';
 import { compileBot } from '../src/engine/compile.js';
 import { runTurn } from '../src/engine/run-turn.js';
 import { newConversationState } from '../src/engine/state.js';

@@ -34,7 +34,7 @@ export async function seedDemo(services: Services): Promise<DemoKeys | null> {
   await services.web.rememberDemoWebKey(bot.webKey);
   // An operator, so the console works from the first start; the password is shown once.
   const operatorPassword = crypto.randomBytes(9).toString('base64url');
-  await services.accounts.addOperator(account.id, { email: DEMO_OPERATOR_EMAIL, name: 'Demo operator', password: operatorPassword, role: 'admin' });
+  await services.operatorAdmin.addOperator(account.id, { email: DEMO_OPERATOR_EMAIL, name: 'Demo operator', password: operatorPassword, role: 'admin' });
   return {
     accountKey: account.apiKey,
     botKey: bot.apiKey,

@@ -6,6 +6,7 @@
 // store (test/architecture/boundaries.test.ts): each part hands a service only its port's slice.
 import { AgentTraces } from './agents/traces.js';
 import { AccountService } from './accounts/service.js';
+import { OperatorAdmin } from './operators/admin-operators.js';
 import { loadAdminToken } from './auth/admin-token.js';
 import { Authenticator } from './auth/authenticate.js';
 import { TokenGrants } from './auth/grants.js';
@@ -77,6 +78,7 @@ export async function createServices(config: Config, store: Store, options: Star
     auth: new Authenticator(store, tokens, adminToken.matches),
     tokens,
     accounts,
+    operatorAdmin: new OperatorAdmin(store, accounts, clock),
     bots: new BotService(store, clock),
     understanding: bots.understanding,
     agentTraces: new AgentTraces(store, clock),

@@ -1,7 +1,5 @@
-// What accounts need from storage: accounts, their keys and monthly usage, and the operators an
-// account's admin adds or changes the role of. Declared here and implemented by store/accounts.ts
-// and store/operators.ts on SQLite and PostgreSQL.
-import type { OperatorRecord } from '../operators/model.js';
+// What accounts need from storage: accounts, their keys and monthly usage. Declared here and
+// implemented by store/accounts.ts on SQLite and PostgreSQL.
 import type { AccountRecord, UsageAdded, UsageRecord } from './model.js';
 
 export interface AccountStorage {
@@ -15,12 +13,5 @@ export interface AccountStorage {
     count(): Promise<number>;
     usage(accountId: string, month: string): Promise<UsageRecord>;
     addUsage(accountId: string, month: string, add: UsageAdded): Promise<void>;
-  };
-  operators: {
-    /** false when the account has an operator with this email already */
-    insert(op: OperatorRecord): Promise<boolean>;
-    setRole(accountId: string, operatorId: string, role: OperatorRecord['role']): Promise<OperatorRecord | null>;
-    /** Deletes the operator with its sessions; false when the account has none with this id. */
-    remove(accountId: string, operatorId: string): Promise<boolean>;
   };
 }

@@ -1,12 +1,10 @@
-// Accounts and their operators (api.md "Administration"), shared by the admin API and the CLI.
-import crypto from 'node:crypto';
-import { newAccountId, newAccountKey } from '../auth/keys.js';
-import { hashPassword } from '../auth/passwords.js';
+// Accounts (api.md "Administration"), shared by the admin API and the CLI; the operators an admin
+// adds are operators/admin-operators.ts.
+import { newAccountId, newAccountKey } from '../shared/keys.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { AccountRecord, Plan, UsageRecord } from './model.js';
 import type { AccountStorage } from './port.js';
-import { DEFAULT_ROLE, type OperatorRole } from '../operators/model.js';
 
 export const PLANS: Plan[] = ['free', 'standard'];
 export const PACKAGES = ['master-bot'];
@@ -108,41 +106,4 @@ export class AccountService {
   countTokens(accountId: string, aiTokens: number): Promise<void> {
     return this.store.accounts.addUsage(accountId, this.clock.iso().slice(0, 7), { messages: 0, replies: 0, notifications: 0, apiCalls: 0, aiTokens });
   }
-
-  async addOperator(accountId: string, input: { email: string; name?: string; password: string; role?: OperatorRole }) {
-    await this.get(accountId);
-    const email = input.email.toLowerCase();
-    const operator = {
-      id: crypto.randomUUID(),
-      accountId,
-      email,
-      name: input.name ?? email,
-      passwordHash: await hashPassword(input.password),
-      role: input.role ?? DEFAULT_ROLE,
-      createdAt: this.clock.now(),
-    };
-    if (!(await this.store.operators.insert(operator))) {
-      throw new AppError('CONFLICT', 'This account already has an operator with this e-mail.');
-    }
-    return operatorRecordView(operator);
-  }
-
-  /** A new role takes effect on the operator's next request: sessions read the operator each time. */
-  async setOperatorRole(accountId: string, operatorId: string, role: OperatorRole) {
-    await this.get(accountId);
-    const operator = await this.store.operators.setRole(accountId, operatorId, role);
-    if (!operator) throw new AppError('OPERATOR_NOT_FOUND');
-    return operatorRecordView(operator);
-  }
-
-  /**
-   * Removes an operator (someone who left): their sessions go with the row, and every node reads
-   * the session's operator on each request, so the next request of any of them is a 401.
-   */
-  async removeOperator(accountId: string, operatorId: string): Promise<void> {
-    await this.get(accountId);
-    if (!(await this.store.operators.remove(accountId, operatorId))) throw new AppError('OPERATOR_NOT_FOUND');
-  }
 }
-
-const operatorRecordView = (op: { id: string; email: string; name: string; role: OperatorRole }) => ({ OperatorId: op.id, Email: op.email, Name: op.name, Role: op.role });

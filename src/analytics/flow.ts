@@ -3,7 +3,7 @@
 // and the goTos reached through a button's or card's onClick, an input's onSuccess or onGiveUp, or
 // a trigger. Targets built from templates or relative modes (start, previous, fallback, bookmark)
 // are only known while a conversation runs, so they are not drawn. Pure: built from the compiled bot.
-import type { Action } from '../bots/bot-file.js';
+import type { Action } from '../engine/bot-file.js';
 import { findBehaviour, findInteraction, type CompiledBehaviour, type CompiledBot, type CompiledInteraction } from '../engine/compile.js';
 import { isTemplate } from '../engine/actions/fields.js';
 import { actionRegistry } from '../engine/registry.js';

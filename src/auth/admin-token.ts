@@ -1,7 +1,7 @@
 // The admin token: COLLOQUY_ADMIN_TOKEN, or one generated on first start. A generated token is
 // kept only as a hash in the database (every node reads it) and shown once, when it is made.
 import crypto from 'node:crypto';
-import { newAdminToken, sha256 } from './keys.js';
+import { newAdminToken, sha256 } from '../shared/keys.js';
 
 const META_KEY = 'admin_token_sha256';
 

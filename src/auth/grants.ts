@@ -2,7 +2,7 @@
 // checks run in the documented order: fields, account key, plan, bot key and secret.
 import { AppError } from '../shared/errors.js';
 import type { CredentialStorage } from './port.js';
-import { sameSecret } from './keys.js';
+import { sameSecret } from '../shared/keys.js';
 import type { TokenService } from './tokens.js';
 
 export interface Grant {

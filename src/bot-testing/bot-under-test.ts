@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { readBotFile } from '../bots/read.js';
 import type { Problem } from '../bots/problems.js';
 import { assignIds } from '../bots/ids.js';
-import type { BotFile } from '../bots/bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 import { compileBot, type CompiledBot } from '../engine/compile.js';
 import type { ClassifyAnswer } from '../engine/types.js';
 import type { FileProblem } from './test-file.js';

@@ -4,12 +4,12 @@
 // they chat at once; the linking itself (publish, edits, rollback) is in links.ts.
 import crypto from 'node:crypto';
 import { trainModel } from '../understanding/model.js';
-import { newBotCredentials, sameSecret } from '../auth/keys.js';
+import { newBotCredentials, sameSecret } from '../shared/keys.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { BotStorage, BotWrites } from './port.js';
-import type { BotFile } from './bot-file.js';
-import { BOT_FORMAT } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
+import { BOT_FORMAT } from '../engine/bot-file.js';
 import { fillTags, fillTagsDeep, tagValues } from './tags.js';
 import { validateBotFile } from './validate.js';
 import type { AccountRecord } from '../accounts/model.js';

@@ -6,7 +6,7 @@
 //
 // `Path` is a JSON pointer (RFC 6901) into a bot file: into the `to` file for `added` and
 // `changed`, into the `from` file for `removed`.
-import type { Action, Behaviour, Interaction } from './bot-file.js';
+import type { Action, Behaviour, Interaction } from '../engine/bot-file.js';
 import type { BotContent } from './model.js';
 
 export interface BotChange {

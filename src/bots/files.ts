@@ -1,7 +1,7 @@
 // Between the bot file (what clients exchange) and what the store keeps: identity and settings
 // on the bot row (they take effect at once), versioned content in drafts and published versions.
-import type { BotFile, BotSettings } from './bot-file.js';
-import { BOT_FORMAT } from './bot-file.js';
+import type { BotFile, BotSettings } from '../engine/bot-file.js';
+import { BOT_FORMAT } from '../engine/bot-file.js';
 import type { BotContent, BotRecord } from './model.js';
 
 export const DEFAULT_WORDS_PER_MINUTE = 200;

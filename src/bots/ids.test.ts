@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { supportBot, type BotDoc } from '../../test/fixtures/invalid-bots.js';
-import type { BotFile } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 import { assignIds } from './ids.js';
 import { validateBotFile } from './validate.js';
 import { forEachAction, type Obj } from './walk.js';

@@ -4,7 +4,7 @@
 // Behaviours get an apiKey (ForcedBehaviourKey, DefaultBehaviour.APIKey) the same way.
 
 import { randomUUID } from 'node:crypto';
-import type { BotFile } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 import { actionRegistry } from '../engine/registry.js';
 import { botSchemaFor, type ActionRegistry } from './schema.js';
 import { forEachAction, isObj, type ActionScope, type Obj, type Segment } from './walk.js';

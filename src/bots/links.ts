@@ -10,8 +10,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { BotStorage, BotWrites } from './port.js';
-import type { Behaviour, BotFile } from './bot-file.js';
-import { BOT_FORMAT } from './bot-file.js';
+import type { Behaviour, BotFile } from '../engine/bot-file.js';
+import { BOT_FORMAT } from '../engine/bot-file.js';
 import { validateBotFile } from './validate.js';
 import type { BotContent, BotRecord } from './model.js';
 

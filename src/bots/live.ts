@@ -5,8 +5,8 @@
 import { compileBot, type CompiledBot } from '../engine/compile.js';
 import { AppError } from '../shared/errors.js';
 import type { BotRepository } from './port.js';
-import type { BotFile } from './bot-file.js';
-import { BOT_FORMAT } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
+import { BOT_FORMAT } from '../engine/bot-file.js';
 import type { BotRecord } from './model.js';
 import { attachModel } from './live-models.js';
 

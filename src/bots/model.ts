@@ -1,5 +1,5 @@
 // Bots as the rest of the server sees them: plain records, no SQL shapes.
-import type { Behaviour, BotSettings, KnowledgeSection, NlpSection, Trigger } from './bot-file.js';
+import type { Behaviour, BotSettings, KnowledgeSection, NlpSection, Trigger } from '../engine/bot-file.js';
 import type { Problem } from './problems.js';
 
 /** The versioned part of a bot file: what a publish freezes. */
@@ -74,4 +74,13 @@ export interface AiSettingsRecord {
   /** the embedding model on the same URL and key (knowledge.md); null: none of its own */
   embeddingModel: string | null;
   updatedAt: number;
+}
+
+/** Texts the bot did not understand, grouped by key (understanding.md): what its understanding page lists. */
+export interface MissedTextGroup {
+  key: string;
+  count: number;
+  lastAt: number;
+  behaviour: string;
+  interaction: string;
 }

@@ -2,8 +2,7 @@
 // store/understanding.ts on SQLite and PostgreSQL. wiring.ts hands the bot services this slice,
 // never the whole store. A clone's knowledge is copied in the clone's transaction (knowledge's own
 // copyAll), the one write of another domain a bot's change makes.
-import type { AiSettingsRecord, BotContent, BotRecord, BotVersionRecord, DraftWithProblems, Publisher } from './model.js';
-import type { MissedTextGroup } from '../conversations/model.js';
+import type { AiSettingsRecord, BotContent, BotRecord, BotVersionRecord, DraftWithProblems, MissedTextGroup, Publisher } from './model.js';
 
 /** Bots, their drafts and published versions. */
 export interface BotRepository {

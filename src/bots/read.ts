@@ -2,7 +2,7 @@
 // request thread for small files and on reader.ts's worker thread for large ones, where an error
 // object would not cross back whole. The same code either way, so both answer alike.
 import { AppError } from '../shared/errors.js';
-import type { BotFile } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 import { BotParseError, BotRequestError, parseBotDocument, UnparsedJson } from './parse.js';
 import { validateBotFile } from './validate.js';
 

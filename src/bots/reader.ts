@@ -6,7 +6,7 @@
 // bound; a file that goes over a cap ends the thread, never the server, and is refused.
 import { AppError } from '../shared/errors.js';
 import { moduleNextTo, WorkerQueue, type WorkerQueueLimits, type WorkerQueueRefusals } from '../shared/worker-queue.js';
-import type { BotFile } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 import { UnparsedJson } from './parse.js';
 import type { Problem } from './problems.js';
 import { isObj } from './walk.js';

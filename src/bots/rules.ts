@@ -7,7 +7,7 @@ import { toJsonPath } from './problems.js';
 import { forEachAction, isObj, type Obj, type Segment } from './walk.js';
 import { regexProblem } from '../engine/matching.js';
 import type { SaveCheckContext } from '../engine/action-definition.js';
-import type { Action } from './bot-file.js';
+import type { Action } from '../engine/bot-file.js';
 import { widgetLookProblems } from './widget-look.js';
 import { intentTriggerProblems, nlpNames, nlpSectionProblems, type NlpNames } from './nlp-rules.js';
 

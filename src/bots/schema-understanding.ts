@@ -1,7 +1,7 @@
 // The bot file's understanding sections (understanding.md, knowledge.md): `nlp` (intents and
 // entities, with the save-time caps of NLP_LIMITS) and `knowledge`. Part of the bot schema
 // (schema.ts); kept apart so that each file reads as one thing.
-import { DEFAULT_MIN_SCORE } from '../knowledge/defaults.js';
+import { DEFAULT_MIN_SCORE } from '../shared/knowledge-defaults.js';
 import { NLP_LANGUAGES, NLP_LIMITS } from '../understanding/languages.js';
 
 /** as schema.ts's (not imported: schema.ts imports this file) */

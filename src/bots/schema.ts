@@ -5,12 +5,12 @@
 import type { ActionSchemaDefinition } from '../engine/action-definition.js';
 import { actionRegistry } from '../engine/registry.js';
 import { SYSTEM_VARIABLES } from '../engine/state.js';
-import { LIMITS } from '../conversations/limits.js';
+import { LIMITS } from '../shared/conversation-limits.js';
 
 export type ActionRegistry = ReadonlyMap<string, ActionSchemaDefinition>;
 export type JsonSchema = Record<string, unknown>;
 
-import { BOT_FORMAT } from './bot-file.js';
+import { BOT_FORMAT } from '../engine/bot-file.js';
 import { knowledgeSchema, nlpSchema } from './schema-understanding.js';
 
 export { BOT_FORMAT };

@@ -1,11 +1,11 @@
 // Bot management (api.md section 11): create, edit the draft, settings, publish, versions,
 // rollback, secret rotation, delete, backup and restore. Every edit bumps `Version` by one, with a
 // version-checked write so two concurrent edits never silently overwrite each other.
-import { newBotCredentials, newBotSecret } from '../auth/keys.js';
+import { newBotCredentials, newBotSecret } from '../shared/keys.js';
 import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { BotStorage, BotWrites } from './port.js';
-import type { BotFile } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 import { contentOf, mergeSettings, normalizeSettings, toBotFile } from './files.js';
 import { assignIds } from './ids.js';
 import { CloneLinks, type CloneOutcome } from './links.js';

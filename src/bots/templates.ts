@@ -2,7 +2,7 @@
 // assets/templates/, validated by test/e2e/console-bots.test.ts like any bot file. Read once, on
 // first use; each use gets its own copy.
 import fs from 'node:fs';
-import type { BotFile } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 
 const FOLDER = new URL('../../assets/templates/', import.meta.url);
 /** In the order the console offers them; `empty` first. */

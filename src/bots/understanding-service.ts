@@ -11,7 +11,7 @@ import { AppError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { UnderstandingStorage } from './port.js';
 import { BUILTIN_PROVIDER } from '../understanding/builtin-model/provider.js';
-import { BOT_FORMAT } from './bot-file.js';
+import { BOT_FORMAT } from '../engine/bot-file.js';
 import { attachModel, classifierOf } from './live-models.js';
 import type { LiveBots } from './live.js';
 import type { BotRecord } from './model.js';

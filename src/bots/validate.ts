@@ -2,7 +2,7 @@
 // semantic rules (rules.ts). Never throws on a bad document, however malformed: garbage in gives
 // problems out. It does throw if the schema itself cannot be compiled: that is a server bug.
 
-import type { BotFile } from './bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
 import { actionRegistry } from '../engine/registry.js';
 import { validatorsFor, type ErrorObject } from './compiled.js';
 import { schemaProblems, toJsonPath, type Problem } from './problems.js';

@@ -5,8 +5,8 @@ import type { BotRecord } from '../bots/model.js';
 import { excludedBecause } from '../conversations/broadcast-rules.js';
 import type { Clock } from '../shared/clock.js';
 import type { Audience, AudienceCandidate, VariableCondition } from './model.js';
+import { DAY_MS } from '../shared/durations.js';
 
-const DAY_MS = 86_400_000;
 /** conversations read per query: the walk holds one page of states at a time, never the whole bot */
 export const AUDIENCE_PAGE = 1000;
 /** user ids looked up per query */

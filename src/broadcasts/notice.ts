@@ -2,7 +2,7 @@
 // status and counts, each time its status changes. Signed and posted like every webhook delivery.
 import crypto from 'node:crypto';
 import type { BotRecord } from '../bots/model.js';
-import { webhookUrlOf } from '../webhooks/plan.js';
+import { webhookUrlOf } from '../webhooks/webhook-url.js';
 import type { BroadcastRecord, RecipientCounts } from './model.js';
 
 /** The event's body, or null when the bot has no webhook. */

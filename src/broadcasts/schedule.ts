@@ -1,7 +1,8 @@
 // When a broadcast runs (broadcasts.md "Status"): `At` with its offset, repeated every day, week
 // or month until `Until`, and with `UserTimeZone` at At's clock time in each user's own zone.
 
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../shared/durations.js';
+
 /** The widest gap between two clocks on Earth (UTC-12 to UTC+14): a run by users' zones starts this early. */
 export const USER_ZONE_LEAD_MS = 26 * 3_600_000;
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

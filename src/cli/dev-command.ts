@@ -50,7 +50,7 @@ export async function dev(file: string, options: DevOptions): Promise<void> {
   const account = await services.accounts.create({ name: 'Development', plan: 'standard' });
   const password = crypto.randomBytes(9).toString('base64url');
   const email = 'dev@colloquy.local';
-  await services.accounts.addOperator(account.id, { email, name: 'Developer', password, role: 'admin' });
+  await services.operatorAdmin.addOperator(account.id, { email, name: 'Developer', password, role: 'admin' });
 
   let bot: BotRecord | null = null;
   const publish = async (text: string): Promise<string> => {

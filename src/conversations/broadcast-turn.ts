@@ -10,7 +10,7 @@ import type { ConversationState, TurnOutcome } from '../engine/types.js';
 import { copyState } from '../engine/state.js';
 import { renderTemplate } from '../shared/template.js';
 import type { Clock } from '../shared/clock.js';
-import type { TurnMessage } from '../webhooks/plan.js';
+import type { TurnMessage } from './webhook-plan.js';
 import { broadcastMessageParts } from './broadcast-message.js';
 import { excludedBecause, LAST_BROADCAST_VARIABLE, WINDOW_MS } from './broadcast-rules.js';
 import { driveTurn, type AnswerMemo } from './drive-turn.js';

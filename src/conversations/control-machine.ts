@@ -8,6 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { assertCanChat, banIsActive, STATE_BANNED, STATE_BOT, STATE_REQUESTED, STATE_TAKEN_OVER } from './control.js';
 import type { ConversationRecord } from './model.js';
+import { DAY_MS } from '../shared/durations.js';
 
 export type ControlChange =
   | { kind: 'ban'; days?: number; message?: string }
@@ -22,7 +23,6 @@ export type ControlChange =
   /** an `auto` share link expired: a conversation it took over goes back to the bot */
   | { kind: 'linkExpired' };
 
-const DAY_MS = 86_400_000;
 
 /**
  * The conversation after `change`, or STATE_CONFLICT. A ban whose last day ended is lifted first,

@@ -2,7 +2,7 @@
 // an agent's model calls and tool calls are made once, whatever the clock says the second time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Action } from '../bots/bot-file.js';
+import type { Action } from '../engine/bot-file.js';
 import { botWith } from '../engine/test-kit.js';
 import { newConversationState } from '../engine/state.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.js';

@@ -2,7 +2,7 @@
 // retention policy's bots, due conversations and the mark it sets, and the export's reads, page
 // by page. Implemented by store/retention-policy.ts and store/personal-data.ts on both databases.
 import type { AuditEntry } from '../audit/model.js';
-import type { BotSettings } from '../bots/bot-file.js';
+import type { BotSettings } from '../engine/bot-file.js';
 import type { ConversationRecord } from './model.js';
 
 export type PersonalDataSection =

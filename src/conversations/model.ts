@@ -81,14 +81,6 @@ export interface NewMissedText {
   createdAt: number;
 }
 
-export interface MissedTextGroup {
-  key: string;
-  count: number;
-  lastAt: number;
-  behaviour: string;
-  interaction: string;
-}
-
 /** One agent turn's trace as stored (agents.md "Trace"). */
 export interface AgentTraceRecord {
   at: number;

@@ -8,12 +8,12 @@
 // counted once, in the run that marked it. Conversations an operator holds (state 2) are kept
 // until handed back; waiting ones (state 1) follow the policy. "Activity" is the conversation's
 // last change (updated_at): a message, a turn, a control change.
-import type { BotSettings } from '../bots/bot-file.js';
+import type { BotSettings } from '../engine/bot-file.js';
+import { DAY_MS } from '../shared/durations.js';
 import type { Clock } from '../shared/clock.js';
 import type { Forgetting } from './forgetting.js';
 import type { DueRule, RetentionPolicyStorage } from './governance-port.js';
 
-const DAY_MS = 86_400_000;
 /** Conversations one run marks: one short transaction, so turns are never held for long. */
 export const RETENTION_BATCH = 500;
 /** How often a node looks (maintenance ticks every second; governance.md asks at least once a minute). */

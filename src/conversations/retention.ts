@@ -6,8 +6,8 @@
 // node; every step is idempotent, so any number of nodes may run it.
 import type { Clock } from '../shared/clock.js';
 import { LIMITS } from './limits.js';
+import { DAY_MS } from '../shared/durations.js';
 
-const DAY_MS = 24 * 3_600_000;
 /** Delivered outbox rows (bodies hold what was said) are kept this long for GET /bots/{APIKey}/deliveries. */
 export const DELIVERED_OUTBOX_DAYS = 7;
 /**

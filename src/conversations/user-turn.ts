@@ -10,7 +10,7 @@ import { sendHttp, type RequestSecrets } from './outbound-http.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
-import type { TurnMessage } from '../webhooks/plan.js';
+import type { TurnMessage } from './webhook-plan.js';
 import { STATE_BOT, STATE_TAKEN_OVER } from './control.js';
 import { chattable, transition } from './control-machine.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.js';
@@ -26,6 +26,7 @@ import type { VariableUpdate } from './values.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ShareMode, ShareRecord } from './model.js';
+import { DAY_MS } from '../shared/durations.js';
 
 export interface TurnRunnerDeps extends AgentRequestDeps {
   clock: Clock;
@@ -73,7 +74,6 @@ export interface UserMessage {
 export class DuplicateInbound extends Error {}
 
 const USER_TEXT_TYPE = PartType.UserText;
-const DAY_MS = 86_400_000;
 
 export class UserTurn {
   constructor(private readonly deps: TurnRunnerDeps) {}

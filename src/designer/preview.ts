@@ -9,8 +9,8 @@
 // - their messages and replies are not counted in usage (their HTTP and AI calls are);
 // - at most PREVIEW_CONVERSATIONS_PER_BOT are kept per bot, and maintenance deletes those idle
 //   for PREVIEW_HOURS.
-import type { BotFile } from '../bots/bot-file.js';
-import { BOT_FORMAT } from '../bots/bot-file.js';
+import type { BotFile } from '../engine/bot-file.js';
+import { BOT_FORMAT } from '../engine/bot-file.js';
 import { attachDraftModel } from '../bots/live-models.js';
 import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';

@@ -5,7 +5,7 @@
 // The registry (engine/registry.ts) is a map keyed by type.
 
 import type { Static, TObject } from 'typebox';
-import type { Action } from '../bots/bot-file.js';
+import type { Action } from './bot-file.js';
 import type { ActionRun, RunContext } from './run-context.js';
 import type { WaitingInput } from './types.js';
 

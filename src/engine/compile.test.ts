@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { BotFile } from '../bots/bot-file.js';
+import type { BotFile } from './bot-file.js';
 import { compileBot, findBehaviour, findInteraction, resolvePosition, startInteraction } from './compile.js';
 import { newConversationState } from './state.js';
 

@@ -3,7 +3,7 @@
 // every action carrying an `id`, wherever it is nested. Pure: the same file gives the same result.
 // The compiler trusts nothing: a malformed part of the file is ignored, never a crash.
 
-import type { Action, Behaviour, BotFile, Interaction, Trigger } from '../bots/bot-file.js';
+import type { Action, Behaviour, BotFile, Interaction, Trigger } from './bot-file.js';
 import { matchesPattern } from './matching.js';
 import { compileNlp, intentFires, type CompiledNlp } from './nlp/compiled-nlp.js';
 import { actionRegistry } from './registry.js';

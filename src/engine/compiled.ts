@@ -1,7 +1,7 @@
 // A compiled bot: the shape the engine runs (built by compile.ts), and the lookups on it that
 // action types use. Kept apart from compile.ts, which depends on the action registry, so that
 // action types can use these without importing the registry that imports them.
-import type { Action, BotFile } from '../bots/bot-file.js';
+import type { Action, BotFile } from './bot-file.js';
 import type { Position } from './types.js';
 import type { CompiledNlp, Understood } from './nlp/compiled-nlp.js';
 

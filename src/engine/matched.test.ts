@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { BotFile } from '../bots/bot-file.js';
+import type { BotFile } from './bot-file.js';
 import { compileBot } from './compile.js';
 import { behaviour, Conversation, goTo, interaction, makeBot, say, trigger } from './test-kit.js';
 import type { ClassifyAnswer } from './types.js';

@@ -3,7 +3,7 @@
 // the caller's answer. Nested operation lists (then/else/onClick/...) run via `rc.runActions`, whose
 // Flow the action returns so that a goTo deep inside still moves the conversation.
 
-import type { Action } from '../bots/bot-file.js';
+import type { Action } from './bot-file.js';
 import type { CompiledBehaviour, CompiledBot, CompiledInteraction } from './compiled.js';
 import type { ConversationState, Effect, EngineRequest, ReplyPart, RequestAnswer } from './types.js';
 import type { PartTypeCode } from './parts.js';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { BotFile } from '../bots/bot-file.js';
+import type { BotFile } from './bot-file.js';
 import { compileBot } from './compile.js';
 import { Conversation, summary } from './test-kit.js';
 

@@ -10,7 +10,7 @@ import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, Tu
 import type { Understood } from './nlp/compiled-nlp.js';
 import { understand } from './nlp/understand.js';
 import { askKnowledge } from './actions/knowledge/index.js';
-import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES, minScoreOf } from '../knowledge/defaults.js';
+import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES, minScoreOf } from '../shared/knowledge-defaults.js';
 
 type TurnGen<T> = Generator<EngineRequest, T, RequestAnswer>;
 

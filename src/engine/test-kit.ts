@@ -1,7 +1,7 @@
 // Helpers for engine tests: tiny bots, a driver that answers the engine's requests, and a
 // conversation that carries its state from turn to turn. Test-only; not imported by the server.
 
-import type { Action, Behaviour, BotFile, Interaction, TextTrigger } from '../bots/bot-file.js';
+import type { Action, Behaviour, BotFile, Interaction, TextTrigger } from './bot-file.js';
 import { compileBot, type CompiledBot } from './compile.js';
 import { runTurn } from './run-turn.js';
 import { newConversationState } from './state.js';

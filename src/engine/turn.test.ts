@@ -2,7 +2,7 @@
 // triggers, fallbacks, start/goto/command inputs, the loop guards and robustness on bad bots.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Action } from '../bots/bot-file.js';
+import type { Action } from './bot-file.js';
 import { compileBot } from './compile.js';
 import { runTurn } from './run-turn.js';
 import { newConversationState } from './state.js';

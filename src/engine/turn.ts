@@ -1,7 +1,7 @@
 // One turn in progress: the RunContext given to actions, the guards that keep a bad bot from
 // looping forever (25 moves, 1,000 actions, 10 s), and the loop that follows goTo moves.
 
-import type { Action } from '../bots/bot-file.js';
+import type { Action } from './bot-file.js';
 import { renderTemplate } from '../shared/template.js';
 import { utf8Bytes } from '../shared/utf8.js';
 import type { ActionDefinition } from './action-definition.js';

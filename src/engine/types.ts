@@ -3,7 +3,7 @@
 // answer for callApi, a share URL) are *requests* yielded to the caller, who does the I/O and hands
 // the answer back with `next(answer)`. Everything else the turn wants done is returned as effects.
 
-import type { Action, BotFile } from '../bots/bot-file.js';
+import type { Action, BotFile } from './bot-file.js';
 
 /** A reply part on the wire (api.md section 3). Optional fields appear only on the types that use them. */
 export interface ReplyPart {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { supportBot } from '../../test/fixtures/invalid-bots.js';
-import type { BotFile } from '../bots/bot-file.js';
+import type { BotFile } from './bot-file.js';
 import { botSchemaFor } from '../bots/schema.js';
 import { forEachAction } from '../bots/walk.js';
 import { compileBot } from './compile.js';

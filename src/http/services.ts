@@ -25,6 +25,7 @@ import type { ConsoleInbox } from '../operators/console-inbox.js';
 import type { Team } from '../operators/team.js';
 import type { WebVisitorPanel } from '../operators/web-visitors.js';
 import type { OperatorSessions } from '../operators/sessions.js';
+import type { OperatorAdmin } from '../operators/admin-operators.js';
 import type { SsoSettings } from '../operators/sso-settings.js';
 import type { SsoSignIn } from '../operators/sso-sign-in.js';
 import type { ShareAccess } from '../operators/share-access.js';
@@ -52,6 +53,8 @@ export interface Services {
   auth: Authenticator;
   tokens: TokenService;
   accounts: AccountService;
+  /** the operators an account's admin adds and their roles */
+  operatorAdmin: OperatorAdmin;
   bots: BotService;
   understanding: UnderstandingService;
   /** agents.md "Trace" */

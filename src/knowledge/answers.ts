@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import type { BotRecord } from '../bots/model.js';
 import { jsonObjectOf } from '../shared/model-json.js';
-import { MAX_PASSAGES } from './defaults.js';
+import { MAX_PASSAGES } from '../shared/knowledge-defaults.js';
 import type { AiAnswer, KnowledgeReply, KnowledgeRequest, KnowledgeStatus } from '../engine/types.js';
 import type { AiProvider, ChatMessage, CompletionOptions } from '../integrations/ai-client.js';
 import { cutToBytes } from '../shared/utf8.js';

@@ -120,6 +120,11 @@ export interface InboxStorage extends MessageIndexStorage, PresenceStorage {
   transaction<T>(work: (tx: { inbox: InboxRepository; teams: TeamRepository }) => Promise<T>): Promise<T>;
 }
 
+/** The operators an account's admin adds and their roles (admin-operators.ts). */
+export interface OperatorAdminStorage {
+  operators: Pick<OperatorRepository, 'insert' | 'setRole' | 'remove'>;
+}
+
 /** The team page: operators, their roles and invitations (team.ts). */
 export interface TeamStorage {
   operators: OperatorRepository;

@@ -1,9 +1,9 @@
-// Operator console sign-in: e-mail + password (scrypt, auth/passwords.ts) → a random session token
+// Operator console sign-in: e-mail + password (scrypt, shared/passwords.ts) → a random session token
 // that the browser keeps in an HttpOnly cookie. Only the token's sha256 is stored, sessions last
 // 12 hours from sign-in on the injectable clock, and logging out deletes the row. An account that
 // requires single sign-on refuses passwords (SSO_REQUIRED); its sign-ins open sessions here too.
 import crypto from 'node:crypto';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../shared/passwords.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { SessionStorage } from './port.js';

@@ -18,7 +18,7 @@ import type { SsoStorage } from './sso-port.js';
 export const SIGN_IN_MINUTES = 10;
 /** Sign-ins waiting for their callback, all accounts together: past this, new ones are refused (429). */
 export const MAX_WAITING_SIGN_INS = 10_000;
-/** An SSO operator's password hash: no password verifies against it (auth/passwords.ts). */
+/** An SSO operator's password hash: no password verifies against it (shared/passwords.ts). */
 const NO_PASSWORD = 'sso';
 const MAX_NAME = 200;
 

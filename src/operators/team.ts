@@ -4,7 +4,7 @@
 // removes themselves. A link's token is shown once; only its SHA-256 is stored. With SMTP
 // configured the link is also e-mailed (invitation-mail.ts), once, after the invitation is stored.
 import crypto from 'node:crypto';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from '../shared/passwords.js';
 import type { Clock } from '../shared/clock.js';
 import type { InvitationMail } from './invitation-mail.js';
 import { AppError } from '../shared/errors.js';
@@ -12,11 +12,11 @@ import type { TeamStorage } from './port.js';
 import type { OperatorRecord } from './model.js';
 import type { OperatorRole } from './model.js';
 import type { OperatorContext } from './sessions.js';
+import { DAY_MS } from '../shared/durations.js';
 
 /** How long an invitation link works. */
 export const INVITE_DAYS = 7;
-const DAY_MS = 86_400_000;
-/** An invited operator's password hash: no password verifies against it (auth/passwords.ts). */
+/** An invited operator's password hash: no password verifies against it (shared/passwords.ts). */
 const NO_PASSWORD = 'invited';
 
 export interface TeammateView {

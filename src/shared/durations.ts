@@ -1,6 +1,6 @@
 // How long things took, summed up as a person reads it: how many, the median and the 90th
 // percentile in whole seconds. Analytics' waiting figures and the widget's expected reply time
-// (channels/web/visitors.ts) both say it this way.
+// (channels/web/visitors.ts) both say it this way. DAY_MS is the one day every folder counts in.
 
 /** A UTC day: analytics counts per day since the epoch (`created_at / DAY_MS` in SQL too). */
 export const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 // Accounts. The API key is stored only as its SHA-256 (a copy of the database hands out no
 // working key); `key_version` counts rotations, and tokens carry the version they were issued at.
-import { sha256 } from '../auth/keys.js';
+import { sha256 } from '../shared/keys.js';
 import type { Queryable } from './driver.js';
 import type { AccountRecord, Plan, UsageAdded, UsageRecord } from '../accounts/model.js';
 

@@ -2,8 +2,7 @@
 // deleted only past their account's AuditDays (a trigger refuses any UPDATE).
 import type { AuditEntry, AuditQuery, StoredAuditEntry } from '../audit/model.js';
 import type { Queryable, SqlValue } from './driver.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../shared/durations.js';
 
 interface AuditRow {
   id: number | string;

@@ -51,7 +51,7 @@ export function operatorRepository(db: Queryable) {
       const rows = await db.all<OperatorRow>('SELECT * FROM operators WHERE account_id = $1 ORDER BY name, id LIMIT 500', [accountId]);
       return rows.map(toOperator);
     },
-    /** Sets the password of an invited operator (hash made by auth/passwords.ts). */
+    /** Sets the password of an invited operator (hash made by shared/passwords.ts). */
     async setPasswordHash(id: string, passwordHash: string): Promise<void> {
       await db.run('UPDATE operators SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
     },

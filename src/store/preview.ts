@@ -3,7 +3,7 @@
 // analytics, missed texts and webhooks, which all go by a real bot's id, never meet them. The twin
 // goes with its bot (ON DELETE CASCADE), and its conversations with it.
 import type { SecretBox } from '../auth/secret-box.js';
-import { newBotCredentials } from '../auth/keys.js';
+import { newBotCredentials } from '../shared/keys.js';
 import type { BotRecord } from '../bots/model.js';
 import { botSecretContext } from './bots.js';
 import type { Queryable } from './driver.js';

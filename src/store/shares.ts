@@ -2,7 +2,7 @@
 // stored only as its SHA-256: a copy of the database opens no link. Records read back carry the
 // hash (`codeHash`), never the code.
 import type { ShareMode, ShareRecord, StoredShare } from '../conversations/model.js';
-import { sha256 } from '../auth/keys.js';
+import { sha256 } from '../shared/keys.js';
 import type { Queryable } from './driver.js';
 
 interface ShareRow {

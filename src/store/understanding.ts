@@ -3,7 +3,8 @@
 import type { SecretBox } from '../auth/secret-box.js';
 import type { Queryable } from './driver.js';
 import type { AiSettingsRecord } from '../bots/model.js';
-import type { MissedTextGroup, NewMissedText } from '../conversations/model.js';
+import type { MissedTextGroup } from '../bots/model.js';
+import type { NewMissedText } from '../conversations/model.js';
 
 /**
  * Deletes a conversation's missed texts but its newest `$2` (PostgreSQL's turn statement inlines

@@ -2,7 +2,7 @@
 // nlp.js does not read; docs/decisions.md "Understanding free text"). All of it is computed from
 // the examples at training, sorted, so the same examples give the same bytes on every node; a
 // model stored before a part existed simply lacks it and is read as it was.
-import type { NlpSection } from '../bots/bot-file.js';
+import type { NlpSection } from '../engine/bot-file.js';
 import { englishWords } from './english.js';
 import { contentStems, type StoredExamples } from './nearest-example.js';
 import type { NlpInternals } from './nlpjs-caches.js';

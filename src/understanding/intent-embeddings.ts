@@ -9,7 +9,6 @@
 // The examples are embedded once per version and model, off the turn (the first turn that needs
 // them queues the work and goes on with nlp.js's answer), and stored (intent_vectors) so that
 // every node and restart has them.
-import type { BotRecord } from '../bots/model.js';
 import type { CompiledNlp } from '../engine/nlp/compiled-nlp.js';
 import type { ClassifyAnswer } from '../engine/types.js';
 import { vectorBytes, vectorFromBytes, type EmbeddingAccess, type EmbeddingProvider } from '../integrations/embeddings-client.js';
@@ -19,6 +18,9 @@ import type { NlpLanguage } from './languages.js';
 import { minSimilarityFor } from './builtin-model/provider.js';
 import { byMeaning, classSimilarities, OUT_OF_SCOPE_LABEL } from './meaning-scores.js';
 import { OUT_OF_SCOPE_EXAMPLES } from './model.js';
+
+/** Only the bot's id is read here: understanding/ sits below bots/, which runs it (issue 38). */
+type IntentBot = { id: string };
 
 export interface IntentEmbeddingDeps extends EmbeddingAccess {
   /** where a version's example vectors are kept, per model */
@@ -60,13 +62,13 @@ export class IntentEmbeddings {
   constructor(private readonly deps: IntentEmbeddingDeps) {}
 
   /** nlp.js's classifier with the embedding model as second opinion (itself when there is no version: a draft). */
-  classifierFor(bot: BotRecord, versionId: number | null, nlp: CompiledNlp | null, base: Classifier | null): Classifier | null {
+  classifierFor(bot: IntentBot, versionId: number | null, nlp: CompiledNlp | null, base: Classifier | null): Classifier | null {
     if (base === null || nlp === null || versionId === null) return base;
     return { classify: async (text) => this.refine(bot, versionId, nlp, text, await base.classify(text)) };
   }
 
   /** Never throws: anything that goes wrong leaves nlp.js's answer. */
-  async refine(bot: BotRecord, versionId: number, nlp: CompiledNlp, text: string, answer: ClassifyAnswer): Promise<ClassifyAnswer> {
+  async refine(bot: IntentBot, versionId: number, nlp: CompiledNlp, text: string, answer: ClassifyAnswer): Promise<ClassifyAnswer> {
     if (text.trim() === '') return answer;
     try {
       const provider = await this.providerOf(bot.id);
@@ -103,7 +105,7 @@ export class IntentEmbeddings {
   }
 
   /** The version's example vectors for the provider's model, or null (then queued, off the turn). */
-  private async examples(bot: BotRecord, versionId: number, nlp: CompiledNlp, provider: EmbeddingProvider): Promise<Examples | null> {
+  private async examples(bot: IntentBot, versionId: number, nlp: CompiledNlp, provider: EmbeddingProvider): Promise<Examples | null> {
     const key = `${versionId}\u0000${provider.model}`;
     const known = this.loaded.get(key);
     if (known !== undefined) return known;
@@ -123,7 +125,7 @@ export class IntentEmbeddings {
   }
 
   /** Embeds and stores a version's examples for a model (resolves when done; failures are remembered, not thrown). */
-  async prepare(bot: BotRecord, versionId: number, nlp: CompiledNlp, provider: EmbeddingProvider, key = `${versionId}\u0000${provider.model}`): Promise<void> {
+  async prepare(bot: IntentBot, versionId: number, nlp: CompiledNlp, provider: EmbeddingProvider, key = `${versionId}\u0000${provider.model}`): Promise<void> {
     const labels: string[] = [];
     const texts: string[] = [];
     for (const intent of nlp.intents) for (const example of intent.examples) (labels.push(intent.name), texts.push(example));

@@ -12,7 +12,7 @@ import { LangIt } from '@nlpjs/lang-it';
 import { LangNl } from '@nlpjs/lang-nl';
 import { LangPt } from '@nlpjs/lang-pt';
 import { Nlp } from '@nlpjs/nlp';
-import type { NlpSection } from '../bots/bot-file.js';
+import type { NlpSection } from '../engine/bot-file.js';
 import type { ClassifyAnswer } from '../engine/types.js';
 import { OUT_OF_SCOPE_DE } from './out-of-scope-de.js';
 import { OUT_OF_SCOPE_EN } from './out-of-scope-en.js';

@@ -5,7 +5,7 @@
 // server, and its request gets 422 TRAINING_LIMIT. Save-time limits (languages.ts NLP_LIMITS) keep
 // an allowed model well inside both caps; the caps are the backstop.
 // The thread runs model.ts's own `train`, so the model is the same wherever it is trained.
-import type { NlpSection } from '../bots/bot-file.js';
+import type { NlpSection } from '../engine/bot-file.js';
 import { AppError } from '../shared/errors.js';
 import { moduleNextTo, WorkerQueue, type WorkerQueueRefusals } from '../shared/worker-queue.js';
 import { trainWith } from './model.js';

@@ -4,7 +4,7 @@ import { performHttpCall } from '../integrations/http-call.js';
 import type { WebhookBots } from './port.js';
 import type { AttemptResult, DeliveryTarget } from './delivery-target.js';
 import type { OutboxRow } from './model.js';
-import { webhookUrlOf } from './plan.js';
+import { webhookUrlOf } from './webhook-url.js';
 import { sign } from './signature.js';
 import type { Clock } from '../shared/clock.js';
 

@@ -5,7 +5,7 @@ import type { BotRecord } from '../bots/model.js';
 import type { UnderstandingService } from '../bots/understanding-service.js';
 import { chatCompletion } from '../integrations/ai-client.js';
 import { KnowledgeAnswers } from '../knowledge/answers.js';
-import { minScoreOf } from '../knowledge/defaults.js';
+import { minScoreOf } from '../shared/knowledge-defaults.js';
 import { DEFAULT_INDEXER_LIMITS, Indexer } from '../knowledge/indexer.js';
 import { IndexingLeases } from '../knowledge/indexing-lease.js';
 import { KnowledgeService, type KnowledgeEmbeddings } from '../knowledge/service.js';

@@ -1,9 +1,9 @@
 // The layout's rules (architecture.md "Layout", issues 12 and 38), checked on every `npm test`: only
 // src/http imports the web framework, only src/store the SQL drivers, the engine does no I/O, the
-// folders of src/ do not import each other in a circle, each domain reaches storage through its own
-// port (never the store's aggregate), and store/ reads only the domains' ports and records. Runtime imports are what a circle is
-// made of (a load order that cannot exist); `import type` is erased by the compiler, and the
-// domain's records are shared with store/ on purpose (store/ persists them).
+// folders of src/ do not import each other in a circle (type imports included: a type circle
+// is a knot in who owns which concept, even though the compiler erases it), each domain reaches storage through its own
+// port (never the store's aggregate), and store/ reads only the domains' ports and records (shared
+// with store/ on purpose: store/ persists them).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +38,7 @@ function importsOf(): ImportLine[] {
 
 const folderOf = (relative: string) => (relative.includes(path.sep) ? relative.split(path.sep)[0] : null);
 const imports = importsOf();
+const targetOf = (i: ImportLine) => path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
 
 /** Depth-first search for back edges; each reported as the circle it closes (a → b → a). */
 function circlesOf(graph: ReadonlyMap<string, Iterable<string>>): string[] {
@@ -73,28 +74,23 @@ test('only src/store imports the SQL drivers', () => {
   assert.deepEqual(offenders('store', /^(better-sqlite3|pg|pg-[\w-]+)$/), []);
 });
 
-/** The files of other folders the engine may read: constants that import nothing (checked below). */
-const ENGINE_READS = new Set([path.join('knowledge', 'defaults.ts')]);
-
 test('src/engine does no I/O: no node I/O modules, HTTP clients, drivers, or other folders with I/O', () => {
   const io = /^(node:)?(fs|fs\/promises|net|http|https|dns|child_process|dgram|tls|worker_threads)$|^(undici|pg|better-sqlite3|fastify)$/;
   const bad = imports.filter((i) => folderOf(i.file) === 'engine' && !i.typeOnly).filter((i) => {
     if (io.test(i.spec)) return true;
     if (!i.spec.startsWith('.')) return false;
     const target = path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
-    return folderOf(target) !== 'engine' && folderOf(target) !== 'shared' && !ENGINE_READS.has(target);
+    return folderOf(target) !== 'engine' && folderOf(target) !== 'shared';
   });
   assert.deepEqual(bad.map((i) => `${i.file} imports ${i.spec}`), []);
-  // what the engine reads elsewhere stays free of imports, so it can bring no I/O with it
-  assert.deepEqual(imports.filter((i) => ENGINE_READS.has(i.file)).map((i) => `${i.file} imports ${i.spec}`), []);
 });
 
-test('the folders of src/ import each other in no circle', () => {
+test('the folders of src/ import each other in no circle, type imports included', () => {
   const graph = new Map<string, Set<string>>();
   for (const i of imports) {
     const from = folderOf(i.file);
-    if (i.typeOnly || !from || !i.spec.startsWith('.')) continue;
-    const to = folderOf(path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)));
+    if (!from || !i.spec.startsWith('.')) continue;
+    const to = folderOf(targetOf(i));
     if (!to || to === from) continue;
     if (!graph.has(from)) graph.set(from, new Set());
     graph.get(from)!.add(to);
@@ -111,8 +107,6 @@ test('no two source files import each other, directly or in a longer circle (typ
   }
   assert.deepEqual(circlesOf(graph), []);
 });
-
-const targetOf = (i: ImportLine) => path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
 
 /**
  * Files besides store/ and the wiring that take the whole store (issue 38): every domain now
@@ -138,7 +132,6 @@ test('the store aggregate (store/index.ts) is imported only by store/ and the wi
  * what old migrations re-cut. Only shrinks, like the list above.
  */
 const STORE_STILL_READS = [
-  'auth/keys.ts',
   'auth/secret-box.ts',
   'auth/secret-key.ts',
   'auth/tokens.ts',

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { LOGIN_CHECKS, OperatorSessions } from '../../src/operators/sessions.js';
-import { verifyPassword } from '../../src/auth/passwords.js';
+import { verifyPassword } from '../../src/shared/passwords.js';
 import { createAccount } from '../support/fixtures.js';
 import { addOperator, botIdOf, consoleClient, login, signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';

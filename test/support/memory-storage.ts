@@ -6,7 +6,7 @@ import type { ConversationRecord, NewMessage, NewMissedText, ShareRecord, Stored
 import type { ConversationStorage, TurnWrites } from '../../src/conversations/port.js';
 import type { ReplyPart } from '../../src/engine/types.js';
 import type { NewOutboxRow } from '../../src/webhooks/model.js';
-import { sha256 } from '../../src/auth/keys.js';
+import { sha256 } from '../../src/shared/keys.js';
 import { memoryTransactions } from './memory-transactions.js';
 
 interface Message extends NewMessage {

@@ -5,7 +5,7 @@ import type { BotRecord } from '../../bots/model.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { ConnectionStorage } from './port.js';
-import { webhookUrlOf } from '../../webhooks/plan.js';
+import { webhookUrlOf } from '../../webhooks/webhook-url.js';
 import { isMessagingChannel, MESSAGING_CHANNELS, type ChannelConnection, type MessagingChannel } from './model.js';
 import type { MessagingPlatform } from './platform.js';
 

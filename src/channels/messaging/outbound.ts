@@ -10,7 +10,7 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { OutboundStorage } from './port.js';
 import type { AttemptResult, DeliveryTarget } from '../../webhooks/delivery-target.js';
 import type { NewOutboxRow, OutboxRow } from '../../webhooks/model.js';
-import type { BroadcastMessage, TurnMessage } from '../../webhooks/plan.js';
+import type { BroadcastMessage, TurnMessage } from '../../conversations/webhook-plan.js';
 import { isMessagingChannel, type MessagingChannel, type PlatformCall } from './model.js';
 import type { MessagingPlatform } from './platform.js';
 

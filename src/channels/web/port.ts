@@ -8,7 +8,6 @@ import type { AccountRecord } from '../../accounts/model.js';
 import type { AnalyticsReads } from '../../analytics/port.js';
 import type { BotRecord } from '../../bots/model.js';
 import type { ConversationReads } from '../../conversations/port.js';
-import type { OperatorRecord } from '../../operators/model.js';
 import type { EarlierConversation, WebVisitorContext, WebVisitorRecord } from './model.js';
 
 /** What a web visitor's page said, and what operators show visitors of themselves (the console reads it too). */
@@ -35,8 +34,11 @@ export interface WebVisitorStorage {
 export interface WebChannelStorage extends WebVisitorStorage {
   bots: { byWebKey(webKey: string): Promise<BotRecord | null> };
   accounts: { byId(id: string): Promise<AccountRecord | null> };
-  /** the display name a visitor sees for the operator who has the conversation */
-  operators: { byEmail(accountId: string, email: string): Promise<OperatorRecord | null> };
+  /**
+   * the display name a visitor sees for the operator who has the conversation; only the name, so
+   * that the channel needs no operators' record (operators/ reads this folder: issue 38)
+   */
+  operators: { byEmail(accountId: string, email: string): Promise<{ name: string } | null> };
   conversations: Pick<ConversationReads, 'byUser'>;
   /** the demo bot's web key (demo-page.ts) */
   meta: { get(key: string): Promise<string | null>; set(key: string, value: string): Promise<void> };

@@ -4,7 +4,7 @@
 // object with `type: {const}`, an optional GUID `id` and `additionalProperties: false`.
 
 import { Type, type TProperties } from 'typebox';
-import type { Action } from '../../bots/bot-file.js';
+import type { Action } from '../bot-file.js';
 
 /** An operation list: the bot schema resolves the reference to "actions of any type". */
 export const OPERATIONS = Type.Unsafe<Action[]>({ $ref: '#/$defs/actions' });

@@ -90,7 +90,7 @@ export function adminRoutes(app: App, s: Services): void {
     },
     async (request, reply) => {
       const { Email, Name: name, Password, Role: role } = request.body;
-      return reply.status(201).send(await s.accounts.addOperator(request.params.AccountId, { email: Email, name, password: Password, role }));
+      return reply.status(201).send(await s.operatorAdmin.addOperator(request.params.AccountId, { email: Email, name, password: Password, role }));
     },
   );
 
@@ -107,7 +107,7 @@ export function adminRoutes(app: App, s: Services): void {
         errors: ['ACCOUNT_NOT_FOUND', 'OPERATOR_NOT_FOUND'],
       },
     },
-    async (request) => s.accounts.setOperatorRole(request.params.AccountId, request.params.OperatorId, request.body.Role),
+    async (request) => s.operatorAdmin.setOperatorRole(request.params.AccountId, request.params.OperatorId, request.body.Role),
   );
 
   app.delete(
@@ -123,7 +123,7 @@ export function adminRoutes(app: App, s: Services): void {
       },
     },
     async (request, reply) => {
-      await s.accounts.removeOperator(request.params.AccountId, request.params.OperatorId);
+      await s.operatorAdmin.removeOperator(request.params.AccountId, request.params.OperatorId);
       return reply.status(204).send(null);
     },
   );

@@ -17,7 +17,7 @@ import { KNOWLEDGE_LIMITS, roundScore, type SourceBody } from '../../knowledge/s
 import type { ErrorCode } from '../../shared/errors.js';
 import { AppError } from '../../shared/errors.js';
 import { acceptUploads, type UploadFields } from '../uploads.js';
-import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from '../../knowledge/defaults.js';
+import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES } from '../../shared/knowledge-defaults.js';
 import { authed, KNOWLEDGE_BODY_LIMIT, type App } from '../app.js';
 import { AskBody, KnowledgeAnswer, SearchBody, SearchResults, Source, SourceBodies, Sources, SourceWithPassages } from '../knowledge-schemas.js';
 import type { Services } from '../services.js';

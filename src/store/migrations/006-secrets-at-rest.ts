@@ -3,7 +3,7 @@
 // key (they must be read back). Existing rows are converted in the same transaction, so a
 // database is never half clear, half not. The columns that now hold hashes are renamed: any SQL
 // still writing a clear value there would fail loudly instead of storing it.
-import { sha256 } from '../../auth/keys.js';
+import { sha256 } from '../../shared/keys.js';
 import { SIGNING_KEY_META } from '../../auth/tokens.js';
 import { botSecretContext } from '../bots.js';
 import { metaRepository } from '../meta.js';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { behaviour, Conversation, interaction, makeBot, say, texts, trigger } from '../../test-kit.js';
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import type { AgentModelAnswer, AgentModelRequest, EngineRequest, RequestAnswer } from '../../types.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';

@@ -5,7 +5,7 @@
 // is yielded, so the caller makes it outside any transaction and a retried turn replays its
 // answers instead of calling again (drive-turn.ts). Failures never crash the turn: agent_status
 // says which, onError runs, and the agent keeps the conversation.
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { cutToBytes } from '../../../shared/utf8.js';
 import type { Flow, RunContext } from '../../run-context.js';
 import type { AgentMessage, AgentModelAnswer, AgentToolCall, AgentTraceStep, EngineRequest, RequestAnswer } from '../../types.js';

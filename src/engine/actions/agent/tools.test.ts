@@ -3,7 +3,7 @@
 // passages numbered across the turn, and a text citing [n] said with its sources.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { botWith, Conversation } from '../../test-kit.js';
 import type { AgentModelAnswer, AgentModelRequest, KnowledgeReply, McpToolsAnswer } from '../../types.js';
 

@@ -8,7 +8,7 @@ import type { Flow, RunContext } from '../../run-context.js';
 import type { AgentToolSpec, EngineRequest, McpCallAnswer, McpToolsAnswer, RequestAnswer } from '../../types.js';
 import { numberField, stringList } from '../fields.js';
 import { cutToBytes, utf8Bytes } from '../../../shared/utf8.js';
-import { minScoreOf } from '../../../knowledge/defaults.js';
+import { minScoreOf } from '../../../shared/knowledge-defaults.js';
 import { PartType } from '../../parts.js';
 import { check } from './arguments.js';
 import { DEFAULT_HTTP_TOOL_TIMEOUT_MS, httpToolRequest, httpToolResult, MAX_TOOL_RESULT_BYTES } from './http-tool.js';

@@ -2,7 +2,7 @@
 // the id) sets `last_command` to its text, and for a carousel button also the carousel's variable,
 // then runs `onClick`.
 
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { defineAction } from '../../action-definition.js';
 import type { RunContext } from '../../run-context.js';
 import type { ReplyPart } from '../../types.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { runTurn } from '../../run-turn.js';
 import { newConversationState } from '../../state.js';
 import { botWith, drive, say, started, texts } from '../../test-kit.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { botWith, interaction, started, summary } from '../../test-kit.js';
 
 const K = 'cccccccc-cccc-4ccc-8ccc-000000000001';

@@ -2,7 +2,7 @@
 // turn runner makes the move, counts it against the loop guard and runs the target.
 
 import { Type } from 'typebox';
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { defineAction, type SaveCheckContext, type SaveProblem } from '../../action-definition.js';
 import { findBehaviour, findInteraction, resolvePosition, type CompiledInteraction } from '../../compiled.js';
 import type { RunContext } from '../../run-context.js';

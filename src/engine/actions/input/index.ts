@@ -3,7 +3,7 @@
 // the question again, until the `maxWrongAnswers`-th wrong answer gives up (`onGiveUp`, else
 // `onSuccess`, with the variable unset). 0 or absent = never give up.
 
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { Type } from 'typebox';
 import { defineAction } from '../../action-definition.js';
 import { regexProblem } from '../../matching.js';

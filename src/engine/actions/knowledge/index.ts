@@ -3,7 +3,7 @@
 // outside any transaction, and a retried turn never repeats it. `kb_status` and `kb_sources` say
 // how it went; the answer goes to `variable` and, with `say`, is said with its sources after it.
 // On anything but ANSWERED `onNoAnswer` runs and the list goes on. An answer needs the best
-// passage's score to reach the step's `minScore`, else the bot's `knowledge.minScore` (knowledge/defaults.ts).
+// passage's score to reach the step's `minScore`, else the bot's `knowledge.minScore` (shared/knowledge-defaults.ts).
 import { Type } from 'typebox';
 import { defineAction } from '../../action-definition.js';
 import { PartType } from '../../parts.js';
@@ -11,7 +11,7 @@ import type { RunContext } from '../../run-context.js';
 import type { EngineRequest, KnowledgeReply, KnowledgeStatus, RequestAnswer } from '../../types.js';
 import { numberField } from '../fields.js';
 import { actionSchema, NON_EMPTY_TEXT, OPERATIONS } from '../schema-parts.js';
-import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES, MAX_KNOWLEDGE_TIMEOUT_MS, MAX_PASSAGES, minScoreOf } from '../../../knowledge/defaults.js';
+import { DEFAULT_KNOWLEDGE_TIMEOUT_MS, DEFAULT_MAX_PASSAGES, MAX_KNOWLEDGE_TIMEOUT_MS, MAX_PASSAGES, minScoreOf } from '../../../shared/knowledge-defaults.js';
 const DEFAULT_VARIABLE = 'kb_answer';
 
 export interface KnowledgeAsk {

@@ -1,6 +1,6 @@
 // `link`: a link button (Type 17 with `Url`). It is not clickable by payload: the client opens the URL.
 
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { defineAction } from '../../action-definition.js';
 import type { RunContext } from '../../run-context.js';
 import type { ReplyPart } from '../../types.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { botWith, started } from '../../test-kit.js';
 
 /** Runs one setVariable on `x` (starting at `initial`, undefined = unset) and returns x afterwards. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { botWith, Conversation, interaction, say, texts } from '../../test-kit.js';
 
 function run(tags: string[], action: Partial<Action>) {

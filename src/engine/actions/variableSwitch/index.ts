@@ -1,7 +1,7 @@
 // `variableSwitch`: runs `then` when the variable meets the criterion, else `else` (see criteria.ts).
 
 import { Type } from 'typebox';
-import type { Action } from '../../../bots/bot-file.js';
+import type { Action } from '../../bot-file.js';
 import { defineAction } from '../../action-definition.js';
 import { regexProblem } from '../../matching.js';
 import { isTemplate } from '../fields.js';

@@ -1,10 +1,13 @@
 // Which webhook deliveries a committed turn causes (api.md section 12), decided inside the
-// turn's transaction so that the outbox rows commit with it or not at all.
+// turn's transaction so that the outbox rows commit with it or not at all. It lives with the turns
+// that call it (it reads conversations' records); webhooks/ delivers the rows (issue 38: in
+// webhooks/ it closed a folder circle).
 import crypto from 'node:crypto';
 import type { ReplyPart } from '../engine/types.js';
 import { isoWithOffset } from '../shared/clock.js';
-import type { ConversationRecord, Direction } from '../conversations/model.js';
-import type { NewOutboxRow } from './model.js';
+import type { ConversationRecord, Direction } from './model.js';
+import type { NewOutboxRow } from '../webhooks/model.js';
+import { webhookUrlOf } from '../webhooks/webhook-url.js';
 import type { BotRecord } from '../bots/model.js';
 
 /** A message of a turn. `pushed`: it reaches the conversation's channel rather than being returned to the API caller. */
@@ -34,11 +37,6 @@ export interface WebhookPlan {
   rows: NewOutboxRow[];
   /** includeAllChannels notifications, counted in the account's usage */
   notifications: number;
-}
-
-export function webhookUrlOf(bot: BotRecord): string | null {
-  const url = bot.settings.channels?.custom?.webhookUrl;
-  return typeof url === 'string' && url !== '' ? url : null;
 }
 
 export function planWebhooks(bot: BotRecord, before: ConversationRecord | null, after: ConversationRecord, messages: TurnMessage[], now: number): WebhookPlan {

@@ -1,4 +1,5 @@
 // Operator passwords are stored as scrypt hashes (slow by design; Node's own implementation).
+// In shared/ with keys.ts: accounts/ and operators/ hash them, and auth/ reads their records.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 

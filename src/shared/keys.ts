@@ -1,4 +1,6 @@
 // Credentials are random and unguessable; only their shapes differ so a human can tell them apart.
+// In shared/ because accounts/ and bots/ mint them, store/ hashes them and auth/ checks them, and
+// auth/ reads accounts' and bots' records (issue 38: no folder circle).
 import crypto from 'node:crypto';
 
 const random = (bytes: number) => crypto.randomBytes(bytes).toString('base64url');

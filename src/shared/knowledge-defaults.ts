@@ -1,7 +1,8 @@
 // Knowledge's own defaults and bounds (knowledge.md): how many passages an answer reads, how long
 // it may take, and the minimum score an answer needs. The engine's `knowledge` step, the console's
-// try-a-question route and the answer path all read them here. This file imports nothing, so the
-// engine may read it and stay free of I/O (test/architecture/boundaries.test.ts).
+// try-a-question route, the bot file's schema and the answer path all read them here. It lives in
+// shared/, not knowledge/, because the engine and bots/ read it and knowledge/ reads both of them:
+// in knowledge/ it closed a folder circle (issue 38, test/architecture/boundaries.test.ts).
 //
 // The minimum (knowledge.md "The minimum"): the best passage's 0..1 score (knowledge/ranking.ts)
 // must reach it, else the answer is NO_ANSWER. A bot sets it in its file's top-level
