@@ -4,7 +4,7 @@
 // own in wiring/ (taking a WiringBase); this file calls them in order and hands the HTTP layer the
 // services it routes to. It and wiring/ are the only code outside store/ that sees the whole
 // store (test/architecture/boundaries.test.ts): each part hands a service only its port's slice.
-import { AgentTraces } from './agents/traces.js';
+import { AgentTraces } from './conversations/agent-traces.js';
 import { AccountService } from './accounts/service.js';
 import { OperatorAdmin } from './operators/admin-operators.js';
 import { loadAdminToken } from './auth/admin-token.js';

@@ -1,5 +1,5 @@
 // What the HTTP layer is given by main.ts. Plain objects, wired by hand (no DI container).
-import type { AgentTraces } from '../agents/traces.js';
+import type { AgentTraces } from '../conversations/agent-traces.js';
 import type { AccountService } from '../accounts/service.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { TokenService } from '../auth/tokens.js';

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
-import { DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT } from '../../agents/traces.js';
+import { DEFAULT_TRACE_LIMIT, MAX_TRACE_LIMIT } from '../../conversations/agent-traces.js';
 import { AppError } from '../../shared/errors.js';
 import { authed, type App } from '../app.js';
 import type { Services } from '../services.js';

@@ -1,7 +1,7 @@
 // The trace of a conversation's agent turns (agents.md "Trace"): the latest turns, newest first,
 // each with its steps, for the account's API and the operators' console (conversation data).
 import type { BotRecord } from '../bots/model.js';
-import type { AgentTraceRecord, ConversationRecord } from '../conversations/model.js';
+import type { AgentTraceRecord, ConversationRecord } from './model.js';
 import type { AgentTraceStep } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
