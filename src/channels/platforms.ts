@@ -3,10 +3,11 @@ import type { Config } from '../config.js';
 import type { MessagingChannel } from './messaging/model.js';
 import type { MessagingPlatform } from './messaging/platform.js';
 import { MessengerPlatform } from './messenger/index.js';
+import { SlackPlatform } from './slack/index.js';
 import { TelegramPlatform } from './telegram/index.js';
 import { WhatsAppPlatform } from './whatsapp/index.js';
 
-export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl'>): Map<MessagingChannel, MessagingPlatform> {
-  const platforms: MessagingPlatform[] = [new TelegramPlatform(config.telegramApiUrl), new WhatsAppPlatform(config.metaGraphUrl), new MessengerPlatform(config.metaGraphUrl)];
+export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl' | 'slackApiUrl'>): Map<MessagingChannel, MessagingPlatform> {
+  const platforms: MessagingPlatform[] = [new TelegramPlatform(config.telegramApiUrl), new WhatsAppPlatform(config.metaGraphUrl), new MessengerPlatform(config.metaGraphUrl), new SlackPlatform(config.slackApiUrl)];
   return new Map(platforms.map((p) => [p.channel, p]));
 }

@@ -14,7 +14,7 @@ import type { ChannelConnections } from './connections.js';
 import type { ChannelConnection, InboundEvent } from './model.js';
 import { boundInbound } from './inbound-bounds.js';
 import { callRows } from './outbound.js';
-import type { InboundRequest, MessagingPlatform } from './platform.js';
+import type { InboundAnswer, InboundRequest, MessagingPlatform } from './platform.js';
 
 /** A banned user hears the ban message at most this often (channels.md "Pinned details"). */
 const BAN_NOTICE_EVERY_MS = 3_600_000;
@@ -58,24 +58,25 @@ export class ChannelInbound {
     return challenge;
   }
 
-  /** Verifies and runs one webhook request; resolves when its updates have run (or were skipped). */
-  async receive(channelName: string, channelId: string, request: InboundRequest): Promise<void> {
+  /**
+   * Verifies and runs one webhook request; resolves when its updates have run (or were skipped),
+   * with what to answer when the platform wants more than `{ok: true}`.
+   */
+  async receive(channelName: string, channelId: string, request: InboundRequest): Promise<InboundAnswer | null> {
     const platform = this.deps.connections.platform(channelName);
+    const subpath = request.subpath ?? '';
+    if (subpath !== '' && !platform.subpaths?.includes(subpath)) throw new AppError('NOT_FOUND', 'This channel is not connected.');
     const connection = await this.connectionOf(platform, channelId);
-    if (!platform.verify(request, connection.credentials!)) {
+    const credentials = connection.credentials!;
+    if (!(await platform.verify({ ...request, receivedAt: this.deps.clock.now() }, credentials))) {
       this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'refused' });
       throw new AppError('SIGNATURE_INVALID');
     }
-    let body: unknown;
-    try {
-      const text = request.rawBody.toString('utf8');
-      body = mayHoldSurrogates(text) ? wellFormed(JSON.parse(text)) : JSON.parse(text);
-    } catch {
-      throw new AppError('INVALID_JSON');
-    }
+    const body = platform.decode ? wellFormedBody(platform.decode(request)) : jsonOf(request.rawBody);
+    const answer = platform.answer?.(body) ?? null;
     const bot = await this.deps.store.bots.byId(connection.botId);
     if (!bot) throw new AppError('NOT_FOUND', 'This channel is not connected.');
-    const parsed = platform.parse(body, connection.account);
+    const parsed = platform.parse(body, connection.account, credentials);
     const events = parsed.map(boundInbound).filter((event) => event !== null);
     await this.noteInbound(connection.channelId);
     // a request that asks nothing counts once; each update dropped for its bounds once
@@ -83,6 +84,7 @@ export class ChannelInbound {
     if (ignored > 0) this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'ignored' }, ignored);
     // One request may carry several updates (Meta batches them): in order, each on its own.
     for (const event of events) await this.run(platform, connection, bot, event);
+    return answer;
   }
 
   private async noteInbound(channelId: string): Promise<void> {
@@ -157,4 +159,19 @@ export class ChannelInbound {
     });
     if (claimed) this.deps.wakeDispatcher();
   }
+}
+
+function jsonOf(rawBody: Buffer): unknown {
+  try {
+    const text = rawBody.toString('utf8');
+    return mayHoldSurrogates(text) ? wellFormed(JSON.parse(text)) : JSON.parse(text);
+  } catch {
+    throw new AppError('INVALID_JSON');
+  }
+}
+
+/** A platform's own decoding (form fields, a JSON field inside them): undefined is a malformed body. */
+function wellFormedBody(body: unknown): unknown {
+  if (body === undefined) throw new AppError('INVALID_JSON');
+  return wellFormed(body);
 }

@@ -12,6 +12,16 @@ export interface InboundRequest {
   /** the body exactly as received (signatures are over these bytes) */
   rawBody: Buffer;
   query: Record<string, string>;
+  /** a path below the webhook URL (Slack's `/interactive`), or '' for the webhook itself */
+  subpath?: string;
+  /** when the server received it (ms): Slack signs a timestamp that must be recent */
+  receivedAt?: number;
+}
+
+/** What the webhook answers besides `{ok: true}`: Slack's url_verification challenge, Twilio's `<Response/>`. */
+export interface InboundAnswer {
+  contentType: string;
+  body: string;
 }
 
 export interface Connected {
@@ -19,7 +29,7 @@ export interface Connected {
   /** public: `@username`, a phone number id, a page id */
   account: string | null;
   /** members of the connect reply besides Channel, Enabled and WebhookUrl */
-  reply: { Account?: string | null; VerifyToken?: string };
+  reply: { Account?: string | null; VerifyToken?: string; InteractivityUrl?: string };
 }
 
 export interface MessagingPlatform {
@@ -28,8 +38,14 @@ export interface MessagingPlatform {
   connect(body: Record<string, unknown>, webhookUrl: string): Promise<Connected>;
   /** undoes what connect set up at the platform (best effort: the credentials go anyway) */
   disconnect(credentials: Credentials): Promise<void>;
+  /** paths below the webhook URL this platform also posts to (Slack: `interactive`) */
+  readonly subpaths?: readonly string[];
   /** true only for a request the platform really sent (secret token, HMAC of the raw body) */
-  verify(request: InboundRequest, credentials: Credentials): boolean;
+  verify(request: InboundRequest, credentials: Credentials): boolean | Promise<boolean>;
+  /** the verified body as data (default: JSON); undefined when it is malformed (400 INVALID_JSON) */
+  decode?(request: InboundRequest): unknown;
+  /** what a verified request is answered with, when not `{ok: true}` */
+  answer?(body: unknown): InboundAnswer | null;
   /** Meta's subscription handshake: the challenge to echo, or null when the verify token is wrong */
   challenge?(query: Record<string, string>, credentials: Credentials): string | null;
   /**
@@ -37,7 +53,7 @@ export interface MessagingPlatform {
    * connection's public account: a Meta app's webhook carries every phone number / page of the app,
    * and only the connected one's updates are this bot's.
    */
-  parse(body: unknown, account: string | null): InboundEvent[];
+  parse(body: unknown, account: string | null, credentials: Credentials): InboundEvent[];
   /** calls to make right after an event ran (Telegram answers a callback query) */
   acknowledge?(event: InboundEvent): PlatformCall[];
   /** WhatsApp: an approved message template (a broadcast outside the 24-hour window, broadcasts.md) */

@@ -1,7 +1,7 @@
 // Messaging channels (channels.md): connecting a bot to Telegram, WhatsApp or Messenger with an
 // account token, and the platforms' own webhook requests, verified before anything is stored.
 import { Type } from 'typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import { authed, DEFAULT_BODY_LIMIT, type App } from '../app.js';
 import type { Services } from '../services.js';
@@ -19,11 +19,16 @@ const ConnectBody = Type.Object(
     PageId: Type.Optional(Type.String({ maxLength: 64, description: "Messenger: the Facebook page's id" })),
     PageAccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Messenger: the page access token' })),
     AppSecret: Type.Optional(Secret),
+    BotToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Slack: the Bot User OAuth Token (xoxb-…)' })),
+    SigningSecret: Type.Optional(Type.String({ maxLength: 1024, description: "Slack: the app's Signing Secret (Basic Information)" })),
     VerifyToken: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
   },
   { additionalProperties: false },
 );
 const WebhookParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }) });
+const SubpathParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }), Subpath: Type.String({ maxLength: 32 }) });
+/** `{ok: true}`, or what the platform's handshake wants back (Slack's challenge as text). */
+const PlatformAnswer = { description: 'Received', content: { 'application/json': { schema: PlatformAck }, 'text/plain': { schema: { type: 'string' } } } };
 
 export function channelRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['channels'], security: [{ bearer: [] }] } };
@@ -38,7 +43,7 @@ export function channelRoutes(app: App, s: Services): void {
       ...account,
       schema: {
         ...account.schema,
-        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?})',
+        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret})',
         params: ChannelParams,
         body: ConnectBody,
         response: { 200: ConnectedChannel },
@@ -78,24 +83,19 @@ export function channelRoutes(app: App, s: Services): void {
   void app.register(async (scope: FastifyInstance) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DEFAULT_BODY_LIMIT }, (_request, body, done) => done(null, body));
-    (scope as unknown as App).post(
-      '/channels/:Channel/:ChannelId',
-      {
-        config: { limit: 'principal' },
-        schema: {
-          tags: ['channels'],
-          summary: "A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification)",
-          params: WebhookParams,
-          response: { 200: PlatformAck },
-          errors: ['NOT_FOUND', 'SIGNATURE_INVALID', 'INVALID_JSON'],
-        },
-      },
-      async (request) => {
-        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        await s.channels.inbound.receive(request.params.Channel, request.params.ChannelId, { headers: request.headers, rawBody, query: request.query as Record<string, string> });
-        return { ok: true as const };
-      },
-    );
+    const receive = async (request: FastifyRequest<{ Params: { Channel: string; ChannelId: string; Subpath?: string } }>, reply: FastifyReply) => {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const { Channel, ChannelId, Subpath } = request.params;
+      const answer = await s.channels.inbound.receive(Channel, ChannelId, { headers: request.headers, rawBody, query: request.query as Record<string, string>, subpath: Subpath ?? '' });
+      if (answer) return reply.type(answer.contentType).send(answer.body);
+      return { ok: true as const };
+    };
+    const webhook = (summary: string, params: typeof WebhookParams | typeof SubpathParams) => ({
+      config: { limit: 'principal' as const },
+      schema: { tags: ['channels'], summary, params, response: { 200: PlatformAnswer }, errors: ['NOT_FOUND', 'SIGNATURE_INVALID', 'INVALID_JSON'] as const },
+    });
+    (scope as unknown as App).post('/channels/:Channel/:ChannelId', webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event)", WebhookParams), receive);
+    (scope as unknown as App).post('/channels/:Channel/:ChannelId/:Subpath', webhook("A platform's second webhook path: Slack's interactivity URL (`/interactive`, a button click)", SubpathParams), receive);
   });
 }
 
