@@ -15,7 +15,7 @@ export interface VariableCondition {
 
 export interface Audience {
   UserIds?: string[];
-  Channels?: Array<'custom' | 'web' | 'telegram' | 'whatsapp' | 'messenger' | 'slack'>;
+  Channels?: Array<'custom' | 'web' | 'telegram' | 'whatsapp' | 'messenger' | 'slack' | 'sms'>;
   Tags?: { all?: string[]; any?: string[]; none?: string[] };
   Variables?: VariableCondition[];
   ActiveWithinDays?: number;

@@ -4,10 +4,11 @@ import type { MessagingChannel } from './messaging/model.js';
 import type { MessagingPlatform } from './messaging/platform.js';
 import { MessengerPlatform } from './messenger/index.js';
 import { SlackPlatform } from './slack/index.js';
+import { SmsPlatform } from './sms/index.js';
 import { TelegramPlatform } from './telegram/index.js';
 import { WhatsAppPlatform } from './whatsapp/index.js';
 
-export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl' | 'slackApiUrl'>): Map<MessagingChannel, MessagingPlatform> {
-  const platforms: MessagingPlatform[] = [new TelegramPlatform(config.telegramApiUrl), new WhatsAppPlatform(config.metaGraphUrl), new MessengerPlatform(config.metaGraphUrl), new SlackPlatform(config.slackApiUrl)];
+export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl' | 'slackApiUrl' | 'twilioApiUrl'>): Map<MessagingChannel, MessagingPlatform> {
+  const platforms: MessagingPlatform[] = [new TelegramPlatform(config.telegramApiUrl), new WhatsAppPlatform(config.metaGraphUrl), new MessengerPlatform(config.metaGraphUrl), new SlackPlatform(config.slackApiUrl), new SmsPlatform(config.twilioApiUrl)];
   return new Map(platforms.map((p) => [p.channel, p]));
 }

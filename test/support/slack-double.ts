@@ -4,11 +4,8 @@
 // `{ok: true|false, error}` except rate limits (HTTP 429 with `Retry-After`, seconds) and outages.
 // Every `chat.postMessage` is checked against the method's and Block Kit's documented limits; a
 // call Slack would refuse is recorded in `violations` (and answered `ok: false`).
-import assert from 'node:assert/strict';
 import type http from 'node:http';
-import { closeDouble, listenOnLoopback, waitUntil } from './double-kit.js';
-
-export type Answer = 'ok' | 'rate-limit' | 'server-error' | 'hang';
+import { ScriptedDouble } from './double-kit.js';
 
 export interface SlackCall {
   method: string;
@@ -20,27 +17,24 @@ export interface SlackCall {
 type Json = Record<string, any>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export class SlackDouble {
-  readonly calls: SlackCall[] = [];
-  readonly violations: string[] = [];
-  readonly script: Answer[] = [];
-  readonly hanging: http.ServerResponse[] = [];
-  retryAfterSeconds = 1;
+export class SlackDouble extends ScriptedDouble<SlackCall> {
+  protected readonly platform = 'Slack';
   private ts = 1_700_000_000;
 
   private constructor(
-    private readonly server: http.Server,
-    /** as COLLOQUY_SLACK_API_URL */
-    readonly url: string,
     readonly botToken: string,
     readonly team: { id: string; botUserId: string; botName: string },
-  ) {}
+  ) {
+    super();
+  }
 
-  static async start(botToken: string, team = { id: 'T0TEAM001', botUserId: 'U0BOT0001', botName: 'shopbot' }): Promise<SlackDouble> {
-    let double!: SlackDouble;
-    const { server, url } = await listenOnLoopback((req, res) => double.handle(req, res));
-    double = new SlackDouble(server, `${url}/api`, botToken, team);
-    return double;
+  /** Listens on loopback; `url` is then COLLOQUY_SLACK_API_URL. */
+  static start(botToken: string, team = { id: 'T0TEAM001', botUserId: 'U0BOT0001', botName: 'shopbot' }): Promise<SlackDouble> {
+    return new SlackDouble(botToken, team).listen('/api');
+  }
+
+  protected describe(c: SlackCall): unknown {
+    return [c.status, c.method, c.args.text];
   }
 
   /** Messages Slack accepted, to one channel (and thread, when given). */
@@ -52,19 +46,7 @@ export class SlackDouble {
     return this.postsTo(channel, thread).map((p) => p.text);
   }
 
-  waitFor(check: () => boolean, what: string): Promise<void> {
-    return waitUntil(check, what, () => this.calls.map((c) => [c.status, c.method, c.args.text]), 20_000);
-  }
-
-  assertNoViolations(): void {
-    assert.deepEqual(this.violations, [], 'calls Slack would refuse');
-  }
-
-  close(): Promise<void> {
-    return closeDouble(this.server, this.hanging);
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

@@ -23,11 +23,13 @@ const KEEP_UPDATES_MS = 3 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 /** LastInboundAt is a hint for people, not a log: written at most this often per channel and node. */
 const NOTE_INBOUND_EVERY_MS = 10_000;
+/** The stored parts an SMS number is looked up in: the options listed last are among them. */
+const RECENT_PARTS = 100;
 
 export class ChannelInbound {
   constructor(
     private readonly deps: {
-      store: Pick<Store, 'channels' | 'bots' | 'transaction'>;
+      store: Pick<Store, 'channels' | 'bots' | 'conversations' | 'transaction'>;
       connections: ChannelConnections;
       conversations: ConversationService;
       metrics: Metrics;
@@ -68,7 +70,8 @@ export class ChannelInbound {
     if (subpath !== '' && !platform.subpaths?.includes(subpath)) throw new AppError('NOT_FOUND', 'This channel is not connected.');
     const connection = await this.connectionOf(platform, channelId);
     const credentials = connection.credentials!;
-    if (!(await platform.verify({ ...request, receivedAt: this.deps.clock.now() }, credentials))) {
+    const url = `${this.deps.connections.webhookUrl(platform.channel, channelId)}${subpath === '' ? '' : `/${subpath}`}`;
+    if (!(await platform.verify({ ...request, receivedAt: this.deps.clock.now(), url }, credentials))) {
       this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'refused' });
       throw new AppError('SIGNATURE_INVALID');
     }
@@ -101,9 +104,10 @@ export class ChannelInbound {
     return connection;
   }
 
-  private async run(platform: MessagingPlatform, connection: ChannelConnection, bot: BotRecord, event: InboundEvent): Promise<void> {
+  private async run(platform: MessagingPlatform, connection: ChannelConnection, bot: BotRecord, received: InboundEvent): Promise<void> {
     const count = (outcome: string) => this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome });
-    if (await this.deps.store.channels.seen(connection.channelId, event.key)) return count('duplicate');
+    if (await this.deps.store.channels.seen(connection.channelId, received.key)) return count('duplicate');
+    const event = await this.chosen(platform, bot, received);
     const message: UserMessage = {
       ...(event.kind === 'click' ? { command: event.payload } : event.kind === 'reset' ? { command: 'RESET' } : { text: event.text }),
       variables: Object.entries(event.profile).map(([Name, Value]) => ({ Name, Value })),
@@ -130,6 +134,15 @@ export class ChannelInbound {
       }
     }
     await this.acknowledge(platform, bot, event);
+  }
+
+  /** A text that names one of the options an SMS conversation was last shown is that button's click. */
+  private async chosen(platform: MessagingPlatform, bot: BotRecord, event: InboundEvent): Promise<InboundEvent> {
+    if (!platform.choose || event.kind !== 'text' || !event.text) return event;
+    const conversation = await this.deps.conversations.find(bot, event.userId);
+    if (!conversation) return event;
+    const payload = platform.choose(event.text, await this.deps.store.conversations.historyParts(conversation.id, RECENT_PARTS));
+    return payload === null ? event : { ...event, kind: 'click', payload };
   }
 
   /** Telegram wants a clicked button's callback answered, or the client keeps spinning. */

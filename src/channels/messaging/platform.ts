@@ -16,6 +16,8 @@ export interface InboundRequest {
   subpath?: string;
   /** when the server received it (ms): Slack signs a timestamp that must be recent */
   receivedAt?: number;
+  /** the public URL it was posted to (Twilio signs it): the WebhookUrl, and the subpath */
+  url?: string;
 }
 
 /** What the webhook answers besides `{ok: true}`: Slack's url_verification challenge, Twilio's `<Response/>`. */
@@ -54,6 +56,11 @@ export interface MessagingPlatform {
    * and only the connected one's updates are this bot's.
    */
   parse(body: unknown, account: string | null, credentials: Credentials): InboundEvent[];
+  /**
+   * SMS has no buttons: the command a text names among the options the conversation was last
+   * shown (`recent`: its latest stored parts, oldest first), or null when it names none.
+   */
+  choose?(text: string, recent: ReplyPart[]): string | null;
   /** calls to make right after an event ran (Telegram answers a callback query) */
   acknowledge?(event: InboundEvent): PlatformCall[];
   /** WhatsApp: an approved message template (a broadcast outside the 24-hour window, broadcasts.md) */
@@ -66,6 +73,13 @@ export interface MessagingPlatform {
 
 /** The longest typing pause a part may ask for (channels.md "Outbound"). */
 export const MAX_TYPING_MS = 10_000;
+
+/**
+ * A pause on a platform without a typing indicator for bots (Slack, SMS): a call that sends nothing
+ * and holds the conversation's next call, so a delay part still spaces the messages.
+ */
+export const PAUSE_METHOD = 'pause';
+export const pauseCall = (ms: number): PlatformCall => ({ method: PAUSE_METHOD, params: {}, holdNextMs: ms });
 
 /**
  * Splits a text over a platform's limit at word boundaries (a word longer than the limit is cut

@@ -8,9 +8,9 @@ import { ErrorCode, LogLevel, WebClient, type Logger } from '@slack/web-api';
 import type { ReplyPart } from '../../engine/types.js';
 import { AppError } from '../../shared/errors.js';
 import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
-import type { Connected, InboundAnswer, InboundRequest, MessagingPlatform } from '../messaging/platform.js';
+import { type Connected, type InboundAnswer, type InboundRequest, type MessagingPlatform, PAUSE_METHOD } from '../messaging/platform.js';
 import { parseSlack } from './parse.js';
-import { renderSlack, WAIT } from './render.js';
+import { renderSlack } from './render.js';
 
 const CALL_TIMEOUT_MS = 10_000;
 /** Slack refuses a request whose signed timestamp is further than this from now (replays). */
@@ -116,7 +116,7 @@ export class SlackPlatform implements MessagingPlatform {
   }
 
   async send(call: PlatformCall, credentials: Credentials): Promise<SendResult> {
-    if (call.method === WAIT) return { ok: true };
+    if (call.method === PAUSE_METHOD) return { ok: true };
     try {
       await this.client(credentials.botToken).apiCall(call.method, call.params);
       return { ok: true };

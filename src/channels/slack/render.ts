@@ -7,17 +7,15 @@
 //   `url` 3,000, `action_id` 255 and unique within the message;
 // - an `image` block: `image_url` 3,000 characters, `alt_text` 2,000.
 // Slack has no typing indicator for bots: a delay (or a part's TypeDelay) is a pause only, a
-// `wait` call that sends nothing and holds the conversation's next call.
+// pause call that sends nothing and holds the conversation's next call.
 import { PartType } from '../../engine/parts.js';
 import type { ReplyPart } from '../../engine/types.js';
 import type { PlatformCall } from '../messaging/model.js';
 import { walkParts } from '../messaging/part-walk.js';
-import { cutTitle, splitText } from '../messaging/platform.js';
+import { cutTitle, pauseCall, splitText } from '../messaging/platform.js';
 
 export const SLACK_LIMITS = { text: 4000, sectionText: 3000, actions: 25, buttonText: 75, altText: 2000 } as const;
 
-/** The pseudo-method of a pause: made by the dispatcher without calling Slack. */
-export const WAIT = 'wait';
 const POST = 'chat.postMessage';
 /** Slack wants a `text` even beside blocks (notifications, screen readers): buttons alone get this one. */
 const BUTTONS_ONLY_TEXT = '…';
@@ -62,7 +60,7 @@ export function renderSlack(parts: ReplyPart[], recipient: string): PlatformCall
   };
 
   walkParts(parts, {
-    typing: (ms) => void calls.push({ method: WAIT, params: {}, holdNextMs: ms }),
+    typing: (ms) => void calls.push(pauseCall(ms)),
     buttons: (run) => withButtons('', run),
     part(part) {
       const text = part.Text ?? '';

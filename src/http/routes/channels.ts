@@ -21,14 +21,17 @@ const ConnectBody = Type.Object(
     AppSecret: Type.Optional(Secret),
     BotToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Slack: the Bot User OAuth Token (xoxb-…)' })),
     SigningSecret: Type.Optional(Type.String({ maxLength: 1024, description: "Slack: the app's Signing Secret (Basic Information)" })),
+    AccountSid: Type.Optional(Type.String({ maxLength: 64, description: 'SMS: the Twilio Account SID (AC…)' })),
+    AuthToken: Type.Optional(Type.String({ maxLength: 1024, description: "SMS: the Twilio account's Auth Token" })),
+    From: Type.Optional(Type.String({ maxLength: 32, description: 'SMS: the Twilio number, E.164 (+15551234567)' })),
     VerifyToken: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
   },
   { additionalProperties: false },
 );
 const WebhookParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }) });
 const SubpathParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }), Subpath: Type.String({ maxLength: 32 }) });
-/** `{ok: true}`, or what the platform's handshake wants back (Slack's challenge as text). */
-const PlatformAnswer = { description: 'Received', content: { 'application/json': { schema: PlatformAck }, 'text/plain': { schema: { type: 'string' } } } };
+/** `{ok: true}`, or what the platform wants back (Slack's challenge as text, Twilio's empty TwiML). */
+const PlatformAnswer = { description: 'Received', content: { 'application/json': { schema: PlatformAck }, 'text/plain': { schema: { type: 'string' } }, 'text/xml': { schema: { type: 'string' } } } };
 
 export function channelRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['channels'], security: [{ bearer: [] }] } };
@@ -43,7 +46,7 @@ export function channelRoutes(app: App, s: Services): void {
       ...account,
       schema: {
         ...account.schema,
-        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret})',
+        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From})',
         params: ChannelParams,
         body: ConnectBody,
         response: { 200: ConnectedChannel },
@@ -94,7 +97,7 @@ export function channelRoutes(app: App, s: Services): void {
       config: { limit: 'principal' as const },
       schema: { tags: ['channels'], summary, params, response: { 200: PlatformAnswer }, errors: ['NOT_FOUND', 'SIGNATURE_INVALID', 'INVALID_JSON'] as const },
     });
-    (scope as unknown as App).post('/channels/:Channel/:ChannelId', webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event)", WebhookParams), receive);
+    (scope as unknown as App).post('/channels/:Channel/:ChannelId', webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event, Twilio SMS)", WebhookParams), receive);
     (scope as unknown as App).post('/channels/:Channel/:ChannelId/:Subpath', webhook("A platform's second webhook path: Slack's interactivity URL (`/interactive`, a button click)", SubpathParams), receive);
   });
 }
