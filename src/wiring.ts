@@ -60,7 +60,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const talk = conversationParts(base, { ...delivery, ...bots, events, metrics, knowledgeAnswers: knowledge.knowledgeAnswers });
   const { conversations, control, preview } = talk;
   const { scheduler, broadcasts } = broadcastParts(base, { live, conversations, webhookTarget: delivery.webhookTarget });
-  const channels = channelParts(base, { ...delivery, conversations, events, metrics });
+  const channels = channelParts(base, { ...delivery, conversations, control, events, metrics });
   const services: Services = {
     config,
     clock,

@@ -3,6 +3,8 @@
 // the conversation `<channel>:<user>`. Replies never travel in the response: the turn writes them
 // to the outbox (outbound.ts) and the answer is 200 at once.
 import type { BotRecord } from '../../bots/model.js';
+import type { ControlService } from '../../conversations/control-service.js';
+import { STATE_BANNED, STATE_REQUESTED, STATE_TAKEN_OVER } from '../../conversations/control.js';
 import type { ConversationService, UserMessage } from '../../conversations/service.js';
 import { DuplicateInbound } from '../../conversations/user-turn.js';
 import type { Metrics } from '../../observability/metrics.js';
@@ -32,6 +34,8 @@ export class ChannelInbound {
       store: Pick<Store, 'channels' | 'bots' | 'conversations' | 'transaction'>;
       connections: ChannelConnections;
       conversations: ConversationService;
+      /** takeovers and hand-backs made in the platform itself (Chatwoot's agents) */
+      control: Pick<ControlService, 'change'>;
       metrics: Metrics;
       clock: Clock;
       /** new outbox rows were written outside a turn (acknowledgements, ban notices) */
@@ -107,6 +111,7 @@ export class ChannelInbound {
   private async run(platform: MessagingPlatform, connection: ChannelConnection, bot: BotRecord, received: InboundEvent): Promise<void> {
     const count = (outcome: string) => this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome });
     if (await this.deps.store.channels.seen(connection.channelId, received.key)) return count('duplicate');
+    if (received.kind === 'takeover' || received.kind === 'release') return this.control(platform, bot, received);
     const event = await this.chosen(platform, bot, received);
     const message: UserMessage = {
       ...(event.kind === 'click' ? { command: event.payload } : event.kind === 'reset' ? { command: 'RESET' } : { text: event.text }),
@@ -134,6 +139,24 @@ export class ChannelInbound {
       }
     }
     await this.acknowledge(platform, bot, event);
+  }
+
+  /**
+   * Chatwoot's agents opened the conversation (a person took it: the bot is silent, ControlType 2)
+   * or set it back to pending (the bot answers again). A conversation the bot never had, or already
+   * in that state, is left alone: so a redelivered event changes nothing.
+   */
+  private async control(platform: MessagingPlatform, bot: BotRecord, event: InboundEvent): Promise<void> {
+    const conversation = await this.deps.conversations.find(bot, event.userId);
+    const takenOver = conversation?.controlState === STATE_TAKEN_OVER;
+    const wanted = event.kind === 'takeover' ? !takenOver && conversation?.controlState !== STATE_BANNED : takenOver || conversation?.controlState === STATE_REQUESTED;
+    if (!conversation || !wanted) return void this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'ignored' });
+    try {
+      await this.deps.control.change(bot, event.userId, event.kind === 'takeover' ? { state: 'takeover', operator: platform.channel } : { state: 'handover', mode: '*' });
+      this.deps.metrics.channelUpdates.inc({ channel: platform.channel, outcome: 'run' });
+    } catch (error) {
+      this.deps.onError?.(error);
+    }
   }
 
   /** A text that names one of the options an SMS conversation was last shown is that button's click. */

@@ -61,6 +61,8 @@ export interface MessagingPlatform {
    * shown (`recent`: its latest stored parts, oldest first), or null when it names none.
    */
   choose?(text: string, recent: ReplyPart[]): string | null;
+  /** Chatwoot: the call that tells the platform's people a conversation asks for one of them */
+  requested?(recipient: string): PlatformCall;
   /** calls to make right after an event ran (Telegram answers a callback query) */
   acknowledge?(event: InboundEvent): PlatformCall[];
   /** WhatsApp: an approved message template (a broadcast outside the 24-hour window, broadcasts.md) */

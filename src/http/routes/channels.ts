@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import { authed, DEFAULT_BODY_LIMIT, type App } from '../app.js';
+import { BoundedInteger } from '../bounded-integers.js';
 import type { Services } from '../services.js';
 import { ChannelList, ConnectedChannel, PlatformAck, textResponse } from '../wire-schemas.js';
 
@@ -19,11 +20,14 @@ const ConnectBody = Type.Object(
     PageId: Type.Optional(Type.String({ maxLength: 64, description: "Messenger: the Facebook page's id" })),
     PageAccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Messenger: the page access token' })),
     AppSecret: Type.Optional(Secret),
-    BotToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Slack: the Bot User OAuth Token (xoxb-…)' })),
+    BotToken: Type.Optional(Type.String({ maxLength: 1024, description: "Slack: the Bot User OAuth Token (xoxb-…); Chatwoot: the agent bot's access token" })),
     SigningSecret: Type.Optional(Type.String({ maxLength: 1024, description: "Slack: the app's Signing Secret (Basic Information)" })),
     AccountSid: Type.Optional(Type.String({ maxLength: 64, description: 'SMS: the Twilio Account SID (AC…)' })),
     AuthToken: Type.Optional(Type.String({ maxLength: 1024, description: "SMS: the Twilio account's Auth Token" })),
     From: Type.Optional(Type.String({ maxLength: 32, description: 'SMS: the Twilio number, E.164 (+15551234567)' })),
+    BaseUrl: Type.Optional(Type.String({ maxLength: 512, description: 'Chatwoot: the installation, such as https://app.chatwoot.com' })),
+    AccountId: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), BoundedInteger(1, Number.MAX_SAFE_INTEGER)], { description: 'Chatwoot: the account number (/app/accounts/<AccountId>)' })),
+    InboxIds: Type.Optional(Type.Array(BoundedInteger(1, Number.MAX_SAFE_INTEGER), { maxItems: 100, description: 'Chatwoot: only these inboxes (default: every inbox the bot is connected to)' })),
     VerifyToken: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
   },
   { additionalProperties: false },
@@ -46,7 +50,7 @@ export function channelRoutes(app: App, s: Services): void {
       ...account,
       schema: {
         ...account.schema,
-        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From})',
+        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From}; Chatwoot: {BaseUrl, AccountId, BotToken, InboxIds?})',
         params: ChannelParams,
         body: ConnectBody,
         response: { 200: ConnectedChannel },
