@@ -1,7 +1,7 @@
 // Messaging channels (spec channels.md) as the rest of the server sees them: a bot's connection
 // to one platform, and what one inbound update asks of a conversation.
 
-export const MESSAGING_CHANNELS = ['telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot'] as const;
+export const MESSAGING_CHANNELS = ['telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram'] as const;
 export type MessagingChannel = (typeof MESSAGING_CHANNELS)[number];
 
 export function isMessagingChannel(name: string): name is MessagingChannel {
