@@ -27,6 +27,10 @@ export interface Config {
   telegramApiUrl: string;
   /** COLLOQUY_META_GRAPH_URL: the Graph API root with its version (WhatsApp, Messenger) */
   metaGraphUrl: string;
+  /** COLLOQUY_SLACK_API_URL: the Slack Web API root (trusted, like the others) */
+  slackApiUrl: string;
+  /** COLLOQUY_TWILIO_API_URL: the Twilio REST API root, without its version (SMS) */
+  twilioApiUrl: string;
   /** COLLOQUY_SECRET_KEY (or COLLOQUY_ENCRYPTION_KEY, channels.md's name): the key secrets at rest are encrypted with; null = <dataDir>/secret.key */
   secretKey: string | null;
   /** which proxies' X-Forwarded-For to believe for the client address (false: the socket's address) */
@@ -208,6 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: secretKeyOf(env.COLLOQUY_SECRET_KEY || env.COLLOQUY_ENCRYPTION_KEY),
     telegramApiUrl: upstreamUrl(env, 'COLLOQUY_TELEGRAM_API_URL', 'https://api.telegram.org'),
     metaGraphUrl: upstreamUrl(env, 'COLLOQUY_META_GRAPH_URL', 'https://graph.facebook.com/v23.0'),
+    slackApiUrl: upstreamUrl(env, 'COLLOQUY_SLACK_API_URL', 'https://slack.com/api'),
+    twilioApiUrl: upstreamUrl(env, 'COLLOQUY_TWILIO_API_URL', 'https://api.twilio.com'),
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
     ai: aiOf(env),
     embeddingMinSimilarity: similarityOf(env),

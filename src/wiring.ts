@@ -67,7 +67,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const talk = conversationParts(base, { ...delivery, ...bots, events, metrics, knowledgeAnswers: knowledge.knowledgeAnswers, secrets: agents.secretFiller, mcp: agents.mcpTools });
   const { conversations, control, preview } = talk;
   const { scheduler, broadcasts } = broadcastParts(base, { live, conversations, webhookTarget: delivery.webhookTarget });
-  const channels = channelParts(base, { ...delivery, conversations, events, metrics });
+  const channels = channelParts(base, { ...delivery, conversations, control, events, metrics });
   const audit = new AuditLog(store, clock, base.logError('audit log'));
   const services: Services = {
     config,

@@ -92,12 +92,14 @@ export class BroadcastTurn {
 
   /** Whether the platform's 24-hour window is open, or why the recipient is skipped. */
   private async window(c: ConversationRecord, r: BroadcastRecipientTurn): Promise<{ outside: boolean } | string> {
-    if (c.channel !== 'whatsapp' && c.channel !== 'messenger') return { outside: false };
+    if (c.channel !== 'whatsapp' && c.channel !== 'messenger' && c.channel !== 'instagram') return { outside: false };
     const last = (await this.deps.store.broadcasts.lastUserAt(c.id)) ?? c.createdAt;
     const outside = this.deps.clock.now() - last > WINDOW_MS;
     if (!outside) return { outside };
     if (c.channel === 'whatsapp' && !r.template) return 'outside_window_no_template';
     if (c.channel === 'messenger' && !r.messengerTag) return 'outside_window_no_tag';
+    // Instagram has no message tag for promotions (channels-more.md): outside the window, skipped.
+    if (c.channel === 'instagram') return 'outside_window_no_tag';
     return { outside };
   }
 

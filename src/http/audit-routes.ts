@@ -85,6 +85,7 @@ export const AUDITED_ROUTES: Record<string, AuditDeclaration> = {
   'POST /apihook/chat': { exempt: 'turn' },
   'POST /apihook/status': { exempt: 'turn' },
   'POST /channels/:Channel/:ChannelId': { exempt: 'turn' },
+  'POST /channels/:Channel/:ChannelId/:Subpath': { exempt: 'turn' }, // Slack's interactivity (button clicks)
   'POST /web/:key/conversation': { exempt: 'turn' },
   'POST /web/:key/messages': { exempt: 'turn' },
   'POST /web/:key/typing': { exempt: 'ephemeral' },

@@ -270,7 +270,7 @@ export const textResponse = (contentType: string, description: string) => ({ des
 
 // Messaging channels (channels.md)
 const ChannelFields = {
-  Channel: Type.String({ description: 'custom, web, telegram, whatsapp or messenger' }),
+  Channel: Type.String({ description: 'custom, web, telegram, whatsapp, messenger, slack, sms, chatwoot or instagram' }),
   Enabled: Type.Boolean(),
   WebhookUrl: Nullable(Type.String({ description: "Where the platform sends its updates (the custom channel: the integrator's webhook)" })),
   Account: Type.Optional(Nullable(Type.String({ description: '@username, a phone number id or a page id' }))),
@@ -278,7 +278,9 @@ const ChannelFields = {
 export const ChannelList = Type.Object({
   Result: Type.Array(Type.Object({ ...ChannelFields, LastInboundAt: Nullable(Timestamp), LastError: Nullable(Type.String()) })),
 });
-export const ConnectedChannel = Type.Object({ ...ChannelFields, VerifyToken: Type.Optional(Type.String({ description: 'WhatsApp and Messenger: paste it into the Meta app' })) });
+export const ConnectedChannel = Type.Object({ ...ChannelFields, VerifyToken: Type.Optional(Type.String({ description: 'WhatsApp and Messenger: paste it into the Meta app' })),
+  InteractivityUrl: Type.Optional(Type.String({ description: "Slack: paste it as the app's Interactivity Request URL" })),
+});
 export const PlatformAck = Type.Object({ ok: Type.Literal(true) });
 
 // Understanding (understanding.md)

@@ -100,7 +100,7 @@ for (const kind of databaseKinds()) {
       assert.equal(list.status, 200);
       const listed = list.body.Result.find((c: any) => c.Channel === 'telegram');
       assert.deepEqual({ ...listed, LastInboundAt: null }, { Channel: 'telegram', Enabled: true, WebhookUrl: `${server.url}${webhookPath}`, Account: '@shop_test_bot', LastInboundAt: null, LastError: null });
-      assert.deepEqual(list.body.Result.map((c: any) => c.Channel), ['custom', 'web', 'telegram', 'whatsapp', 'messenger'].filter((c) => list.body.Result.some((r: any) => r.Channel === c)));
+      assert.deepEqual(list.body.Result.map((c: any) => c.Channel), ['custom', 'web', 'telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram'].filter((c) => list.body.Result.some((r: any) => r.Channel === c)));
       const clone = await server.client.post('/bot/clone', { Source: { BotAPIKey: tenant.botKey, BotSecret: tenant.botSecret }, Destination: { BotName: 'Copy', Variables: [] } }, { token: tenant.accountToken });
       assert.equal(clone.status, 200, clone.text);
       const cloneChannels = await server.client.get(`/bots/${clone.body.APIKey}/channels`, { token: tenant.accountToken });

@@ -34,3 +34,46 @@ export async function closeDouble(server: http.Server, hanging: http.ServerRespo
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
+
+export type ScriptedAnswer = 'ok' | 'rate-limit' | 'server-error' | 'hang';
+
+/**
+ * What a platform double with a script keeps: the calls it received, the problems it found in them
+ * (what the platform would refuse), the answers it was told to give next, and the calls it holds.
+ */
+export abstract class ScriptedDouble<Call> {
+  readonly calls: Call[] = [];
+  readonly violations: string[] = [];
+  /** answers for the next checked calls, in order; then every call is answered `ok` */
+  readonly script: ScriptedAnswer[] = [];
+  readonly hanging: http.ServerResponse[] = [];
+  /** seconds sent as `Retry-After` with a rate-limit answer */
+  retryAfterSeconds = 1;
+  protected server!: http.Server;
+  /** the API root the server is pointed at (its COLLOQUY_*_URL) */
+  url = '';
+  protected abstract readonly platform: string;
+  protected abstract handle(req: http.IncomingMessage, res: http.ServerResponse): void;
+  /** a call as the timeout message shows it */
+  protected abstract describe(call: Call): unknown;
+
+  /** Listens on loopback; `root` is the API's path prefix (Slack's `/api`). */
+  protected async listen(root = ''): Promise<this> {
+    const { server, url } = await listenOnLoopback((req, res) => this.handle(req, res));
+    this.server = server;
+    this.url = `${url}${root}`;
+    return this;
+  }
+
+  waitFor(check: () => boolean, what: string): Promise<void> {
+    return waitUntil(check, what, () => this.calls.map((c) => this.describe(c)), 20_000);
+  }
+
+  assertNoViolations(): void {
+    if (this.violations.length > 0) throw new Error(`calls ${this.platform} would refuse: ${JSON.stringify(this.violations)}`);
+  }
+
+  close(): Promise<void> {
+    return closeDouble(this.server, this.hanging);
+  }
+}

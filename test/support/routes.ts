@@ -151,7 +151,7 @@ export function accessOf(route: Pick<RouteInfo, 'method' | 'template'>): RouteAc
   if (path.startsWith('/share/{')) return 'shareCode';
   if (path.startsWith('/console/api/')) return 'session';
   // a messaging platform's webhook: the unguessable ChannelId, then its secret token or signature
-  if (path === '/channels/{Channel}/{ChannelId}') return 'platform';
+  if (path === '/channels/{Channel}/{ChannelId}' || path === '/channels/{Channel}/{ChannelId}/{Subpath}') return 'platform';
   throw new Error(`no credential rule covers ${route.method} ${path}: add one to accessOf (test/support/routes.ts)`);
 }
 

@@ -19,7 +19,7 @@ const REFRESH_MS = 2000;
 /** how often the broadcast just created is read back while it runs */
 const FOLLOW_MS = 700;
 const COUNT_DELAY_MS = 300;
-const CHANNEL_NAMES: Record<string, string> = { web: 'Website widget', custom: 'Your app (API)', telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger' };
+const CHANNEL_NAMES: Record<string, string> = { web: 'Website widget', custom: 'Your app (API)', telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger', slack: 'Slack', sms: 'SMS', chatwoot: 'Chatwoot', instagram: 'Instagram' };
 
 /** The page reads with GET and writes with POST: a call with a body is a POST. */
 const call = <T>(path: string, body?: unknown): Promise<T> => consoleApi.call<T>(body === undefined ? 'GET' : 'POST', path, body);

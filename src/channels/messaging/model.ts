@@ -1,7 +1,7 @@
 // Messaging channels (spec channels.md) as the rest of the server sees them: a bot's connection
 // to one platform, and what one inbound update asks of a conversation.
 
-export const MESSAGING_CHANNELS = ['telegram', 'whatsapp', 'messenger'] as const;
+export const MESSAGING_CHANNELS = ['telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram'] as const;
 export type MessagingChannel = (typeof MESSAGING_CHANNELS)[number];
 
 export function isMessagingChannel(name: string): name is MessagingChannel {
@@ -33,7 +33,8 @@ export interface InboundEvent {
   key: string;
   /** the conversation's UserId: `<channel>:<platform user id>` */
   userId: string;
-  kind: 'text' | 'click' | 'reset';
+  /** takeover / release: the platform's own people took the conversation or gave it back (Chatwoot) */
+  kind: 'text' | 'click' | 'reset' | 'takeover' | 'release';
   /** the user's text (kind text), or the name of what was sent (`[image]`, `[location]`, …) */
   text?: string;
   /** the button's payload (kind click) */

@@ -4,6 +4,7 @@
 // backoff (ChannelTarget). A platform outage never fails, slows or loses a turn.
 import crypto from 'node:crypto';
 import type { BotRecord } from '../../bots/model.js';
+import { STATE_REQUESTED } from '../../conversations/control.js';
 import type { ConversationRecord } from '../../conversations/model.js';
 import type { ReplyPart } from '../../engine/types.js';
 import type { Metrics } from '../../observability/metrics.js';
@@ -67,6 +68,8 @@ export class ChannelOutbound implements DeliveryTarget {
     const broadcast = said.find((m) => m.broadcast)?.broadcast;
     const parts: ReplyPart[] = said.flatMap((m) => m.parts);
     const calls = broadcast ? broadcastCalls(platform, parts, broadcast, recipient) : parts.length > 0 ? platform.render(parts, recipient) : [];
+    // Asking again while the request stands is harmless (opening an open conversation changes nothing).
+    if (platform.requested && conversation.controlState === STATE_REQUESTED) calls.push(platform.requested(recipient));
     return calls.length === 0 ? [] : callRows(bot, conversation, calls, now);
   }
 

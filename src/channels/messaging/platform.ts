@@ -12,6 +12,18 @@ export interface InboundRequest {
   /** the body exactly as received (signatures are over these bytes) */
   rawBody: Buffer;
   query: Record<string, string>;
+  /** a path below the webhook URL (Slack's `/interactive`), or '' for the webhook itself */
+  subpath?: string;
+  /** when the server received it (ms): Slack signs a timestamp that must be recent */
+  receivedAt?: number;
+  /** the public URL it was posted to (Twilio signs it): the WebhookUrl, and the subpath */
+  url?: string;
+}
+
+/** What the webhook answers besides `{ok: true}`: Slack's url_verification challenge, Twilio's `<Response/>`. */
+export interface InboundAnswer {
+  contentType: string;
+  body: string;
 }
 
 export interface Connected {
@@ -19,7 +31,7 @@ export interface Connected {
   /** public: `@username`, a phone number id, a page id */
   account: string | null;
   /** members of the connect reply besides Channel, Enabled and WebhookUrl */
-  reply: { Account?: string | null; VerifyToken?: string };
+  reply: { Account?: string | null; VerifyToken?: string; InteractivityUrl?: string };
 }
 
 export interface MessagingPlatform {
@@ -28,8 +40,14 @@ export interface MessagingPlatform {
   connect(body: Record<string, unknown>, webhookUrl: string): Promise<Connected>;
   /** undoes what connect set up at the platform (best effort: the credentials go anyway) */
   disconnect(credentials: Credentials): Promise<void>;
+  /** paths below the webhook URL this platform also posts to (Slack: `interactive`) */
+  readonly subpaths?: readonly string[];
   /** true only for a request the platform really sent (secret token, HMAC of the raw body) */
-  verify(request: InboundRequest, credentials: Credentials): boolean;
+  verify(request: InboundRequest, credentials: Credentials): boolean | Promise<boolean>;
+  /** the verified body as data (default: JSON); undefined when it is malformed (400 INVALID_JSON) */
+  decode?(request: InboundRequest): unknown;
+  /** what a verified request is answered with, when not `{ok: true}` */
+  answer?(body: unknown): InboundAnswer | null;
   /** Meta's subscription handshake: the challenge to echo, or null when the verify token is wrong */
   challenge?(query: Record<string, string>, credentials: Credentials): string | null;
   /**
@@ -37,7 +55,14 @@ export interface MessagingPlatform {
    * connection's public account: a Meta app's webhook carries every phone number / page of the app,
    * and only the connected one's updates are this bot's.
    */
-  parse(body: unknown, account: string | null): InboundEvent[];
+  parse(body: unknown, account: string | null, credentials: Credentials): InboundEvent[];
+  /**
+   * SMS has no buttons: the command a text names among the options the conversation was last
+   * shown (`recent`: its latest stored parts, oldest first), or null when it names none.
+   */
+  choose?(text: string, recent: ReplyPart[]): string | null;
+  /** Chatwoot: the call that tells the platform's people a conversation asks for one of them */
+  requested?(recipient: string): PlatformCall;
   /** calls to make right after an event ran (Telegram answers a callback query) */
   acknowledge?(event: InboundEvent): PlatformCall[];
   /** WhatsApp: an approved message template (a broadcast outside the 24-hour window, broadcasts.md) */
@@ -50,6 +75,13 @@ export interface MessagingPlatform {
 
 /** The longest typing pause a part may ask for (channels.md "Outbound"). */
 export const MAX_TYPING_MS = 10_000;
+
+/**
+ * A pause on a platform without a typing indicator for bots (Slack, SMS): a call that sends nothing
+ * and holds the conversation's next call, so a delay part still spaces the messages.
+ */
+export const PAUSE_METHOD = 'pause';
+export const pauseCall = (ms: number): PlatformCall => ({ method: PAUSE_METHOD, params: {}, holdNextMs: ms });
 
 /**
  * Splits a text over a platform's limit at word boundaries (a word longer than the limit is cut

@@ -3,6 +3,7 @@
 // update writes outside a turn. Declared here and implemented by store/channels.ts (credentials
 // sealed there) and store/outbox.ts on SQLite and PostgreSQL. wiring/ hands each class its slice.
 import type { BotRecord } from '../../bots/model.js';
+import type { ReplyPart } from '../../engine/types.js';
 import type { NewOutboxRow } from '../../webhooks/model.js';
 import type { ChannelConnection, Credentials, MessagingChannel } from './model.js';
 
@@ -39,6 +40,8 @@ export interface InboundWrites {
 export interface InboundStorage {
   channels: Pick<ChannelRepository, 'byChannelId' | 'noteInbound' | 'seen' | 'pruneSeen'>;
   bots: { byId(id: string): Promise<BotRecord | null> };
+  /** an SMS conversation's last parts: the options a number or a text may name (sms/) */
+  conversations: { historyParts(conversationId: number, limit?: number): Promise<ReplyPart[]> };
   transaction<T>(work: (tx: InboundWrites) => Promise<T>): Promise<T>;
 }
 

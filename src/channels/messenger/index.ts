@@ -13,9 +13,10 @@ import { parseMessenger } from './parse.js';
 import { renderMessenger } from './render.js';
 
 export class MessengerPlatform implements MessagingPlatform {
-  readonly channel = 'messenger' as const;
+  /** Instagram speaks the same Send API and webhooks (channels/instagram extends this class) */
+  readonly channel: 'messenger' | 'instagram' = 'messenger';
 
-  constructor(private readonly graphUrl: string) {}
+  constructor(protected readonly graphUrl: string) {}
 
   async connect(body: Record<string, unknown>): Promise<Connected> {
     return connectMeta(body, { account: 'PageId', token: 'PageAccessToken' });

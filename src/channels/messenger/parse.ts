@@ -16,25 +16,29 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** Attachment types as the flow reads them; a sticker arrives as an image with a `sticker_id`. */
 const KINDS: Record<string, string> = { image: 'image', video: 'video', audio: 'audio', file: 'file', location: 'location', fallback: 'link', reel: 'video', ig_reel: 'video', template: 'template' };
 
-/** `pageId`: the connected Page; a Meta app's webhook carries every Page subscribed to the app. */
-export function parseMessenger(body: unknown, pageId: string | null): InboundEvent[] {
-  if (!isObject(body) || body.object !== 'page' || !Array.isArray(body.entry)) return [];
+/**
+ * `pageId`: the connected Page; a Meta app's webhook carries every Page subscribed to the app.
+ * Instagram's messaging webhooks have the same shape with `object: "instagram"`, the Instagram
+ * account's id as the entry id and IGSIDs as senders (channels-more.md).
+ */
+export function parseMessenger(body: unknown, pageId: string | null, channel: 'messenger' | 'instagram' = 'messenger'): InboundEvent[] {
+  if (!isObject(body) || body.object !== (channel === 'messenger' ? 'page' : 'instagram') || !Array.isArray(body.entry)) return [];
   const events: InboundEvent[] = [];
   for (const entry of body.entry) {
     if (!isObject(entry) || !Array.isArray(entry.messaging)) continue;
     if (pageId !== null && str(entry.id) !== pageId) continue;
     for (const item of entry.messaging) {
-      const event = isObject(item) ? eventOf(item) : null;
+      const event = isObject(item) ? eventOf(item, channel) : null;
       if (event) events.push(event);
     }
   }
   return events;
 }
 
-function eventOf(item: Json): InboundEvent | null {
+function eventOf(item: Json, channel: string): InboundEvent | null {
   const psid = isObject(item.sender) ? str(item.sender.id) : undefined;
   if (psid === undefined) return null;
-  const base = { userId: `messenger:${psid}`, profile: {} };
+  const base = { userId: `${channel}:${psid}`, profile: {} };
   if (isObject(item.message)) {
     const message = item.message;
     const mid = str(message.mid);

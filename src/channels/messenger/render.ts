@@ -50,7 +50,17 @@ function buttonOf(part: ReplyPart): Button {
   return { type: 'postback', title: cutTitle(label || part.Command!, MESSENGER_LIMITS.buttonTitle), payload: part.Command! };
 }
 
-export function renderMessenger(parts: ReplyPart[], psid: string): PlatformCall[] {
+/**
+ * What differs on Instagram, which speaks the same Send API (channels-more.md): texts of at most
+ * 1000 characters, and no button template, so buttons are always quick replies.
+ */
+export interface SendApiProfile {
+  text: number;
+  buttonTemplate: boolean;
+}
+const MESSENGER: SendApiProfile = { text: MESSENGER_LIMITS.text, buttonTemplate: true };
+
+export function renderMessenger(parts: ReplyPart[], psid: string, profile: SendApiProfile = MESSENGER): PlatformCall[] {
   const calls: PlatformCall[] = [];
   const recipient = { id: psid };
   const message = (body: Record<string, unknown>) => calls.push({ method: SEND_PATH, params: { recipient, messaging_type: 'RESPONSE', message: body } });
@@ -63,12 +73,12 @@ export function renderMessenger(parts: ReplyPart[], psid: string): PlatformCall[
   const withButtons = (text: string, children: ReplyPart[]) => {
     const buttons = children.filter(isButtonPart);
     if (buttons.length === 0) {
-      if (text !== '') texts(text, MESSENGER_LIMITS.text);
+      if (text !== '') texts(text, profile.text);
       return;
     }
     const body = text === '' ? BUTTONS_ONLY_TEXT : text;
     // The button template counts link buttons among its 3 (channels.md "Pinned details").
-    if (buttons.length <= MESSENGER_LIMITS.buttonTemplateButtons) {
+    if (profile.buttonTemplate && buttons.length <= MESSENGER_LIMITS.buttonTemplateButtons) {
       const payload = (chunk: string) => ({ attachment: { type: 'template', payload: { template_type: 'button', text: chunk, buttons: buttons.map(buttonOf) } } });
       texts(body, MESSENGER_LIMITS.buttonTemplateText, payload);
       return;
@@ -78,7 +88,7 @@ export function renderMessenger(parts: ReplyPart[], psid: string): PlatformCall[
     const links = buttons.filter((b) => b.Type === PartType.Link).map((b) => `${b.Text || b.Title || b.Url}: ${b.Url}`);
     const full = [text, ...links].filter((t) => t !== '').join('\n') || BUTTONS_ONLY_TEXT;
     const quickReplies = plain.map((b) => ({ content_type: 'text', title: cutTitle(b.Text || b.Title || b.Command!, MESSENGER_LIMITS.quickReplyTitle), payload: b.Command! }));
-    texts(full, MESSENGER_LIMITS.text, quickReplies.length > 0 ? (chunk) => ({ text: chunk, quick_replies: quickReplies }) : undefined);
+    texts(full, profile.text, quickReplies.length > 0 ? (chunk) => ({ text: chunk, quick_replies: quickReplies }) : undefined);
   };
   const carousel = (cards: ReplyPart[]) => {
     let elements: Record<string, unknown>[] = [];
@@ -96,7 +106,7 @@ export function renderMessenger(parts: ReplyPart[], psid: string): PlatformCall[
       if (Object.keys(element).length === 1) {
         // A card with nothing but a title is refused by the generic template: it goes as a text.
         flush();
-        if (title !== '') texts(title, MESSENGER_LIMITS.text);
+        if (title !== '') texts(title, profile.text);
         continue;
       }
       elements.push(element);

@@ -4,6 +4,7 @@
 // (channels.md "Names, ids, configuration").
 import { fetch } from 'undici';
 import type { SendResult } from '../messaging/model.js';
+import { retryAfterMs } from '../messaging/retry-after.js';
 
 const CALL_TIMEOUT_MS = 10_000;
 /** An error answer is read for its code only; a body this long is not Meta's. */
@@ -72,13 +73,8 @@ function errorOf(text: string): GraphError | null {
  * `estimated_time_to_regain_access` (minutes) of `X-Business-Use-Case-Usage`.
  */
 function waitOf(headers: { get(name: string): string | null }): number | undefined {
-  const retryAfter = headers.get('retry-after');
-  if (retryAfter) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-    const at = Date.parse(retryAfter);
-    if (Number.isFinite(at)) return Math.max(0, at - Date.now());
-  }
+  const retryAfter = retryAfterMs(headers.get('retry-after'));
+  if (retryAfter !== undefined) return retryAfter;
   const usage = headers.get('x-business-use-case-usage');
   if (usage) {
     try {

@@ -1,9 +1,10 @@
 // Messaging channels (channels.md): connecting a bot to Telegram, WhatsApp or Messenger with an
 // account token, and the platforms' own webhook requests, verified before anything is stored.
 import { Type } from 'typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import { authed, DEFAULT_BODY_LIMIT, type App } from '../app.js';
+import { BoundedInteger } from '../bounded-integers.js';
 import type { Services } from '../services.js';
 import { ChannelList, ConnectedChannel, PlatformAck, textResponse } from '../wire-schemas.js';
 
@@ -17,13 +18,25 @@ const ConnectBody = Type.Object(
     PhoneNumberId: Type.Optional(Type.String({ maxLength: 64, description: 'WhatsApp: the phone number id of the Meta app' })),
     AccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'WhatsApp: a system user access token' })),
     PageId: Type.Optional(Type.String({ maxLength: 64, description: "Messenger: the Facebook page's id" })),
-    PageAccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Messenger: the page access token' })),
+    PageAccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Messenger and Instagram: the page access token' })),
     AppSecret: Type.Optional(Secret),
+    BotToken: Type.Optional(Type.String({ maxLength: 1024, description: "Slack: the Bot User OAuth Token (xoxb-…); Chatwoot: the agent bot's access token" })),
+    SigningSecret: Type.Optional(Type.String({ maxLength: 1024, description: "Slack: the app's Signing Secret (Basic Information)" })),
+    AccountSid: Type.Optional(Type.String({ maxLength: 64, description: 'SMS: the Twilio Account SID (AC…)' })),
+    AuthToken: Type.Optional(Type.String({ maxLength: 1024, description: "SMS: the Twilio account's Auth Token" })),
+    From: Type.Optional(Type.String({ maxLength: 32, description: 'SMS: the Twilio number, E.164 (+15551234567)' })),
+    InstagramAccountId: Type.Optional(Type.String({ maxLength: 64, description: 'Instagram: the Instagram professional account id' })),
+    BaseUrl: Type.Optional(Type.String({ maxLength: 512, description: 'Chatwoot: the installation, such as https://app.chatwoot.com' })),
+    AccountId: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), BoundedInteger(1, Number.MAX_SAFE_INTEGER)], { description: 'Chatwoot: the account number (/app/accounts/<AccountId>)' })),
+    InboxIds: Type.Optional(Type.Array(BoundedInteger(1, Number.MAX_SAFE_INTEGER), { maxItems: 100, description: 'Chatwoot: only these inboxes (default: every inbox the bot is connected to)' })),
     VerifyToken: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
   },
   { additionalProperties: false },
 );
 const WebhookParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }) });
+const SubpathParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }), Subpath: Type.String({ maxLength: 32 }) });
+/** `{ok: true}`, or what the platform wants back (Slack's challenge as text, Twilio's empty TwiML). */
+const PlatformAnswer = { description: 'Received', content: { 'application/json': { schema: PlatformAck }, 'text/plain': { schema: { type: 'string' } }, 'text/xml': { schema: { type: 'string' } } } };
 
 export function channelRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['channels'], security: [{ bearer: [] }] } };
@@ -38,7 +51,7 @@ export function channelRoutes(app: App, s: Services): void {
       ...account,
       schema: {
         ...account.schema,
-        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?})',
+        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From}; Chatwoot: {BaseUrl, AccountId, BotToken, InboxIds?}; Instagram: {InstagramAccountId, PageAccessToken, AppSecret, VerifyToken?})',
         params: ChannelParams,
         body: ConnectBody,
         response: { 200: ConnectedChannel },
@@ -78,24 +91,19 @@ export function channelRoutes(app: App, s: Services): void {
   void app.register(async (scope: FastifyInstance) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DEFAULT_BODY_LIMIT }, (_request, body, done) => done(null, body));
-    (scope as unknown as App).post(
-      '/channels/:Channel/:ChannelId',
-      {
-        config: { limit: 'principal' },
-        schema: {
-          tags: ['channels'],
-          summary: "A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification)",
-          params: WebhookParams,
-          response: { 200: PlatformAck },
-          errors: ['NOT_FOUND', 'SIGNATURE_INVALID', 'INVALID_JSON'],
-        },
-      },
-      async (request) => {
-        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        await s.channels.inbound.receive(request.params.Channel, request.params.ChannelId, { headers: request.headers, rawBody, query: request.query as Record<string, string> });
-        return { ok: true as const };
-      },
-    );
+    const receive = async (request: FastifyRequest<{ Params: { Channel: string; ChannelId: string; Subpath?: string } }>, reply: FastifyReply) => {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const { Channel, ChannelId, Subpath } = request.params;
+      const answer = await s.channels.inbound.receive(Channel, ChannelId, { headers: request.headers, rawBody, query: request.query as Record<string, string>, subpath: Subpath ?? '' });
+      if (answer) return reply.type(answer.contentType).send(answer.body);
+      return { ok: true as const };
+    };
+    const webhook = (summary: string, params: typeof WebhookParams | typeof SubpathParams) => ({
+      config: { limit: 'principal' as const },
+      schema: { tags: ['channels'], summary, params, response: { 200: PlatformAnswer }, errors: ['NOT_FOUND', 'SIGNATURE_INVALID', 'INVALID_JSON'] as const },
+    });
+    (scope as unknown as App).post('/channels/:Channel/:ChannelId', webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event, Twilio SMS)", WebhookParams), receive);
+    (scope as unknown as App).post('/channels/:Channel/:ChannelId/:Subpath', webhook("A platform's second webhook path: Slack's interactivity URL (`/interactive`, a button click)", SubpathParams), receive);
   });
 }
 
