@@ -12,6 +12,7 @@ import { newSigningKey, SIGNING_KEY_META, TokenService } from './auth/tokens.js'
 import { CloneService } from './bots/clones.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
+import { ImportService } from './importers/service.js';
 import { AnalyticsService } from './analytics/service.js';
 import type { Config } from './config.js';
 import { Maintenance } from './conversations/maintenance.js';
@@ -61,6 +62,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const { conversations, control, preview } = talk;
   const { scheduler, broadcasts } = broadcastParts(base, { live, conversations, webhookTarget: delivery.webhookTarget });
   const channels = channelParts(base, { ...delivery, conversations, events, metrics });
+  const botService = new BotService(store, clock);
   const services: Services = {
     config,
     clock,
@@ -70,7 +72,8 @@ export async function createServices(config: Config, store: Store, options: Star
     auth: new Authenticator(store, tokens, adminToken.matches),
     tokens,
     accounts,
-    bots: new BotService(store, clock),
+    bots: botService,
+    imports: new ImportService(botService),
     understanding: bots.understanding,
     knowledge: knowledge.knowledge,
     knowledgeAnswers: knowledge.knowledgeAnswers,

@@ -23,6 +23,7 @@ import { answerExpectContinue, clientErrorAnswer, installCrossSiteGuard, install
 import type { Services } from './services.js';
 import { adminRoutes } from './routes/admin.js';
 import { botRoutes } from './routes/bots.js';
+import { importRoutes } from './routes/imports.js';
 import { understandingRoutes } from './routes/understanding.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { consoleBotRoutes } from './routes/console-bots.js';
@@ -143,7 +144,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, botRoutes, importRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -32,6 +32,7 @@ import type { RateWindowTable } from './rate-window-port.js';
 import type { KnowledgeService } from '../knowledge/service.js';
 import type { KnowledgeAnswers } from '../knowledge/answers.js';
 import type { BroadcastService } from '../broadcasts/service.js';
+import type { ImportService } from '../importers/service.js';
 
 export interface Services {
   config: Config;
@@ -44,6 +45,8 @@ export interface Services {
   tokens: TokenService;
   accounts: AccountService;
   bots: BotService;
+  /** bots made of Typebot, Rasa and Dialogflow ES exports (importers.md) */
+  imports: ImportService;
   understanding: UnderstandingService;
   /** knowledge sources and search (knowledge.md) */
   knowledge: KnowledgeService;

@@ -1,0 +1,68 @@
+// Imports (importers.md) in tests: the real exports of ../shared/imports (read where they are,
+// never copied into the repository), packed into a .zip or .tar.gz as the platforms hand them
+// out, and posted to /bots/import as multipart/form-data.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import JSZip from 'jszip';
+import { create as tarCreate } from 'tar';
+import type { Client, Response } from './client.js';
+import { upload } from './knowledge-files.js';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * ../shared/imports next to the project (the main checkout), or next to the folder of worktrees
+ * (a helper's worktree lives one level deeper).
+ */
+export const sharedImports: string = (() => {
+  const candidates = [path.resolve(projectRoot, '../shared/imports'), path.resolve(projectRoot, '../../shared/imports')];
+  const found = candidates.find((c) => fs.existsSync(c));
+  if (!found) throw new Error(`../shared/imports not found (looked in ${candidates.join(', ')})`);
+  return found;
+})();
+
+/** Every file under `dir`, relative, `/`-separated, sorted. */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, at), { withFileTypes: true })) {
+      const rel = at ? `${at}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(rel);
+      else out.push(rel);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+/** A .zip of a folder of ../shared/imports (`prefix` puts it in a folder of the archive, as many exports are). */
+export async function zipOf(folder: string, prefix = ''): Promise<Buffer> {
+  const dir = path.join(sharedImports, folder);
+  const zip = new JSZip();
+  for (const file of filesUnder(dir)) zip.file(prefix + file, fs.readFileSync(path.join(dir, file)));
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/** A .zip of files given by content. */
+export async function zipFiles(files: Record<string, string | Buffer>, options: { symlink?: string } = {}): Promise<Buffer> {
+  const zip = new JSZip();
+  for (const [name, content] of Object.entries(files)) zip.file(name, content, options.symlink === name ? { unixPermissions: 0o120777 } : {});
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', platform: 'UNIX' });
+}
+
+/** A .tar.gz of a folder of ../shared/imports, made by the tar package as `tar czf` would. */
+export async function tarGzOf(folder: string): Promise<Buffer> {
+  const dir = path.join(sharedImports, folder);
+  const chunks: Buffer[] = [];
+  const stream = tarCreate({ gzip: true, cwd: dir, portable: true }, filesUnder(dir));
+  for await (const chunk of stream as unknown as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+export const readShared = (file: string): Buffer => fs.readFileSync(path.join(sharedImports, file));
+
+/** POST /bots/import (or its preview) with a file and fields. */
+export function importFile(client: Client, token: string, file: { name: string; data: Buffer }, fields: Record<string, string> = {}, preview = false): Promise<Response> {
+  return upload(client, 'POST', preview ? '/bots/import/preview' : '/bots/import', token, file, fields);
+}
