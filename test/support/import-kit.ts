@@ -2,6 +2,7 @@
 // never copied into the repository), packed into a .zip or .tar.gz as the platforms hand them
 // out, and posted to /bots/import as multipart/form-data.
 import fs from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
@@ -65,4 +66,36 @@ export const readShared = (file: string): Buffer => fs.readFileSync(path.join(sh
 /** POST /bots/import (or its preview) with a file and fields. */
 export function importFile(client: Client, token: string, file: { name: string; data: Buffer }, fields: Record<string, string> = {}, preview = false): Promise<Response> {
   return upload(client, 'POST', preview ? '/bots/import/preview' : '/bots/import', token, file, fields);
+}
+
+/** One ustar header block (512 bytes) for `name`: type '0' a file, '2' a symbolic link, '1' a hard link. */
+function tarHeader(name: string, size: number, type: string, linkname = ''): Buffer {
+  const header = Buffer.alloc(512);
+  header.write(name, 0, 100, 'utf8');
+  header.write('0000644\0', 100);
+  header.write('0000000\0', 108);
+  header.write('0000000\0', 116);
+  header.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
+  header.write('00000000000\0', 136);
+  header.write('        ', 148);
+  header.write(type, 156);
+  header.write(linkname, 157, 100, 'utf8');
+  header.write('ustar\0', 257);
+  header.write('00', 263);
+  let sum = 0;
+  for (const byte of header) sum += byte;
+  header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return header;
+}
+
+/** A .tar.gz written byte by byte, so that it may hold what tar itself refuses to write (`..`, links). */
+export function rawTarGz(entries: Array<{ name: string; data?: string | Buffer; type?: '0' | '1' | '2'; linkname?: string }>): Buffer {
+  const blocks: Buffer[] = [];
+  for (const entry of entries) {
+    const data = typeof entry.data === 'string' ? Buffer.from(entry.data) : (entry.data ?? Buffer.alloc(0));
+    blocks.push(tarHeader(entry.name, entry.type === '0' || entry.type === undefined ? data.length : 0, entry.type ?? '0', entry.linkname));
+    if (entry.type === '0' || entry.type === undefined) blocks.push(data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(blocks));
 }
