@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
+import { parseBotDocument } from '../../src/bots/parse.js';
 import { create as tarCreate } from 'tar';
 import type { Client, Response } from './client.js';
 import { upload } from './knowledge-files.js';
@@ -99,3 +100,11 @@ export function rawTarGz(entries: Array<{ name: string; data?: string | Buffer; 
   blocks.push(Buffer.alloc(1024));
   return gzipSync(Buffer.concat(blocks));
 }
+
+/** A folder of test/fixtures/imports (or an absolute folder) parsed as the importers get it: path → document. */
+export function exportFilesOf(folder: string): Map<string, unknown> {
+  const dir = path.isAbsolute(folder) ? folder : path.join(projectRoot, 'test/fixtures/imports', folder);
+  return new Map(filesUnder(dir).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => [f, parseBotDocument(fs.readFileSync(path.join(dir, f), 'utf8'), f.endsWith('.json') ? 'application/json' : 'application/yaml')]));
+}
+
+export const fixtureText = (file: string): string => fs.readFileSync(path.join(projectRoot, 'test/fixtures/imports', file), 'utf8');

@@ -123,6 +123,9 @@ export function convertRasa(files: ExportFiles): Conversion {
     interactions.push({ name, ...(node === fallbackNode ? { fallback: true } : {}), actions: [...step, ...actionsFrom(node, 0)] });
   }
   if (!fallbackNode && 'utter_default' in responses) interactions.push({ name: names.name('Fallback', `${domainFile}: $.responses.utter_default`, 'Fallback'), fallback: true, actions: say('utter_default') ?? [] });
+  for (const response of Object.keys(responses)) {
+    if (!said.has(response)) report.skip(`${domainFile}: $.responses.${response}`, `the response ${response.slice(0, 60)}`, 'no rule or story says it: use it in an interaction by hand');
+  }
   for (const action of listAt(domain.actions)) {
     const name = textAt(action);
     if (name && !reportedActions.has(name) && !(name in forms)) report.skip(`${domainFile}: $.actions`, `the custom action ${name.slice(0, 60)}`, 'it runs code on the Rasa action server: rebuild it with callApi steps');
@@ -153,7 +156,8 @@ function triggerActions(intent: string, nodes: TurnNode[], interactionOf: Map<Tu
   // most likely pick that one too), rather than the fallback
   const anywhere = top ?? deeper[0];
   let chain: Action[] = anywhere ? [goToInteraction(interactionOf.get(anywhere)!)] : [{ type: 'goTo', mode: 'fallback' }];
-  for (const node of deeper.reverse()) {
+  // the turn taken anywhere needs no test of its own
+  for (const node of deeper.filter((n) => n !== anywhere).reverse()) {
     chain = [{ type: 'variableSwitch', variable: STORY_STEP, criteria: 'equals', value: interactionOf.get(node.parent!)!, then: [goToInteraction(interactionOf.get(node)!)], else: chain }];
   }
   return chain;
