@@ -3,14 +3,14 @@
 // "Dialogflow ES"). Pure: the files come in already parsed. Each intent becomes an interaction
 // reached by an intent trigger; contexts become tags (set by the intent that outputs them,
 // required by the intents that take them as input); webhooks are skipped.
-import type { Action, Interaction, NlpEntity, NlpIntent, Trigger } from '../../bots/bot-file.js';
+import type { Action, Interaction, NlpIntent, Trigger } from '../../bots/bot-file.js';
 import { NLP_LANGUAGES } from '../../understanding/languages.js';
 import type { Conversion, ExportFiles } from '../model.js';
 import { cleanName, NameBook } from '../names.js';
 import { ImportRefusal } from '../refusal.js';
 import { ReportBuilder } from '../report.js';
 import { goToInteraction, isObj, listAt, objAt, oneBehaviourBot, textAt, type Obj } from '../shared.js';
-import { convertEntities, entityFor } from './entities.js';
+import { convertEntities, entityFor, type ConvertedEntities } from './entities.js';
 import { messagesOf, QUICK_REPLY_PATH } from './messages.js';
 
 export const isDialogflowExport = (files: ExportFiles): boolean => files.has('agent.json') && [...files.keys()].some((p) => p.startsWith('intents/'));
@@ -81,17 +81,6 @@ export function convertDialogflow(files: ExportFiles): Conversion {
   return { bot, report: report.finish(bot) };
 }
 
-export interface ConvertedEntities {
-  list: NlpEntity[];
-  /** a Dialogflow entity type (`@query`, `@sys.number`) → the entity's name in the bot */
-  byType: Map<string, string>;
-  /** canonical values of a synonym entity, to add annotated spellings to */
-  values: Map<string, Record<string, string[]>>;
-  /** entity types found in annotations that have no Colloquy twin (reported once each) */
-  missing: Set<string>;
-  /** the entity names given so far (a system entity takes one on first use) */
-  names: NameBook | null;
-}
 
 /** Output contexts become tags set (lifespan > 0) or dropped (lifespan 0). */
 function contextActions(response: Obj, file: string, report: ReportBuilder): Action[] {

@@ -4,9 +4,21 @@
 import { regexProblem } from '../../engine/matching.js';
 import type { ExportFiles } from '../model.js';
 import { NameBook } from '../names.js';
+import type { NlpEntity } from '../../bots/bot-file.js';
 import type { ReportBuilder } from '../report.js';
 import { listAt, objAt, textAt } from '../shared.js';
-import type { ConvertedEntities } from './convert.js';
+
+export interface ConvertedEntities {
+  list: NlpEntity[];
+  /** a Dialogflow entity type (`@query`, `@sys.number`) → the entity's name in the bot */
+  byType: Map<string, string>;
+  /** canonical values of a synonym entity, to add annotated spellings to */
+  values: Map<string, Record<string, string[]>>;
+  /** entity types found in annotations that have no Colloquy twin (reported once each) */
+  missing: Set<string>;
+  /** the entity names given so far (a system entity takes one on first use) */
+  names: NameBook | null;
+}
 
 /** System entities with a faithful regex twin. */
 const SYSTEM_REGEX: Record<string, { name: string; regex: string }> = {

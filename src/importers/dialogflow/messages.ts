@@ -4,8 +4,7 @@
 import type { Action } from '../../bots/bot-file.js';
 import type { ReportBuilder } from '../report.js';
 import { listAt, objAt, textAt, type Obj } from '../shared.js';
-import type { ConvertedEntities } from './convert.js';
-import { entityFor } from './entities.js';
+import { entityFor, type ConvertedEntities } from './entities.js';
 
 /** Dialogflow ES message types (the `type` of a message in an intent export). */
 const TEXT = 0;

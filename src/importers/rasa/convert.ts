@@ -13,7 +13,7 @@ import { goToInteraction, isObj, listAt, objAt, oneBehaviourBot, textAt, variabl
 import { convertNlu, type NluSource } from './nlu.js';
 import { responseActions, type ResponseContext } from './responses.js';
 import { buildTurnTree, nodesOf, type StorySource, type TurnNode } from './stories.js';
-import { formActions } from './forms.js';
+import { formActions, requiredSlots } from './forms.js';
 
 /** The variable that holds the turn a conversation is in, so that a story's next intent finds its turn. */
 export const STORY_STEP = 'story_step';
@@ -168,11 +168,4 @@ function checkVersion(version: unknown, file: string): void {
   if (text === null) return;
   const major = Number(text.split('.')[0]);
   if (!Number.isInteger(major) || major < 2 || major > 3) throw new ImportRefusal('IMPORT_UNSUPPORTED', `${file} is in Rasa's format version ${JSON.stringify(text.slice(0, 20))}: versions 2.x and 3.x are read.`, { File: file, Path: '$.version', Version: text.slice(0, 20) });
-}
-
-/** The slots a form asks, in order (3.x: `required_slots: [..]`; 2.x: a map of slot → mappings). */
-export function requiredSlots(form: unknown): string[] {
-  const required = objAt(form).required_slots;
-  if (Array.isArray(required)) return required.map(textAt).filter((s): s is string => s !== null);
-  return Object.keys(objAt(required));
 }

@@ -5,7 +5,6 @@
 import type { Action, NlpEntity } from '../../bots/bot-file.js';
 import type { ReportBuilder } from '../report.js';
 import { listAt, objAt, textAt, type Obj } from '../shared.js';
-import { requiredSlots } from './convert.js';
 
 export interface FormSource {
   name: string;
@@ -45,4 +44,11 @@ export function formActions(form: FormSource): ((after: Action[]) => Action[]) |
     }
     return actions;
   };
+}
+
+/** The slots a form asks, in order (3.x: `required_slots: [..]`; 2.x: a map of slot → mappings). */
+export function requiredSlots(form: unknown): string[] {
+  const required = objAt(form).required_slots;
+  if (Array.isArray(required)) return required.map(textAt).filter((s): s is string => s !== null);
+  return Object.keys(objAt(required));
 }
