@@ -39,6 +39,7 @@ for (const kind of databaseKinds()) {
       ['a JSON that is no export', () => ({ name: 'x.json', data: json({ hello: 'world' }) }), 400, 'IMPORT_UNSUPPORTED'],
       ['plain text', () => ({ name: 'notes.txt', data: Buffer.from('just some words') }), 400, 'IMPORT_UNSUPPORTED'],
       ['a format named that the file is not', () => ({ name: 'lead-gen.json', data: readShared('typebot/lead-gen/lead-gen.json') }), 400, 'IMPORT_UNSUPPORTED', {}, { Format: 'rasa' }],
+      ['a format Colloquy does not import', () => ({ name: 'lead-gen.json', data: readShared('typebot/lead-gen/lead-gen.json') }), 400, 'INVALID_REQUEST', { Field: 'body.Format' }, { Format: 'botpress' }],
       ['broken JSON', () => ({ name: 'bot.json', data: Buffer.from('{"version": "6.1", "groups": [') }), 400, 'IMPORT_INVALID', { File: 'bot.json', Path: '$' }],
       ['a Typebot schema newer than the newest known', () => ({ name: 'new.json', data: json(typebot({ version: '7.0' })) }), 400, 'IMPORT_UNSUPPORTED', { Version: '7.0', Path: '$.version' }],
       ['a Typebot schema older than 5', () => ({ name: 'old.json', data: json(typebot({ version: '4' })) }), 400, 'IMPORT_UNSUPPORTED', { Version: '4' }],
