@@ -1,4 +1,4 @@
-// colloquy serve | migrate | account create | bot import | bot export | test | dev | push | pull
+// colloquy serve | migrate | account create | bot import | bot export | test | dev | push | pull | import
 // The server is imported only by the commands that run it: `colloquy test` starts without it.
 // first: a build folder in use is marked before anything else is loaded from it
 import './shared/build-users.js';
@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Services } from './http/services.js';
 import { registerBotFileCommands } from './cli/push-pull.js';
+import { registerImportCommand } from './cli/import-command.js';
 import { registerDevCommand } from './cli/dev-command.js';
 import { registerTestCommand } from './cli/test-command.js';
 import { reportCliError } from './cli/errors.js';
@@ -128,5 +129,6 @@ bot
 registerTestCommand(program);
 registerDevCommand(program);
 registerBotFileCommands(program);
+registerImportCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => process.exit(reportCliError(error)));

@@ -14,6 +14,7 @@ import { newSigningKey, SIGNING_KEY_META, TokenService } from './auth/tokens.js'
 import { CloneService } from './bots/clones.js';
 import { buildBotSchema } from './bots/schema.js';
 import { BotService } from './bots/service.js';
+import { ImportService } from './importers/service.js';
 import { AnalyticsService } from './analytics/service.js';
 import type { Config } from './config.js';
 import { Maintenance } from './conversations/maintenance.js';
@@ -69,6 +70,7 @@ export async function createServices(config: Config, store: Store, options: Star
   const { scheduler, broadcasts } = broadcastParts(base, { live, conversations, webhookTarget: delivery.webhookTarget });
   const channels = channelParts(base, { ...delivery, conversations, control, events, metrics });
   const audit = new AuditLog(store, clock, base.logError('audit log'));
+  const botService = new BotService(store, clock);
   const services: Services = {
     config,
     clock,
@@ -79,7 +81,8 @@ export async function createServices(config: Config, store: Store, options: Star
     tokens,
     accounts,
     operatorAdmin: new OperatorAdmin(store, accounts, clock),
-    bots: new BotService(store, clock),
+    bots: botService,
+    imports: new ImportService(botService),
     understanding: bots.understanding,
     agentTraces: new AgentTraces(store, clock),
     knowledge: knowledge.knowledge,

@@ -88,6 +88,9 @@ export function scanBotFileText(text: string): LimitHit | null {
       const blank = i >= n || c === LF || c === CR;
       if (blockScalar >= 0 && (blank || lineIndent > blockScalar)) {
         skipLine();
+        // past the line's LF: on an empty line skipLine stays where it is, at the start of the
+        // same line, and the scan went round forever (a Rasa export's blank line between items)
+        if (i < n) lineBegin = ++i;
         continue;
       }
       blockScalar = -1;

@@ -19,6 +19,17 @@ function parseError(raw: string, contentType?: string): BotParseError {
 }
 
 describe('parseBotDocument', () => {
+  it('reads a block scalar with an empty line in it or after it (the bounds scanner looped forever on one)', () => {
+    // a hang is this test's failure: before the fix the scanner never returned on the empty lines
+    assert.deepEqual(parseBotDocument('a: |\n  x\n\n  y\n\nb: 1\n', 'application/yaml'), { a: 'x\n\ny\n', b: 1 });
+    assert.deepEqual(parseBotDocument('nlu:\n- intent: greet\n  examples: |\n    - hey\n\n- intent: bye\n  examples: |\n    - bye\n'), {
+      nlu: [
+        { intent: 'greet', examples: '- hey\n' },
+        { intent: 'bye', examples: '- bye\n' },
+      ],
+    });
+  });
+
   it('reads JSON text, bytes and already-parsed objects', () => {
     assert.deepEqual(parseBotDocument(json), supportBot());
     assert.deepEqual(parseBotDocument(Buffer.from(`\uFEFF${json}`), 'application/json'), supportBot());

@@ -1,5 +1,6 @@
-// The HTTP API as the command line uses it (push, pull, `test --server`): account and bot tokens
-// from keys, JSON requests, and the server's error answers turned into ApiError with their Code.
+// The HTTP API as the command line uses it (push, pull, import, `test --server`): account and bot
+// tokens from keys, JSON requests and file uploads, and the server's error answers turned into
+// ApiError with their Code.
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly body: Record<string, unknown>) {
     super(message);
@@ -19,11 +20,13 @@ export class ApiClient {
     this.base = base.replace(/\/+$/, '');
   }
 
-  async call(method: string, path: string, options: { token?: string; json?: unknown; text?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<ApiAnswer> {
+  async call(method: string, path: string, options: { token?: string; json?: unknown; text?: string; form?: FormData; contentType?: string; headers?: Record<string, string> } = {}): Promise<ApiAnswer> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
-    if (options.json !== undefined) {
+    let body: string | FormData | undefined;
+    // a form sets its own content type (multipart/form-data with its boundary)
+    if (options.form !== undefined) body = options.form;
+    else if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers['content-type'] = 'application/json';
     } else if (options.text !== undefined) {

@@ -48,6 +48,8 @@ export const AUDITED_ROUTES: Record<string, AuditDeclaration> = {
   // bots
   'POST /bots': { action: 'bot.create' },
   'POST /bots/restore': { action: 'bot.restore' },
+  'POST /bots/import': { action: 'bot.import', pick: ['Format'] },
+  'POST /bots/import/preview': { exempt: 'reads' }, // converts and reports; creates nothing
   'POST /bot/clone': { action: 'bot.clone' },
   'POST /bot/refclone': { action: 'bot.clone' },
   'PUT /bots/:APIKey': { action: 'bot.save' },

@@ -39,7 +39,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     const known = error instanceof AppError ? error : fromFastify(error);
     if (known) {
       // a full training, indexing or search queue empties in seconds (understanding/trainer.ts, knowledge/)
-      if (known.code === 'TRAINING_BUSY' || known.code === 'KNOWLEDGE_BUSY' || known.code === 'BOT_FILE_BUSY') reply.header('Retry-After', '5');
+      if (known.code === 'TRAINING_BUSY' || known.code === 'KNOWLEDGE_BUSY' || known.code === 'BOT_FILE_BUSY' || known.code === 'IMPORT_BUSY') reply.header('Retry-After', '5');
       return reply.status(known.status).send(known.toBody());
     }
     request.log.error({ err: error }, 'unexpected failure');

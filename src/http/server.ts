@@ -26,6 +26,7 @@ import { adminRoutes } from './routes/admin.js';
 import { adminSsoRoutes } from './routes/admin-sso.js';
 import { consoleSsoRoutes } from './routes/console-sso.js';
 import { botRoutes } from './routes/bots.js';
+import { importRoutes } from './routes/imports.js';
 import { understandingRoutes } from './routes/understanding.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { consoleBotRoutes } from './routes/console-bots.js';
@@ -151,7 +152,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, adminSsoRoutes, botRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, consoleSsoRoutes, auditRoutes, governanceRoutes, agentRoutes, agentTraceRoutes];
+  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, adminSsoRoutes, botRoutes, importRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, consoleSsoRoutes, auditRoutes, governanceRoutes, agentRoutes, agentTraceRoutes];
   for (const register of routes) register(app, services);
   return app;
 }

@@ -42,6 +42,7 @@ import type { ConversationRetention } from '../conversations/retention-policy.js
 import type { BotSecrets } from '../secrets/service.js';
 import type { McpServers } from '../mcp/servers.js';
 import type { McpTools } from '../mcp/tool-source.js';
+import type { ImportService } from '../importers/service.js';
 
 export interface Services {
   config: Config;
@@ -56,6 +57,8 @@ export interface Services {
   /** the operators an account's admin adds and their roles */
   operatorAdmin: OperatorAdmin;
   bots: BotService;
+  /** bots made of Typebot, Rasa and Dialogflow ES exports (importers.md) */
+  imports: ImportService;
   understanding: UnderstandingService;
   /** agents.md "Trace" */
   agentTraces: AgentTraces;

@@ -1,7 +1,8 @@
-// Knowledge files sent as multipart/form-data (knowledge.md "Sources"): one `file` part and an
-// optional `Name` field, read through @fastify/multipart (busboy) with every part bounded. Only
-// the scope the document routes live in takes multipart: everywhere else it stays a 415. The file
-// is held in memory (at most 10 MiB, like a JSON document) and parsed on the indexing thread.
+// Files sent as multipart/form-data: knowledge documents (knowledge.md "Sources": one `file` part
+// and an optional `Name` field) and bot imports (importers.md: `file`, `Format?`, `Name?`), read
+// through @fastify/multipart (busboy) with every part bounded. Only the scopes these routes live
+// in take multipart: everywhere else it stays a 415. The file is held in memory (at most 10 MiB)
+// and parsed on a thread of its own (indexing, importing).
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { MAX_SOURCE_BYTES, tooLarge, type Upload } from '../knowledge/documents.js';
@@ -14,30 +15,41 @@ const MAX_NAME_BYTES = 200 * 4;
 /** What a multipart request leaves in request.body for validation (UploadBody) and the route. */
 export interface UploadFields {
   Name?: string;
+  /** imports only: `typebot`, `rasa` or `dialogflow` */
+  Format?: string;
   file?: Upload;
 }
 
-export async function acceptUploads(scope: App): Promise<void> {
+/** The text fields a scope's form may carry besides its one `file`, and what the form is called in errors. */
+export interface UploadForm {
+  fields: ReadonlyArray<'Name' | 'Format'>;
+  what: string;
+}
+
+const KNOWLEDGE_FORM: UploadForm = { fields: ['Name'], what: 'A knowledge upload' };
+
+export async function acceptUploads(scope: App, form: UploadForm = KNOWLEDGE_FORM): Promise<void> {
   await scope.register(multipart, {
-    // a 2nd file, a 2nd field or a 3rd part is refused (413) before it is read
-    limits: { fileSize: MAX_SOURCE_BYTES, files: 1, fields: 1, parts: 2, fieldSize: MAX_NAME_BYTES, fieldNameSize: 100, headerPairs: 100 },
+    // a 2nd file, one field more than the form has, or one part more, is refused (413) before it is read
+    limits: { fileSize: MAX_SOURCE_BYTES, files: 1, fields: form.fields.length, parts: form.fields.length + 1, fieldSize: MAX_NAME_BYTES, fieldNameSize: 100, headerPairs: 100 },
   });
   // after the server's own preValidation (which only knows JSON bodies): the parts become the body
   scope.addHook('preValidation', async (request) => {
-    if (request.isMultipart()) request.body = await readParts(request).catch(asClientError);
+    if (request.isMultipart()) request.body = await readParts(request, form).catch(asClientError);
   });
 }
 
-async function readParts(request: FastifyRequest): Promise<UploadFields> {
+async function readParts(request: FastifyRequest, form: UploadForm): Promise<UploadFields> {
   const fields: UploadFields = {};
   for await (const part of request.parts()) {
     if (part.type === 'file') {
-      if (part.fieldname !== 'file') throw unknownPart(part.fieldname);
+      if (part.fieldname !== 'file') throw unknownPart(part.fieldname, form);
       fields.file = { fileName: part.filename, data: await readFile(part) };
     } else {
-      if (part.fieldname !== 'Name') throw unknownPart(part.fieldname);
-      if (part.valueTruncated || typeof part.value !== 'string') throw new AppError('INVALID_REQUEST', 'Name is too long.', { Field: 'Name' });
-      fields.Name = part.value;
+      const name = form.fields.find((f) => f === part.fieldname);
+      if (name === undefined) throw unknownPart(part.fieldname, form);
+      if (part.valueTruncated || typeof part.value !== 'string') throw new AppError('INVALID_REQUEST', `${name} is too long.`, { Field: name });
+      fields[name] = part.value;
     }
   }
   if (fields.file === undefined) throw new AppError('MISSING_FIELD', 'Upload one file in the form field `file`.', { Field: 'file' });
@@ -62,4 +74,5 @@ function asClientError(error: unknown): never {
   throw new AppError('INVALID_REQUEST', 'The body is not a readable multipart/form-data form.');
 }
 
-const unknownPart = (name: string) => new AppError('INVALID_REQUEST', `A knowledge upload has a \`file\` part and a \`Name\` field only, not \`${name.slice(0, 100)}\`.`, { Field: name.slice(0, 100) });
+const unknownPart = (name: string, form: UploadForm) =>
+  new AppError('INVALID_REQUEST', `${form.what} has a \`file\` part and ${form.fields.map((f) => `a \`${f}\``).join(' and ')} field only, not \`${name.slice(0, 100)}\`.`, { Field: name.slice(0, 100) });

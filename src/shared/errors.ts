@@ -7,6 +7,10 @@ export const errorCatalogue = {
   MISSING_FIELD: { status: 400, message: 'A required field is missing.' },
   INVALID_BOT: { status: 400, message: 'The bot file is not valid.' },
   INVALID_DOCUMENT: { status: 400, message: 'The document is empty or cannot be read.' },
+  // importers (importers.md): an upload that is no export of a known format, or a broken one
+  IMPORT_UNSUPPORTED: { status: 400, message: 'This is not an export of a format Colloquy imports (Typebot, Rasa, Dialogflow ES), or of a schema version it does not read.' },
+  IMPORT_INVALID: { status: 400, message: 'The export is broken or goes over an import limit.' },
+  IMPORT_BUSY: { status: 503, message: 'Too many imports are waiting to be read; try again in a few seconds.' },
   LIMIT_EXCEEDED: { status: 400, message: 'The request would take the conversation over one of its limits.' },
   TOKEN_MISSING: { status: 401, message: 'No bearer token was sent.' },
   TOKEN_INVALID: { status: 401, message: 'The bearer token is not valid.' },

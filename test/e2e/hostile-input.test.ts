@@ -17,6 +17,8 @@ const MB = 1024 * 1024;
 const BOT_FILE_ROUTES = ['POST /bots', 'POST /bots/restore', 'PUT /bots/{APIKey}'];
 /** Routes that take knowledge documents (10 MiB of text, escaped as JSON): 24 MiB (docs/limits.md). */
 const DOCUMENT_ROUTES = ['POST /bots/{APIKey}/knowledge', 'PUT /bots/{APIKey}/knowledge/{SourceId}'];
+/** Imports take a multipart upload of up to 10 MiB (importers.md); a JSON body is not one. */
+const IMPORT_ROUTES = ['POST /bots/import', 'POST /bots/import/preview'];
 /** Routes that must exist (guards against an empty or broken OpenAPI document). */
 const KNOWN_ROUTES = ['POST /authorization/integration', 'POST /admin/accounts', 'GET /bots', 'POST /bots', 'PUT /bots/{APIKey}', 'POST /custom/chat', 'GET /custom/config'];
 
@@ -91,7 +93,7 @@ for (const kind of databaseKinds()) {
     test('the route list comes from /openapi.json and holds the known routes', () => {
       const names = routes.map(label);
       for (const known of KNOWN_ROUTES) assert.ok(names.includes(known), `${known} in ${names.join(', ')}`);
-      for (const limited of [...BOT_FILE_ROUTES, ...DOCUMENT_ROUTES]) assert.ok(names.includes(limited), limited);
+      for (const limited of [...BOT_FILE_ROUTES, ...DOCUMENT_ROUTES, ...IMPORT_ROUTES]) assert.ok(names.includes(limited), limited);
       assert.ok(routes.filter((r) => r.secured).every((r) => typeof r.token === 'string'));
     });
 
@@ -146,7 +148,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(failures, []);
     });
 
-    test('a body over the limit → 413 PAYLOAD_TOO_LARGE: 1 MB anywhere, 6 MB on the bot file routes, 25 MB on the document routes', async () => {
+    test('a body over the limit → 413 PAYLOAD_TOO_LARGE: 1 MB anywhere, 6 MB on the bot file routes, 11 MB on the import routes, 25 MB on the document routes', async () => {
       const failures: string[] = [];
       for (const route of routes.filter(carriesBody)) {
         const botFile = BOT_FILE_ROUTES.includes(label(route));
@@ -155,6 +157,10 @@ for (const kind of databaseKinds()) {
           // 1 MB is under the document limit: the body is read, and refused as no document
           expectCode(res, route, 400, 'INVALID_REQUEST', failures);
           expectCode(await send(route, { raw: padded(25 * MB) }), route, 413, 'PAYLOAD_TOO_LARGE', failures);
+        } else if (IMPORT_ROUTES.includes(label(route))) {
+          // 1 MB is under the 10 MiB upload limit: the body is read, and refused as no upload
+          expectCode(res, route, 415, 'UNSUPPORTED_MEDIA_TYPE', failures);
+          expectCode(await send(route, { raw: padded(11 * MB) }), route, 413, 'PAYLOAD_TOO_LARGE', failures);
         } else if (botFile) {
           // 1 MB is under the 5 MiB bot-file limit: the file is read, and refused as a bot file
           expectCode(res, route, 400, 'INVALID_BOT', failures);

@@ -18,6 +18,20 @@ const BEARER: RouteAccess[] = ['admin', 'account', 'bot', 'apihook', 'accountOrB
 /** Which tokens each bearer route takes. */
 const TAKES: Record<string, Array<'admin' | 'account' | 'bot'>> = { admin: ['admin'], account: ['account'], bot: ['bot'], apihook: ['bot'], accountOrBot: ['account', 'bot'] };
 
+/** An import's multipart form (importers.md): a one-group Typebot export. */
+function importForm(): FormData {
+  const typebot = {
+    version: '6.1',
+    name: 'Imported by the test',
+    events: [{ id: 'e', type: 'start', outgoingEdgeId: 'edge' }],
+    groups: [{ id: 'g', title: 'Hello', blocks: [{ id: 'b', type: 'text', content: { richText: [{ type: 'p', children: [{ text: 'Hi' }] }] } }] }],
+    edges: [{ id: 'edge', from: { eventId: 'e' }, to: { groupId: 'g' } }],
+  };
+  const form = new FormData();
+  form.append('file', new Blob([JSON.stringify(typebot)]), 'typebot.json');
+  return form;
+}
+
 interface Call {
   method: string;
   path: string;
@@ -100,6 +114,8 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     'PATCH /console/api/bots/{botId}': { Name: 'Renamed' },
     'POST /console/api/team': { Email: 'invited-by-test@example.org', Role: 'agent' },
     'PATCH /console/api/team/{operatorId}': { Role: 'agent' },
+    'POST /bots/import': importForm(),
+    'POST /bots/import/preview': importForm(),
   };
   let body = bodies[l];
   if (body === undefined && carriesBody(route)) {

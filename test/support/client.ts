@@ -20,10 +20,13 @@ export class Client {
   async call<T = any>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response<T>> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let payload: string | undefined;
+    let payload: string | FormData | undefined;
     if (options.raw !== undefined) {
       payload = options.raw;
       headers['content-type'] = options.contentType ?? 'application/json';
+    } else if (body instanceof FormData) {
+      // multipart/form-data: fetch writes the content type with its boundary
+      payload = body;
     } else if (body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] = options.contentType ?? 'application/json';
