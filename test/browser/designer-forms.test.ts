@@ -61,6 +61,7 @@ const expected = () => ({
             type: 'ai', mode: 'classify', instructions: 'Sort the request', labels: ['billing', 'sales'], variable: 'topic', temperature: 0.5,
             onError: [{ type: 'knowledge', question: 'What is it?', cite: false, maxPassages: 3, onNoAnswer: [{ type: 'text', text: 'No idea' }] }],
           },
+          { type: 'agent', instructions: 'Help with orders', maxSteps: 3, onError: [{ type: 'text', text: 'Sorry' }] },
         ],
       },
     ],
@@ -149,6 +150,11 @@ for (const kind of databaseKinds()) {
       await f.fill(`${MENU}[9].onError[0].maxPassages`, '3');
       await f.add(`${MENU}[9].onError[0].onNoAnswer`, 'text');
       await f.fill(`${MENU}[9].onError[0].onNoAnswer[0].text`, 'No idea');
+      await f.add(MENU, 'agent');
+      await f.fill(`${MENU}[10].instructions`, 'Help with orders');
+      await f.fill(`${MENU}[10].maxSteps`, '3');
+      await f.add(`${MENU}[10].onError`, 'text');
+      await f.fill(`${MENU}[10].onError[0].text`, 'Sorry');
 
       // The start step: media, buttons and a link, a carousel, a delay and a goTo.
       await page.locator('.outline .pick', { hasText: 'Start' }).click();

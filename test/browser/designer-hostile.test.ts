@@ -17,6 +17,8 @@ const SCRIPT = '<script>window.__xss=1</script>';
 const SVG = '"><svg onload=window.__xss=1>';
 const JS = 'javascript:window.__xss=1';
 const LINK = `<a href="${JS}">docs</a>`;
+/** A link's url with markup in it (a javascript: url itself is refused on save since the link rule). */
+const URL_WITH_MARKUP = `https://example.org/${SVG}`;
 /** One word of 240 characters: no space to break at. */
 const LONG = 'Supercalifragilistic'.repeat(12);
 const EDITED = `${SVG} ${IMG}`;
@@ -36,8 +38,8 @@ const hostileBot = () => ({
         start: true,
         actions: [
           text(SCRIPT),
-          { type: 'buttons', text: SVG, buttons: [{ type: 'button', text: IMG, onClick: [goTo(SVG, LONG)] }, { type: 'button', text: LONG, onClick: [goTo(SVG, SCRIPT)] }, { type: 'link', text: LINK, url: JS }] },
-          { type: 'link', text: LINK, url: JS },
+          { type: 'buttons', text: SVG, buttons: [{ type: 'button', text: IMG, onClick: [goTo(SVG, LONG)] }, { type: 'button', text: LONG, onClick: [goTo(SVG, SCRIPT)] }, { type: 'link', text: LINK, url: URL_WITH_MARKUP }] },
+          { type: 'link', text: LINK, url: URL_WITH_MARKUP },
         ],
       },
       { name: LONG, actions: [text(`${IMG} ${LONG}`), goTo(SVG, SCRIPT)] },
@@ -91,7 +93,7 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.locator('#interaction-name').inputValue(), IMG);
       assert.equal(await page.locator(field('$.behaviours[0].interactions[0].actions[0].text')).inputValue(), SCRIPT);
       assert.equal(await page.locator(field('$.behaviours[0].interactions[0].actions[1].buttons[0].text')).inputValue(), IMG);
-      assert.equal(await page.locator(field('$.behaviours[0].interactions[0].actions[2].url')).inputValue(), JS);
+      assert.equal(await page.locator(field('$.behaviours[0].interactions[0].actions[2].url')).inputValue(), URL_WITH_MARKUP);
       await page.screenshot({ path: shot(kind, 'hostile-desktop') });
 
       // The bot panel's variables, and the source view.

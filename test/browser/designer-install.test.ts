@@ -34,6 +34,10 @@ for (const kind of databaseKinds()) {
           'Telegram not connected (see “Channels” in the documentation to connect it)',
           'WhatsApp not connected (see “Channels” in the documentation to connect it)',
           'Messenger not connected (see “Channels” in the documentation to connect it)',
+          'Slack not connected (see “Channels” in the documentation to connect it)',
+          'SMS not connected (see “Channels” in the documentation to connect it)',
+          'Chatwoot not connected (see “Channels” in the documentation to connect it)',
+          'Instagram not connected (see “Channels” in the documentation to connect it)',
         ]);
         await page.getByRole('button', { name: 'Copy', exact: true }).click();
         await page.getByRole('status').getByText('Copied. Paste it before </body> on every page that should show the chat.').waitFor();

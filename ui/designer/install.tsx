@@ -7,7 +7,7 @@ import { installOf, type ChannelLink, type Install } from './api';
 import type { BotFile } from './model';
 
 
-const APP_NAMES: Record<string, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger' };
+const APP_NAMES: Record<string, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger', instagram: 'Instagram', slack: 'Slack', sms: 'SMS', chatwoot: 'Chatwoot' };
 interface Look { enabled?: boolean; title?: string; color?: string; greeting?: string; position?: 'right' | 'left'; allowedOrigins?: string[]; [field: string]: unknown }
 interface Props {
   botId: string;
