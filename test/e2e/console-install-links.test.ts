@@ -37,6 +37,10 @@ for (const kind of databaseKinds()) {
       { Channel: 'telegram', Connected: false, Link: null, Account: null },
       { Channel: 'whatsapp', Connected: false, Link: null, Account: null },
       { Channel: 'messenger', Connected: false, Link: null, Account: null },
+      { Channel: 'slack', Connected: false, Link: null, Account: null },
+      { Channel: 'sms', Connected: false, Link: null, Account: null },
+      { Channel: 'chatwoot', Connected: false, Link: null, Account: null },
+      { Channel: 'instagram', Connected: false, Link: null, Account: null },
     ];
 
     test('no app connected: each listed, none with a link', async () => {
