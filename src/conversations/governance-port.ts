@@ -7,7 +7,7 @@ import type { ConversationRecord } from './model.js';
 
 export type PersonalDataSection =
   | 'History' | 'Notes' | 'Activity' | 'AnalyticsEvents' | 'MissedTexts' | 'Deliveries'
-  | 'Broadcasts' | 'Shares' | 'Assignment' | 'Inbox' | 'WebVisitor' | 'ChannelContact';
+  | 'Broadcasts' | 'Shares' | 'AgentTraces' | 'Assignment' | 'Inbox' | 'WebVisitor' | 'ChannelContact';
 
 export interface PersonalDataStorage {
   conversations: { byUser(botId: string, userId: string): Promise<ConversationRecord | null> };

@@ -3,19 +3,19 @@
 // history never sits whole in memory. Sections: the conversation (variables, tags, control state),
 // its history (every part), operator notes and the console's activity, analytics events,
 // broadcasts it received, missed texts it wrote, shares, deliveries to the integrator, the
-// assignment, inbox status and what the widget or platform knows of the contact. Agent traces: no
-// table holds them on this version, so the section is an empty list (docs/governance.md).
+// assignment, inbox status, what the widget or platform knows of the contact, and the traces of
+// its agent turns (agents.md "Trace": steps with the model's arguments and the tools' results).
 // An unknown conversation, or one being forgotten, is 404.
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { PersonalDataSection, PersonalDataStorage } from './governance-port.js';
 import type { ConversationRecord } from './model.js';
 
-const LISTS: PersonalDataSection[] = ['History', 'Notes', 'Activity', 'AnalyticsEvents', 'MissedTexts', 'Deliveries', 'Broadcasts', 'Shares'];
+const LISTS: PersonalDataSection[] = ['History', 'Notes', 'Activity', 'AnalyticsEvents', 'MissedTexts', 'Deliveries', 'Broadcasts', 'Shares', 'AgentTraces'];
 const SINGLES: PersonalDataSection[] = ['Assignment', 'Inbox', 'WebVisitor', 'ChannelContact'];
 const PAGE = 500;
 /** Columns stored as JSON text, written as JSON. */
-const JSON_COLUMNS = new Set(['Parts', 'Body']);
+const JSON_COLUMNS = new Set(['Parts', 'Body', 'Steps']);
 const BOOLEAN_COLUMNS = new Set(['Pending', 'HandedBack']);
 
 export class PersonalDataExport {
@@ -62,7 +62,7 @@ export class PersonalDataExport {
       }
       yield ']';
     }
-    yield ',"AgentTraces":[]}';
+    yield '}';
   }
 
   /** A row as the document shows it: times in ISO 8601, JSON columns as JSON, flags as booleans. */

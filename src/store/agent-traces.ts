@@ -1,4 +1,4 @@
-// The traces of agent turns (migration 028, agents.md "Trace"): written with the turn that made
+// The traces of agent turns (migration 030, agents.md "Trace"): written with the turn that made
 // them, read newest first for the trace API and the console. Steps are stored as the engine gave
 // them (JSON, each argument and result already cut to 2 KB); a conversation keeps its newest `keep`.
 import type { AgentTraceRecord } from '../conversations/model.js';

@@ -256,6 +256,13 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(JSON.parse(first.Steps[1].Result), { status: 200, body: { order: '654321', state: 'shipped' } });
       assert.equal(first.Steps[2].Error, 'unknown tool: nope');
       assert.match(first.At, /^\d{4}-\d{2}-\d{2}T/);
+      // the personal-data export holds the same steps (governance.md), oldest turn first
+      const exported = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/export`, { token: tenant.accountToken });
+      assert.equal(exported.status, 200);
+      const doc = JSON.parse(exported.text);
+      assert.deepEqual(doc.AgentTraces.map((t: any) => t.Steps.map((s: any) => s.Kind)), [['model', 'tool', 'tool', 'model'], ['model']]);
+      assert.equal(doc.AgentTraces[0].Steps[1].Arguments, '{"order":"654321"}');
+      assert.match(doc.AgentTraces[0].At, /^\d{4}-\d{2}-\d{2}T/);
       const one = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/trace?limit=1`, { token: tenant.accountToken });
       assert.equal(one.body.Result.length, 1);
       const bad = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/trace?limit=0`, { token: tenant.accountToken });
