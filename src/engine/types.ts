@@ -4,6 +4,9 @@
 // the answer back with `next(answer)`. Everything else the turn wants done is returned as effects.
 
 import type { Action, BotFile } from './bot-file.js';
+import type { AiStatus, AgentModelRequest, AgentModelAnswer, McpToolsRequest, McpToolsAnswer, McpCallRequest, McpCallAnswer, AgentTraceStep } from './model-calls.js';
+// What the engine asks of models and MCP servers lives in model-calls.ts; read here as before.
+export type { AiStatus, AgentToolSpec, AgentToolCall, AgentMessage, AgentModelRequest, AgentModelAnswer, McpToolsRequest, McpToolsAnswer, McpCallRequest, McpCallAnswer, AgentTraceStep } from './model-calls.js';
 
 /** A reply part on the wire (api.md section 3). Optional fields appear only on the types that use them. */
 export interface ReplyPart {
@@ -143,75 +146,6 @@ export interface AiRequest {
   timeoutMs: number;
 }
 
-export type AiStatus = 'OK' | 'TIMEOUT' | 'ERROR' | 'NOT_CONFIGURED';
-
-/** A tool as the model is told of it (an OpenAI function tool). */
-export interface AgentToolSpec {
-  name: string;
-  description: string;
-  /** an object JSON Schema */
-  parameters: Record<string, unknown>;
-}
-
-/** A tool call the model asked for; `arguments` is the model's JSON text, unparsed. */
-export interface AgentToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-/** The messages of the turn so far, after the stored history (agents.md "One agent turn"). */
-export type AgentMessage =
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; toolCalls: AgentToolCall[] }
-  | { role: 'tool'; toolCallId: string; content: string };
-
-/**
- * One model call of an agent turn, with tools. The caller adds the last `history` stored messages
- * between the instructions and `messages`, and refuses the call past the bot's daily token budget.
- */
-export interface AgentModelRequest {
-  kind: 'agentModel';
-  instructions: string;
-  history: number;
-  messages: AgentMessage[];
-  tools: AgentToolSpec[];
-  timeoutMs: number;
-}
-
-export interface AgentModelAnswer {
-  /** BUDGET: the bot's tokens of the day are spent, the model was not called */
-  status: AiStatus | 'BUDGET';
-  text: string;
-  toolCalls: AgentToolCall[];
-  tokens: number;
-}
-
-/** The tools of the bot's MCP servers an agent names (agents/tool-sources.ts answers it). */
-export interface McpToolsRequest {
-  kind: 'mcpTools';
-  servers: string[];
-}
-
-export interface McpToolsAnswer {
-  tools: Array<{ server: string; name: string; description: string; parameters: Record<string, unknown> }>;
-  unavailable: Array<{ server: string; error: string }>;
-}
-
-/** An MCP `tools/call`. */
-export interface McpCallRequest {
-  kind: 'mcpCall';
-  server: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  timeoutMs: number;
-}
-
-export interface McpCallAnswer {
-  ok: boolean;
-  text: string;
-}
-
 export interface AiAnswer {
   status: AiStatus;
   /** the model's answer (empty unless OK) */
@@ -249,18 +183,6 @@ export type Effect =
   | { kind: 'note'; text: string }
   /** the steps of one agent turn (agents.md "Trace"), stored with the turn */
   | { kind: 'agentTrace'; steps: AgentTraceStep[] };
-
-/** One step of an agent turn: a model call or a tool call (arguments and results cut to 2 KB). */
-export interface AgentTraceStep {
-  Kind: 'model' | 'tool';
-  Name?: string;
-  Arguments?: string;
-  Status: string;
-  Ms: number;
-  Tokens?: number;
-  Error?: string;
-  Result?: string;
-}
 
 export type TurnEnd = 'done' | 'input' | 'operator' | 'stop' | 'guard';
 
