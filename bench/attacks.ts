@@ -51,8 +51,14 @@ async function runOne(attack: Attack, databaseUrl: string | null): Promise<Resul
   const input = await attack.prepare?.();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-attacks-'));
   const env: Record<string, string> = {
-    PORT: '0', HOST: '127.0.0.1', COLLOQUY_DATA_DIR: dataDir, COLLOQUY_DEMO: '0', COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
-    COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN, COLLOQUY_ALLOW_PRIVATE_NETWORK: '1', LOG_LEVEL: 'warn',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    COLLOQUY_DATA_DIR: dataDir,
+    COLLOQUY_DEMO: '0',
+    COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+    COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
+    COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
+    LOG_LEVEL: 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   const server = await startChild({ name: 'colloquy', cwd: ROOT, args: ['--import', 'tsx', 'src/cli.ts', 'serve'], env });
@@ -110,8 +116,14 @@ async function main(): Promise<number> {
   say('');
   say(`| attack (${database}) | route | size | answer | time to answer | /health during it (every 50 ms, to 5 s after) | RSS MB before → after (peak) | passages |`);
   say('|---|---|---|---|---|---|---|---|');
-  for (const r of results) say(`| ${r.attack.name} | ${r.attack.route} | ${r.attack.size ?? '-'} | ${answersLine(r.answers)} | ${r.answers === null ? '-' : formatMs(r.ms)} | ${r.health} | ${r.rss} | ${r.passages} |`);
-  say(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}`);
+  for (const r of results)
+    say(`| ${r.attack.name} | ${r.attack.route} | ${r.attack.size ?? '-'} | ${answersLine(r.answers)} | ${r.answers === null ? '-' : formatMs(r.ms)} | ${r.health} | ${r.rss} | ${r.passages} |`);
+  say(
+    `\nload average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')}`,
+  );
   return 0;
 }
 

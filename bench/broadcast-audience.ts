@@ -64,23 +64,30 @@ for (const kind of databaseKinds()) {
     await seedCustomUsers(database, tenant.botKey, COUNT);
     console.log(`${kind}: ${COUNT} conversations seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
     const path = `/bots/${tenant.botKey}/broadcasts`;
-    for (const [name, audience] of [['everyone', {}], ['tagged, gold', { Tags: { all: ['customer'] }, Variables: [{ Name: 'plan', Op: 'eq', Value: 'gold' }], ActiveWithinDays: 30 }]] as const) {
-      console.log(`${kind} preview (${name}): ${await measure(env, tenant, async (node) => {
-        const res = await node.client.post(`${path}/preview`, { Audience: audience }, { token: tenant.accountToken });
-        assert.equal(res.status, 200, res.text);
-        return `Count ${res.body.Count}`;
-      })}`);
+    for (const [name, audience] of [
+      ['everyone', {}],
+      ['tagged, gold', { Tags: { all: ['customer'] }, Variables: [{ Name: 'plan', Op: 'eq', Value: 'gold' }], ActiveWithinDays: 30 }],
+    ] as const) {
+      console.log(
+        `${kind} preview (${name}): ${await measure(env, tenant, async (node) => {
+          const res = await node.client.post(`${path}/preview`, { Audience: audience }, { token: tenant.accountToken });
+          assert.equal(res.status, 200, res.text);
+          return `Count ${res.body.Count}`;
+        })}`,
+      );
     }
-    console.log(`${kind} run start (everyone): ${await measure(env, tenant, async (node, done) => {
-      const created = await node.client.post(path, { Name: 'Big', Behaviour: 'Promo', Audience: {} }, { token: tenant.accountToken });
-      assert.equal(created.status, 201, created.text);
-      let b = created.body;
-      while (b.Status !== 'running') b = (await sleep(20), (await node.client.get(`${path}/${b.BroadcastId}`, { token: tenant.accountToken })).body);
-      done();
-      const cancelling = performance.now();
-      const cancelled = await node.client.post(`${path}/${b.BroadcastId}/cancel`, {}, { token: tenant.accountToken });
-      return `Audience ${b.Counts.Audience}; then the cancel: ${cancelled.body.Counts.Skipped} skipped in ${Math.round(performance.now() - cancelling)} ms`;
-    })}`);
+    console.log(
+      `${kind} run start (everyone): ${await measure(env, tenant, async (node, done) => {
+        const created = await node.client.post(path, { Name: 'Big', Behaviour: 'Promo', Audience: {} }, { token: tenant.accountToken });
+        assert.equal(created.status, 201, created.text);
+        let b = created.body;
+        while (b.Status !== 'running') b = (await sleep(20), (await node.client.get(`${path}/${b.BroadcastId}`, { token: tenant.accountToken })).body);
+        done();
+        const cancelling = performance.now();
+        const cancelled = await node.client.post(`${path}/${b.BroadcastId}/cancel`, {}, { token: tenant.accountToken });
+        return `Audience ${b.Counts.Audience}; then the cancel: ${cancelled.body.Counts.Skipped} skipped in ${Math.round(performance.now() - cancelling)} ms`;
+      })}`,
+    );
   } finally {
     await database.drop();
   }

@@ -31,7 +31,11 @@ try {
   const phoneNumberId = '1099887766';
   const accessToken = `EAAGbench${'Q'.repeat(40)}`;
   wa.numbers.set(phoneNumberId, accessToken);
-  const connected = await a.client.put(`/bots/${tenant.botKey}/channels/whatsapp`, { PhoneNumberId: phoneNumberId, AccessToken: accessToken, AppSecret: 'bench-app-secret-0123456789' }, { token: tenant.accountToken });
+  const connected = await a.client.put(
+    `/bots/${tenant.botKey}/channels/whatsapp`,
+    { PhoneNumberId: phoneNumberId, AccessToken: accessToken, AppSecret: 'bench-app-secret-0123456789' },
+    { token: tenant.accountToken },
+  );
   assert.equal(connected.status, 200, connected.text);
 
   // WhatsApp users who wrote within the day, written straight into the database
@@ -65,7 +69,8 @@ try {
   const finished = Date.now();
   const c = last.Counts;
   const received = new Map<string, number>();
-  for (const call of wa.calls) if (call.status === 200 && call.body.type === 'interactive' && call.body.interactive.action?.buttons?.[0]?.reply?.id === B_MORE) received.set(call.body.to, (received.get(call.body.to) ?? 0) + 1);
+  for (const call of wa.calls)
+    if (call.status === 200 && call.body.type === 'interactive' && call.body.interactive.action?.buttons?.[0]?.reply?.id === B_MORE) received.set(call.body.to, (received.get(call.body.to) ?? 0) + 1);
   const twice = [...received.values()].filter((n) => n > 1).length;
   const interrupted = c.Reasons.interrupted ?? 0;
   const missing = RECIPIENTS - received.size;
@@ -80,7 +85,9 @@ try {
   assert.ok(received.size >= c.Delivered, 'every delivered one reached the double');
   assert.deepEqual(wa.violations, []);
   const seconds = (finished - started) / 1000;
-  console.log(`${RECIPIENTS} recipients in ${seconds.toFixed(1)} s (${Math.round(RECIPIENTS / seconds)} a second overall, the takeover wait of ${CLAIM_SECONDS}+${CLAIM_SECONDS} s included); before the kill: ${Math.round(atKill.Counts.Sent / ((killedAt - started) / 1000))} turns a second on one node`);
+  console.log(
+    `${RECIPIENTS} recipients in ${seconds.toFixed(1)} s (${Math.round(RECIPIENTS / seconds)} a second overall, the takeover wait of ${CLAIM_SECONDS}+${CLAIM_SECONDS} s included); before the kill: ${Math.round(atKill.Counts.Sent / ((killedAt - started) / 1000))} turns a second on one node`,
+  );
 } finally {
   for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) await node.stop();
   await wa.close();

@@ -33,7 +33,7 @@ for (const set of DEVELOPMENT) {
   const passages = await embed(intents.map((i) => `${i.name.replace(/_/g, ' ')}\n\n${i.examples.join('. ')}`));
   const best = (query: Float32Array) => passages.map((p, i) => ({ i, s: similarity(p, query) })).sort((a, b) => b.s - a.s)[0];
   const paraphrases = await embed(set.paraphrases.map(([, text]) => text));
-  set.paraphrases.forEach(([intent, ], k) => {
+  set.paraphrases.forEach(([intent], k) => {
     const top = best(paraphrases[k]);
     CANDIDATES.forEach((min, c) => (knowledge.right[c] += intents[top.i].name === intent && top.s >= min ? 1 : 0));
   });
@@ -46,7 +46,9 @@ for (const set of DEVELOPMENT) {
 }
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
 console.log(`knowledge (${knowledge.questions} paraphrased questions, ${knowledge.unrelatedQuestions} unrelated; development sets):`);
-CANDIDATES.forEach((min, c) => console.log(`  min ${min}: right passage first and above ${pct(knowledge.right[c], knowledge.questions)}, unrelated answered ${pct(knowledge.unrelated[c], knowledge.unrelatedQuestions)}`));
+CANDIDATES.forEach((min, c) =>
+  console.log(`  min ${min}: right passage first and above ${pct(knowledge.right[c], knowledge.questions)}, unrelated answered ${pct(knowledge.unrelated[c], knowledge.unrelatedQuestions)}`),
+);
 
 const stored = new Map<string, { labels: string[]; vectors: Uint8Array }>();
 console.log('intents (development sets, paraphrases right / unrelated passing):');
@@ -60,7 +62,10 @@ for (const min of CANDIDATES) {
     allowPrivateNetwork: false,
     minSimilarity: min,
   });
-  let right = 0, passing = 0, paraphrases = 0, unrelated = 0;
+  let right = 0,
+    passing = 0,
+    paraphrases = 0,
+    unrelated = 0;
   for (const [n, { name, section, paraphrases: pairs, unrelated: others }] of DEVELOPMENT.entries()) {
     const classifier = await loadClassifier((await trainModel(section))!, section.language);
     const nlp: CompiledNlp = { language: section.language ?? 'en', threshold: section.threshold ?? 0.7, aiFallback: false, intents: section.intents ?? [], entities: [] };

@@ -45,7 +45,10 @@ async function cpuPerText(): Promise<Pick<BuiltinModelFigures, 'loadMs' | 'cpuMs
     const cpuMsPerQuestion = cpuMs(since) / TEXTS;
     const passage = (i: number) => `Returns ${i}\n\n${'You may return any item within 30 days of delivery, unused and in its box; the refund reaches your card within five working days. '.repeat(4)}`;
     since = process.cpuUsage();
-    await model.embed(Array.from({ length: TEXTS }, (_, i) => passage(i)), long);
+    await model.embed(
+      Array.from({ length: TEXTS }, (_, i) => passage(i)),
+      long,
+    );
     return { loadMs, cpuMsPerQuestion, cpuMsPerPassage: cpuMs(since) / TEXTS };
   } finally {
     model.stop();
@@ -55,15 +58,19 @@ async function cpuPerText(): Promise<Pick<BuiltinModelFigures, 'loadMs' | 'cpuMs
 const intentsBot = {
   ...benchBot,
   triggers: [{ intent: 'refund', actions: [{ type: 'text', text: 'Refunds take 14 days.' }] }],
-  nlp: { intents: [
-    { name: 'refund', examples: ['I want a refund', 'refund my order please', 'give me my refund', 'how do I get a refund'] },
-    { name: 'delivery', examples: ['where is my parcel', 'when will my order arrive', 'track my delivery', 'my package is late'] },
-  ] },
+  nlp: {
+    intents: [
+      { name: 'refund', examples: ['I want a refund', 'refund my order please', 'give me my refund', 'how do I get a refund'] },
+      { name: 'delivery', examples: ['where is my parcel', 'when will my order arrive', 'track my delivery', 'my package is late'] },
+    ],
+  },
 };
 
 async function server(model: 'on' | 'off') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-bench-builtin-'));
-  const running = await start(loadConfig({ PORT: '0', HOST: '127.0.0.1', COLLOQUY_DATA_DIR: dataDir, COLLOQUY_DEMO: '0', COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN, COLLOQUY_RATE_LIMIT_PER_MINUTE: '0', COLLOQUY_BUILTIN_MODEL: model }));
+  const running = await start(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', COLLOQUY_DATA_DIR: dataDir, COLLOQUY_DEMO: '0', COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN, COLLOQUY_RATE_LIMIT_PER_MINUTE: '0', COLLOQUY_BUILTIN_MODEL: model }),
+  );
   const base = running.url;
   const account = await call(base, 'POST', '/admin/accounts', { Name: 'Bench', Plan: 'standard', Packages: [] }, ADMIN_TOKEN);
   const tokenOf = async (bot: unknown) => {
@@ -95,11 +102,12 @@ async function serverFigures(): Promise<Pick<BuiltinModelFigures, 'rssBeforeMb' 
         if (model === 'on' && round === 0) rssBeforeMb = process.memoryUsage().rss / 1e6;
         // the first texts of the intents bot queue its examples' embedding (and load the model): wait
         // for it with a paraphrase nlp.js alone misses (no word of the refund examples)
-        if (model === 'on') for (let i = 0; i < 300; i++) {
-          const reply = await call(s.base, 'POST', '/custom/chat', { UserId: `ready-${round}`, Text: 'I would like my money back' }, s.tokens.intents);
-          if (JSON.stringify(reply).includes('Refunds take 14 days')) break;
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
+        if (model === 'on')
+          for (let i = 0; i < 300; i++) {
+            const reply = await call(s.base, 'POST', '/custom/chat', { UserId: `ready-${round}`, Text: 'I would like my money back' }, s.tokens.intents);
+            if (JSON.stringify(reply).includes('Refunds take 14 days')) break;
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
         if (model === 'on' && round === 0) rssLoadedMb = process.memoryUsage().rss / 1e6;
         const on = model === 'on';
         sums[on ? 'intentsOn' : 'intentsOff'] += await turns(s.base, s.tokens.intents, `i${round}${model}`);

@@ -25,7 +25,16 @@ const server = await startChild({
   name: 'colloquy',
   cwd: ROOT,
   args: ['--import', 'tsx', 'src/cli.ts', 'serve'],
-  env: { PORT: '0', HOST: '127.0.0.1', COLLOQUY_DATA_DIR: dataDir, COLLOQUY_DEMO: '0', COLLOQUY_RATE_LIMIT_PER_MINUTE: '0', COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...(pgUrl ? { DATABASE_URL: pgUrl } : {}) },
+  env: {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    COLLOQUY_DATA_DIR: dataDir,
+    COLLOQUY_DEMO: '0',
+    COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+    COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'warn',
+    ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
+  },
   startTimeoutMs: 120_000,
 });
 const url = server.url;
@@ -62,7 +71,12 @@ async function tenant(): Promise<{ token: string; base: string }> {
   return { token, base: `/bots/${key}/knowledge` };
 }
 
-async function send(t: { token: string; base: string }, method: string, pathName: string, body?: { file: { name: string; data: Buffer } } | object): Promise<{ status: number; bytes: number; body: any }> {
+async function send(
+  t: { token: string; base: string },
+  method: string,
+  pathName: string,
+  body?: { file: { name: string; data: Buffer } } | object,
+): Promise<{ status: number; bytes: number; body: any }> {
   const headers: Record<string, string> = { authorization: `Bearer ${t.token}` };
   let payload: BodyInit | undefined;
   if (body && 'file' in body) {

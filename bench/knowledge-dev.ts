@@ -37,7 +37,16 @@ async function useEndpoint(): Promise<{ url: string; close(): Promise<void> }> {
       // a chat model that always answers from passage [1]: ANSWERED then means the minimum was cleared
       if (req.url?.endsWith('/chat/completions')) {
         const content = JSON.stringify({ answer: 'From the passages.', sources: [1] });
-        return res.end(JSON.stringify({ id: 'dev', object: 'chat.completion', created: 0, model: 'dev-chat', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { total_tokens: 1 } }));
+        return res.end(
+          JSON.stringify({
+            id: 'dev',
+            object: 'chat.completion',
+            created: 0,
+            model: 'dev-chat',
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            usage: { total_tokens: 1 },
+          }),
+        );
       }
       if (!req.url?.endsWith('/embeddings') || !Array.isArray(body.input)) {
         res.statusCode = 404;
@@ -65,8 +74,14 @@ async function runOn(kind: 'sqlite' | 'postgres', use: { url: string } | null): 
   }
   const running = await start(
     loadConfig({
-      PORT: '0', HOST: '127.0.0.1', COLLOQUY_DATA_DIR: dataDir, COLLOQUY_DEMO: '0', COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
-      COLLOQUY_ALLOW_PRIVATE_NETWORK: '1', COLLOQUY_RATE_LIMIT_PER_MINUTE: '0', COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY: option('--min-similarity', '0.3'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      COLLOQUY_DATA_DIR: dataDir,
+      COLLOQUY_DEMO: '0',
+      COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
+      COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
+      COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+      COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY: option('--min-similarity', '0.3'),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     }),
   );
@@ -109,7 +124,11 @@ async function runOn(kind: 'sqlite' | 'postgres', use: { url: string } | null): 
     }
     const sorted = (xs: number[]) => xs.sort((a, b) => a - b).map((x) => Math.round(x * 100) / 100);
     return {
-      database: kind, meaning: use !== null ? 'USE' : 'words alone', questions: DEV_QUESTIONS.length, unrelated: DEV_UNRELATED.length, ...figures,
+      database: kind,
+      meaning: use !== null ? 'USE' : 'words alone',
+      questions: DEV_QUESTIONS.length,
+      unrelated: DEV_UNRELATED.length,
+      ...figures,
       ...(verbose ? { rightFirstScores: sorted(rightScores), unrelatedBestScores: sorted(unrelatedScores) } : {}),
     };
   } finally {

@@ -43,5 +43,5 @@ try {
 } finally {
   await running.close();
   if (!process.env.KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
-  else console.log("kept", dataDir);
+  else console.log('kept', dataDir);
 }

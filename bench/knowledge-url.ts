@@ -89,14 +89,23 @@ try {
     }
   }
   latencies.sort((a, b) => a - b);
-  console.log(JSON.stringify({
-    concurrency, bots: botCount, wallMs: Math.round(wallMs),
-    answers: Object.fromEntries(byAnswer),
-    sourcesEnded: Object.fromEntries(ended),
-    servedMiB: Math.round(served / 1024 / 102.4) / 10,
-    rssMb: { before: Math.round(rssBefore), peak: Math.round(status('VmHWM')), afterBurst: Math.round(rssAfterBurst), afterIndexing: Math.round(status('VmRSS')) },
-    healthMs: { polls: latencies.length, p50: Math.round(latencies[Math.floor(latencies.length / 2)]), p99: Math.round(latencies[Math.floor(latencies.length * 0.99)]), max: Math.round(latencies[latencies.length - 1]) },
-  }));
+  console.log(
+    JSON.stringify({
+      concurrency,
+      bots: botCount,
+      wallMs: Math.round(wallMs),
+      answers: Object.fromEntries(byAnswer),
+      sourcesEnded: Object.fromEntries(ended),
+      servedMiB: Math.round(served / 1024 / 102.4) / 10,
+      rssMb: { before: Math.round(rssBefore), peak: Math.round(status('VmHWM')), afterBurst: Math.round(rssAfterBurst), afterIndexing: Math.round(status('VmRSS')) },
+      healthMs: {
+        polls: latencies.length,
+        p50: Math.round(latencies[Math.floor(latencies.length / 2)]),
+        p99: Math.round(latencies[Math.floor(latencies.length * 0.99)]),
+        max: Math.round(latencies[latencies.length - 1]),
+      },
+    }),
+  );
 } finally {
   await node.stop();
   site.closeAllConnections();

@@ -90,8 +90,14 @@ async function runOn(kind: 'sqlite' | 'postgres'): Promise<Record<string, unknow
   ai.fallback = { content: JSON.stringify({ answer: 'From the documents.', sources: [1] }) };
   const running = await start(
     loadConfig({
-      PORT: '0', HOST: '127.0.0.1', COLLOQUY_DATA_DIR: dataDir, COLLOQUY_DEMO: '0', COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
-      COLLOQUY_ALLOW_PRIVATE_NETWORK: '1', COLLOQUY_RATE_LIMIT_PER_MINUTE: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      COLLOQUY_DATA_DIR: dataDir,
+      COLLOQUY_DEMO: '0',
+      COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
+      COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
+      COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     }),
   );
   try {
@@ -139,10 +145,23 @@ async function runOn(kind: 'sqlite' | 'postgres'): Promise<Record<string, unknow
     const searchOnly = await timed(few, search);
     const asked = await timed(few, (q) => call(base, 'POST', `${kb}/ask`, { Text: q }, accountToken));
     return {
-      database: kind, megabytes: MB, sources: SOURCES, passages, indexingS, embeddingS,
-      wordsAloneP50: wordsAlone.p50, hybridAloneP50: hybridAlone.p50,
-      wordsSearchP50: wordsSearch.p50, wordsSearchP99: wordsSearch.p99, hybridSearchP50: hybridSearch.p50, hybridSearchP99: hybridSearch.p99,
-      askP50: asked.p50, askP99: asked.p99, answerAddsP50: round(asked.p50 - searchOnly.p50), wordsRecallAt5: wordsRecall, hybridRecallAt5: hybridRecall,
+      database: kind,
+      megabytes: MB,
+      sources: SOURCES,
+      passages,
+      indexingS,
+      embeddingS,
+      wordsAloneP50: wordsAlone.p50,
+      hybridAloneP50: hybridAlone.p50,
+      wordsSearchP50: wordsSearch.p50,
+      wordsSearchP99: wordsSearch.p99,
+      hybridSearchP50: hybridSearch.p50,
+      hybridSearchP99: hybridSearch.p99,
+      askP50: asked.p50,
+      askP99: asked.p99,
+      answerAddsP50: round(asked.p50 - searchOnly.p50),
+      wordsRecallAt5: wordsRecall,
+      hybridRecallAt5: hybridRecall,
     };
   } finally {
     await running.close();

@@ -46,7 +46,10 @@ function origin(url: string, name: string): string {
 
 function label(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const file = url.replace(/^file:\/\//, '').replace(ROOT, '').replace(/^.*node_modules\//, '');
+  const file = url
+    .replace(/^file:\/\//, '')
+    .replace(ROOT, '')
+    .replace(/^.*node_modules\//, '');
   return `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
 }
 
@@ -116,8 +119,7 @@ export function summariseProfile(file: string, top = 25, sinceMs = 0): ProfileSu
       .map(([name, us]) => `  ${ms(us)} ${pct(us)}  ${name}`);
   const lines = [
     `profile ${file}`,
-    `  ${(totalUs / 1000).toFixed(0)} ms sampled${sinceMs ? ` (from ${(sinceMs / 1000).toFixed(1)} s on)` : ''}, ` +
-      `${(busyUs / 1000).toFixed(0)} ms busy (percentages are of busy time)`,
+    `  ${(totalUs / 1000).toFixed(0)} ms sampled${sinceMs ? ` (from ${(sinceMs / 1000).toFixed(1)} s on)` : ''}, ` + `${(busyUs / 1000).toFixed(0)} ms busy (percentages are of busy time)`,
     '',
     'Time by layer (each sample goes to the innermost frame of a known layer):',
     ...rows(byLayer, 20),

@@ -67,15 +67,15 @@ export interface Figures {
 
 export function machine(): string {
   const cpus = os.cpus();
-  return `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ` +
-    `${os.type()} ${os.release()}, Node ${process.version}`;
+  return `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ` + `${os.type()} ${os.release()}, Node ${process.version}`;
 }
 
 const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const load = (r: LoadResult, unit: string) =>
-  `${f0(r.perSecond)} ${unit}/s · p50 ${ms(r.p50)} · p99 ${ms(r.p99)}` + (r.cpuUsPerRequest === undefined ? '' : ` · CPU ${f0(r.cpuUsPerRequest)} µs each`) +
+  `${f0(r.perSecond)} ${unit}/s · p50 ${ms(r.p50)} · p99 ${ms(r.p99)}` +
+  (r.cpuUsPerRequest === undefined ? '' : ` · CPU ${f0(r.cpuUsPerRequest)} µs each`) +
   (r.postgresUsPerRequest === undefined ? '' : ` + PostgreSQL ${f0(r.postgresUsPerRequest)} µs`);
 
 function databaseRows(db: DatabaseFigures, name: string, x: Figures): string[][] {
@@ -87,14 +87,19 @@ function databaseRows(db: DatabaseFigures, name: string, x: Figures): string[][]
     const goal = target === TARGETS.throughputRatio ? ` (goal ${TARGETS.throughputGoal})` : '';
     rows.push(
       [`Throughput ratio turns / ${which}`, ratio.toFixed(2), target === null ? '' : `≥ ${target}${goal}`, target === null ? '—' : verdict(ratio >= target)],
-      [`p99 ratio turns / ${which}`, `${p99Ratio.toFixed(2)}×`, target === null ? '' : `≤ ${TARGETS.p99Ratio}× (goal ${TARGETS.p99Goal}×)`, target === null ? '—' : verdict(p99Ratio <= TARGETS.p99Ratio)],
+      [
+        `p99 ratio turns / ${which}`,
+        `${p99Ratio.toFixed(2)}×`,
+        target === null ? '' : `≤ ${TARGETS.p99Ratio}× (goal ${TARGETS.p99Goal}×)`,
+        target === null ? '—' : verdict(p99Ratio <= TARGETS.p99Ratio),
+      ],
     );
   };
   rows.push([`Chat turns (POST /custom/chat, Text), ${name}, one node, ${x.connections} conn.`, load(db.chat, 'turns'), '', '']);
   if (name === 'SQLite') ratios(x.baseline, x.pgBaseline ? 'SQLite baseline' : 'baseline', TARGETS.throughputRatio);
-  else if (!x.pgBaseline) ratios(x.baseline, 'SQLite baseline (the spec\'s)', null);
+  else if (!x.pgBaseline) ratios(x.baseline, "SQLite baseline (the spec's)", null);
   else {
-    ratios(x.baseline, 'SQLite baseline (the spec\'s)', null);
+    ratios(x.baseline, "SQLite baseline (the spec's)", null);
     ratios(x.pgBaseline, 'PostgreSQL baseline (like for like)', TARGETS.pgThroughputRatio);
   }
   if (db.scaled) {

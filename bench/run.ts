@@ -89,7 +89,7 @@ function parseOptions() {
   if (mode === 'sqlite' && flag('--postgres')) throw new Error('--postgres contradicts --mode sqlite');
   const nodesFlag = numberFlag('--nodes', 1);
   if (!Number.isInteger(nodesFlag) || nodesFlag > 8) throw new Error('--nodes must be a whole number from 1 to 8');
-  if (nodesFlag > 1 && mode === 'sqlite') throw new Error('--nodes needs --postgres (or --mode all): SQLite is one process\'s file');
+  if (nodesFlag > 1 && mode === 'sqlite') throw new Error("--nodes needs --postgres (or --mode all): SQLite is one process's file");
   const pgUrl = stringFlag('--pg-url') ?? DEFAULT_PG_URL;
   let parsed: URL;
   try {
@@ -281,7 +281,10 @@ async function readyAndMillion(db: Db, tenant: Tenant, name: string): Promise<Pi
     say(`  bulk insert: ${bulk.total.toLocaleString('en-US')} conversations of the bot now, in ${(bulk.ms / 1000).toFixed(1)} s`);
     server = await startColloquy(db);
     const hot = await measure('same 1,000, 1M stored', chatLoad(server.url, tenant, MODERATE_CONNECTIONS));
-    const spread = await measure('spread over 1M', chatLoad(server.url, tenant, MODERATE_CONNECTIONS, () => bulkUserId(Math.floor(Math.random() * MILLION))));
+    const spread = await measure(
+      'spread over 1M',
+      chatLoad(server.url, tenant, MODERATE_CONNECTIONS, () => bulkUserId(Math.floor(Math.random() * MILLION))),
+    );
     const million: MillionFigures = { rows: bulk.total, connections: MODERATE_CONNECTIONS, reference, hot, spread };
     return { ready, million };
   } finally {
@@ -303,7 +306,11 @@ async function sqliteRun(tmp: string, baselineDb: string): Promise<DatabaseFigur
   }
   if (options.profile) {
     await profiled('baseline', (flags) => startBaseline({ sqlite: baselineDb }, flags), baselineLoad);
-    await profiled('chat turns', (flags) => startColloquy(db, flags), (url) => chatLoad(url, tenant, options.connections));
+    await profiled(
+      'chat turns',
+      (flags) => startColloquy(db, flags),
+      (url) => chatLoad(url, tenant, options.connections),
+    );
   }
   return { chat, ...(await readyAndMillion(db, tenant, 'SQLite')) };
 }
@@ -335,7 +342,10 @@ async function postgresRun(tmp: string, databaseUrl: string): Promise<{ baseline
       // One round-robin over the conversations shared by all nodes: any conversation reaches any node.
       let next = 0;
       const pick = () => userId(next++ % CONVERSATIONS);
-      const result = await measureSpread(`chat turns, ${nodes.length} nodes`, nodes.map((n, i) => chatLoad(n.url, tenant, connections[i], pick)));
+      const result = await measureSpread(
+        `chat turns, ${nodes.length} nodes`,
+        nodes.map((n, i) => chatLoad(n.url, tenant, connections[i], pick)),
+      );
       scaled = { nodes: nodes.length, connections, result, perNode: result.perTarget };
     }
   } finally {
@@ -343,7 +353,11 @@ async function postgresRun(tmp: string, databaseUrl: string): Promise<{ baseline
   }
   if (options.profile) {
     await profiled('baseline, PostgreSQL', (flags) => startBaseline({ postgres: databaseUrl }, flags), baselineLoad);
-    await profiled('chat turns, PostgreSQL, one node', (flags) => startColloquy(db, flags), (url) => chatLoad(url, tenant, options.connections));
+    await profiled(
+      'chat turns, PostgreSQL, one node',
+      (flags) => startColloquy(db, flags),
+      (url) => chatLoad(url, tenant, options.connections),
+    );
   }
   return { baseline, figures: { chat, scaled, ...(await readyAndMillion(db, tenant, 'PostgreSQL')) } };
 }

@@ -87,7 +87,12 @@ export function byCode(samples: Sample[]): string {
     const key = `${s.status} ${s.code ?? ''}`.trim();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key} ×${n}`).join(', ') || '-';
+  return (
+    [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, n]) => `${key} ×${n}`)
+      .join(', ') || '-'
+  );
 }
 
 /** One progress line for the samples of (from, to]. */
@@ -107,7 +112,10 @@ export function windowLine(recorder: Recorder, from: number, to: number, extra: 
 
 /** Mean of the memory samples taken in [from, to]. */
 function meanMemory(samples: MemorySample[], from: number, to: number, pick: (m: MemorySample) => number | null): number | null {
-  const values = samples.filter((m) => m.at >= from && m.at <= to).map(pick).filter((v): v is number => v !== null && Number.isFinite(v));
+  const values = samples
+    .filter((m) => m.at >= from && m.at <= to)
+    .map(pick)
+    .filter((v): v is number => v !== null && Number.isFinite(v));
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
 
@@ -140,7 +148,12 @@ export function summaryTable(recorder: Recorder, durationMs: number, notes: stri
   return [
     '| traffic                | requests |      2xx | 5xx/none |  p50 ms |  p99 ms |   max ms | other non-2xx',
     '|------------------------|----------|----------|-----------|---------|---------|----------|--------------',
-    ...kinds.map((kind) => row(kind, recorder.samples.filter((s) => s.kind === kind))),
+    ...kinds.map((kind) =>
+      row(
+        kind,
+        recorder.samples.filter((s) => s.kind === kind),
+      ),
+    ),
     row('all', recorder.samples),
     '',
     `Memory, mean of the first ${memory.spanSeconds} s and of the last ${memory.spanSeconds} s: RSS ${growth(memory.rss)}; V8 heap used ${growth(memory.heap)}`,

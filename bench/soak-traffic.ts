@@ -22,7 +22,14 @@ export interface Call {
  * One request, recorded (kind, status, Code, latency); network failures are status 0. `body` is
  * sent as JSON, `raw` as it is (a YAML text with its content type in `headers`, a multipart form).
  */
-export async function call(recorder: Recorder, kind: string, base: string, method: string, path: string, options: { body?: unknown; raw?: string | FormData; headers?: Record<string, string> } = {}): Promise<Call> {
+export async function call(
+  recorder: Recorder,
+  kind: string,
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; raw?: string | FormData; headers?: Record<string, string> } = {},
+): Promise<Call> {
   const started = performance.now();
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -152,15 +159,28 @@ export async function seed(recorder: Recorder, base: string, botFile: URL, recei
     const settings = { ...file.settings, channels: { custom, web: { enabled: true, allowedOrigins: ['*'] } } };
     const created = await must(`bot ${name}`, call(recorder, 'seed', base, 'POST', '/bots', { body: { ...file, name: `Soak ${name}`, settings }, headers: auth }), 201);
     receiver.trust(created.APISecret);
-    const token = (await must('bot token', call(recorder, 'seed', base, 'POST', '/authorization/integration', { body: { AccountAPIKey: account.AccountAPIKey, BotAPIKey: created.APIKey, BotAPISecret: created.APISecret } }))).token;
+    const token = (
+      await must(
+        'bot token',
+        call(recorder, 'seed', base, 'POST', '/authorization/integration', { body: { AccountAPIKey: account.AccountAPIKey, BotAPIKey: created.APIKey, BotAPISecret: created.APISecret } }),
+      )
+    ).token;
     const listed = await must('list bots', call(recorder, 'seed', base, 'GET', '/bots', { headers: auth }));
     const webKey = listed.Result.find((b: any) => b.APIKey === created.APIKey).WebKey;
     const users = Array.from({ length: usersPerBot }, (_, i) => `soak-${name}-${i}`);
     for (const user of users) await must('start', call(recorder, 'seed', base, 'POST', '/custom/chat', { body: { UserId: user }, headers: { authorization: `Bearer ${token}` } }));
     bots.push({ name, botKey: created.APIKey, botSecret: created.APISecret, botToken: token, webKey, users });
   }
-  await must('operator', call(recorder, 'seed', base, 'POST', `/admin/accounts/${account.AccountId}/operators`, { body: { Email: OPERATOR.email, Name: 'Soak', Password: OPERATOR.password }, headers: admin }), 201);
-  const login = await fetch(`${base}/console/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: OPERATOR.email, Password: OPERATOR.password }) });
+  await must(
+    'operator',
+    call(recorder, 'seed', base, 'POST', `/admin/accounts/${account.AccountId}/operators`, { body: { Email: OPERATOR.email, Name: 'Soak', Password: OPERATOR.password }, headers: admin }),
+    201,
+  );
+  const login = await fetch(`${base}/console/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: OPERATOR.email, Password: OPERATOR.password }),
+  });
   const cookie = /colloquy_console=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0];
   if (login.status !== 200 || !cookie) throw new Error(`seeding: console login → ${login.status}`);
   return { accountKey: account.AccountAPIKey, accountToken, bots, cookie };
@@ -197,7 +217,13 @@ function chatWorker(t: Traffic, share: number): Promise<void> {
     // PENDING collects what operators and injections queued on the bot without a webhook
     const user = pick(bot.users);
     const body =
-      roll < 0.85 ? { UserId: user, Text: pick(TEXTS) } : roll < 0.92 ? { UserId: user, Command: 'READY', HistoryLimit: 20 } : roll < 0.97 ? { UserId: user, Command: 'PENDING' } : { UserId: user, Command: 'RESET' };
+      roll < 0.85
+        ? { UserId: user, Text: pick(TEXTS) }
+        : roll < 0.92
+          ? { UserId: user, Command: 'READY', HistoryLimit: 20 }
+          : roll < 0.97
+            ? { UserId: user, Command: 'PENDING' }
+            : { UserId: user, Command: 'RESET' };
     await call(t.recorder, `chat ${body.Command ?? 'text'}`.toLowerCase(), t.base, 'POST', '/custom/chat', { body, headers: { authorization: `Bearer ${bot.botToken}` } });
   });
 }
@@ -246,8 +272,10 @@ function operatorWorker(t: Traffic, share: number): Promise<void> {
       const bot = pick(t.seeded.bots);
       const user = pick(bot.users);
       const auth = { authorization: `Bearer ${bot.botToken}` };
-      const say = (direction: string) => async () => void (await call(t.recorder, `inject ${direction.toLowerCase()}`, t.base, 'POST', '/custom/chat', { body: { UserId: user, Text: `${direction} says hi` }, headers: { ...auth, direction } }));
-      const state = (change: Record<string, string>) => async () => void (await call(t.recorder, `state ${change.state}`, t.base, 'POST', '/custom/state', { body: { userid: user, ...change }, headers: auth }));
+      const say = (direction: string) => async () =>
+        void (await call(t.recorder, `inject ${direction.toLowerCase()}`, t.base, 'POST', '/custom/chat', { body: { UserId: user, Text: `${direction} says hi` }, headers: { ...auth, direction } }));
+      const state = (change: Record<string, string>) => async () =>
+        void (await call(t.recorder, `state ${change.state}`, t.base, 'POST', '/custom/state', { body: { userid: user, ...change }, headers: auth }));
       script = [state({ state: 'takeover', operator: '*' }), say('OPERATOR'), say('BOT'), state({ state: 'handover', mode: '*' })];
     }
     await script.shift()!();
@@ -279,11 +307,5 @@ async function consoleStream(t: Traffic, counter: { events: number; opened: numb
 
 /** All of it until `until`: 70% chat, 20% web, 10% operator, plus two console streams. */
 export async function runTraffic(t: Traffic, streams: { events: number; opened: number }): Promise<void> {
-  await Promise.all([
-    ...[0, 1, 2, 3].map(() => chatWorker(t, 0.7 / 4)),
-    webWorker(t, 0.2),
-    operatorWorker(t, 0.1),
-    consoleStream(t, streams),
-    consoleStream(t, streams),
-  ]);
+  await Promise.all([...[0, 1, 2, 3].map(() => chatWorker(t, 0.7 / 4)), webWorker(t, 0.2), operatorWorker(t, 0.1), consoleStream(t, streams), consoleStream(t, streams)]);
 }

@@ -62,7 +62,14 @@ export class SoakProvider {
       for (const word of text.toLowerCase().split(/\s+/)) if (word) v[[...word].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 64, 7)] += 1;
       return v;
     };
-    res.end(JSON.stringify({ object: 'list', data: texts.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) })), model: 'soak-embed', usage: { prompt_tokens: texts.length, total_tokens: texts.length } }));
+    res.end(
+      JSON.stringify({
+        object: 'list',
+        data: texts.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) })),
+        model: 'soak-embed',
+        usage: { prompt_tokens: texts.length, total_tokens: texts.length },
+      }),
+    );
   }
 
   private answer(res: http.ServerResponse): void {
@@ -133,7 +140,15 @@ function understandingBot(supportFile: URL, channels: unknown): any {
 }
 
 /** Creates and publishes the bot, points it at the provider, starts its conversations. */
-export async function seedUnderstanding(recorder: Recorder, base: string, accountKey: string, accountToken: string, supportFile: URL, provider: SoakProvider, users: number): Promise<UnderstandingBot> {
+export async function seedUnderstanding(
+  recorder: Recorder,
+  base: string,
+  accountKey: string,
+  accountToken: string,
+  supportFile: URL,
+  provider: SoakProvider,
+  users: number,
+): Promise<UnderstandingBot> {
   const must = async (what: string, result: Promise<Call>, status = 200) => {
     const res = await result;
     if (res.status !== status) throw new Error(`seeding: ${what} → ${res.status} ${JSON.stringify(res.body)}`);
@@ -142,8 +157,13 @@ export async function seedUnderstanding(recorder: Recorder, base: string, accoun
   const auth = { authorization: `Bearer ${accountToken}` };
   const file = understandingBot(supportFile, { custom: { webhookUrl: null, includeAllChannels: false } });
   const created = await must('understanding bot', call(recorder, 'seed', base, 'POST', '/bots', { body: file, headers: auth }), 201);
-  await must('provider', call(recorder, 'seed', base, 'PUT', `/bots/${created.APIKey}/ai`, { body: { BaseUrl: provider.baseUrl, Model: 'soak-model', EmbeddingModel: 'soak-embed', ApiKey: 'sk-soak' }, headers: auth }));
-  const token = (await must('bot token', call(recorder, 'seed', base, 'POST', '/authorization/integration', { body: { AccountAPIKey: accountKey, BotAPIKey: created.APIKey, BotAPISecret: created.APISecret } }))).token;
+  await must(
+    'provider',
+    call(recorder, 'seed', base, 'PUT', `/bots/${created.APIKey}/ai`, { body: { BaseUrl: provider.baseUrl, Model: 'soak-model', EmbeddingModel: 'soak-embed', ApiKey: 'sk-soak' }, headers: auth }),
+  );
+  const token = (
+    await must('bot token', call(recorder, 'seed', base, 'POST', '/authorization/integration', { body: { AccountAPIKey: accountKey, BotAPIKey: created.APIKey, BotAPISecret: created.APISecret } }))
+  ).token;
   const names = Array.from({ length: users }, (_, i) => `soak-nlp-${i}`);
   for (const user of names) await must('start', call(recorder, 'seed', base, 'POST', '/custom/chat', { body: { UserId: user }, headers: { authorization: `Bearer ${token}` } }));
   return { botKey: created.APIKey, botToken: token, users: names, file };
@@ -174,7 +194,10 @@ export function understandingWorker(t: Traffic, bot: UnderstandingBot, provider:
         const saved = await call(t.recorder, 'nlp save draft', t.base, 'PUT', `/bots/${bot.botKey}`, { body: file, headers: account });
         if (saved.status === 200) await call(t.recorder, 'nlp publish', t.base, 'POST', `/bots/${bot.botKey}/publish`, { headers: account });
       } else {
-        await call(t.recorder, 'nlp provider', t.base, 'PUT', `/bots/${bot.botKey}/ai`, { body: { BaseUrl: provider.baseUrl, Model: 'soak-model', EmbeddingModel: 'soak-embed', ApiKey: 'sk-soak' }, headers: account });
+        await call(t.recorder, 'nlp provider', t.base, 'PUT', `/bots/${bot.botKey}/ai`, {
+          body: { BaseUrl: provider.baseUrl, Model: 'soak-model', EmbeddingModel: 'soak-embed', ApiKey: 'sk-soak' },
+          headers: account,
+        });
       }
       const left = 1000 / rate - (performance.now() - started);
       if (left > 0) await sleep(Math.min(left, Math.max(0, t.until - performance.now())));

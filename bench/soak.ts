@@ -192,7 +192,11 @@ const mb = (bytes: number | undefined) => (bytes === undefined ? '?' : (bytes / 
 /** The database's size on disk: the SQLite files (with the WAL), or PostgreSQL's pg_database_size. */
 function databaseSize(dataDir: string, databaseUrl: string | null): () => Promise<number> {
   if (databaseUrl === null) {
-    return async () => fs.readdirSync(dataDir).filter((f) => f.includes('.sqlite')).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
+    return async () =>
+      fs
+        .readdirSync(dataDir)
+        .filter((f) => f.includes('.sqlite'))
+        .reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
   }
   const client = new pg.Client({ connectionString: databaseUrl });
   const connected = client.connect();

@@ -156,4 +156,9 @@ const variants: Variant[] = [
 const best = (run: () => number) => Math.min(run(), run(), run());
 process.stdout.write(`SQLite cost per operation, best of 3 runs of ${TURNS} on ${CONVERSATIONS} rows/conversations (µs of CPU, lower is better)\n`);
 process.stdout.write(`  ${best(runBaseline).toFixed(1).padStart(7)}  baseline read-modify-write transaction\n`);
-for (const v of variants) process.stdout.write(`  ${best(() => runTurns(v)).toFixed(1).padStart(7)}  ${v.name}\n`);
+for (const v of variants)
+  process.stdout.write(
+    `  ${best(() => runTurns(v))
+      .toFixed(1)
+      .padStart(7)}  ${v.name}\n`,
+  );

@@ -9,9 +9,11 @@ import { newConversationState } from '../src/engine/state.js';
 import type { ClassifyAnswer } from '../src/engine/types.js';
 import { loadClassifier, trainModel } from '../src/understanding/model.js';
 
-const WORDS = ('order parcel refund invoice account password delivery store price discount return size colour shirt shoe jacket ' +
+const WORDS = (
+  'order parcel refund invoice account password delivery store price discount return size colour shirt shoe jacket ' +
   'payment card bank voucher gift newsletter address phone email warranty repair battery screen cable charger app login ' +
-  'subscription plan upgrade cancel pause member points coupon stock branch manager complaint feedback review rating').split(' ');
+  'subscription plan upgrade cancel pause member points coupon stock branch manager complaint feedback review rating'
+).split(' ');
 const VERBS = ['where is my', 'I want to change my', 'how do I get a', 'can you help with my', 'problem with the', 'tell me about the', 'I need a new', 'check my', 'what about my', 'update the'];
 
 /** 50 intents of 10 examples each; `salt` makes the examples new, so nothing is remembered between runs. */
@@ -53,7 +55,16 @@ export async function measureUnderstanding(): Promise<UnderstandingFigures> {
     format: 'colloquy/bot@1',
     name: 'bench',
     triggers: [{ intent: 'intent_3', actions: [{ type: 'text', text: 'three' }] }].filter(() => nlp !== undefined),
-    behaviours: [{ name: 'Main', start: true, interactions: [{ name: 'Start', start: true, actions: [] }, { name: 'Fallback', fallback: true, actions: [{ type: 'text', text: 'Sorry?' }] }] }],
+    behaviours: [
+      {
+        name: 'Main',
+        start: true,
+        interactions: [
+          { name: 'Start', start: true, actions: [] },
+          { name: 'Fallback', fallback: true, actions: [{ type: 'text', text: 'Sorry?' }] },
+        ],
+      },
+    ],
     ...(nlp ? { nlp } : {}),
   });
   const turnUs = (bot: BotFile, classify: boolean) => {

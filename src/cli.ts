@@ -79,10 +79,15 @@ account
   .command('create')
   .description('create an account and print its id and API key')
   .requiredOption('--name <name>', 'account name')
-  .option('--plan <plan>', 'free or standard', (value) => {
-    if (value !== 'free' && value !== 'standard') throw new InvalidArgumentError('plan must be free or standard');
-    return value;
-  }, 'standard')
+  .option(
+    '--plan <plan>',
+    'free or standard',
+    (value) => {
+      if (value !== 'free' && value !== 'standard') throw new InvalidArgumentError('plan must be free or standard');
+      return value;
+    },
+    'standard',
+  )
   .option('--package <package...>', 'packages, e.g. master-bot')
   .action(async (options: { name: string; plan: 'free' | 'standard'; package?: string[] }) => {
     await withServices(async (services) => {

@@ -94,7 +94,10 @@ function trustProxyOf(raw: string | undefined): boolean | number | string[] {
   if (value === '' || value === '0' || value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d{1,2}$/.test(value)) return Number(value);
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address, bits, ...rest] = entry.split('/');
     const fits = PROXY_NAMES.includes(entry) || (isIP(address) !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));

@@ -10,7 +10,11 @@ import { MAX_NOTIFY_BYTES, openPostgresRelay } from './store/pg-events.js';
 export async function openEventBus(config: Config, log: (line: string) => void = () => undefined): Promise<EventBus> {
   if (!config.databaseUrl) return new InProcessEventBus();
   const bus = new RelayedEventBus(crypto.randomUUID(), MAX_NOTIFY_BYTES);
-  const relay = await openPostgresRelay(config.databaseUrl, (payload) => bus.receive(payload), (error) => log(`event relay: ${(error as Error).message}`));
+  const relay = await openPostgresRelay(
+    config.databaseUrl,
+    (payload) => bus.receive(payload),
+    (error) => log(`event relay: ${(error as Error).message}`),
+  );
   bus.attach(relay);
   return Object.assign(bus, {
     close: async () => {

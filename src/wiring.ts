@@ -47,7 +47,10 @@ export type { StartOptions };
 
 export async function createServices(config: Config, store: Store, options: StartOptions = {}) {
   const base: WiringBase = {
-    config, store, options, clock: options.clock ?? systemClock,
+    config,
+    store,
+    options,
+    clock: options.clock ?? systemClock,
     logError: (what) => (error) => options.log?.(`${what}: ${(error as Error).message}`),
   };
   const { clock } = base;
@@ -122,7 +125,18 @@ export async function createServices(config: Config, store: Store, options: Star
   await maintenance.runOnce();
   const embedder = stopsBoth(bots.embeddings.embedder, bots.builtin);
   const drain = () => Promise.all([talk.turns.drain(), preview.turns.drain()]);
-  return { services, maintenance, indexingLeases: knowledge.indexingLeases, dispatcher, scheduler, embedder, tokenTally: bots.tokenTally, turns: { drain }, adminTokenGenerated: adminToken.generated, mcpTools: agents.mcpTools };
+  return {
+    services,
+    maintenance,
+    indexingLeases: knowledge.indexingLeases,
+    dispatcher,
+    scheduler,
+    embedder,
+    tokenTally: bots.tokenTally,
+    turns: { drain },
+    adminTokenGenerated: adminToken.generated,
+    mcpTools: agents.mcpTools,
+  };
 }
 
 /** Shutdown of the passages' embedder, then of the built-in model's threads it may be using. */

@@ -6,22 +6,40 @@ import type { TranscriptRow } from './model.js';
 import { csvCell, transcriptsCsv } from './csv.js';
 
 test('cells: every text quoted; formula-looking text gets a leading quote', () => {
-  assert.deepEqual(
-    ['=1+1', '+1', '-1', '@A1', '\tx', '\rx', 'a,b', 'say "hi"', 'two\nlines', 'plain', 'mid=dle', '', 3, 4.5, null].map(csvCell),
-    [`"'=1+1"`, `"'+1"`, `"'-1"`, `"'@A1"`, `"'\tx"`, `"'\rx"`, '"a,b"', '"say ""hi"""', '"two\nlines"', '"plain"', '"mid=dle"', '""', '3', '4.5', ''],
-  );
+  assert.deepEqual(['=1+1', '+1', '-1', '@A1', '\tx', '\rx', 'a,b', 'say "hi"', 'two\nlines', 'plain', 'mid=dle', '', 3, 4.5, null].map(csvCell), [
+    `"'=1+1"`,
+    `"'+1"`,
+    `"'-1"`,
+    `"'@A1"`,
+    `"'\tx"`,
+    `"'\rx"`,
+    '"a,b"',
+    '"say ""hi"""',
+    '"two\nlines"',
+    '"plain"',
+    '"mid=dle"',
+    '""',
+    '3',
+    '4.5',
+    '',
+  ]);
 });
 
 test("a formula after a ; or a , is defused too: Excel with ; as separator ran `a;=cmd|' /C calc'!A0`", () => {
   assert.equal(csvCell("a;=cmd|' /C calc'!A0"), `"a;'=cmd|' /C calc'!A0"`);
-  assert.deepEqual(
-    ['x,@SUM(A1)', 'x; +1', 'x;;-1', 'x,\tA;\rB', '=a;=b', 'a-b;c=d'].map(csvCell),
-    [`"x,'@SUM(A1)"`, '"x; +1"', `"x;;'-1"`, `"x,'\tA;'\rB"`, `"'=a;'=b"`, '"a-b;c=d"'],
-  );
+  assert.deepEqual(['x,@SUM(A1)', 'x; +1', 'x;;-1', 'x,\tA;\rB', '=a;=b', 'a-b;c=d'].map(csvCell), [`"x,'@SUM(A1)"`, '"x; +1"', `"x;;'-1"`, `"x,'\tA;'\rB"`, `"'=a;'=b"`, '"a-b;c=d"']);
 });
 
 const rows = (n: number): TranscriptRow[] =>
-  Array.from({ length: n }, (_x, i) => ({ conversationId: 1 + Math.floor(i / 4), messageId: i + 1, userId: `u${Math.floor(i / 4)}`, channel: 'web', direction: 'USER', parts: JSON.stringify([{ Type: 19, Text: `m${i}`, Parts: [] }]), createdAt: 0 }));
+  Array.from({ length: n }, (_x, i) => ({
+    conversationId: 1 + Math.floor(i / 4),
+    messageId: i + 1,
+    userId: `u${Math.floor(i / 4)}`,
+    channel: 'web',
+    direction: 'USER',
+    parts: JSON.stringify([{ Type: 19, Text: `m${i}`, Parts: [] }]),
+    createdAt: 0,
+  }));
 
 /** a store page over `all`, recording the limits asked for */
 function pager(all: TranscriptRow[], asked: number[]) {

@@ -29,8 +29,19 @@ export function csvCell(value: Cell): string {
 export const csvRow = (cells: Cell[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
 const FIGURES = [
-  'Conversations', 'UserMessages', 'BotMessages', 'OperatorMessages', 'HandOvers', 'MissedTexts', 'Requests',
-  'WaitP50Seconds', 'WaitP90Seconds', 'FirstResponseP50Seconds', 'FirstResponseP90Seconds', 'CsatAnswers', 'CsatAverage',
+  'Conversations',
+  'UserMessages',
+  'BotMessages',
+  'OperatorMessages',
+  'HandOvers',
+  'MissedTexts',
+  'Requests',
+  'WaitP50Seconds',
+  'WaitP90Seconds',
+  'FirstResponseP50Seconds',
+  'FirstResponseP90Seconds',
+  'CsatAnswers',
+  'CsatAverage',
 ] as const;
 
 /** The figures of a period: a row per day, then `Total` (sums, the period's percentiles and average). */
@@ -41,8 +52,20 @@ export function figuresCsv(data: BotAnalytics): string {
   const w = data.Waits;
   lines.push(
     csvRow([
-      'Total', t.Conversations, t.UserMessages, t.BotMessages, t.OperatorMessages, t.HandOvers, t.MissedTexts, w.Requests,
-      w.Waiting.P50Seconds, w.Waiting.P90Seconds, w.FirstResponse.P50Seconds, w.FirstResponse.P90Seconds, data.Csat.Answers, data.Csat.Average,
+      'Total',
+      t.Conversations,
+      t.UserMessages,
+      t.BotMessages,
+      t.OperatorMessages,
+      t.HandOvers,
+      t.MissedTexts,
+      w.Requests,
+      w.Waiting.P50Seconds,
+      w.Waiting.P90Seconds,
+      w.FirstResponse.P50Seconds,
+      w.FirstResponse.P90Seconds,
+      data.Csat.Answers,
+      data.Csat.Average,
     ]),
   );
   return lines.join('');

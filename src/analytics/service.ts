@@ -84,8 +84,14 @@ export class AnalyticsService {
     add(started, 'Conversations');
     add(handOvers, 'HandOvers');
     add(missed, 'MissedTexts');
-    add(knowledge.map((k) => ({ day: k.day, count: k.answered })), 'KnowledgeAnswered');
-    add(knowledge.map((k) => ({ day: k.day, count: k.unanswered })), 'KnowledgeUnanswered');
+    add(
+      knowledge.map((k) => ({ day: k.day, count: k.answered })),
+      'KnowledgeAnswered',
+    );
+    add(
+      knowledge.map((k) => ({ day: k.day, count: k.unanswered })),
+      'KnowledgeUnanswered',
+    );
     for (const row of messages) {
       const field = DIRECTIONS[row.direction];
       if (field) add([row], field);
@@ -115,7 +121,14 @@ export class AnalyticsService {
 }
 
 const noCounts = (): Record<Counted, number> => ({
-  Conversations: 0, UserMessages: 0, BotMessages: 0, OperatorMessages: 0, HandOvers: 0, MissedTexts: 0, KnowledgeAnswered: 0, KnowledgeUnanswered: 0,
+  Conversations: 0,
+  UserMessages: 0,
+  BotMessages: 0,
+  OperatorMessages: 0,
+  HandOvers: 0,
+  MissedTexts: 0,
+  KnowledgeAnswered: 0,
+  KnowledgeUnanswered: 0,
 });
 const msOf = (firstDay: number, lastDay: number) => ({ from: firstDay * DAY_MS, to: (lastDay + 1) * DAY_MS });
 

@@ -28,7 +28,11 @@ export function safeDetails(details: Record<string, unknown>): Record<string, Au
 function safeValue(value: unknown): AuditValue | undefined {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'string') return cut(value);
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string').slice(0, MAX_LIST).map(cut);
+  if (Array.isArray(value))
+    return value
+      .filter((item): item is string => typeof item === 'string')
+      .slice(0, MAX_LIST)
+      .map(cut);
   return undefined;
 }
 

@@ -6,10 +6,7 @@ import { PrincipalCache } from './principal-cache.js';
 import type { AccountRecord } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 
-export type Principal =
-  | { kind: 'admin' }
-  | { kind: 'account'; account: AccountRecord }
-  | { kind: 'bot'; account: AccountRecord; bot: BotRecord };
+export type Principal = { kind: 'admin' } | { kind: 'account'; account: AccountRecord } | { kind: 'bot'; account: AccountRecord; bot: BotRecord };
 
 /**
  * What a route accepts: `chat` = bot token, or the bot API key when the bot has simplified auth;

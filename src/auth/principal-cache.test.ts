@@ -10,7 +10,10 @@ test('read once, then served from the cache until a principal write on this node
   let generation = 0;
   let now = 0;
   let reads = 0;
-  const cache = new PrincipalCache<Principal>(() => generation, () => now);
+  const cache = new PrincipalCache<Principal>(
+    () => generation,
+    () => now,
+  );
   const read = async () => principal(`read ${++reads}`);
   assert.deepEqual(await cache.through('t', read), principal('read 1'));
   assert.deepEqual(await cache.through('t', read), principal('read 1'));
@@ -25,9 +28,17 @@ test('read once, then served from the cache until a principal write on this node
 
 test('a principal read while this node wrote one is not kept, and a failed read is not kept', async () => {
   let generation = 0;
-  const cache = new PrincipalCache<Principal>(() => generation, () => 0);
+  const cache = new PrincipalCache<Principal>(
+    () => generation,
+    () => 0,
+  );
   await cache.through('t', async () => (generation++, principal('during a write')));
   assert.deepEqual(await cache.through('t', async () => principal('after')), principal('after'));
-  await assert.rejects(cache.through('u', async () => { throw new Error('gone'); }), /gone/);
+  await assert.rejects(
+    cache.through('u', async () => {
+      throw new Error('gone');
+    }),
+    /gone/,
+  );
   assert.deepEqual(await cache.through('u', async () => principal('now')), principal('now'));
 });

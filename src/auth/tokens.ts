@@ -6,9 +6,7 @@ import crypto from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../shared/errors.js';
 
-export type TokenClaims =
-  | { kind: 'account'; accountId: string; keyVersion: number }
-  | { kind: 'bot'; accountId: string; keyVersion: number; botId: string; secretVersion: number };
+export type TokenClaims = { kind: 'account'; accountId: string; keyVersion: number } | { kind: 'bot'; accountId: string; keyVersion: number; botId: string; secretVersion: number };
 
 export const SIGNING_KEY_META = 'token_signing_key';
 export const newSigningKey = () => crypto.randomBytes(32).toString('base64');
@@ -36,16 +34,16 @@ export class TokenService {
   async issue(claims: TokenClaims): Promise<string> {
     const issuedAt = Math.floor(this.now() / 1000);
     const payload =
-      claims.kind === 'account'
-        ? { k: 'a', acc: claims.accountId, kv: claims.keyVersion }
-        : { k: 'b', acc: claims.accountId, kv: claims.keyVersion, bot: claims.botId, sv: claims.secretVersion };
-    return new SignJWT(payload)
-      .setProtectedHeader({ alg: 'HS256' })
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + this.minutes * 60)
-      // a random id makes two tokens issued in the same second distinct
-      .setJti(crypto.randomBytes(8).toString('base64url'))
-      .sign(this.key);
+      claims.kind === 'account' ? { k: 'a', acc: claims.accountId, kv: claims.keyVersion } : { k: 'b', acc: claims.accountId, kv: claims.keyVersion, bot: claims.botId, sv: claims.secretVersion };
+    return (
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + this.minutes * 60)
+        // a random id makes two tokens issued in the same second distinct
+        .setJti(crypto.randomBytes(8).toString('base64url'))
+        .sign(this.key)
+    );
   }
 
   /** Whether `token` is one this service signed and has verified already (expired or not). */

@@ -4,13 +4,19 @@ import os from 'node:os';
 import type { RunResult } from './run.js';
 import { shown } from './report-text.js';
 
+// characters XML 1.0 cannot hold at all are dropped; the five specials are escaped
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML 1.0 cannot hold
+const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
 const escapeXml = (text: string): string =>
-  // characters XML 1.0 cannot hold at all are dropped; the five specials are escaped
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML 1.0 cannot hold
-  text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[<>&"']/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' } as Record<string, string>)[c]};`);
+  text
+    .replace(XML_FORBIDDEN, '')
+    .replace(/[<>&"']/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' } as Record<string, string>)[c]};`);
 
 const attrs = (values: Record<string, string | number>): string =>
-  Object.entries(values).map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`).join('');
+  Object.entries(values)
+    .map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`)
+    .join('');
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -26,7 +32,12 @@ export function junitXml(run: RunResult, startedAt = new Date()): string {
       const head = `    <testcase${attrs({ name: t.name, classname: shown(file.path), time: seconds(t.ms) })}`;
       if (!t.failure) return `${head}/>`;
       const f = t.failure;
-      const details = [`${shown(t.file)}:${f.line}  ${f.step}`, `expected: ${f.expected}`, `got:      ${f.actual}`, ...(f.turn.length ? ["the bot's latest turn:", ...f.turn.map((l) => `  ${l}`)] : [])];
+      const details = [
+        `${shown(t.file)}:${f.line}  ${f.step}`,
+        `expected: ${f.expected}`,
+        `got:      ${f.actual}`,
+        ...(f.turn.length ? ["the bot's latest turn:", ...f.turn.map((l) => `  ${l}`)] : []),
+      ];
       return `${head}>\n      <failure${attrs({ message: `line ${f.line}: expected ${f.expected}, got ${f.actual}`, type: 'StepFailed' })}>${escapeXml(details.join('\n'))}</failure>\n    </testcase>`;
     });
     const header = attrs({ name: shown(file.path), tests: file.tests.length, failures, errors: 0, skipped: 0, time: seconds(time), timestamp, hostname, id: id++, package: file.bot });
@@ -51,7 +62,14 @@ export function jsonReport(run: RunResult): string {
   const tests = run.files.flatMap((f) => f.tests);
   return `${JSON.stringify(
     {
-      summary: { tests: tests.length, passed: tests.filter((t) => !t.failure).length, failed: tests.filter((t) => t.failure).length, problems: run.problems.length, steps: run.steps, ms: Math.round(run.ms) },
+      summary: {
+        tests: tests.length,
+        passed: tests.filter((t) => !t.failure).length,
+        failed: tests.filter((t) => t.failure).length,
+        problems: run.problems.length,
+        steps: run.steps,
+        ms: Math.round(run.ms),
+      },
       files: run.files.map((f) => ({
         path: shown(f.path),
         bot: f.bot,

@@ -15,7 +15,9 @@ const STEP_KINDS = {
   user: { ...TEXT, description: 'a user text' },
   click: { ...NAME, description: "a button or quick reply of the bot's latest turn, by its label" },
   parts: {
-    type: 'array', maxItems: 100, items: NAME,
+    type: 'array',
+    maxItems: 100,
+    items: NAME,
     description: "the titles of the buttons, links, cards and media of the bot's latest turn, in order",
   },
   at: { type: 'string', pattern: '^[^/]+/[^/]+$', maxLength: 513, description: 'the conversation is at Behaviour/Interaction' },

@@ -43,7 +43,11 @@ export class EngineSession implements ChatSession {
   private readonly handlers;
   private readonly context;
 
-  constructor(private readonly bot: BotUnderTest, test: TestCase, private readonly coverage: Coverage) {
+  constructor(
+    private readonly bot: BotUnderTest,
+    test: TestCase,
+    private readonly coverage: Coverage,
+  ) {
     const system = { user_id: TEST_USER_ID, channel: 'custom', creation_date: isoWithOffset(test.now) };
     this.state = newConversationState(bot.compiled, system);
     Object.assign(this.state.variables, test.variables);

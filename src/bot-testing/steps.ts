@@ -21,7 +21,18 @@ export interface StepFailure {
 const TEXT_TYPES = new Set<number>([PartType.Text, PartType.Question, PartType.Buttons]);
 const MEDIA_TYPES = new Set<number>([PartType.Image, PartType.Video, PartType.Audio, PartType.File]);
 const TYPE_NAMES: Record<number, string> = {
-  0: 'text', 1: 'button', 3: 'image', 5: 'carousel', 6: 'question', 9: 'video', 10: 'audio', 11: 'file', 13: 'buttons', 14: 'card', 17: 'link', 25: 'delay',
+  0: 'text',
+  1: 'button',
+  3: 'image',
+  5: 'carousel',
+  6: 'question',
+  9: 'video',
+  10: 'audio',
+  11: 'file',
+  13: 'buttons',
+  14: 'card',
+  17: 'link',
+  25: 'delay',
 };
 
 export const describeStep = (step: Pick<Step, 'kind' | 'value'>): string => `${step.kind}: ${JSON.stringify(step.value)}`;

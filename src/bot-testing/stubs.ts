@@ -16,14 +16,12 @@ export class MissingStub extends Error {
   }
 }
 
-
 const SHARE_BASE = 'https://colloquy.test/share/';
 /** How a classify step's instructions begin whatever its labels (made by the same function). */
 const CLASSIFY_FORMAT = classifyInstructions('', ['x']).split(' where ')[0]!;
 
 /** A stub answers a classify step with the label; the model would answer it as JSON. */
-const asModelAnswer = (request: AiRequest, answer: string): string =>
-  request.instructions.includes(CLASSIFY_FORMAT) && jsonObjectOf(answer) === null ? JSON.stringify({ label: answer }) : answer;
+const asModelAnswer = (request: AiRequest, answer: string): string => (request.instructions.includes(CLASSIFY_FORMAT) && jsonObjectOf(answer) === null ? JSON.stringify({ label: answer }) : answer);
 
 export function stubHandlers(stubs: Stubs, classify: (text: string) => Promise<ClassifyAnswer>): RequestHandlers {
   let shares = 0;
@@ -73,4 +71,3 @@ export function stubHandlers(stubs: Stubs, classify: (text: string) => Promise<C
     },
   };
 }
-

@@ -19,10 +19,30 @@ export interface Step {
   line: number;
 }
 
-export interface CallApiStub { url?: string; match?: string; method?: string; status?: number | 'TIMEOUT' | 'ERROR'; json?: unknown; body?: string }
-export interface AnswerStub { match: string; answer?: string; status?: 'OK' | 'TIMEOUT' | 'ERROR' | 'NOT_CONFIGURED' }
-export interface KnowledgeStub { match: string; answer?: string; sources?: string[]; status?: 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT' }
-export interface Stubs { callApi: CallApiStub[]; ai: AnswerStub[]; knowledge: KnowledgeStub[] }
+export interface CallApiStub {
+  url?: string;
+  match?: string;
+  method?: string;
+  status?: number | 'TIMEOUT' | 'ERROR';
+  json?: unknown;
+  body?: string;
+}
+export interface AnswerStub {
+  match: string;
+  answer?: string;
+  status?: 'OK' | 'TIMEOUT' | 'ERROR' | 'NOT_CONFIGURED';
+}
+export interface KnowledgeStub {
+  match: string;
+  answer?: string;
+  sources?: string[];
+  status?: 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT';
+}
+export interface Stubs {
+  callApi: CallApiStub[];
+  ai: AnswerStub[];
+  knowledge: KnowledgeStub[];
+}
 
 export interface TestCase {
   name: string;
@@ -63,7 +83,11 @@ function validate(doc: unknown): ErrorObject[] {
 }
 
 const jsonPath = (pointer: string): string =>
-  `$${pointer.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('')}`;
+  `$${pointer
+    .split('/')
+    .slice(1)
+    .map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('')}`;
 
 /** ajv's errors, one per path, the most telling first (a oneOf's own complaint is the least). */
 function schemaProblems(errors: ErrorObject[], lineAt: (pointer: string) => number | undefined): FileProblem['problems'] {
@@ -98,7 +122,10 @@ export function readTestFile(file: string): TestFile | FileProblem {
   }
   const data = doc.toJS({ maxAliasCount: 100 }) as unknown;
   const lineAt = (pointer: string): number | undefined => {
-    const keys = pointer.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const keys = pointer
+      .split('/')
+      .slice(1)
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     const node = (keys.length === 0 ? doc.contents : doc.getIn(keys, true)) as Node | undefined;
     return node?.range ? lines.linePos(node.range[0]).line : undefined;
   };

@@ -38,7 +38,10 @@ export const limitHit = (limit: BotFileLimit): LimitHit => {
   return { limit, max, message: messages[limit] };
 };
 
-const SPACE = 0x20, TAB = 0x09, LF = 0x0a, CR = 0x0d;
+const SPACE = 0x20,
+  TAB = 0x09,
+  LF = 0x0a,
+  CR = 0x0d;
 const isBlank = (c: number) => c === SPACE || c === TAB || c === CR || c === LF || Number.isNaN(c);
 /** flow indicators end an anchor, alias or tag name */
 const endsName = (c: number) => isBlank(c) || c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
@@ -151,13 +154,13 @@ export function scanBotFileText(text: string): LimitHit | null {
         tokenStart = false;
         continue;
       }
-      if (flow === 0 && (c === 0x2d /* - */ || c === 0x3f /* ? */) && isBlank(next)) {
+      if (flow === 0 && (c === 0x2d /* - */ || c === 0x3f) /* ? */ && isBlank(next)) {
         const hit = node();
         if (hit) return hit;
         i++;
         continue;
       }
-      if (flow === 0 && (c === 0x7c /* | */ || c === 0x3e /* > */)) {
+      if (flow === 0 && (c === 0x7c /* | */ || c === 0x3e) /* > */) {
         const hit = node();
         if (hit) return hit;
         blockScalar = lineIndent;

@@ -31,7 +31,10 @@ describe('assignIds', () => {
     const bot = withoutIds(supportBot());
     // an input inside a button inside a carousel card, and a button in a trigger
     bot.behaviours[0].interactions[1].actions[0].cards[0].buttons[0].onClick.unshift({
-      type: 'input', expect: 'any', variable: 'why', onSuccess: [{ type: 'button', text: 'ok', onClick: [] }],
+      type: 'input',
+      expect: 'any',
+      variable: 'why',
+      onSuccess: [{ type: 'button', text: 'ok', onClick: [] }],
     });
     bot.triggers[1].actions.unshift({ type: 'button', text: 'Menu', onClick: [] });
     const result = assignIds(bot as BotFile);
@@ -66,7 +69,10 @@ describe('assignIds', () => {
     const was = byPath(previous);
     const now = byPath(result);
     for (const [where, value] of now) if (was.has(where)) assert.equal(value, was.get(where), where);
-    assert.deepEqual(result.behaviours.map((b) => b.apiKey), [...previous.behaviours].reverse().map((b) => b.apiKey));
+    assert.deepEqual(
+      result.behaviours.map((b) => b.apiKey),
+      [...previous.behaviours].reverse().map((b) => b.apiKey),
+    );
   });
 
   it('never reuses an id that the new file already uses elsewhere', () => {

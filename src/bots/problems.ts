@@ -41,8 +41,7 @@ export function pointerToSegments(pointer: string, doc: unknown): Segment[] {
   return out;
 }
 
-const article = (t: string): string =>
-  ({ object: 'an object', array: 'an array', integer: 'an integer', null: 'null' })[t] ?? `a ${t}`;
+const article = (t: string): string => ({ object: 'an object', array: 'an array', integer: 'an integer', null: 'null' })[t] ?? `a ${t}`;
 const show = (v: unknown): string => {
   const s = JSON.stringify(v);
   return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
@@ -116,11 +115,7 @@ export type BranchValidator = (branch: unknown) => ValidateFunction;
 
 /** True when a branch failed only because the value is of another kind (type, const or discriminator). */
 function isMismatch(errors: ErrorObject[]): boolean {
-  return errors.some(
-    (e) =>
-      (e.instancePath === '' && ['type', 'const', 'enum'].includes(e.keyword)) ||
-      (e.instancePath === '/type' && ['const', 'enum'].includes(e.keyword)),
-  );
+  return errors.some((e) => (e.instancePath === '' && ['type', 'const', 'enum'].includes(e.keyword)) || (e.instancePath === '/type' && ['const', 'enum'].includes(e.keyword)));
 }
 
 function kindOf(errors: ErrorObject[]): string[] {
@@ -187,7 +182,10 @@ function toMessages(located: Located[], branchValidator: BranchValidator): Messa
  */
 export function schemaProblems(errors: ErrorObject[], doc: unknown, branchValidator: BranchValidator): Problem[] {
   const byPath = new Map<string, string[]>();
-  for (const m of toMessages(errors.map((error) => ({ error, pointer: error.instancePath })), branchValidator)) {
+  for (const m of toMessages(
+    errors.map((error) => ({ error, pointer: error.instancePath })),
+    branchValidator,
+  )) {
     const path = toJsonPath(pointerToSegments(m.pointer, doc));
     const messages = byPath.get(path);
     if (!messages) byPath.set(path, [m.message]);

@@ -120,10 +120,11 @@ function nameIndex(behaviours: unknown[] | null): NameIndex {
     if (index.behaviours.has(key(b.name))) continue;
     let names: Set<string> | null = new Set<string>();
     if (!Array.isArray(b.interactions)) names = null;
-    else for (const it of b.interactions) {
-      if (isObj(it) && typeof it.name === 'string') names?.add(key(it.name));
-      else names = null;
-    }
+    else
+      for (const it of b.interactions) {
+        if (isObj(it) && typeof it.name === 'string') names?.add(key(it.name));
+        else names = null;
+      }
     index.behaviours.set(key(b.name), names);
   }
   return index;

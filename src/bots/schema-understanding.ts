@@ -58,7 +58,6 @@ export const nlpSchema: JsonSchema = {
   },
 };
 
-
 export const knowledgeSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,

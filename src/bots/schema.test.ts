@@ -40,11 +40,35 @@ describe('buildBotSchema', () => {
   });
 
   it('dispatches every action type of bot-format.md', () => {
-    const spec = ['text', 'image', 'video', 'audio', 'file', 'button', 'link', 'buttons', 'carousel', 'delay', 'goTo', 'bookmark',
-      'setVariable', 'setTag', 'dropTag', 'variableSwitch', 'tagSwitch', 'input', 'operator', 'callApi', 'shareUrl', 'privacy', 'forget', 'stop',
+    const spec = [
+      'text',
+      'image',
+      'video',
+      'audio',
+      'file',
+      'button',
+      'link',
+      'buttons',
+      'carousel',
+      'delay',
+      'goTo',
+      'bookmark',
+      'setVariable',
+      'setTag',
+      'dropTag',
+      'variableSwitch',
+      'tagSwitch',
+      'input',
+      'operator',
+      'callApi',
+      'shareUrl',
+      'privacy',
+      'forget',
+      'stop',
       'ai', // understanding.md
       'knowledge', // knowledge.md
-      'agent']; // agents.md
+      'agent',
+    ]; // agents.md
     const action = (schema.$defs as Record<string, { properties: { type: { enum: string[] } } }>).action!;
     assert.deepEqual([...action.properties.type.enum].sort(), [...spec].sort());
   });

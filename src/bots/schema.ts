@@ -208,7 +208,7 @@ const settingsSchema: JsonSchema = {
           properties: {
             enabled: bool('whether the web chat widget is served'),
             title: { type: 'string', maxLength: 60, description: "the widget's title (default: the bot's name)" },
-            color: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$', description: 'the widget\'s colour, as #rrggbb; dark enough for white text (default #1d4ed8)' },
+            color: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$', description: "the widget's colour, as #rrggbb; dark enough for white text (default #1d4ed8)" },
             greeting: { type: 'string', maxLength: 300, description: 'a line shown at the top of the chat window before the conversation' },
             position: { enum: ['right', 'left'], description: 'the corner of the page the widget sits in (default right)' },
             allowedOrigins: { type: 'array', items: { type: 'string' }, description: 'origins allowed to embed the widget; * for any' },

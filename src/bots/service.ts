@@ -26,8 +26,7 @@ export interface VersionInfo {
 
 export type PublisherView = { Kind: 'operator'; OperatorId: string; Email: string; Name: string } | { Kind: 'account' };
 
-const publisherView = (p: Publisher): PublisherView =>
-  p.kind === 'operator' ? { Kind: 'operator', OperatorId: p.operatorId, Email: p.email, Name: p.name } : { Kind: 'account' };
+const publisherView = (p: Publisher): PublisherView => (p.kind === 'operator' ? { Kind: 'operator', OperatorId: p.operatorId, Email: p.email, Name: p.name } : { Kind: 'account' });
 
 /** The file with ids for what has none, keeping those of `previousDraft` (ids.ts). */
 const withIds = (bot: BotFile, previousDraft?: BotContent): BotFile => assignIds(bot, previousDraft ? ({ ...bot, ...previousDraft } as BotFile) : undefined);

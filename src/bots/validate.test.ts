@@ -31,9 +31,16 @@ describe('validateBotFile: support bot and fixtures', () => {
 describe('validateBotFile', () => {
   it('reports every problem of a file with many', () => {
     const picked = [
-      'unknown property at root', 'wrong type in settings (wordsPerMinute)', 'unknown action type',
-      'two start behaviours', 'duplicate interaction names in a behaviour', 'goTo to a missing interaction',
-      'duplicate id', 'bad regex in input expect', 'unknown property in an action', 'bad format string (avatar not a URL)',
+      'unknown property at root',
+      'wrong type in settings (wordsPerMinute)',
+      'unknown action type',
+      'two start behaviours',
+      'duplicate interaction names in a behaviour',
+      'goTo to a missing interaction',
+      'duplicate id',
+      'bad regex in input expect',
+      'unknown property in an action',
+      'bad format string (avatar not a URL)',
     ];
     const bot = supportBot();
     const fixtures = picked.map((rule) => invalidBots.find((f) => f.rule === rule)!);
@@ -79,11 +86,13 @@ describe('validateBotFile', () => {
     assert.deepEqual(paths(problems), ['$.behaviours[0].interactions[1].actions[0].type']);
     assert.ok(!problems[0]!.Message.split('allowed types:')[1]!.includes('carousel'), problems[0]!.Message);
     // a fragment that does not declare `id` still gets one (a GUID, not required) when needsId
-    const bare = new Map([...actionRegistry].map(([type, def]) => {
-      if (type !== 'button') return [type, def] as const;
-      const { id: _id, ...properties } = def.schema.properties as Record<string, unknown>;
-      return [type, { ...def, schema: { ...def.schema, required: ['type', 'id', 'text'], properties } }] as const;
-    }));
+    const bare = new Map(
+      [...actionRegistry].map(([type, def]) => {
+        if (type !== 'button') return [type, def] as const;
+        const { id: _id, ...properties } = def.schema.properties as Record<string, unknown>;
+        return [type, { ...def, schema: { ...def.schema, required: ['type', 'id', 'text'], properties } }] as const;
+      }),
+    );
     const bot = supportBot();
     delete bot.behaviours[0].interactions[0].actions[2].buttons[0].id;
     assert.equal(validateBotFile(bot, bare).ok, true);
@@ -98,9 +107,7 @@ describe('validateBotFile', () => {
     // not an integer and below the minimum: one problem saying both
     bot.behaviours[2].interactions[1].actions.push({ type: 'callApi', method: 'GET', url: 'https://example.org', timeoutMs: 0.5 });
     const problems = problemsOf(bot);
-    assert.deepEqual(paths(problems), [
-      '$.behaviours[0].start', '$.behaviours[1].interactions[0].actions[0].id', '$.behaviours[2].interactions[1].actions[1].timeoutMs',
-    ]);
+    assert.deepEqual(paths(problems), ['$.behaviours[0].start', '$.behaviours[1].interactions[0].actions[0].id', '$.behaviours[2].interactions[1].actions[1].timeoutMs']);
     assert.match(problems[2]!.Message, /integer.*; .*1/);
   });
 

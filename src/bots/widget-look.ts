@@ -24,5 +24,9 @@ export function widgetLookProblems(settings: unknown, out: { path: Segment[]; me
   const color = settings.channels.web.color;
   if (typeof color !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(color)) return;
   const ratio = contrastWithWhite(color);
-  if (ratio < 4.5) out.push({ path: ['settings', 'channels', 'web', 'color'], message: `is too light for the widget's white text (contrast ${ratio.toFixed(1)}:1, at least 4.5:1 is needed); choose a darker colour` });
+  if (ratio < 4.5)
+    out.push({
+      path: ['settings', 'channels', 'web', 'color'],
+      message: `is too light for the widget's white text (contrast ${ratio.toFixed(1)}:1, at least 4.5:1 is needed); choose a darker colour`,
+    });
 }

@@ -46,7 +46,8 @@ function holds(v: VariableCondition, value: string | undefined): boolean {
     case 'gt': {
       if (!present) return false;
       const [x, y] = [Number(value), Number(v.Value)];
-      const order = Number.isFinite(x) && Number.isFinite(y) && value.trim() !== '' && (v.Value ?? '').trim() !== '' ? Math.sign(x - y) : value < (v.Value ?? '') ? -1 : value > (v.Value ?? '') ? 1 : 0;
+      const order =
+        Number.isFinite(x) && Number.isFinite(y) && value.trim() !== '' && (v.Value ?? '').trim() !== '' ? Math.sign(x - y) : value < (v.Value ?? '') ? -1 : value > (v.Value ?? '') ? 1 : 0;
       return v.Op === 'lt' ? order < 0 : order > 0;
     }
   }

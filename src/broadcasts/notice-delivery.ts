@@ -18,8 +18,23 @@ export async function deliverNotice(
   const deliveryId = (JSON.parse(notice.body) as { DeliveryId: string }).DeliveryId;
   // the webhook target posts a row's body, signed: the event rides in the same envelope
   const row: OutboxRow = {
-    id: 0, target: 'webhook', deliveryId, botId: notice.botId, conversationId: 0, userId: '', event: 'broadcast', body: notice.body, status: 'pending',
-    attempts: notice.attempts, lastStatusCode: null, lastError: null, nextAttemptAt: now, claimedUntil: now + claimMs, createdAt: now, deliveredAt: null, broadcast: null,
+    id: 0,
+    target: 'webhook',
+    deliveryId,
+    botId: notice.botId,
+    conversationId: 0,
+    userId: '',
+    event: 'broadcast',
+    body: notice.body,
+    status: 'pending',
+    attempts: notice.attempts,
+    lastStatusCode: null,
+    lastError: null,
+    nextAttemptAt: now,
+    claimedUntil: now + claimMs,
+    createdAt: now,
+    deliveredAt: null,
+    broadcast: null,
   };
   const result = await webhook.attempt(row).catch(() => ({ ok: false }));
   if (result.ok || notice.attempts + 1 >= MAX_ATTEMPTS) await store.broadcasts.noticeDone(notice.id, notice.body);

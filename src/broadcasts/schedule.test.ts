@@ -12,11 +12,12 @@ test('At needs an explicit offset; its offset is kept in minutes', () => {
   assert.equal(parseAt('2026-12-01T09:00:00-05:30')?.offsetMinutes, -330);
   for (const bad of ['2026-12-01T09:00:00', '2026-12-01', 'tomorrow', '2026-13-01T09:00:00Z', '']) assert.equal(parseAt(bad), null, bad);
   // what Date.parse takes but is no real time: rolled-over dates, 24:00, offsets no place uses
-  for (const bad of ['2027-02-29T09:00:00Z', '2026-04-31T09:00:00Z', '2026-12-01T24:00:00Z', '2026-12-01T09:00:00+14:30', '2026-12-01T09:00:00-12:01', '2026-12-01T09:00:00+01:60']) assert.equal(parseAt(bad), null, bad);
+  for (const bad of ['2027-02-29T09:00:00Z', '2026-04-31T09:00:00Z', '2026-12-01T24:00:00Z', '2026-12-01T09:00:00+14:30', '2026-12-01T09:00:00-12:01', '2026-12-01T09:00:00+01:60'])
+    assert.equal(parseAt(bad), null, bad);
   assert.equal(parseAt('2028-02-29T09:00:00+14:00')?.offsetMinutes, 840);
 });
 
-test('runs: daily and weekly add days; monthly keeps the day on At\'s own calendar, or the month\'s last day', () => {
+test("runs: daily and weekly add days; monthly keeps the day on At's own calendar, or the month's last day", () => {
   const at = Date.parse('2027-01-31T09:00:00+01:00');
   assert.equal(runTime(at, null, 1, 60), at);
   assert.equal(runTime(at, 'day', 3, 60), at + 2 * DAY);
@@ -38,7 +39,7 @@ test("users' zones: At's clock time in the zone, across a daylight-saving change
   assert.equal(inUserZone(at, 0, 'Mars/Olympus'), null);
 });
 
-test('the next run not before a time: the series keeps At\'s clock time and its day of the month', () => {
+test("the next run not before a time: the series keeps At's clock time and its day of the month", () => {
   const at = Date.parse('2027-01-31T09:00:00+01:00');
   assert.equal(nextOccurrence(at, 'day', 60, at - DAY), at);
   assert.equal(nextOccurrence(at, 'day', 60, at + 1), at + DAY);

@@ -133,16 +133,26 @@ export class BroadcastScheduler {
     if (until !== undefined && (at > until || now > until)) return (await this.finishRun(bot, { ...b, nextRunAt: null }), false);
     const repeat = b.spec.Repeat;
     const nextRunAt = repeat ? nextOccurrence(b.at, repeat.Every, b.spec.AtOffsetMinutes, Math.max(at, now + lead) + REPEAT_MIN_GAP_MS[repeat.Every]) - lead : null;
-    const behaviours = await this.conversations.live(bot).then((c) => c.behaviours, () => null);
+    const behaviours = await this.conversations.live(bot).then(
+      (c) => c.behaviours,
+      () => null,
+    );
     if (!behaviours) return this.fail(bot, b, 'the bot has no published version');
     if (b.spec.Behaviour !== null && !behaviours.has(b.spec.Behaviour.toLowerCase())) return this.fail(bot, b, `the live bot has no behaviour named ${b.spec.Behaviour}`);
     const recipients: NewRecipient[] = [];
-    const seen = await walkAudience(this.store.broadcasts, bot, b.spec.Audience, this.clock, (c) => {
-      const zone = b.spec.UserTimeZone ? c.state.variables.timezone : undefined;
-      const due = zone ? (inUserZone(at, b.spec.AtOffsetMinutes, zone) ?? at) : at;
-      recipients.push({ conversationId: c.conversationId, channel: c.channel, dueAt: due });
-      return recipients.length <= MAX_AUDIENCE;
-    }, this.options.audiencePage);
+    const seen = await walkAudience(
+      this.store.broadcasts,
+      bot,
+      b.spec.Audience,
+      this.clock,
+      (c) => {
+        const zone = b.spec.UserTimeZone ? c.state.variables.timezone : undefined;
+        const due = zone ? (inUserZone(at, b.spec.AtOffsetMinutes, zone) ?? at) : at;
+        recipients.push({ conversationId: c.conversationId, channel: c.channel, dueAt: due });
+        return recipients.length <= MAX_AUDIENCE;
+      },
+      this.options.audiencePage,
+    );
     if (seen > MAX_AUDIENCE) return this.fail(bot, b, `the audience is over ${MAX_AUDIENCE} conversations`);
     const started = await this.store.transaction(async (tx) => {
       if (!(await tx.broadcasts.update(b.id, this.options.node, { status: 'running', run, nextRunAt }, now))) return false;

@@ -49,7 +49,8 @@ export class BroadcastService {
     const now = this.deps.clock.now();
     checkWhat(body, await this.deps.behavioursOf(bot));
     const at = body.At === undefined ? { ms: now, offsetMinutes: 0 } : parseAt(body.At);
-    if (!at || at.ms > now + MAX_AHEAD_MS) throw new AppError('INVALID_REQUEST', `At must be an ISO 8601 time with an offset (2026-12-01T09:00:00+01:00), at most ${MAX_AHEAD_YEARS} years ahead.`, { Field: 'body.At' });
+    if (!at || at.ms > now + MAX_AHEAD_MS)
+      throw new AppError('INVALID_REQUEST', `At must be an ISO 8601 time with an offset (2026-12-01T09:00:00+01:00), at most ${MAX_AHEAD_YEARS} years ahead.`, { Field: 'body.At' });
     let until: number | undefined;
     if (body.Repeat?.Until !== undefined) {
       until = parseAt(body.Repeat.Until)?.ms;
@@ -94,10 +95,17 @@ export class BroadcastService {
 
   async preview(bot: BotRecord, audience: Audience): Promise<{ Count: number; Sample: string[] }> {
     const sample: string[] = [];
-    const count = await walkAudience(this.deps.store.broadcasts, bot, audience, this.deps.clock, (c) => {
-      if (sample.length < SAMPLE) sample.push(c.userId);
-      return true;
-    }, this.deps.audiencePage);
+    const count = await walkAudience(
+      this.deps.store.broadcasts,
+      bot,
+      audience,
+      this.deps.clock,
+      (c) => {
+        if (sample.length < SAMPLE) sample.push(c.userId);
+        return true;
+      },
+      this.deps.audiencePage,
+    );
     return { Count: count, Sample: sample };
   }
 
@@ -179,10 +187,12 @@ function checkWhat(body: CreateBody, behaviours: Set<string> | null): void {
   if (message.Text.trim() === '') throw new AppError('INVALID_REQUEST', 'Message.Text must say something.', { Field: 'body.Message.Text' });
   for (const [i, button] of (message.Buttons ?? []).entries()) {
     const field = `body.Message.Buttons[${i}]`;
-    if ((button.Behaviour === undefined) === (button.Url === undefined)) throw new AppError('INVALID_REQUEST', 'A button either starts a behaviour (Behaviour) or opens a link (Url).', { Field: field });
+    if ((button.Behaviour === undefined) === (button.Url === undefined))
+      throw new AppError('INVALID_REQUEST', 'A button either starts a behaviour (Behaviour) or opens a link (Url).', { Field: field });
     if (button.Title.trim() === '') throw new AppError('INVALID_REQUEST', 'A button needs a title.', { Field: `${field}.Title` });
     if (button.Url !== undefined && !isWebLink(button.Url)) throw new AppError('INVALID_REQUEST', 'A link button opens an http or https address.', { Field: `${field}.Url` });
-    if (button.Behaviour !== undefined && unknown(button.Behaviour)) throw new AppError('BEHAVIOUR_NOT_FOUND', `The live bot has no behaviour named ${button.Behaviour}.`, { Field: `${field}.Behaviour` });
+    if (button.Behaviour !== undefined && unknown(button.Behaviour))
+      throw new AppError('BEHAVIOUR_NOT_FOUND', `The live bot has no behaviour named ${button.Behaviour}.`, { Field: `${field}.Behaviour` });
   }
 }
 

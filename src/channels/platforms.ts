@@ -11,7 +11,13 @@ import { TelegramPlatform } from './telegram/index.js';
 import { WhatsAppPlatform } from './whatsapp/index.js';
 
 export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl' | 'slackApiUrl' | 'twilioApiUrl' | 'allowPrivateNetwork'>): Map<MessagingChannel, MessagingPlatform> {
-  const platforms: MessagingPlatform[] = [new TelegramPlatform(config.telegramApiUrl), new WhatsAppPlatform(config.metaGraphUrl), new MessengerPlatform(config.metaGraphUrl), new SlackPlatform(config.slackApiUrl), new SmsPlatform(config.twilioApiUrl), new ChatwootPlatform(config.allowPrivateNetwork),
+  const platforms: MessagingPlatform[] = [
+    new TelegramPlatform(config.telegramApiUrl),
+    new WhatsAppPlatform(config.metaGraphUrl),
+    new MessengerPlatform(config.metaGraphUrl),
+    new SlackPlatform(config.slackApiUrl),
+    new SmsPlatform(config.twilioApiUrl),
+    new ChatwootPlatform(config.allowPrivateNetwork),
     new InstagramPlatform(config.metaGraphUrl),
   ];
   return new Map(platforms.map((p) => [p.channel, p]));

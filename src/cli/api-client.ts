@@ -2,7 +2,12 @@
 // tokens from keys, JSON requests and file uploads, and the server's error answers turned into
 // ApiError with their Code.
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly body: Record<string, unknown>) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Record<string, unknown>,
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -20,7 +25,11 @@ export class ApiClient {
     this.base = base.replace(/\/+$/, '');
   }
 
-  async call(method: string, path: string, options: { token?: string; json?: unknown; text?: string; form?: FormData; contentType?: string; headers?: Record<string, string> } = {}): Promise<ApiAnswer> {
+  async call(
+    method: string,
+    path: string,
+    options: { token?: string; json?: unknown; text?: string; form?: FormData; contentType?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiAnswer> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | FormData | undefined;

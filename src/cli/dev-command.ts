@@ -14,7 +14,11 @@ import { AppError } from '../shared/errors.js';
 import { UsageError } from './api-client.js';
 import { watchBotFile } from './dev-watch.js';
 
-interface DevOptions { port?: string; data?: string; host?: string }
+interface DevOptions {
+  port?: string;
+  data?: string;
+  host?: string;
+}
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const time = () => new Date().toISOString().slice(11, 19);

@@ -6,7 +6,10 @@ import { ApiError, UsageError } from './api-client.js';
 
 /** An error that carries its own exit code and says everything itself. */
 export class CommandFailed extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
     this.name = 'CommandFailed';
   }

@@ -45,8 +45,15 @@ export async function importExport(file: string, options: ImportCommandOptions):
     say(`  BotAPIKey    ${answer.APIKey}`);
     say(`  BotAPISecret ${answer.APISecret}`);
   }
-  say(`converted: ${Object.entries(report.Converted).map(([what, n]) => `${n} ${what.toLowerCase()}`).join(', ')}`);
-  for (const [title, entries] of [['skipped', report.Skipped], ['changed', report.Changed]] as const) {
+  say(
+    `converted: ${Object.entries(report.Converted)
+      .map(([what, n]) => `${n} ${what.toLowerCase()}`)
+      .join(', ')}`,
+  );
+  for (const [title, entries] of [
+    ['skipped', report.Skipped],
+    ['changed', report.Changed],
+  ] as const) {
     say(`${title}: ${entries.length === 0 ? 'nothing' : ''}`);
     for (const entry of entries) say(`  ${entry.Path}\n    ${entry.What}: ${entry.Why}`);
   }

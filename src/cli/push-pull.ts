@@ -14,8 +14,18 @@ export const DEFAULT_SERVER = 'http://127.0.0.1:3000';
 const serverOf = (given?: string) => given ?? process.env.COLLOQUY_SERVER ?? DEFAULT_SERVER;
 const isYaml = (file: string) => /\.ya?ml$/i.test(file);
 
-interface PushOptions { server?: string; bot?: string; publish?: boolean; force?: boolean }
-interface PullOptions { server?: string; version?: string; out?: string; format?: string }
+interface PushOptions {
+  server?: string;
+  bot?: string;
+  publish?: boolean;
+  force?: boolean;
+}
+interface PullOptions {
+  server?: string;
+  version?: string;
+  out?: string;
+  format?: string;
+}
 
 /** The `version` a bot file says it was pulled (or last pushed) at; undefined when it has none. */
 function versionIn(text: string): number | undefined {
@@ -62,7 +72,10 @@ export async function push(file: string, options: PushOptions): Promise<void> {
   } else {
     const base = versionIn(text);
     if (base === undefined && !options.force) {
-      throw new CommandFailed(`${file} does not say which version of the bot it was made from (no \`version\`): pull it first (colloquy pull ${botKey} --out ${file}) and apply your change, or push with --force to overwrite the server's draft`, 3);
+      throw new CommandFailed(
+        `${file} does not say which version of the bot it was made from (no \`version\`): pull it first (colloquy pull ${botKey} --out ${file}) and apply your change, or push with --force to overwrite the server's draft`,
+        3,
+      );
     }
     const ifMatch: Record<string, string> = options.force ? {} : { 'if-match': `"${base}"` };
     say(`pushing ${file} to bot ${botKey} on ${api.base}${options.force ? ' (--force: whatever the server has)' : ` (If-Match: version ${base})`}`);
@@ -109,15 +122,15 @@ export async function pull(botKey: string, options: PullOptions): Promise<void> 
 export function registerBotFileCommands(program: Command): void {
   program
     .command('push <botFile>')
-    .description('deploy a bot file to a server (COLLOQUY_ACCOUNT_KEY; If-Match with the file\'s version)')
+    .description("deploy a bot file to a server (COLLOQUY_ACCOUNT_KEY; If-Match with the file's version)")
     .option('--server <url>', `the server (or COLLOQUY_SERVER; default ${DEFAULT_SERVER})`)
     .option('--bot <apiKey>', 'update this bot (or COLLOQUY_BOT_KEY); without it, a new bot is created')
     .option('--publish', 'make the pushed draft live')
-    .option('--force', 'overwrite the server\'s draft even if it changed since the file\'s version')
+    .option('--force', "overwrite the server's draft even if it changed since the file's version")
     .action((file: string, options: PushOptions) => push(file, options));
   program
     .command('pull <apiKey>')
-    .description('fetch a bot\'s draft (or --version N) as a bot file (COLLOQUY_ACCOUNT_KEY)')
+    .description("fetch a bot's draft (or --version N) as a bot file (COLLOQUY_ACCOUNT_KEY)")
     .option('--server <url>', `the server (or COLLOQUY_SERVER; default ${DEFAULT_SERVER})`)
     .option('--version <n>', 'a published version instead of the draft')
     .option('--out <file>', 'write to this file instead of standard output')

@@ -19,7 +19,13 @@ export class ServerSession implements ChatSession {
   private control = 0;
   private first = true;
 
-  constructor(private readonly api: ApiClient, private readonly token: string, private readonly bot: BotUnderTest, private readonly test: TestCase, private readonly coverage: Coverage) {}
+  constructor(
+    private readonly api: ApiClient,
+    private readonly token: string,
+    private readonly bot: BotUnderTest,
+    private readonly test: TestCase,
+    private readonly coverage: Coverage,
+  ) {}
 
   start() {
     return this.chat({ Command: 'RESET' });
@@ -65,7 +71,11 @@ export function skippedStubNotes(tests: TestCase[]): string[] {
 /** One bot token per bot: --bot names it, else the bot of the account with the bot file's name. */
 export class ServerBots {
   private readonly tokens = new Map<string, Promise<string>>();
-  constructor(readonly api: ApiClient, private readonly accountKey: string, private readonly botKey?: string) {}
+  constructor(
+    readonly api: ApiClient,
+    private readonly accountKey: string,
+    private readonly botKey?: string,
+  ) {}
 
   tokenFor(bot: BotUnderTest): Promise<string> {
     let token = this.tokens.get(bot.path);
@@ -77,7 +87,8 @@ export class ServerBots {
     if (this.botKey) return this.api.botToken(this.accountKey, this.botKey);
     const account = await this.api.accountToken(this.accountKey);
     const named = ((await this.api.call('GET', '/bots', { token: account })).body.Result as Array<{ Name: string; APIKey: string }>).filter((b) => b.Name === bot.name);
-    if (named.length !== 1) throw new ApiError(404, 'BOT_NOT_FOUND', `${named.length === 0 ? 'no' : named.length} bots named ${JSON.stringify(bot.name)} in the account: name one with --bot <APIKey>`, {});
+    if (named.length !== 1)
+      throw new ApiError(404, 'BOT_NOT_FOUND', `${named.length === 0 ? 'no' : named.length} bots named ${JSON.stringify(bot.name)} in the account: name one with --bot <APIKey>`, {});
     return this.api.botToken(this.accountKey, named[0]!.APIKey);
   }
 }

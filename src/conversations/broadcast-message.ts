@@ -29,8 +29,14 @@ export function parseButtonPayload(command: string | undefined): { broadcastId: 
 export function broadcastMessageParts(broadcastId: string, message: BroadcastMessage, state: ConversationState): ReplyPart[] {
   const render = (text: string) => renderTemplate(text, state.variables);
   const part = (Type: number, fields: Partial<ReplyPart>): ReplyPart => ({
-    Type, Text: null, Command: null, TypeDelay: 0,
-    BehaviourName: state.position?.behaviour ?? '', InteractionName: state.position?.interaction ?? '', Parts: [], ...fields,
+    Type,
+    Text: null,
+    Command: null,
+    TypeDelay: 0,
+    BehaviourName: state.position?.behaviour ?? '',
+    InteractionName: state.position?.interaction ?? '',
+    Parts: [],
+    ...fields,
   });
   const buttons = message.Buttons ?? [];
   if (buttons.length === 0) return [part(PartType.Text, { Text: render(message.Text) })];

@@ -19,10 +19,7 @@ export const LAST_BROADCAST_VARIABLE = 'broadcast_last';
 export const WINDOW_MS = 24 * 3_600_000;
 
 /** Why a conversation is left out of every broadcast now, or null when it may get one. */
-export function excludedBecause(
-  c: Pick<ConversationRecord, 'forgetting' | 'controlState' | 'banExpiration'> & { state: { variables: Record<string, string> } },
-  clock: Clock,
-): string | null {
+export function excludedBecause(c: Pick<ConversationRecord, 'forgetting' | 'controlState' | 'banExpiration'> & { state: { variables: Record<string, string> } }, clock: Clock): string | null {
   if (c.forgetting) return 'forgotten';
   if (banIsActive(c as Pick<ConversationRecord, 'controlState' | 'banExpiration'>, clock)) return 'banned';
   if (c.controlState === STATE_TAKEN_OVER) return 'operator';

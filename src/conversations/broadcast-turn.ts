@@ -54,9 +54,15 @@ export class BroadcastTurn {
         const window = await this.window(current, r);
         if (typeof window === 'string') return { reply: { kind: 'skipped', reason: window } as BroadcastTurnOutcome };
         const state = copyState(current.state);
-        applyRequestValues(state, Object.entries(r.variables).map(([Name, Value]) => ({ Name, Value })));
+        applyRequestValues(
+          state,
+          Object.entries(r.variables).map(([Name, Value]) => ({ Name, Value })),
+        );
         state.variables[LAST_BROADCAST_VARIABLE] = r.broadcastId;
-        const outcome = r.behaviour !== null ? await driveTurn(compiled, state, { kind: 'goto', behaviour: r.behaviour }, this.userTurn.engineContext(), this.userTurn.handlers(bot, compiled, current.id, new Map()), memo) : said(r, state);
+        const outcome =
+          r.behaviour !== null
+            ? await driveTurn(compiled, state, { kind: 'goto', behaviour: r.behaviour }, this.userTurn.engineContext(), this.userTurn.handlers(bot, compiled, current.id, new Map()), memo)
+            : said(r, state);
         const next: ConversationRecord = { ...current, state: outcome.state };
         clampFlowState(next.state);
         // Back where it stood, unless the behaviour sent the conversation elsewhere on purpose.
@@ -67,7 +73,11 @@ export class BroadcastTurn {
         if (outcome.parts.length === 0) return { reply: { kind: 'skipped', reason: 'said_nothing' } as BroadcastTurnOutcome };
         const template = window.outside && r.template ? this.filled(r.template, next) : null;
         const message: TurnMessage = {
-          direction: 'BOT', parts: outcome.parts, pushed: true, enableUserChat: outcome.enableUserChat, creation: this.deps.clock.iso(),
+          direction: 'BOT',
+          parts: outcome.parts,
+          pushed: true,
+          enableUserChat: outcome.enableUserChat,
+          creation: this.deps.clock.iso(),
           broadcast: { outsideWindow: window.outside, template, messengerTag: window.outside ? r.messengerTag : null },
         };
         return {

@@ -23,7 +23,6 @@ export type ControlChange =
   /** an `auto` share link expired: a conversation it took over goes back to the bot */
   | { kind: 'linkExpired' };
 
-
 /**
  * The conversation after `change`, or STATE_CONFLICT. A ban whose last day ended is lifted first,
  * whatever the change: a lifted ban is state 0 to every reader already (see `liftEndedBan`).

@@ -6,10 +6,21 @@ import { ConversationCache } from './conversation-cache.js';
 import type { ConversationRecord } from './model.js';
 
 const record = (userId: string, over: Partial<ConversationRecord> = {}): ConversationRecord => ({
-  id: 1, botId: 'b', userId, channel: 'custom',
+  id: 1,
+  botId: 'b',
+  userId,
+  channel: 'custom',
   state: { v: 1, position: null, previous: null, bookmark: null, variables: {}, tags: [], privacy: {}, waiting: null },
-  controlState: 0, operator: null, banExpiration: null, banMessage: null, forgetting: false, revision: 3,
-  controlChangedAt: 0, createdAt: 0, updatedAt: 0, ...over,
+  controlState: 0,
+  operator: null,
+  banExpiration: null,
+  banMessage: null,
+  forgetting: false,
+  revision: 3,
+  controlChangedAt: 0,
+  createdAt: 0,
+  updatedAt: 0,
+  ...over,
 });
 
 test('keeps the most recently used conversations up to its capacity', () => {

@@ -14,7 +14,8 @@ test('a retried agent turn repeats no model or HTTP call', async () => {
   const bot = botWith([{ type: 'agent', id: ID, instructions: 'x', tools: [tool] } as Action]);
   const calls = { model: 0, http: 0 };
   const handlers = {
-    agentModel: async () => (calls.model++ === 0 ? { status: 'OK', text: '', tokens: 3, toolCalls: [{ id: 'c', name: 'status', arguments: '{}' }] } : { status: 'OK', text: 'Fine.', tokens: 2, toolCalls: [] }),
+    agentModel: async () =>
+      calls.model++ === 0 ? { status: 'OK', text: '', tokens: 3, toolCalls: [{ id: 'c', name: 'status', arguments: '{}' }] } : { status: 'OK', text: 'Fine.', tokens: 2, toolCalls: [] },
     http: async () => (calls.http++, { status: 200, body: '{"ok":true}' }),
   } as unknown as RequestHandlers;
   const memo: AnswerMemo = new Map();
@@ -24,6 +25,12 @@ test('a retried agent turn repeats no model or HTTP call', async () => {
   // the retry runs later: the time left differs, the calls are the same ones
   const again = await driveTurn(bot, state, { kind: 'text', text: 'hi' }, { now: () => 5_000, random: () => 0 }, handlers, memo);
   assert.deepEqual(calls, { model: 2, http: 1 });
-  assert.deepEqual(first.parts.map((p) => p.Text), ['Fine.']);
-  assert.deepEqual(again.parts.map((p) => p.Text), ['Fine.']);
+  assert.deepEqual(
+    first.parts.map((p) => p.Text),
+    ['Fine.'],
+  );
+  assert.deepEqual(
+    again.parts.map((p) => p.Text),
+    ['Fine.'],
+  );
 });

@@ -5,8 +5,24 @@ import type { CompiledBot } from '../engine/compile.js';
 import { runTurn } from '../engine/run-turn.js';
 import { createHash } from 'node:crypto';
 import type {
-  AgentModelAnswer, AgentModelRequest, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ClassifyRequest, ConversationState, EngineContext,
-  EngineRequest, McpCallAnswer, McpCallRequest, McpToolsAnswer, McpToolsRequest, RequestAnswer, TurnInput, TurnOutcome,
+  AgentModelAnswer,
+  AgentModelRequest,
+  AiAnswer,
+  AiRequest,
+  ClassifyAnswer,
+  KnowledgeReply,
+  KnowledgeRequest,
+  ClassifyRequest,
+  ConversationState,
+  EngineContext,
+  EngineRequest,
+  McpCallAnswer,
+  McpCallRequest,
+  McpToolsAnswer,
+  McpToolsRequest,
+  RequestAnswer,
+  TurnInput,
+  TurnOutcome,
 } from '../engine/types.js';
 
 export interface RequestHandlers {
@@ -29,14 +45,7 @@ export interface RequestHandlers {
 /** Answers already obtained in an earlier attempt of the same turn, in request order. */
 export type AnswerMemo = Map<string, RequestAnswer>;
 
-export async function driveTurn(
-  bot: CompiledBot,
-  state: ConversationState,
-  input: TurnInput,
-  ctx: EngineContext,
-  handlers: RequestHandlers,
-  memo: AnswerMemo,
-): Promise<TurnOutcome> {
+export async function driveTurn(bot: CompiledBot, state: ConversationState, input: TurnInput, ctx: EngineContext, handlers: RequestHandlers, memo: AnswerMemo): Promise<TurnOutcome> {
   const turn = runTurn(bot, state, input, ctx);
   let step = turn.next();
   let index = 0;
@@ -44,7 +53,9 @@ export async function driveTurn(
     const request = step.value;
     // The timeout depends on the time left in the turn, so it is not part of what identifies a call.
     // Hashed: an agent's later model calls carry the whole turn so far (up to megabytes of tool results).
-    const key = `${index++}:${createHash('sha256').update(JSON.stringify({ ...request, timeoutMs: undefined })).digest('base64')}`;
+    const key = `${index++}:${createHash('sha256')
+      .update(JSON.stringify({ ...request, timeoutMs: undefined }))
+      .digest('base64')}`;
     let answer = memo.get(key);
     if (answer === undefined) {
       answer = await answerOf(request, handlers);

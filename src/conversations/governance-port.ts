@@ -6,8 +6,19 @@ import type { BotSettings } from '../engine/bot-file.js';
 import type { ConversationRecord } from './model.js';
 
 export type PersonalDataSection =
-  | 'History' | 'Notes' | 'Activity' | 'AnalyticsEvents' | 'MissedTexts' | 'Deliveries'
-  | 'Broadcasts' | 'Shares' | 'AgentTraces' | 'Assignment' | 'Inbox' | 'WebVisitor' | 'ChannelContact';
+  | 'History'
+  | 'Notes'
+  | 'Activity'
+  | 'AnalyticsEvents'
+  | 'MissedTexts'
+  | 'Deliveries'
+  | 'Broadcasts'
+  | 'Shares'
+  | 'AgentTraces'
+  | 'Assignment'
+  | 'Inbox'
+  | 'WebVisitor'
+  | 'ChannelContact';
 
 export interface PersonalDataStorage {
   conversations: { byUser(botId: string, userId: string): Promise<ConversationRecord | null> };
@@ -36,5 +47,7 @@ export interface RetentionPolicyStorage {
     countDue(botId: string, rule: DueRule): Promise<number>;
   };
   meta: { get(key: string): Promise<string | null>; set(key: string, value: string): Promise<void> };
-  transaction<T>(work: (tx: { retentionPolicy: { markDue(botId: string, rule: DueRule, limit: number): Promise<MarkedConversation[]> }; audit: { append(entry: AuditEntry): Promise<void> } }) => Promise<T>): Promise<T>;
+  transaction<T>(
+    work: (tx: { retentionPolicy: { markDue(botId: string, rule: DueRule, limit: number): Promise<MarkedConversation[]> }; audit: { append(entry: AuditEntry): Promise<void> } }) => Promise<T>,
+  ): Promise<T>;
 }

@@ -37,12 +37,7 @@ export function assertWritableVariables(updates: readonly VariableUpdate[], fiel
     }
     if (Value === null || Value === undefined) continue;
     if (utf8Bytes(storedText(Value)) > LIMITS.variableValueBytes) {
-      throw exceeded(
-        'VariableValueBytes',
-        LIMITS.variableValueBytes,
-        `The value of ${Name} is longer than ${LIMITS.variableValueBytes} bytes.`,
-        fields.value ?? `Variables.${Name}`,
-      );
+      throw exceeded('VariableValueBytes', LIMITS.variableValueBytes, `The value of ${Name} is longer than ${LIMITS.variableValueBytes} bytes.`, fields.value ?? `Variables.${Name}`);
     }
   }
 }

@@ -21,7 +21,14 @@ function network(now: () => number) {
 }
 
 const message = (text: string): ConversationEvent => ({
-  kind: 'message', botId: 'b', userId: 'u', channel: 'web', direction: 'BOT', enableUserChat: true, controlType: 0, at: 1,
+  kind: 'message',
+  botId: 'b',
+  userId: 'u',
+  channel: 'web',
+  direction: 'BOT',
+  enableUserChat: true,
+  controlType: 0,
+  at: 1,
   parts: [{ Type: 0, Text: text, Command: null, TypeDelay: 0, BehaviourName: 'Main', InteractionName: 'Welcome', Parts: [] }],
 });
 

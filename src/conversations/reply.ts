@@ -16,12 +16,7 @@ export interface ChatReply {
 }
 
 /** The reply made now (`Creation` is the time a reply is made, api.md Conventions). */
-export function replyOf(
-  conversation: Pick<ConversationRecord, 'userId' | 'controlState'>,
-  parts: ReplyPart[],
-  enableUserChat: boolean,
-  clock: Pick<Clock, 'iso'>,
-): ChatReply {
+export function replyOf(conversation: Pick<ConversationRecord, 'userId' | 'controlState'>, parts: ReplyPart[], enableUserChat: boolean, clock: Pick<Clock, 'iso'>): ChatReply {
   return { Parts: parts, UserId: conversation.userId, Creation: clock.iso(), EnableUserChat: enableUserChat, ControlType: conversation.controlState };
 }
 

@@ -76,8 +76,14 @@ export class ConversationRetention {
       const found = await tx.retentionPolicy.markDue(bot.id, rule, RETENTION_BATCH);
       if (found.length > 0) {
         await tx.audit.append({
-          accountId: bot.accountId, at: this.clock.now(), actor: 'retention', actorKind: 'system', action: 'retention',
-          target: `bot:${bot.id}`, ip: '', details: { Count: found.length },
+          accountId: bot.accountId,
+          at: this.clock.now(),
+          actor: 'retention',
+          actorKind: 'system',
+          action: 'retention',
+          target: `bot:${bot.id}`,
+          ip: '',
+          details: { Count: found.length },
         });
       }
       return found;

@@ -14,12 +14,7 @@ import { ConversationService } from './service.js';
 import { ConversationTurns } from './turns.js';
 
 const bot = { id: 'bot-1', accountId: 'acc-1', apiKey: 'key-1', settings: {} } as unknown as BotRecord;
-const compiled = makeBot([
-  behaviour('Main', [
-    interaction('Welcome', [{ type: 'text', text: 'Hi there' }]),
-    interaction('Fallback', [{ type: 'text', text: 'Sorry?' }], { fallback: true }),
-  ]),
-]);
+const compiled = makeBot([behaviour('Main', [interaction('Welcome', [{ type: 'text', text: 'Hi there' }]), interaction('Fallback', [{ type: 'text', text: 'Sorry?' }], { fallback: true })])]);
 const metrics = new Metrics(async () => ({}));
 
 function world(now: () => number = () => Date.parse('2026-11-22T10:00:00Z'), cachedConversations?: number) {
@@ -38,7 +33,12 @@ function world(now: () => number = () => Date.parse('2026-11-22T10:00:00Z'), cac
     metrics,
     config: { allowPrivateNetwork: false },
     forget: (c) => forgotten.push(c.userId),
-    shares: { newShare: () => { throw new Error('no shares in these tests'); }, url: (code) => `http://test/share/${code}` },
+    shares: {
+      newShare: () => {
+        throw new Error('no shares in these tests');
+      },
+      url: (code) => `http://test/share/${code}`,
+    },
   });
   const control = new ControlService(storage, turns, clock, (c) => forgotten.push(c.userId));
   return { storage, conversations, control, seen, forgotten };
@@ -58,7 +58,10 @@ describe('conversation service (in memory)', () => {
     assert.equal(stored.channel, 'custom');
     assert.equal(stored.revision, 1, 'inserted, then saved once');
     assert.deepEqual(texts(await storage.conversations.historyParts(stored.id)), ['Hi there', 'what?', 'Sorry?']);
-    assert.deepEqual(seen.filter((e) => e.kind === 'message').map((e) => e.kind === 'message' && e.direction), ['BOT', 'USER', 'BOT']);
+    assert.deepEqual(
+      seen.filter((e) => e.kind === 'message').map((e) => e.kind === 'message' && e.direction),
+      ['BOT', 'USER', 'BOT'],
+    );
   });
 
   test('inject: an operator line is stored and queued for PENDING; takePending hands it out once', async () => {
@@ -147,17 +150,42 @@ describe('conversation service (in memory)', () => {
     let plans = 0;
     const turns = new ConversationTurns(storage, clock, new InProcessEventBus(), undefined, (_bot, conversation, messages, now) => {
       plans++;
-      return [{ deliveryId: `d${plans}`, botId: bot.id, conversationId: conversation.id, userId: conversation.userId, event: 'telegram', body: JSON.stringify(messages.length), createdAt: now, target: 'channel' }];
+      return [
+        {
+          deliveryId: `d${plans}`,
+          botId: bot.id,
+          conversationId: conversation.id,
+          userId: conversation.userId,
+          event: 'telegram',
+          body: JSON.stringify(messages.length),
+          createdAt: now,
+          target: 'channel',
+        },
+      ];
     });
     const conversations = new ConversationService({
-      store: storage, live: { get: async () => compiled }, clock, turns, metrics, config: { allowPrivateNetwork: false }, forget: () => undefined,
-      shares: { newShare: () => { throw new Error('no shares'); }, url: (code) => code },
+      store: storage,
+      live: { get: async () => compiled },
+      clock,
+      turns,
+      metrics,
+      config: { allowPrivateNetwork: false },
+      forget: () => undefined,
+      shares: {
+        newShare: () => {
+          throw new Error('no shares');
+        },
+        url: (code) => code,
+      },
     });
     await conversations.say(bot, 'ann', { ...NO_VALUES, command: 'RESET' });
     assert.equal(plans, 1, 'the new conversation: planned in the transaction, once it has its id');
     await conversations.say(bot, 'ann', { ...NO_VALUES, text: 'hi' });
     assert.equal(plans, 2, 'an existing conversation: planned once, not again in the transaction');
-    assert.deepEqual(storage.outbox.map((row) => row.deliveryId), ['d1', 'd2']);
+    assert.deepEqual(
+      storage.outbox.map((row) => row.deliveryId),
+      ['d1', 'd2'],
+    );
   });
 
   test('a retried turn reuses the answers of its classify and ai requests: the provider is called once', async () => {
@@ -178,7 +206,12 @@ describe('conversation service (in memory)', () => {
       metrics,
       config: { allowPrivateNetwork: false },
       forget: () => undefined,
-      shares: { newShare: () => { throw new Error('no shares'); }, url: (code) => code },
+      shares: {
+        newShare: () => {
+          throw new Error('no shares');
+        },
+        url: (code) => code,
+      },
       classifierOf: () => ({ classify: async () => (calls.classify++, { intents: [{ intent: 'greet', score: 0.1 }] }) }),
       ai: async () => (calls.ai++, { status: 'OK', text: `answer ${calls.ai}`, tokens: 5 }),
     });

@@ -132,7 +132,12 @@ export class ConversationService {
   async historyWithSenders(bot: BotRecord, existing: ConversationRecord): Promise<ChatReply & { Senders: Direction[]; Times: string[]; StateSince: string }> {
     const checked = chattable(existing, this.deps.clock);
     const messages = await this.deps.store.conversations.storedMessages(existing.id, LIMITS.historyMessages);
-    const reply = replyOf(checked, messages.flatMap((m) => m.parts), enableUserChatAt(await this.live(bot), checked.state), this.deps.clock);
+    const reply = replyOf(
+      checked,
+      messages.flatMap((m) => m.parts),
+      enableUserChatAt(await this.live(bot), checked.state),
+      this.deps.clock,
+    );
     const iso = (ms: number) => this.deps.clock.iso(ms);
     return {
       ...reply,

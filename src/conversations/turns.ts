@@ -141,11 +141,7 @@ export class ConversationTurns {
   }
 
   /** Returns false when another writer got there first (the turn is then decided again). */
-  private async commit<T>(
-    bot: BotRecord,
-    before: ConversationRecord | null,
-    result: TurnResult<T>,
-  ): Promise<{ conversation: ConversationRecord; outbox: number } | boolean> {
+  private async commit<T>(bot: BotRecord, before: ConversationRecord | null, result: TurnResult<T>): Promise<{ conversation: ConversationRecord; outbox: number } | boolean> {
     const { messages = [], usage, alsoWrite } = result;
     if (!result.save) return true;
     const now = this.clock.now();

@@ -4,7 +4,19 @@ import type { CompiledBot } from '../engine/compile.js';
 import { copyState, newConversationState } from '../engine/state.js';
 import { PartType } from '../engine/parts.js';
 import type {
-  ActionDiagnostic, AgentTraceStep, AiAnswer, AiRequest, ClassifyAnswer, KnowledgeReply, KnowledgeRequest, ConversationState, Effect, EngineContext, ReplyPart, TurnInput, TurnOutcome,
+  ActionDiagnostic,
+  AgentTraceStep,
+  AiAnswer,
+  AiRequest,
+  ClassifyAnswer,
+  KnowledgeReply,
+  KnowledgeRequest,
+  ConversationState,
+  Effect,
+  EngineContext,
+  ReplyPart,
+  TurnInput,
+  TurnOutcome,
 } from '../engine/types.js';
 import { sendHttp, type RequestSecrets } from './outbound-http.js';
 import type { Config } from '../config.js';
@@ -168,7 +180,10 @@ export class UserTurn {
         },
         missedTexts: missed.map((m) => ({ text: m.text, behaviour: m.behaviour, interaction: m.interaction })),
         // The common turn writes nothing more: no callback, so the store keeps its fast path.
-        alsoWrite: !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && notes.length + traces.length === 0 ? undefined : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked, { notes, traces }),
+        alsoWrite:
+          !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && notes.length + traces.length === 0
+            ? undefined
+            : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked, { notes, traces }),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -184,8 +199,14 @@ export class UserTurn {
    * day, so that a turn decided again after losing a race is counted once, as committed.
    */
   private async alsoWrite(
-    tx: TurnWrites, bot: BotRecord, conversationId: number, input: UserMessage, newShares: Map<string, { mode: ShareMode; hours: number }>,
-    click: ReturnType<typeof broadcastClick>, asked: boolean[], agent: { notes: string[]; traces: AgentTraceStep[][] },
+    tx: TurnWrites,
+    bot: BotRecord,
+    conversationId: number,
+    input: UserMessage,
+    newShares: Map<string, { mode: ShareMode; hours: number }>,
+    click: ReturnType<typeof broadcastClick>,
+    asked: boolean[],
+    agent: { notes: string[]; traces: AgentTraceStep[][] },
   ): Promise<void> {
     await this.recordInbound(tx, conversationId, input);
     if (click) await recordBroadcastClick(tx, conversationId, click, this.deps.clock.now());
@@ -271,8 +292,20 @@ export class UserTurn {
     const now = this.deps.clock.now();
     const state = newConversationState(compiled, { user_id: userId, channel, creation_date: this.deps.clock.iso(now) });
     return {
-      id: 0, botId: bot.id, userId, channel, state, controlState: STATE_BOT, operator: null, banExpiration: null,
-      banMessage: null, forgetting: false, revision: 0, createdAt: now, updatedAt: now, controlChangedAt: now,
+      id: 0,
+      botId: bot.id,
+      userId,
+      channel,
+      state,
+      controlState: STATE_BOT,
+      operator: null,
+      banExpiration: null,
+      banMessage: null,
+      forgetting: false,
+      revision: 0,
+      createdAt: now,
+      updatedAt: now,
+      controlChangedAt: now,
     };
   }
 
@@ -287,7 +320,11 @@ export class UserTurn {
   handlers(bot: BotRecord, compiled: CompiledBot, conversationId: number | null, newShares: Map<string, { mode: ShareMode; hours: number }>): RequestHandlers {
     return {
       // A model that fails to answer leaves the text not understood; it never fails the turn.
-      classify: async (request) => (await this.deps.classifierOf?.(compiled, bot)?.classify(request.text).catch(() => null)) ?? { intents: [] },
+      classify: async (request) =>
+        (await this.deps
+          .classifierOf?.(compiled, bot)
+          ?.classify(request.text)
+          .catch(() => null)) ?? { intents: [] },
       ai: async (request) => (this.deps.ai ? this.deps.ai(bot, conversationId, request) : { status: 'NOT_CONFIGURED', text: '', tokens: 0 }),
       knowledge: async (request) => (this.deps.knowledge ? this.deps.knowledge(bot, request) : { status: 'NO_ANSWER', answer: null, sources: [], calledProvider: false, tokens: 0 }),
       http: (request) => sendHttp(bot.id, request, this.outbound()),

@@ -16,10 +16,22 @@ test('actions: text changed, button added and removed, an action added, removed 
     changeWords({ Path: '/behaviours/0/interactions/0/actions/1', Kind: 'changed', Before: buttons('Prices', 'Hours'), After: buttons('Prices', 'Book a repair'), ...at('Main', 'Greeting') }),
     'Interaction “Greeting” (Main): button “Book a repair” added; button “Hours” removed',
   );
-  assert.equal(changeWords({ Path: '/behaviours/0/interactions/2/actions/3', Kind: 'added', After: { type: 'text', text: 'We ship worldwide' }, ...at('Main', 'Shipping') }), 'Interaction “Shipping” (Main): text “We ship worldwide” added');
-  assert.equal(changeWords({ Path: '/behaviours/1/interactions/0/actions/0', Kind: 'removed', Before: { type: 'goTo', mode: 'absolute' }, ...at('Orders', 'Ask') }), 'Interaction “Ask” (Orders): goTo removed');
   assert.equal(
-    changeWords({ Path: '/behaviours/0/interactions/0/actions/0', Kind: 'changed', Before: { type: 'text', text: 'Hi' }, After: { type: 'media', url: 'https://e.x/a.png' }, ...at('Main', 'Greeting') }),
+    changeWords({ Path: '/behaviours/0/interactions/2/actions/3', Kind: 'added', After: { type: 'text', text: 'We ship worldwide' }, ...at('Main', 'Shipping') }),
+    'Interaction “Shipping” (Main): text “We ship worldwide” added',
+  );
+  assert.equal(
+    changeWords({ Path: '/behaviours/1/interactions/0/actions/0', Kind: 'removed', Before: { type: 'goTo', mode: 'absolute' }, ...at('Orders', 'Ask') }),
+    'Interaction “Ask” (Orders): goTo removed',
+  );
+  assert.equal(
+    changeWords({
+      Path: '/behaviours/0/interactions/0/actions/0',
+      Kind: 'changed',
+      Before: { type: 'text', text: 'Hi' },
+      After: { type: 'media', url: 'https://e.x/a.png' },
+      ...at('Main', 'Greeting'),
+    }),
     'Interaction “Greeting” (Main): text “Hi” replaced by media',
   );
 });

@@ -21,7 +21,10 @@ test('the source editor is a chunk of its own that the first load does not fetch
   const lazy = [...files.keys()].filter((name) => name.endsWith('.js') && !first.has(name));
   const editor = lazy.filter((name) => files.get(name)!.body.includes('cm-lintRange'));
   assert.equal(editor.length, 1, 'one lazy chunk holds the code editor');
-  assert.ok([...files.get('main.js')!.body.matchAll(DYNAMIC_IMPORT)].some((m) => m[1] === editor[0]), 'main.js imports it on demand');
+  assert.ok(
+    [...files.get('main.js')!.body.matchAll(DYNAMIC_IMPORT)].some((m) => m[1] === editor[0]),
+    'main.js imports it on demand',
+  );
   for (const name of first) assert.ok(!files.get(name)!.body.includes('cm-lintRange'), `${name} of the first load holds no code editor`);
   for (const [name, file] of files) {
     assert.ok(!file.body.includes('createHighlighterCore'), `${name} holds no shiki`);

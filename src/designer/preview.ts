@@ -66,7 +66,11 @@ export class Preview {
   private readonly owners = new Map<string, BotRecord>();
 
   constructor(private readonly deps: PreviewDeps) {
-    const storage = previewStorage(deps.store, (twinId) => this.owners.get(twinId), () => deps.clock.now());
+    const storage = previewStorage(
+      deps.store,
+      (twinId) => this.owners.get(twinId),
+      () => deps.clock.now(),
+    );
     this.turns = new ConversationTurns(storage, deps.clock, NO_EVENTS);
     const { ai, knowledge, secrets } = deps;
     const conversations = new ConversationService({
@@ -140,8 +144,8 @@ export class Preview {
 
 /** Each part the bot said names the interaction it came from, for the designer to highlight. */
 function withSources(reply: ChatReply): PreviewReply {
-  const parts = reply.Parts.map((part): PreviewPart =>
-    part.Type === PartType.UserText || !part.InteractionName ? part : { ...part, Source: { Behaviour: part.BehaviourName, Interaction: part.InteractionName } },
+  const parts = reply.Parts.map(
+    (part): PreviewPart => (part.Type === PartType.UserText || !part.InteractionName ? part : { ...part, Source: { Behaviour: part.BehaviourName, Interaction: part.InteractionName } }),
   );
   // Built member by member: a READY reply carries its stored JSON text, which must not be sent instead.
   const answer: PreviewReply = { Parts: parts, UserId: reply.UserId, Creation: reply.Creation, EnableUserChat: reply.EnableUserChat, ControlType: reply.ControlType };

@@ -55,7 +55,9 @@ test('ids inside triggers, operation lists and buttons are indexed; trigger acti
             start: true,
             actions: [
               {
-                type: 'variableSwitch', variable: 'v', criteria: 'empty',
+                type: 'variableSwitch',
+                variable: 'v',
+                criteria: 'empty',
                 then: [{ type: 'button', id: 'outer', text: 'o', onClick: [{ type: 'input', id: 'inner', expect: 'any', variable: 'w', onSuccess: [] }] }],
               },
             ],
@@ -83,9 +85,14 @@ test('settings and default variables', () => {
   assert.equal(bare.enableTypeSpeed, false);
   assert.equal(bare.wordsPerMinute, 200);
   assert.deepEqual(newConversationState(bot, { user_id: 'u', channel: 'custom' }), {
-    v: 1, position: null, previous: null, bookmark: null,
+    v: 1,
+    position: null,
+    previous: null,
+    bookmark: null,
     variables: { company: 'ACME', user_id: 'u', channel: 'custom' },
-    tags: [], privacy: {}, waiting: null,
+    tags: [],
+    privacy: {},
+    waiting: null,
   });
 });
 
@@ -94,7 +101,13 @@ test('without start flags the first behaviour and interaction stand in; duplicat
     format: 'colloquy/bot@1',
     name: 'Loose',
     behaviours: [
-      { name: 'A', interactions: [{ name: 'One', actions: [] }, { name: 'one', actions: [] }] },
+      {
+        name: 'A',
+        interactions: [
+          { name: 'One', actions: [] },
+          { name: 'one', actions: [] },
+        ],
+      },
       { name: 'a', interactions: [] },
     ],
   });

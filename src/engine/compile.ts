@@ -99,10 +99,7 @@ function compileTriggers(value: unknown, nlp: CompiledNlp | null, owner: string 
     const { match, intent, minScore } = source;
     const score = typeof minScore === 'number' && Number.isFinite(minScore) ? minScore : null;
     triggers.push({
-      matches:
-        typeof intent === 'string'
-          ? (_text, understood) => intentFires(understood ?? null, intent, score, nlp)
-          : (text) => matchesPattern(match, text),
+      matches: typeof intent === 'string' ? (_text, understood) => intentFires(understood ?? null, intent, score, nlp) : (text) => matchesPattern(match, text),
       ...describeTrigger(match, intent),
       owner,
       index,

@@ -14,7 +14,13 @@ const bot = compileBot(file);
 
 /** A model that knows one sentence per intent, with a fixed score; anything else scores 0.42 for track_order. */
 function classify(text: string): ClassifyAnswer {
-  if (text === 'where is my parcel') return { intents: [{ intent: 'track_order', score: 0.9137 }, { intent: 'opening_hours', score: 0.05 }] };
+  if (text === 'where is my parcel')
+    return {
+      intents: [
+        { intent: 'track_order', score: 0.9137 },
+        { intent: 'opening_hours', score: 0.05 },
+      ],
+    };
   return { intents: [{ intent: 'track_order', score: 0.4213 }] };
 }
 
@@ -27,14 +33,28 @@ function chat() {
 test('a bot-level keyword trigger: its alternatives and its index in the bot list', () => {
   const c = chat();
   const outcome = c.say('agent');
-  assert.deepEqual(outcome.matched, { kind: 'keyword', name: 'human|agent|operator', score: null, trigger: { behaviour: null, index: 0 }, bestIntent: null, to: { behaviour: 'Escalation', interaction: 'Ask For Human' } });
+  assert.deepEqual(outcome.matched, {
+    kind: 'keyword',
+    name: 'human|agent|operator',
+    score: null,
+    trigger: { behaviour: null, index: 0 },
+    bestIntent: null,
+    to: { behaviour: 'Escalation', interaction: 'Ask For Human' },
+  });
   assert.equal(c.where, 'Escalation/Ask For Human');
 });
 
 test('a bot-level intent trigger: the intent and its score in two decimals', () => {
   const c = chat();
   const outcome = c.say('where is my parcel');
-  assert.deepEqual(outcome.matched, { kind: 'intent', name: 'track_order', score: 0.91, trigger: { behaviour: null, index: 2 }, bestIntent: null, to: { behaviour: 'Orders', interaction: 'Ask Number' } });
+  assert.deepEqual(outcome.matched, {
+    kind: 'intent',
+    name: 'track_order',
+    score: 0.91,
+    trigger: { behaviour: null, index: 2 },
+    bestIntent: null,
+    to: { behaviour: 'Orders', interaction: 'Ask Number' },
+  });
   assert.equal(c.where, 'Orders/Ask Number');
 });
 
@@ -47,7 +67,10 @@ test('the waiting input took the answer (its triggers are skipped while it waits
 
 test('a behaviour-level regex trigger names its behaviour and index', () => {
   const small = makeBot([
-    behaviour('Main', [interaction('Start', [say('hi')]), interaction('Number', [say('a number')])], { start: true, triggers: [trigger('x', [say('x')]), trigger({ regex: '^\\d+$' }, [goTo('Main', 'Number')])] }),
+    behaviour('Main', [interaction('Start', [say('hi')]), interaction('Number', [say('a number')])], {
+      start: true,
+      triggers: [trigger('x', [say('x')]), trigger({ regex: '^\\d+$' }, [goTo('Main', 'Number')])],
+    }),
     behaviour('Other', [interaction('Start', [say('other')])]),
   ]);
   const c = new Conversation(small, {});
@@ -59,7 +82,14 @@ test('a behaviour-level regex trigger names its behaviour and index', () => {
 test('the fallback, with the best intent that stayed below the threshold', () => {
   const c = chat();
   const outcome = c.say('tell me a joke');
-  assert.deepEqual(outcome.matched, { kind: 'fallback', name: '', score: null, trigger: null, bestIntent: { name: 'track_order', score: 0.42 }, to: { behaviour: 'Main', interaction: 'Not Understood' } });
+  assert.deepEqual(outcome.matched, {
+    kind: 'fallback',
+    name: '',
+    score: null,
+    trigger: null,
+    bestIntent: { name: 'track_order', score: 0.42 },
+    to: { behaviour: 'Main', interaction: 'Not Understood' },
+  });
 });
 
 test('a button, a forced position and a start without text are not explained', () => {

@@ -21,10 +21,7 @@ export interface AgentToolCall {
 }
 
 /** The messages of the turn so far, after the stored history (agents.md "One agent turn"). */
-export type AgentMessage =
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; toolCalls: AgentToolCall[] }
-  | { role: 'tool'; toolCallId: string; content: string };
+export type AgentMessage = { role: 'user'; content: string } | { role: 'assistant'; content: string | null; toolCalls: AgentToolCall[] } | { role: 'tool'; toolCallId: string; content: string };
 
 /**
  * One model call of an agent turn, with tools. The caller adds the last `history` stored messages

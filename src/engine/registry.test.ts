@@ -6,12 +6,20 @@ import { actionRegistry } from './registry.js';
 
 test('every definition is registered under its own type; button, input and agent need ids', () => {
   for (const [type, definition] of actionRegistry) assert.equal(definition.type, type);
-  assert.deepEqual([...actionRegistry.values()].filter((d) => d.needsId).map((d) => d.type).sort(), ['agent', 'button', 'input']);
+  assert.deepEqual(
+    [...actionRegistry.values()]
+      .filter((d) => d.needsId)
+      .map((d) => d.type)
+      .sort(),
+    ['agent', 'button', 'input'],
+  );
   assert.equal(actionRegistry.size, 27);
 });
 
 test('every action folder is registered (one folder per type; media holds four)', () => {
-  const folders = readdirSync(new URL('./actions/', import.meta.url), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const folders = readdirSync(new URL('./actions/', import.meta.url), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
   const types = new Set(actionRegistry.keys());
   for (const folder of folders) if (folder !== 'media') assert.ok(types.has(folder), `folder ${folder} is not in the registry`);
   for (const type of types) assert.ok(folders.includes(type) || ['image', 'video', 'audio', 'file'].includes(type), `${type} has no folder`);
@@ -50,7 +58,10 @@ function assembled() {
       triggers: { type: 'array', items: trigger },
       behaviours: {
         type: 'array',
-        items: { type: 'object', properties: { triggers: { type: 'array', items: trigger }, interactions: { type: 'array', items: { type: 'object', properties: { actions: { $ref: '#/$defs/actions' } } } } } },
+        items: {
+          type: 'object',
+          properties: { triggers: { type: 'array', items: trigger }, interactions: { type: 'array', items: { type: 'object', properties: { actions: { $ref: '#/$defs/actions' } } } } },
+        },
       },
     },
   };

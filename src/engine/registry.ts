@@ -57,6 +57,4 @@ const definitions: ActionDefinition[] = [
   stopAction,
 ];
 
-export const actionRegistry: ReadonlyMap<string, ActionDefinition> = new Map(
-  definitions.map((definition) => [definition.type, definition]),
-);
+export const actionRegistry: ReadonlyMap<string, ActionDefinition> = new Map(definitions.map((definition) => [definition.type, definition]));

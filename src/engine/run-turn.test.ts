@@ -37,7 +37,10 @@ test('a vip hears the extra greeting', () => {
   const chat = newChat();
   chat.state.tags = ['vip'];
   const outcome = chat.start();
-  assert.deepEqual(outcome.parts.map((p) => p.Text), ['Welcome to ACME support!', 'Good to see you again, valued customer.', 'What can I do for you?']);
+  assert.deepEqual(
+    outcome.parts.map((p) => p.Text),
+    ['Welcome to ACME support!', 'Good to see you again, valued customer.', 'What can I do for you?'],
+  );
 });
 
 test('browsing products: carousel, a choice, and what comes next', () => {
@@ -47,10 +50,13 @@ test('browsing products: carousel, a choice, and what comes next', () => {
   assert.equal(chat.variables.last_command, 'Browse products');
   assert.equal(products.parts.length, 1);
   assert.equal(products.parts[0].Type, 5);
-  assert.deepEqual(products.parts[0].Parts.map((card) => [card.Title, card.Subtitle, card.ImageUrl, card.Parts.length]), [
-    ['Kettle', '1.7 l, steel', 'https://example.org/p/kettle.jpg', 1],
-    ['Toaster', '4 slots', 'https://example.org/p/toaster.jpg', 2],
-  ]);
+  assert.deepEqual(
+    products.parts[0].Parts.map((card) => [card.Title, card.Subtitle, card.ImageUrl, card.Parts.length]),
+    [
+      ['Kettle', '1.7 l, steel', 'https://example.org/p/kettle.jpg', 1],
+      ['Toaster', '4 slots', 'https://example.org/p/toaster.jpg', 2],
+    ],
+  );
   assert.equal(products.enableUserChat, false);
 
   const chosen = chat.click(id('12'));
@@ -58,7 +64,10 @@ test('browsing products: carousel, a choice, and what comes next', () => {
     [0, 'Good choice: the Toaster.', null, 400],
     [0, 'Anything else?', null, 200],
   ]);
-  assert.deepEqual(chosen.parts.map((p) => p.InteractionName), ['Product Chosen', 'Anything Else']);
+  assert.deepEqual(
+    chosen.parts.map((p) => p.InteractionName),
+    ['Product Chosen', 'Anything Else'],
+  );
   assert.equal(chat.variables.chosen_product, 'Toaster');
   assert.equal(chat.variables.cart_items, '1');
   assert.equal(chat.where, 'Main/Anything Else');
@@ -70,12 +79,18 @@ test('not understood three times escalates to a human', () => {
   const chat = newChat();
   chat.start();
   const sorry = "Sorry, I did not get that. Type 'restart' to see the menu.";
-  assert.deepEqual(chat.say('blah').parts.map((p) => p.Text), [sorry]);
+  assert.deepEqual(
+    chat.say('blah').parts.map((p) => p.Text),
+    [sorry],
+  );
   assert.equal(chat.where, 'Main/Not Understood');
   assert.equal(chat.variables.last_user_text, 'blah');
   chat.say('blah blah');
   const third = chat.say('still blah');
-  assert.deepEqual(third.parts.map((p) => p.Text), ['I am asking a colleague to join. Please hold on.']);
+  assert.deepEqual(
+    third.parts.map((p) => p.Text),
+    ['I am asking a colleague to join. Please hold on.'],
+  );
   // The text reached a fallback: it is a missed text, recorded where the conversation stood.
   assert.deepEqual(third.effects, [
     { kind: 'missed', text: 'still blah', behaviour: 'Main', interaction: 'Not Understood' },
@@ -114,15 +129,21 @@ test('tracking an order: input, a wrong answer, the answer, then the e-mail ques
   ]);
 
   const found = chat.say('#123456');
-  assert.deepEqual(found.parts.map((p) => [p.Type, p.Text, p.InteractionName]), [
-    [0, 'Order #123456 is on its way.', 'Lookup'],
-    [6, "May we e-mail you updates? Type your address, or 'no'.", 'Lookup'],
-  ]);
+  assert.deepEqual(
+    found.parts.map((p) => [p.Type, p.Text, p.InteractionName]),
+    [
+      [0, 'Order #123456 is on its way.', 'Lookup'],
+      [6, "May we e-mail you updates? Type your address, or 'no'.", 'Lookup'],
+    ],
+  );
   assert.deepEqual(chat.state.tags, ['has_order']);
   assert.equal(chat.state.waiting?.actionId, id('22'));
 
   const email = chat.say('ann@example.org');
-  assert.deepEqual(email.parts.map((p) => p.Text), ['Thanks, we will write to ann@example.org.', 'Anything else?']);
+  assert.deepEqual(
+    email.parts.map((p) => p.Text),
+    ['Thanks, we will write to ann@example.org.', 'Anything else?'],
+  );
   assert.deepEqual(chat.state.privacy, { personal_data_processing: true });
   assert.equal(chat.variables.email, 'ann@example.org');
   assert.equal(chat.state.waiting, null);
@@ -133,7 +154,10 @@ test('the e-mail question answered with "no"', () => {
   chat.start();
   chat.click(id('01'));
   chat.say('654321');
-  assert.deepEqual(chat.say('no').parts.map((p) => p.Text), ['No problem.', 'Anything else?']);
+  assert.deepEqual(
+    chat.say('no').parts.map((p) => p.Text),
+    ['No problem.', 'Anything else?'],
+  );
   assert.equal(chat.variables.email, undefined);
 });
 
@@ -143,7 +167,10 @@ test('two wrong order numbers give up and escalate; the variable stays unset', (
   chat.click(id('01'));
   chat.say('no idea');
   const giveUp = chat.say('still no idea');
-  assert.deepEqual(giveUp.parts.map((p) => p.Text), ['I am asking a colleague to join. Please hold on.']);
+  assert.deepEqual(
+    giveUp.parts.map((p) => p.Text),
+    ['I am asking a colleague to join. Please hold on.'],
+  );
   assert.equal(chat.variables.order_number, undefined);
   assert.equal(giveUp.endedBy, 'operator');
 });
@@ -151,7 +178,10 @@ test('two wrong order numbers give up and escalate; the variable stays unset', (
 test('skipping initiation: a first text matching a trigger runs it instead of the welcome', () => {
   const chat = newChat();
   const outcome = chat.start('operator');
-  assert.deepEqual(outcome.parts.map((p) => p.Text), ['I am asking a colleague to join. Please hold on.']);
+  assert.deepEqual(
+    outcome.parts.map((p) => p.Text),
+    ['I am asking a colleague to join. Please hold on.'],
+  );
   assert.equal(chat.variables.last_user_text, 'operator');
   const other = newChat();
   assert.equal(other.start('hello there').parts[0].Text, 'Welcome to ACME support!');

@@ -9,8 +9,15 @@ import type { AgentUsage, ConversationState, Position, WaitingInput } from './ty
  * read them like any variable, and no request on any channel may write them.
  */
 export const SYSTEM_VARIABLES: readonly string[] = Object.freeze([
-  'user_id', 'channel', 'last_user_text', 'last_command', 'goto_source_behaviour',
-  'goto_source_interaction', 'api_status', 'conversation_share_url', 'creation_date',
+  'user_id',
+  'channel',
+  'last_user_text',
+  'last_command',
+  'goto_source_behaviour',
+  'goto_source_interaction',
+  'api_status',
+  'conversation_share_url',
+  'creation_date',
 ]);
 
 const systemNames = new Set(SYSTEM_VARIABLES);
@@ -48,13 +55,10 @@ export function copyState(state: ConversationState): ConversationState {
 
 export const STATE_VERSION = 1;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function positionFrom(value: unknown): Position | null {
-  return isRecord(value) && typeof value.behaviour === 'string' && typeof value.interaction === 'string'
-    ? { behaviour: value.behaviour, interaction: value.interaction }
-    : null;
+  return isRecord(value) && typeof value.behaviour === 'string' && typeof value.interaction === 'string' ? { behaviour: value.behaviour, interaction: value.interaction } : null;
 }
 
 function waitingFrom(value: unknown): WaitingInput | null {

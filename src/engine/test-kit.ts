@@ -66,7 +66,11 @@ export function drive(bot: CompiledBot, state: ConversationState, input: TurnInp
 /** A conversation: each call runs a turn and keeps the resulting state for the next one. */
 export class Conversation {
   state: ConversationState;
-  constructor(readonly bot: CompiledBot, variables: Record<string, string> = {}, public options: DriveOptions = {}) {
+  constructor(
+    readonly bot: CompiledBot,
+    variables: Record<string, string> = {},
+    public options: DriveOptions = {},
+  ) {
     this.state = newConversationState(bot, variables);
   }
   turn(input: TurnInput, options: DriveOptions = this.options): DrivenTurn {

@@ -43,7 +43,10 @@ test('triggers: alternatives match the whole text, a regex searches; the text go
   const order = chat.say('Order 42 please');
   assert.deepEqual(texts(order), ['order Order 42 please']);
   assert.equal(chat.variables.order, 'Order 42 please');
-  assert.deepEqual(order.parts.map((p) => p.InteractionName), ['Sorry']); // runs where the conversation is
+  assert.deepEqual(
+    order.parts.map((p) => p.InteractionName),
+    ['Sorry'],
+  ); // runs where the conversation is
 });
 
 test('triggers are skipped while an input waits, unless whileWaiting', () => {
@@ -85,10 +88,7 @@ test('no fallback anywhere: an empty reply and the position stays', () => {
 });
 
 test('start (RESET) runs the start interaction, clears position and input, keeps variables and tags', () => {
-  const bot = makeBot([
-    behaviour('Main', [interaction('Start', [say('start')]), interaction('Ask', [ask()])]),
-    behaviour('Second', [interaction('Entry', [say('second')])], { start: true }),
-  ]);
+  const bot = makeBot([behaviour('Main', [interaction('Start', [say('start')]), interaction('Ask', [ask()])]), behaviour('Second', [interaction('Entry', [say('second')])], { start: true })]);
   const chat = new Conversation(bot, { keep: 'me' });
   assert.deepEqual(texts(chat.start()), ['second']);
   chat.goTo('Main', 'Ask');
@@ -103,17 +103,23 @@ test('start (RESET) runs the start interaction, clears position and input, keeps
 });
 
 test('start with text tries the start behaviour triggers and the bot triggers before the start interaction', () => {
-  const bot = makeBot([
-    behaviour('Main', [interaction('Start', [say('welcome')]), interaction('Shop', [say('shop')])], {
-      triggers: [trigger('shop', [goTo('Main', 'Shop')])],
-    }),
-  ], { triggers: [trigger({ regex: 'hello' }, [say('hello to you')], { variable: 'greeting' })] });
+  const bot = makeBot(
+    [
+      behaviour('Main', [interaction('Start', [say('welcome')]), interaction('Shop', [say('shop')])], {
+        triggers: [trigger('shop', [goTo('Main', 'Shop')])],
+      }),
+    ],
+    { triggers: [trigger({ regex: 'hello' }, [say('hello to you')], { variable: 'greeting' })] },
+  );
   const a = new Conversation(bot);
   assert.deepEqual(texts(a.start('SHOP')), ['shop']);
   assert.equal(a.where, 'Main/Shop');
   const b = new Conversation(bot);
   const hello = b.start('well hello');
-  assert.deepEqual(hello.parts.map((p) => [p.Text, p.InteractionName]), [['hello to you', 'Start']]);
+  assert.deepEqual(
+    hello.parts.map((p) => [p.Text, p.InteractionName]),
+    [['hello to you', 'Start']],
+  );
   assert.equal(b.variables.greeting, 'well hello');
   assert.equal(b.where, 'Main/Start');
   const c = new Conversation(bot);
@@ -176,7 +182,12 @@ test('loop guard: the turn stops after 10 s of wall time (fake clock)', () => {
 });
 
 test('a bad bot never throws: malformed actions are skipped', () => {
-  const exploding = { type: 'text', get text(): string { throw new Error('boom'); } };
+  const exploding = {
+    type: 'text',
+    get text(): string {
+      throw new Error('boom');
+    },
+  };
   const bot = botWith([
     null as unknown as Action,
     'text' as unknown as Action,
@@ -206,7 +217,17 @@ test('a bot without behaviours gives an empty reply', () => {
 });
 
 test('a turn does not modify the state it was given', () => {
-  const [chat] = started(botWith([ask({ onSuccess: [{ type: 'setVariable', name: 'n', mode: 'add', value: '1' }, { type: 'setTag', tag: 't' }, { type: 'privacy', enabled: true }] })]));
+  const [chat] = started(
+    botWith([
+      ask({
+        onSuccess: [
+          { type: 'setVariable', name: 'n', mode: 'add', value: '1' },
+          { type: 'setTag', tag: 't' },
+          { type: 'privacy', enabled: true },
+        ],
+      }),
+    ]),
+  );
   const before = JSON.parse(JSON.stringify(chat.state));
   const frozen = chat.state;
   drive(chat.bot, frozen, { kind: 'text', text: 'Ann' });
@@ -225,7 +246,10 @@ test('after a publish, a position whose names are gone continues at the start in
 });
 
 test('the generator answers requests in order and returns the outcome', () => {
-  const bot = botWith([{ type: 'shareUrl', mode: 'view', hours: 1 }, { type: 'callApi', method: 'GET', url: 'https://x.org', variable: 'v' }]);
+  const bot = botWith([
+    { type: 'shareUrl', mode: 'view', hours: 1 },
+    { type: 'callApi', method: 'GET', url: 'https://x.org', variable: 'v' },
+  ]);
   const gen = runTurn(bot, newConversationState(bot), { kind: 'start' }, { now: () => 0, random: () => 0 });
   assert.deepEqual(gen.next().value, { kind: 'shareUrl', mode: 'view', hours: 1 });
   const second = gen.next('https://share/1');
@@ -236,10 +260,26 @@ test('the generator answers requests in order and returns the outcome', () => {
 });
 
 test('a throwing action leaves a diagnostic in the outcome; the turn goes on as before', () => {
-  const exploding = { type: 'text', get text(): string { throw new Error('boom'); } };
-  const onClick = { type: 'text', get text(): string { throw new Error('click boom'); } };
+  const exploding = {
+    type: 'text',
+    get text(): string {
+      throw new Error('boom');
+    },
+  };
+  const onClick = {
+    type: 'text',
+    get text(): string {
+      throw new Error('click boom');
+    },
+  };
   const BUTTON = '34343434-3434-4343-8343-343434343434';
-  const bot = botWith([say('before'), say('replaced'), say('after'), { type: 'tagSwitch', tag: 't', present: false, then: [say('nested'), say('replaced')] }, { type: 'button', id: BUTTON, text: 'Go', onClick: [] }]);
+  const bot = botWith([
+    say('before'),
+    say('replaced'),
+    say('after'),
+    { type: 'tagSwitch', tag: 't', present: false, then: [say('nested'), say('replaced')] },
+    { type: 'button', id: BUTTON, text: 'Go', onClick: [] },
+  ]);
   const start = bot.startBehaviour!.start!.actions as Action[];
   start[1] = exploding; // JSON cannot hold a throwing getter: it stands for any action that throws
   (start[3]!.then as Action[])[1] = exploding;

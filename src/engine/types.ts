@@ -6,7 +6,19 @@
 import type { Action, BotFile } from './bot-file.js';
 import type { AiStatus, AgentModelRequest, AgentModelAnswer, McpToolsRequest, McpToolsAnswer, McpCallRequest, McpCallAnswer, AgentTraceStep } from './model-calls.js';
 // What the engine asks of models and MCP servers lives in model-calls.ts; read here as before.
-export type { AiStatus, AgentToolSpec, AgentToolCall, AgentMessage, AgentModelRequest, AgentModelAnswer, McpToolsRequest, McpToolsAnswer, McpCallRequest, McpCallAnswer, AgentTraceStep } from './model-calls.js';
+export type {
+  AiStatus,
+  AgentToolSpec,
+  AgentToolCall,
+  AgentMessage,
+  AgentModelRequest,
+  AgentModelAnswer,
+  McpToolsRequest,
+  McpToolsAnswer,
+  McpCallRequest,
+  McpCallAnswer,
+  AgentTraceStep,
+} from './model-calls.js';
 
 /** A reply part on the wire (api.md section 3). Optional fields appear only on the types that use them. */
 export interface ReplyPart {

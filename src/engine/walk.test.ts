@@ -30,20 +30,24 @@ test('an object shaped like an action where no action can be is not indexed by c
   const bot = {
     format: 'colloquy/bot@1',
     name: 'Odd',
-    behaviours: [{
-      name: 'Main',
-      start: true,
-      interactions: [{
-        name: 'Start',
+    behaviours: [
+      {
+        name: 'Main',
         start: true,
-        actions: [
-          { type: 'callApi', method: 'GET', url: 'https://x.org', headers: { 'X-Button': button(1) } },
-          { type: 'noSuchType', items: [button(2)] },
-          { type: 'carousel', cards: [{ title: 'c', buttons: [button(3)], extra: button(4) }] },
-          { type: 'tagSwitch', tag: 't', then: [button(5)], else: [{ type: 'buttons', text: 'x', buttons: [button(6)] }] },
+        interactions: [
+          {
+            name: 'Start',
+            start: true,
+            actions: [
+              { type: 'callApi', method: 'GET', url: 'https://x.org', headers: { 'X-Button': button(1) } },
+              { type: 'noSuchType', items: [button(2)] },
+              { type: 'carousel', cards: [{ title: 'c', buttons: [button(3)], extra: button(4) }] },
+              { type: 'tagSwitch', tag: 't', then: [button(5)], else: [{ type: 'buttons', text: 'x', buttons: [button(6)] }] },
+            ],
+          },
         ],
-      }],
-    }],
+      },
+    ],
   };
   assert.deepEqual(walkedIds(bot), [id(3), id(5), id(6)]);
   const compiled = compileBot(bot as unknown as BotFile);

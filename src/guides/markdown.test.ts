@@ -6,13 +6,17 @@ import { inline, markdownToHtml } from './markdown.js';
 
 test('inline: code, bold, emphasis and links; HTML in the text is shown, never run', () => {
   assert.equal(inline('a `<b>` and **bold** and *em* <script>x</script>'), 'a <code>&lt;b&gt;</code> and <strong>bold</strong> and <em>em</em> &lt;script&gt;x&lt;/script&gt;');
-  assert.equal(inline('[limits](limits.md) [top](docs/errors.md#codes) [site](https://example.org/a?b=1&c=2) [bad](javascript:alert(1))'),
-    '<a href="/docs/guides/limits">limits</a> <a href="/docs/guides/errors#codes">top</a> <a href="https://example.org/a?b=1&amp;c=2">site</a> bad)');
+  assert.equal(
+    inline('[limits](limits.md) [top](docs/errors.md#codes) [site](https://example.org/a?b=1&c=2) [bad](javascript:alert(1))'),
+    '<a href="/docs/guides/limits">limits</a> <a href="/docs/guides/errors#codes">top</a> <a href="https://example.org/a?b=1&amp;c=2">site</a> bad)',
+  );
   assert.equal(inline('`**not bold**`'), '<code>**not bold**</code>');
 });
 
 test('blocks: headings with ids, lists with wrapped items, tables, fenced code and paragraphs', () => {
-  const html = markdownToHtml(['# Title', '', 'One', 'paragraph.', '', '- an item', '  that wraps', '- two', '', '| A | B |', '|---|---|', '| `x` | y \\| z |', '', '```sh', 'echo "<hi>"', '```'].join('\n'));
+  const html = markdownToHtml(
+    ['# Title', '', 'One', 'paragraph.', '', '- an item', '  that wraps', '- two', '', '| A | B |', '|---|---|', '| `x` | y \\| z |', '', '```sh', 'echo "<hi>"', '```'].join('\n'),
+  );
   assert.equal(
     html,
     [

@@ -30,7 +30,13 @@ export function inline(text: string): string {
     .join('');
 }
 
-const slugOf = (heading: string) => heading.toLowerCase().replace(/`/g, '').replace(/[^\w\s-]/g, '').trim().replace(/\s+/g, '-');
+const slugOf = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/`/g, '')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .replace(/\s+/g, '-');
 
 export function markdownToHtml(markdown: string): string {
   const lines = markdown.replaceAll('\r\n', '\n').split('\n');
@@ -55,7 +61,12 @@ export function markdownToHtml(markdown: string): string {
       const rows: string[][] = [];
       for (; at < lines.length && lines[at].startsWith('|'); at++) {
         if (/^\|[\s:|-]+\|?\s*$/.test(lines[at])) continue; // the |---| line under the header
-        rows.push(lines[at].replace(/^\||\|\s*$/g, '').split(/(?<!\\)\|/).map((c) => c.trim().replaceAll('\\|', '|')));
+        rows.push(
+          lines[at]
+            .replace(/^\||\|\s*$/g, '')
+            .split(/(?<!\\)\|/)
+            .map((c) => c.trim().replaceAll('\\|', '|')),
+        );
       }
       const [head, ...body] = rows;
       out.push(

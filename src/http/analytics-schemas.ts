@@ -5,7 +5,12 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 const Count = Type.Integer({ minimum: 0 });
 const Seconds = Nullable(Type.Integer({ minimum: 0 }));
 const Counts = {
-  Conversations: Count, UserMessages: Count, BotMessages: Count, OperatorMessages: Count, HandOvers: Count, MissedTexts: Count,
+  Conversations: Count,
+  UserMessages: Count,
+  BotMessages: Count,
+  OperatorMessages: Count,
+  HandOvers: Count,
+  MissedTexts: Count,
   KnowledgeAnswered: Type.Integer({ minimum: 0, description: 'questions the knowledge answered (knowledge action or beforeFallback), preview excluded' }),
   KnowledgeUnanswered: Type.Integer({ minimum: 0, description: 'questions asked of the knowledge and not answered (NO_ANSWER, ERROR, TIMEOUT)' }),
 };

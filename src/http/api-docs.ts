@@ -26,7 +26,9 @@ const header = () => `<header class="colloquy-top" data-colloquy>
 </header>`;
 
 const guideLinks = () => `<nav class="colloquy-guides" aria-labelledby="colloquy-guides-title" data-colloquy><h2 id="colloquy-guides-title">Guides</h2>
-<ul>${allGuides().map((g) => `<li><a href="/docs/guides/${g.name}">${escapeHtml(g.title)}</a></li>`).join('')}</ul></nav>`;
+<ul>${allGuides()
+  .map((g) => `<li><a href="/docs/guides/${g.name}">${escapeHtml(g.title)}</a></li>`)
+  .join('')}</ul></nav>`;
 
 function guidePage(reply: FastifyReply, title: string, body: string) {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">${VIEWPORT}<title>${escapeHtml(title)} — Colloquy guides</title>
@@ -59,8 +61,14 @@ export async function registerApiDocs(app: App): Promise<void> {
   });
 
   app.get('/docs/guides', { schema: { hide: true } }, async (_request, reply) =>
-    guidePage(reply, 'Guides', `<h1>Guides</h1><p>How Colloquy is built and run, beside the API reference at <a href="/docs">/docs</a>.</p>
-<ul class="guide-list">${allGuides().map((g) => `<li><a href="/docs/guides/${g.name}">${escapeHtml(g.title)}</a></li>`).join('')}</ul>`),
+    guidePage(
+      reply,
+      'Guides',
+      `<h1>Guides</h1><p>How Colloquy is built and run, beside the API reference at <a href="/docs">/docs</a>.</p>
+<ul class="guide-list">${allGuides()
+        .map((g) => `<li><a href="/docs/guides/${g.name}">${escapeHtml(g.title)}</a></li>`)
+        .join('')}</ul>`,
+    ),
   );
   app.get<{ Params: { name: string } }>('/docs/guides/:name', { schema: { hide: true } }, async (request, reply) => {
     const guide = guideNamed(request.params.name);

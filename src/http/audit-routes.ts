@@ -25,7 +25,10 @@ export type AuditDeclaration =
   | { signIn: 'password' }
   | { exempt: ExemptReason };
 
-const stateOf = (request: FastifyRequest) => `conversation.${String((request.body as { state?: unknown } | undefined)?.state ?? 'state').toLowerCase().slice(0, 20)}`;
+const stateOf = (request: FastifyRequest) =>
+  `conversation.${String((request.body as { state?: unknown } | undefined)?.state ?? 'state')
+    .toLowerCase()
+    .slice(0, 20)}`;
 const one = '/console/api/conversations/:botId/:userId';
 const consoleBot = '/console/api/bots/:botId';
 

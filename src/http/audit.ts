@@ -14,10 +14,18 @@ import type { Services } from './services.js';
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Path parameters that name the target (APIKey is a credential: the bot's id is written instead). */
 const TARGET_PARAMS: Record<string, string> = {
-  AccountId: 'account', OperatorId: 'operator', operatorId: 'operator', teamId: 'team', cannedId: 'canned',
-  SourceId: 'source', BroadcastId: 'broadcast', Channel: 'channel', DeliveryId: 'delivery',
+  AccountId: 'account',
+  OperatorId: 'operator',
+  operatorId: 'operator',
+  teamId: 'team',
+  cannedId: 'canned',
+  SourceId: 'source',
+  BroadcastId: 'broadcast',
+  Channel: 'channel',
+  DeliveryId: 'delivery',
   // a secret's and an MCP server's names, never their values or headers (governance.md)
-  NAME: 'secret', Name: 'mcp',
+  NAME: 'secret',
+  Name: 'mcp',
 };
 
 export interface RouteAudit {
@@ -131,5 +139,12 @@ async function recordSignIn(request: FastifyRequest, status: number, s: Services
   // a refused request (throttled, malformed) that named no e-mail is no sign-in attempt
   if (!email && !signedIn) return;
   const ok = status < 400 && signedIn !== null;
-  await s.audit.signIn({ method: 'password', email: signedIn?.operator.email ?? email, ok, ip: request.ip, ...(ok ? { accountId: signedIn.account.id } : {}), ...(ok ? {} : { reason: `HTTP ${status}` }) });
+  await s.audit.signIn({
+    method: 'password',
+    email: signedIn?.operator.email ?? email,
+    ok,
+    ip: request.ip,
+    ...(ok ? { accountId: signedIn.account.id } : {}),
+    ...(ok ? {} : { reason: `HTTP ${status}` }),
+  });
 }

@@ -5,7 +5,17 @@ import { Type, type TSchema } from 'typebox';
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
 const Tags = Type.Array(Text(256), { maxItems: 100 });
-const Channel = Type.Union([Type.Literal('custom'), Type.Literal('web'), Type.Literal('telegram'), Type.Literal('whatsapp'), Type.Literal('messenger'), Type.Literal('slack'), Type.Literal('sms'), Type.Literal('chatwoot'), Type.Literal('instagram')]);
+const Channel = Type.Union([
+  Type.Literal('custom'),
+  Type.Literal('web'),
+  Type.Literal('telegram'),
+  Type.Literal('whatsapp'),
+  Type.Literal('messenger'),
+  Type.Literal('slack'),
+  Type.Literal('sms'),
+  Type.Literal('chatwoot'),
+  Type.Literal('instagram'),
+]);
 const Op = Type.Union([Type.Literal('eq'), Type.Literal('ne'), Type.Literal('exists'), Type.Literal('missing'), Type.Literal('lt'), Type.Literal('gt')]);
 const Status = Type.Union([Type.Literal('scheduled'), Type.Literal('running'), Type.Literal('done'), Type.Literal('cancelled'), Type.Literal('failed')]);
 

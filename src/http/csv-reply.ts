@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
 
-export const CsvResponse = { 200: { description: 'CSV (RFC 4180, header row, CRLF; formula-looking cells prefixed with \')', content: { 'text/csv': { schema: Type.String() } } } };
+export const CsvResponse = { 200: { description: "CSV (RFC 4180, header row, CRLF; formula-looking cells prefixed with ')", content: { 'text/csv': { schema: Type.String() } } } };
 
 export function sendCsv(reply: FastifyReply, name: string, body: string | AsyncGenerator<string>) {
   reply

@@ -25,12 +25,7 @@ export function closeStreamsOnShutdown(app: App): void {
   });
 }
 
-export function openEventStream(
-  app: App,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  options: { onClose: () => void; onHeartbeat?: () => void; heartbeatMs?: number },
-): EventStream {
+export function openEventStream(app: App, request: FastifyRequest, reply: FastifyReply, options: { onClose: () => void; onHeartbeat?: () => void; heartbeatMs?: number }): EventStream {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {

@@ -52,14 +52,19 @@ const SourceFields = {
   Bytes: Type.Integer({ description: 'UTF-8 bytes of the document as sent' }),
   UpdatedAt: Type.String({ description: 'ISO 8601, UTC' }),
   Error: Nullable(Type.String({ description: 'why indexing failed' })),
-  Embedded: Type.Integer({ minimum: 0, description: "passages with a vector of the bot's current embedding model (0 without one); they are embedded after indexing, and until then found by their words" }),
+  Embedded: Type.Integer({
+    minimum: 0,
+    description: "passages with a vector of the bot's current embedding model (0 without one); they are embedded after indexing, and until then found by their words",
+  }),
 };
 export const Source = Type.Object(SourceFields);
 export const Sources = Type.Object({ Result: Type.Array(Source, { description: 'newest first' }) });
 export const SourceWithPassages = Type.Object({
   ...SourceFields,
   Faq: Type.Optional(
-    Type.Array(Type.Object({ Question: Type.String(), Answer: Type.String() }), { description: 'an FAQ source only: its pairs as written (trimmed), in order; PUT them back edited to change the FAQ' }),
+    Type.Array(Type.Object({ Question: Type.String(), Answer: Type.String() }), {
+      description: 'an FAQ source only: its pairs as written (trimmed), in order; PUT them back edited to change the FAQ',
+    }),
   ),
   Passages: Type.Array(Type.Object({ ChunkId: Type.Integer(), Heading: Type.String(), Text: Type.String() }), { description: 'in document order' }),
 });
@@ -71,7 +76,11 @@ export const SearchResults = Type.Object({
       ChunkId: Type.Integer(),
       Heading: Type.String(),
       Text: Type.String(),
-      Score: Type.Number({ minimum: 0, maximum: 1, description: 'how well the passage matches the question, 0..1 (knowledge.md "Search"): the share of its words, weighed by rarity, fused with meaning when the bot has an embedding model' }),
+      Score: Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'how well the passage matches the question, 0..1 (knowledge.md "Search"): the share of its words, weighed by rarity, fused with meaning when the bot has an embedding model',
+      }),
     }),
     { description: 'best first' },
   ),

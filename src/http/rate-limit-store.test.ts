@@ -39,11 +39,14 @@ test('the report step is a twentieth of the allowance, at least 1', () => {
 test('alone, a node counts in memory and never waits', () => {
   const counters = new WindowCounters();
   const counts = [1, 2, 3].map(() => counters.incr('k', MINUTE, 2));
-  assert.deepEqual(counts.map((c) => (c as { current: number }).current), [1, 2, 3]);
+  assert.deepEqual(
+    counts.map((c) => (c as { current: number }).current),
+    [1, 2, 3],
+  );
   assert.equal(counters.peek('k', MINUTE).current, 3);
 });
 
-test('a node reports every step, learns the other nodes\' counts, and counts on from there', async () => {
+test("a node reports every step, learns the other nodes' counts, and counts on from there", async () => {
   const { table, rows } = tableDouble();
   const a = new WindowCounters({ reporter: new WindowReporter(table, () => undefined), namespace: 'x:' });
   const b = new WindowCounters({ reporter: new WindowReporter(table, () => undefined), namespace: 'x:' });
@@ -51,7 +54,7 @@ test('a node reports every step, learns the other nodes\' counts, and counts on 
   assert.equal(rows.get('x:k')!.count, 3);
   assert.ok(!(a.incr('k', MINUTE, 60) instanceof Promise), 'below the step nothing waits');
   assert.equal((await a.incr('k', MINUTE, 60)).current, 2);
-  assert.equal((await a.incr('k', MINUTE, 60)).current, 6, 'its 3 and B\'s 3');
+  assert.equal((await a.incr('k', MINUTE, 60)).current, 6, "its 3 and B's 3");
   assert.equal(b.peek('k', MINUTE).current, 5, 'B has not heard of A yet');
 });
 
@@ -59,7 +62,10 @@ test('concurrent requests on one node share the reports: never a step of them un
   const { table, rows, statements } = tableDouble();
   const counters = new WindowCounters({ reporter: new WindowReporter(table, () => undefined), namespace: 'x:' });
   const counts = await Promise.all(Array.from({ length: 10 }, () => counters.incr('k', MINUTE, 40)));
-  assert.deepEqual(counts.map((c) => c.current).sort((x, y) => x - y), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    counts.map((c) => c.current).sort((x, y) => x - y),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  );
   assert.equal(rows.get('x:k')!.count, 10);
   assert.ok(statements.length <= 5, `${statements.length} statements for 10 requests at step 2`);
 });

@@ -48,7 +48,11 @@ function namesOf(schema: Schema & { properties: Record<string, Schema> }): Objec
 export function normalizeMembers(value: unknown, schema: Schema | undefined): unknown {
   if (!schema || value === null || typeof value !== 'object') return value;
   // A union (e.g. Variables: a list of {Name, Value} or an object): follow the branch of the value's shape.
-  if (schema.anyOf) return normalizeMembers(value, schema.anyOf.find((branch) => branch.type === (Array.isArray(value) ? 'array' : 'object')));
+  if (schema.anyOf)
+    return normalizeMembers(
+      value,
+      schema.anyOf.find((branch) => branch.type === (Array.isArray(value) ? 'array' : 'object')),
+    );
   if (Array.isArray(value)) {
     return schema.items ? value.map((item) => normalizeMembers(item, schema.items)) : value;
   }

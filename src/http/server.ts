@@ -84,7 +84,10 @@ export async function buildServer(services: Services, options: { logger?: boolea
     // what the router refuses before any route runs (a bad percent-encoding, an over-long
     // parameter) is answered from the catalogue like everything else
     frameworkErrors: (error, request, reply) => {
-      const known = new AppError(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'INVALID_REQUEST', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not validly encoded.');
+      const known = new AppError(
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'NOT_FOUND' : 'INVALID_REQUEST',
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The URL is not validly encoded.',
+      );
       return (reply as unknown as FastifyReply).status(known.status).header('X-Request-Id', request.id).send(known.toBody());
     },
     clientErrorHandler: clientErrorAnswer,
@@ -152,7 +155,36 @@ export async function buildServer(services: Services, options: { logger?: boolea
   await registerApiDocs(app);
 
   installResponses(app, { checkResponses: services.config.checkResponses === true });
-  const routes = [operabilityRoutes, tokenRoutes, adminRoutes, adminSsoRoutes, botRoutes, importRoutes, understandingRoutes, customRoutes, apihookRoutes, controlRoutes, webhookRoutes, consoleRoutes, analyticsRoutes, webRoutes, cloneRoutes, channelRoutes, knowledgeRoutes, broadcastRoutes, broadcastConsoleRoutes, designerRoutes, designerPageRoutes, consoleBotRoutes, consoleTeamRoutes, consoleSsoRoutes, auditRoutes, governanceRoutes, agentRoutes, agentTraceRoutes];
+  const routes = [
+    operabilityRoutes,
+    tokenRoutes,
+    adminRoutes,
+    adminSsoRoutes,
+    botRoutes,
+    importRoutes,
+    understandingRoutes,
+    customRoutes,
+    apihookRoutes,
+    controlRoutes,
+    webhookRoutes,
+    consoleRoutes,
+    analyticsRoutes,
+    webRoutes,
+    cloneRoutes,
+    channelRoutes,
+    knowledgeRoutes,
+    broadcastRoutes,
+    broadcastConsoleRoutes,
+    designerRoutes,
+    designerPageRoutes,
+    consoleBotRoutes,
+    consoleTeamRoutes,
+    consoleSsoRoutes,
+    auditRoutes,
+    governanceRoutes,
+    agentRoutes,
+    agentTraceRoutes,
+  ];
   for (const register of routes) register(app, services);
   return app;
 }
@@ -183,9 +215,7 @@ function installBodyParsers(app: App): void {
     defaultJson(request, body as string, (error, parsed) => (error ? done(error, undefined) : done(null, mayHoldSurrogates(body as string) ? wellFormed(parsed) : parsed)));
   });
   // Bot files may come as YAML; the bot routes parse the text themselves.
-  app.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml'], { parseAs: 'string' }, (_request, body, done) =>
-    done(null, body),
-  );
+  app.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
 }
 
 /**

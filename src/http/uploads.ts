@@ -75,4 +75,6 @@ function asClientError(error: unknown): never {
 }
 
 const unknownPart = (name: string, form: UploadForm) =>
-  new AppError('INVALID_REQUEST', `${form.what} has a \`file\` part and ${form.fields.map((f) => `a \`${f}\``).join(' and ')} field only, not \`${name.slice(0, 100)}\`.`, { Field: name.slice(0, 100) });
+  new AppError('INVALID_REQUEST', `${form.what} has a \`file\` part and ${form.fields.map((f) => `a \`${f}\``).join(' and ')} field only, not \`${name.slice(0, 100)}\`.`, {
+    Field: name.slice(0, 100),
+  });

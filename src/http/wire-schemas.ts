@@ -63,7 +63,7 @@ export const ChatReply = Type.Object(
     ControlType: Type.Integer({ description: '0 bot, 1 operator requested, 2 taken over, 3 banned' }),
     Senders: Type.Optional(Type.Array(Type.String(), { description: 'Web resume only: who said each part (BOT, OPERATOR, USER)' })),
     OperatorName: Type.Optional(Nullable(Type.String({ description: 'Web resume only: the name of the operator who has the conversation (ControlType 2)' }))),
-    OperatorAvatar: Type.Optional(Nullable(Type.String({ description: "Web resume only: the picture of the operator who has the conversation, if they set one" }))),
+    OperatorAvatar: Type.Optional(Nullable(Type.String({ description: 'Web resume only: the picture of the operator who has the conversation, if they set one' }))),
     Times: Type.Optional(Type.Array(Type.String(), { description: 'Web resume only: when each part was said (ISO 8601)' })),
     Duplicate: Type.Optional(Type.Boolean({ description: 'Web messages only: this MessageId ran before; the reply is the history' })),
     StateSince: Type.Optional(Type.String({ description: 'Web resume only: when the control state last changed (ISO 8601)' })),
@@ -146,7 +146,12 @@ export const Account = Type.Object({
 export const Usage = Type.Object({ Month: Type.String(), Messages: Type.Integer(), Replies: Type.Integer(), Notifications: Type.Integer(), ApiCalls: Type.Integer(), AiTokens: Type.Integer() });
 export const AccountWithUsage = Type.Object({ ...Account.properties, Usage });
 export const AccountKey = Type.Object({ AccountAPIKey: Type.String() });
-export const Operator = Type.Object({ OperatorId: Type.String(), Email: Type.String(), Name: Type.String(), Role: Type.Union([Type.Literal('agent'), Type.Literal('designer'), Type.Literal('admin')]) });
+export const Operator = Type.Object({
+  OperatorId: Type.String(),
+  Email: Type.String(),
+  Name: Type.String(),
+  Role: Type.Union([Type.Literal('agent'), Type.Literal('designer'), Type.Literal('admin')]),
+});
 
 export const BotFile = Type.Object({}, { additionalProperties: true, description: 'A bot file (bot-format.md); its JSON Schema is GET /schema/bot.json' });
 export const BotList = Type.Object({
@@ -186,13 +191,9 @@ const DraftProblems = Type.Array(Type.Object({ Path: Type.String(), Message: Typ
 export const SavedDraft = Type.Object({ APIKey: Type.String(), Version: Type.Integer(), Problems: DraftProblems });
 /** The problems of the console's draft at a version. */
 export const DraftProblemList = Type.Object({ Version: Type.Integer(), Problems: DraftProblems });
-const Publisher = Type.Union(
-  [
-    Type.Object({ Kind: Type.Literal('operator'), OperatorId: Type.String(), Email: Type.String(), Name: Type.String() }),
-    Type.Object({ Kind: Type.Literal('account') }),
-  ],
-  { description: 'Who published: a signed-in operator (as they were then) or an account token' },
-);
+const Publisher = Type.Union([Type.Object({ Kind: Type.Literal('operator'), OperatorId: Type.String(), Email: Type.String(), Name: Type.String() }), Type.Object({ Kind: Type.Literal('account') })], {
+  description: 'Who published: a signed-in operator (as they were then) or an account token',
+});
 export const Versions = Type.Object({
   Result: Type.Array(
     Type.Object({
@@ -278,7 +279,9 @@ const ChannelFields = {
 export const ChannelList = Type.Object({
   Result: Type.Array(Type.Object({ ...ChannelFields, LastInboundAt: Nullable(Timestamp), LastError: Nullable(Type.String()) })),
 });
-export const ConnectedChannel = Type.Object({ ...ChannelFields, VerifyToken: Type.Optional(Type.String({ description: 'WhatsApp and Messenger: paste it into the Meta app' })),
+export const ConnectedChannel = Type.Object({
+  ...ChannelFields,
+  VerifyToken: Type.Optional(Type.String({ description: 'WhatsApp and Messenger: paste it into the Meta app' })),
   InteractivityUrl: Type.Optional(Type.String({ description: "Slack: paste it as the app's Interactivity Request URL" })),
 });
 export const PlatformAck = Type.Object({ ok: Type.Literal(true) });

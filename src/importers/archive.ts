@@ -144,7 +144,8 @@ function readTarGz(bytes: Uint8Array): Promise<RawFiles> {
     // the output cap stops a gzip bomb while it inflates (tar's headers take some room besides the files)
     tarBytes = gunzipSync(bytes, { maxOutputLength: IMPORT_LIMITS.unpackedBytes + 2 * 1024 * 1024 });
   } catch (err) {
-    if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw overLimit('unpackedBytes', `The archive unpacks to more than ${IMPORT_LIMITS.unpackedBytes} bytes.`);
+    if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw overLimit('unpackedBytes', `The archive unpacks to more than ${IMPORT_LIMITS.unpackedBytes} bytes.`);
     throw invalid('The .tar.gz file is broken and cannot be read.');
   }
   return new Promise((resolve, reject) => {
@@ -163,7 +164,8 @@ function readTarGz(bytes: Uint8Array): Promise<RawFiles> {
           if (failure) return entry.resume();
           if (++entries > IMPORT_LIMITS.files) throw overLimit('files', `The archive has more than ${IMPORT_LIMITS.files} entries.`);
           const path = safePath(entry.path);
-          if (entry.type === 'SymbolicLink' || entry.type === 'Link') throw invalid(`The entry "${entry.path.slice(0, 200)}" is a link: archives with links are not read.`, { File: entry.path.slice(0, 200) });
+          if (entry.type === 'SymbolicLink' || entry.type === 'Link')
+            throw invalid(`The entry "${entry.path.slice(0, 200)}" is a link: archives with links are not read.`, { File: entry.path.slice(0, 200) });
           if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') return entry.resume();
           if (path === null) return entry.resume();
           if (total + (entry.size ?? 0) > IMPORT_LIMITS.unpackedBytes) throw overLimit('unpackedBytes', `The archive unpacks to more than ${IMPORT_LIMITS.unpackedBytes} bytes.`);

@@ -39,7 +39,12 @@ export class NameBook {
     this.taken.add(unique.toLowerCase());
     if (unique !== raw) {
       const shown = typeof raw === 'string' ? JSON.stringify([...raw].slice(0, 60).join('')) : 'no name';
-      const why = clean !== unique ? `another ${this.kind} has the same name` : typeof raw !== 'string' || cleanName(raw, '') === '' ? 'the name was empty' : 'a name may not hold control characters, line breaks or more than 100 characters';
+      const why =
+        clean !== unique
+          ? `another ${this.kind} has the same name`
+          : typeof raw !== 'string' || cleanName(raw, '') === ''
+            ? 'the name was empty'
+            : 'a name may not hold control characters, line breaks or more than 100 characters';
       this.report.change(path, `${this.kind} ${shown}`, `renamed to ${JSON.stringify(unique)}: ${why}`);
     }
     return unique;

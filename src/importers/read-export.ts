@@ -33,7 +33,8 @@ export async function convertUpload(job: UploadJob): Promise<ConvertedExport> {
     const base = path.split('/').at(-1)!;
     if (inside === null || path.startsWith('__MACOSX/') || base.startsWith('.')) continue;
     if (!PARSED.test(inside) && path !== single) {
-      if (/\.md$/i.test(inside)) files.set(inside, null); // Rasa 1.x training data: refused by name
+      if (/\.md$/i.test(inside))
+        files.set(inside, null); // Rasa 1.x training data: refused by name
       else ignored.push(inside);
       continue;
     }
@@ -41,7 +42,8 @@ export async function convertUpload(job: UploadJob): Promise<ConvertedExport> {
   }
   const format = job.format ?? detect(files);
   const converted = convert(format, files, single ?? 'typebot.json');
-  for (const path of ignored.slice(0, MAX_IGNORED_REPORTED)) converted.report.Skipped.push({ Path: `${path}: $`, What: 'a file', Why: path.endsWith('.py') ? 'program code (custom actions) is not carried' : 'it is not a file of the export (JSON or YAML)' });
+  for (const path of ignored.slice(0, MAX_IGNORED_REPORTED))
+    converted.report.Skipped.push({ Path: `${path}: $`, What: 'a file', Why: path.endsWith('.py') ? 'program code (custom actions) is not carried' : 'it is not a file of the export (JSON or YAML)' });
   if (ignored.length > MAX_IGNORED_REPORTED) converted.report.Skipped.push({ Path: '', What: `${ignored.length - MAX_IGNORED_REPORTED} more files`, Why: 'not files of the export' });
   return { format, ...converted };
 }
@@ -79,13 +81,20 @@ function detect(files: ReadonlyMap<string, unknown>): ImportFormat {
 function convert(format: ImportFormat, files: ReadonlyMap<string, unknown>, singleName: string) {
   if (format === 'typebot') {
     const docs = [...files.entries()].filter(([, doc]) => isTypebotExport(doc));
-    if (docs.length !== 1) throw new ImportRefusal('IMPORT_UNSUPPORTED', docs.length === 0 ? 'This is not a Typebot export (a JSON with groups and edges).' : 'The archive holds several typebots: import them one at a time.', { File: singleName });
+    if (docs.length !== 1)
+      throw new ImportRefusal(
+        'IMPORT_UNSUPPORTED',
+        docs.length === 0 ? 'This is not a Typebot export (a JSON with groups and edges).' : 'The archive holds several typebots: import them one at a time.',
+        { File: singleName },
+      );
     return convertTypebot(docs[0]![1], docs[0]![0]);
   }
   if (format === 'dialogflow') {
-    if (!files.has('agent.json')) throw new ImportRefusal('IMPORT_INVALID', 'A Dialogflow ES export needs agent.json (export the agent as a .zip from its settings).', { File: 'agent.json', Path: '$' });
+    if (!files.has('agent.json'))
+      throw new ImportRefusal('IMPORT_INVALID', 'A Dialogflow ES export needs agent.json (export the agent as a .zip from its settings).', { File: 'agent.json', Path: '$' });
     return convertDialogflow(files);
   }
-  if (![...files.values()].some(isRasaDocument) && ![...files.keys()].some((p) => p.endsWith('.md'))) throw new ImportRefusal('IMPORT_UNSUPPORTED', 'This is not a Rasa project (domain, nlu, rules or stories).', { File: singleName });
+  if (![...files.values()].some(isRasaDocument) && ![...files.keys()].some((p) => p.endsWith('.md')))
+    throw new ImportRefusal('IMPORT_UNSUPPORTED', 'This is not a Rasa project (domain, nlu, rules or stories).', { File: singleName });
   return convertRasa(files);
 }

@@ -20,7 +20,12 @@ export const textAt = (value: unknown): string | null => (typeof value === 'stri
 export function variableName(raw: unknown, path: string, report: ReportBuilder): string {
   let name = cleanName(raw, 'answer');
   if (SYSTEM_VARIABLES.includes(name)) name = `imported_${name}`;
-  if (name !== raw) report.change(path, `variable ${JSON.stringify(String(raw ?? '').slice(0, 60))}`, `renamed to ${JSON.stringify(name)}: ${SYSTEM_VARIABLES.includes(String(raw)) ? 'the server sets a variable of that name itself' : 'a name may not be empty or hold control characters'}`);
+  if (name !== raw)
+    report.change(
+      path,
+      `variable ${JSON.stringify(String(raw ?? '').slice(0, 60))}`,
+      `renamed to ${JSON.stringify(name)}: ${SYSTEM_VARIABLES.includes(String(raw)) ? 'the server sets a variable of that name itself' : 'a name may not be empty or hold control characters'}`,
+    );
   return name;
 }
 

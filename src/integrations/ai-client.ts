@@ -50,8 +50,7 @@ export function providerClient(provider: AiProvider, timeoutMs: number, allowPri
 }
 
 /** Whether a failed call ran out of time (our deadline or the client's) rather than failed. */
-export const timedOut = (error: unknown, abort: AbortController): boolean =>
-  abort.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError;
+export const timedOut = (error: unknown, abort: AbortController): boolean => abort.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError;
 
 /** Never throws: a failure is TIMEOUT or ERROR. */
 export async function chatCompletion(provider: AiProvider, messages: ChatMessage[], options: CompletionOptions): Promise<AiAnswer> {
@@ -113,12 +112,7 @@ export const MAX_TOOL_CALLS_READ = 100;
  * One Chat Completions call with OpenAI function `tools` (agents.md). Never throws. The answer is
  * the model's text or its `tool_calls` (at most MAX_TOOL_CALLS_READ; a call without an id gets one).
  */
-export async function chatWithTools(
-  provider: AiProvider,
-  messages: ToolChatMessage[],
-  tools: AgentToolSpec[],
-  options: CompletionOptions,
-): Promise<AgentModelAnswer> {
+export async function chatWithTools(provider: AiProvider, messages: ToolChatMessage[], tools: AgentToolSpec[], options: CompletionOptions): Promise<AgentModelAnswer> {
   const failed: AgentModelAnswer = { status: 'ERROR', text: '', toolCalls: [], tokens: 0 };
   const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork);
   if (client === null) return failed;

@@ -8,9 +8,7 @@ import { providerClient, timedOut, type AiProvider } from './ai-client.js';
 /** A provider that has an embedding model: the chat provider's URL and key, another model name. */
 export type EmbeddingProvider = AiProvider;
 
-export type EmbedResult =
-  | { status: 'OK'; vectors: Float32Array[]; tokens: number }
-  | { status: 'ERROR' | 'TIMEOUT'; vectors: []; tokens: number };
+export type EmbedResult = { status: 'OK'; vectors: Float32Array[]; tokens: number } | { status: 'ERROR' | 'TIMEOUT'; vectors: []; tokens: number };
 
 /** What the users of an embedding model are given (main.ts wires it once for knowledge and intents). */
 export interface EmbeddingAccess {

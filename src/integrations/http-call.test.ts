@@ -157,7 +157,12 @@ test('loopback refused without a connection unless allowPrivateNetwork', async (
 test('a name with ANY private address is refused; the vetted lookup is the only one (no rebinding)', async (t) => {
   const s = await serve((_q, r) => r.end('secret'));
   const answers: Record<string, dns.LookupAddress[][]> = {
-    'mixed.test': [[{ address: '8.8.8.8', family: 4 }, { address: '127.0.0.1', family: 4 }]],
+    'mixed.test': [
+      [
+        { address: '8.8.8.8', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    ],
     // first answer public (TEST-NET-3, unroutable), any later answer would be loopback
     'rebind.test': [[{ address: '203.0.113.7', family: 4 }], [{ address: '127.0.0.1', family: 4 }]],
   };
@@ -221,45 +226,89 @@ test('method, headers and body are sent exactly; redirects are returned, not fol
 
 test('isPrivateAddress', () => {
   const table: [string, boolean][] = [
-    ['127.0.0.1', true], ['127.255.255.254', true], ['::1', true],
-    ['10.0.0.1', true], ['10.255.255.255', true],
-    ['172.16.0.1', true], ['172.31.255.255', true], ['172.15.255.255', false], ['172.32.0.1', false],
-    ['192.168.0.1', true], ['192.168.255.255', true], ['192.169.0.1', false],
-    ['fc00::1', true], ['fd12:3456::1', true], ['fe00::1', true], // fe00::/9 is reserved, outside 2000::/3
-    ['169.254.169.254', true], ['169.253.0.1', false], ['fe80::1', true], ['fe80::1%eth0', true], ['febf::1', true], ['fec0::1', true],
-    ['0.0.0.0', true], ['::', true],
-    ['100.64.0.1', true], ['100.127.255.255', true], ['100.63.255.255', false], ['100.128.0.1', false],
-    ['::ffff:127.0.0.1', true], ['::ffff:7f00:1', true], ['::ffff:10.1.2.3', true], ['::ffff:192.168.1.1', true],
-    ['::ffff:169.254.169.254', true], ['::ffff:100.64.0.1', true], ['::ffff:0.0.0.0', true], ['::ffff:8.8.8.8', false],
-    ['64:ff9b::127.0.0.1', true], ['64:ff9b::8.8.8.8', false],
-    ['8.8.8.8', false], ['1.1.1.1', false], ['2606:4700::1', false], ['2001:4860:4860::8888', false],
-    ['not-an-ip', true], ['', true],
+    ['127.0.0.1', true],
+    ['127.255.255.254', true],
+    ['::1', true],
+    ['10.0.0.1', true],
+    ['10.255.255.255', true],
+    ['172.16.0.1', true],
+    ['172.31.255.255', true],
+    ['172.15.255.255', false],
+    ['172.32.0.1', false],
+    ['192.168.0.1', true],
+    ['192.168.255.255', true],
+    ['192.169.0.1', false],
+    ['fc00::1', true],
+    ['fd12:3456::1', true],
+    ['fe00::1', true], // fe00::/9 is reserved, outside 2000::/3
+    ['169.254.169.254', true],
+    ['169.253.0.1', false],
+    ['fe80::1', true],
+    ['fe80::1%eth0', true],
+    ['febf::1', true],
+    ['fec0::1', true],
+    ['0.0.0.0', true],
+    ['::', true],
+    ['100.64.0.1', true],
+    ['100.127.255.255', true],
+    ['100.63.255.255', false],
+    ['100.128.0.1', false],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:7f00:1', true],
+    ['::ffff:10.1.2.3', true],
+    ['::ffff:192.168.1.1', true],
+    ['::ffff:169.254.169.254', true],
+    ['::ffff:100.64.0.1', true],
+    ['::ffff:0.0.0.0', true],
+    ['::ffff:8.8.8.8', false],
+    ['64:ff9b::127.0.0.1', true],
+    ['64:ff9b::8.8.8.8', false],
+    ['8.8.8.8', false],
+    ['1.1.1.1', false],
+    ['2606:4700::1', false],
+    ['2001:4860:4860::8888', false],
+    ['not-an-ip', true],
+    ['', true],
   ];
   for (const [ip, want] of table) assert.equal(isPrivateAddress(ip), want, ip);
 });
 
-
 test('isPrivateAddress refuses every special-purpose range, IPv4 embedded in IPv6 by what it embeds (finding 8)', () => {
   const refused = [
     // IPv4 special ranges the hand list missed
-    '198.18.0.1', '198.19.255.255', // benchmarking 198.18.0.0/15
-    '192.0.0.1', '192.0.0.170', // IETF protocol assignments 192.0.0.0/24
-    '192.0.2.1', '198.51.100.7', '203.0.113.9', // documentation
-    '224.0.0.1', '239.255.255.250', // multicast
-    '240.0.0.1', '250.1.2.3', // reserved 240.0.0.0/4
+    '198.18.0.1',
+    '198.19.255.255', // benchmarking 198.18.0.0/15
+    '192.0.0.1',
+    '192.0.0.170', // IETF protocol assignments 192.0.0.0/24
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9', // documentation
+    '224.0.0.1',
+    '239.255.255.250', // multicast
+    '240.0.0.1',
+    '250.1.2.3', // reserved 240.0.0.0/4
     '255.255.255.255', // broadcast
     '0.1.2.3', // 0.0.0.0/8
     // IPv6 forms
-    '::ffff:0:127.0.0.1', '::ffff:0:8.8.8.8', // RFC 6145 IPv4-translated
-    '64:ff9b:1::1', '64:ff9b:1::8.8.8.8', '64:ff9b:1:ffff::1', // RFC 8215 local-use NAT64, the whole /48
-    '64:ff9b::10.0.0.1', '64:ff9b::192.168.1.1', // NAT64 of a private v4
-    'fec0::1', 'feff::1', // site-local fec0::/10 (deprecated)
-    'ff02::1', 'ff0e::1', // multicast
-    '2002:7f00:1::1', '2002:c0a8:101::1', // 6to4 of 127.0.0.1 and 192.168.1.1
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:8.8.8.8', // RFC 6145 IPv4-translated
+    '64:ff9b:1::1',
+    '64:ff9b:1::8.8.8.8',
+    '64:ff9b:1:ffff::1', // RFC 8215 local-use NAT64, the whole /48
+    '64:ff9b::10.0.0.1',
+    '64:ff9b::192.168.1.1', // NAT64 of a private v4
+    'fec0::1',
+    'feff::1', // site-local fec0::/10 (deprecated)
+    'ff02::1',
+    'ff0e::1', // multicast
+    '2002:7f00:1::1',
+    '2002:c0a8:101::1', // 6to4 of 127.0.0.1 and 192.168.1.1
     '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo whose client is 127.0.0.1 (obfuscated)
     '2001:db8::1', // documentation
     '100::1', // discard
-    '::127.0.0.1', '::10.0.0.1', '::7f00:1', // deprecated IPv4-compatible ::/96
+    '::127.0.0.1',
+    '::10.0.0.1',
+    '::7f00:1', // deprecated IPv4-compatible ::/96
     '4000::1', // outside global unicast 2000::/3
   ];
   for (const ip of refused) assert.equal(isPrivateAddress(ip), true, ip);
@@ -268,7 +317,16 @@ test('isPrivateAddress refuses every special-purpose range, IPv4 embedded in IPv
 });
 
 test('checkPublicUrl refuses the special ranges as IP literals too', async () => {
-  for (const url of ['http://198.18.0.1/', 'http://[::ffff:0:127.0.0.1]/', 'http://[64:ff9b:1::1]/', 'http://[fec0::1]/', 'http://255.255.255.255/', 'http://224.0.0.1/', 'http://240.0.0.1/', 'http://192.0.0.1/']) {
+  for (const url of [
+    'http://198.18.0.1/',
+    'http://[::ffff:0:127.0.0.1]/',
+    'http://[64:ff9b:1::1]/',
+    'http://[fec0::1]/',
+    'http://255.255.255.255/',
+    'http://224.0.0.1/',
+    'http://240.0.0.1/',
+    'http://192.0.0.1/',
+  ]) {
     assert.equal(await checkPublicUrl(url), false, url);
   }
   assert.equal(await checkPublicUrl('https://[2606:4700::1111]/'), true);

@@ -49,7 +49,15 @@ function publicV6(v6: ipaddr.IPv6): boolean {
       return publicV4(v4At(p, 1));
     case 'teredo':
       // server at bits 32-63, client (bit-inverted) in the last 32 bits
-      return publicV4(v4At(p, 2)) && publicV4(v4At(p.map((x) => ~x & 0xffff), 6));
+      return (
+        publicV4(v4At(p, 2)) &&
+        publicV4(
+          v4At(
+            p.map((x) => ~x & 0xffff),
+            6,
+          ),
+        )
+      );
     case 'unicast':
       // Only 2000::/3 is allocated for global unicast; ::/96 (IPv4-compatible, deprecated) and the
       // rest are unassigned or reserved, so none of it is a place a bot may call.

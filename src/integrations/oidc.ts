@@ -92,11 +92,7 @@ export async function authorizationRequest(config: client.Configuration, redirec
  * code the provider refuses (used already, wrong verifier), or an ID token whose signature, iss,
  * aud, exp or nonce does not hold.
  */
-export async function exchangeCode(
-  config: client.Configuration,
-  callbackUrl: URL,
-  expected: { state: string; nonce: string; verifier: string },
-): Promise<Record<string, unknown>> {
+export async function exchangeCode(config: client.Configuration, callbackUrl: URL, expected: { state: string; nonce: string; verifier: string }): Promise<Record<string, unknown>> {
   try {
     const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
       pkceCodeVerifier: expected.verifier,

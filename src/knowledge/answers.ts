@@ -17,7 +17,6 @@ import { cutToBytes } from '../shared/utf8.js';
 import type { FoundPassage } from './model.js';
 import { searchTerms } from './terms.js';
 
-
 export interface KnowledgeAnswer {
   status: KnowledgeStatus;
   answer: string | null;

@@ -39,8 +39,7 @@ export interface SourceDocument {
 
 const EXTENSIONS: Record<string, 'text' | 'html' | 'pdf' | 'docx'> = { txt: 'text', md: 'text', markdown: 'text', html: 'html', htm: 'html', pdf: 'pdf', docx: 'docx' };
 
-export const tooLarge = () =>
-  new AppError('PAYLOAD_TOO_LARGE', `A knowledge source holds at most ${MAX_SOURCE_BYTES} bytes.`, { Limit: 'KnowledgeSourceBytes', Max: MAX_SOURCE_BYTES });
+export const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `A knowledge source holds at most ${MAX_SOURCE_BYTES} bytes.`, { Limit: 'KnowledgeSourceBytes', Max: MAX_SOURCE_BYTES });
 const emptyDocument = () => new AppError('INVALID_DOCUMENT', 'The document cannot be indexed: it has no text.');
 
 /** Refuses a body sending no document or more than one. */

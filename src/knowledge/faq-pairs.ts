@@ -35,8 +35,7 @@ export function checkedFaq(faq: readonly FaqPair[]): FaqPair[] {
 }
 
 const empty = (message: string, field: string) => new AppError('INVALID_DOCUMENT', message, { Field: field });
-const tooLong = (what: string, limit: string, max: number, field: string) =>
-  new AppError('LIMIT_EXCEEDED', `${what}; at most ${max} are kept.`, { Limit: limit, Max: max, Field: field });
+const tooLong = (what: string, limit: string, max: number, field: string) => new AppError('LIMIT_EXCEEDED', `${what}; at most ${max} are kept.`, { Limit: limit, Max: max, Field: field });
 
 /**
  * An FAQ's pairs from its passages in document order (passages.ts's FAQ shape): a pair's first

@@ -56,7 +56,10 @@ export class HybridSearch {
     if (byMeaning.length === 0) return byWords.slice(0, q.limit);
     const fused = fuse(byWords, byMeaning, minSimilarityFor(provider.model, this.deps.minSimilarity)).slice(0, q.limit);
     const known = new Map(byWords.map((p) => [p.chunkId, p]));
-    const others = await this.deps.passagesByIds(q.ownerId, fused.filter((f) => !known.has(f.id)).map((f) => f.id));
+    const others = await this.deps.passagesByIds(
+      q.ownerId,
+      fused.filter((f) => !known.has(f.id)).map((f) => f.id),
+    );
     for (const p of others) known.set(p.chunkId, p);
     // a passage gone since the vectors were read (a source deleted or replaced) is left out
     return fused.filter((f) => known.has(f.id)).map((f) => ({ ...known.get(f.id)!, score: f.score }));
@@ -64,7 +67,11 @@ export class HybridSearch {
 }
 
 /** Words scores and nearest vectors in one 0..1 score per passage: best first, ties by id. */
-export function fuse(byWords: ReadonlyArray<{ chunkId: number; score: number }>, byMeaning: ReadonlyArray<{ chunkId: number; similarity: number }>, minSimilarity: number): Array<{ id: number; score: number }> {
+export function fuse(
+  byWords: ReadonlyArray<{ chunkId: number; score: number }>,
+  byMeaning: ReadonlyArray<{ chunkId: number; similarity: number }>,
+  minSimilarity: number,
+): Array<{ id: number; score: number }> {
   const words = new Map(byWords.map((p) => [p.chunkId, p.score]));
   const meaning = new Map(byMeaning.map((n) => [n.chunkId, n.similarity]));
   return [...new Set([...words.keys(), ...meaning.keys()])]

@@ -23,8 +23,14 @@ test('a 2 MB paragraph with no line break: passages of at most the limit, the wh
   }
   const text = sentences.join(' ').slice(0, MB2).trimEnd();
   const passages = await cut(text, t.signal);
-  assert.deepEqual(passages.filter((p) => p.text.length > MAX_PASSAGE_CHARS), []);
-  assert.deepEqual(passages.filter((p) => p.heading !== ''), []);
+  assert.deepEqual(
+    passages.filter((p) => p.text.length > MAX_PASSAGE_CHARS),
+    [],
+  );
+  assert.deepEqual(
+    passages.filter((p) => p.heading !== ''),
+    [],
+  );
   // cut only at spaces, each of which is dropped with the passage's trim: joined back by one, the text
   assert.equal(passages.map((p) => p.text).join(' '), text);
   assert.ok(passages.length >= Math.ceil(text.length / MAX_PASSAGE_CHARS), `${passages.length} passages`);
@@ -34,6 +40,9 @@ test('a 2 MB word (no space, no sentence end): cut every MAX_PASSAGE_CHARS chara
   const text = 'abcdefghij'.repeat(MB2 / 10);
   const passages = await cut(text, t.signal);
   assert.equal(passages.length, Math.ceil(text.length / MAX_PASSAGE_CHARS));
-  assert.deepEqual(passages.slice(0, -1).filter((p) => p.text.length !== MAX_PASSAGE_CHARS), []);
+  assert.deepEqual(
+    passages.slice(0, -1).filter((p) => p.text.length !== MAX_PASSAGE_CHARS),
+    [],
+  );
   assert.equal(passages.map((p) => p.text).join(''), text);
 });

@@ -14,10 +14,7 @@ export const MAX_PASSAGE_CHARS = 1_500;
 /** A heading longer than this is cut: it is a title, not content. */
 export const MAX_HEADING_CHARS = 200;
 
-export type DocumentInput =
-  | { kind: 'text'; text: string }
-  | { kind: 'html'; html: string }
-  | { kind: 'faq'; faq: Array<{ Question: string; Answer: string }> };
+export type DocumentInput = { kind: 'text'; text: string } | { kind: 'html'; html: string } | { kind: 'faq'; faq: Array<{ Question: string; Answer: string }> };
 
 export interface Passage {
   heading: string;

@@ -8,7 +8,12 @@ export interface SourceRepository {
   /** Adds an `indexing` source unless the bot would go over a limit (in a transaction). */
   insert(source: SourceRecord, limits: KnowledgeLimits): Promise<LimitHit>;
   /** A replacement's new generation, or null when the source is gone; `hit` when over a limit. */
-  restart(botId: string, id: string, change: { name: string; kind: SourceKind; url: string | null; bytes: number; now: number }, limits: KnowledgeLimits): Promise<{ hit: LimitHit; generation: number } | null>;
+  restart(
+    botId: string,
+    id: string,
+    change: { name: string; kind: SourceKind; url: string | null; bytes: number; now: number },
+    limits: KnowledgeLimits,
+  ): Promise<{ hit: LimitHit; generation: number } | null>;
   /** false when `generation` is no longer the source's (a newer content won) */
   swapIn(id: string, generation: number, passages: NewPassage[], language: string, now: number): Promise<boolean>;
   fail(id: string, generation: number, error: string, now: number): Promise<void>;

@@ -18,7 +18,10 @@ test('a passage holding more of the distinct words beats one repeating one word'
     stats(40, { storage: 1, bike: 2, weeks: 1 }),
     stem,
   );
-  assert.deepEqual(ranked.map((p) => p.chunkId), [2, 1]);
+  assert.deepEqual(
+    ranked.map((p) => p.chunkId),
+    [2, 1],
+  );
   assert.ok(ranked[0].score > 0.85 && ranked[0].score <= 1, String(ranked[0].score));
   assert.ok(ranked[1].score < 0.35, String(ranked[1].score));
 });
@@ -26,7 +29,10 @@ test('a passage holding more of the distinct words beats one repeating one word'
 test('the heading counts as part of its passage', async () => {
   const stem = await stemmerOf('en');
   const ranked = rankByWords(['refunds', 'days'], [passage(1, 'Money is returned in 14 days.', 'Refunds'), passage(2, 'Deliveries take two days.')], stats(10, { refunds: 1, days: 2 }), stem);
-  assert.deepEqual(ranked.map((p) => p.chunkId), [1, 2]);
+  assert.deepEqual(
+    ranked.map((p) => p.chunkId),
+    [1, 2],
+  );
   assert.ok(ranked[0].score > 0.89, String(ranked[0].score));
 });
 
@@ -45,12 +51,31 @@ test('rare words weigh more than common ones; scores run 0..1', async () => {
   const weights = weighedStems(['order', 'canada'], stats(100, { order: 60, canada: 1 }), stem);
   assert.ok(weights.get('canada')! > 3 * weights.get('order')!);
   const ranked = rankByWords(['order', 'canada'], [passage(1, 'Track your order online.'), passage(2, 'We ship to Canada.')], stats(100, { order: 60, canada: 1 }), stem);
-  assert.deepEqual(ranked.map((p) => p.chunkId), [2, 1]);
-  for (const counts of [new Map(), new Map([['order', 1]]), new Map([['order', 50], ['canada', 50]])]) {
+  assert.deepEqual(
+    ranked.map((p) => p.chunkId),
+    [2, 1],
+  );
+  for (const counts of [
+    new Map(),
+    new Map([['order', 1]]),
+    new Map([
+      ['order', 50],
+      ['canada', 50],
+    ]),
+  ]) {
     const s = wordScore(weights, counts);
     assert.ok(s >= 0 && s <= 1, String(s));
   }
-  assert.equal(wordScore(weights, new Map([['order', 9], ['canada', 9]])), 1);
+  assert.equal(
+    wordScore(
+      weights,
+      new Map([
+        ['order', 9],
+        ['canada', 9],
+      ]),
+    ),
+    1,
+  );
 });
 
 test('fusion: meaning above the minimum raises the words score, under it counts nothing, the result stays in 0..1', () => {
@@ -61,8 +86,9 @@ test('fusion: meaning above the minimum raises the words score, under it counts 
   assert.ok(fusedScore(0, 0.6, 0.3) > 0 && fusedScore(0, 0.6, 0.3) < fusedScore(0.3, 0.6, 0.3), 'both find it: above either alone');
   assert.ok(fusedScore(0, 0.99, 0.3) < 1, 'a cosine alone is never certainty');
   assert.equal(fusedScore(1, 0.99, 0.3), 1);
-  for (const w of [0, 0.5, 1]) for (const s of [-1, 0, 0.3, 0.8, 1]) {
-    const f = fusedScore(w, s, 0.3);
-    assert.ok(f >= 0 && f <= 1, `${w} ${s} → ${f}`);
-  }
+  for (const w of [0, 0.5, 1])
+    for (const s of [-1, 0, 0.3, 0.8, 1]) {
+      const f = fusedScore(w, s, 0.3);
+      assert.ok(f >= 0 && f <= 1, `${w} ${s} → ${f}`);
+    }
 });

@@ -38,7 +38,10 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /** How many times each stem occurs in the passage, its heading counting double. */
 export function stemCounts(passage: Pick<RankedText, 'heading' | 'text'>, stem: (word: string) => string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const [source, times] of [[passage.heading, HEADING_OCCURRENCES], [passage.text, 1]] as const) {
+  for (const [source, times] of [
+    [passage.heading, HEADING_OCCURRENCES],
+    [passage.text, 1],
+  ] as const) {
     for (const [word] of source.matchAll(WORD)) {
       const s = stem(word);
       counts.set(s, (counts.get(s) ?? 0) + times);

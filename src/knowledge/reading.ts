@@ -39,7 +39,10 @@ async function pdfText(data: Uint8Array): Promise<string> {
     // content stream, so the text is counted as it comes and reading stops at the cap
     for (let n = 1; n <= pdf.numPages; n++) {
       const content = await (await pdf.getPage(n)).getTextContent();
-      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('').trim();
+      const text = content.items
+        .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
+        .join('')
+        .trim();
       chars += text.length;
       if (chars > DOCUMENT_LIMITS.textChars) throw overText();
       if (text !== '') pages.push(text);

@@ -89,8 +89,18 @@ export class KnowledgeService {
     const document = await this.documentOf(bot, body, null);
     const now = this.deps.clock.now();
     const source: SourceRecord = {
-      id: crypto.randomUUID(), botId: bot.id, name: document.name, kind: document.kind, url: document.url, status: 'indexing', error: null,
-      chunks: 0, bytes: document.bytes, generation: 0, createdAt: now, updatedAt: now,
+      id: crypto.randomUUID(),
+      botId: bot.id,
+      name: document.name,
+      kind: document.kind,
+      url: document.url,
+      status: 'indexing',
+      error: null,
+      chunks: 0,
+      bytes: document.bytes,
+      generation: 0,
+      createdAt: now,
+      updatedAt: now,
     };
     if (document.bytes <= KNOWLEDGE_LIMITS.inlineBytes) {
       const passages = await this.cut(document.input);
@@ -105,10 +115,12 @@ export class KnowledgeService {
     } else {
       // the queue's place is taken before the row is written: a full queue saves nothing (issue 35)
       const place = this.deps.indexer.reserve();
-      await heldPlace(place, () => this.deps.store.transaction(async (tx) => {
-        refuseOver(await tx.knowledge.insert(source, this.limits));
-        await tx.faqPairs.replace(source.id, document.faq ?? []);
-      }));
+      await heldPlace(place, () =>
+        this.deps.store.transaction(async (tx) => {
+          refuseOver(await tx.knowledge.insert(source, this.limits));
+          await tx.faqPairs.replace(source.id, document.faq ?? []);
+        }),
+      );
       this.inBackground(bot, source.id, 0, document.input, place);
     }
     return this.view(await this.mustGet(bot.id, source.id));
@@ -186,8 +198,16 @@ export class KnowledgeService {
 
   private view(source: SourceRecord, embedded?: Map<string, number>): SourceView {
     return {
-      SourceId: source.id, Name: source.name, Kind: source.kind, Url: source.url, Status: source.status, Chunks: source.chunks, Bytes: source.bytes,
-      UpdatedAt: this.deps.clock.iso(source.updatedAt), Error: source.error, Embedded: embedded?.get(source.id) ?? 0,
+      SourceId: source.id,
+      Name: source.name,
+      Kind: source.kind,
+      Url: source.url,
+      Status: source.status,
+      Chunks: source.chunks,
+      Bytes: source.bytes,
+      UpdatedAt: this.deps.clock.iso(source.updatedAt),
+      Error: source.error,
+      Embedded: embedded?.get(source.id) ?? 0,
     };
   }
 

@@ -19,7 +19,11 @@ const loaded = new Map<string, Promise<Stem>>();
 const MAX_CACHED = 50_000;
 
 /** Lower case, accents folded (é → e), as FTS5's remove_diacritics and PostgreSQL's unaccent-free configs see it. */
-export const folded = (word: string): string => word.toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '');
+export const folded = (word: string): string =>
+  word
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
 
 export function stemmerOf(language: string): Promise<Stem> {
   const key = LOADERS[language] ? language : 'none';

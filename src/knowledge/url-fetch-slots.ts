@@ -32,5 +32,4 @@ export class UrlFetchSlots {
   }
 }
 
-const busy = (what: string, limit: string, max: number) =>
-  new AppError('KNOWLEDGE_BUSY', `${what} (at most ${max} at once); try again in a few seconds.`, { Limit: limit, Max: max });
+const busy = (what: string, limit: string, max: number) => new AppError('KNOWLEDGE_BUSY', `${what} (at most ${max} at once); try again in a few seconds.`, { Limit: limit, Max: max });

@@ -45,12 +45,22 @@ test('scans on the threads find what sorting every row finds, ties included', as
   const index = new VectorIndex({ stamp: async () => ({ count: rows.length, top: ids.at(-1)!, sum: 0 }), vectors: async () => stored }, undefined, pool);
   const queries = [...unitVectors(6, dims, next), rows[7], rows[3001]];
   for (const query of queries) {
-    for (const [k, min] of [[1, -1], [5, -1], [50, 0.1], [400, 0], [5, 0.99]] as const) {
+    for (const [k, min] of [
+      [1, -1],
+      [5, -1],
+      [50, 0.1],
+      [400, 0],
+      [5, 0.99],
+    ] as const) {
       assert.deepEqual(await index.nearest('bot', 'model', query, k, min), reference(rows, ids, query, k, min), `k ${k}, min ${min}`);
     }
   }
   const own = await index.nearest('bot', 'model', rows[3001], 2, -1);
-  assert.deepEqual(own.map((n) => n.chunkId), [ids[10], ids[3001]], 'a row and its later copy: the earlier first');
+  assert.deepEqual(
+    own.map((n) => n.chunkId),
+    [ids[10], ids[3001]],
+    'a row and its later copy: the earlier first',
+  );
 });
 
 test('a full queue: the next scan is refused with KNOWLEDGE_BUSY, those taken still answer', async () => {

@@ -33,5 +33,8 @@ test('sizes the directory lies about are not believed', async () => {
 });
 
 test('what is not a zip is not a readable DOCX', () => {
-  assert.throws(() => checkUnzippedSize(Buffer.from('not a zip at all')), (error: unknown) => error instanceof DocumentError && !(error instanceof DocumentTooLarge));
+  assert.throws(
+    () => checkUnzippedSize(Buffer.from('not a zip at all')),
+    (error: unknown) => error instanceof DocumentError && !(error instanceof DocumentTooLarge),
+  );
 });

@@ -52,10 +52,7 @@ export class McpConnection {
       reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
     });
     pinProtocolVersion(transport);
-    const client = new Client(
-      { name: 'colloquy', version: '1' },
-      { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opened.onToolsChanged?.() } } },
-    );
+    const client = new Client({ name: 'colloquy', version: '1' }, { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opened.onToolsChanged?.() } } });
     const opened = new McpConnection(client);
     connection = opened;
     client.onerror = () => undefined; // stream errors surface as failed requests; nothing to log
@@ -155,9 +152,14 @@ function contentText(content: unknown): string {
   const lines: string[] = [];
   let bytes = 0;
   for (const item of content as Array<Record<string, unknown>>) {
-    const text = item?.type === 'text' && typeof item.text === 'string' ? item.text
-      : item?.type === 'resource' && typeof (item.resource as { text?: unknown })?.text === 'string' ? String((item.resource as { text: string }).text)
-      : typeof item?.type === 'string' ? `[${item.type}]` : '';
+    const text =
+      item?.type === 'text' && typeof item.text === 'string'
+        ? item.text
+        : item?.type === 'resource' && typeof (item.resource as { text?: unknown })?.text === 'string'
+          ? String((item.resource as { text: string }).text)
+          : typeof item?.type === 'string'
+            ? `[${item.type}]`
+            : '';
     lines.push(text);
     bytes += text.length;
     if (bytes > MCP_LIMITS.resultBytes) break;

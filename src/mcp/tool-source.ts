@@ -183,7 +183,7 @@ export class McpTools implements McpToolSource {
       const pending = entry.connection;
       if (pending) {
         const current = await pending.catch(() => null);
-        if (current?.isOpen) return this.touch(entry), current;
+        if (current?.isOpen) return (this.touch(entry), current);
         // another caller replaced it while this one waited: use theirs
         if (entry.connection !== pending) continue;
       }

@@ -52,7 +52,11 @@ export class ConsoleInbox {
     if (words.length === 0) return { Results: [] };
     const bots = await this.deps.store.bots.byAccount(ctx.account.id);
     await indexNewMessages(this.deps.store);
-    const hits = await this.deps.store.messageSearch.find(bots.map((b) => b.id), words, SEARCH_RESULTS * 4);
+    const hits = await this.deps.store.messageSearch.find(
+      bots.map((b) => b.id),
+      words,
+      SEARCH_RESULTS * 4,
+    );
     const seen = new Set<number>();
     const results: SearchHit[] = [];
     for (const hit of hits) {
@@ -99,7 +103,12 @@ export class ConsoleInbox {
    * To a team: the conversation joins the team and goes to the member online who got one of the
    * team's conversations longest ago; with nobody online it waits unassigned in the team.
    */
-  async transfer(ctx: OperatorContext, botId: string, userId: string, to: { OperatorId?: string; TeamId?: number }): Promise<{ AssignedTo: AssigneeView | null; Team: { TeamId: number; Name: string } | null }> {
+  async transfer(
+    ctx: OperatorContext,
+    botId: string,
+    userId: string,
+    to: { OperatorId?: string; TeamId?: number },
+  ): Promise<{ AssignedTo: AssigneeView | null; Team: { TeamId: number; Name: string } | null }> {
     const { bot, conversation } = await this.deps.console.find(ctx, botId, userId);
     const now = this.deps.clock.now();
     let operatorId = to.OperatorId ?? null;

@@ -11,7 +11,21 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { ConsoleStorage } from './port.js';
 import type { OperatorContext } from './sessions.js';
-import { activityView, assigneeOf, botSummary, contactOf, inboxStatus, noteView, previewOf, readableName, transcriptOf, type ActivityView, type ConsoleSummary, type NoteView, type TranscriptLine } from './views.js';
+import {
+  activityView,
+  assigneeOf,
+  botSummary,
+  contactOf,
+  inboxStatus,
+  noteView,
+  previewOf,
+  readableName,
+  transcriptOf,
+  type ActivityView,
+  type ConsoleSummary,
+  type NoteView,
+  type TranscriptLine,
+} from './views.js';
 import type { Assignment, InboxRecord } from './model.js';
 import type { ConversationRecord, StoredMessage } from '../conversations/model.js';
 import type { BotRecord } from '../bots/model.js';
@@ -40,9 +54,7 @@ interface Around {
 }
 
 export class ConsoleService {
-  constructor(
-    private readonly deps: { store: ConsoleStorage; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
-  ) {}
+  constructor(private readonly deps: { store: ConsoleStorage; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock }) {}
 
   /** Requested first, then taken over, then by last activity (the store orders them). */
   async list(ctx: OperatorContext): Promise<ConsoleSummary[]> {
@@ -138,7 +150,10 @@ export class ConsoleService {
     const owns = (botId: string) => {
       let known = mine.get(botId);
       if (!known) {
-        known = this.deps.store.bots.byId(botId).then((b) => b?.accountId === ctx.account.id, () => false);
+        known = this.deps.store.bots.byId(botId).then(
+          (b) => b?.accountId === ctx.account.id,
+          () => false,
+        );
         mine.set(botId, known);
       }
       return known;

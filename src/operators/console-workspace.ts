@@ -49,11 +49,7 @@ export class ConsoleWorkspace {
     const trimmed = text.trim();
     if (trimmed === '') throw new AppError('INVALID_REQUEST', 'A note needs some text.', { Field: 'Text' });
     const note = await this.deps.store.transaction((tx) =>
-      tx.notes.insert(
-        { conversationId: conversation.id, author: ctx.operator.name || ctx.operator.email, text: trimmed, createdAt: this.deps.clock.now() },
-        ctx.operator.id,
-        NOTES_LIMIT,
-      ),
+      tx.notes.insert({ conversationId: conversation.id, author: ctx.operator.name || ctx.operator.email, text: trimmed, createdAt: this.deps.clock.now() }, ctx.operator.id, NOTES_LIMIT),
     );
     return noteView(note, this.deps.clock);
   }
@@ -83,9 +79,7 @@ export class ConsoleWorkspace {
 
   async createCanned(ctx: OperatorContext, shortcut: string, text: string): Promise<CannedView> {
     const fields = cannedFields(shortcut, text);
-    const created = await this.deps.store.transaction((tx) =>
-      tx.cannedResponses.insert({ accountId: ctx.account.id, ...fields, updatedAt: this.deps.clock.now() }, CANNED_LIMIT),
-    );
+    const created = await this.deps.store.transaction((tx) => tx.cannedResponses.insert({ accountId: ctx.account.id, ...fields, updatedAt: this.deps.clock.now() }, CANNED_LIMIT));
     if (created === 'full') {
       throw new AppError('LIMIT_EXCEEDED', `An account keeps at most ${CANNED_LIMIT} canned responses.`, { Limit: 'CannedResponsesPerAccount', Max: CANNED_LIMIT });
     }

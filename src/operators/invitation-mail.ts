@@ -21,7 +21,10 @@ const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').t
 export function invitationText({ ctx, invited, link, expiresAt }: Invitation): { subject: string; text: string } {
   const inviter = oneLine(ctx.operator.name);
   const account = oneLine(ctx.account.name);
-  const expires = new Date(expiresAt).toISOString().replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
+  const expires = new Date(expiresAt)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/:\d\d\.\d+Z$/, ' UTC');
   const greeting = invited.name !== invited.email ? `Hello ${oneLine(invited.name)},` : 'Hello,';
   return {
     subject: `${inviter} invited you to ${account} on Colloquy`,

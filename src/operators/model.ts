@@ -28,7 +28,6 @@ export interface OperatorSessionRecord {
   createdAt: number;
 }
 
-
 /** Which operator has a conversation in the console (a separate table: docs/decisions.md "Console assignment"). */
 export interface Assignment {
   conversationId: number;

@@ -59,9 +59,7 @@ export class OperatorSessions {
 
   /** Wrong password and unknown e-mail are the same 401: the answer does not say which e-mails exist. */
   async login(email: string, password: string, accountId?: string): Promise<SignedIn> {
-    const candidates = (await this.store.operators.allByEmail(email.trim().toLowerCase())).filter(
-      (op) => accountId === undefined || op.accountId === accountId,
-    );
+    const candidates = (await this.store.operators.allByEmail(email.trim().toLowerCase())).filter((op) => accountId === undefined || op.accountId === accountId);
     // The same e-mail may sign in to several accounts; without AccountId the first whose password matches wins.
     const checked = candidates.slice(0, LOGIN_CHECKS);
     const decoy = await this.decoy;

@@ -24,9 +24,7 @@ export interface SharedConversation {
 }
 
 export class ShareAccess {
-  constructor(
-    private readonly deps: { store: ShareAccessStorage; shares: ShareService; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock },
-  ) {}
+  constructor(private readonly deps: { store: ShareAccessStorage; shares: ShareService; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock }) {}
 
   /** Opening a `takeover` or `auto` link takes the conversation over for "any operator" (`*`). */
   async open(code: string): Promise<OpenShare> {

@@ -48,7 +48,12 @@ export const ssoSettingsView = (s: SsoSettingsRecord) => ({
 /** The part of an e-mail after its last @, lower case ('' when there is none). */
 export const domainOf = (email: string) => {
   const at = email.lastIndexOf('@');
-  return at < 0 ? '' : email.slice(at + 1).trim().toLowerCase();
+  return at < 0
+    ? ''
+    : email
+        .slice(at + 1)
+        .trim()
+        .toLowerCase();
 };
 
 export class SsoSettings {

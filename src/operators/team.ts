@@ -49,7 +49,13 @@ export class Team {
   async invite(ctx: OperatorContext, input: { email: string; name?: string; role: OperatorRole }): Promise<InvitationView> {
     const email = input.email.trim().toLowerCase();
     const operator: OperatorRecord = {
-      id: crypto.randomUUID(), accountId: ctx.account.id, email, name: input.name?.trim() || email, passwordHash: NO_PASSWORD, role: input.role, createdAt: this.deps.clock.now(),
+      id: crypto.randomUUID(),
+      accountId: ctx.account.id,
+      email,
+      name: input.name?.trim() || email,
+      passwordHash: NO_PASSWORD,
+      role: input.role,
+      createdAt: this.deps.clock.now(),
     };
     const token = crypto.randomBytes(32).toString('base64url');
     const expiresAt = this.deps.clock.now() + INVITE_DAYS * DAY_MS;

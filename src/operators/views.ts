@@ -65,8 +65,7 @@ export interface NoteView {
   At: string;
 }
 
-export const assigneeOf = (a: Assignment | undefined): AssigneeView | null =>
-  a ? { OperatorId: a.operatorId, Name: a.operatorName, Email: a.operatorEmail } : null;
+export const assigneeOf = (a: Assignment | undefined): AssigneeView | null => (a ? { OperatorId: a.operatorId, Name: a.operatorName, Email: a.operatorEmail } : null);
 
 export const noteView = (n: NoteRecord, clock: Clock): NoteView => ({ NoteId: n.id, Author: n.author, Text: n.text, At: clock.iso(n.createdAt) });
 
@@ -76,8 +75,7 @@ export interface TranscriptLine {
   Parts: ReplyPart[];
 }
 
-export const transcriptOf = (messages: StoredMessage[], clock: Clock): TranscriptLine[] =>
-  messages.map((m) => ({ Direction: m.direction, At: clock.iso(m.createdAt), Parts: m.parts }));
+export const transcriptOf = (messages: StoredMessage[], clock: Clock): TranscriptLine[] => messages.map((m) => ({ Direction: m.direction, At: clock.iso(m.createdAt), Parts: m.parts }));
 
 /** The first text found in the parts (depth first), cut to a list line. */
 export function previewOf(parts: ReplyPart[]): string {

@@ -82,4 +82,3 @@ export function browserName(userAgent: string): string | null {
   }
   return null;
 }
-

@@ -16,7 +16,11 @@ const LABEL = /^[a-z0-9-]{1,63}$/;
  * is checked on its own.
  */
 export function hostKey(text: string): string | null {
-  const host = text.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const host = text
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (isIP(host) !== 0) return host;
   if (host.length === 0 || host.length > 253) return null;
   return host.split('.').every((label) => LABEL.test(label) && !label.startsWith('-') && !label.endsWith('-')) ? host : null;
@@ -32,7 +36,8 @@ export class BotSecrets {
     const hosts: string[] = [];
     for (const given of body.Hosts) {
       const host = hostKey(given);
-      if (host === null) throw new AppError('INVALID_REQUEST', `"${given.slice(0, 100)}" is not a host name or an IP address (Hosts are host names such as shop.example, without scheme, port or path).`);
+      if (host === null)
+        throw new AppError('INVALID_REQUEST', `"${given.slice(0, 100)}" is not a host name or an IP address (Hosts are host names such as shop.example, without scheme, port or path).`);
       if (!hosts.includes(host)) hosts.push(host);
     }
     if (hosts.length === 0) throw new AppError('MISSING_FIELD', 'Hosts must name at least one host the secret may be sent to.');

@@ -48,10 +48,7 @@ test('a value a header cannot carry is sent empty, with a note', async () => {
 test('another host, an unknown name: empty, and the notes say so (names and hosts only)', async () => {
   const filled = await filler.fill('bot', request({ url: slotted('https://other.example/?k={{secret.key}}&m={{secret.nope}}') }));
   assert.equal(filled.request.url, 'https://other.example/?k=&m=');
-  assert.deepEqual(filled.notes, [
-    'secret key: not sent to other.example (not one of its Hosts); sent empty',
-    'secret nope: the bot has no secret of this name; sent empty',
-  ]);
+  assert.deepEqual(filled.notes, ['secret key: not sent to other.example (not one of its Hosts); sent empty', 'secret nope: the bot has no secret of this name; sent empty']);
 });
 
 test('the answer: every form of a value sent is masked; nothing else changes', async () => {

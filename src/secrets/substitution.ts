@@ -38,7 +38,10 @@ const jsonEscaped: Encode = (value) => JSON.stringify(value).slice(1, -1);
 
 /** How a secret is written into the body, from the request's Content-Type (or, without one, the body's first character). */
 function bodyEncoding(headers: Record<string, string>, body: string): Encode {
-  const type = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1]?.toLowerCase() ?? '';
+  const type =
+    Object.entries(headers)
+      .find(([name]) => name.toLowerCase() === 'content-type')?.[1]
+      ?.toLowerCase() ?? '';
   if (type.includes('json')) return jsonEscaped;
   if (type.includes('application/x-www-form-urlencoded')) return encodeURIComponent;
   if (type === '' && /^\s*[[{]/.test(body)) return jsonEscaped;
@@ -63,9 +66,9 @@ export class SecretFiller {
     const host = hostOfUrl(request.url.replace(SLOT, ''));
     const valueFor = (name: string, encode: Encode, unsafe?: RegExp): string => {
       const secret: SecretValue | undefined = known.get(name);
-      if (!secret) return note(`secret ${name}: the bot has no secret of this name; sent empty`), '';
-      if (host === null || !secret.hosts.includes(host)) return note(`secret ${name}: not sent to ${host ?? 'this URL'} (not one of its Hosts); sent empty`), '';
-      if (unsafe?.test(secret.value)) return note(`secret ${name}: cannot be sent in a header (line break or NUL); sent empty`), '';
+      if (!secret) return (note(`secret ${name}: the bot has no secret of this name; sent empty`), '');
+      if (host === null || !secret.hosts.includes(host)) return (note(`secret ${name}: not sent to ${host ?? 'this URL'} (not one of its Hosts); sent empty`), '');
+      if (unsafe?.test(secret.value)) return (note(`secret ${name}: cannot be sent in a header (line break or NUL); sent empty`), '');
       sent.set(name, secret.value);
       return encode(secret.value);
     };

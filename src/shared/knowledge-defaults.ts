@@ -12,8 +12,7 @@
 export const DEFAULT_MIN_SCORE = 0.4;
 
 /** The setting when it is a number in 0..1, else the default. */
-export const minScoreOf = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1 ? value : DEFAULT_MIN_SCORE;
+export const minScoreOf = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1 ? value : DEFAULT_MIN_SCORE);
 
 /** passages an answer reads unless the step says otherwise, and at most */
 export const DEFAULT_MAX_PASSAGES = 4;

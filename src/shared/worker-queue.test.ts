@@ -52,7 +52,7 @@ test('a job past its time is refused, and the next job gets its own answer on a 
   assert.notEqual(next.threadId, before.threadId);
 });
 
-test('past the queue: refused with the caller\'s error, the running and waiting jobs still end', async () => {
+test("past the queue: refused with the caller's error, the running and waiting jobs still end", async () => {
   const running = queue.run({ does: 'hang', value: 1 });
   const waiting = queue.run({ does: 'answer', value: 2 });
   assert.deepEqual(queue.load, { running: true, waiting: 1 });
@@ -65,7 +65,10 @@ test('a reserved place counts as a job: a full queue refuses the reservation, a 
   const place = queue.reserve();
   const waiting = queue.reserve();
   // queue 1: one running (the first place) and one waiting (the second) is full
-  assert.throws(() => queue.reserve(), (error: Error) => error instanceof Busy && error.message === 'queue of 1');
+  assert.throws(
+    () => queue.reserve(),
+    (error: Error) => error instanceof Busy && error.message === 'queue of 1',
+  );
   await assert.rejects(queue.run({ does: 'answer', value: 9 }), Busy);
   waiting.release();
   waiting.release(); // a second release gives nothing back twice

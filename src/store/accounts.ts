@@ -41,12 +41,7 @@ export function accountRepository(db: Queryable, onWrite: () => void = () => und
       ]);
     },
     async update(account: AccountRecord): Promise<void> {
-      await db.run('UPDATE accounts SET name = $2, plan = $3, packages = $4 WHERE id = $1', [
-        account.id,
-        account.name,
-        account.plan,
-        JSON.stringify(account.packages),
-      ]);
+      await db.run('UPDATE accounts SET name = $2, plan = $3, packages = $4 WHERE id = $1', [account.id, account.name, account.plan, JSON.stringify(account.packages)]);
       onWrite();
     },
     /** Replaces the key and moves the key version on (older tokens stop working); false: no such account. */

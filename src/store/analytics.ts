@@ -13,8 +13,7 @@ const perDay = (rows: { day: number; n: number }[]): DayCount[] => rows.map((r) 
 
 export function analyticsRepository(db: Queryable) {
   /** The position stored in the conversation's state JSON (engine/types.ts ConversationState). */
-  const position = (field: 'behaviour' | 'interaction') =>
-    db.dialect === 'sqlite' ? `json_extract(state, '$.position.${field}')` : `((state::json) -> 'position' ->> '${field}')`;
+  const position = (field: 'behaviour' | 'interaction') => (db.dialect === 'sqlite' ? `json_extract(state, '$.position.${field}')` : `((state::json) -> 'position' ->> '${field}')`);
 
   return {
     async conversationsStarted(botId: string, p: Period): Promise<DayCount[]> {
@@ -129,9 +128,7 @@ export function analyticsRepository(db: Queryable) {
       return db.run('DELETE FROM analytics_events WHERE conversation_id = $1 AND id <= $2', [conversationId, Number(edge.id)]);
     },
     async addCsat(answer: { conversationId: number; botId: string; rating: number; at: number }): Promise<void> {
-      await db.run(`INSERT INTO analytics_events (conversation_id, bot_id, kind, value, at) VALUES ($1, $2, 'csat', $3, $4)`, [
-        answer.conversationId, answer.botId, answer.rating, answer.at,
-      ]);
+      await db.run(`INSERT INTO analytics_events (conversation_id, bot_id, kind, value, at) VALUES ($1, $2, 'csat', $3, $4)`, [answer.conversationId, answer.botId, answer.rating, answer.at]);
     },
     /** CSAT answers (the `csat` variable set to 1..5) per day and rating. */
     async csat(botId: string, p: Period): Promise<CsatCount[]> {

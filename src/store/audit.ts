@@ -32,7 +32,14 @@ export function auditRepository(db: Queryable) {
   return {
     async append(e: AuditEntry): Promise<void> {
       await db.run('INSERT INTO audit_log (account_id, at, actor, actor_kind, action, target, ip, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-        e.accountId, e.at, e.actor, e.actorKind, e.action, e.target, e.ip, JSON.stringify(e.details),
+        e.accountId,
+        e.at,
+        e.actor,
+        e.actorKind,
+        e.action,
+        e.target,
+        e.ip,
+        JSON.stringify(e.details),
       ]);
     },
     async list(q: AuditQuery): Promise<StoredAuditEntry[]> {

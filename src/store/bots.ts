@@ -47,23 +47,29 @@ function withLazySecret(bot: Omit<BotRecord, 'apiSecret'>, decrypt: () => string
 
 export const botSecretContext = (botId: string) => `bots.api_secret:${botId}`;
 
-const toBotWith = (secrets: SecretBox) => (row: BotRow): BotRecord => withLazySecret({
-  id: row.id,
-  accountId: row.account_id,
-  apiKey: row.api_key,
-  secretVersion: Number(row.secret_version),
-  webKey: row.web_key,
-  name: row.name,
-  description: row.description,
-  avatar: row.avatar,
-  settings: JSON.parse(row.settings),
-  version: Number(row.version),
-  liveVersionId: row.live_version_id === null ? null : Number(row.live_version_id),
-  role: row.role as BotRole,
-  masterBotId: row.master_bot_id,
-  createdAt: Number(row.created_at),
-  updatedAt: Number(row.updated_at),
-}, () => secrets.decrypt(row.api_secret, botSecretContext(row.id)));
+const toBotWith =
+  (secrets: SecretBox) =>
+  (row: BotRow): BotRecord =>
+    withLazySecret(
+      {
+        id: row.id,
+        accountId: row.account_id,
+        apiKey: row.api_key,
+        secretVersion: Number(row.secret_version),
+        webKey: row.web_key,
+        name: row.name,
+        description: row.description,
+        avatar: row.avatar,
+        settings: JSON.parse(row.settings),
+        version: Number(row.version),
+        liveVersionId: row.live_version_id === null ? null : Number(row.live_version_id),
+        role: row.role as BotRole,
+        masterBotId: row.master_bot_id,
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
+      },
+      () => secrets.decrypt(row.api_secret, botSecretContext(row.id)),
+    );
 
 /**
  * `onWrite` is told after every write to bot rows: cached principals (auth/principal-cache.ts)
@@ -79,9 +85,23 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
            settings, draft, version, live_version_id, role, master_bot_id, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
         [
-          bot.id, bot.accountId, bot.apiKey, sealed(bot), bot.secretVersion, bot.webKey, bot.name, bot.description,
-          bot.avatar, JSON.stringify(bot.settings), JSON.stringify(draft), bot.version, bot.liveVersionId,
-          bot.role, bot.masterBotId, bot.createdAt, bot.updatedAt,
+          bot.id,
+          bot.accountId,
+          bot.apiKey,
+          sealed(bot),
+          bot.secretVersion,
+          bot.webKey,
+          bot.name,
+          bot.description,
+          bot.avatar,
+          JSON.stringify(bot.settings),
+          JSON.stringify(draft),
+          bot.version,
+          bot.liveVersionId,
+          bot.role,
+          bot.masterBotId,
+          bot.createdAt,
+          bot.updatedAt,
         ],
       );
     },
@@ -96,8 +116,19 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
            draft = COALESCE($8, draft), draft_with_problems = CASE WHEN $8 IS NULL THEN draft_with_problems ELSE NULL END, version = $9, live_version_id = $10, role = $11, master_bot_id = $12, updated_at = $13
          WHERE id = $1 AND version = $14`,
         [
-          bot.id, sealed(bot), bot.secretVersion, bot.name, bot.description, bot.avatar, JSON.stringify(bot.settings),
-          draft ? JSON.stringify(draft) : null, bot.version, bot.liveVersionId, bot.role, bot.masterBotId, bot.updatedAt,
+          bot.id,
+          sealed(bot),
+          bot.secretVersion,
+          bot.name,
+          bot.description,
+          bot.avatar,
+          JSON.stringify(bot.settings),
+          draft ? JSON.stringify(draft) : null,
+          bot.version,
+          bot.liveVersionId,
+          bot.role,
+          bot.masterBotId,
+          bot.updatedAt,
           expectedVersion,
         ],
       );
@@ -107,7 +138,11 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
     /** Saves a draft with its problems (Version + 1), only if the row still has `expectedVersion`; `draft` is left as it was. */
     async saveDraftWithProblems(bot: BotRecord, expectedVersion: number, pending: DraftWithProblems): Promise<boolean> {
       const changed = await db.run('UPDATE bots SET draft_with_problems = $2, version = $3, updated_at = $4 WHERE id = $1 AND version = $5', [
-        bot.id, JSON.stringify(pending), bot.version, bot.updatedAt, expectedVersion,
+        bot.id,
+        JSON.stringify(pending),
+        bot.version,
+        bot.updatedAt,
+        expectedVersion,
       ]);
       onWrite();
       return changed === 1;
@@ -131,7 +166,12 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
       const row = await db.get<BotRow & { a_name: string; a_plan: string; a_packages: string; a_key_version: number; a_created_at: number }>(WITH_ACCOUNT, [botId]);
       if (!row) return null;
       const account: AccountRow = {
-        id: row.account_id, name: row.a_name, plan: row.a_plan, packages: row.a_packages, key_version: row.a_key_version, created_at: row.a_created_at,
+        id: row.account_id,
+        name: row.a_name,
+        plan: row.a_plan,
+        packages: row.a_packages,
+        key_version: row.a_key_version,
+        created_at: row.a_created_at,
       };
       return { bot: toBot(row), account: toAccount(account) };
     },
@@ -181,10 +221,14 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
     },
     /** `nlpModel`: the intent model trained from `content.nlp` (null when it has no intents). */
     async insertVersion(botId: string, version: number, content: BotContent, publishedAt: number, nlpModel: string | null, publishedBy: Publisher | null = null): Promise<number> {
-      const row = await db.get<{ id: number }>(
-        'INSERT INTO bot_versions (bot_id, version, content, published_at, nlp_model, published_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
-        [botId, version, JSON.stringify(content), publishedAt, nlpModel, publishedBy ? JSON.stringify(publishedBy) : null],
-      );
+      const row = await db.get<{ id: number }>('INSERT INTO bot_versions (bot_id, version, content, published_at, nlp_model, published_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id', [
+        botId,
+        version,
+        JSON.stringify(content),
+        publishedAt,
+        nlpModel,
+        publishedBy ? JSON.stringify(publishedBy) : null,
+      ]);
       const id = Number(row!.id);
       // Only the live version's model is ever loaded (rollback trains again): the one it replaces
       // keeps its model for nodes still on it until they see the publish; older ones drop theirs,
@@ -207,7 +251,10 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
         [botId],
       );
       return rows.map((r) => ({
-        id: Number(r.id), botId: r.bot_id, version: Number(r.version), publishedAt: Number(r.published_at),
+        id: Number(r.id),
+        botId: r.bot_id,
+        version: Number(r.version),
+        publishedAt: Number(r.published_at),
         publishedBy: r.published_by ? (JSON.parse(r.published_by) as Publisher) : null,
       }));
     },
@@ -216,9 +263,7 @@ export function botRepository(db: Queryable, secrets: SecretBox, onWrite: () => 
         'SELECT id, bot_id, version, content, published_at FROM bot_versions WHERE id = $1',
         [id],
       );
-      return row
-        ? { id: Number(row.id), botId: row.bot_id, version: Number(row.version), content: JSON.parse(row.content), publishedAt: Number(row.published_at) }
-        : null;
+      return row ? { id: Number(row.id), botId: row.bot_id, version: Number(row.version), content: JSON.parse(row.content), publishedAt: Number(row.published_at) } : null;
     },
     /** The stored intent model of a version (kept out of versionById: it can be large and most reads never need it). */
     async nlpModel(versionId: number): Promise<string | null> {

@@ -1,9 +1,7 @@
 // Broadcasts and their recipients in SQL (migration 018). Every state change of a recipient is
 // one conditional UPDATE (status and claim checked in its WHERE), so whichever node or request
 // gets there first wins and the others change nothing.
-import type {
-  AudienceCandidate, BroadcastRecord, BroadcastSpec, BroadcastStatus, ClaimedRecipient, NewRecipient, RecipientCounts,
-} from '../broadcasts/model.js';
+import type { AudienceCandidate, BroadcastRecord, BroadcastSpec, BroadcastStatus, ClaimedRecipient, NewRecipient, RecipientCounts } from '../broadcasts/model.js';
 import type { BroadcastMessageButton } from '../conversations/model.js';
 import type { Queryable, SqlValue } from './driver.js';
 
@@ -72,10 +70,21 @@ export function broadcastRepository(db: Queryable) {
   };
   return {
     async insert(b: BroadcastRecord): Promise<void> {
-      await db.run(
-        `INSERT INTO broadcasts (${COLUMNS}, notice, notice_attempts, notice_due) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, 0, 0)`,
-        [b.id, b.botId, b.name, JSON.stringify(b.spec), b.status, b.at, b.nextRunAt, b.run, b.claimedUntil, b.claimedBy, b.error, b.createdAt, b.updatedAt],
-      );
+      await db.run(`INSERT INTO broadcasts (${COLUMNS}, notice, notice_attempts, notice_due) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, 0, 0)`, [
+        b.id,
+        b.botId,
+        b.name,
+        JSON.stringify(b.spec),
+        b.status,
+        b.at,
+        b.nextRunAt,
+        b.run,
+        b.claimedUntil,
+        b.claimedBy,
+        b.error,
+        b.createdAt,
+        b.updatedAt,
+      ]);
     },
     async byId(botId: string, id: string): Promise<BroadcastRecord | null> {
       const row = await db.get<Row>(`SELECT ${COLUMNS} FROM broadcasts WHERE bot_id = $1 AND id = $2`, [botId, id]);
@@ -113,7 +122,9 @@ export function broadcastRepository(db: Queryable) {
       const sql =
         db.dialect === 'postgres'
           ? `WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
-             UPDATE broadcasts b SET claimed_until = $3, claimed_by = $2 FROM picked WHERE b.id = picked.id RETURNING ${COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}`
+             UPDATE broadcasts b SET claimed_until = $3, claimed_by = $2 FROM picked WHERE b.id = picked.id RETURNING ${COLUMNS.split(', ')
+               .map((c) => `b.${c}`)
+               .join(', ')}`
           : `UPDATE broadcasts SET claimed_until = $3, claimed_by = $2 WHERE id IN (${due}) RETURNING ${COLUMNS}`;
       const rows = await db.all<Row>(sql, [now, node, until, limit]);
       return rows.map(toRecord);
@@ -177,7 +188,7 @@ export function broadcastRepository(db: Queryable) {
     /** pending → skipped or failed (no turn was committed for it), under its claim. */
     async markUnsent(r: Pick<ClaimedRecipient, 'broadcastId' | 'run' | 'conversationId' | 'claimedUntil'>, status: 'skipped' | 'failed', reason: string): Promise<boolean> {
       const changed = await db.run(
-        'UPDATE broadcast_recipients SET status = $4, reason = $5 WHERE broadcast_id = $1 AND run = $2 AND conversation_id = $3 AND status = \'pending\' AND claimed_until = $6',
+        "UPDATE broadcast_recipients SET status = $4, reason = $5 WHERE broadcast_id = $1 AND run = $2 AND conversation_id = $3 AND status = 'pending' AND claimed_until = $6",
         [r.broadcastId, r.run, r.conversationId, status, reason, r.claimedUntil],
       );
       return changed > 0;
@@ -193,10 +204,12 @@ export function broadcastRepository(db: Queryable) {
       if (ok) {
         await db.run("UPDATE broadcast_recipients SET status = 'delivered' WHERE broadcast_id = $1 AND run = $2 AND conversation_id = $3 AND status = 'sent'", [broadcastId, run, conversationId]);
       } else {
-        await db.run(
-          "UPDATE broadcast_recipients SET status = 'failed', reason = $4 WHERE broadcast_id = $1 AND run = $2 AND conversation_id = $3 AND status IN ('sent', 'delivered')",
-          [broadcastId, run, conversationId, reason],
-        );
+        await db.run("UPDATE broadcast_recipients SET status = 'failed', reason = $4 WHERE broadcast_id = $1 AND run = $2 AND conversation_id = $3 AND status IN ('sent', 'delivered')", [
+          broadcastId,
+          run,
+          conversationId,
+          reason,
+        ]);
       }
     },
     /** A button of the broadcast's own message (a click on it), when the broadcast is the bot's and has it. */
@@ -235,7 +248,13 @@ export function broadcastRepository(db: Queryable) {
       );
       const n = (key: string) => Number(row?.[key] ?? 0);
       return {
-        Audience: n('audience'), Pending: n('pending'), Sent: n('sent'), Delivered: n('delivered'), Failed: n('failed'), Skipped: n('skipped'), Clicked: n('clicked'),
+        Audience: n('audience'),
+        Pending: n('pending'),
+        Sent: n('sent'),
+        Delivered: n('delivered'),
+        Failed: n('failed'),
+        Skipped: n('skipped'),
+        Clicked: n('clicked'),
         Reasons: Object.fromEntries(reasons.map((r) => [r.reason, Number(r.n)])),
       };
     },

@@ -58,10 +58,7 @@ export function channelRepository(db: Queryable, secrets: SecretBox) {
     },
     /** Erases the credentials; the row stays (listed as disabled) and its webhook path stops answering. */
     async disconnect(botId: string, channel: MessagingChannel, now: number): Promise<boolean> {
-      const changed = await db.run(
-        'UPDATE channel_connections SET enabled = 0, credentials = NULL, updated_at = $3 WHERE bot_id = $1 AND channel = $2 AND enabled = 1',
-        [botId, channel, now],
-      );
+      const changed = await db.run('UPDATE channel_connections SET enabled = 0, credentials = NULL, updated_at = $3 WHERE bot_id = $1 AND channel = $2 AND enabled = 1', [botId, channel, now]);
       return changed > 0;
     },
     async noteInbound(channelId: string, at: number): Promise<void> {
@@ -76,10 +73,12 @@ export function channelRepository(db: Queryable, secrets: SecretBox) {
     },
     /** Records an update as run (with the turn it caused); false when it was recorded already. */
     async markSeen(channelId: string, key: string, conversationId: number | null, at: number): Promise<boolean> {
-      const added = await db.run(
-        'INSERT INTO channel_updates (channel_id, update_key, conversation_id, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-        [channelId, key, conversationId, at],
-      );
+      const added = await db.run('INSERT INTO channel_updates (channel_id, update_key, conversation_id, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+        channelId,
+        key,
+        conversationId,
+        at,
+      ]);
       return added > 0;
     },
     /** Updates are redelivered for a day at most; older records only take room. */
@@ -87,10 +86,9 @@ export function channelRepository(db: Queryable, secrets: SecretBox) {
       return db.run('DELETE FROM channel_updates WHERE received_at < $1', [before]);
     },
     async contact(conversationId: number): Promise<{ lastInboundId: string | null; banNoticeAt: number | null }> {
-      const row = await db.get<{ last_inbound_id: string | null; ban_notice_at: number | null }>(
-        'SELECT last_inbound_id, ban_notice_at FROM channel_contacts WHERE conversation_id = $1',
-        [conversationId],
-      );
+      const row = await db.get<{ last_inbound_id: string | null; ban_notice_at: number | null }>('SELECT last_inbound_id, ban_notice_at FROM channel_contacts WHERE conversation_id = $1', [
+        conversationId,
+      ]);
       return { lastInboundId: row?.last_inbound_id ?? null, banNoticeAt: row?.ban_notice_at == null ? null : Number(row.ban_notice_at) };
     },
     async noteLastInbound(conversationId: number, messageId: string): Promise<void> {
@@ -103,10 +101,11 @@ export function channelRepository(db: Queryable, secrets: SecretBox) {
     /** Claims the right to send the ban message now: false when one went out less than `everyMs` ago. */
     async claimBanNotice(conversationId: number, now: number, everyMs: number): Promise<boolean> {
       await db.run('INSERT INTO channel_contacts (conversation_id, last_inbound_id, ban_notice_at) VALUES ($1, NULL, NULL) ON CONFLICT (conversation_id) DO NOTHING', [conversationId]);
-      const changed = await db.run(
-        'UPDATE channel_contacts SET ban_notice_at = $2 WHERE conversation_id = $1 AND (ban_notice_at IS NULL OR ban_notice_at <= $3)',
-        [conversationId, now, now - everyMs],
-      );
+      const changed = await db.run('UPDATE channel_contacts SET ban_notice_at = $2 WHERE conversation_id = $1 AND (ban_notice_at IS NULL OR ban_notice_at <= $3)', [
+        conversationId,
+        now,
+        now - everyMs,
+      ]);
       return changed > 0;
     },
   };

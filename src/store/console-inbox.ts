@@ -11,7 +11,11 @@ export function activityRepository(db: Queryable) {
   return {
     async insert(a: Omit<ActivityRecord, 'id'>): Promise<void> {
       await db.run('INSERT INTO conversation_activity (conversation_id, kind, actor, detail, created_at) SELECT id, $2, $3, $4, $5 FROM conversations WHERE id = $1', [
-        a.conversationId, a.kind, a.actor, a.detail, a.createdAt,
+        a.conversationId,
+        a.kind,
+        a.actor,
+        a.detail,
+        a.createdAt,
       ]);
     },
     /** The newest `limit` lines, oldest first. */
@@ -115,10 +119,7 @@ export function messageSearchRepository(db: Queryable) {
     async catchUp(batch: number): Promise<number> {
       const progress = await db.get<{ last_id: number }>('SELECT last_id FROM message_search_progress WHERE id = 1');
       const from = progress?.last_id ?? 0;
-      const next = await db.get<{ top: number | null; n: number }>(
-        'SELECT MAX(id) AS top, COUNT(*) AS n FROM (SELECT id FROM messages WHERE id > $1 ORDER BY id LIMIT $2)',
-        [from, batch],
-      );
+      const next = await db.get<{ top: number | null; n: number }>('SELECT MAX(id) AS top, COUNT(*) AS n FROM (SELECT id FROM messages WHERE id > $1 ORDER BY id LIMIT $2)', [from, batch]);
       if (!next || next.top === null || next.n === 0) return 0;
       await db.run(`INSERT INTO message_search(rowid, body) SELECT m.id, ${SQLITE_MESSAGE_WORDS('m')} FROM messages m WHERE m.id > $1 AND m.id <= $2`, [from, next.top]);
       await db.run('UPDATE message_search_progress SET last_id = $1 WHERE id = 1', [next.top]);

@@ -75,10 +75,13 @@ export function noteRepository(db: Queryable) {
      */
     async insert(note: Omit<NoteRecord, 'id'>, operatorId: string | null, keep: number): Promise<NoteRecord> {
       await holdRow(db, 'conversations', note.conversationId);
-      const row = await db.get<{ id: number }>(
-        'INSERT INTO conversation_notes (conversation_id, operator_id, author, text, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-        [note.conversationId, operatorId, note.author, note.text, note.createdAt],
-      );
+      const row = await db.get<{ id: number }>('INSERT INTO conversation_notes (conversation_id, operator_id, author, text, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
+        note.conversationId,
+        operatorId,
+        note.author,
+        note.text,
+        note.createdAt,
+      ]);
       await db.run(
         `DELETE FROM conversation_notes WHERE conversation_id = $1 AND id <= (
            SELECT id FROM conversation_notes WHERE conversation_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`,
@@ -132,9 +135,7 @@ export function cannedResponseRepository(db: Queryable) {
       if (clash) return 'taken';
       let changed: number;
       try {
-        changed = await db.run('UPDATE canned_responses SET shortcut = $3, text = $4, updated_at = $5 WHERE id = $1 AND account_id = $2', [
-          c.id, c.accountId, c.shortcut, c.text, c.updatedAt,
-        ]);
+        changed = await db.run('UPDATE canned_responses SET shortcut = $3, text = $4, updated_at = $5 WHERE id = $1 AND account_id = $2', [c.id, c.accountId, c.shortcut, c.text, c.updatedAt]);
       } catch (error) {
         // Two renames to one shortcut at the same moment: the unique index settles it (PostgreSQL
         // 23505; SQLite has one writer, so the check above already saw the other).

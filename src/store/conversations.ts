@@ -66,8 +66,19 @@ export function conversationRepository(db: Queryable) {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          ON CONFLICT (bot_id, user_id) DO NOTHING RETURNING id`,
         [
-          c.botId, c.userId, c.channel, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage,
-          c.forgetting ? 1 : 0, c.revision, c.createdAt, c.updatedAt, c.controlChangedAt,
+          c.botId,
+          c.userId,
+          c.channel,
+          JSON.stringify(c.state),
+          c.controlState,
+          c.operator,
+          c.banExpiration,
+          c.banMessage,
+          c.forgetting ? 1 : 0,
+          c.revision,
+          c.createdAt,
+          c.updatedAt,
+          c.controlChangedAt,
         ],
       );
       return row ? Number(row.id) : null;
@@ -82,10 +93,7 @@ export function conversationRepository(db: Queryable) {
            forgetting = $7, channel = $8, revision = revision + 1, updated_at = $9, control_changed_at = $11,
            handed_over_at = CASE WHEN handed_over_at IS NULL AND $3 IN (1, 2) THEN $9 ELSE handed_over_at END
          WHERE id = $1 AND revision = $10`,
-        [
-          c.id, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage, c.forgetting ? 1 : 0,
-          c.channel, c.updatedAt, c.revision, c.controlChangedAt,
-        ],
+        [c.id, JSON.stringify(c.state), c.controlState, c.operator, c.banExpiration, c.banMessage, c.forgetting ? 1 : 0, c.channel, c.updatedAt, c.revision, c.controlChangedAt],
       );
       return changed === 1;
     },
@@ -97,10 +105,11 @@ export function conversationRepository(db: Queryable) {
     async appendMessages(conversationId: number, messages: NewMessage[], now: number): Promise<HistorySize> {
       const { rows, bytes } = encodeMessages(messages);
       await insertMessageRows(db, conversationId, rows, now);
-      const size = await db.get<SizeRow>(
-        'UPDATE conversations SET message_count = message_count + $2, message_bytes = message_bytes + $3 WHERE id = $1 RETURNING message_count, message_bytes',
-        [conversationId, messages.length, bytes],
-      );
+      const size = await db.get<SizeRow>('UPDATE conversations SET message_count = message_count + $2, message_bytes = message_bytes + $3 WHERE id = $1 RETURNING message_count, message_bytes', [
+        conversationId,
+        messages.length,
+        bytes,
+      ]);
       return toSize(size);
     },
     /**
@@ -170,10 +179,7 @@ export function conversationRepository(db: Queryable) {
     /** Returns the queued messages' parts, oldest first, and marks them delivered — in one statement,
      *  so two pollers (even on two nodes) never both receive the same message. */
     async takePending(conversationId: number): Promise<ReplyPart[]> {
-      const rows = await db.all<{ id: number; parts: string }>(
-        'UPDATE messages SET pending = 0 WHERE conversation_id = $1 AND pending = 1 RETURNING id, parts',
-        [conversationId],
-      );
+      const rows = await db.all<{ id: number; parts: string }>('UPDATE messages SET pending = 0 WHERE conversation_id = $1 AND pending = 1 RETURNING id, parts', [conversationId]);
       rows.sort((a, b) => Number(a.id) - Number(b.id));
       return rows.flatMap((r) => JSON.parse(r.parts) as ReplyPart[]);
     },
@@ -256,9 +262,9 @@ export async function conversationsOfBots(db: Queryable, botIds: string[], limit
 
 /** The last `limit` messages with who said them (the console labels operator and user lines). */
 export async function storedMessages(db: Queryable, conversationId: number, limit: number): Promise<StoredMessage[]> {
-  const rows = await db.all<{ direction: string; parts: string; created_at: number }>(
-    'SELECT direction, parts, created_at FROM messages WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2',
-    [conversationId, limit],
-  );
+  const rows = await db.all<{ direction: string; parts: string; created_at: number }>('SELECT direction, parts, created_at FROM messages WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2', [
+    conversationId,
+    limit,
+  ]);
   return rows.reverse().map((r) => ({ direction: r.direction as Direction, parts: JSON.parse(r.parts) as ReplyPart[], createdAt: Number(r.created_at) }));
 }

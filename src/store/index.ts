@@ -153,8 +153,6 @@ export interface StoreOptions {
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const secrets = options.secrets ?? loadServerKey(options).box;
-  const driver = options.databaseUrl
-    ? await openPostgres(options.databaseUrl)
-    : openSqlite(path.join(options.dataDir, 'colloquy.sqlite'), { log: options.log });
+  const driver = options.databaseUrl ? await openPostgres(options.databaseUrl) : openSqlite(path.join(options.dataDir, 'colloquy.sqlite'), { log: options.log });
   return storeOver(driver, secrets);
 }

@@ -14,9 +14,10 @@ export function knowledgeFaqRepository(db: Queryable) {
       await db.run('DELETE FROM knowledge_faq_pairs WHERE source_id = $1', [sourceId]);
       for (let start = 0; start < pairs.length; start += BATCH) {
         const batch = JSON.stringify(pairs.slice(start, start + BATCH).map((p, i) => ({ p: start + i, q: p.Question, a: p.Answer })));
-        const rows = db.dialect === 'postgres'
-          ? `SELECT $1, (e->>'p')::int, e->>'q', e->>'a' FROM json_array_elements($2::json) e`
-          : `SELECT $1, json_extract(value, '$.p'), json_extract(value, '$.q'), json_extract(value, '$.a') FROM json_each($2)`;
+        const rows =
+          db.dialect === 'postgres'
+            ? `SELECT $1, (e->>'p')::int, e->>'q', e->>'a' FROM json_array_elements($2::json) e`
+            : `SELECT $1, json_extract(value, '$.p'), json_extract(value, '$.q'), json_extract(value, '$.a') FROM json_each($2)`;
         await db.run(`INSERT INTO knowledge_faq_pairs (source_id, position, question, answer) ${rows}`, [sourceId, batch]);
       }
     },
@@ -32,7 +33,10 @@ export function knowledgeFaqRepository(db: Queryable) {
 
     /** A full clone's copy of a source's pairs. */
     async copy(fromSourceId: string, toSourceId: string): Promise<void> {
-      await db.run('INSERT INTO knowledge_faq_pairs (source_id, position, question, answer) SELECT $1, position, question, answer FROM knowledge_faq_pairs WHERE source_id = $2', [toSourceId, fromSourceId]);
+      await db.run('INSERT INTO knowledge_faq_pairs (source_id, position, question, answer) SELECT $1, position, question, answer FROM knowledge_faq_pairs WHERE source_id = $2', [
+        toSourceId,
+        fromSourceId,
+      ]);
     },
   };
 }

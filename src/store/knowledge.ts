@@ -79,10 +79,7 @@ export function knowledgeRepository(db: Queryable) {
   };
   /** How many sources and bytes a bot holds, `exceptId` (the one being replaced) aside. */
   const usage = async (botId: string, exceptId: string): Promise<{ sources: number; bytes: number }> => {
-    const row = await db.get<{ n: number; total: number | null }>(
-      'SELECT COUNT(*) AS n, SUM(bytes) AS total FROM knowledge_sources WHERE bot_id = $1 AND id <> $2',
-      [botId, exceptId],
-    );
+    const row = await db.get<{ n: number; total: number | null }>('SELECT COUNT(*) AS n, SUM(bytes) AS total FROM knowledge_sources WHERE bot_id = $1 AND id <> $2', [botId, exceptId]);
     return { sources: Number(row?.n ?? 0), bytes: Number(row?.total ?? 0) };
   };
   const limitHit = async (botId: string, exceptId: string, bytes: number, limits: KnowledgeLimits, adding: boolean): Promise<LimitHit> => {
@@ -101,10 +98,7 @@ export function knowledgeRepository(db: Queryable) {
    * generation replaced it meanwhile or it was deleted: then nothing is written and false returned.
    */
   const swapIn = async (id: string, generation: number, passages: NewPassage[], language: string, now: number): Promise<boolean> => {
-    const marked = await db.run(
-      `UPDATE knowledge_sources SET status = 'ready', error = NULL, chunks = $3, updated_at = $4 WHERE id = $1 AND generation = $2`,
-      [id, generation, passages.length, now],
-    );
+    const marked = await db.run(`UPDATE knowledge_sources SET status = 'ready', error = NULL, chunks = $3, updated_at = $4 WHERE id = $1 AND generation = $2`, [id, generation, passages.length, now]);
     if (marked === 0) return false;
     const owner = await db.get<{ bot_id: string }>('SELECT bot_id FROM knowledge_sources WHERE id = $1', [id]);
     await deletePassages(id);
@@ -140,10 +134,20 @@ export function knowledgeRepository(db: Queryable) {
       await lockBot(source.botId);
       const hit = await limitHit(source.botId, source.id, source.bytes, limits, true);
       if (hit !== null) return hit;
-      await db.run(
-        `INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [source.id, source.botId, source.name, source.kind, source.url, source.status, source.error, source.chunks, source.bytes, source.generation, source.createdAt, source.updatedAt],
-      );
+      await db.run(`INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
+        source.id,
+        source.botId,
+        source.name,
+        source.kind,
+        source.url,
+        source.status,
+        source.error,
+        source.chunks,
+        source.bytes,
+        source.generation,
+        source.createdAt,
+        source.updatedAt,
+      ]);
       return null;
     },
 
@@ -152,7 +156,12 @@ export function knowledgeRepository(db: Queryable) {
      * `indexing` under the next generation. null when it does not exist, else the limit it would
      * break or the new generation.
      */
-    async restart(botId: string, id: string, change: { name: string; kind: SourceKind; url: string | null; bytes: number; now: number }, limits: KnowledgeLimits): Promise<{ hit: LimitHit; generation: number } | null> {
+    async restart(
+      botId: string,
+      id: string,
+      change: { name: string; kind: SourceKind; url: string | null; bytes: number; now: number },
+      limits: KnowledgeLimits,
+    ): Promise<{ hit: LimitHit; generation: number } | null> {
       await lockBot(botId);
       const row = await db.get<{ generation: number }>('SELECT generation FROM knowledge_sources WHERE id = $1 AND bot_id = $2', [id, botId]);
       if (!row) return null;
@@ -160,10 +169,15 @@ export function knowledgeRepository(db: Queryable) {
       if (hit !== null) return { hit, generation: Number(row.generation) };
       const generation = Number(row.generation) + 1;
       await deletePassages(id);
-      await db.run(
-        `UPDATE knowledge_sources SET name = $2, kind = $3, url = $7, status = 'indexing', error = NULL, chunks = 0, bytes = $4, generation = $5, updated_at = $6 WHERE id = $1`,
-        [id, change.name, change.kind, change.bytes, generation, change.now, change.url],
-      );
+      await db.run(`UPDATE knowledge_sources SET name = $2, kind = $3, url = $7, status = 'indexing', error = NULL, chunks = 0, bytes = $4, generation = $5, updated_at = $6 WHERE id = $1`, [
+        id,
+        change.name,
+        change.kind,
+        change.bytes,
+        generation,
+        change.now,
+        change.url,
+      ]);
       return { hit: null, generation };
     },
 
@@ -239,7 +253,10 @@ export function knowledgeRepository(db: Queryable) {
       );
       const frequencies = new Map(terms.map((t, i) => [t, Number(counts?.[`n${i}`] ?? 0)]));
       // rarest first: the words whose passages all fit go in one query; the others fill what room is left
-      const byRarity = terms.map((t, i) => ({ i, n: frequencies.get(t)! })).filter((t) => t.n > 0).sort((a, b) => a.n - b.n || a.i - b.i);
+      const byRarity = terms
+        .map((t, i) => ({ i, n: frequencies.get(t)! }))
+        .filter((t) => t.n > 0)
+        .sort((a, b) => a.n - b.n || a.i - b.i);
       const rare: number[] = [];
       let room = cap;
       for (const t of byRarity) {
@@ -256,7 +273,8 @@ export function knowledgeRepository(db: Queryable) {
            WHERE c.id IN (${group.map((_, k) => matching(k + 4)).join(' UNION ')}) ORDER BY c.id LIMIT $3`,
           [botId, config, cap, ...group.map((i) => termParam(terms[i]))],
         );
-        for (const r of rows) if (found.size < cap) found.set(Number(r.id), { chunkId: Number(r.id), sourceId: r.source_id, sourceName: r.name, sourceUrl: r.url, heading: r.heading, text: r.text, score: 0 });
+        for (const r of rows)
+          if (found.size < cap) found.set(Number(r.id), { chunkId: Number(r.id), sourceId: r.source_id, sourceName: r.name, sourceUrl: r.url, heading: r.heading, text: r.text, score: 0 });
       }
       return { passages: [...found.values()], frequencies, passageCount: Number(counts?.total ?? 0) };
     },
@@ -267,7 +285,18 @@ export function knowledgeRepository(db: Queryable) {
       for (const source of sources) {
         const copy: SourceRecord = { ...toSource(source), id: newId(), botId: toBotId, status: 'indexing', generation: 0, createdAt: now, updatedAt: now };
         await db.run(`INSERT INTO knowledge_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
-          copy.id, copy.botId, copy.name, copy.kind, copy.url, copy.status, copy.error, copy.chunks, copy.bytes, copy.generation, copy.createdAt, copy.updatedAt,
+          copy.id,
+          copy.botId,
+          copy.name,
+          copy.kind,
+          copy.url,
+          copy.status,
+          copy.error,
+          copy.chunks,
+          copy.bytes,
+          copy.generation,
+          copy.createdAt,
+          copy.updatedAt,
         ]);
         const passages = await db.all<{ heading: string; text: string }>('SELECT heading, text FROM knowledge_chunks WHERE source_id = $1 ORDER BY position', [source.id]);
         await swapIn(copy.id, 0, passages, language, now);

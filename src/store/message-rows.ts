@@ -25,10 +25,7 @@ export function encodeMessages(messages: NewMessage[]): { rows: MessageRow[]; by
 const ROWS_PER_STATEMENT = 500;
 
 const buildInsert = (n: number) =>
-  `INSERT INTO messages (conversation_id, created_at, direction, parts, pending) VALUES ${Array.from(
-    { length: n },
-    (_m, i) => `($1, $2, $${i * 3 + 3}, $${i * 3 + 4}, $${i * 3 + 5})`,
-  ).join(', ')}`;
+  `INSERT INTO messages (conversation_id, created_at, direction, parts, pending) VALUES ${Array.from({ length: n }, (_m, i) => `($1, $2, $${i * 3 + 3}, $${i * 3 + 4}, $${i * 3 + 5})`).join(', ')}`;
 
 /** The INSERTs of the few rows a turn writes, made once: the same text object every time, so that
  *  looking the prepared statement up does not hash a new string on every turn. */

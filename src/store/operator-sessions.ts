@@ -20,9 +20,7 @@ const toSession = (r: OperatorSessionRow): OperatorSessionRecord => ({
 export function operatorSessionRepository(db: Queryable) {
   return {
     async insert(s: OperatorSessionRecord): Promise<void> {
-      await db.run('INSERT INTO operator_sessions (token_hash, operator_id, expires_at, created_at) VALUES ($1, $2, $3, $4)', [
-        s.tokenHash, s.operatorId, s.expiresAt, s.createdAt,
-      ]);
+      await db.run('INSERT INTO operator_sessions (token_hash, operator_id, expires_at, created_at) VALUES ($1, $2, $3, $4)', [s.tokenHash, s.operatorId, s.expiresAt, s.createdAt]);
     },
     async byTokenHash(tokenHash: string): Promise<OperatorSessionRecord | null> {
       const row = await db.get<OperatorSessionRow>('SELECT * FROM operator_sessions WHERE token_hash = $1', [tokenHash]);

@@ -95,11 +95,7 @@ export function outboxRepository(db: Queryable) {
      * applies only if the row is still under the same claim: a retry requested while the attempt
      * was under way (requeue) wins, so that delivery is made again.
      */
-    async recordAttempt(
-      id: number,
-      claim: number,
-      outcome: { status: DeliveryStatus; statusCode: number | null; error: string | null; nextAttemptAt: number; at: number },
-    ): Promise<void> {
+    async recordAttempt(id: number, claim: number, outcome: { status: DeliveryStatus; statusCode: number | null; error: string | null; nextAttemptAt: number; at: number }): Promise<void> {
       await db.run(
         `UPDATE outbox SET attempts = attempts + 1, last_status_code = $3, last_error = $4,
            status = CASE WHEN claimed_until = $7 THEN $2 ELSE status END,
@@ -143,9 +139,7 @@ export function outboxRepository(db: Queryable) {
     async pruneDeliveredBeyond(botId: string, keep: number, batch: number): Promise<number> {
       const edge = await db.get<{ id: number }>('SELECT id FROM outbox WHERE bot_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2', [botId, keep]);
       if (!edge) return 0;
-      return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE bot_id = $1 AND id <= $2 AND status = 'delivered' LIMIT $3)", [
-        botId, Number(edge.id), batch,
-      ]);
+      return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE bot_id = $1 AND id <= $2 AND status = 'delivered' LIMIT $3)", [botId, Number(edge.id), batch]);
     },
     async pruneFailed(before: number, batch: number): Promise<number> {
       return db.run("DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'failed' AND next_attempt_at < $1 LIMIT $2)", [before, batch]);
@@ -155,10 +149,7 @@ export function outboxRepository(db: Queryable) {
       await db.run("UPDATE outbox SET status = 'pending', next_attempt_at = $2, claimed_until = 0 WHERE id = $1", [id, now]);
     },
     async endpoint(botId: string): Promise<{ consecutiveFailures: number; pausedUntil: number }> {
-      const row = await db.get<{ consecutive_failures: number; paused_until: number }>(
-        'SELECT consecutive_failures, paused_until FROM webhook_endpoints WHERE bot_id = $1',
-        [botId],
-      );
+      const row = await db.get<{ consecutive_failures: number; paused_until: number }>('SELECT consecutive_failures, paused_until FROM webhook_endpoints WHERE bot_id = $1', [botId]);
       return { consecutiveFailures: Number(row?.consecutive_failures ?? 0), pausedUntil: Number(row?.paused_until ?? 0) };
     },
     async setEndpoint(botId: string, consecutiveFailures: number, pausedUntil: number): Promise<void> {

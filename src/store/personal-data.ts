@@ -12,7 +12,8 @@ const SECTIONS: Record<PersonalDataSection, string> = {
   Activity: 'id AS k, kind AS "Kind", actor AS "Actor", detail AS "Detail", created_at AS "CreatedAt" FROM conversation_activity',
   AnalyticsEvents: 'id AS k, kind AS "Kind", value AS "Value", at AS "At" FROM analytics_events',
   MissedTexts: 'id AS k, text AS "Text", behaviour AS "Behaviour", interaction AS "Interaction", created_at AS "CreatedAt" FROM missed_texts',
-  Deliveries: 'id AS k, delivery_id AS "DeliveryId", target AS "Target", event AS "Event", body AS "Body", status AS "Status", attempts AS "Attempts", created_at AS "CreatedAt", delivered_at AS "DeliveredAt" FROM outbox',
+  Deliveries:
+    'id AS k, delivery_id AS "DeliveryId", target AS "Target", event AS "Event", body AS "Body", status AS "Status", attempts AS "Attempts", created_at AS "CreatedAt", delivered_at AS "DeliveredAt" FROM outbox',
   AgentTraces: 'id AS k, at AS "At", steps AS "Steps" FROM agent_traces',
   // the small ones: at most a row or a few per conversation (or per broadcast it received)
   Broadcasts: `(ROW_NUMBER() OVER (ORDER BY broadcast_id, run)) AS k, broadcast_id AS "BroadcastId", run AS "Run", channel AS "Channel", status AS "Status", reason AS "Reason", due_at AS "DueAt", sent_at AS "SentAt", clicked_at AS "ClickedAt" FROM broadcast_recipients`,
@@ -27,10 +28,11 @@ export function personalDataRepository(db: Queryable): PersonalDataStorage['pers
   return {
     async page(section, conversationId, after, limit) {
       // ROW_NUMBER keys are computed over the conversation's rows, so the outer query pages them
-      const rows = await db.all<Record<string, unknown> & { k: number | string }>(
-        `SELECT * FROM (SELECT ${SECTIONS[section]} WHERE conversation_id = $1) AS s WHERE k > $2 ORDER BY k LIMIT $3`,
-        [conversationId, after, limit],
-      );
+      const rows = await db.all<Record<string, unknown> & { k: number | string }>(`SELECT * FROM (SELECT ${SECTIONS[section]} WHERE conversation_id = $1) AS s WHERE k > $2 ORDER BY k LIMIT $3`, [
+        conversationId,
+        after,
+        limit,
+      ]);
       return rows.map(({ k, ...row }) => ({ key: Number(k), row }));
     },
   };

@@ -41,10 +41,7 @@ export function previewRepository(db: Queryable, secrets: SecretBox) {
     },
     /** Deletes preview conversations idle since before `before` (the maintenance pass); returns how many. */
     async removeIdle(before: number): Promise<number> {
-      return db.run(
-        'DELETE FROM conversations WHERE updated_at < $1 AND bot_id IN (SELECT id FROM bots WHERE preview_of IS NOT NULL)',
-        [before],
-      );
+      return db.run('DELETE FROM conversations WHERE updated_at < $1 AND bot_id IN (SELECT id FROM bots WHERE preview_of IS NOT NULL)', [before]);
     },
   };
 }

@@ -34,9 +34,7 @@ export function secretRepository(db: Queryable, secrets: SecretBox) {
       if (names.length === 0) return [];
       const rows = await db.all<Row>('SELECT name, value, hosts, updated_at FROM bot_secrets WHERE bot_id = $1', [botId]);
       const wanted = new Set(names);
-      return rows
-        .filter((r) => wanted.has(r.name))
-        .map((r) => ({ name: r.name, value: secrets.decrypt(r.value, contextOf(botId, r.name)), hosts: JSON.parse(r.hosts) as string[] }));
+      return rows.filter((r) => wanted.has(r.name)).map((r) => ({ name: r.name, value: secrets.decrypt(r.value, contextOf(botId, r.name)), hosts: JSON.parse(r.hosts) as string[] }));
     },
     async remove(botId: string, name: string): Promise<boolean> {
       return (await db.run('DELETE FROM bot_secrets WHERE bot_id = $1 AND name = $2', [botId, name])) > 0;

@@ -27,7 +27,12 @@ export function shareRepository(db: Queryable) {
   return {
     async insert(s: ShareRecord): Promise<void> {
       await db.run('INSERT INTO shares (code_hash, conversation_id, mode, expires_at, handed_back, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        sha256(s.code), s.conversationId, s.mode, s.expiresAt, s.handedBack ? 1 : 0, s.createdAt,
+        sha256(s.code),
+        s.conversationId,
+        s.mode,
+        s.expiresAt,
+        s.handedBack ? 1 : 0,
+        s.createdAt,
       ]);
     },
     async byCode(code: string): Promise<StoredShare | null> {

@@ -38,13 +38,7 @@ export interface Eraser {
 /** How long the writer waits for a reader in its own TRUNCATE (only without the checkpoint thread). */
 const WRITER_WAIT_MS = 100;
 
-export function sqliteEraser(
-  db: Database.Database,
-  file: string,
-  lock: Mutex,
-  checkpointer: Checkpointer | null,
-  log: (line: string) => void,
-): Eraser {
+export function sqliteEraser(db: Database.Database, file: string, lock: Mutex, checkpointer: Checkpointer | null, log: (line: string) => void): Eraser {
   let closed = false;
   let wake: (() => void) | null = null;
   let running: Promise<void> | null = null;

@@ -54,8 +54,17 @@ export function ssoRepository(db: Queryable, secrets: SecretBox) {
          ON CONFLICT (account_id) DO UPDATE SET issuer = $2, client_id = $3, client_secret = $4, domains = $5, default_role = $6,
            role_claim = $7, role_map = $8, auto_create = $9, require_sso = $10, updated_at = $11`,
         [
-          s.accountId, s.issuer, s.clientId, secrets.encrypt(s.clientSecret, secretContext(s.accountId)), JSON.stringify(s.domains), s.defaultRole,
-          s.roleClaim, JSON.stringify(s.roleMap), s.autoCreate ? 1 : 0, s.requireSso ? 1 : 0, s.updatedAt,
+          s.accountId,
+          s.issuer,
+          s.clientId,
+          secrets.encrypt(s.clientSecret, secretContext(s.accountId)),
+          JSON.stringify(s.domains),
+          s.defaultRole,
+          s.roleClaim,
+          JSON.stringify(s.roleMap),
+          s.autoCreate ? 1 : 0,
+          s.requireSso ? 1 : 0,
+          s.updatedAt,
         ],
       );
       await db.run('DELETE FROM account_sso_domains WHERE account_id = $1', [s.accountId]);
@@ -73,10 +82,7 @@ export function ssoRepository(db: Queryable, secrets: SecretBox) {
       return (await db.run('DELETE FROM account_sso WHERE account_id = $1', [accountId])) > 0;
     },
     async byDomain(domain: string): Promise<SsoSettingsRecord | null> {
-      const row = await db.get<SettingsRow>(
-        'SELECT s.* FROM account_sso_domains d JOIN account_sso s ON s.account_id = d.account_id WHERE d.domain = $1',
-        [domain],
-      );
+      const row = await db.get<SettingsRow>('SELECT s.* FROM account_sso_domains d JOIN account_sso s ON s.account_id = d.account_id WHERE d.domain = $1', [domain]);
       return row ? toSettings(row) : null;
     },
     async startSignIn(signIn: SsoSignInRecord, now: number, max: number): Promise<boolean> {
@@ -84,7 +90,11 @@ export function ssoRepository(db: Queryable, secrets: SecretBox) {
       const waiting = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM sso_sign_ins', []);
       if (Number(waiting?.n ?? 0) >= max) return false;
       await db.run('INSERT INTO sso_sign_ins (state_hash, account_id, verifier, nonce, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-        signIn.stateHash, signIn.accountId, secrets.encrypt(signIn.verifier, verifierContext(signIn.stateHash)), signIn.nonce, signIn.expiresAt,
+        signIn.stateHash,
+        signIn.accountId,
+        secrets.encrypt(signIn.verifier, verifierContext(signIn.stateHash)),
+        signIn.nonce,
+        signIn.expiresAt,
       ]);
       return true;
     },

@@ -37,14 +37,9 @@ export function missedTextRepository(db: Queryable) {
     /** Keeps a bot's newest `keep` missed texts; returns how many went. */
     async keepNewest(botId: string, keep: number): Promise<number> {
       // newest by (created_at, id): the order of the (bot_id, created_at) index, SQLite's rowid last
-      const edge = await db.get<{ created_at: number; id: number }>(
-        'SELECT created_at, id FROM missed_texts WHERE bot_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2',
-        [botId, keep],
-      );
+      const edge = await db.get<{ created_at: number; id: number }>('SELECT created_at, id FROM missed_texts WHERE bot_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2', [botId, keep]);
       if (!edge) return 0;
-      return db.run('DELETE FROM missed_texts WHERE bot_id = $1 AND (created_at < $2 OR (created_at = $2 AND id <= $3))', [
-        botId, Number(edge.created_at), Number(edge.id),
-      ]);
+      return db.run('DELETE FROM missed_texts WHERE bot_id = $1 AND (created_at < $2 OR (created_at = $2 AND id <= $3))', [botId, Number(edge.created_at), Number(edge.id)]);
     },
     /** Deletes up to `batch` missed texts written before `before`; returns how many went. */
     async pruneBefore(before: number, batch: number): Promise<number> {
@@ -76,7 +71,14 @@ export function aiSettingsRepository(db: Queryable, secrets: SecretBox) {
         [botId],
       );
       if (!row) return null;
-      return { botId, baseUrl: row.base_url, model: row.model, apiKey: secrets.decrypt(row.api_key, aiKeyContext(botId)), embeddingModel: row.embedding_model ?? null, updatedAt: Number(row.updated_at) };
+      return {
+        botId,
+        baseUrl: row.base_url,
+        model: row.model,
+        apiKey: secrets.decrypt(row.api_key, aiKeyContext(botId)),
+        embeddingModel: row.embedding_model ?? null,
+        updatedAt: Number(row.updated_at),
+      };
     },
     async put(settings: AiSettingsRecord): Promise<void> {
       const sealed = secrets.encrypt(settings.apiKey, aiKeyContext(settings.botId));

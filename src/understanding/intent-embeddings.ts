@@ -128,8 +128,8 @@ export class IntentEmbeddings {
   async prepare(bot: IntentBot, versionId: number, nlp: CompiledNlp, provider: EmbeddingProvider, key = `${versionId}\u0000${provider.model}`): Promise<void> {
     const labels: string[] = [];
     const texts: string[] = [];
-    for (const intent of nlp.intents) for (const example of intent.examples) (labels.push(intent.name), texts.push(example));
-    for (const example of OUT_OF_SCOPE_EXAMPLES[nlp.language as NlpLanguage] ?? OUT_OF_SCOPE_EXAMPLES.en) (labels.push(OUT_OF_SCOPE_LABEL), texts.push(example));
+    for (const intent of nlp.intents) for (const example of intent.examples) labels.push(intent.name), texts.push(example);
+    for (const example of OUT_OF_SCOPE_EXAMPLES[nlp.language as NlpLanguage] ?? OUT_OF_SCOPE_EXAMPLES.en) labels.push(OUT_OF_SCOPE_LABEL), texts.push(example);
     try {
       const result = await this.deps.embed(provider, texts, { timeoutMs: EXAMPLES_TIMEOUT_MS, allowPrivateNetwork: this.deps.allowPrivateNetwork });
       if (result.tokens > 0) await this.deps.countTokens(bot.id, result.tokens);

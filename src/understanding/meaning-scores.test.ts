@@ -26,15 +26,35 @@ test("an intent scores BASE plus its lead over the out-of-scope class, nlp.js's 
     [OUT_OF_SCOPE_LABEL, 0.6],
   ]);
   const intents = byMeaning({ intents: [{ intent: 'refund', score: 0.3 }] }, similarities, 0.3);
-  assert.deepEqual(intents.map((i) => i.intent), ['refund', 'human']);
+  assert.deepEqual(
+    intents.map((i) => i.intent),
+    ['refund', 'human'],
+  );
   close(intents[0].score, BASE + 0.62 + LEXICAL_WEIGHT * 0.3 - 0.6);
   close(intents[1].score, BASE + 0.4 - 0.6);
   // 0.7, the default threshold, is reached at a lead of 0.05
-  close(byMeaning({ intents: [] }, new Map([['refund', 0.65], [OUT_OF_SCOPE_LABEL, 0.6]]), 0.3)[0].score, 0.7);
+  close(
+    byMeaning(
+      { intents: [] },
+      new Map([
+        ['refund', 0.65],
+        [OUT_OF_SCOPE_LABEL, 0.6],
+      ]),
+      0.3,
+    )[0].score,
+    0.7,
+  );
 });
 
-test("a text nearer the out-of-scope sentences loses the intent nlp.js was sure of", () => {
-  const intents = byMeaning({ intents: [{ intent: 'refund', score: 1 }] }, new Map([['refund', 0.4], [OUT_OF_SCOPE_LABEL, 0.57]]), 0.3);
+test('a text nearer the out-of-scope sentences loses the intent nlp.js was sure of', () => {
+  const intents = byMeaning(
+    { intents: [{ intent: 'refund', score: 1 }] },
+    new Map([
+      ['refund', 0.4],
+      [OUT_OF_SCOPE_LABEL, 0.57],
+    ]),
+    0.3,
+  );
   close(intents[0].score, BASE + 0.4 + LEXICAL_WEIGHT - 0.57);
   assert.ok(intents[0].score < 0.7);
 });
@@ -46,11 +66,30 @@ test('an intent under the minimum similarity scores 0, and scores stay within 0 
     ['lost', 0.31],
     [OUT_OF_SCOPE_LABEL, -0.2],
   ]);
-  const intents = byMeaning({ intents: [{ intent: 'human', score: 1 }, { intent: 'lost', score: 0 }] }, similarities, 0.3);
+  const intents = byMeaning(
+    {
+      intents: [
+        { intent: 'human', score: 1 },
+        { intent: 'lost', score: 0 },
+      ],
+    },
+    similarities,
+    0.3,
+  );
   assert.deepEqual(intents, [
     { intent: 'lost', score: 1 },
     { intent: 'refund', score: 1 },
     { intent: 'human', score: 0 },
   ]);
-  assert.deepEqual(byMeaning({ intents: [] }, new Map([['refund', 0.3], [OUT_OF_SCOPE_LABEL, 0.99]]), 0.3), [{ intent: 'refund', score: 0 }]);
+  assert.deepEqual(
+    byMeaning(
+      { intents: [] },
+      new Map([
+        ['refund', 0.3],
+        [OUT_OF_SCOPE_LABEL, 0.99],
+      ]),
+      0.3,
+    ),
+    [{ intent: 'refund', score: 0 }],
+  );
 });

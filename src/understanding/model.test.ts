@@ -54,7 +54,13 @@ test('a model stored before issue 22 (no spell check in its settings) still load
 });
 
 test('every language trains deterministically: once forgotten, the same examples give the same bytes', async () => {
-  const sections = NLP_LANGUAGES.map((language) => ({ language, intents: [{ name: 'a', examples: [`${language} one`, 'two three'] }, { name: 'b', examples: ['four five', 'six seven'] }] }));
+  const sections = NLP_LANGUAGES.map((language) => ({
+    language,
+    intents: [
+      { name: 'a', examples: [`${language} one`, 'two three'] },
+      { name: 'b', examples: ['four five', 'six seven'] },
+    ],
+  }));
   const first = await Promise.all(sections.map((s) => trainModel(s)));
   for (let i = 0; i < 16; i++) await trainModel(section(`forget ${i}`));
   const before = trainingCount();
@@ -73,11 +79,13 @@ test('nlp.js caches stay bounded: distinct texts leave no text behind and at mos
   assert.ok(held.words > 0 && held.words <= STEMS_KEPT, JSON.stringify(held));
 });
 
-test('English: WordNet synonyms of the examples\' words are read as those words; real words are not typos', async () => {
-  const travel = { intents: [
-    { name: 'refund', examples: ['I want a refund', 'refund my ticket', 'how do I get a refund'] },
-    { name: 'agent', examples: ['talk to an agent', 'I want to talk to a person', 'let me talk to someone'] },
-  ] };
+test("English: WordNet synonyms of the examples' words are read as those words; real words are not typos", async () => {
+  const travel = {
+    intents: [
+      { name: 'refund', examples: ['I want a refund', 'refund my ticket', 'how do I get a refund'] },
+      { name: 'agent', examples: ['talk to an agent', 'I want to talk to a person', 'let me talk to someone'] },
+    ],
+  };
   const model = (await trainModel(travel))!;
   const synonyms = (JSON.parse(model) as { colloquy: { synonyms: Record<string, string> } }).colloquy.synonyms;
   assert.equal(synonyms.repay, 'refund'); // "repayment" as nlp.js stems it
@@ -94,15 +102,41 @@ test('English: WordNet synonyms of the examples\' words are read as those words;
   assert.ok(typo.intents[0].score >= 0.7, JSON.stringify(typo));
 });
 
-test('English: a typo two edits from the stem is read as the example\'s word; the examples\' words are stored with the model', async () => {
-  const flights = { intents: [
-    { name: 'status', examples: ['when does my flight depart', 'is my flight delayed', 'has the plane landed'] },
-    { name: 'cancel', examples: ['cancel my booking', 'I want to call off my trip', 'please cancel my reservation'] },
-    { name: 'check_in', examples: ['get my boarding pass', 'I want to check in', 'where do I print my boarding pass'] },
-  ] };
+test("English: a typo two edits from the stem is read as the example's word; the examples' words are stored with the model", async () => {
+  const flights = {
+    intents: [
+      { name: 'status', examples: ['when does my flight depart', 'is my flight delayed', 'has the plane landed'] },
+      { name: 'cancel', examples: ['cancel my booking', 'I want to call off my trip', 'please cancel my reservation'] },
+      { name: 'check_in', examples: ['get my boarding pass', 'I want to check in', 'where do I print my boarding pass'] },
+    ],
+  };
   const model = (await trainModel(flights))!;
   const { words } = (JSON.parse(model) as { colloquy: { words: string[] } }).colloquy;
-  assert.deepEqual(words, ['boarding', 'booking', 'call', 'cancel', 'check', 'delayed', 'depart', 'does', 'flight', 'get', 'has', 'landed', 'off', 'pass', 'plane', 'please', 'print', 'reservation', 'the', 'trip', 'want', 'when', 'where']);
+  assert.deepEqual(words, [
+    'boarding',
+    'booking',
+    'call',
+    'cancel',
+    'check',
+    'delayed',
+    'depart',
+    'does',
+    'flight',
+    'get',
+    'has',
+    'landed',
+    'off',
+    'pass',
+    'plane',
+    'please',
+    'print',
+    'reservation',
+    'the',
+    'trip',
+    'want',
+    'when',
+    'where',
+  ]);
   const classifier = await loadClassifier(model);
   const best = async (text: string) => {
     const [top] = (await classifier.classify(text)).intents;
@@ -116,10 +150,12 @@ test('English: a typo two edits from the stem is read as the example\'s word; th
 });
 
 test('English: a function word WordNet lacks ("were") is a word, never a typo of a known one ("where")', async () => {
-  const food = { intents: [
-    { name: 'status', examples: ['where is my order', 'where is my food', 'where is the driver'] },
-    { name: 'complaint', examples: ['the food was cold', 'my noodles are soggy', 'the box is crushed'] },
-  ] };
+  const food = {
+    intents: [
+      { name: 'status', examples: ['where is my order', 'where is my food', 'where is the driver'] },
+      { name: 'complaint', examples: ['the food was cold', 'my noodles are soggy', 'the box is crushed'] },
+    ],
+  };
   const classifier = await loadClassifier((await trainModel(food))!);
   // read as "where" before: status at 0.63, 0.81 and 0.61
   assert.deepEqual((await classifier.classify('were')).intents, []);
@@ -130,11 +166,13 @@ test('English: a function word WordNet lacks ("were") is a word, never a typo of
 });
 
 test('English: the nearest example lifts a paraphrase nlp.js scores low; a model stored without examples answers as before', async () => {
-  const trips = { intents: [
-    { name: 'refund', examples: ['I want a refund', 'refund my ticket', 'can I get reimbursed for my cancelled flight', 'when will my refund arrive'] },
-    { name: 'cancel', examples: ['cancel my booking', 'please cancel my reservation', 'I want to cancel my flight to london'] },
-    { name: 'agent', examples: ['talk to an agent', 'I want to speak to a person', 'let me talk to someone'] },
-  ] };
+  const trips = {
+    intents: [
+      { name: 'refund', examples: ['I want a refund', 'refund my ticket', 'can I get reimbursed for my cancelled flight', 'when will my refund arrive'] },
+      { name: 'cancel', examples: ['cancel my booking', 'please cancel my reservation', 'I want to cancel my flight to london'] },
+      { name: 'agent', examples: ['talk to an agent', 'I want to speak to a person', 'let me talk to someone'] },
+    ],
+  };
   const model = (await trainModel(trips))!;
   const stored = JSON.parse(model) as { colloquy: { examples: { intents: Record<string, string[]>; names: string[]; none: string[] }; related: Record<string, string> } };
   // stopwords left out, stemmed; "london" is a name, left out of the examples
@@ -142,7 +180,9 @@ test('English: the nearest example lifts a paraphrase nlp.js scores low; a model
   assert.deepEqual(stored.colloquy.examples.names, ['london']);
   assert.equal(stored.colloquy.examples.none.length, OUT_OF_SCOPE_EXAMPLES.en.length);
   assert.equal(stored.colloquy.related.void, 'cancel');
-  const { colloquy: { synonyms, words } } = JSON.parse(model) as { colloquy: { synonyms: unknown; words: unknown } };
+  const {
+    colloquy: { synonyms, words },
+  } = JSON.parse(model) as { colloquy: { synonyms: unknown; words: unknown } };
   const before = await loadClassifier(JSON.stringify({ ...JSON.parse(model), colloquy: { synonyms, words } }));
   const now = await loadClassifier(model);
   const top = async (classifier: typeof now, text: string) => {

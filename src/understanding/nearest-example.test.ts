@@ -22,11 +22,14 @@ test('a text is as near a class as its nearest example, weighed by how few class
   // biome-ignore lint/suspicious/noApproximativeNumericConstant: the expected score rounded to 4 places, not √½ itself
   assert.deepEqual(rounded(scorer.nearest(['reimburs', 'xyz'])), [['refund', 0.7071, 0.5, 0.5946]]);
   // "talk" (two classes, ln 2) with "weather" (None only, ln 4): nearest the out-of-scope example
-  assert.deepEqual(rounded(scorer.nearest(['talk', 'weather'])), [['None', 1, 1, 1], ['agent', 0.2, 0.2, 0.2]]);
+  assert.deepEqual(rounded(scorer.nearest(['talk', 'weather'])), [
+    ['None', 1, 1, 1],
+    ['agent', 0.2, 0.2, 0.2],
+  ]);
   assert.deepEqual(scorer.nearest(['xyz']), []);
 });
 
-test('numbers, codes and names are left out; a related word counts as its example\'s word, never more', () => {
+test("numbers, codes and names are left out; a related word counts as its example's word, never more", () => {
   assert.deepEqual(rounded(scorer.nearest(['london', '123', 'lh400', 'refund'])), [['refund', 1, 1, 1]]);
   // "repay" is stored as related to "refund": exactly as near as "refund" itself would be
   assert.deepEqual(rounded(scorer.nearest(['repay', 'xyz'])), rounded(scorer.nearest(['refund', 'xyz'])));
@@ -37,22 +40,52 @@ test('numbers, codes and names are left out; a related word counts as its exampl
 test('a long text is read for its first STEMS_READ stems only: its cost stays bounded', () => {
   const filler = Array.from({ length: STEMS_READ }, (_, i) => `zq${i}`);
   assert.deepEqual(scorer.nearest([...filler, 'refund']), []);
-  assert.deepEqual(rounded(scorer.nearest([...filler.slice(1), 'refund'])).map(([intent]) => intent), ['refund']);
+  assert.deepEqual(
+    rounded(scorer.nearest([...filler.slice(1), 'refund'])).map(([intent]) => intent),
+    ['refund'],
+  );
 });
 
 test('the scores change only when the nearest class is an intent, near enough and clearly ahead', () => {
-  const nlp = [{ intent: 'refund', score: 0.57 }, { intent: 'agent', score: 0.1 }];
+  const nlp = [
+    { intent: 'refund', score: 0.57 },
+    { intent: 'agent', score: 0.1 },
+  ];
   const near = (...classes: [string, number][]) => classes.map(([intent, closeness]) => ({ intent, similarity: closeness, coverage: closeness, closeness }));
   // 1 − (1 − 0.57)(1 − 1)
-  assert.deepEqual(combineScores(nlp, scorer.nearest(['money', 'back'])).map((i) => [i.intent, +i.score.toFixed(4)]), [['refund', 1], ['agent', 0.1]]);
+  assert.deepEqual(
+    combineScores(nlp, scorer.nearest(['money', 'back'])).map((i) => [i.intent, +i.score.toFixed(4)]),
+    [
+      ['refund', 1],
+      ['agent', 0.1],
+    ],
+  );
   // 1 − (1 − 0.57)(1 − 0.6)
-  assert.deepEqual(combineScores(nlp, near(['refund', 0.6])).map((i) => [i.intent, +i.score.toFixed(4)]), [['refund', 0.828], ['agent', 0.1]]);
+  assert.deepEqual(
+    combineScores(nlp, near(['refund', 0.6])).map((i) => [i.intent, +i.score.toFixed(4)]),
+    [
+      ['refund', 0.828],
+      ['agent', 0.1],
+    ],
+  );
   // one known word and one unknown ("who discovered penicillin": "find" as in "find me a flight") is not near enough
   assert.deepEqual(combineScores(nlp, scorer.nearest(['reimburs', 'xyz'])), nlp);
   // an intent nlp.js scored at zero (left out of its list) may come first
-  assert.deepEqual(combineScores([{ intent: 'agent', score: 0.3 }], near(['refund', 0.8])).map((i) => [i.intent, +i.score.toFixed(4)]), [['refund', 0.8], ['agent', 0.3]]);
+  assert.deepEqual(
+    combineScores([{ intent: 'agent', score: 0.3 }], near(['refund', 0.8])).map((i) => [i.intent, +i.score.toFixed(4)]),
+    [
+      ['refund', 0.8],
+      ['agent', 0.3],
+    ],
+  );
   // the second intent may rise above nlp.js's first
-  assert.deepEqual(combineScores(nlp, near(['agent', 0.9], ['refund', 0.3])).map((i) => [i.intent, +i.score.toFixed(4)]), [['agent', 0.91], ['refund', 0.57]]);
+  assert.deepEqual(
+    combineScores(nlp, near(['agent', 0.9], ['refund', 0.3])).map((i) => [i.intent, +i.score.toFixed(4)]),
+    [
+      ['agent', 0.91],
+      ['refund', 0.57],
+    ],
+  );
   assert.deepEqual(combineScores(nlp, near(['None', 0.9], ['refund', 0.6])), nlp, 'out of scope nearest');
   assert.deepEqual(combineScores(nlp, near(['refund', 0.7], ['None', 0.65])), nlp, 'not ahead of out of scope');
   assert.deepEqual(combineScores(nlp, near(['agent', 0.7], ['refund', 0.65])), nlp, 'not ahead of the next intent');

@@ -5,5 +5,8 @@ import { isEnglish } from './wordnet.js';
 
 test('English words and their regular inflections are English; typos are not', () => {
   const known = new Set(['walk', 'cancel', 'delay', 'board']);
-  assert.deepEqual(['walking', 'cancelled', 'delays', 'boardng', 'cancle'].map((w) => isEnglish(w, known)), [true, true, true, false, false]);
+  assert.deepEqual(
+    ['walking', 'cancelled', 'delays', 'boardng', 'cancle'].map((w) => isEnglish(w, known)),
+    [true, true, true, false, false],
+  );
 });

@@ -43,7 +43,17 @@ export function englishLemmas(): Promise<ReadonlySet<string>> {
 // WordNet lists base forms only; these are its own regular detachment rules ("morphy"), enough to
 // see that "walking", "delays" or "cancelled" are English (its exception lists are not shipped).
 const ENDINGS: ReadonlyArray<readonly [string, string]> = [
-  ['s', ''], ['es', ''], ['es', 'e'], ['ies', 'y'], ['ed', ''], ['ed', 'e'], ['ing', ''], ['ing', 'e'], ['er', ''], ['est', ''], ['men', 'man'],
+  ['s', ''],
+  ['es', ''],
+  ['es', 'e'],
+  ['ies', 'y'],
+  ['ed', ''],
+  ['ed', 'e'],
+  ['ing', ''],
+  ['ing', 'e'],
+  ['er', ''],
+  ['est', ''],
+  ['men', 'man'],
 ];
 
 /** Whether a lower-case word is an English word or a regular inflection of one. */

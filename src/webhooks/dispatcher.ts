@@ -66,7 +66,10 @@ export class Dispatcher {
       return;
     }
     this.running = this.runOnce()
-      .then(() => undefined, (error) => this.options.onError?.(error))
+      .then(
+        () => undefined,
+        (error) => this.options.onError?.(error),
+      )
       .finally(() => {
         this.running = null;
         if (this.again && this.timer) {
@@ -87,9 +90,10 @@ export class Dispatcher {
     if (room <= 0) return 0;
     const now = this.clock.now();
     // Broadcast rows a dead node left mid-call are failed, never attempted again (broadcasts.md).
-    if (await this.store.outbox.anyInterrupted(now)) await this.store.transaction(async (tx) => {
-      for (const row of await tx.outbox.interruptBroadcasts(now)) await tx.broadcasts.noteDelivery(row.broadcast, row.conversationId, false, 'interrupted');
-    });
+    if (await this.store.outbox.anyInterrupted(now))
+      await this.store.transaction(async (tx) => {
+        for (const row of await tx.outbox.interruptBroadcasts(now)) await tx.broadcasts.noteDelivery(row.broadcast, row.conversationId, false, 'interrupted');
+      });
     // At most one row per conversation is claimable at a time (the oldest pending one), so
     // conversations go side by side while each one's rows go in order.
     const claimed = await this.store.outbox.claimDue(now, now + this.options.claimMs, Math.min(BATCH, room));
@@ -107,9 +111,7 @@ export class Dispatcher {
 
   private async attempt(row: OutboxRow): Promise<void> {
     const target = this.targets[row.target];
-    const result = target
-      ? await target.attempt(row)
-      : { ok: false, statusCode: null, error: `no delivery target ${row.target} on this node`, retry: true };
+    const result = target ? await target.attempt(row) : { ok: false, statusCode: null, error: `no delivery target ${row.target} on this node`, retry: true };
     const givenUp = await this.finish(row, result);
     await target?.recorded?.(row, result, givenUp);
   }

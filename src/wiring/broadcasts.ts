@@ -9,10 +9,7 @@ import type { ConversationService } from '../conversations/service.js';
 import type { DeliveryTarget } from '../webhooks/delivery-target.js';
 import type { WiringBase } from './base.js';
 
-export function broadcastParts(
-  { config, store, clock, options, logError }: WiringBase,
-  deps: { live: LiveBots; conversations: ConversationService; webhookTarget: DeliveryTarget },
-) {
+export function broadcastParts({ config, store, clock, options, logError }: WiringBase, deps: { live: LiveBots; conversations: ConversationService; webhookTarget: DeliveryTarget }) {
   const { live } = deps;
   const scheduler = new BroadcastScheduler(store, clock, deps.conversations, deps.webhookTarget, {
     node: crypto.randomUUID(),
@@ -23,7 +20,7 @@ export function broadcastParts(
   const broadcasts = new BroadcastService({
     store,
     clock,
-    behavioursOf: async (bot) => (await live.get(bot).catch(() => null))?.behaviours ? new Set((await live.get(bot)).behaviours.keys()) : null,
+    behavioursOf: async (bot) => ((await live.get(bot).catch(() => null))?.behaviours ? new Set((await live.get(bot)).behaviours.keys()) : null),
     audiencePage: options.audiencePage,
     wake: () => scheduler.wake(),
   });

@@ -40,7 +40,14 @@ export interface ConversationDeps {
 
 export function conversationParts({ config, store, clock, options }: WiringBase, deps: ConversationDeps) {
   const { events, metrics, dispatcher, channelOutbound, live, aiSteps, knowledgeAnswers } = deps;
-  const turns = new ConversationTurns(store, clock, events, () => dispatcher.wake(), (bot, conversation, messages, now) => channelOutbound.plan(bot, conversation, messages, now), config.cachedConversations);
+  const turns = new ConversationTurns(
+    store,
+    clock,
+    events,
+    () => dispatcher.wake(),
+    (bot, conversation, messages, now) => channelOutbound.plan(bot, conversation, messages, now),
+    config.cachedConversations,
+  );
   const forgetting = new Forgetting(store, events, clock);
   const forget = (c: ConversationRecord) => forgetting.forget(c);
   const shares = new ShareService(store, clock, config);
@@ -50,8 +57,15 @@ export function conversationParts({ config, store, clock, options }: WiringBase,
     for (const d of diagnostics) options.log?.(`bot ${bot.apiKey}: action ${d.action ?? '(turn)'} at ${d.at.behaviour}/${d.at.interaction}#${d.at.index ?? '-'} failed: ${d.error}`);
   };
   const turnDeps = {
-    clock, metrics, config, random: options.random, forget, shares, onDiagnostics,
-    classifierOf: deps.classifierFor, ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
+    clock,
+    metrics,
+    config,
+    random: options.random,
+    forget,
+    shares,
+    onDiagnostics,
+    classifierOf: deps.classifierFor,
+    ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
     knowledge: (bot: BotRecord, request: KnowledgeRequest) => knowledgeAnswers.reply(bot, request),
     secrets: deps.secrets,
     agentModel: (bot: BotRecord, conversationId: number | null, request: AgentModelRequest, budget: number | null) => aiSteps.agentAnswer(bot, conversationId, request, budget),

@@ -11,12 +11,6 @@ export function deliveryParts({ config, store, clock, logError }: WiringBase, me
   const platforms = messagingPlatforms(config);
   const channelOutbound = new ChannelOutbound({ store, platforms, metrics });
   const webhookTarget = new WebhookTarget(store, clock, { allowPrivateNetwork: config.allowPrivateNetwork });
-  const dispatcher = new Dispatcher(
-    store,
-    clock,
-    metrics,
-    { claimMs: config.jobClaimSeconds * 1000, onError: logError('delivery') },
-    { webhook: webhookTarget, channel: channelOutbound },
-  );
+  const dispatcher = new Dispatcher(store, clock, metrics, { claimMs: config.jobClaimSeconds * 1000, onError: logError('delivery') }, { webhook: webhookTarget, channel: channelOutbound });
   return { platforms, channelOutbound, webhookTarget, dispatcher };
 }

@@ -11,10 +11,7 @@ import { IndexingLeases } from '../knowledge/indexing-lease.js';
 import { KnowledgeService, type KnowledgeEmbeddings } from '../knowledge/service.js';
 import type { WiringBase } from './base.js';
 
-export function knowledgeParts(
-  { config, store, clock, logError }: WiringBase,
-  deps: { live: LiveBots; understanding: UnderstandingService; embeddings: KnowledgeEmbeddings },
-) {
+export function knowledgeParts({ config, store, clock, logError }: WiringBase, deps: { live: LiveBots; understanding: UnderstandingService; embeddings: KnowledgeEmbeddings }) {
   const { live, understanding, embeddings } = deps;
   // Passages are stemmed in the bot's live language; a bot with no live version yet in English.
   const languageOf = async (bot: BotRecord) => (await live.get(bot).catch(() => null))?.nlp?.language ?? 'en';

@@ -32,7 +32,10 @@ export function understandingParts({ config, store, clock, logError }: WiringBas
   const providerChanged: Array<(botId: string) => void> = [];
   const understanding = new UnderstandingService(store, clock, config, live, (botId) => providerChanged.forEach((listener) => listener(botId)));
   const embeddingAccess = {
-    clock, embed: embedWith(builtin), countTokens, allowPrivateNetwork: config.allowPrivateNetwork,
+    clock,
+    embed: embedWith(builtin),
+    countTokens,
+    allowPrivateNetwork: config.allowPrivateNetwork,
     provider: (botId: string) => understanding.embeddingProviderFor(botId),
     minSimilarity: config.embeddingMinSimilarity ?? DEFAULT_MIN_SIMILARITY,
   };

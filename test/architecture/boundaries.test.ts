@@ -76,13 +76,18 @@ test('only src/store imports the SQL drivers', () => {
 
 test('src/engine does no I/O: no node I/O modules, HTTP clients, drivers, or other folders with I/O', () => {
   const io = /^(node:)?(fs|fs\/promises|net|http|https|dns|child_process|dgram|tls|worker_threads)$|^(undici|pg|better-sqlite3|fastify)$/;
-  const bad = imports.filter((i) => folderOf(i.file) === 'engine' && !i.typeOnly).filter((i) => {
-    if (io.test(i.spec)) return true;
-    if (!i.spec.startsWith('.')) return false;
-    const target = path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
-    return folderOf(target) !== 'engine' && folderOf(target) !== 'shared';
-  });
-  assert.deepEqual(bad.map((i) => `${i.file} imports ${i.spec}`), []);
+  const bad = imports
+    .filter((i) => folderOf(i.file) === 'engine' && !i.typeOnly)
+    .filter((i) => {
+      if (io.test(i.spec)) return true;
+      if (!i.spec.startsWith('.')) return false;
+      const target = path.relative(SRC, path.resolve(SRC, path.dirname(i.file), i.spec)).replace(/\.js$/, '.ts');
+      return folderOf(target) !== 'engine' && folderOf(target) !== 'shared';
+    });
+  assert.deepEqual(
+    bad.map((i) => `${i.file} imports ${i.spec}`),
+    [],
+  );
 });
 
 test('the folders of src/ import each other in no circle, type imports included', () => {
@@ -131,15 +136,9 @@ test('the store aggregate (store/index.ts) is imported only by store/ and the wi
  * runs (sealing secrets, hashing keys, a conversation's first state, the engine's reply parts) and
  * what old migrations re-cut. Only shrinks, like the list above.
  */
-const STORE_STILL_READS = [
-  'auth/secret-box.ts',
-  'auth/secret-key.ts',
-  'auth/tokens.ts',
-  'engine/state.ts',
-  'engine/types.ts',
-  'knowledge/faq-pairs.ts',
-  'knowledge/passages.ts',
-].map((f) => path.join(...f.split('/')));
+const STORE_STILL_READS = ['auth/secret-box.ts', 'auth/secret-key.ts', 'auth/tokens.ts', 'engine/state.ts', 'engine/types.ts', 'knowledge/faq-pairs.ts', 'knowledge/passages.ts'].map((f) =>
+  path.join(...f.split('/')),
+);
 
 /** A domain's port (port.ts, or <name>-port.ts beside the code that uses it) or its records (model.ts). */
 const isPortOrRecords = (file: string) => /(^|[-/])port\.ts$|(^|\/)model\.ts$/.test(file.split(path.sep).join('/'));

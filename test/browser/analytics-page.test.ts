@@ -14,7 +14,6 @@ import { seriousViolations } from '../support/axe.js';
 describe('the analytics page (Chromium)', () => {
   const suite = analyticsSuite();
 
-
   const pageOf = async (size: Size, signedIn = true) => {
     const { page, errors } = await pageAt(suite.browser, suite.server, size, signedIn ? 'ann@example.org' : null);
     return { page, cspViolations: errors };
@@ -42,10 +41,11 @@ describe('the analytics page (Chromium)', () => {
       // (the knowledge card has no chart: this bot has no knowledge, so its card says none was asked)
       assert.equal(await page.locator('#knowledge-empty').textContent(), "No data for this period: no question was asked of the bot's knowledge.");
       assert.equal(await page.locator('#knowledge-chart').isHidden(), true);
-      const charts = await page.locator('canvas:visible').evaluateAll((canvases) =>
-        canvases.map((c) => ({ id: c.id, width: (c as HTMLCanvasElement).width, label: c.getAttribute('aria-label') })),
+      const charts = await page.locator('canvas:visible').evaluateAll((canvases) => canvases.map((c) => ({ id: c.id, width: (c as HTMLCanvasElement).width, label: c.getAttribute('aria-label') })));
+      assert.deepEqual(
+        charts.map((c) => c.id),
+        ['chart-conversations', 'chart-messages', 'chart-waits', 'chart-csat', 'chart-fallback', 'chart-dropoff'],
       );
-      assert.deepEqual(charts.map((c) => c.id), ['chart-conversations', 'chart-messages', 'chart-waits', 'chart-csat', 'chart-fallback', 'chart-dropoff']);
       for (const chart of charts) assert.ok(chart.width > 100, `${chart.id} drawn (${chart.width} px)`);
       assert.match(charts[0].label!, /9 conversations started and 2 conversations handed over to a person/);
       assert.match(charts[1].label!, /41 messages, 15 from users, 24 from the bot and 2 from operators/);
@@ -71,13 +71,18 @@ describe('the analytics page (Chromium)', () => {
         ['chart-waits', ['Waiting, median', 'Waiting, p90', 'First response, median', 'First response, p90']],
       ] as const) {
         const legend = page.locator('section.card', { has: page.locator(`#${id}`) }).getByRole('list', { name: 'Series' });
-        const items = await legend.locator('li').evaluateAll((lis) => lis.map((li) => ({
-          label: li.textContent,
-          colour: li.querySelector('line')?.getAttribute('stroke'),
-          dash: li.querySelector('line')?.getAttribute('stroke-dasharray'),
-          marker: li.querySelector('[data-shape]')?.getAttribute('data-shape'),
-        })));
-        assert.deepEqual(items.map((i) => i.label), labels);
+        const items = await legend.locator('li').evaluateAll((lis) =>
+          lis.map((li) => ({
+            label: li.textContent,
+            colour: li.querySelector('line')?.getAttribute('stroke'),
+            dash: li.querySelector('line')?.getAttribute('stroke-dasharray'),
+            marker: li.querySelector('[data-shape]')?.getAttribute('data-shape'),
+          })),
+        );
+        assert.deepEqual(
+          items.map((i) => i.label),
+          labels,
+        );
         for (const key of ['colour', 'dash', 'marker'] as const) {
           assert.equal(new Set(items.map((i) => i[key])).size, items.length, `${id}: each line has its own ${key} (${items.map((i) => i[key])})`);
         }
@@ -158,12 +163,18 @@ describe('the analytics page (Chromium)', () => {
       await open.waitFor();
       if (size === SIZES[0]) {
         // the first press added the behaviour: the question, buttons 1 to 5 that set csat, nothing else broken
-        assert.match((await card.getByRole('status').textContent())!, /^Added to the draft: the behaviour "Rating" asks "How would you rate this conversation\? 1 is poor, 5 is great\." with buttons 1 to 5/);
+        assert.match(
+          (await card.getByRole('status').textContent())!,
+          /^Added to the draft: the behaviour "Rating" asks "How would you rate this conversation\? 1 is poor, 5 is great\." with buttons 1 to 5/,
+        );
         const draft = (await admin.get(`/bots/${shopId}/draft`)).body;
         const rating = draft.behaviours.find((b: { name: string }) => b.name === 'Rating');
         const buttons = rating.interactions[0].actions[1].buttons;
         assert.deepEqual(rating.interactions[0].actions[0], { type: 'setVariable', name: 'csat', mode: 'clear' }, 'asking again later counts again');
-        assert.deepEqual(buttons.map((b: any) => [b.text, b.onClick[0].type, b.onClick[0].name, b.onClick[0].value]), [1, 2, 3, 4, 5].map((n) => [String(n), 'setVariable', 'csat', String(n)]));
+        assert.deepEqual(
+          buttons.map((b: any) => [b.text, b.onClick[0].type, b.onClick[0].name, b.onClick[0].value]),
+          [1, 2, 3, 4, 5].map((n) => [String(n), 'setVariable', 'csat', String(n)]),
+        );
         assert.deepEqual((await admin.get(`/bots/${shopId}/draft/problems`)).body.Problems, []);
       } else {
         // the second time (the phone), the draft asks already: nothing is added twice

@@ -17,7 +17,6 @@ const CARDS = ['chart-conversations', 'chart-messages', 'chart-waits', 'chart-cs
 describe('the analytics page: empty, reversed, single-day and compared periods (Chromium)', () => {
   const suite = analyticsSuite();
 
-
   async function open(size: Size, query: string, email = 'ann@example.org'): Promise<{ page: Page; errors: string[] }> {
     const { page, errors } = await pageAt(suite.browser, suite.server, size, email);
     await page.goto(`${suite.server.url}/console/analytics?bot=${suite.botId}&${query}`);
@@ -80,7 +79,10 @@ describe('the analytics page: empty, reversed, single-day and compared periods (
       assert.ok(blue > 1500, `conversations drawn as a bar (${blue} blue pixels)`);
       assert.ok((await inkedIn(page, 'chart-fallback', '#b91c1c')) > 500, 'the fallback share drawn as a bar');
       assert.ok((await inkedIn(page, 'chart-waits', '#047857')) > 500, 'first responses drawn as bars');
-      assert.match((await page.locator('#chart-conversations').getAttribute('aria-label'))!, /^Bar chart from 2026-11-02 to 2026-11-02: 4 conversations started and 1 conversation handed over to a person/);
+      assert.match(
+        (await page.locator('#chart-conversations').getAttribute('aria-label'))!,
+        /^Bar chart from 2026-11-02 to 2026-11-02: 4 conversations started and 1 conversation handed over to a person/,
+      );
 
       assert.equal(await page.locator('#compared').textContent(), 'compared with the day before (2026-11-01 to 2026-11-01)');
       const tiles = await page.locator('.total').evaluateAll((all) => all.map((t) => [...t.children].map((c) => c.textContent)));

@@ -46,7 +46,11 @@ describe('/docs (Chromium)', () => {
       assert.equal(await page.title(), 'Colloquy API');
       const logo = page.getByRole('link', { name: 'Colloquy API documentation' });
       assert.equal(await logo.getAttribute('href'), '/docs');
-      assert.equal(await page.locator('.topbar svg, .topbar img').evaluateAll((all) => all.filter((e) => (e as HTMLElement).offsetParent !== null && !e.closest('[data-colloquy]')).length), 0, 'no stock Swagger logo');
+      assert.equal(
+        await page.locator('.topbar svg, .topbar img').evaluateAll((all) => all.filter((e) => (e as HTMLElement).offsetParent !== null && !e.closest('[data-colloquy]')).length),
+        0,
+        'no stock Swagger logo',
+      );
       assert.equal(await page.getByText(/swagger/i).count(), 0, 'no Swagger branding in the page text');
       const icon = await page.locator('link[rel="icon"]').first().getAttribute('href');
       assert.match(icon ?? '', /colloquy/);
@@ -76,7 +80,11 @@ describe('/docs (Chromium)', () => {
       await guides.click();
       await page.getByRole('heading', { level: 1, name: 'Analytics and the flow picture' }).waitFor();
       assert.equal(await page.title(), 'Analytics and the flow picture — Colloquy guides');
-      const guide = await page.evaluate(() => ({ width: document.documentElement.clientWidth, scroll: document.documentElement.scrollWidth, text: parseFloat(getComputedStyle(document.querySelector('main p')!).fontSize) }));
+      const guide = await page.evaluate(() => ({
+        width: document.documentElement.clientWidth,
+        scroll: document.documentElement.scrollWidth,
+        text: parseFloat(getComputedStyle(document.querySelector('main p')!).fontSize),
+      }));
       assert.equal(guide.width, size.width);
       assert.ok(guide.scroll <= size.width, `the guide does not scroll sideways (${guide.scroll} px)`);
       assert.ok(guide.text >= 15, `guide text is ${guide.text} px`);

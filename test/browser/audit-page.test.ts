@@ -56,7 +56,10 @@ describe('the Audit page (Chromium)', () => {
       const actions = await rowActions(page);
       // newest first: this page's own sign-in (and the one before, on the phone), then the publish
       assert.equal(actions[0], 'signin');
-      assert.equal(actions.find((a) => a !== 'signin'), 'bot.publish');
+      assert.equal(
+        actions.find((a) => a !== 'signin'),
+        'bot.publish',
+      );
       assert.ok(actions.includes('signin.failed') && actions.includes('conversation.takeover'), actions.join());
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, `${size.name}: no sideways scrolling`);
       await page.screenshot({ path: `${SHOTS}/audit-${size.name}.png`, fullPage: true });
@@ -87,7 +90,12 @@ describe('the Audit page (Chromium)', () => {
     const file = await (await download).path();
     const csv = fs.readFileSync(file!, 'utf8');
     assert.match(csv, /^"At","Actor","ActorKind","Action","Target","Ip","Details"\r\n/);
-    assert.ok(csv.split('\r\n').slice(1, -1).every((line) => line.split(',')[1] === '"ann@example.org"'));
+    assert.ok(
+      csv
+        .split('\r\n')
+        .slice(1, -1)
+        .every((line) => line.split(',')[1] === '"ann@example.org"'),
+    );
     assert.deepEqual(errors, []);
     await page.context().close();
   });
@@ -107,7 +115,10 @@ describe('the Audit page (Chromium)', () => {
     for (const size of SIZES) {
       const { page, errors } = await pageAt(browser, server, size);
       await page.goto(`${server.url}/console`);
-      await page.getByRole('navigation', { name: /^Conversations/ }).getByRole('button', { name: /u2/ }).click();
+      await page
+        .getByRole('navigation', { name: /^Conversations/ })
+        .getByRole('button', { name: /u2/ })
+        .click();
       if (size.name === 'phone') {
         await page.locator('#more-menu > summary').click();
         await page.getByRole('button', { name: 'Contact and notes' }).click();
@@ -129,7 +140,10 @@ describe('the Audit page (Chromium)', () => {
     }
     const agent = await pageAt(browser, server, SIZES[0], 'al@example.org');
     await agent.page.goto(`${server.url}/console`);
-    await agent.page.getByRole('navigation', { name: /^Conversations/ }).getByRole('button', { name: /u2/ }).click();
+    await agent.page
+      .getByRole('navigation', { name: /^Conversations/ })
+      .getByRole('button', { name: /u2/ })
+      .click();
     await agent.page.locator('#contact-body dl').first().waitFor();
     assert.equal(await agent.page.getByRole('link', { name: "Export this contact's data" }).count(), 0, 'an agent is not offered it');
     await agent.page.context().close();

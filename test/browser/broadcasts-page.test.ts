@@ -57,7 +57,11 @@ describe('the broadcasts page (Chromium)', () => {
       await page.goto(`${server.url}/console/broadcasts?bot=${botId}`);
       const web = page.getByRole('checkbox', { name: 'Website widget' });
       await web.waitFor();
-      assert.deepEqual(await page.locator('input[name=channel]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value)), ['web'], 'only connected channels: web (the bot has no webhook and no platform)');
+      assert.deepEqual(
+        await page.locator('input[name=channel]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value)),
+        ['web'],
+        'only connected channels: web (the bot has no webhook and no platform)',
+      );
 
       const name = `Sale ${size.name}`;
       await page.locator('#name').fill(name);

@@ -59,8 +59,18 @@ describe('operator console build items of issue 15 (Chromium)', () => {
   test('desktop: a readable name instead of the raw id, with the id beside it', async () => {
     page = await signIn(1280, 800);
     await entry(/María López/).waitFor();
-    assert.equal(await entry(/María López/).locator('.conversation-user').textContent(), 'María López');
-    assert.match((await entry(/María López/).locator('.conversation-bot').textContent()) ?? '', new RegExp(`^${maria} · `));
+    assert.equal(
+      await entry(/María López/)
+        .locator('.conversation-user')
+        .textContent(),
+      'María López',
+    );
+    assert.match(
+      (await entry(/María López/)
+        .locator('.conversation-bot')
+        .textContent()) ?? '',
+      new RegExp(`^${maria} · `),
+    );
     assert.equal(await entry(quiet).locator('.conversation-user').textContent(), quiet, 'without a name, the id');
     assert.match((await entry(quiet).locator('.conversation-time').textContent()) ?? '', /^(just now|\d+ min)$/);
   });
@@ -68,7 +78,9 @@ describe('operator console build items of issue 15 (Chromium)', () => {
   test('desktop: someone waiting for a person is marked with the time waited, counted in the list and in the tab title', async () => {
     assert.equal(await page.title(), 'Colloquy operator console');
     await chatOk(server, tenant.botToken, { UserId: waiting, Text: 'human' });
-    await entry(waiting).getByText(/^Waiting for a person · (just now|\d+ min)$/).waitFor();
+    await entry(waiting)
+      .getByText(/^Waiting for a person · (just now|\d+ min)$/)
+      .waitFor();
     await page.waitForFunction(() => document.title === '(1) Colloquy operator console');
     assert.match((await list().locator('#list-count').textContent()) ?? '', /^4 of 4 · 1 waiting$/);
     await shot('1-list-waiting');
@@ -122,7 +134,13 @@ describe('operator console build items of issue 15 (Chromium)', () => {
     await unread.getByText('2', { exact: true }).waitFor();
     assert.equal(await entry(waiting).locator('.unread').textContent(), '1', "the waiting user's 'human' is unread too");
     assert.equal(await unread.getAttribute('aria-label'), '2 unread');
-    assert.equal(await entry(/María López/).locator('.unread').count(), 0, 'the open conversation has none');
+    assert.equal(
+      await entry(/María López/)
+        .locator('.unread')
+        .count(),
+      0,
+      'the open conversation has none',
+    );
     await shot('3-unread');
     await entry(quiet).click();
     await page.getByRole('heading', { name: quiet }).waitFor();

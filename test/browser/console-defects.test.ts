@@ -134,7 +134,10 @@ describe('operator console defects of issue 15 (Chromium)', () => {
     const page = await signedIn(390, 844);
     await open(page, longUser);
     await page.getByRole('button', { name: 'Take over' }).click();
-    await page.locator('#conversation-state').getByText(/Taken over/).waitFor();
+    await page
+      .locator('#conversation-state')
+      .getByText(/Taken over/)
+      .waitFor();
     shots.push(await screenshot(page, 'console-defect-5-phone'));
     assert.equal(await pageWidth(page), 390);
     // the rare actions are in the More menu (issue 27 item 18)

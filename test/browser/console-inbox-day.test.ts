@@ -55,17 +55,29 @@ describe("operator console as an inbox: an operator's day, issue 27 (Chromium)",
     await page.keyboard.press('h');
     await page.locator('#conversation-state').getByText('Bot', { exact: true }).waitFor();
     await page.keyboard.press('e');
-    await page.locator('#status').getByText(/resolved/).waitFor();
+    await page
+      .locator('#status')
+      .getByText(/resolved/)
+      .waitFor();
     await transcript.locator('.line-activity').getByText('Demo operator resolved the conversation').waitFor();
 
     const pending = await chatOk(server, token, { UserId: visitor, Command: 'PENDING' });
-    assert.deepEqual(pending.Parts.map((p: any) => p.Text), ['Thank you for waiting! **We are on it.**']);
+    assert.deepEqual(
+      pending.Parts.map((p: any) => p.Text),
+      ['Thank you for waiting! **We are on it.**'],
+    );
     assert.equal((await server.client.get(`/custom/state?userid=${visitor}`, { token })).body.State, 0);
     const listed = (await api.get('/conversations')).body.Conversations.find((c: any) => c.UserId === visitor);
     assert.equal(listed.Status, 'resolved');
     const opened = await api.get(api.conversationPath(listed.BotId, visitor));
-    assert.deepEqual(opened.body.Notes.map((n: any) => n.Text), ['Asked about a late parcel; check with the warehouse.']);
-    assert.deepEqual(opened.body.Activity.map((a: any) => a.Kind), ['takeover', 'handover', 'resolve']);
+    assert.deepEqual(
+      opened.body.Notes.map((n: any) => n.Text),
+      ['Asked about a late parcel; check with the warehouse.'],
+    );
+    assert.deepEqual(
+      opened.body.Activity.map((a: any) => a.Kind),
+      ['takeover', 'handover', 'resolve'],
+    );
     // resolved conversations leave the Open list; the visitor's next message brings it back
     await entry(page, visitor).waitFor({ state: 'detached' });
     await chatOk(server, token, { UserId: visitor, Text: 'one more thing' });
@@ -85,7 +97,10 @@ describe("operator console as an inbox: an operator's day, issue 27 (Chromium)",
     await page.locator('#more-menu > summary').click();
     await shot(page, 'more-menu-desktop');
     await page.getByRole('button', { name: 'Snooze 1 hour' }).click();
-    await page.locator('#status').getByText(/snoozed until/).waitFor();
+    await page
+      .locator('#status')
+      .getByText(/snoozed until/)
+      .waitFor();
     await entry(page, sleeper).waitFor({ state: 'detached' });
     await page.getByLabel('Inbox').selectOption('snoozed');
     await entry(page, sleeper).waitFor();
@@ -97,7 +112,10 @@ describe("operator console as an inbox: an operator's day, issue 27 (Chromium)",
     await shot(page, 'transfer-desktop');
     await dialog.getByRole('button', { name: 'Transfer' }).click();
     await page.locator('#status').getByText(`${sleeper}: transferred to Billing, Demo operator.`).waitFor();
-    await page.locator('#assignee').getByText(/Assigned to you · Team Billing/).waitFor();
+    await page
+      .locator('#assignee')
+      .getByText(/Assigned to you · Team Billing/)
+      .waitFor();
     await page.close();
     const phone = await signIn(390, 844);
     await open(phone, reader);
@@ -109,7 +127,11 @@ describe("operator console as an inbox: an operator's day, issue 27 (Chromium)",
 
   test('issue 37, a touch phone (390×844): the transcript follows a sent reply, no keyboard hints, the canned-response list stays on screen', async () => {
     const api = consoleClient(server.client, await signInApi(server.client, keys.operatorEmail, keys.operatorPassword));
-    for (const [Shortcut, Text] of [['ship', 'Parcels leave the warehouse within two working days.'], ['sizes', 'Our frames come in S, M, L and XL.'], ['store', 'The shop is open Monday to Saturday, 9 to 6.']]) {
+    for (const [Shortcut, Text] of [
+      ['ship', 'Parcels leave the warehouse within two working days.'],
+      ['sizes', 'Our frames come in S, M, L and XL.'],
+      ['store', 'The shop is open Monday to Saturday, 9 to 6.'],
+    ]) {
       assert.equal((await api.post('/canned', { Shortcut, Text })).status, 201);
     }
     const visitor = uid('thumb');
@@ -119,8 +141,14 @@ describe("operator console as an inbox: an operator's day, issue 27 (Chromium)",
     assert.equal(await page.evaluate(() => matchMedia('(hover: none) and (pointer: coarse)').matches), true, 'the context is a touch screen');
     await open(page, visitor);
     await page.getByRole('button', { name: 'Take over' }).tap();
-    await page.locator('#conversation-state').getByText(/^Taken over/).waitFor();
-    await page.locator('#status').getByText(/^You took over/).waitFor();
+    await page
+      .locator('#conversation-state')
+      .getByText(/^Taken over/)
+      .waitFor();
+    await page
+      .locator('#status')
+      .getByText(/^You took over/)
+      .waitFor();
     const shown = await page.locator('body').innerText();
     for (const hint of [/Enter sends/, /Shift\+Enter/, /Press r\b/, /Shortcuts/]) assert.doesNotMatch(shown, hint, 'no keyboard hint on a touch screen');
     // the canned-response list opened by "/" is inside the screen, every suggestion in it

@@ -48,7 +48,9 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
 
   test('item 2: shortcuts move between conversations, and ? opens their list', async () => {
     const page = await signIn(1280, 800);
-    const titles = await list(page).locator('.conversation-open').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.userId));
+    const titles = await list(page)
+      .locator('.conversation-open')
+      .evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.userId));
     await page.locator('#transcript').waitFor({ state: 'attached' });
     await page.keyboard.press('j');
     await page.locator('#conversation-title').filter({ hasText: titles[0]! }).waitFor();
@@ -96,7 +98,10 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
     await page.close();
   });
 
-  for (const [name, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+  for (const [name, width, height] of [
+    ['desktop', 1280, 800],
+    ['phone', 390, 844],
+  ] as const) {
     test(`item 5, ${name}: search finds a word said in any message (not only the last), and shows the hit`, async () => {
       const page = await signIn(width, height);
       await page.getByRole('searchbox', { name: /Search/ }).fill('zeppel');
@@ -152,7 +157,10 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
 
   /** The contact's value wraps by words, not a character a line (item 17). */
   async function contactWrapsByWords(page: Page): Promise<void> {
-    const box = (await page.locator('#contact dd').filter({ hasText: /^Amsterdam Centraal Station$/ }).boundingBox())!;
+    const box = (await page
+      .locator('#contact dd')
+      .filter({ hasText: /^Amsterdam Centraal Station$/ })
+      .boundingBox())!;
     assert.ok(box.width >= 150, `the value is ${box.width} px wide`);
     assert.ok(box.height <= 50, `the value is ${box.height} px high`);
   }
@@ -192,14 +200,18 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
     assert.deepEqual(await page.locator('#filter-state option').allTextContents(), ['All states', 'Waiting for a person', 'Taken over', 'With the bot', 'Banned']);
     await open(page, waiter);
     const lines = page.getByRole('list', { name: 'Transcript' }).locator('.line-activity');
-    for (const line of ['Demo operator took the conversation over', 'Demo operator handed it back to the bot', 'Demo operator banned the user']) assert.equal(await lines.getByText(line).isVisible(), true, line);
+    for (const line of ['Demo operator took the conversation over', 'Demo operator handed it back to the bot', 'Demo operator banned the user'])
+      assert.equal(await lines.getByText(line).isVisible(), true, line);
     assert.deepEqual(await axe(page), []);
     await shot(page, 'activity-phone');
     await page.close();
   });
 
   test('issue 37, by keyboard alone: the More menu keeps Ban and Forget apart from Snooze and Transfer, and says what hand back does to shared links', async () => {
-    for (const [name, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+    for (const [name, width, height] of [
+      ['desktop', 1280, 800],
+      ['phone', 390, 844],
+    ] as const) {
       const page = await signIn(width, height);
       await open(page, reader);
       await page.locator('#transcript').focus();
@@ -210,11 +222,18 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
       assert.deepEqual(await apart.getByRole('button').allTextContents(), ['Ban', 'Unban', 'Forget'], name);
       assert.equal(await menu.getByRole('separator').count(), 1, name);
       // document order: Transfer and Snooze, then the separator, then the group
-      const order = await page.evaluate(() => ['#transfer-open', '[data-minutes="1440"]', '#more-menu hr', '#more-menu [role="group"][aria-labelledby]'].map((s) => [...document.querySelectorAll('#more-menu *')].indexOf(document.querySelector(s)!)));
-      assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!)), `${name}: Transfer, Snooze, the separator, then the Ban group (${order})`);
+      const order = await page.evaluate(() =>
+        ['#transfer-open', '[data-minutes="1440"]', '#more-menu hr', '#more-menu [role="group"][aria-labelledby]'].map((s) =>
+          [...document.querySelectorAll('#more-menu *')].indexOf(document.querySelector(s)!),
+        ),
+      );
+      assert.ok(
+        order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!)),
+        `${name}: Transfer, Snooze, the separator, then the Ban group (${order})`,
+      );
       const handBack = menu.getByLabel('When you hand back, links that let others see this conversation');
       assert.deepEqual(await handBack.locator('option').allTextContents(), ['keep working', 'let others watch only', 'stop working'], name);
-      assert.doesNotMatch((await menu.innerText()), /Shares on hand back/, name);
+      assert.doesNotMatch(await menu.innerText(), /Shares on hand back/, name);
       // Tab walks the menu down to Forget without leaving it; Escape closes it on its button
       let focused = '';
       for (let presses = 0; presses < 20 && focused !== 'forget'; presses++) {
@@ -232,10 +251,23 @@ describe('operator console as an inbox, issue 27 (Chromium)', () => {
     }
   });
 
-  test('issue 37: the contact panel puts the e-mail and phone first and folds the engine\'s variables under Technical details', async () => {
+  test("issue 37: the contact panel puts the e-mail and phone first and folds the engine's variables under Technical details", async () => {
     const person = uid('contact');
-    await chatOk(server, token, { UserId: person, Text: 'where is my order?', Variables: [{ Name: 'email', Value: 'kim@example.org' }, { Name: 'phone', Value: '+31 20 123 4567' }, { Name: 'plan', Value: 'gold' }, { Name: 'last_intent_score', Value: '0.42' }, { Name: 'last_name', Value: 'Jansen' }] });
-    for (const [name, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+    await chatOk(server, token, {
+      UserId: person,
+      Text: 'where is my order?',
+      Variables: [
+        { Name: 'email', Value: 'kim@example.org' },
+        { Name: 'phone', Value: '+31 20 123 4567' },
+        { Name: 'plan', Value: 'gold' },
+        { Name: 'last_intent_score', Value: '0.42' },
+        { Name: 'last_name', Value: 'Jansen' },
+      ],
+    });
+    for (const [name, width, height] of [
+      ['desktop', 1280, 800],
+      ['phone', 390, 844],
+    ] as const) {
       const page = await signIn(width, height);
       // last_name makes the name the console shows
       await open(page, 'Jansen');

@@ -49,9 +49,7 @@ describe('the console pages link to each other (Chromium)', () => {
     if (withBot) await nav.locator(`a[href*="bot=${botId}"]`).first().waitFor();
     // an admin's Audit link comes once the page knows the role (issue 42)
     if (withBot) await nav.getByRole('link', { name: 'Audit' }).waitFor();
-    return nav.locator('a').evaluateAll((anchors) =>
-      anchors.map((a) => [a.textContent ?? '', a.getAttribute('href') ?? '', a.getAttribute('aria-current') ?? '']),
-    );
+    return nav.locator('a').evaluateAll((anchors) => anchors.map((a) => [a.textContent ?? '', a.getAttribute('href') ?? '', a.getAttribute('aria-current') ?? '']));
   }
 
   const expected = (current: string) => [
@@ -80,7 +78,15 @@ describe('the console pages link to each other (Chromium)', () => {
     });
   }
 
-  const EVERY_PAGE = [['conversations', '/console'], ['analytics', '/console/analytics'], ['designer', '/console/designer'], ['knowledge', '/console/knowledge'], ['broadcasts', '/console/broadcasts'], ['team', '/console/team'], ['audit', '/console/audit']] as const;
+  const EVERY_PAGE = [
+    ['conversations', '/console'],
+    ['analytics', '/console/analytics'],
+    ['designer', '/console/designer'],
+    ['knowledge', '/console/knowledge'],
+    ['broadcasts', '/console/broadcasts'],
+    ['team', '/console/team'],
+    ['audit', '/console/audit'],
+  ] as const;
 
   test('issue 37: one header on every page, the same links and Sign out, on one line at 1280 px', async () => {
     for (const size of SIZES) {

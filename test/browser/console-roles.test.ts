@@ -32,7 +32,10 @@ describe('console roles: teams are changed by admins only (Chromium)', () => {
       if ((await admin.get('/teams')).body.Teams.length === 0) assert.equal((await admin.post('/teams', { Name: 'Billing' })).status, 201);
       const seen: Record<string, boolean> = {};
       fs.mkdirSync(SHOTS, { recursive: true });
-      for (const [role, email] of [['admin', 'ann@example.org'], ['agent', 'ada@example.org']] as const) {
+      for (const [role, email] of [
+        ['admin', 'ann@example.org'],
+        ['agent', 'ada@example.org'],
+      ] as const) {
         const { page, errors } = await pageAs(world.browser, world.server, email, viewport);
         await openSettings(page);
         seen[role] = await page.getByRole('button', { name: 'Teams', exact: true }).isVisible();

@@ -16,7 +16,12 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { setWeb, startWeb, web, webKeyOf } from '../support/web-kit.js';
 
 const SHOTS = '/work/shots';
-const CONTEXT = { Url: 'https://shop.example.org/kettles', Browser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', Language: 'de-DE', Visitor: 'visitor-0000042' };
+const CONTEXT = {
+  Url: 'https://shop.example.org/kettles',
+  Browser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  Language: 'de-DE',
+  Visitor: 'visitor-0000042',
+};
 
 describe('the web visitor in the console (Chromium)', () => {
   let server: TestServer;
@@ -93,7 +98,10 @@ describe('the web visitor in the console (Chromium)', () => {
     const chat = await server.client.post('/custom/chat', { UserId: 'custom-user-1' }, { token: tenant.botToken });
     assert.equal(chat.status, 200);
     const page = await signedIn(SIZES[0]);
-    await page.getByRole('navigation', { name: /^Conversations/ }).getByRole('button', { name: /custom-user-1/ }).click();
+    await page
+      .getByRole('navigation', { name: /^Conversations/ })
+      .getByRole('button', { name: /custom-user-1/ })
+      .click();
     await page.locator('#conversation-title').filter({ hasText: 'custom-user-1' }).waitFor();
     await page.locator('#contact-body dt').first().waitFor();
     assert.equal(await page.locator('#visitor').isHidden(), true);
@@ -111,7 +119,10 @@ describe('the web visitor in the console (Chromium)', () => {
     await page.keyboard.type('javascript:alert(1)');
     await page.keyboard.press('Enter');
     // the browser's own check of a URL field lets this through; the server refuses it
-    await page.locator('#avatar-error').filter({ hasText: /AvatarUrl/ }).waitFor();
+    await page
+      .locator('#avatar-error')
+      .filter({ hasText: /AvatarUrl/ })
+      .waitFor();
     await page.locator('#avatar-url').fill('https://pics.example.org/ann.png');
     await page.keyboard.press('Enter');
     await page.locator('#status').getByText('Your picture is saved; visitors see it beside your messages.').waitFor();

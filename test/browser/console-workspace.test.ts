@@ -97,7 +97,10 @@ describe('operator console workspace of issue 15 (Chromium)', () => {
     assert.equal(await page.locator('#assignee').textContent(), 'Unassigned');
     await page.getByRole('button', { name: 'Take over' }).click();
     await page.locator('#assignee').getByText('Assigned to you', { exact: true }).waitFor();
-    await entry(asker).locator('.conversation-bot').getByText(/ · you$/).waitFor();
+    await entry(asker)
+      .locator('.conversation-bot')
+      .getByText(/ · you$/)
+      .waitFor();
     const filter = page.getByLabel('Assigned to', { exact: true });
     assert.deepEqual(await filter.locator('option').allTextContents(), ['All assignees', 'Mine', 'Unassigned']);
     await filter.selectOption({ label: 'Mine' });

@@ -67,7 +67,9 @@ describe('operator console (Chromium)', () => {
     await chatOk(server, tenant.botToken, { UserId: user, Text: 'human' });
     await entry().waitFor({ timeout: 5000 });
     // the list says the user waits for a person, and for how long (issue 15 "Build")
-    await entry().getByText(/^Waiting for a person · (just now|\d+ min)$/).waitFor();
+    await entry()
+      .getByText(/^Waiting for a person · (just now|\d+ min)$/)
+      .waitFor();
     const first = list().getByRole('button').first();
     assert.match((await first.textContent()) ?? '', new RegExp(user));
     shots.push(await screenshot(page, 'console-2-requested-live'));
@@ -112,7 +114,9 @@ describe('operator console (Chromium)', () => {
   });
 
   test('the transcript shows the user’s clicks, buttons and carousel cards with their pictures', async () => {
-    await list().getByRole('button', { name: new RegExp(quiet) }).click();
+    await list()
+      .getByRole('button', { name: new RegExp(quiet) })
+      .click();
     await page.getByRole('heading', { name: quiet }).waitFor();
     const transcript = page.getByRole('list', { name: 'Transcript' });
     await transcript.getByText('Browse products', { exact: true }).first().waitFor();

@@ -16,14 +16,23 @@ import { anotherBot, designerWorld, DESKTOP, field, pageAs, PHONE, saveStatus, s
 const bot = () => ({
   format: 'colloquy/bot@1',
   name: 'Bike shop',
-  behaviours: [{
-    name: 'Main',
-    start: true,
-    interactions: [
-      { name: 'Welcome', start: true, actions: [{ type: 'text', text: 'Hello, how can we help?' }, { type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Bye' }] },
-      { name: 'Bye', actions: [{ type: 'text', text: 'Goodbye!' }] },
-    ],
-  }],
+  behaviours: [
+    {
+      name: 'Main',
+      start: true,
+      interactions: [
+        {
+          name: 'Welcome',
+          start: true,
+          actions: [
+            { type: 'text', text: 'Hello, how can we help?' },
+            { type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Bye' },
+          ],
+        },
+        { name: 'Bye', actions: [{ type: 'text', text: 'Goodbye!' }] },
+      ],
+    },
+  ],
 });
 
 const TEXT = '$.behaviours[0].interactions[0].actions[0].text';
@@ -124,7 +133,10 @@ for (const kind of databaseKinds()) {
         await page.locator('.warnings li button').click();
         await page.locator('#inspector-title', { hasText: 'Pick' }).waitFor();
         await page.getByRole('button', { name: 'Publish' }).click();
-        await page.getByRole('status').filter({ hasText: /^Published version \d+\.$/ }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Published version \d+\.$/ })
+          .waitFor();
         await page.screenshot({ path: shot(kind, `dead-end-${viewport.width}`) });
         assert.deepEqual(await seriousViolations(page), []);
 
@@ -149,13 +161,22 @@ function deadEndBot() {
   return {
     format: 'colloquy/bot@1',
     name: 'Dead end',
-    behaviours: [{
-      name: 'Main',
-      start: true,
-      interactions: [
-        { name: 'Welcome', start: true, actions: [{ type: 'text', text: 'Hello!\n\nWe fix bikes.\nAsk us anything.' }, { type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Pick' }] },
-        { name: 'Pick', actions: [{ type: 'buttons', text: 'What do you need?', buttons: [{ type: 'button', text: 'A repair', onClick: [{ type: 'text', text: 'Sure.' }] }] }] },
-      ],
-    }],
+    behaviours: [
+      {
+        name: 'Main',
+        start: true,
+        interactions: [
+          {
+            name: 'Welcome',
+            start: true,
+            actions: [
+              { type: 'text', text: 'Hello!\n\nWe fix bikes.\nAsk us anything.' },
+              { type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Pick' },
+            ],
+          },
+          { name: 'Pick', actions: [{ type: 'buttons', text: 'What do you need?', buttons: [{ type: 'button', text: 'A repair', onClick: [{ type: 'text', text: 'Sure.' }] }] }] },
+        ],
+      },
+    ],
   };
 }

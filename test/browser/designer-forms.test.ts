@@ -22,50 +22,83 @@ const expected = () => ({
   // what the server fills in on its own for a bot that leaves them out
   description: '',
   settings: {
-    enableTypeSpeed: false, wordsPerMinute: 200, simplifiedAuth: false,
+    enableTypeSpeed: false,
+    wordsPerMinute: 200,
+    simplifiedAuth: false,
     channels: { custom: { includeAllChannels: false, webhookUrl: null }, web: { allowedOrigins: [], enabled: false } },
   },
-  behaviours: [{
-    name: 'Main', start: true, interactions: [
-      {
-        name: 'Start', start: true, actions: [
-          { type: 'text', texts: ['Hello there', 'Hi there'] },
-          { type: 'image', url: 'https://example.org/a.png', caption: 'A picture' },
-          { type: 'video', url: 'https://example.org/a.mp4' },
-          { type: 'audio', url: 'https://example.org/a.mp3' },
-          { type: 'file', url: 'https://example.org/a.pdf', caption: 'The leaflet' },
-          { type: 'buttons', text: 'Choose', buttons: [{ type: 'button', text: 'Menu', onClick: [toMenu] }, { type: 'link', text: 'Site', url: 'https://example.org/' }] },
-          { type: 'carousel', variable: 'card', cards: [{ title: 'Card', subtitle: 'Sub', buttons: [{ type: 'button', text: 'Pick', onClick: [{ type: 'setTag', tag: 'picked' }] }] }] },
-          { type: 'delay', ms: 500 },
-          { ...toMenu, cancelFurtherExecution: true },
-        ],
-      },
-      {
-        name: 'Menu', actions: [
-          { type: 'text', text: 'The menu' },
-          { type: 'bookmark' },
-          { type: 'setVariable', name: 'count', mode: 'add', value: '1' },
-          { type: 'setTag', tag: 'vip' },
-          { type: 'dropTag', tag: 'new' },
-          { type: 'variableSwitch', variable: 'count', criteria: 'greaterThan', value: '3', then: [{ type: 'text', text: 'Many' }], else: [{ type: 'stop' }] },
-          { type: 'tagSwitch', tag: 'vip', present: false, then: [{ type: 'forget' }] },
-          {
-            type: 'input', question: 'Your code?', expect: { regex: '^[0-9]{4}$' }, variable: 'code', maxWrongAnswers: 2, wrongAnswerTexts: ['Four digits please', 'Try again'],
-            onSuccess: [{ type: 'privacy', flag: 'analytics', enabled: true }], onGiveUp: [{ type: 'operator', mode: 'request' }],
-          },
-          {
-            type: 'callApi', method: 'POST', url: 'https://api.example.org/orders', headers: { 'X-Key': 'abc', Accept: 'application/json' }, body: '{"code":1}', timeoutMs: 5000, variable: 'status',
-            onError: [{ type: 'shareUrl', mode: 'view', hours: 2 }],
-          },
-          {
-            type: 'ai', mode: 'classify', instructions: 'Sort the request', labels: ['billing', 'sales'], variable: 'topic', temperature: 0.5,
-            onError: [{ type: 'knowledge', question: 'What is it?', cite: false, maxPassages: 3, onNoAnswer: [{ type: 'text', text: 'No idea' }] }],
-          },
-          { type: 'agent', instructions: 'Help with orders', maxSteps: 3, onError: [{ type: 'text', text: 'Sorry' }] },
-        ],
-      },
-    ],
-  }],
+  behaviours: [
+    {
+      name: 'Main',
+      start: true,
+      interactions: [
+        {
+          name: 'Start',
+          start: true,
+          actions: [
+            { type: 'text', texts: ['Hello there', 'Hi there'] },
+            { type: 'image', url: 'https://example.org/a.png', caption: 'A picture' },
+            { type: 'video', url: 'https://example.org/a.mp4' },
+            { type: 'audio', url: 'https://example.org/a.mp3' },
+            { type: 'file', url: 'https://example.org/a.pdf', caption: 'The leaflet' },
+            {
+              type: 'buttons',
+              text: 'Choose',
+              buttons: [
+                { type: 'button', text: 'Menu', onClick: [toMenu] },
+                { type: 'link', text: 'Site', url: 'https://example.org/' },
+              ],
+            },
+            { type: 'carousel', variable: 'card', cards: [{ title: 'Card', subtitle: 'Sub', buttons: [{ type: 'button', text: 'Pick', onClick: [{ type: 'setTag', tag: 'picked' }] }] }] },
+            { type: 'delay', ms: 500 },
+            { ...toMenu, cancelFurtherExecution: true },
+          ],
+        },
+        {
+          name: 'Menu',
+          actions: [
+            { type: 'text', text: 'The menu' },
+            { type: 'bookmark' },
+            { type: 'setVariable', name: 'count', mode: 'add', value: '1' },
+            { type: 'setTag', tag: 'vip' },
+            { type: 'dropTag', tag: 'new' },
+            { type: 'variableSwitch', variable: 'count', criteria: 'greaterThan', value: '3', then: [{ type: 'text', text: 'Many' }], else: [{ type: 'stop' }] },
+            { type: 'tagSwitch', tag: 'vip', present: false, then: [{ type: 'forget' }] },
+            {
+              type: 'input',
+              question: 'Your code?',
+              expect: { regex: '^[0-9]{4}$' },
+              variable: 'code',
+              maxWrongAnswers: 2,
+              wrongAnswerTexts: ['Four digits please', 'Try again'],
+              onSuccess: [{ type: 'privacy', flag: 'analytics', enabled: true }],
+              onGiveUp: [{ type: 'operator', mode: 'request' }],
+            },
+            {
+              type: 'callApi',
+              method: 'POST',
+              url: 'https://api.example.org/orders',
+              headers: { 'X-Key': 'abc', Accept: 'application/json' },
+              body: '{"code":1}',
+              timeoutMs: 5000,
+              variable: 'status',
+              onError: [{ type: 'shareUrl', mode: 'view', hours: 2 }],
+            },
+            {
+              type: 'ai',
+              mode: 'classify',
+              instructions: 'Sort the request',
+              labels: ['billing', 'sales'],
+              variable: 'topic',
+              temperature: 0.5,
+              onError: [{ type: 'knowledge', question: 'What is it?', cite: false, maxPassages: 3, onNoAnswer: [{ type: 'text', text: 'No idea' }] }],
+            },
+            { type: 'agent', instructions: 'Help with orders', maxSteps: 3, onError: [{ type: 'text', text: 'Sorry' }] },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 function typesIn(value: unknown, into = new Set<string>()): Set<string> {
@@ -161,7 +194,12 @@ for (const kind of databaseKinds()) {
       await f.fill(`${START}[0].text`, 'Hello there');
       await page.getByRole('button', { name: 'Add a variation' }).click();
       await f.fill(`${START}[0].texts[1]`, 'Hi there');
-      for (const [n, type, url, caption] of [[1, 'image', 'https://example.org/a.png', 'A picture'], [2, 'video', 'https://example.org/a.mp4', ''], [3, 'audio', 'https://example.org/a.mp3', ''], [4, 'file', 'https://example.org/a.pdf', 'The leaflet']] as const) {
+      for (const [n, type, url, caption] of [
+        [1, 'image', 'https://example.org/a.png', 'A picture'],
+        [2, 'video', 'https://example.org/a.mp4', ''],
+        [3, 'audio', 'https://example.org/a.mp3', ''],
+        [4, 'file', 'https://example.org/a.pdf', 'The leaflet'],
+      ] as const) {
         await f.add(START, type);
         await f.fill(`${START}[${n}].url`, url);
         if (caption) await f.fill(`${START}[${n}].caption`, caption);
@@ -253,14 +291,19 @@ for (const kind of databaseKinds()) {
 
 /** One interaction with a text and its variation, a condition, a tag check, a question and a knowledge step. */
 function plainBot() {
-  return botFile([{
-    name: 'Ask',
-    actions: [
-      { type: 'text', texts: ['Hi!', 'Hello!'] },
-      { type: 'variableSwitch', variable: 'email', criteria: 'endsWith', value: '@example.com', then: [{ type: 'text', text: 'Staff' }] },
-      { type: 'tagSwitch', tag: 'vip', then: [{ type: 'text', text: 'Welcome back' }] },
-      { type: 'input', question: 'Your e-mail?', expect: 'email', variable: 'email', onSuccess: [{ type: 'text', text: 'Thanks' }] },
-      { type: 'knowledge' },
+  return botFile(
+    [
+      {
+        name: 'Ask',
+        actions: [
+          { type: 'text', texts: ['Hi!', 'Hello!'] },
+          { type: 'variableSwitch', variable: 'email', criteria: 'endsWith', value: '@example.com', then: [{ type: 'text', text: 'Staff' }] },
+          { type: 'tagSwitch', tag: 'vip', then: [{ type: 'text', text: 'Welcome back' }] },
+          { type: 'input', question: 'Your e-mail?', expect: 'email', variable: 'email', onSuccess: [{ type: 'text', text: 'Thanks' }] },
+          { type: 'knowledge' },
+        ],
+      },
     ],
-  }], { name: 'Plain words' });
+    { name: 'Plain words' },
+  );
 }

@@ -29,23 +29,33 @@ const hostileBot = () => ({
   settings: { enableTypeSpeed: false, wordsPerMinute: 200, simplifiedAuth: false },
   variables: { [IMG]: SCRIPT },
   triggers: [{ match: 'help', actions: [goTo(SVG, SCRIPT)] }],
-  behaviours: [{
-    name: SVG,
-    start: true,
-    interactions: [
-      {
-        name: IMG,
-        start: true,
-        actions: [
-          text(SCRIPT),
-          { type: 'buttons', text: SVG, buttons: [{ type: 'button', text: IMG, onClick: [goTo(SVG, LONG)] }, { type: 'button', text: LONG, onClick: [goTo(SVG, SCRIPT)] }, { type: 'link', text: LINK, url: URL_WITH_MARKUP }] },
-          { type: 'link', text: LINK, url: URL_WITH_MARKUP },
-        ],
-      },
-      { name: LONG, actions: [text(`${IMG} ${LONG}`), goTo(SVG, SCRIPT)] },
-      { name: SCRIPT, fallback: true, actions: [text(`${SVG} said ${SCRIPT}`)] },
-    ],
-  }],
+  behaviours: [
+    {
+      name: SVG,
+      start: true,
+      interactions: [
+        {
+          name: IMG,
+          start: true,
+          actions: [
+            text(SCRIPT),
+            {
+              type: 'buttons',
+              text: SVG,
+              buttons: [
+                { type: 'button', text: IMG, onClick: [goTo(SVG, LONG)] },
+                { type: 'button', text: LONG, onClick: [goTo(SVG, SCRIPT)] },
+                { type: 'link', text: LINK, url: URL_WITH_MARKUP },
+              ],
+            },
+            { type: 'link', text: LINK, url: URL_WITH_MARKUP },
+          ],
+        },
+        { name: LONG, actions: [text(`${IMG} ${LONG}`), goTo(SVG, SCRIPT)] },
+        { name: SCRIPT, fallback: true, actions: [text(`${SVG} said ${SCRIPT}`)] },
+      ],
+    },
+  ],
 });
 
 /** Elements the hostile texts would make if rendered as HTML, in the page and its shadow roots, and
@@ -65,7 +75,9 @@ const injected = (page: Page): Promise<{ ran: unknown; elements: string[] }> => 
 const clean = { ran: null, elements: [] };
 /** The panes whose content is wider than they are (a long name widening its column). */
 const overflowing = (page: Page): Promise<string[]> =>
-  page.evaluate(`['.outline', '#side-panel', '.problems', '.bot-picker', '.conflict', '.conflict .both'].filter((s) => { const el = document.querySelector(s); return el && el.scrollWidth > el.clientWidth; })`);
+  page.evaluate(
+    `['.outline', '#side-panel', '.problems', '.bot-picker', '.conflict', '.conflict .both'].filter((s) => { const el = document.querySelector(s); return el && el.scrollWidth > el.clientWidth; })`,
+  );
 
 for (const kind of databaseKinds()) {
   describe(`the designer shows a hostile bot file as text (Chromium, ${kind})`, () => {
@@ -138,10 +150,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Compare' }).click();
       await page.locator('.change').first().waitFor();
       assert.deepEqual(await injected(page), clean);
-      assert.deepEqual(await page.locator('.change pre').allTextContents(), [
-        `− ${JSON.stringify(text(SCRIPT))}`,
-        `+ ${JSON.stringify(text(EDITED))}`,
-      ]);
+      assert.deepEqual(await page.locator('.change pre').allTextContents(), [`− ${JSON.stringify(text(SCRIPT))}`, `+ ${JSON.stringify(text(EDITED))}`]);
       await page.screenshot({ path: shot(kind, 'hostile-diff') });
 
       // The preview: the bot's words, where they came from, the button label and the link's text.
@@ -151,13 +160,20 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await injected(page), clean);
       const bubbles = () => page.locator('.bubble.bot').evaluateAll((items) => items.map((li) => [li.querySelector('[dir=auto]')!.textContent, li.querySelector('.from')?.textContent ?? '']));
       const here = `from ${SVG} › ${IMG}`;
-      assert.deepEqual(await bubbles(), [[EDITED, here], [SVG, here], [LINK, here]]);
+      assert.deepEqual(await bubbles(), [
+        [EDITED, here],
+        [SVG, here],
+        [LINK, here],
+      ]);
       assert.deepEqual(await page.locator('.chat-buttons button').allTextContents(), [IMG, LONG]);
       assert.deepEqual(await overflowing(page), []);
       await page.locator('.chat-buttons').getByRole('button', { name: IMG }).click();
       await page.locator('.bubble.bot').nth(4).waitFor();
       assert.deepEqual(await injected(page), clean);
-      assert.deepEqual((await bubbles()).slice(3), [[`${IMG} ${LONG}`, `from ${SVG} › ${LONG}`], [`${SVG} said ${SCRIPT}`, `from ${SVG} › ${SCRIPT}`]]);
+      assert.deepEqual((await bubbles()).slice(3), [
+        [`${IMG} ${LONG}`, `from ${SVG} › ${LONG}`],
+        [`${SVG} said ${SCRIPT}`, `from ${SVG} › ${SCRIPT}`],
+      ]);
       assert.equal(await page.locator('.bubble.user').textContent(), IMG);
       await page.screenshot({ path: shot(kind, 'hostile-preview') });
       assert.deepEqual(errors, []);

@@ -11,10 +11,16 @@ import { designerWorld, DESKTOP, pageAs, PHONE, shot } from '../support/designer
 
 for (const kind of databaseKinds()) {
   describe(`the designer's Install tab (Chromium, ${kind})`, () => {
-    const bot = botFile([{ name: 'Hello', actions: [text('Hi from the bike shop')] }, { name: 'Sorry', fallback: true, actions: [text('Sorry?')] }], {
-      name: 'Bike shop',
-      settings: { channels: { web: { enabled: true, allowedOrigins: ['*'] } } },
-    });
+    const bot = botFile(
+      [
+        { name: 'Hello', actions: [text('Hi from the bike shop')] },
+        { name: 'Sorry', fallback: true, actions: [text('Sorry?')] },
+      ],
+      {
+        name: 'Bike shop',
+        settings: { channels: { web: { enabled: true, allowedOrigins: ['*'] } } },
+      },
+    );
     const world = designerWorld(kind, bot, [['dee@example.org', 'Dee Designer', 'designer']]);
 
     for (const viewport of [DESKTOP, PHONE]) {

@@ -28,10 +28,16 @@ for (const kind of databaseKinds()) {
       assert.ok(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight), 'the page itself does not scroll');
       // Readable at first (the start's neighbourhood, not all 200 at a tenth of their size), and a
       // step chosen in the list far down is brought into view.
-      const start = (await page.locator('.react-flow__node-step', { hasText: /^Step 1start$/ }).first().boundingBox())!;
+      const start = (await page
+        .locator('.react-flow__node-step', { hasText: /^Step 1start$/ })
+        .first()
+        .boundingBox())!;
       assert.ok(start.width >= 90, `the start node is ${start.width} px wide`);
       await readableZoom(page);
-      await page.locator('.outline .pick', { hasText: /^Step 45$/ }).first().click();
+      await page
+        .locator('.outline .pick', { hasText: /^Step 45$/ })
+        .first()
+        .click();
       const far = page.locator('.react-flow__node-step.selected');
       await page.waitForFunction(() => {
         const node = document.querySelector('.react-flow__node-step.selected')?.getBoundingClientRect();
@@ -44,7 +50,7 @@ for (const kind of databaseKinds()) {
       await page.context().close();
     });
 
-    test('on a phone the canvas takes the screen\'s width and a working height', async () => {
+    test("on a phone the canvas takes the screen's width and a working height", async () => {
       const { page, errors } = await pageAs(world.browser, world.server, 'dee@example.org', PHONE);
       await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.waitForFunction(() => document.querySelectorAll('.react-flow__node-step').length === 200);

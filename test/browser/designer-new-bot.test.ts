@@ -12,9 +12,17 @@ import { designerWorld, DESKTOP, pageAs, PHONE, shot } from '../support/designer
 
 for (const kind of databaseKinds()) {
   describe(`the designer makes bots without a terminal (Chromium, ${kind})`, () => {
-    const world = designerWorld(kind, botFile([{ name: 'Hello', actions: [text('Hi')] }, { name: 'Sorry', fallback: true, actions: [text('Sorry?')] }], { name: 'Demo bot' }), [
-      ['dee@example.org', 'Dee Designer', 'designer'],
-    ]);
+    const world = designerWorld(
+      kind,
+      botFile(
+        [
+          { name: 'Hello', actions: [text('Hi')] },
+          { name: 'Sorry', fallback: true, actions: [text('Sorry?')] },
+        ],
+        { name: 'Demo bot' },
+      ),
+      [['dee@example.org', 'Dee Designer', 'designer']],
+    );
     const picked = (page: import('playwright-core').Page) => page.locator('#bot option:checked').textContent();
     const botNames = async () => ((await world.server.client.get('/bots', { token: world.tenant.accountToken })).body.Result as { Name: string }[]).map((b) => b.Name).sort();
 

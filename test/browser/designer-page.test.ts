@@ -10,7 +10,6 @@ import { signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { designerWorld, DESKTOP, field, pageAs as openAs, PHONE, readableZoom, saveStatus, shot } from '../support/designer-kit.js';
 
-
 const shopBot = () =>
   botFile(
     [
@@ -22,10 +21,12 @@ const shopBot = () =>
     { name: 'Shop' },
   );
 
-
 for (const kind of databaseKinds()) {
   describe(`the designer page (Chromium, ${kind})`, () => {
-    const world = designerWorld(kind, shopBot(), [['dee@example.org', 'Dee Designer', 'designer'], ['al@example.org', 'Al Agent', 'agent']]);
+    const world = designerWorld(kind, shopBot(), [
+      ['dee@example.org', 'Dee Designer', 'designer'],
+      ['al@example.org', 'Al Agent', 'agent'],
+    ]);
 
     const pageAs = (email: string, viewport = DESKTOP) => openAs(world.browser, world.server, email, viewport);
 
@@ -90,7 +91,10 @@ for (const kind of databaseKinds()) {
       await page.locator('#unsaved', { hasText: 'Saved (draft v4)' }).waitFor(); // v3 was the draft kept with its problem
       assert.equal(await page.locator('.problems').count(), 0);
       const saved = (await draftOf()).behaviours[0].interactions;
-      assert.deepEqual(saved.map((x: { name: string }) => x.name), ['Welcome', 'Prices', 'Hours', 'Sorry', 'Shipping']);
+      assert.deepEqual(
+        saved.map((x: { name: string }) => x.name),
+        ['Welcome', 'Prices', 'Hours', 'Sorry', 'Shipping'],
+      );
       assert.deepEqual(saved[0].actions[1].buttons[1].onClick, [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Shipping' }]);
 
       // The preview runs the draft; the live bot still answers the old way.
@@ -112,7 +116,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('tab', { name: 'Versions' }).click();
       await page.locator('.version-list li').nth(1).waitFor();
       // numbered as a person counts publishes (issue 37 item 9); the API's Version (5) is the value
-      assert.match(await page.locator('.version-list li').first().textContent() ?? '', /^Version 2 .* by Dee Designer ?live$/);
+      assert.match((await page.locator('.version-list li').first().textContent()) ?? '', /^Version 2 .* by Dee Designer ?live$/);
       await page.locator('#diff-from').selectOption('1');
       const published = (await world.server.client.get(`/bots/${world.tenant.botKey}/versions`, { token: world.tenant.accountToken })).body.Result as Array<{ Version: number }>;
       await page.locator('#diff-to').selectOption(String(Math.max(...published.map((v) => v.Version))));
@@ -217,10 +221,11 @@ for (const kind of databaseKinds()) {
       await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.react-flow__node-step').first().waitFor();
       /** What has the focus: a name for it, and whether it is in the source editor (a shadow root's host). */
-      const focused = () => page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        return { id: el?.id ?? '', text: (el?.textContent ?? '').trim(), tag: el?.tagName ?? '', inEditor: el?.classList.contains('source-editor') ?? false };
-      });
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          return { id: el?.id ?? '', text: (el?.textContent ?? '').trim(), tag: el?.tagName ?? '', inEditor: el?.classList.contains('source-editor') ?? false };
+        });
       const tabTo = async (wanted: (f: Awaited<ReturnType<typeof focused>>) => boolean, what: string) => {
         for (let n = 0; n < 60; n++) {
           await page.keyboard.press('Tab');

@@ -79,9 +79,14 @@ for (const kind of databaseKinds()) {
       await page.keyboard.press('Control+s');
       await saveStatus(page, /^Saved \(draft v\d+\)$/);
       const saved = withoutServerFields((await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body) as any;
-      assert.deepEqual(saved.behaviours.map((b: { name: string }) => b.name), ['Main', 'Shipping']);
+      assert.deepEqual(
+        saved.behaviours.map((b: { name: string }) => b.name),
+        ['Main', 'Shipping'],
+      );
       assert.deepEqual(saved.behaviours[0].interactions[0].actions, [
-        text('Three'), text('One'), text('One'),
+        text('Three'),
+        text('One'),
+        text('One'),
         { type: 'buttons', text: 'Pick', buttons: [{ type: 'button', text: 'Prices', onClick: [goTo('Main', 'Costs')] }] },
       ]);
       assert.deepEqual(saved.behaviours[0].interactions[1], { name: 'Costs', actions: [text('Five'), goTo('Shipping', 'Track')] });
@@ -129,7 +134,10 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.locator('.outline .pick', { hasText: 'Track' }).locator('.mark.problem').textContent(), '1 problem');
       assert.equal(await page.locator('.react-flow__node-step .step.has-problem').count(), 2);
       await page.getByRole('button', { name: 'Publish' }).click();
-      await page.getByRole('status').filter({ hasText: /^Publish refused: the draft has 2 problems; fix them first \(see the list of problems\)\.$/ }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Publish refused: the draft has 2 problems; fix them first \(see the list of problems\)\.$/ })
+        .waitFor();
       assert.deepEqual(writes, [], 'nothing was sent to the server');
       await page.getByRole('button', { name: 'Undo' }).click();
       await page.locator('.problems').waitFor({ state: 'detached' });

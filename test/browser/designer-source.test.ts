@@ -9,7 +9,14 @@ import { botFile, text } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { designerWorld, field, pageAs, saveStatus, shot } from '../support/designer-kit.js';
 
-const seed = () => botFile([{ name: 'Hello', actions: [text('Hi')] }, { name: 'Hours', actions: [text('Open 9 to 5')] }], { name: 'Source' });
+const seed = () =>
+  botFile(
+    [
+      { name: 'Hello', actions: [text('Hi')] },
+      { name: 'Hours', actions: [text('Open 9 to 5')] },
+    ],
+    { name: 'Source' },
+  );
 const HELLO_TEXT = '$.behaviours[0].interactions[0].actions[0].text';
 const HOURS_TEXT = '$.behaviours[0].interactions[1].actions[0].text';
 
@@ -38,7 +45,11 @@ for (const kind of databaseKinds()) {
       const options = page.locator('.cm-tooltip-autocomplete li');
       await options.first().waitFor();
       const offered = await options.allTextContents();
-      for (const name of ['behaviours', 'settings', 'variables', 'nlp']) assert.ok(offered.some((o) => o.startsWith(name)), `${name} offered in ${offered.join(', ')}`);
+      for (const name of ['behaviours', 'settings', 'variables', 'nlp'])
+        assert.ok(
+          offered.some((o) => o.startsWith(name)),
+          `${name} offered in ${offered.join(', ')}`,
+        );
       await page.keyboard.press('Escape');
 
       // Validation: an action type the registry does not have is marked.
@@ -73,7 +84,7 @@ for (const kind of databaseKinds()) {
       await page.context().close();
     });
 
-    test('Ctrl+Z in a text field is the field\'s own undo; outside the fields it undoes the last page edit', async () => {
+    test("Ctrl+Z in a text field is the field's own undo; outside the fields it undoes the last page edit", async () => {
       const { page, errors } = await pageAs(world.browser, world.server, 'dee@example.org');
       await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
       await page.locator('.outline .pick', { hasText: 'Hours' }).click();
@@ -115,14 +126,16 @@ for (const kind of databaseKinds()) {
       };
       await page.locator('.outline .pick', { hasText: 'Hours' }).click();
       await page.locator(field(HOURS_TEXT)).fill('Open 8 to 6');
-      await apiSave((bot) => { bot.behaviours[0].interactions[0].actions[0].text = 'Welcome!'; });
+      await apiSave((bot) => {
+        bot.behaviours[0].interactions[0].actions[0].text = 'Welcome!';
+      });
       await page.keyboard.press('Control+s');
       await page.getByRole('alertdialog').waitFor();
       await page.getByRole('button', { name: 'Compare both' }).click();
       await page.getByRole('list', { name: 'Their draft and yours, part by part' }).waitFor();
       assert.deepEqual(await page.locator('.both h3').allTextContents(), ['Main › Hello', 'Main › Hours']);
-      assert.match(await page.getByRole('region', { name: 'Theirs: Main › Hello' }).textContent() ?? '', /Welcome!/);
-      assert.match(await page.getByRole('region', { name: 'Yours: Main › Hours' }).textContent() ?? '', /Open 8 to 6/);
+      assert.match((await page.getByRole('region', { name: 'Theirs: Main › Hello' }).textContent()) ?? '', /Welcome!/);
+      assert.match((await page.getByRole('region', { name: 'Yours: Main › Hours' }).textContent()) ?? '', /Open 8 to 6/);
       await page.screenshot({ path: shot(kind, 'compare') });
       assert.deepEqual(await seriousViolations(page), []);
 
@@ -133,7 +146,9 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.locator(field(HOURS_TEXT)).inputValue(), 'Open 8 to 6');
 
       // Another race: this time mine is kept over theirs, by choice.
-      await apiSave((bot) => { bot.behaviours[0].interactions[1].actions[0].text = 'Closed'; });
+      await apiSave((bot) => {
+        bot.behaviours[0].interactions[1].actions[0].text = 'Closed';
+      });
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('button', { name: 'Compare both' }).click();
       await page.getByRole('button', { name: 'Keep mine (save over theirs)' }).click();

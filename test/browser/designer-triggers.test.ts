@@ -37,7 +37,10 @@ for (const kind of databaseKinds()) {
       return (parsed.body.Score as number).toFixed(2);
     };
 
-    for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       test(`listed, linked to their forms, and explained in the preview (${size})`, async () => {
         const { page, errors } = await pageAs(world.browser, world.server, 'tia@example.org', viewport);
         // the first visit builds the page's bundle on this busy machine: its load may take a while

@@ -37,7 +37,16 @@ for (const kind of databaseKinds()) {
       // the server as it ships: the built-in model on, so a visitor's paraphrase finds the FAQ by meaning
       server = await startTestServer(kind, { COLLOQUY_BUILTIN_MODEL: 'on' });
       // the account starts with an unrelated bot, as one made by the installer would
-      tenant = await createTenant(server.client, botFile([{ name: 'Hello', actions: [text('Hi')] }, { name: 'Sorry', fallback: true, actions: [text('Sorry?')] }], { name: 'First bot' }));
+      tenant = await createTenant(
+        server.client,
+        botFile(
+          [
+            { name: 'Hello', actions: [text('Hi')] },
+            { name: 'Sorry', fallback: true, actions: [text('Sorry?')] },
+          ],
+          { name: 'First bot' },
+        ),
+      );
       await addOperator(server.client, tenant.accountId, LEAD.email, LEAD.password, LEAD.name, 'admin');
       browser = await launchChromium();
     });
@@ -142,7 +151,10 @@ for (const kind of databaseKinds()) {
         await page.keyboard.press('Control+s');
         await page.locator('#unsaved', { hasText: /^Saved \(draft v\d+\)$/ }).waitFor();
         await page.getByRole('button', { name: 'Publish' }).click();
-        await page.getByRole('status').filter({ hasText: /Published version \d+\./ }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: /Published version \d+\./ })
+          .waitFor();
         await snap(page, 'published');
 
         // 6. The embed line, copied from the Install tab.
@@ -155,7 +167,9 @@ for (const kind of databaseKinds()) {
         await snap(page, 'install');
 
         // 7. The shop's own page, on another port, with the line pasted in.
-        const site: SiteServer = await serveSite(`<!doctype html><html lang="en"><head><title>Spoke &amp; Chain</title></head><body><main><h1>Spoke &amp; Chain bikes</h1><p>Repairs, storage and rentals.</p></main>${embed}</body></html>`);
+        const site: SiteServer = await serveSite(
+          `<!doctype html><html lang="en"><head><title>Spoke &amp; Chain</title></head><body><main><h1>Spoke &amp; Chain bikes</h1><p>Repairs, storage and rentals.</p></main>${embed}</body></html>`,
+        );
         try {
           const visitor = await context.newPage();
           visitor.on('pageerror', (error) => errors.push(`site page error: ${error.message}`));
@@ -165,7 +179,11 @@ for (const kind of databaseKinds()) {
           await visitor.getByRole('button', { name: /^Open chat/ }).click();
           await w.said('Hello from Spoke & Chain! Ask me about repairs, storage or opening hours.');
           await w.type('can I leave my bike with you for a while after you fix it?');
-          await w.log().getByText(/up to 14 days free of charge/).last().waitFor();
+          await w
+            .log()
+            .getByText(/up to 14 days free of charge/)
+            .last()
+            .waitFor();
           await snap(visitor, 'visitor-answered');
 
           // 8. The visitor asks for a person, says what it is about, and waits quietly.
@@ -188,8 +206,14 @@ for (const kind of databaseKinds()) {
 
           // 10. Resolved.
           await page.getByRole('button', { name: 'Resolve' }).click();
-          await page.getByRole('status').getByText(/: resolved\. A new message from them opens it again\.$/).waitFor();
-          await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /rear brake squeaks|Bring it by tomorrow/ }).waitFor({ state: 'detached' });
+          await page
+            .getByRole('status')
+            .getByText(/: resolved\. A new message from them opens it again\.$/)
+            .waitFor();
+          await page
+            .getByRole('navigation', { name: 'Conversations' })
+            .getByRole('button', { name: /rear brake squeaks|Bring it by tomorrow/ })
+            .waitFor({ state: 'detached' });
           await snap(page, 'resolved');
           assert.deepEqual(errors, []);
         } finally {

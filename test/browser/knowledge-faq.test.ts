@@ -152,7 +152,7 @@ describe('editing an FAQ pair by pair on the Knowledge page (Chromium)', () => {
     await page.locator('#faq-add').click();
     await page.keyboard.type('Half a pair?');
     await page.locator('#add-submit').click();
-    assert.equal(await page.locator('#add-error').textContent(), `Question ${(await page.locator('#faq-rows > li').count())} has no answer.`);
+    assert.equal(await page.locator('#add-error').textContent(), `Question ${await page.locator('#faq-rows > li').count()} has no answer.`);
     assert.deepEqual(problems, []);
   });
 });

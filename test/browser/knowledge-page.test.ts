@@ -25,7 +25,20 @@ import { INTERRUPTED } from '../../src/knowledge/indexing-lease.js';
 /** A large PDF whose indexing was cut short by a stop: failed with the reason (indexing-lease.ts). */
 async function leaveFailed(server: TestServer, botId: string): Promise<void> {
   const now = Date.now();
-  const source = { id: crypto.randomUUID(), botId, name: 'Price list.pdf', kind: 'pdf' as const, url: null, status: 'indexing' as const, error: null, chunks: 0, bytes: 3_400_000, generation: 0, createdAt: now - 300_000, updatedAt: now - 300_000 };
+  const source = {
+    id: crypto.randomUUID(),
+    botId,
+    name: 'Price list.pdf',
+    kind: 'pdf' as const,
+    url: null,
+    status: 'indexing' as const,
+    error: null,
+    chunks: 0,
+    bytes: 3_400_000,
+    generation: 0,
+    createdAt: now - 300_000,
+    updatedAt: now - 300_000,
+  };
   await server.running.store.transaction((tx) => tx.knowledge.insert(source, { sources: 200, bytes: 50 * 1024 * 1024 }));
   await server.running.maintenance.runOnce();
 }
@@ -72,7 +85,9 @@ describe('the Knowledge page (Chromium)', () => {
   const item = (page: Page, name: string) => page.locator('#sources > li', { has: page.locator('.source-name', { hasText: name }) });
   /** A source's facts as "Kind: FAQ" lines (the colon is drawn by CSS). */
   const facts = (page: Page, name: string) =>
-    item(page, name).locator('.facts > div').evaluateAll((rows) => rows.map((row) => `${row.querySelector('dt')!.textContent}: ${row.querySelector('dd')!.textContent}`));
+    item(page, name)
+      .locator('.facts > div')
+      .evaluateAll((rows) => rows.map((row) => `${row.querySelector('dt')!.textContent}: ${row.querySelector('dd')!.textContent}`));
 
   test('upload a DOCX, see it ready with its passages, ask and see the scores, delete it', async () => {
     const { page, problems } = await pageAt(SIZES[0]);
@@ -122,7 +137,10 @@ describe('the Knowledge page (Chromium)', () => {
     await added.waitFor({ state: 'detached' });
     assert.equal(await page.locator('#passages-card').isHidden(), true, 'the deleted source’s passages are closed');
     const left = await server.client.get(`/bots/${tenant.botKey}/knowledge`, { token: tenant.accountToken });
-    assert.deepEqual(left.body.Result.map((s: { Name: string }) => s.Name), ['Shop FAQ', 'Travel rules']);
+    assert.deepEqual(
+      left.body.Result.map((s: { Name: string }) => s.Name),
+      ['Shop FAQ', 'Travel rules'],
+    );
     assert.deepEqual(problems, []);
   });
 
@@ -215,7 +233,11 @@ describe('the Knowledge page (Chromium)', () => {
   test("the analytics page's knowledge card charts the questions answered and not", async () => {
     const asker = await createTenant(server.client, { ...supportBot(), knowledge: { beforeFallback: true } });
     await addSource(server, asker, { Name: 'Travel rules', Text: PETS_MD });
-    for (const [user, words] of [['kb-1', 'Can pets travel in the cabin?'], ['kb-2', 'How heavy may a suitcase be?'], ['kb-3', 'What colour is the moon tonight?']]) {
+    for (const [user, words] of [
+      ['kb-1', 'Can pets travel in the cabin?'],
+      ['kb-2', 'How heavy may a suitcase be?'],
+      ['kb-3', 'What colour is the moon tonight?'],
+    ]) {
       await chatOk(server, asker.botToken, { UserId: user });
       await chatOk(server, asker.botToken, { UserId: user, Text: words });
     }

@@ -26,7 +26,11 @@ interface Colloquy {
 /** WCAG contrast ratio of two CSS rgb() colours. */
 function contrast(a: string, b: string): number {
   const lum = (css: string) => {
-    const [r, g, bl] = css.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = css
+      .match(/\d+(\.\d+)?/g)!
+      .slice(0, 3)
+      .map((v) => Number(v) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
@@ -93,7 +97,7 @@ describe('widget build items of issue 15 (Chromium)', () => {
     await shot('1-markdown');
   });
 
-  test('desktop: answered quick replies fold away; the answer stays as the user\'s bubble', async () => {
+  test("desktop: answered quick replies fold away; the answer stays as the user's bubble", async () => {
     await page.reload();
     await live();
     await page.evaluate(() => (window as unknown as { Colloquy: Colloquy }).Colloquy.reset());
@@ -121,7 +125,11 @@ describe('widget build items of issue 15 (Chromium)', () => {
     await typing.waitFor({ state: 'visible' });
     assert.equal(await typing.locator('.bubble i').count(), 3);
     // the same bubble as the bot's messages
-    const background = (selector: string) => page.locator(`#colloquy-widget ${selector}`).first().evaluate((el) => getComputedStyle(el).backgroundColor);
+    const background = (selector: string) =>
+      page
+        .locator(`#colloquy-widget ${selector}`)
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor);
     assert.equal(await background('.typing .bubble'), await background('.row.bot .bubble'));
     await shot('3-typing-bubble');
     await said('Thanks for waiting.');
@@ -165,7 +173,12 @@ describe('widget build items of issue 15 (Chromium)', () => {
     const ring = async (selector: string, on: string) => {
       const el = page.locator(`#colloquy-widget ${selector}`);
       await el.focus();
-      const style = await el.evaluate((e) => ({ focused: e.matches(':focus-visible'), style: getComputedStyle(e).outlineStyle, width: getComputedStyle(e).outlineWidth, color: getComputedStyle(e).outlineColor }));
+      const style = await el.evaluate((e) => ({
+        focused: e.matches(':focus-visible'),
+        style: getComputedStyle(e).outlineStyle,
+        width: getComputedStyle(e).outlineWidth,
+        color: getComputedStyle(e).outlineColor,
+      }));
       assert.equal(style.style, 'solid', selector);
       assert.equal(style.width, '3px', selector);
       assert.ok(contrast(style.color, on) >= 3, `${selector}: ${style.color} on ${on} is ${contrast(style.color, on).toFixed(2)}:1`);

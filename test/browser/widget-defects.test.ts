@@ -57,8 +57,7 @@ describe('widget defects of issue 15 (Chromium)', () => {
     const res = await server.client.post('/custom/state', { userid: await userId(), state, ...more }, { token });
     assert.equal(res.status, 200, res.text);
   };
-  const inputDisabled = (disabled: boolean) =>
-    page.waitForFunction((d) => document.querySelector('#colloquy-widget')!.shadowRoot!.querySelector('input')!.disabled === d, disabled);
+  const inputDisabled = (disabled: boolean) => page.waitForFunction((d) => document.querySelector('#colloquy-widget')!.shadowRoot!.querySelector('input')!.disabled === d, disabled);
 
   test('item 9: once the user has answered, the buttons of earlier messages are disabled', async () => {
     await page.goto(`${server.url}/demo`);
@@ -91,7 +90,7 @@ describe('widget defects of issue 15 (Chromium)', () => {
     shots.push(await screenshot(page, 'widget-defect-7-handback'));
   });
 
-  test('item 3: after a reload, operator messages are still an operator\'s and a taken-over conversation still says that a person is talking', async () => {
+  test("item 3: after a reload, operator messages are still an operator's and a taken-over conversation still says that a person is talking", async () => {
     await setState('takeover');
     await chatOk(server, token, { UserId: await userId(), Text: 'Hello, Ann here.' }, { CHANNEL: 'web', DIRECTION: 'OPERATOR' });
     await log().locator('.row.operator').getByText('Hello, Ann here.').waitFor();

@@ -10,8 +10,7 @@ import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { setWeb, webKeyOf } from '../support/web-kit.js';
 
-const shadow = (page: Page, selector: string) =>
-  page.evaluate((s) => document.querySelector('#colloquy-widget')!.shadowRoot!.querySelector(s)?.outerHTML ?? null, selector);
+const shadow = (page: Page, selector: string) => page.evaluate((s) => document.querySelector('#colloquy-widget')!.shadowRoot!.querySelector(s)?.outerHTML ?? null, selector);
 
 describe('web widget embedded in other sites (Chromium)', () => {
   let server: TestServer;
@@ -61,7 +60,10 @@ describe('web widget embedded in other sites (Chromium)', () => {
     await page.getByRole('log').getByText('The chat is not available right now.').waitFor();
     assert.ok(calls.length > 0);
     assert.deepEqual(succeeded, []);
-    assert.ok(failed.some((url) => url.endsWith('/conversation')), JSON.stringify(failed));
+    assert.ok(
+      failed.some((url) => url.endsWith('/conversation')),
+      JSON.stringify(failed),
+    );
     const direct = await fetch(`${server.url}/web/${key}/conversation`, { method: 'POST', headers: { origin: shop.url, 'content-type': 'application/json' }, body: '{}' });
     assert.equal(direct.status, 403);
     assert.equal((await direct.json()).Code, 'ORIGIN_FORBIDDEN');
@@ -70,9 +72,7 @@ describe('web widget embedded in other sites (Chromium)', () => {
 
   test('an allowed origin: data-variables fill a new conversation; Colloquy.start({behaviour}) starts elsewhere', async () => {
     const withVariables = await site(`<script src="${server.url}/widget.js" data-bot="${key}" data-open="true" data-variables='{"company": "Initech"}'></script>`);
-    const started = await site(
-      `<script src="${server.url}/widget.js"></script><script>Colloquy.start({ bot: ${JSON.stringify(key)}, behaviour: 'Orders', open: true });</script>`,
-    );
+    const started = await site(`<script src="${server.url}/widget.js"></script><script>Colloquy.start({ bot: ${JSON.stringify(key)}, behaviour: 'Orders', open: true });</script>`);
     await setWeb(server.client, support, { enabled: true, allowedOrigins: [withVariables.url, started.url], acceptVariables: ['company'] });
 
     const page = await newPage();
@@ -135,7 +135,10 @@ describe('web widget embedded in other sites (Chromium)', () => {
             },
             { type: 'button', text: 'Quick reply', onClick: [text('Quick!')] },
             { type: 'link', text: 'Bad link', url: 'ftp://files.example.org/list' },
-            { type: 'carousel', cards: [{ title: 'Solo card', subtitle: 'only one', imageUrl: 'https://example.org/p/solo.png', buttons: [{ type: 'link', text: 'More', url: 'https://example.org/more' }] }] },
+            {
+              type: 'carousel',
+              cards: [{ title: 'Solo card', subtitle: 'only one', imageUrl: 'https://example.org/p/solo.png', buttons: [{ type: 'link', text: 'More', url: 'https://example.org/more' }] }],
+            },
           ],
         },
       ],

@@ -30,7 +30,11 @@ for (const viewport of VIEWPORTS) {
         await sendWeb(server.client, keys.webKey, { UserId: started.UserId, Command: buttonCommand(started.Parts, 'Talk to a person') });
         ahead += minutes * MINUTE;
         const path = c.conversationPath(botId, started.UserId);
-        for (const [step, body] of [['takeover', {}], ['messages', { Text: 'Hello, I am here.' }], ['handover', {}]] as const) {
+        for (const [step, body] of [
+          ['takeover', {}],
+          ['messages', { Text: 'Hello, I am here.' }],
+          ['handover', {}],
+        ] as const) {
           const res = await c.post(`${path}/${step}`, body);
           assert.equal(res.status, 200, `${step}: ${res.text}`);
         }

@@ -54,7 +54,10 @@ describe('widget grouping and times (Chromium)', () => {
     await said('What can I do for you?');
     await live();
     const welcome = await rows();
-    assert.deepEqual(welcome.map((r) => r.cls), ['row bot', 'row bot grouped']);
+    assert.deepEqual(
+      welcome.map((r) => r.cls),
+      ['row bot', 'row bot grouped'],
+    );
     assert.equal(welcome[0]!.at, null);
     assert.match(welcome[1]!.at ?? '', TIME);
     shots.push(await screenshot(page, 'widget-build-1-welcome-group'));
@@ -73,10 +76,13 @@ describe('widget grouping and times (Chromium)', () => {
     assert.equal(all[userRow]!.cls, 'row user');
     assert.match(all[userRow]!.at ?? '', TIME);
     const operators = all.filter((r) => r.cls.startsWith('row operator'));
-    assert.deepEqual(operators.map((r) => [r.cls, r.who, r.at === null]), [
-      ['row operator', 'Operator', true],
-      ['row operator grouped', null, false],
-    ]);
+    assert.deepEqual(
+      operators.map((r) => [r.cls, r.who, r.at === null]),
+      [
+        ['row operator', 'Operator', true],
+        ['row operator grouped', null, false],
+      ],
+    );
     assert.match(operators[1]!.at ?? '', TIME);
     shots.push(await screenshot(page, 'widget-build-2-operator-group'));
   });
@@ -87,7 +93,10 @@ describe('widget grouping and times (Chromium)', () => {
     await said('How can I help?');
     await live();
     const all = (await rows()).filter((r) => !r.cls.includes('notice'));
-    assert.deepEqual(all.map((r) => [r.cls, r.at === null]), before.map((r) => [r.cls, r.at === null]));
+    assert.deepEqual(
+      all.map((r) => [r.cls, r.at === null]),
+      before.map((r) => [r.cls, r.at === null]),
+    );
     for (const row of all) if (row.at !== null) assert.match(row.at, TIME);
     assert.equal(all[1]!.cls, 'row bot grouped');
     shots.push(await screenshot(page, 'widget-build-3-reloaded'));

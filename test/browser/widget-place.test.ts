@@ -60,7 +60,7 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole('dialog').waitFor();
     });
 
-    test('item 10: once a person takes over, the bot\'s old quick replies and cards cannot be clicked', async () => {
+    test("item 10: once a person takes over, the bot's old quick replies and cards cannot be clicked", async () => {
       await w().type('restart');
       await w().button('Browse products').click();
       await w().button('Toaster').waitFor();
@@ -84,7 +84,10 @@ for (const viewport of VIEWPORTS) {
       // every row that had a time still has it; the notice stands between the bot's cards and the operator's greeting
       // live rows carry the browser's clock, resumed ones the server's: the same moment, give or take a second
       const timed = (rows: typeof before) => rows.filter((r) => r.time !== null).slice(-3);
-      assert.deepEqual(timed(after).map((r) => r.text), timed(before).map((r) => r.text));
+      assert.deepEqual(
+        timed(after).map((r) => r.text),
+        timed(before).map((r) => r.text),
+      );
       for (const [i, row] of timed(after).entries()) assert.ok(Math.abs(Date.parse(row.time!) - Date.parse(timed(before)[i].time!)) < 1000, row.text);
       const order = after.map((r) => r.text).filter((text) => /talking with|Demo here|kettle leaks/.test(text));
       assert.deepEqual(order, ['You are now talking with a person.', 'Hi, Demo here. How can I help?', 'My kettle leaks']);
@@ -106,7 +109,7 @@ for (const viewport of VIEWPORTS) {
       assert.equal(await w().input().getAttribute('placeholder'), 'Type a message…');
     });
 
-    test('item 14: the launcher\'s accessible name carries the unread count', async () => {
+    test("item 14: the launcher's accessible name carries the unread count", async () => {
       await setState('takeover');
       await w().close();
       for (const text of ['One more thing', 'and another']) {

@@ -45,7 +45,10 @@ for (const viewport of VIEWPORTS) {
       await w().live();
       assert.notEqual(await w().userId(), first);
       const again = await c.get(`${await conversation()}/visitor`);
-      assert.deepEqual(again.body.Earlier.map((e: { UserId: string }) => e.UserId), [first]);
+      assert.deepEqual(
+        again.body.Earlier.map((e: { UserId: string }) => e.UserId),
+        [first],
+      );
     });
 
     test('waiting for a person, the visitor sees their place in the queue; their typing reaches the console', async () => {
@@ -62,7 +65,10 @@ for (const viewport of VIEWPORTS) {
           await page.keyboard.type('Hello?');
         },
       });
-      assert.deepEqual(read.events.filter((e) => e.Kind === 'visitorTyping').map((e) => e.UserId), [await w().userId()]);
+      assert.deepEqual(
+        read.events.filter((e) => e.Kind === 'visitorTyping').map((e) => e.UserId),
+        [await w().userId()],
+      );
       // api.md rule 6b (issue 37 item 2): the bot does not answer a visitor waiting for a person; it
       // says its waiting text once, and the visitor's words wait for the operator.
       await page.keyboard.press('Enter');

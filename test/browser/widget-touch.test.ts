@@ -6,10 +6,11 @@ import { describe, test } from 'node:test';
 import { demoSession, shot } from '../support/widget-kit.js';
 
 const PHONE = { width: 390, height: 844 };
-const active = (page: import('playwright-core').Page) => page.evaluate(() => {
-  const element = document.querySelector('#colloquy-widget')!.shadowRoot!.activeElement as HTMLElement | null;
-  return element ? element.id || element.className : null;
-});
+const active = (page: import('playwright-core').Page) =>
+  page.evaluate(() => {
+    const element = document.querySelector('#colloquy-widget')!.shadowRoot!.activeElement as HTMLElement | null;
+    return element ? element.id || element.className : null;
+  });
 
 describe('the widget on a touch screen (Chromium)', () => {
   const session = demoSession(PHONE);

@@ -80,7 +80,9 @@ describe('web widget on /demo (Chromium)', () => {
     assert.equal(focused, 'Toaster');
     await page.keyboard.press('Enter');
     await said('Good choice: the Toaster.');
-    await log().getByText(/^(Anything else\?|Can I help with something else\?)$/).waitFor();
+    await log()
+      .getByText(/^(Anything else\?|Can I help with something else\?)$/)
+      .waitFor();
     await page.waitForFunction(() => !document.querySelector('#colloquy-widget')!.shadowRoot!.querySelector('input')!.disabled);
   });
 

@@ -87,7 +87,10 @@ for (const kind of databaseKinds()) {
       assert.equal(hung.body.Message, `${mcp.mcpUrl} does not answer as an MCP server: the server did not finish connecting within 5000 ms`);
       const closed = await put('other', { Url: 'http://127.0.0.1:1/mcp' });
       assert.equal(closed.body.Code, 'MCP_UNREACHABLE');
-      assert.deepEqual((await list()).body.Result.map((s: { Name: string }) => s.Name), ['crm']);
+      assert.deepEqual(
+        (await list()).body.Result.map((s: { Name: string }) => s.Name),
+        ['crm'],
+      );
     });
 
     test('bounds: name, URL, headers, servers per bot', async () => {
@@ -133,7 +136,10 @@ for (const kind of databaseKinds()) {
       assert.equal((await put('crm', { Url: mcp.mcpUrl })).status, 200);
       const lists = mcp.count('tools/list');
       const first = await tools.toolsFor(botId, ['crm', 'nope']);
-      assert.deepEqual(first.tools.map((t) => `${t.server}:${t.tool.name}`), TOOLS.map((t) => `crm:${t.Name}`));
+      assert.deepEqual(
+        first.tools.map((t) => `${t.server}:${t.tool.name}`),
+        TOOLS.map((t) => `crm:${t.Name}`),
+      );
       assert.deepEqual(first.tools[0].tool.parameters.required, ['email']);
       assert.deepEqual(first.unavailable, [{ server: 'nope', error: 'the bot has no MCP server named "nope"' }]);
       now += 59_000;
@@ -194,7 +200,10 @@ for (const kind of databaseKinds()) {
 
       assert.equal((await server.client.delete(`/bots/${tenant.botKey}/mcp/down`, { token: tenant.accountToken })).status, 204);
       assert.equal((await server.client.delete(`/bots/${tenant.botKey}/mcp/down`, { token: tenant.accountToken })).status, 204);
-      assert.deepEqual((await list()).body.Result.map((s: { Name: string }) => s.Name), ['crm']);
+      assert.deepEqual(
+        (await list()).body.Result.map((s: { Name: string }) => s.Name),
+        ['crm'],
+      );
       assert.equal((await tools.toolsFor(botId, ['down'])).unavailable[0].error, 'the bot has no MCP server named "down"');
 
       assert.equal((await server.client.delete(`/bots/${tenant.botKey}`, { token: tenant.accountToken })).status, 200);

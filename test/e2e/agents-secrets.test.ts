@@ -85,7 +85,13 @@ for (const kind of databaseKinds()) {
       assert.equal((await putSecret(tenant, 'one', { Value: '1', Hosts: ['127.0.0.1'] })).status, 204);
       const listed = await secretsOf(tenant);
       assert.equal(listed.status, 200);
-      assert.deepEqual(listed.body.Result.map((s: any) => [s.Name, s.Hosts]), [['one', ['127.0.0.1']], ['shop_api', ['127.0.0.1', 'shop.example']]]);
+      assert.deepEqual(
+        listed.body.Result.map((s: any) => [s.Name, s.Hosts]),
+        [
+          ['one', ['127.0.0.1']],
+          ['shop_api', ['127.0.0.1', 'shop.example']],
+        ],
+      );
       assert.match(listed.body.Result[0].UpdatedAt, /^\d{4}-\d\d-\d\dT/);
       assert.equal(listed.text.includes('sk-live'), false);
       const file = await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken });
@@ -93,7 +99,10 @@ for (const kind of databaseKinds()) {
       // the audit log names the secret, never its value (governance.md "Audit log")
       const audit = await server.client.get('/account/audit?action=secret.set', { token: tenant.accountToken });
       assert.equal(audit.status, 200);
-      assert.deepEqual(audit.body.Result.map((e: any) => e.Target.split('/').filter((t: string) => t.startsWith('secret:'))), [['secret:one'], ['secret:shop_api']]);
+      assert.deepEqual(
+        audit.body.Result.map((e: any) => e.Target.split('/').filter((t: string) => t.startsWith('secret:'))),
+        [['secret:one'], ['secret:shop_api']],
+      );
       assert.equal(audit.text.includes('sk-live'), false);
     });
 
@@ -134,7 +143,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(JSON.parse(call.body), { token: VALUE, q: 'shoes' });
       // the API echoed the value: the flow (and so the reply, variables and webhooks) sees its name;
       // {{secret.*}} in a text is nothing
-      assert.deepEqual(reply.Parts.map((p: any) => p.Text), ['Answer: Bearer [secret shop_api] / ']);
+      assert.deepEqual(
+        reply.Parts.map((p: any) => p.Text),
+        ['Answer: Bearer [secret shop_api] / '],
+      );
     });
 
     test("the designer's preview (the draft, run under a twin bot id) fills the real bot's secrets by the same rule", async () => {
@@ -143,7 +155,10 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200, res.text);
       assert.equal(api.seen.length, calls + 1);
       assert.equal(api.seen.at(-1)!.headers.authorization, `Bearer ${VALUE}`);
-      assert.deepEqual(res.body.Parts.map((p: any) => p.Text), ['Answer: Bearer [secret shop_api] / ']);
+      assert.deepEqual(
+        res.body.Parts.map((p: any) => p.Text),
+        ['Answer: Bearer [secret shop_api] / '],
+      );
     });
 
     test('a host not among the Hosts, or a secret in the host name: sent empty', async () => {
@@ -162,11 +177,18 @@ for (const kind of databaseKinds()) {
     test('a user cannot ask for a secret: not with a text, a value, or a variable named secret.*', async () => {
       for (const q of ['{{secret.shop_api}}', '\uFDD0shop_api\uFDD1', '\uFDD0', 'shop_api\uFDD1']) {
         const calls = api.seen.length;
-        await chatOk(server, tenant.botToken, { UserId: `eve-${calls}`, Text: 'hi', Variables: [{ Name: 'q', Value: q }, { Name: 'secret.shop_api', Value: 'forged' }] });
+        await chatOk(server, tenant.botToken, {
+          UserId: `eve-${calls}`,
+          Text: 'hi',
+          Variables: [
+            { Name: 'q', Value: q },
+            { Name: 'secret.shop_api', Value: 'forged' },
+          ],
+        });
         assert.equal(api.seen.length, calls + 1);
         const call = api.seen.at(-1)!;
         const sent = JSON.parse(call.body);
-        assert.equal(sent.token, VALUE, 'the author\'s slot still has the real value');
+        assert.equal(sent.token, VALUE, "the author's slot still has the real value");
         assert.equal(sent.q, q.replace(/[\uFDD0\uFDD1]/g, ''), `q=${JSON.stringify(q)} is sent as text`);
         assert.equal(new URL(call.url, 'http://x').searchParams.get('q'), q.replace(/[\uFDD0\uFDD1]/g, ''));
       }
@@ -177,7 +199,10 @@ for (const kind of databaseKinds()) {
       const values = await server.client.get('/custom/values?userid=ann', { token: tenant.botToken });
       assert.equal(values.status, 200);
       assert.equal(values.text.includes('sk-live'), false);
-      assert.equal(logged.some((line) => line.includes('sk-live')), false);
+      assert.equal(
+        logged.some((line) => line.includes('sk-live')),
+        false,
+      );
 
       const file = await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken });
       const bot = await server.client.get(`/bots`, { token: tenant.accountToken });
@@ -189,10 +214,12 @@ for (const kind of databaseKinds()) {
 
       const botId = await botIdOf(server, tenant.botKey);
       assert.equal((await server.client.delete(`/bots/${tenant.botKey}/secrets/one`, { token: tenant.accountToken })).status, 204);
-      assert.deepEqual((await secretsOf(tenant)).body.Result.map((s: any) => s.Name), ['shop_api']);
+      assert.deepEqual(
+        (await secretsOf(tenant)).body.Result.map((s: any) => s.Name),
+        ['shop_api'],
+      );
       assert.equal((await server.client.delete(`/bots/${tenant.botKey}`, { token: tenant.accountToken })).status, 200);
       assert.deepEqual(await server.running.store.secrets.list(botId), []);
     });
-
   });
 }

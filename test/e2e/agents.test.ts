@@ -36,7 +36,11 @@ const ORDER = { type: 'object', properties: { order: { type: 'string', pattern: 
 
 function agentBot(shopUrl: string, settings: Record<string, unknown> = {}) {
   const agent = {
-    type: 'agent', instructions: 'You are the assistant of {{company}}.', maxSteps: 3, timeoutMs: 3000, variable: 'agent_answer',
+    type: 'agent',
+    instructions: 'You are the assistant of {{company}}.',
+    maxSteps: 3,
+    timeoutMs: 3000,
+    variable: 'agent_answer',
     tools: [
       { type: 'http', name: 'order_status', description: 'Status of an order', parameters: ORDER, request: { method: 'GET', url: `${shopUrl}/orders/{{order}}` } },
       { type: 'http', name: 'slow', description: 'Hangs', parameters: { type: 'object', properties: {} }, request: { method: 'GET', url: `${shopUrl}/hang` }, timeoutMs: 300 },
@@ -46,15 +50,22 @@ function agentBot(shopUrl: string, settings: Record<string, unknown> = {}) {
     ],
     onError: [text('Let me get a colleague ({{agent_status}}).')],
   };
-  return botFile([{ name: 'Start', actions: [text('Hi')] }, { name: 'Agent', actions: [agent] }, { name: 'Fallback', fallback: true, actions: [text('Sorry?')] }], {
-    variables: { company: 'Spokes' },
-    settings: { ai: settings },
-    triggers: [
-      { match: 'assistant', actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Agent' }] },
-      { match: 'menu', actions: [text('The menu')] },
+  return botFile(
+    [
+      { name: 'Start', actions: [text('Hi')] },
+      { name: 'Agent', actions: [agent] },
+      { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
     ],
-    behaviours: [{ name: 'Repairs', interactions: [{ name: 'Book', start: true, actions: [text('Booking for {{email}}.')] }] }],
-  });
+    {
+      variables: { company: 'Spokes' },
+      settings: { ai: settings },
+      triggers: [
+        { match: 'assistant', actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Agent' }] },
+        { match: 'menu', actions: [text('The menu')] },
+      ],
+      behaviours: [{ name: 'Repairs', interactions: [{ name: 'Book', start: true, actions: [text('Booking for {{email}}.')] }] }],
+    },
+  );
 }
 
 for (const kind of databaseKinds()) {
@@ -96,11 +107,23 @@ for (const kind of databaseKinds()) {
       const before = await usage();
       const { user, reply } = await held('assistant', { toolCalls: [{ name: 'order_status', arguments: { order: '123456' } }], tokens: 30 }, { content: 'Your order 123456 has shipped.', tokens: 20 });
       assert.deepEqual(summary(reply.Parts), [[0, 'Your order 123456 has shipped.']]);
-      assert.deepEqual(shop.requests.map((r) => `${r.method} ${r.url}`), ['GET /orders/123456']);
+      assert.deepEqual(
+        shop.requests.map((r) => `${r.method} ${r.url}`),
+        ['GET /orders/123456'],
+      );
       assert.equal(ai.requests.length, 2);
       const first = ai.requests[0].body;
       assert.equal(first.messages[0].content, 'You are the assistant of Spokes.');
-      assert.deepEqual(first.tools?.map((t) => [t.type, t.function.name]), [['function', 'order_status'], ['function', 'slow'], ['function', 'remember_email'], ['function', 'book_repair'], ['function', 'handover']]);
+      assert.deepEqual(
+        first.tools?.map((t) => [t.type, t.function.name]),
+        [
+          ['function', 'order_status'],
+          ['function', 'slow'],
+          ['function', 'remember_email'],
+          ['function', 'book_repair'],
+          ['function', 'handover'],
+        ],
+      );
       assert.deepEqual(first.tools?.[0].function.parameters, ORDER);
       const second = ai.requests[1].body.messages.slice(-2);
       assert.equal(second[0].tool_calls?.[0].function.name, 'order_status');
@@ -127,17 +150,34 @@ for (const kind of databaseKinds()) {
       const keyed = agentBot(shop.url);
       const agent = keyed.behaviours[0].interactions.find((i: { name: string }) => i.name === 'Agent').actions[0];
       agent.tools[0].request.headers = { Authorization: 'Bearer {{secret.shop_api}}' };
-      agent.tools.push({ type: 'http', name: 'elsewhere', description: 'Another host', parameters: { type: 'object', properties: {} }, request: { method: 'GET', url: `${shop.url.replace('127.0.0.1', 'localhost')}/orders/1`, headers: { Authorization: 'Bearer {{secret.shop_api}}' } } });
+      agent.tools.push({
+        type: 'http',
+        name: 'elsewhere',
+        description: 'Another host',
+        parameters: { type: 'object', properties: {} },
+        request: { method: 'GET', url: `${shop.url.replace('127.0.0.1', 'localhost')}/orders/1`, headers: { Authorization: 'Bearer {{secret.shop_api}}' } },
+      });
       const other = await createTenant(server.client, keyed);
       assert.equal((await server.client.put(`/bots/${other.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'test-model', ApiKey: 'sk-test' }, { token: other.accountToken })).status, 200);
       assert.equal((await server.client.put(`/bots/${other.botKey}/secrets/shop_api`, { Value: VALUE, Hosts: ['127.0.0.1'] }, { token: other.accountToken })).status, 204);
       const user = `agent-secret-${kind}`;
       await chatOk(server, other.botToken, { UserId: user });
-      ai.next({ toolCalls: [{ name: 'order_status', arguments: { order: '654321' } }, { name: 'elsewhere', arguments: {} }] }, { content: 'Shipped.' });
+      ai.next(
+        {
+          toolCalls: [
+            { name: 'order_status', arguments: { order: '654321' } },
+            { name: 'elsewhere', arguments: {} },
+          ],
+        },
+        { content: 'Shipped.' },
+      );
       assert.deepEqual(summary((await chatOk(server, other.botToken, { UserId: user, Text: 'assistant' })).Parts), [[0, 'Shipped.']]);
       assert.deepEqual(
         shop.requests.map((r) => [r.url, r.authorization]),
-        [['/orders/654321', `Bearer ${VALUE}`], ['/orders/1', 'Bearer']],
+        [
+          ['/orders/654321', `Bearer ${VALUE}`],
+          ['/orders/1', 'Bearer'],
+        ],
         'the value goes to its host only; elsewhere the slot is sent empty',
       );
       assert.ok(!JSON.stringify(ai.requests.map((r) => r.body)).includes(VALUE), 'the model never sees the value');
@@ -160,7 +200,13 @@ for (const kind of databaseKinds()) {
     test('hostile model: unknown tools, non-JSON and unfitting arguments are told to it; none reaches the shop', async () => {
       const { reply } = await held(
         'assistant',
-        { toolCalls: [{ name: 'drop_tables', arguments: {} }, { name: 'order_status', arguments: '{"order": ' }, { name: 'order_status', arguments: { order: '../admin' } }] },
+        {
+          toolCalls: [
+            { name: 'drop_tables', arguments: {} },
+            { name: 'order_status', arguments: '{"order": ' },
+            { name: 'order_status', arguments: { order: '../admin' } },
+          ],
+        },
         { content: 'Sorry, which order?' },
       );
       assert.deepEqual(summary(reply.Parts), [[0, 'Sorry, which order?']]);
@@ -196,7 +242,12 @@ for (const kind of databaseKinds()) {
       const { user, reply } = await held(
         'assistant',
         { toolCalls: [{ name: 'remember_email', arguments: { value: 'not-an-email' } }] },
-        { toolCalls: [{ name: 'remember_email', arguments: { value: 'ann@example.org' } }, { name: 'book_repair', arguments: {} }] },
+        {
+          toolCalls: [
+            { name: 'remember_email', arguments: { value: 'ann@example.org' } },
+            { name: 'book_repair', arguments: {} },
+          ],
+        },
       );
       assert.deepEqual(summary(reply.Parts), [[0, 'Booking for ann@example.org.']]);
       assert.match(JSON.parse(ai.requests[1].body.messages.at(-1)!.content).error, /^arguments do not fit/);
@@ -215,10 +266,19 @@ for (const kind of databaseKinds()) {
       const botId = await botIdOf(server, tenant.botKey);
       const view = await ops.get(ops.conversationPath(botId, user));
       assert.equal(view.status, 200, view.text);
-      assert.deepEqual(view.body.Notes.map((note: any) => [note.Author, note.Text]), [['Test bot', 'wants a refund']]);
+      assert.deepEqual(
+        view.body.Notes.map((note: any) => [note.Author, note.Text]),
+        [['Test bot', 'wants a refund']],
+      );
       const trace = await ops.get(`/bots/${botId}/conversations/${user}/trace`);
       assert.equal(trace.status, 200, trace.text);
-      assert.deepEqual(trace.body.Result[0].Steps.map((s: any) => [s.Kind, s.Name ?? null]), [['model', null], ['tool', 'handover']]);
+      assert.deepEqual(
+        trace.body.Result[0].Steps.map((s: any) => [s.Kind, s.Name ?? null]),
+        [
+          ['model', null],
+          ['tool', 'handover'],
+        ],
+      );
     });
 
     test("an operator's takeover ends the agent's hold: handed back, the user's texts reach the triggers again", async () => {
@@ -231,7 +291,7 @@ for (const kind of databaseKinds()) {
       assert.equal(ai.requests.length, 1);
     });
 
-    test("past settings.ai.maxTokensPerConversationDay the model is not called: BUDGET", async () => {
+    test('past settings.ai.maxTokensPerConversationDay the model is not called: BUDGET', async () => {
       const small = await createTenant(server.client, agentBot(shop.url, { maxTokensPerConversationDay: 25 }));
       await server.client.put(`/bots/${small.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'test-model', ApiKey: 'sk-test' }, { token: small.accountToken });
       const user = `budget-${kind}`;
@@ -243,15 +303,36 @@ for (const kind of databaseKinds()) {
     });
 
     test('the trace: each agent turn newest first, its model and tool steps with arguments and results; limit; forget removes it', async () => {
-      const { user } = await held('assistant', { toolCalls: [{ name: 'order_status', arguments: { order: '654321' } }, { name: 'nope', arguments: {} }], tokens: 12 }, { content: 'Shipped.', tokens: 8 });
+      const { user } = await held(
+        'assistant',
+        {
+          toolCalls: [
+            { name: 'order_status', arguments: { order: '654321' } },
+            { name: 'nope', arguments: {} },
+          ],
+          tokens: 12,
+        },
+        { content: 'Shipped.', tokens: 8 },
+      );
       ai.next({ content: 'Anything else?', tokens: 5 });
       await say(user, 'thanks');
       const trace = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/trace`, { token: tenant.accountToken });
       assert.equal(trace.status, 200, trace.text);
       assert.equal(trace.body.Result.length, 2);
       const [newest, first] = trace.body.Result;
-      assert.deepEqual(newest.Steps.map((s: any) => [s.Kind, s.Status, s.Tokens]), [['model', 'OK', 5]]);
-      assert.deepEqual(first.Steps.map((s: any) => [s.Kind, s.Name ?? null, s.Status]), [['model', null, 'OK'], ['tool', 'order_status', 'OK'], ['tool', 'nope', 'ERROR'], ['model', null, 'OK']]);
+      assert.deepEqual(
+        newest.Steps.map((s: any) => [s.Kind, s.Status, s.Tokens]),
+        [['model', 'OK', 5]],
+      );
+      assert.deepEqual(
+        first.Steps.map((s: any) => [s.Kind, s.Name ?? null, s.Status]),
+        [
+          ['model', null, 'OK'],
+          ['tool', 'order_status', 'OK'],
+          ['tool', 'nope', 'ERROR'],
+          ['model', null, 'OK'],
+        ],
+      );
       assert.equal(first.Steps[1].Arguments, '{"order":"654321"}');
       assert.deepEqual(JSON.parse(first.Steps[1].Result), { status: 200, body: { order: '654321', state: 'shipped' } });
       assert.equal(first.Steps[2].Error, 'unknown tool: nope');
@@ -260,7 +341,10 @@ for (const kind of databaseKinds()) {
       const exported = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/export`, { token: tenant.accountToken });
       assert.equal(exported.status, 200);
       const doc = JSON.parse(exported.text);
-      assert.deepEqual(doc.AgentTraces.map((t: any) => t.Steps.map((s: any) => s.Kind)), [['model', 'tool', 'tool', 'model'], ['model']]);
+      assert.deepEqual(
+        doc.AgentTraces.map((t: any) => t.Steps.map((s: any) => s.Kind)),
+        [['model', 'tool', 'tool', 'model'], ['model']],
+      );
       assert.equal(doc.AgentTraces[0].Steps[1].Arguments, '{"order":"654321"}');
       assert.match(doc.AgentTraces[0].At, /^\d{4}-\d{2}-\d{2}T/);
       const one = await server.client.get(`/bots/${tenant.botKey}/conversations/${user}/trace?limit=1`, { token: tenant.accountToken });
@@ -280,11 +364,16 @@ for (const kind of databaseKinds()) {
     });
 
     test('checked at save: tool names, duplicates, parameters, flow targets, maxSteps and history, each at its JSON path', async () => {
-      const bad = (tools: unknown[], extra: Record<string, unknown> = {}) =>
-        botFile([{ name: 'Start', actions: [{ type: 'agent', instructions: 'x', tools, ...extra }] }]);
+      const bad = (tools: unknown[], extra: Record<string, unknown> = {}) => botFile([{ name: 'Start', actions: [{ type: 'agent', instructions: 'x', tools, ...extra }] }]);
       const cases: Array<[unknown, string]> = [
         [bad([{ type: 'http', name: 'has space', description: 'x', request: { method: 'GET', url: 'https://a.example' } }]), '$.behaviours[0].interactions[0].actions[0].tools[0].name'],
-        [bad([{ type: 'handover', description: 'a' }, { type: 'handover', description: 'b' }]), '$.behaviours[0].interactions[0].actions[0].tools[1].name'],
+        [
+          bad([
+            { type: 'handover', description: 'a' },
+            { type: 'handover', description: 'b' },
+          ]),
+          '$.behaviours[0].interactions[0].actions[0].tools[1].name',
+        ],
         [bad([{ type: 'flow', name: 'f', description: 'x', behaviour: 'Main', parameters: { type: 'string' } }]), '$.behaviours[0].interactions[0].actions[0].tools[0].parameters'],
         [bad([{ type: 'flow', name: 'f', description: 'x', behaviour: 'Nowhere' }]), '$.behaviours[0].interactions[0].actions[0].tools[0].behaviour'],
         [bad([], { maxSteps: 11 }), '$.behaviours[0].interactions[0].actions[0].maxSteps'],
@@ -294,7 +383,10 @@ for (const kind of databaseKinds()) {
         const res = await server.client.post('/bots', file, { token: tenant.accountToken });
         assert.equal(res.status, 400, path);
         assert.equal(res.body.Code, 'INVALID_BOT');
-        assert.ok(res.body.Problems.some((p: { Path: string }) => p.Path === path), `${path} in ${JSON.stringify(res.body.Problems)}`);
+        assert.ok(
+          res.body.Problems.some((p: { Path: string }) => p.Path === path),
+          `${path} in ${JSON.stringify(res.body.Problems)}`,
+        );
       }
     });
   });

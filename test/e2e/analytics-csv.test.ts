@@ -52,13 +52,7 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200, res.text);
       assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
       assert.equal(res.headers.get('content-disposition'), `attachment; filename="analytics-${DAY_A}-${DAY_B}.csv"`);
-      assert.equal(
-        res.text,
-        HEADER +
-          '"2026-11-01",4,5,9,0,1,1,1,,,,,1,3\r\n' +
-          '"2026-11-02",4,10,14,2,1,2,2,120,600,300,660,2,4.5\r\n' +
-          '"Total",8,15,23,2,2,3,3,120,600,300,660,3,4\r\n',
-      );
+      assert.equal(res.text, `${HEADER}"2026-11-01",4,5,9,0,1,1,1,,,,,1,3\r\n"2026-11-02",4,10,14,2,1,2,2,120,600,300,660,2,4.5\r\n"Total",8,15,23,2,2,3,3,120,600,300,660,3,4\r\n`);
       const designer = consoleClient(server.client, await signIn(server.client, 'dee@example.org'));
       const fromConsole = await designer.get(`/bots/${botId}/analytics.csv?from=${DAY_A}&to=${DAY_B}`);
       assert.equal(fromConsole.status, 200, fromConsole.text);
@@ -133,7 +127,11 @@ for (const kind of databaseKinds()) {
         const botToken = await server.client.get(`/bots/${mine.botKey}/${file}`, { token: mine.botToken });
         assert.equal(botToken.status, 403);
         assert.equal((await server.client.get(`/bots/${mine.botKey}/${file}`)).status, 401);
-        for (const [query, field] of [[`?from=${DAY_B}&to=${DAY_A}`, 'from'], ['?to=2026-02-30', 'to'], ['?from=2025-01-01&to=2026-11-02', 'from']]) {
+        for (const [query, field] of [
+          [`?from=${DAY_B}&to=${DAY_A}`, 'from'],
+          ['?to=2026-02-30', 'to'],
+          ['?from=2025-01-01&to=2026-11-02', 'from'],
+        ]) {
           const bad = await get(`/bots/${mine.botKey}/${file}${query}`);
           assert.equal(bad.status, 400, `${file}${query}: ${bad.text}`);
           assert.equal(bad.body.Code, 'INVALID_REQUEST');

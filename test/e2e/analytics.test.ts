@@ -48,7 +48,13 @@ for (const kind of databaseKinds()) {
     // takeover, 300 s and 660 s to the operator's first message; u8 rated 5 and u9 rated 4.
     const DAY_A_COUNTS = day(DAY_A, [4, 5, 9, 0, 1, 1], { Requests: 1, CsatAnswers: 1, CsatAverage: 3 });
     const DAY_B_COUNTS = day(DAY_B, [4, 10, 14, 2, 1, 2], {
-      Requests: 2, WaitP50Seconds: 120, WaitP90Seconds: 600, FirstResponseP50Seconds: 300, FirstResponseP90Seconds: 660, CsatAnswers: 2, CsatAverage: 4.5,
+      Requests: 2,
+      WaitP50Seconds: 120,
+      WaitP90Seconds: 600,
+      FirstResponseP50Seconds: 300,
+      FirstResponseP90Seconds: 660,
+      CsatAnswers: 2,
+      CsatAverage: 4.5,
     });
     const NONE = { Requests: 0, Waiting: { Count: 0, P50Seconds: null, P90Seconds: null }, FirstResponse: { Count: 0, P50Seconds: null, P90Seconds: null } };
     const NO_CSAT = { Answers: 0, Average: null, Distribution: [0, 0, 0, 0, 0] };
@@ -179,7 +185,15 @@ for (const kind of databaseKinds()) {
     test('the flow of the live version: behaviours, interactions and the literal goTo paths between them', async () => {
       const res = await server.client.get(`/bots/${mine.botKey}/flow`, { token: mine.accountToken });
       assert.equal(res.status, 200, res.text);
-      const node = (Id: string, Name: string, Behaviour: string | null, Start = false, Fallback = false, HandOver = false) => ({ Id, Kind: Behaviour === null ? 'behaviour' : 'interaction', Name, Behaviour, Start, Fallback, HandOver });
+      const node = (Id: string, Name: string, Behaviour: string | null, Start = false, Fallback = false, HandOver = false) => ({
+        Id,
+        Kind: Behaviour === null ? 'behaviour' : 'interaction',
+        Name,
+        Behaviour,
+        Start,
+        Fallback,
+        HandOver,
+      });
       assert.deepEqual(res.body.Nodes, [
         node('b:Main', 'Main', null, true),
         node('i:Main/Welcome', 'Welcome', 'Main', true),

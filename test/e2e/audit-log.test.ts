@@ -43,7 +43,11 @@ for (const kind of databaseKinds()) {
       const undeclared = routes.filter((r) => isStateChanging(r.method) && !r.audit).map((r) => `${r.method} ${r.url}`);
       assert.deepEqual(undeclared, [], 'add these to src/http/audit-routes.ts (an action, or why they record nothing)');
       const registered = new Set(routes.map((r) => `${r.method} ${r.url}`));
-      assert.deepEqual(Object.keys(AUDITED_ROUTES).filter((key) => !registered.has(key)), [], 'declarations for routes that do not exist');
+      assert.deepEqual(
+        Object.keys(AUDITED_ROUTES).filter((key) => !registered.has(key)),
+        [],
+        'declarations for routes that do not exist',
+      );
       // the spec's exceptions are declared as such, not recorded
       for (const turn of ['POST /custom/chat', 'POST /apihook/chat', 'POST /channels/:Channel/:ChannelId', 'POST /web/:key/messages']) {
         assert.deepEqual(AUDITED_ROUTES[turn], { exempt: 'turn' }, turn);
@@ -138,12 +142,20 @@ for (const kind of databaseKinds()) {
         seen.push(...res.body.Result.map((e: any) => `${e.At} ${e.Action}`));
         cursor = res.body.Next;
       }
-      assert.deepEqual(seen, all.Result.map((e: any) => `${e.At} ${e.Action}`));
+      assert.deepEqual(
+        seen,
+        all.Result.map((e: any) => `${e.At} ${e.Action}`),
+      );
       const byActor = (await audit('?actor=admin%40shop.example')).body.Result;
       assert.ok(byActor.length >= 4 && byActor.every((e: any) => e.Actor === 'admin@shop.example'));
       assert.deepEqual((await audit('?to=2000-01-01')).body.Result, []);
       assert.equal((await audit('?from=2000-01-01T00:00:00Z')).body.Result.length, Math.min(total, 100));
-      for (const [query, field] of [['?limit=501', 'limit'], ['?limit=0', 'limit'], ['?from=yesterday', 'from'], ['?cursor=-1', 'cursor']]) {
+      for (const [query, field] of [
+        ['?limit=501', 'limit'],
+        ['?limit=0', 'limit'],
+        ['?from=yesterday', 'from'],
+        ['?cursor=-1', 'cursor'],
+      ]) {
         const res = await audit(query);
         assert.equal(res.status, 400, query);
         assert.equal(res.body.Code, 'INVALID_REQUEST');
@@ -151,7 +163,11 @@ for (const kind of databaseKinds()) {
       }
       // another account sees none of it; a bot token may not read it
       const other = await createTenant(server.client);
-      assert.deepEqual((await audit('', other.accountToken)).body.Result.map((e: any) => e.Action), ['bot.create', 'account.create'], 'its own creation only');
+      assert.deepEqual(
+        (await audit('', other.accountToken)).body.Result.map((e: any) => e.Action),
+        ['bot.create', 'account.create'],
+        'its own creation only',
+      );
       assert.equal((await audit('', tenant.botToken)).status, 403);
     });
 
@@ -164,7 +180,10 @@ for (const kind of databaseKinds()) {
       assert.match(res.headers.get('content-type') ?? '', /^text\/csv/);
       const lines = res.text.split('\r\n');
       assert.equal(lines[0], '"At","Actor","ActorKind","Action","Target","Ip","Details"');
-      assert.match(lines[1], /^"[^"]+","'-2\+3@shop\.example","operator","signin\.failed","operator:-2\+3@shop\.example","127\.0\.0\.1","\{""Method"":""password"",""Outcome"":""failure"",""Reason"":""HTTP 401""\}"$/);
+      assert.match(
+        lines[1],
+        /^"[^"]+","'-2\+3@shop\.example","operator","signin\.failed","operator:-2\+3@shop\.example","127\.0\.0\.1","\{""Method"":""password"",""Outcome"":""failure"",""Reason"":""HTTP 401""\}"$/,
+      );
       assert.equal(lines.length, 4, 'two failed sign-ins of this account, and the final CRLF');
       // the unknown e-mail's attempt is kept under no account: not in this one
       assert.ok(!res.text.includes('HYPERLINK'));
@@ -174,7 +193,10 @@ for (const kind of databaseKinds()) {
       const raw = await openRaw(database);
       const old = Date.now() - 2 * 86_400_000;
       try {
-        await raw.all("INSERT INTO audit_log (account_id, at, actor, actor_kind, action, target, ip, details) VALUES ($1, $2, 'admin', 'admin', 'old.one', '', '', '{}') RETURNING id", [tenant.accountId, old]);
+        await raw.all("INSERT INTO audit_log (account_id, at, actor, actor_kind, action, target, ip, details) VALUES ($1, $2, 'admin', 'admin', 'old.one', '', '', '{}') RETURNING id", [
+          tenant.accountId,
+          old,
+        ]);
       } finally {
         await raw.close();
       }

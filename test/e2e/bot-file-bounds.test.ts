@@ -70,7 +70,7 @@ for (const kind of databaseKinds()) {
       });
     }
 
-    test('the issue\'s 20,000 keys: 400 INVALID_BOT listing the problems on every route; the designer keeps it as a draft with them', async () => {
+    test("the issue's 20,000 keys: 400 INVALID_BOT listing the problems on every route; the designer keeps it as a draft with them", async () => {
       for (const route of routes) {
         const res = await route.send(yamlKeys(20_000), YAML);
         // within the bounds, an object: a draft with problems, which the console keeps (issue 37 item 6)
@@ -112,7 +112,10 @@ for (const kind of databaseKinds()) {
 
     test('a legitimate large bot (2,000 interactions) is accepted as JSON and as YAML on every route', async () => {
       const bot = largeBot(2_000);
-      for (const [text, type] of [[JSON.stringify(bot), JSON_TYPE], [stringify(bot), YAML]] as const) {
+      for (const [text, type] of [
+        [JSON.stringify(bot), JSON_TYPE],
+        [stringify(bot), YAML],
+      ] as const) {
         assert.ok(text.length > 64 * 1024);
         for (const route of routes) {
           const res = await route.send(text, type);

@@ -62,7 +62,10 @@ for (const kind of databaseKinds()) {
         const res = await server.client.put(`/bots/${tenant.botKey}`, invalidBot(fixture), { token: tenant.accountToken });
         assert.equal(res.status, 400, fixture.rule);
         assert.equal(res.body.Code, 'INVALID_BOT', fixture.rule);
-        assert.ok(res.body.Problems.some((p: any) => p.Path === fixture.path), `${fixture.rule}: ${JSON.stringify(res.body.Problems)}`);
+        assert.ok(
+          res.body.Problems.some((p: any) => p.Path === fixture.path),
+          `${fixture.rule}: ${JSON.stringify(res.body.Problems)}`,
+        );
       }
       const afterwards = await server.client.get(`/bots/${tenant.botKey}`, { token: tenant.accountToken });
       assert.deepEqual(afterwards.body, before.body);
@@ -90,7 +93,10 @@ for (const kind of databaseKinds()) {
     test('nothing was created by any refused file', async () => {
       const res = await server.client.get('/bots', { token: tenant.accountToken });
       assert.equal(res.body.Result.length, botCount);
-      assert.deepEqual(res.body.Result.map((b: any) => b.APIKey), [tenant.botKey]);
+      assert.deepEqual(
+        res.body.Result.map((b: any) => b.APIKey),
+        [tenant.botKey],
+      );
     });
 
     test('GET /schema/bot.json is a JSON Schema with an $id', async () => {

@@ -27,7 +27,10 @@ test('GET /schema/bot-test.json is a strict JSON Schema that accepts the example
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true }); // as src/bots/schema.test.ts compiles the bot schema
   addFormats.default(ajv);
   const validate = ajv.compile(schema);
-  const files = fs.readdirSync(EXAMPLES, { recursive: true }).map(String).filter((f) => f.endsWith('.test.yaml'));
+  const files = fs
+    .readdirSync(EXAMPLES, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.test.yaml'));
   assert.deepEqual(files.sort(), ['demo/demo.test.yaml', 'shop/shop.test.yaml', 'support/support.test.yaml']);
   for (const file of files) assert.ok(validate(parseYaml(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'))), `${file}: ${JSON.stringify(validate.errors)}`);
   const ok = { bot: 'x.bot.yaml', tests: [{ name: 't', steps: [{ bot: 'hi' }] }] };

@@ -175,7 +175,10 @@ for (const kind of databaseKinds()) {
       await server.client.post(`/bots/${bot.key}/publish`, undefined, asAccount());
       const clicked = await server.client.post('/custom/chat', { UserId: 'clicker', Command: track.Command }, { token: bot.token });
       assert.equal(clicked.status, 200);
-      assert.deepEqual(clicked.body.Parts.map((p: any) => p.Text), ['What is your order number? (six digits)']);
+      assert.deepEqual(
+        clicked.body.Parts.map((p: any) => p.Text),
+        ['What is your order number? (six digits)'],
+      );
     });
 
     test('ids given in the file are kept as they are', async () => {

@@ -142,7 +142,10 @@ for (const kind of databaseKinds()) {
       const res = await server.client.put(`/bots/${bot.APIKey}`, file, asAccount());
       assert.equal(res.status, 400);
       assert.equal(res.body.Code, 'INVALID_BOT');
-      assert.deepEqual(res.body.Problems.map((p: any) => p.Path), ['$.name']);
+      assert.deepEqual(
+        res.body.Problems.map((p: any) => p.Path),
+        ['$.name'],
+      );
       assert.deepEqual(await draft(bot.APIKey), before);
     });
 
@@ -162,7 +165,10 @@ for (const kind of databaseKinds()) {
       assert.equal(config.body.WordsPerMinute, 600, 'the other settings are kept');
       assert.equal(config.body.Version, 2);
       const after = await server.client.post('/custom/chat', { UserId: 'speed' }, { token });
-      assert.deepEqual(after.body.Parts.map((p: any) => p.TypeDelay), [0, 0]);
+      assert.deepEqual(
+        after.body.Parts.map((p: any) => p.TypeDelay),
+        [0, 0],
+      );
 
       const hook = await server.client.patch(`/bots/${bot.APIKey}/settings`, { channels: { custom: { webhookUrl: 'https://example.org/hook' } } }, asAccount());
       assert.equal(hook.body.Version, 3);

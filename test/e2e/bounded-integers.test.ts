@@ -38,7 +38,11 @@ for (const kind of databaseKinds()) {
         await refused('/custom/chat', `{"UserId":"numbers","Parts":[{"Type":0,"Text":"x","TypeDelay":${value}}]}`, bot, 'body.Parts.0.TypeDelay', { direction: 'BOT' });
       }
       const versions = await server.client.get(`/bots/${tenant.botKey}/versions`, { token: account });
-      assert.deepEqual(versions.body.Result.map((v: { Version: number }) => v.Version), [1], 'no rollback happened');
+      assert.deepEqual(
+        versions.body.Result.map((v: { Version: number }) => v.Version),
+        [1],
+        'no rollback happened',
+      );
     });
 
     test('the largest version a column holds is looked up: 404 VERSION_NOT_FOUND', async () => {

@@ -38,7 +38,13 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: uid('api-user') });
       assert.deepEqual(await api.preview({ Channels: ['web'] }), { Count: 2, Sample: visitors }, 'the count is exact: the API user is not on the web');
 
-      const message = { Text: 'Hi {{first_name|there}}, our sale starts today.', Buttons: [{ Title: 'Show me', Behaviour: 'Promo' }, { Title: 'Open the shop', Url: SHOP }] };
+      const message = {
+        Text: 'Hi {{first_name|there}}, our sale starts today.',
+        Buttons: [
+          { Title: 'Show me', Behaviour: 'Promo' },
+          { Title: 'Open the shop', Url: SHOP },
+        ],
+      };
       const created = await api.create({ Behaviour: undefined, Message: message, Audience: { Channels: ['web'] } });
       assert.deepEqual([created.Behaviour, created.Message, created.Status], [null, message, 'scheduled']);
       const done = await api.until(created.BroadcastId, (b) => b.Status === 'done', 'the message broadcast runs and ends');
@@ -49,7 +55,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([got.Type, got.Text], [13, 'Hi Ann, our sale starts today.']);
       assert.deepEqual(
         got.Parts.map((p: any) => [p.Type, p.Text, p.Command, p.Url ?? null]),
-        [[1, 'Show me', `broadcast:${created.BroadcastId}:0`, null], [17, 'Open the shop', null, SHOP]],
+        [
+          [1, 'Show me', `broadcast:${created.BroadcastId}:0`, null],
+          [17, 'Open the shop', null, SHOP],
+        ],
       );
       assert.equal((await startWeb(server.client, key, { UserId: visitors[1] })).Parts.at(-1).Text, 'Hi Bo, our sale starts today.');
 
@@ -58,7 +67,10 @@ for (const kind of databaseKinds()) {
       await sendWeb(server.client, key, { UserId: visitors[0], Command: `broadcast:${created.BroadcastId}:0` });
       assert.equal((await api.get(created.BroadcastId)).Counts.Clicked, 1, 'two clicks of one visitor count once');
       const transcript = await startWeb(server.client, key, { UserId: visitors[0] });
-      assert.ok(transcript.Parts.some((p: any) => p.Type === 19 && p.Text === 'Show me'), 'the history keeps the click as what the visitor said');
+      assert.ok(
+        transcript.Parts.some((p: any) => p.Type === 19 && p.Text === 'Show me'),
+        'the history keeps the click as what the visitor said',
+      );
     });
 
     test("a behaviour broadcast to web visitors is Delivered too; a click naming another bot's broadcast runs the fallback", async () => {
@@ -71,7 +83,11 @@ for (const kind of databaseKinds()) {
       const other = await webBot();
       const foreign = await other.api.create({ Behaviour: undefined, Message: { Text: 'Theirs', Buttons: [{ Title: 'Go', Behaviour: 'Promo' }] }, Audience: { UserIds: ['nobody'] } });
       const forged = await sendWeb(server.client, key, { UserId: visitor, Command: `broadcast:${foreign.BroadcastId}:0` });
-      assert.deepEqual(forged.Parts.map((p: any) => p.Text), ['You said: '], "another bot's button is an unknown payload here");
+      assert.deepEqual(
+        forged.Parts.map((p: any) => p.Text),
+        ['You said: '],
+        "another bot's button is an unknown payload here",
+      );
     });
 
     test('bad messages are 400 with a Code and a Field, and create nothing', async () => {
@@ -88,7 +104,20 @@ for (const kind of databaseKinds()) {
         [{ Message: { Text: 'Hi', Buttons: [{ Title: 'Neither' }] } }, 400, 'INVALID_REQUEST', 'body.Message.Buttons[0]'],
         [{ Message: { Text: 'Hi', Buttons: [{ Title: ' ', Url: SHOP }] } }, 400, 'INVALID_REQUEST', 'body.Message.Buttons[0].Title'],
         [{ Message: { Text: 'Hi', Buttons: [{ Title: 'Run', Url: 'javascript:alert(1)' }] } }, 400, 'INVALID_REQUEST', 'body.Message.Buttons[0].Url'],
-        [{ Message: { Text: 'Hi', Buttons: [{ Title: 'Go', Url: SHOP }, { Title: 'Lost', Behaviour: 'Nope' }] } }, 404, 'BEHAVIOUR_NOT_FOUND', 'body.Message.Buttons[1].Behaviour'],
+        [
+          {
+            Message: {
+              Text: 'Hi',
+              Buttons: [
+                { Title: 'Go', Url: SHOP },
+                { Title: 'Lost', Behaviour: 'Nope' },
+              ],
+            },
+          },
+          404,
+          'BEHAVIOUR_NOT_FOUND',
+          'body.Message.Buttons[1].Behaviour',
+        ],
       ];
       for (const [body, status, code, field] of cases) {
         const res = await api.raw('post', '', { ...base, ...(body as object) });

@@ -53,14 +53,29 @@ for (const kind of databaseKinds()) {
       const first = await api.until(plain.BroadcastId, (b) => b.Status === 'done' && b.Counts.Delivered === 1, 'delivered inside the window');
       assert.deepEqual(first.Counts, { Audience: 2, Pending: 0, Sent: 1, Delivered: 1, Failed: 0, Skipped: 1, Clicked: 0, Reasons: { outside_window_no_template: 1 } });
       const offer = wa.delivered(recent).at(-1);
-      assert.deepEqual([offer.type, offer.interactive.type, offer.interactive.body.text, offer.interactive.action.buttons[0].reply.id], ['interactive', 'button', 'Our sale starts today, friend! ', B_MORE]);
+      assert.deepEqual(
+        [offer.type, offer.interactive.type, offer.interactive.body.text, offer.interactive.action.buttons[0].reply.id],
+        ['interactive', 'button', 'Our sale starts today, friend! ', B_MORE],
+      );
       assert.equal(wa.delivered(old).length, 2, 'nothing for the user outside the window');
 
       const templated = await api.create({ Audience: audience, Template: template, Variables: { promo_code: 'W24' } });
       const second = await api.until(templated.BroadcastId, (b) => b.Status === 'done' && b.Counts.Delivered === 2, 'both delivered');
       assert.deepEqual([second.Counts.Sent, second.Counts.Skipped], [2, 0]);
       const sent = wa.delivered(old).at(-1);
-      assert.deepEqual(sent.template, { name: 'sale_notice', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Zoë' }, { type: 'text', text: 'code W24' }] }] });
+      assert.deepEqual(sent.template, {
+        name: 'sale_notice',
+        language: { code: 'en_US' },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Zoë' },
+              { type: 'text', text: 'code W24' },
+            ],
+          },
+        ],
+      });
       assert.equal(wa.delivered(recent).at(-1).type, 'interactive', 'inside the window the message itself, not the template');
 
       await kit.send(kit.buttonReply(recent, B_MORE, 'Tell me more'));

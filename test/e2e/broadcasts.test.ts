@@ -91,7 +91,7 @@ for (const kind of databaseKinds()) {
       const { tenant, api } = await Broadcasts.forNewBot(server, promoBot({ broadcasts: { stopKeywords: ['basta'], startReply: 'Welcome back.' } }));
       const user = uid('optout');
       await start(tenant, user);
-      assert.equal((await start(tenant, user, { Text: 'stop' })).Parts.at(-1).Text, 'You said: stop', 'the bot\'s own keywords replace the defaults');
+      assert.equal((await start(tenant, user, { Text: 'stop' })).Parts.at(-1).Text, 'You said: stop', "the bot's own keywords replace the defaults");
       assert.equal((await start(tenant, user, { Text: ' Basta ' })).Parts.at(-1).Text, 'You will not receive broadcasts from us any more. Send START to receive them again.');
       assert.equal((await api.preview({ UserIds: [user] })).Count, 0);
       assert.equal((await start(tenant, user, { Text: 'start' })).Parts.at(-1).Text, 'Welcome back.');
@@ -129,7 +129,10 @@ for (const kind of databaseKinds()) {
         const events = receiver.calls.filter((c) => c.body?.Event === 'broadcast').map((c) => c.body);
         const last = events.at(-1);
         assert.deepEqual([last.BroadcastId, last.Name, last.Status, last.Run, last.Counts.Audience], [b.BroadcastId, 'Sale', 'done', 1, 2]);
-        assert.ok(receiver.calls.every((c) => typeof c.headers['x-colloquy-signature'] === 'string'), 'every call is signed');
+        assert.ok(
+          receiver.calls.every((c) => typeof c.headers['x-colloquy-signature'] === 'string'),
+          'every call is signed',
+        );
       } finally {
         await receiver.close();
       }
@@ -169,7 +172,10 @@ for (const kind of databaseKinds()) {
       const ended = await api.raw('post', `/${b.BroadcastId}/cancel`);
       assert.deepEqual([ended.status, ended.body.Code, ended.body.Status], [409, 'BROADCAST_ENDED', 'done']);
       const list = await api.raw('get', '');
-      assert.deepEqual(list.body.Result.map((x: any) => x.BroadcastId), [b.BroadcastId]);
+      assert.deepEqual(
+        list.body.Result.map((x: any) => x.BroadcastId),
+        [b.BroadcastId],
+      );
       const other = await Broadcasts.forNewBot(server);
       const foreign = await server.client.get(`/bots/${other.tenant.botKey}/broadcasts/${b.BroadcastId}`, { token: other.tenant.accountToken });
       assert.deepEqual([foreign.status, foreign.body.Code], [404, 'BROADCAST_NOT_FOUND'], "another bot's broadcast is not found");

@@ -34,7 +34,13 @@ const desk = (settings: Record<string, unknown> = {}) => ({
       { name: 'Start', start: true, actions: [text('Hi')] },
       { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
     ],
-    { settings, triggers: [{ intent: 'refund', actions: [text('Refunds take 14 days.')] }, { intent: 'human', actions: [text('An agent is coming.')] }] },
+    {
+      settings,
+      triggers: [
+        { intent: 'refund', actions: [text('Refunds take 14 days.')] },
+        { intent: 'human', actions: [text('An agent is coming.')] },
+      ],
+    },
   ),
   nlp: {
     intents: [

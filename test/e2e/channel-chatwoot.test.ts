@@ -22,11 +22,15 @@ const helpBot = () =>
       {
         name: 'Welcome',
         actions: [
-          { type: 'buttons', text: 'How can I help?', buttons: [
-            { type: 'button', id: B_HOURS, text: 'Opening hours', onClick: [text('9 to 5.')] },
-            { type: 'button', id: B_HUMAN, text: 'A person', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Human' }] },
-            { type: 'link', text: 'Help centre', url: 'https://example.com/help' },
-          ] },
+          {
+            type: 'buttons',
+            text: 'How can I help?',
+            buttons: [
+              { type: 'button', id: B_HOURS, text: 'Opening hours', onClick: [text('9 to 5.')] },
+              { type: 'button', id: B_HUMAN, text: 'A person', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Human' }] },
+              { type: 'link', text: 'Help centre', url: 'https://example.com/help' },
+            ],
+          },
         ],
       },
       { name: 'Sorry', fallback: true, actions: [text('You said: {{last_user_text}}')] },
@@ -50,7 +54,11 @@ for (const kind of databaseKinds()) {
       database = await createTestDatabase(kind);
       server = await startTestServerOn(database);
       tenant = await createTenant(server.client, helpBot());
-      const connected = await server.client.put(`/bots/${tenant.botKey}/channels/chatwoot`, { BaseUrl: `${chatwoot.url}/`, AccountId: Number(ACCOUNT), BotToken: BOT_TOKEN, InboxIds: [INBOX] }, { token: tenant.accountToken });
+      const connected = await server.client.put(
+        `/bots/${tenant.botKey}/channels/chatwoot`,
+        { BaseUrl: `${chatwoot.url}/`, AccountId: Number(ACCOUNT), BotToken: BOT_TOKEN, InboxIds: [INBOX] },
+        { token: tenant.accountToken },
+      );
       assert.equal(connected.status, 200, connected.text);
       assert.deepEqual(Object.keys(connected.body).sort(), ['Account', 'Channel', 'Enabled', 'WebhookUrl']);
       assert.equal(connected.body.Account, `${new URL(chatwoot.url).host} #${ACCOUNT}`);
@@ -67,9 +75,20 @@ for (const kind of databaseKinds()) {
     const convo = (id: string, status = 'pending') => ({ id: Number(id) + 900_000, display_id: Number(id), inbox_id: INBOX, status, account_id: Number(ACCOUNT) });
     /** A `message_created` event of an incoming message, as Chatwoot posts it to an agent bot. */
     const incoming = (id: string, content: string, extra: Record<string, unknown> = {}) => ({
-      event: 'message_created', id: ++messageId, content, created_at: new Date().toISOString(), message_type: 'incoming', content_type: 'text', content_attributes: {}, source_id: null, private: false,
+      event: 'message_created',
+      id: ++messageId,
+      content,
+      created_at: new Date().toISOString(),
+      message_type: 'incoming',
+      content_type: 'text',
+      content_attributes: {},
+      source_id: null,
+      private: false,
       sender: { id: 42, name: 'Alice Martin', email: 'alice@example.com', phone_number: '+33612345678', type: 'contact' },
-      conversation: convo(id), account: { id: Number(ACCOUNT), name: 'Shop' }, inbox: { id: INBOX, name: 'Website' }, ...extra,
+      conversation: convo(id),
+      account: { id: Number(ACCOUNT), name: 'Shop' },
+      inbox: { id: INBOX, name: 'Website' },
+      ...extra,
     });
     const statusChanged = (id: string, status: string) => ({ event: 'conversation_status_changed', ...convo(id, status), timestamp: Date.now() });
     const post = (body: unknown) => server.client.post(webhookPath, body);
@@ -83,7 +102,11 @@ for (const kind of databaseKinds()) {
       const put = (body: unknown) => server.client.put(`/bots/${other.botKey}/channels/chatwoot`, body, { token: other.accountToken });
       const refused = await put({ BaseUrl: chatwoot.url, AccountId: ACCOUNT, BotToken: 'wrong' });
       assert.deepEqual([refused.status, refused.body.Code, refused.body.Description], [400, 'CHANNEL_REJECTED', 'Chatwoot profile: 401 Invalid Access Token']);
-      for (const bad of [{ BaseUrl: 'ftp://chat.example.com', AccountId: ACCOUNT, BotToken: BOT_TOKEN }, { BaseUrl: chatwoot.url, AccountId: 'three', BotToken: BOT_TOKEN }, { BaseUrl: 'https://user:pw@chat.example.com', AccountId: ACCOUNT, BotToken: BOT_TOKEN }]) {
+      for (const bad of [
+        { BaseUrl: 'ftp://chat.example.com', AccountId: ACCOUNT, BotToken: BOT_TOKEN },
+        { BaseUrl: chatwoot.url, AccountId: 'three', BotToken: BOT_TOKEN },
+        { BaseUrl: 'https://user:pw@chat.example.com', AccountId: ACCOUNT, BotToken: BOT_TOKEN },
+      ]) {
         const res = await put(bad);
         assert.deepEqual([res.status, res.body.Code], [400, 'INVALID_REQUEST'], JSON.stringify(bad));
       }
@@ -100,13 +123,27 @@ for (const kind of databaseKinds()) {
       await greeted(id);
       const [menu] = chatwoot.messagesIn(ACCOUNT, id);
       assert.deepEqual(menu, {
-        content: 'How can I help?\nHelp centre: https://example.com/help', message_type: 'outgoing', private: false,
-        content_type: 'input_select', content_attributes: { items: [{ title: 'Opening hours', value: B_HOURS }, { title: 'A person', value: B_HUMAN }] },
+        content: 'How can I help?\nHelp centre: https://example.com/help',
+        message_type: 'outgoing',
+        private: false,
+        content_type: 'input_select',
+        content_attributes: {
+          items: [
+            { title: 'Opening hours', value: B_HOURS },
+            { title: 'A person', value: B_HUMAN },
+          ],
+        },
       });
       const values = (await server.client.get(`/custom/values?userid=chatwoot:${ACCOUNT}:${id}`, { token: tenant.botToken })).body;
       const variables = Object.fromEntries(values.Variables.map((v: any) => [v.Name, v.Value]));
       assert.deepEqual([variables.channel, variables.name, variables.email], ['chatwoot', 'Alice Martin', 'alice@example.com']);
-      const selected = { ...incoming(id, 'How can I help?'), event: 'message_updated', message_type: 'outgoing', content_type: 'input_select', content_attributes: { items: menu.content_attributes.items, submitted_values: [{ title: 'Opening hours', value: B_HOURS }] } };
+      const selected = {
+        ...incoming(id, 'How can I help?'),
+        event: 'message_updated',
+        message_type: 'outgoing',
+        content_type: 'input_select',
+        content_attributes: { items: menu.content_attributes.items, submitted_values: [{ title: 'Opening hours', value: B_HOURS }] },
+      };
       assert.equal((await post(selected)).status, 200);
       await chatwoot.waitFor(() => chatwoot.contentsIn(ACCOUNT, id).includes('9 to 5.'), 'the button ran');
       assert.equal((await post(selected)).status, 200);
@@ -115,7 +152,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(chatwoot.contentsIn(ACCOUNT, id).slice(1), ['9 to 5.', 'You said: thanks'], 'the submission ran once');
     });
 
-    test('outgoing, private and other inboxes\' or accounts\' messages run nothing; unknown events are 200', async () => {
+    test("outgoing, private and other inboxes' or accounts' messages run nothing; unknown events are 200", async () => {
       const id = newConversation();
       for (const body of [
         incoming(id, 'an agent wrote', { message_type: 'outgoing' }),
@@ -124,7 +161,8 @@ for (const kind of databaseKinds()) {
         incoming(id, 'another account', { account: { id: 4 } }),
         { event: 'contact_created', id: 1, account: { id: Number(ACCOUNT) } },
         { event: 'webwidget_triggered', account: { id: Number(ACCOUNT) } },
-      ]) assert.equal((await post(body)).status, 200);
+      ])
+        assert.equal((await post(body)).status, 200);
       assert.equal((await server.client.get(`/custom/state?userid=chatwoot:${ACCOUNT}:${id}`, { token: tenant.botToken })).status, 404);
       const malformed = await server.client.post(webhookPath, undefined, { raw: '{"event":', contentType: 'application/json' });
       assert.deepEqual([malformed.status, malformed.body.Code], [400, 'INVALID_JSON']);
@@ -136,7 +174,13 @@ for (const kind of databaseKinds()) {
       const id = newConversation();
       await post(incoming(id, 'hi'));
       await greeted(id);
-      await post({ ...incoming(id, 'How can I help?'), event: 'message_updated', message_type: 'outgoing', content_type: 'input_select', content_attributes: { submitted_values: [{ title: 'A person', value: B_HUMAN }] } });
+      await post({
+        ...incoming(id, 'How can I help?'),
+        event: 'message_updated',
+        message_type: 'outgoing',
+        content_type: 'input_select',
+        content_attributes: { submitted_values: [{ title: 'A person', value: B_HUMAN }] },
+      });
       await chatwoot.waitFor(() => chatwoot.togglesOf(ACCOUNT, id).length === 1, 'toggle_status');
       assert.deepEqual(chatwoot.togglesOf(ACCOUNT, id), ['open']);
       assert.ok(chatwoot.contentsIn(ACCOUNT, id).includes('Asking a colleague.'));
@@ -168,7 +212,10 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: user, Text: 'Your order shipped.' }, { CHANNEL: 'chatwoot', DIRECTION: 'BOT' });
       await chatwoot.waitFor(() => chatwoot.contentsIn(ACCOUNT, id).includes('Your order shipped.'), 'the injection');
       const path = `/api/v1/accounts/${ACCOUNT}/conversations/${id}/messages`;
-      assert.deepEqual(chatwoot.calls.filter((c) => c.path === path).map((c) => c.status), [429, 500, 200, 200]);
+      assert.deepEqual(
+        chatwoot.calls.filter((c) => c.path === path).map((c) => c.status),
+        [429, 500, 200, 200],
+      );
       chatwoot.script.push('hang');
       assert.equal((await post(incoming(newConversation(), 'hi'))).status, 200);
       await stillHangingAfterAnswer(chatwoot.hanging);

@@ -26,7 +26,13 @@ for (const kind of databaseKinds()) {
       telegram = await TelegramDouble.start();
       telegram.bots.set(TOKEN, 'patient_bot');
       server = await startTestServer(kind, { COLLOQUY_TELEGRAM_API_URL: telegram.url }, { clock: clockFrom(() => clock.ms) });
-      tenant = await createTenant(server.client, botFile([{ name: 'Hello', actions: [text('hello')] }, { name: 'Sorry', fallback: true, actions: [text('again')] }]));
+      tenant = await createTenant(
+        server.client,
+        botFile([
+          { name: 'Hello', actions: [text('hello')] },
+          { name: 'Sorry', fallback: true, actions: [text('again')] },
+        ]),
+      );
       const connected = await server.client.put(`/bots/${tenant.botKey}/channels/telegram`, { Token: TOKEN }, { token: tenant.accountToken });
       path = new URL(connected.body.WebhookUrl).pathname;
       secret = telegram.webhook!.secret_token;
@@ -37,7 +43,11 @@ for (const kind of databaseKinds()) {
     });
 
     const say = (chat: number, said: string) =>
-      server.client.post(path, { update_id: ++update, message: { message_id: update, date: 1700000000, chat: { id: chat, type: 'private' }, from: { id: chat, is_bot: false, first_name: 'P' }, text: said } }, { headers: { 'x-telegram-bot-api-secret-token': secret } });
+      server.client.post(
+        path,
+        { update_id: ++update, message: { message_id: update, date: 1700000000, chat: { id: chat, type: 'private' }, from: { id: chat, is_bot: false, first_name: 'P' }, text: said } },
+        { headers: { 'x-telegram-bot-api-secret-token': secret } },
+      );
     const attemptsOf = (chat: number) => telegram.calls.filter((c) => String(c.params.chat_id) === String(chat)).length;
     // the manual clock moves past any token's lifetime: a fresh account token each time
     const listed = async () =>

@@ -17,7 +17,11 @@ import { WhatsAppDouble } from '../support/whatsapp-double.js';
 import { WhatsAppKit } from '../support/whatsapp-kit.js';
 
 const TOKEN = '161803398:AAH-bounds-token-abcdefghijklmnopq';
-const bot = () => botFile([{ name: 'Start', start: true, actions: [text('Hi {{first_name}}{{name}}')] }, { name: 'Fallback', fallback: true, actions: [text('Got it')] }]);
+const bot = () =>
+  botFile([
+    { name: 'Start', start: true, actions: [text('Hi {{first_name}}{{name}}')] },
+    { name: 'Fallback', fallback: true, actions: [text('Got it')] },
+  ]);
 const LONG_ID = '9'.repeat(300);
 const LONG_TEXT = 'x'.repeat(20_000);
 
@@ -103,12 +107,15 @@ for (const kind of databaseKinds()) {
       await post({ ...message(id, 'a\u0000b'), message: { ...message(id, 'a\u0000b').message, from: { id: 1, is_bot: false, first_name: 'A\u0000nn' } } });
       await answered(id, 3);
       const stored = (await held(server, tenant, `telegram:${id}`))!;
-      assert.deepEqual(stored.texts.map((t) => t.length), [5, 16_384, 3]);
+      assert.deepEqual(
+        stored.texts.map((t) => t.length),
+        [5, 16_384, 3],
+      );
       assert.equal(stored.texts[2], 'a\uFFFDb');
       assert.equal(stored.variables.first_name, 'A\uFFFDnn');
     });
 
-    test('callback data or a callback query id over 256 characters is none of the bot\'s buttons: dropped', async () => {
+    test("callback data or a callback query id over 256 characters is none of the bot's buttons: dropped", async () => {
       const id = await started();
       const click = (data: string, queryId: string) => ({
         update_id: ++update,
@@ -157,12 +164,15 @@ for (const kind of databaseKinds()) {
       await post(withNul);
       await wa.waitFor(() => wa.textsOf(user).length === 3, 'the reply');
       const stored = (await held(server, tenant, `whatsapp:${user}`))!;
-      assert.deepEqual(stored.texts.map((t) => t.length), [5, 16_384, 3]);
+      assert.deepEqual(
+        stored.texts.map((t) => t.length),
+        [5, 16_384, 3],
+      );
       assert.equal(stored.texts[2], 'a\uFFFDb');
       assert.equal(stored.variables.name, 'Z\uFFFDoë');
     });
 
-    test('a button payload over 256 characters is none of the bot\'s buttons: dropped', async () => {
+    test("a button payload over 256 characters is none of the bot's buttons: dropped", async () => {
       const user = await started();
       const template = kit.message(user, { type: 'button', button: { payload: 'p'.repeat(300), text: 'Yes' } });
       const reply = kit.buttonReply(user, 'r'.repeat(300), 'Yes');
@@ -224,7 +234,10 @@ for (const kind of databaseKinds()) {
       await graph.waitFor(() => graph.textsTo(user).length === 2, 'the reply');
       await send(fb.text(user, 'a\u0000b'));
       await graph.waitFor(() => graph.textsTo(user).length === 3, 'the reply');
-      assert.deepEqual((await held(server, tenant, `messenger:${user}`))!.texts.map((t) => t.replace('\uFFFD', '?').slice(0, 3) + t.length), ['hel5', 'xxx16384', 'a?b3']);
+      assert.deepEqual(
+        (await held(server, tenant, `messenger:${user}`))!.texts.map((t) => t.replace('\uFFFD', '?').slice(0, 3) + t.length),
+        ['hel5', 'xxx16384', 'a?b3'],
+      );
       const postback = fb.postback(user, 'Yes', 'p'.repeat(300)) as any;
       await send(postback);
       assert.equal(await seen(server, path, postback.postback.mid), false);

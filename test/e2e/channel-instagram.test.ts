@@ -28,7 +28,11 @@ for (const kind of databaseKinds()) {
       database = await createTestDatabase(kind);
       server = await startTestServerOn(database, { COLLOQUY_META_GRAPH_URL: graph.url });
       tenant = await createTenant(server.client, shopBot());
-      const connected = await server.client.put(`/bots/${tenant.botKey}/channels/instagram`, { InstagramAccountId: IG_ACCOUNT, PageAccessToken: PAGE_TOKEN, AppSecret: APP_SECRET }, { token: tenant.accountToken });
+      const connected = await server.client.put(
+        `/bots/${tenant.botKey}/channels/instagram`,
+        { InstagramAccountId: IG_ACCOUNT, PageAccessToken: PAGE_TOKEN, AppSecret: APP_SECRET },
+        { token: tenant.accountToken },
+      );
       assert.equal(connected.status, 200, connected.text);
       assert.deepEqual(Object.keys(connected.body).sort(), ['Channel', 'Enabled', 'VerifyToken', 'WebhookUrl']);
       webhookPath = new URL(connected.body.WebhookUrl).pathname;
@@ -63,16 +67,25 @@ for (const kind of databaseKinds()) {
       await graph.waitFor(() => graph.messagesTo(id).length >= 2, 'the welcome');
       assert.deepEqual(graph.messagesTo(id), [
         { text: 'Welcome to the shop!' },
-        { text: 'What do you need?\nOur site: https://example.com/', quick_replies: [{ content_type: 'text', title: 'Catalogue', payload: B_CARDS }, { content_type: 'text', title: 'Files', payload: B_MEDIA }] },
+        {
+          text: 'What do you need?\nOur site: https://example.com/',
+          quick_replies: [
+            { content_type: 'text', title: 'Catalogue', payload: B_CARDS },
+            { content_type: 'text', title: 'Files', payload: B_MEDIA },
+          ],
+        },
       ]);
       assert.equal((await server.client.get(`/custom/values?userid=instagram:${id}`, { token: tenant.botToken })).body.Context.Channel, 'instagram');
       await post(notification(ig.quickReply(id, 'Files', B_MEDIA)));
       await graph.waitFor(() => graph.messagesTo(id).length >= 11, 'the media');
-      const texts = graph.messagesTo(id).filter((m) => typeof m.text === 'string' && m.text.startsWith('xxx')).map((m) => m.text.length);
+      const texts = graph
+        .messagesTo(id)
+        .filter((m) => typeof m.text === 'string' && m.text.startsWith('xxx'))
+        .map((m) => m.text.length);
       assert.deepEqual(texts, [1000, 1000, 1000, 1000, 500], 'texts split at 1000 characters');
     });
 
-    test('a forged signature is 401; a Messenger (object page) notification and another account\'s run nothing; duplicates once', async () => {
+    test("a forged signature is 401; a Messenger (object page) notification and another account's run nothing; duplicates once", async () => {
       const id = newUser();
       const body = notification(ig.text(id, 'let me in'));
       const forged = await post(body, sign(metaBytes(body), 'another-secret'));
@@ -81,7 +94,10 @@ for (const kind of databaseKinds()) {
       assert.equal((await post({ object: 'instagram', entry: [{ id: '17841499999999999', time: Date.now(), messaging: [ig.text(id, 'other account')] }] })).status, 200);
       assert.equal((await server.client.get(`/custom/state?userid=instagram:${id}`, { token: tenant.botToken })).status, 404);
       const again = notification(ig.text(id, 'once'));
-      assert.deepEqual((await Promise.all([post(again), post(again)])).map((r) => r.status), [200, 200]);
+      assert.deepEqual(
+        (await Promise.all([post(again), post(again)])).map((r) => r.status),
+        [200, 200],
+      );
       await graph.waitFor(() => graph.messagesTo(id).length >= 2, 'the welcome');
       const sizes = notification(ig.quickReply(id, 'x', SIZES[0].id));
       await post(sizes);

@@ -88,7 +88,11 @@ for (const kind of databaseKinds()) {
       assert.equal(ok.status, 200);
       assert.match(ok.headers.get('content-type') ?? '', /^text\/plain/);
       assert.equal(ok.text, '1158201444');
-      for (const [mode, token] of [['subscribe', 'wrong'], ['unsubscribe', verifyToken], ['subscribe', '']]) {
+      for (const [mode, token] of [
+        ['subscribe', 'wrong'],
+        ['unsubscribe', verifyToken],
+        ['subscribe', ''],
+      ]) {
         const refused = await server.client.get(q(mode, token));
         assert.equal(refused.status, 403, `${mode} ${token}`);
         assert.equal(refused.body.Code, 'VERIFY_TOKEN_MISMATCH');
@@ -103,11 +107,18 @@ for (const kind of databaseKinds()) {
       const [welcome, menu] = graph.messagesTo(id);
       assert.deepEqual(welcome, { text: 'Welcome to the shop!' });
       assert.deepEqual(menu, {
-        attachment: { type: 'template', payload: { template_type: 'button', text: 'What do you need?', buttons: [
-          { type: 'postback', title: 'Catalogue', payload: B_CARDS },
-          { type: 'postback', title: 'Files', payload: B_MEDIA },
-          { type: 'web_url', title: 'Our site', url: 'https://example.com/' },
-        ] } },
+        attachment: {
+          type: 'template',
+          payload: {
+            template_type: 'button',
+            text: 'What do you need?',
+            buttons: [
+              { type: 'postback', title: 'Catalogue', payload: B_CARDS },
+              { type: 'postback', title: 'Files', payload: B_MEDIA },
+              { type: 'web_url', title: 'Our site', url: 'https://example.com/' },
+            ],
+          },
+        },
       });
       const sent = graph.delivered.find((c) => c.body.recipient.id === id)!.body;
       assert.equal(sent.messaging_type, 'RESPONSE');
@@ -123,17 +134,26 @@ for (const kind of databaseKinds()) {
       await send(fb.postback(id, 'Catalogue', B_CARDS));
       await graph.waitFor(() => graph.messagesTo(id).length >= 3, 'the carousel');
       assert.deepEqual(graph.messagesTo(id)[2], {
-        attachment: { type: 'template', payload: { template_type: 'generic', elements: [
-          { title: 'Cat', subtitle: 'A fine cat', image_url: IMAGE, buttons: [{ type: 'postback', title: 'Take the cat', payload: C_CAT }] },
-          { title: 'Dog', buttons: [{ type: 'web_url', title: 'Read more', url: 'https://example.com/dog' }] },
-        ] } },
+        attachment: {
+          type: 'template',
+          payload: {
+            template_type: 'generic',
+            elements: [
+              { title: 'Cat', subtitle: 'A fine cat', image_url: IMAGE, buttons: [{ type: 'postback', title: 'Take the cat', payload: C_CAT }] },
+              { title: 'Dog', buttons: [{ type: 'web_url', title: 'Read more', url: 'https://example.com/dog' }] },
+            ],
+          },
+        },
       });
       await send(fb.postback(id, 'Take the cat', C_CAT));
       await graph.waitFor(() => graph.messagesTo(id).length >= 4, 'the sizes');
       const sizes = graph.messagesTo(id)[3];
       assert.equal(sizes.text, 'Which size?\nSize guide: https://example.com/sizes', 'the link is written in the text');
       assert.deepEqual(sizes.quick_replies[0], { content_type: 'text', title: 'Size S please, than…', payload: SIZES[0].id });
-      assert.deepEqual(sizes.quick_replies.map((r: any) => r.payload), SIZES.map((s) => s.id));
+      assert.deepEqual(
+        sizes.quick_replies.map((r: any) => r.payload),
+        SIZES.map((s) => s.id),
+      );
       await send(fb.quickReply(id, 'Size XL please, than…', SIZES[3].id));
       await graph.waitFor(() => graph.textsTo(id).includes('Size XL it is.'), 'the quick reply ran its button');
       await send(fb.quickReply(id, 'Old', 'not-a-button-any-more'));
@@ -147,7 +167,10 @@ for (const kind of databaseKinds()) {
       await send(fb.postback(id, 'Files', B_MEDIA));
       await graph.waitFor(() => graph.messagesTo(id).length >= 9, 'the media');
       const calls = graph.delivered.filter((c) => c.body.recipient.id === id).slice(2);
-      assert.deepEqual(calls.map((c) => c.body.sender_action ?? c.body.message.attachment?.type ?? 'text'), ['image', 'text', 'typing_on', 'file', 'text', 'text', 'text', 'text']);
+      assert.deepEqual(
+        calls.map((c) => c.body.sender_action ?? c.body.message.attachment?.type ?? 'text'),
+        ['image', 'text', 'typing_on', 'file', 'text', 'text', 'text', 'text'],
+      );
       assert.deepEqual(calls[0].body.message, { attachment: { type: 'image', payload: { url: IMAGE } } });
       assert.deepEqual(calls[1].body.message, { text: 'A picture' });
       assert.deepEqual(calls[3].body.message, { attachment: { type: 'file', payload: { url: 'https://cdn.example.com/terms.pdf' } } });
@@ -166,10 +189,10 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 200);
       await graph.waitFor(() => graph.textsTo(id).includes('You said: [image]'), 'both attachments');
       assert.deepEqual(graph.textsTo(id).slice(2), ['You said: [location]', 'You said: [image]']);
-      assert.equal((await stateOf(PAGE_ID)).status, 404, 'the page\'s own echo started no conversation');
+      assert.equal((await stateOf(PAGE_ID)).status, 404, "the page's own echo started no conversation");
       const stranger = newUser();
       assert.equal((await post(fb.forPage('999000111', fb.text(stranger, 'for another page')))).status, 200);
-      assert.equal((await stateOf(stranger)).status, 404, 'another Page of the same app is not this bot\'s');
+      assert.equal((await stateOf(stranger)).status, 404, "another Page of the same app is not this bot's");
       assert.equal(graph.messagesTo(PAGE_ID).length, 0);
     });
 
@@ -197,7 +220,10 @@ for (const kind of databaseKinds()) {
       await send(fb.text(id, 'hi'));
       await welcomed(id);
       const again = fb.notification(fb.text(id, 'only once, café/bar ✓'));
-      assert.deepEqual((await Promise.all([post(again), post(again)])).map((a) => a.status), [200, 200]);
+      assert.deepEqual(
+        (await Promise.all([post(again), post(again)])).map((a) => a.status),
+        [200, 200],
+      );
       assert.equal((await post(again)).status, 200);
       await graph.waitFor(() => graph.textsTo(id).includes('You said: only once, café/bar ✓'), 'the fallback');
       await new Promise((r) => setTimeout(r, 300));
@@ -206,7 +232,7 @@ for (const kind of databaseKinds()) {
       assert.equal(history.Parts.filter((p: any) => p.Type === 19 && p.Text === 'only once, café/bar ✓').length, 1);
     });
 
-    test('an operator takes over from the console and writes; the user\'s words reach the console, the bot stays silent', async () => {
+    test("an operator takes over from the console and writes; the user's words reach the console, the bot stays silent", async () => {
       const id = newUser();
       await send(fb.text(id, 'hi'));
       await welcomed(id);
@@ -249,7 +275,12 @@ for (const kind of databaseKinds()) {
       await graph.waitFor(() => graph.textsTo(id).length >= 2, 'the welcome after the retries', 20_000);
       assert.ok(Date.now() - started >= 1000, 'Retry-After was honoured');
       const attempts = graph.calls.filter((c) => c.body?.recipient?.id === id).map((c) => [c.status, c.body.message.text ?? c.body.message.attachment.payload.text]);
-      assert.deepEqual(attempts, [[429, 'Welcome to the shop!'], [500, 'Welcome to the shop!'], [200, 'Welcome to the shop!'], [200, 'What do you need?']]);
+      assert.deepEqual(attempts, [
+        [429, 'Welcome to the shop!'],
+        [500, 'Welcome to the shop!'],
+        [200, 'Welcome to the shop!'],
+        [200, 'What do you need?'],
+      ]);
       const listed = (await server.client.get(`/bots/${tenant.botKey}/channels`, { token: tenant.accountToken })).body.Result.find((c: any) => c.Channel === 'messenger');
       assert.match(listed.LastError, /Meta me\/messages: 500/);
       assert.ok(listed.LastInboundAt);

@@ -52,7 +52,7 @@ for (const kind of databaseKinds()) {
     const stateOf = (userId: string) => server.client.get(`/custom/state?userid=${encodeURIComponent(userId)}`, { token: tenant.botToken });
     const welcomed = (channel: string, thread?: string) => slack.waitFor(() => slack.textsTo(channel, thread).length >= 2, 'the welcome');
 
-    test('connect: auth.test names the bot; a refused token is 400 CHANNEL_REJECTED with Slack\'s error; missing fields 400; a bot token 403', async () => {
+    test("connect: auth.test names the bot; a refused token is 400 CHANNEL_REJECTED with Slack's error; missing fields 400; a bot token 403", async () => {
       assert.match(webhookPath, /^\/channels\/slack\/[A-Za-z0-9_-]{22,}$/);
       const listed = (await server.client.get(`/bots/${tenant.botKey}/channels`, { token: tenant.accountToken })).body.Result.find((c: any) => c.Channel === 'slack');
       assert.deepEqual(listed, { Channel: 'slack', Enabled: true, WebhookUrl: `${server.url}${webhookPath}`, Account: 'shopbot', LastInboundAt: null, LastError: null });
@@ -90,11 +90,14 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(welcome, { channel, text: 'Welcome to the shop!' });
       assert.deepEqual(menu.blocks, [
         { type: 'section', text: { type: 'mrkdwn', text: 'What do you need?' } },
-        { type: 'actions', elements: [
-          { type: 'button', action_id: 'button_0', text: { type: 'plain_text', text: 'Catalogue', emoji: true }, value: B_CARDS },
-          { type: 'button', action_id: 'button_1', text: { type: 'plain_text', text: 'Files', emoji: true }, value: B_MEDIA },
-          { type: 'button', action_id: 'link_2', text: { type: 'plain_text', text: 'Our site', emoji: true }, url: 'https://example.com/' },
-        ] },
+        {
+          type: 'actions',
+          elements: [
+            { type: 'button', action_id: 'button_0', text: { type: 'plain_text', text: 'Catalogue', emoji: true }, value: B_CARDS },
+            { type: 'button', action_id: 'button_1', text: { type: 'plain_text', text: 'Files', emoji: true }, value: B_MEDIA },
+            { type: 'button', action_id: 'link_2', text: { type: 'plain_text', text: 'Our site', emoji: true }, url: 'https://example.com/' },
+          ],
+        },
       ]);
       assert.equal(menu.text, 'What do you need?');
       const values = (await server.client.get(`/custom/values?userid=${encodeURIComponent(`slack:${TEAM}:${channel}`)}`, { token: tenant.botToken })).body;
@@ -114,11 +117,17 @@ for (const kind of databaseKinds()) {
         { type: 'section', text: { type: 'mrkdwn', text: '*Cat*\nA fine cat' } },
         { type: 'actions', elements: [{ type: 'button', action_id: 'button_0', text: { type: 'plain_text', text: 'Take the cat', emoji: true }, value: C_CAT }] },
       ]);
-      assert.deepEqual(dog.blocks.map((b: any) => b.type), ['section', 'actions']);
+      assert.deepEqual(
+        dog.blocks.map((b: any) => b.type),
+        ['section', 'actions'],
+      );
       await click(ev.click(channel, C_CAT));
       await slack.waitFor(() => slack.postsTo(channel).length >= 5, 'the sizes');
       const sizes = slack.postsTo(channel)[4];
-      assert.deepEqual(sizes.blocks[1].elements.map((e: any) => e.value ?? e.url), [...SIZES.map((s) => s.id), 'https://example.com/sizes']);
+      assert.deepEqual(
+        sizes.blocks[1].elements.map((e: any) => e.value ?? e.url),
+        [...SIZES.map((s) => s.id), 'https://example.com/sizes'],
+      );
       await click(ev.click(channel, SIZES[3].id));
       await slack.waitFor(() => slack.textsTo(channel).includes('Size XL it is.'), 'the size button ran');
       await click(ev.click(channel, 'not-a-button-any-more'));
@@ -200,7 +209,10 @@ for (const kind of databaseKinds()) {
       await say(channel, 'hi');
       await welcomed(channel);
       const again = ev.callback(ev.dm(channel, 'only once ✓'));
-      assert.deepEqual((await Promise.all([event(again), event(again, { retry: 1 })])).map((r) => r.status), [200, 200]);
+      assert.deepEqual(
+        (await Promise.all([event(again), event(again, { retry: 1 })])).map((r) => r.status),
+        [200, 200],
+      );
       assert.equal((await event(again, { retry: 2 })).status, 200);
       await slack.waitFor(() => slack.textsTo(channel).includes('You said: only once ✓'), 'the fallback');
       const history = await chatOk(server, tenant.botToken, { UserId: `slack:${TEAM}:${channel}`, Command: 'READY', Channel: 'slack' });
@@ -233,11 +245,17 @@ for (const kind of databaseKinds()) {
       await click(ev.click(channel, B_MEDIA));
       await slack.waitFor(() => slack.postsTo(channel).length >= 6, 'the media');
       const [image, file, ...long] = slack.postsTo(channel).slice(2);
-      assert.deepEqual(image.blocks, [{ type: 'section', text: { type: 'mrkdwn', text: 'A picture' } }, { type: 'image', image_url: IMAGE, alt_text: 'A picture' }]);
+      assert.deepEqual(image.blocks, [
+        { type: 'section', text: { type: 'mrkdwn', text: 'A picture' } },
+        { type: 'image', image_url: IMAGE, alt_text: 'A picture' },
+      ]);
       assert.equal(file.text, 'Terms\nhttps://cdn.example.com/terms.pdf');
       const at = slack.calls.filter((c) => c.args.channel === channel).map((c) => c.at);
       assert.ok(at[3] - at[2] >= 380, `the file came ${at[3] - at[2]} ms after the image`);
-      assert.deepEqual(long.map((p) => p.text.length), [4000, 500]);
+      assert.deepEqual(
+        long.map((p) => p.text.length),
+        [4000, 500],
+      );
     });
 
     test('429 with Retry-After, then 500, then success: delivered once and in order; LastError tells; a hang does not slow the answer', async () => {
@@ -248,7 +266,12 @@ for (const kind of databaseKinds()) {
       await welcomed(channel);
       assert.ok(Date.now() - started >= 1000, 'Retry-After was honoured');
       const attempts = slack.calls.filter((c) => c.args.channel === channel).map((c) => [c.status, c.args.text]);
-      assert.deepEqual(attempts, [[429, 'Welcome to the shop!'], [500, 'Welcome to the shop!'], [200, 'Welcome to the shop!'], [200, 'What do you need?']]);
+      assert.deepEqual(attempts, [
+        [429, 'Welcome to the shop!'],
+        [500, 'Welcome to the shop!'],
+        [200, 'Welcome to the shop!'],
+        [200, 'What do you need?'],
+      ]);
       const listed = (await server.client.get(`/bots/${tenant.botKey}/channels`, { token: tenant.accountToken })).body.Result.find((c: any) => c.Channel === 'slack');
       assert.equal(listed.LastError.replace(/^\S+ /, ''), 'Slack chat.postMessage: 500');
       slack.script.push('hang');

@@ -45,11 +45,15 @@ for (const kind of databaseKinds()) {
 
     const newPhone = () => `+1415${String(++phone).padStart(7, '0')}`;
     const post = (fields: Record<string, string>, signature: string | null = twilioSignature(webhookUrl, fields), url = webhookUrl) =>
-      server.client.post(new URL(url).pathname, undefined, { raw: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded', headers: signature === null ? {} : { 'x-twilio-signature': signature } });
+      server.client.post(new URL(url).pathname, undefined, {
+        raw: new URLSearchParams(fields).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+        headers: signature === null ? {} : { 'x-twilio-signature': signature },
+      });
     const text = (from: string, body: string, extra: Record<string, string> = {}) => post(sms.message(from, body, extra));
     const welcomed = (from: string) => twilio.waitFor(() => twilio.bodiesTo(from).length >= 2, 'the welcome');
 
-    test('connect reads the account; refused credentials are 400 CHANNEL_REJECTED with Twilio\'s words; malformed fields 400', async () => {
+    test("connect reads the account; refused credentials are 400 CHANNEL_REJECTED with Twilio's words; malformed fields 400", async () => {
       const account = twilio.calls.find((c) => c.path === `/2010-04-01/Accounts/${ACCOUNT_SID}.json`);
       assert.equal(account?.status, 200);
       assert.match(new URL(webhookUrl).pathname, /^\/channels\/sms\/[A-Za-z0-9_-]{22,}$/);
@@ -59,12 +63,18 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([refused.status, refused.body.Code, refused.body.Description], [400, 'CHANNEL_REJECTED', '401 (20003) Authenticate']);
       const missing = await put({ AccountSid: ACCOUNT_SID, From: FROM });
       assert.deepEqual([missing.status, missing.body.Code, missing.body.Field], [400, 'MISSING_FIELD', 'AuthToken']);
-      for (const bad of [{ AccountSid: 'AC123', AuthToken: AUTH_TOKEN, From: FROM }, { AccountSid: ACCOUNT_SID, AuthToken: AUTH_TOKEN, From: '555-1234' }]) {
+      for (const bad of [
+        { AccountSid: 'AC123', AuthToken: AUTH_TOKEN, From: FROM },
+        { AccountSid: ACCOUNT_SID, AuthToken: AUTH_TOKEN, From: '555-1234' },
+      ]) {
         const res = await put(bad);
         assert.deepEqual([res.status, res.body.Code], [400, 'INVALID_REQUEST'], JSON.stringify(bad));
       }
       const list = await server.client.get(`/bots/${tenant.botKey}/channels`, { token: tenant.accountToken });
-      assert.deepEqual(list.body.Result.find((c: any) => c.Channel === 'sms'), { Channel: 'sms', Enabled: true, WebhookUrl: webhookUrl, Account: FROM, LastInboundAt: null, LastError: null });
+      assert.deepEqual(
+        list.body.Result.find((c: any) => c.Channel === 'sms'),
+        { Channel: 'sms', Enabled: true, WebhookUrl: webhookUrl, Account: FROM, LastInboundAt: null, LastError: null },
+      );
       assert.ok(!list.text.includes(AUTH_TOKEN));
     });
 
@@ -80,7 +90,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([variables.channel, variables.phone], ['sms', from]);
     });
 
-    test('a number or an option\'s exact text is the button; numbering runs on across cards; anything else is a text', async () => {
+    test("a number or an option's exact text is the button; numbering runs on across cards; anything else is a text", async () => {
       const from = newPhone();
       await text(from, 'hi');
       await welcomed(from);
@@ -105,7 +115,10 @@ for (const kind of databaseKinds()) {
       const [image, file, ...long] = twilio.bodiesTo(from).slice(2);
       assert.equal(image, `A picture\n${IMAGE}`);
       assert.equal(file, 'Terms\nhttps://cdn.example.com/terms.pdf');
-      assert.deepEqual(long.map((b) => b.length), [1600, 1600, 1300]);
+      assert.deepEqual(
+        long.map((b) => b.length),
+        [1600, 1600, 1300],
+      );
       const at = twilio.calls.filter((c) => c.form.To === from).map((c) => c.at);
       assert.ok(at[3] - at[2] >= 380, `the file came ${at[3] - at[2]} ms after the image`);
       await text(from, '', { NumMedia: '1', MediaContentType0: 'image/jpeg', MediaUrl0: 'https://api.twilio.com/2010-04-01/Accounts/x/Messages/y/Media/z' });
@@ -136,12 +149,15 @@ for (const kind of databaseKinds()) {
       assert.equal((await server.client.get(`/custom/state?userid=${encodeURIComponent(`sms:${from}`)}`, { token: tenant.botToken })).status, 404);
     });
 
-    test('the same MessageSid twice runs once; STOP and START (Twilio\'s OptOutType) set the broadcast opt-out', async () => {
+    test("the same MessageSid twice runs once; STOP and START (Twilio's OptOutType) set the broadcast opt-out", async () => {
       const from = newPhone();
       await text(from, 'hi');
       await welcomed(from);
       const again = sms.message(from, 'only once');
-      assert.deepEqual((await Promise.all([post(again), post(again)])).map((r) => r.status), [200, 200]);
+      assert.deepEqual(
+        (await Promise.all([post(again), post(again)])).map((r) => r.status),
+        [200, 200],
+      );
       await twilio.waitFor(() => twilio.bodiesTo(from).includes('You said: only once'), 'the fallback');
       const history = await chatOk(server, tenant.botToken, { UserId: `sms:${from}`, Command: 'READY', Channel: 'sms' });
       assert.equal(history.Parts.filter((p: any) => p.Type === 19 && p.Text === 'only once').length, 1);
@@ -167,7 +183,15 @@ for (const kind of databaseKinds()) {
       await text(from, 'hi');
       await welcomed(from);
       assert.ok(Date.now() - started >= 1000, 'Retry-After was honoured');
-      assert.deepEqual(twilio.calls.filter((c) => c.form.To === from).map((c) => [c.status, c.form.Body]), [[429, 'Welcome to the shop!'], [500, 'Welcome to the shop!'], [201, 'Welcome to the shop!'], [201, MENU]]);
+      assert.deepEqual(
+        twilio.calls.filter((c) => c.form.To === from).map((c) => [c.status, c.form.Body]),
+        [
+          [429, 'Welcome to the shop!'],
+          [500, 'Welcome to the shop!'],
+          [201, 'Welcome to the shop!'],
+          [201, MENU],
+        ],
+      );
       const listed = (await server.client.get(`/bots/${tenant.botKey}/channels`, { token: tenant.accountToken })).body.Result.find((c: any) => c.Channel === 'sms');
       assert.equal(listed.LastError.replace(/^\S+ /, ''), 'Twilio Messages.json: 500 (20500) Internal Server Error');
       twilio.script.push('hang');

@@ -27,26 +27,38 @@ const shopBot = () =>
         name: 'Welcome',
         actions: [
           text('Welcome, {{first_name}}!'),
-          { type: 'buttons', text: 'What do you need?', buttons: [
-            { type: 'button', id: B_CARDS, text: 'Catalogue', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Cards' }] },
-            { type: 'button', id: B_MEDIA, text: 'Files', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Media' }] },
-            { type: 'link', text: 'Our site', url: 'https://example.com/' },
-          ] },
+          {
+            type: 'buttons',
+            text: 'What do you need?',
+            buttons: [
+              { type: 'button', id: B_CARDS, text: 'Catalogue', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Cards' }] },
+              { type: 'button', id: B_MEDIA, text: 'Files', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Media' }] },
+              { type: 'link', text: 'Our site', url: 'https://example.com/' },
+            ],
+          },
         ],
       },
       { name: 'Sorry', fallback: true, actions: [text('You said: {{last_user_text}}')] },
       {
         name: 'Cards',
         actions: [
-          { type: 'carousel', cards: [
-            { title: 'Cat', subtitle: 'A fine cat', imageUrl: IMAGE, buttons: [{ type: 'button', id: C_CAT, text: 'Take the cat', onClick: [text('The cat is yours.')] }] },
-            { title: 'Dog', buttons: [{ type: 'link', text: 'Read more', url: 'https://example.com/dog' }] },
-          ] },
+          {
+            type: 'carousel',
+            cards: [
+              { title: 'Cat', subtitle: 'A fine cat', imageUrl: IMAGE, buttons: [{ type: 'button', id: C_CAT, text: 'Take the cat', onClick: [text('The cat is yours.')] }] },
+              { title: 'Dog', buttons: [{ type: 'link', text: 'Read more', url: 'https://example.com/dog' }] },
+            ],
+          },
         ],
       },
       {
         name: 'Media',
-        actions: [{ type: 'image', url: IMAGE, caption: 'A picture' }, { type: 'delay', ms: 300 }, { type: 'file', url: 'https://cdn.example.com/terms.pdf', caption: 'Terms' }, text('x'.repeat(5000))],
+        actions: [
+          { type: 'image', url: IMAGE, caption: 'A picture' },
+          { type: 'delay', ms: 300 },
+          { type: 'file', url: 'https://cdn.example.com/terms.pdf', caption: 'Terms' },
+          text('x'.repeat(5000)),
+        ],
       },
     ],
     { name: 'Shop' },
@@ -80,8 +92,7 @@ for (const kind of databaseKinds()) {
 
     const newChat = () => ++chat;
     const from = (id: number) => ({ id, is_bot: false, first_name: 'Ann', last_name: 'Lee', username: 'annlee' });
-    const send = (body: unknown, token = secret) =>
-      server.client.post(webhookPath, body, { headers: token === '' ? {} : { 'x-telegram-bot-api-secret-token': token } });
+    const send = (body: unknown, token = secret) => server.client.post(webhookPath, body, { headers: token === '' ? {} : { 'x-telegram-bot-api-secret-token': token } });
     const message = (chatId: number, textOrExtra: string | Record<string, unknown>) => ({
       update_id: ++update,
       message: { message_id: update, date: 1700000000, chat: { id: chatId, type: 'private' }, from: from(chatId), ...(typeof textOrExtra === 'string' ? { text: textOrExtra } : textOrExtra) },
@@ -99,9 +110,19 @@ for (const kind of databaseKinds()) {
       const list = await server.client.get(`/bots/${tenant.botKey}/channels`, { token: tenant.accountToken });
       assert.equal(list.status, 200);
       const listed = list.body.Result.find((c: any) => c.Channel === 'telegram');
-      assert.deepEqual({ ...listed, LastInboundAt: null }, { Channel: 'telegram', Enabled: true, WebhookUrl: `${server.url}${webhookPath}`, Account: '@shop_test_bot', LastInboundAt: null, LastError: null });
-      assert.deepEqual(list.body.Result.map((c: any) => c.Channel), ['custom', 'web', 'telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram'].filter((c) => list.body.Result.some((r: any) => r.Channel === c)));
-      const clone = await server.client.post('/bot/clone', { Source: { BotAPIKey: tenant.botKey, BotSecret: tenant.botSecret }, Destination: { BotName: 'Copy', Variables: [] } }, { token: tenant.accountToken });
+      assert.deepEqual(
+        { ...listed, LastInboundAt: null },
+        { Channel: 'telegram', Enabled: true, WebhookUrl: `${server.url}${webhookPath}`, Account: '@shop_test_bot', LastInboundAt: null, LastError: null },
+      );
+      assert.deepEqual(
+        list.body.Result.map((c: any) => c.Channel),
+        ['custom', 'web', 'telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram'].filter((c) => list.body.Result.some((r: any) => r.Channel === c)),
+      );
+      const clone = await server.client.post(
+        '/bot/clone',
+        { Source: { BotAPIKey: tenant.botKey, BotSecret: tenant.botSecret }, Destination: { BotName: 'Copy', Variables: [] } },
+        { token: tenant.accountToken },
+      );
       assert.equal(clone.status, 200, clone.text);
       const cloneChannels = await server.client.get(`/bots/${clone.body.APIKey}/channels`, { token: tenant.accountToken });
       assert.equal(cloneChannels.body.Result.find((c: any) => c.Channel === 'telegram').Enabled, false, 'a clone is not connected');
@@ -126,7 +147,7 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    test('a refused token is 400 CHANNEL_REJECTED with Telegram\'s words; a bot token 403; an unknown channel 404', async () => {
+    test("a refused token is 400 CHANNEL_REJECTED with Telegram's words; a bot token 403; an unknown channel 404", async () => {
       const other = await createTenant(server.client, shopBot());
       const refused = await server.client.put(`/bots/${other.botKey}/channels/telegram`, { Token: '999:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, { token: other.accountToken });
       assert.equal(refused.status, 400);
@@ -167,7 +188,10 @@ for (const kind of databaseKinds()) {
       await telegram.waitFor(() => telegram.delivered(id).length >= 2, 'the welcome');
       await send(click(id, B_CARDS));
       await telegram.waitFor(() => telegram.delivered(id, ['sendPhoto', 'sendMessage']).length >= 4, 'the carousel');
-      const [cat, dog] = telegram.delivered(id).slice(2).filter((c) => c.method !== 'answerCallbackQuery');
+      const [cat, dog] = telegram
+        .delivered(id)
+        .slice(2)
+        .filter((c) => c.method !== 'answerCallbackQuery');
       assert.equal(cat.method, 'sendPhoto');
       assert.equal(cat.params.photo, IMAGE);
       assert.equal(cat.params.caption, 'Cat\nA fine cat');
@@ -182,8 +206,14 @@ for (const kind of databaseKinds()) {
       await send(message(other, '/start'));
       await send(click(other, B_MEDIA));
       await telegram.waitFor(() => telegram.delivered(other).filter((c) => c.method === 'sendMessage').length >= 4, 'the media');
-      const calls = telegram.delivered(other).filter((c) => c.method !== 'answerCallbackQuery').slice(2);
-      assert.deepEqual(calls.map((c) => c.method), ['sendPhoto', 'sendChatAction', 'sendDocument', 'sendMessage', 'sendMessage']);
+      const calls = telegram
+        .delivered(other)
+        .filter((c) => c.method !== 'answerCallbackQuery')
+        .slice(2);
+      assert.deepEqual(
+        calls.map((c) => c.method),
+        ['sendPhoto', 'sendChatAction', 'sendDocument', 'sendMessage', 'sendMessage'],
+      );
       assert.equal(calls[1].params.action, 'typing');
       assert.ok(calls[2].at - calls[1].at >= 300, `the part after a 300 ms delay came ${calls[2].at - calls[1].at} ms after the typing action`);
       assert.equal(calls[2].params.document, 'https://cdn.example.com/terms.pdf');
@@ -209,7 +239,10 @@ for (const kind of databaseKinds()) {
       await telegram.waitFor(() => telegram.delivered(id).length >= 2, 'the welcome');
       const again = message(id, 'only once');
       const answers = await Promise.all([send(again), send(again)]);
-      assert.deepEqual(answers.map((a) => a.status), [200, 200]);
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [200, 200],
+      );
       assert.equal((await send(again)).status, 200);
       await telegram.waitFor(() => telegram.textsOf(id).includes('You said: only once'), 'the fallback');
       await new Promise((r) => setTimeout(r, 300));
@@ -218,7 +251,7 @@ for (const kind of databaseKinds()) {
       assert.equal(history.Parts.filter((p: any) => p.Type === 19 && p.Text === 'only once').length, 1);
     });
 
-    test('an operator takes over from the console and writes; the user\'s words reach the console, the bot stays silent', async () => {
+    test("an operator takes over from the console and writes; the user's words reach the console, the bot stays silent", async () => {
       const id = newChat();
       await send(message(id, '/start'));
       await telegram.waitFor(() => telegram.delivered(id).length >= 2, 'the welcome');
@@ -264,7 +297,12 @@ for (const kind of databaseKinds()) {
       assert.ok(Date.now() - started >= 1000, 'retry_after was honoured');
       assert.deepEqual(telegram.textsOf(id), ['Welcome, Ann!', 'What do you need?']);
       const attempts = telegram.calls.filter((c) => String(c.params.chat_id) === String(id)).map((c) => [c.status, c.params.text]);
-      assert.deepEqual(attempts, [[429, 'Welcome, Ann!'], [500, 'Welcome, Ann!'], [200, 'Welcome, Ann!'], [200, 'What do you need?']]);
+      assert.deepEqual(attempts, [
+        [429, 'Welcome, Ann!'],
+        [500, 'Welcome, Ann!'],
+        [200, 'Welcome, Ann!'],
+        [200, 'What do you need?'],
+      ]);
       const listed = (await server.client.get(`/bots/${tenant.botKey}/channels`, { token: tenant.accountToken })).body.Result.find((c: any) => c.Channel === 'telegram');
       assert.match(listed.LastError, /Telegram sendMessage: 500/);
       assert.ok(listed.LastInboundAt, 'LastInboundAt is set');
@@ -281,7 +319,13 @@ for (const kind of databaseKinds()) {
         await send(message(id, 'counted'));
         await receiver.waitForAccepted(2);
         const bodies = receiver.calls.map((c) => c.body);
-        assert.deepEqual(bodies.map((b) => [b.Channel, b.Direction, b.UserId]), [['telegram', 'USER', `telegram:${id}`], ['telegram', 'BOT', `telegram:${id}`]]);
+        assert.deepEqual(
+          bodies.map((b) => [b.Channel, b.Direction, b.UserId]),
+          [
+            ['telegram', 'USER', `telegram:${id}`],
+            ['telegram', 'BOT', `telegram:${id}`],
+          ],
+        );
         const now = await usage(server, tenant);
         assert.equal(now.Messages - before.Messages, 1);
         assert.equal(now.Replies - before.Replies, 1);
@@ -328,7 +372,7 @@ for (const kind of databaseKinds()) {
       assert.ok(!telegram.textsOf(id).some((t) => t.startsWith('You said')));
       const raw = await server.running.store.conversations.byUser((await server.running.store.bots.byApiKey(tenant.botKey))!.id, `telegram:${id}`);
       const parts = await server.running.store.conversations.historyParts(raw!.id);
-      assert.ok(!JSON.stringify(parts).includes('let me in'), 'the banned user\'s words were not stored');
+      assert.ok(!JSON.stringify(parts).includes('let me in'), "the banned user's words were not stored");
     });
 
     test('disconnecting deletes the webhook at Telegram, erases the credentials, and the webhook path answers 404', async () => {

@@ -63,7 +63,12 @@ for (const kind of databaseKinds()) {
       await s.wa.waitFor(() => s.wa.delivered(user).length >= 2, 'the welcome after the retries', 15_000);
       assert.ok(Date.now() - started >= 1000, 'Retry-After was honoured');
       const attempts = s.wa.calls.filter((c) => c.body.to === user).map((c) => [c.status, c.body.type]);
-      assert.deepEqual(attempts, [[429, 'text'], [500, 'text'], [200, 'text'], [200, 'interactive']]);
+      assert.deepEqual(attempts, [
+        [429, 'text'],
+        [500, 'text'],
+        [200, 'text'],
+        [200, 'interactive'],
+      ]);
       assert.deepEqual(s.wa.textsOf(user), ['Welcome, Zoë!', 'What do you need?\n\nOur site: https://example.com/']);
       const listed = (await s.server.client.get(`/bots/${s.tenant.botKey}/channels`, { token: s.tenant.accountToken })).body.Result.find((c: any) => c.Channel === 'whatsapp');
       assert.match(listed.LastError, new RegExp(`Meta ${s.kit.phoneNumberId}/messages: 500`));
@@ -88,7 +93,13 @@ for (const kind of databaseKinds()) {
         const user = s.kit.newUser();
         await s.kit.send(s.kit.text(user, 'counted'));
         await receiver.waitForAccepted(2);
-        assert.deepEqual(receiver.calls.map((c) => [c.body.Channel, c.body.Direction, c.body.UserId]), [['whatsapp', 'USER', `whatsapp:${user}`], ['whatsapp', 'BOT', `whatsapp:${user}`]]);
+        assert.deepEqual(
+          receiver.calls.map((c) => [c.body.Channel, c.body.Direction, c.body.UserId]),
+          [
+            ['whatsapp', 'USER', `whatsapp:${user}`],
+            ['whatsapp', 'BOT', `whatsapp:${user}`],
+          ],
+        );
         const now = await usage(s.server, s.tenant);
         assert.deepEqual([now.Messages - before.Messages, now.Replies - before.Replies, now.Notifications - before.Notifications], [1, 1, 2]);
       } finally {

@@ -34,7 +34,10 @@ for (const kind of databaseKinds()) {
 
       const list = await s.server.client.get(`/bots/${s.tenant.botKey}/channels`, { token: s.tenant.accountToken });
       const listed = list.body.Result.find((c: any) => c.Channel === 'whatsapp');
-      assert.deepEqual({ ...listed, LastInboundAt: null }, { Channel: 'whatsapp', Enabled: true, WebhookUrl: `${s.server.url}${s.kit.webhookPath}`, Account: s.kit.phoneNumberId, LastInboundAt: null, LastError: null });
+      assert.deepEqual(
+        { ...listed, LastInboundAt: null },
+        { Channel: 'whatsapp', Enabled: true, WebhookUrl: `${s.server.url}${s.kit.webhookPath}`, Account: s.kit.phoneNumberId, LastInboundAt: null, LastError: null },
+      );
       await s.kit.send(s.kit.text(s.kit.newUser(), 'hi'));
       for (const p of [`/bots/${s.tenant.botKey}/channels`, '/bots', `/bots/${s.tenant.botKey}`]) {
         const res = await s.server.client.get(p, { token: s.tenant.accountToken });
@@ -77,7 +80,13 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(menu.interactive, {
         type: 'button',
         body: { text: 'What do you need?\n\nOur site: https://example.com/' },
-        action: { buttons: [{ type: 'reply', reply: { id: B_CARDS, title: 'Catalogue' } }, { type: 'reply', reply: { id: B_MEDIA, title: 'Pictures, files and…' } }, { type: 'reply', reply: { id: B_LIST, title: 'Sizes' } }] },
+        action: {
+          buttons: [
+            { type: 'reply', reply: { id: B_CARDS, title: 'Catalogue' } },
+            { type: 'reply', reply: { id: B_MEDIA, title: 'Pictures, files and…' } },
+            { type: 'reply', reply: { id: B_LIST, title: 'Sizes' } },
+          ],
+        },
       });
       assert.equal(s.wa.calls.at(-1)!.phoneNumberId, s.kit.phoneNumberId);
       assert.equal(s.wa.calls.at(-1)!.token, s.kit.accessToken);
@@ -125,7 +134,10 @@ for (const kind of databaseKinds()) {
       await s.kit.send(clicked);
       await s.wa.waitFor(() => s.wa.delivered(user).length >= 8, 'the media');
       const got = s.wa.delivered(user).slice(2);
-      assert.deepEqual(got.map((m) => m.type), ['image', 'audio', 'text', 'document', 'text', 'text']);
+      assert.deepEqual(
+        got.map((m) => m.type),
+        ['image', 'audio', 'text', 'document', 'text', 'text'],
+      );
       assert.deepEqual(got[0].image, { link: IMAGE, caption: 'A picture' });
       assert.deepEqual([got[1].audio, got[2].text.body], [{ link: 'https://cdn.example.com/song.mp3' }, 'A song'], 'audio takes no caption: it follows as a text');
       assert.deepEqual(got[3].document, { link: 'https://cdn.example.com/terms.pdf', caption: 'Terms' });
@@ -146,7 +158,12 @@ for (const kind of databaseKinds()) {
       await s.wa.waitFor(() => s.wa.textsOf(user).includes('You said: [voice]'), 'the kinds');
       assert.deepEqual(s.wa.textsOf(user).slice(2), ['You said: [image]', 'You said: [location]', 'You said: [voice]']);
       const history = await chatOk(s.server, s.tenant.botToken, { UserId: `whatsapp:${user}`, Command: 'READY', Channel: 'whatsapp' });
-      assert.deepEqual(history.Parts.filter((p: any) => p.Type === 19).map((p: any) => p.Text).slice(-3), ['[image]', '[location]', '[voice]']);
+      assert.deepEqual(
+        history.Parts.filter((p: any) => p.Type === 19)
+          .map((p: any) => p.Text)
+          .slice(-3),
+        ['[image]', '[location]', '[voice]'],
+      );
       const before = s.wa.calls.length;
       assert.equal((await s.kit.send(s.kit.status(user, 'wamid.out1'))).status, 200);
       assert.equal((await s.kit.send(s.kit.text(user, 'to another number', '999999'))).status, 200);
@@ -172,7 +189,10 @@ for (const kind of databaseKinds()) {
       await s.kit.send(s.kit.text(user, 'hi'));
       await s.wa.waitFor(() => s.wa.delivered(user).length >= 2, 'the welcome');
       const again = s.kit.text(user, 'only once');
-      assert.deepEqual((await Promise.all([s.kit.send(again), s.kit.send(again)])).map((a) => a.status), [200, 200]);
+      assert.deepEqual(
+        (await Promise.all([s.kit.send(again), s.kit.send(again)])).map((a) => a.status),
+        [200, 200],
+      );
       assert.equal((await s.kit.send(again)).status, 200);
       await s.wa.waitFor(() => s.wa.textsOf(user).includes('You said: only once'), 'the fallback');
       await new Promise((r) => setTimeout(r, 300));

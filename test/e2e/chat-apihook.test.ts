@@ -16,8 +16,7 @@ for (const kind of databaseKinds()) {
     });
     after(() => server.close());
 
-    const hookChat = (user: string | null, body: unknown, token = support.botKey) =>
-      server.client.post('/apihook/chat', body, { token, headers: user === null ? {} : { 'user-id': user } });
+    const hookChat = (user: string | null, body: unknown, token = support.botKey) => server.client.post('/apihook/chat', body, { token, headers: user === null ? {} : { 'user-id': user } });
 
     test('the bot API key works as bearer on /apihook even with simplified auth off (and not on /custom)', async () => {
       const user = uid('hook');
@@ -124,8 +123,7 @@ for (const kind of databaseKinds()) {
     test('POST /apihook/status refuses bad updates and unknown users', async () => {
       const user = uid('hook');
       await hookChat(user, {});
-      const post = (body: unknown, headers: Record<string, string> = { 'user-id': user }) =>
-        server.client.post('/apihook/status', body, { token: support.botKey, headers });
+      const post = (body: unknown, headers: Record<string, string> = { 'user-id': user }) => server.client.post('/apihook/status', body, { token: support.botKey, headers });
       for (const body of [{ UpdateType: 'set-everything', Name: 'x' }, { UpdateType: 'set-var', Name: 'x' }, { UpdateType: 'set-tag' }, { UpdateType: 'set-var', Name: '', Value: '1' }]) {
         const res = await post(body);
         assert.equal(res.status, 400, JSON.stringify(body));

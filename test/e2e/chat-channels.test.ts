@@ -42,12 +42,22 @@ for (const kind of databaseKinds()) {
         { Type: 0, Text: 'Your parcel left the warehouse.', Command: null, TypeDelay: 0, ...where, Parts: [] },
         { Type: 3, Text: 'Label', Command: null, TypeDelay: 0, ...where, Parts: [], Url: 'https://example.org/label.png' },
         {
-          Type: 5, Text: null, Command: null, TypeDelay: 0, ...where,
+          Type: 5,
+          Text: null,
+          Command: null,
+          TypeDelay: 0,
+          ...where,
           Parts: [
             {
-              Type: 14, Text: null, Command: null, TypeDelay: 0, ...where,
+              Type: 14,
+              Text: null,
+              Command: null,
+              TypeDelay: 0,
+              ...where,
               Parts: [{ Type: 17, Text: 'Open', Command: null, TypeDelay: 0, ...where, Parts: [], Url: 'https://example.org' }],
-              Title: 'Card', Subtitle: 'Sub', ImageUrl: 'https://example.org/c.png',
+              Title: 'Card',
+              Subtitle: 'Sub',
+              ImageUrl: 'https://example.org/c.png',
             },
           ],
         },
@@ -170,7 +180,10 @@ for (const kind of databaseKinds()) {
       const first = await chatOk(server, taken.botToken, { UserId: user });
       assert.equal(first.ControlType, 2);
       const op = await chatOk(server, taken.botToken, { UserId: user, Text: 'Operator speaking' }, { DIRECTION: 'OPERATOR' });
-      assert.deepEqual(op.Parts.map((p: any) => [p.Type, p.Text, p.BehaviourName, p.InteractionName]), [[0, 'Operator speaking', 'Desk', 'Hand']]);
+      assert.deepEqual(
+        op.Parts.map((p: any) => [p.Type, p.Text, p.BehaviourName, p.InteractionName]),
+        [[0, 'Operator speaking', 'Desk', 'Hand']],
+      );
       assert.equal(op.ControlType, 2);
       const pending = await chatOk(server, taken.botToken, { UserId: user, Command: 'PENDING' });
       assert.deepEqual(pending.Parts, op.Parts);

@@ -1,9 +1,7 @@
 // api.md section 3, rules 5 (command payloads) and 6 (forced position).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  buttonCommand, chatOk, NOT_UNDERSTOOD, ORDER_QUESTION, positionOf, summary, uid, variablesOf, WELCOME,
-} from '../support/chat-kit.js';
+import { buttonCommand, chatOk, NOT_UNDERSTOOD, ORDER_QUESTION, positionOf, summary, uid, variablesOf, WELCOME } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -53,7 +51,10 @@ for (const kind of databaseKinds()) {
       const reply = await chatOk(server, support.botToken, { UserId: user, Command: 'b3b0c0de-0000-4000-8000-000000000000' });
       // Orders Fallback goes to Main/Not Understood
       assert.deepEqual(summary(reply.Parts), [NOT_UNDERSTOOD]);
-      assert.deepEqual(reply.Parts.map((p: any) => p.InteractionName), ['Not Understood']);
+      assert.deepEqual(
+        reply.Parts.map((p: any) => p.InteractionName),
+        ['Not Understood'],
+      );
       // the click cancelled the waiting input: the order number is now an unknown text
       const text = await chatOk(server, support.botToken, { UserId: user, Text: '123456' });
       assert.deepEqual(summary(text.Parts), [NOT_UNDERSTOOD]);
@@ -151,11 +152,7 @@ for (const kind of databaseKinds()) {
       const user = uid('force');
       await chatOk(server, support.botToken, { UserId: user });
       const reply = await chatOk(server, support.botToken, { UserId: user, ForcedBehaviour: 'Orders', Text: '123456' });
-      assert.deepEqual(summary(reply.Parts), [
-        ORDER_QUESTION,
-        [0, 'Order 123456 is on its way.'],
-        [6, "May we e-mail you updates? Type your address, or 'no'."],
-      ]);
+      assert.deepEqual(summary(reply.Parts), [ORDER_QUESTION, [0, 'Order 123456 is on its way.'], [6, "May we e-mail you updates? Type your address, or 'no'."]]);
       assert.equal((await variablesOf(server, support.botToken, user)).order_number, '123456');
       assert.equal(await positionOf(server, support.botToken, user), 'Orders/Lookup');
       const ready = await chatOk(server, support.botToken, { UserId: user, Command: 'READY', HistoryLimit: 4 });

@@ -36,7 +36,13 @@ async function assertSerialized(server: TestServer, tenant: Tenant, user: string
     assert.equal(rest[2 * i][0], 19, `part ${2 * i} is a user part`);
     assert.deepEqual(rest[2 * i + 1], [0, `count ${i + 1}`], `turn ${i + 1} answered right after its user part`);
   }
-  assert.deepEqual(rest.filter((p: any) => p[0] === 19).map((p: any) => p[1]).sort(), [...sent].sort());
+  assert.deepEqual(
+    rest
+      .filter((p: any) => p[0] === 19)
+      .map((p: any) => p[1])
+      .sort(),
+    [...sent].sort(),
+  );
 }
 
 for (const kind of databaseKinds()) {
@@ -54,18 +60,25 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: user });
       const sent = Array.from({ length: N }, (_, i) => `tick ${i + 1}`);
       const replies = await Promise.all(sent.map((t) => server.client.post('/custom/chat', { UserId: user, Text: t }, { token: tenant.botToken })));
-      assert.deepEqual(replies.map((r) => r.status), new Array(N).fill(200));
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        new Array(N).fill(200),
+      );
       const counts = replies.map((r) => Number(/^count (\d+)$/.exec(r.body.Parts[0].Text)![1])).sort((a, b) => a - b);
-      assert.deepEqual(counts, Array.from({ length: N }, (_, i) => i + 1));
+      assert.deepEqual(
+        counts,
+        Array.from({ length: N }, (_, i) => i + 1),
+      );
       await assertSerialized(server, tenant, user, sent);
     });
 
     test(`${N} concurrent first messages of a new conversation create it once`, async () => {
       const user = uid('race-new');
-      const replies = await Promise.all(
-        Array.from({ length: N }, () => server.client.post('/custom/chat', { UserId: user, Command: 'RESET' }, { token: tenant.botToken })),
+      const replies = await Promise.all(Array.from({ length: N }, () => server.client.post('/custom/chat', { UserId: user, Command: 'RESET' }, { token: tenant.botToken })));
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        new Array(N).fill(200),
       );
-      assert.deepEqual(replies.map((r) => r.status), new Array(N).fill(200));
       // one conversation: its start date is one, and its history holds every turn's welcome
       const values = await server.client.get(`/custom/values?userid=${user}`, { token: tenant.botToken });
       assert.equal(values.body.Variables.filter((v: any) => v.Name === 'creation_date').length, 1);
@@ -98,10 +111,11 @@ for (const kind of databaseKinds()) {
         const user = uid('race-2');
         await chatOk(server, tenant.botToken, { UserId: user });
         const sent = Array.from({ length: N }, (_, i) => `tick ${i + 1}`);
-        const replies = await Promise.all(
-          sent.map((t, i) => (i % 2 === 0 ? server.client : secondClient).post('/custom/chat', { UserId: user, Text: t }, { token: tenant.botToken })),
+        const replies = await Promise.all(sent.map((t, i) => (i % 2 === 0 ? server.client : secondClient).post('/custom/chat', { UserId: user, Text: t }, { token: tenant.botToken })));
+        assert.deepEqual(
+          replies.map((r) => `${r.status} ${r.status === 200 ? '' : r.text}`),
+          new Array(N).fill('200 '),
         );
-        assert.deepEqual(replies.map((r) => `${r.status} ${r.status === 200 ? '' : r.text}`), new Array(N).fill('200 '));
         await assertSerialized(server, tenant, user, sent);
       });
     });

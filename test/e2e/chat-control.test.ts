@@ -64,7 +64,13 @@ for (const kind of databaseKinds()) {
       }
       assert.equal(await positionOf(server, control.botToken, user), 'Main/Handoff');
       const ready = await chatOk(server, control.botToken, { UserId: user, Command: 'READY' });
-      assert.deepEqual(summary(ready.Parts), [[19, 'takeover'], [0, 'Connecting you'], [19, 'hello?'], [19, 'takeover'], [19, 'forget me']]);
+      assert.deepEqual(summary(ready.Parts), [
+        [19, 'takeover'],
+        [0, 'Connecting you'],
+        [19, 'hello?'],
+        [19, 'takeover'],
+        [19, 'forget me'],
+      ]);
       assert.equal(ready.ControlType, 2);
       // "forget me" did not run: the conversation is still there, not forgetting
       assert.equal((await stored(control, user)).forgetting, false);
@@ -106,7 +112,10 @@ for (const kind of databaseKinds()) {
       const values = await valuesOf(server, support.botToken, user);
       assert.equal(values.Context.ControlType, 3);
       assert.deepEqual(values.Tags, []);
-      assert.equal(values.Variables.some((v: any) => v.Name === 'sneaky'), false);
+      assert.equal(
+        values.Variables.some((v: any) => v.Name === 'sneaky'),
+        false,
+      );
 
       await write(support, user, { controlState: 0, banExpiration: null, banMessage: null });
       const afterUnban = await chatOk(server, support.botToken, { UserId: user, Command: 'READY' });

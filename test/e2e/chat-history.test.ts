@@ -31,13 +31,7 @@ for (const kind of databaseKinds()) {
       const h = await someHistory(user);
       assert.deepEqual(summary(h.wrong), [WRONG, ORDER_QUESTION]);
       const ready = await chatOk(server, support.botToken, { UserId: user, Command: 'READY' });
-      assert.deepEqual(ready.Parts, [
-        ...h.welcome,
-        userPart('Track an order', 'Main', 'Welcome'),
-        ...h.asked,
-        userPart('abc', 'Orders', 'Ask Number'),
-        ...h.wrong,
-      ]);
+      assert.deepEqual(ready.Parts, [...h.welcome, userPart('Track an order', 'Main', 'Welcome'), ...h.asked, userPart('abc', 'Orders', 'Ask Number'), ...h.wrong]);
       // bot parts come back exactly as they were sent, children and button payloads included
       assert.equal(ready.Parts[1].Parts.length, 4);
       assert.equal(ready.Parts[1].Parts[0].Command, '6f1c2a1e-0d4b-4d8e-9a57-1b2f3c4d5e01');
@@ -145,11 +139,7 @@ for (const kind of databaseKinds()) {
 
     test('rule 4: with a custom webhook URL injections are not queued for PENDING', async () => {
       const hooked = await createTenant(server.client);
-      const settings = await server.client.patch(
-        `/bots/${hooked.botKey}/settings`,
-        { channels: { custom: { webhookUrl: 'http://127.0.0.1:9/hook' } } },
-        { token: hooked.accountToken },
-      );
+      const settings = await server.client.patch(`/bots/${hooked.botKey}/settings`, { channels: { custom: { webhookUrl: 'http://127.0.0.1:9/hook' } } }, { token: hooked.accountToken });
       assert.equal(settings.status, 200);
       const user = uid('pending');
       await chatOk(server, hooked.botToken, { UserId: user });

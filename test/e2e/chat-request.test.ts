@@ -19,8 +19,12 @@ const gateBot = () =>
         fallback: true,
         actions: [
           {
-            type: 'variableSwitch', variable: 'role', criteria: 'equals', value: 'admin',
-            then: [text('Hello admin, you said {{last_user_text}}')], else: [text('Hello guest')],
+            type: 'variableSwitch',
+            variable: 'role',
+            criteria: 'equals',
+            value: 'admin',
+            then: [text('Hello admin, you said {{last_user_text}}')],
+            else: [text('Hello guest')],
           },
         ],
       },
@@ -59,7 +63,10 @@ for (const kind of databaseKinds()) {
     test('variables and tags are applied before the forced position runs', async () => {
       const user = uid('order');
       const first = await chatOk(server, gate.botToken, { UserId: user, Variables: { level: 'gold' }, Tags: ['vip'], ForcedBehaviour: 'Gate' });
-      assert.deepEqual(summary(first.Parts), [[0, 'Gold lane'], [0, 'VIP']]);
+      assert.deepEqual(summary(first.Parts), [
+        [0, 'Gold lane'],
+        [0, 'VIP'],
+      ]);
       const second = await chatOk(server, gate.botToken, {
         UserId: user,
         Variables: [{ Name: 'level', Value: null }],
@@ -83,7 +90,10 @@ for (const kind of databaseKinds()) {
         Variables: { role: 'guest', level: 'gold' },
       });
       // Gate has no fallback: the text runs the start behaviour's
-      assert.deepEqual(summary(all.Parts), [[0, 'Gold lane'], [0, 'Hello guest']]);
+      assert.deepEqual(summary(all.Parts), [
+        [0, 'Gold lane'],
+        [0, 'Hello guest'],
+      ]);
     });
 
     test('tags sent with a RESET are seen by the start interaction; DropTags remove them', async () => {
@@ -101,7 +111,13 @@ for (const kind of databaseKinds()) {
 
     test('Variables as an array and as an object; numbers and booleans become text; null deletes', async () => {
       const user = uid('vars');
-      await chatOk(server, support.botToken, { UserId: user, Variables: [{ Name: 'a', Value: 'one' }, { Name: 'b', Value: 2 }] });
+      await chatOk(server, support.botToken, {
+        UserId: user,
+        Variables: [
+          { Name: 'a', Value: 'one' },
+          { Name: 'b', Value: 2 },
+        ],
+      });
       await chatOk(server, support.botToken, { UserId: user, Command: 'READY', Variables: { c: true, d: 'four', company: 'Globex' } });
       let variables = await variablesOf(server, support.botToken, user);
       assert.equal(variables.a, 'one');
@@ -110,7 +126,14 @@ for (const kind of databaseKinds()) {
       assert.equal(variables.d, 'four');
       assert.equal(variables.company, 'Globex');
       await chatOk(server, support.botToken, { UserId: user, Command: 'PENDING', Variables: { a: null } });
-      await chatOk(server, support.botToken, { UserId: user, Command: 'READY', Variables: [{ Name: 'b', Value: null }, { Name: 'never', Value: null }] });
+      await chatOk(server, support.botToken, {
+        UserId: user,
+        Command: 'READY',
+        Variables: [
+          { Name: 'b', Value: null },
+          { Name: 'never', Value: null },
+        ],
+      });
       variables = await variablesOf(server, support.botToken, user);
       assert.equal(Object.hasOwn(variables, 'a'), false);
       assert.equal(Object.hasOwn(variables, 'b'), false);
@@ -137,7 +160,10 @@ for (const kind of databaseKinds()) {
       }
       const values = await valuesOf(server, support.botToken, user);
       assert.deepEqual(values.Tags, []);
-      assert.equal(values.Variables.some((v: any) => v.Name === 'a'), false);
+      assert.equal(
+        values.Variables.some((v: any) => v.Name === 'a'),
+        false,
+      );
     });
 
     test('field names are matched case-insensitively', async () => {

@@ -1,10 +1,7 @@
 // api.md section 3, rules 1 (new conversation), 2 (RESET) and 10 (typing).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  ASK_HUMAN, botFile, buttonCommand, chatOk, goTo, NOT_UNDERSTOOD, ORDER_QUESTION, positionOf, summary, text, uid, userPart,
-  valuesOf, variablesOf, WELCOME,
-} from '../support/chat-kit.js';
+import { ASK_HUMAN, botFile, buttonCommand, chatOk, goTo, NOT_UNDERSTOOD, ORDER_QUESTION, positionOf, summary, text, uid, userPart, valuesOf, variablesOf, WELCOME } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -141,15 +138,24 @@ for (const kind of databaseKinds()) {
     test('rule 10: TypeDelay = round(words × 60000 / WordsPerMinute) on text-like parts', async () => {
       const reply = await chatOk(server, support.botToken, { UserId: uid('type') });
       // WordsPerMinute 600: 4 words → 400 ms, 6 words → 600 ms; buttons are not typed
-      assert.deepEqual(reply.Parts.map((p: any) => p.TypeDelay), [400, 600]);
-      assert.deepEqual(reply.Parts[1].Parts.map((p: any) => [p.Type, p.Text, p.TypeDelay]), [
-        [1, 'Track an order', 0],
-        [1, 'Browse products', 0],
-        [1, 'Talk to a person', 0],
-        [17, 'Help center', 0],
-      ]);
+      assert.deepEqual(
+        reply.Parts.map((p: any) => p.TypeDelay),
+        [400, 600],
+      );
+      assert.deepEqual(
+        reply.Parts[1].Parts.map((p: any) => [p.Type, p.Text, p.TypeDelay]),
+        [
+          [1, 'Track an order', 0],
+          [1, 'Browse products', 0],
+          [1, 'Talk to a person', 0],
+          [17, 'Help center', 0],
+        ],
+      );
       const asked = await chatOk(server, support.botToken, { UserId: reply.UserId, Command: buttonCommand(reply.Parts, 'Track an order') });
-      assert.deepEqual(asked.Parts.map((p: any) => [p.Type, p.TypeDelay]), [[6, 700]]);
+      assert.deepEqual(
+        asked.Parts.map((p: any) => [p.Type, p.TypeDelay]),
+        [[6, 700]],
+      );
 
       const slow = await createTenant(
         server.client,
@@ -159,7 +165,15 @@ for (const kind of databaseKinds()) {
       );
       const slowReply = await chatOk(server, slow.botToken, { UserId: uid('type') });
       // 60000/7 = 8571.43 → 8571; 2 words 17142.86 → 17143; 3 words 25714.29 → 25714; a delay is its ms
-      assert.deepEqual(slowReply.Parts.map((p: any) => [p.Type, p.TypeDelay]), [[0, 8571], [0, 17143], [0, 25714], [25, 1234]]);
+      assert.deepEqual(
+        slowReply.Parts.map((p: any) => [p.Type, p.TypeDelay]),
+        [
+          [0, 8571],
+          [0, 17143],
+          [0, 25714],
+          [25, 1234],
+        ],
+      );
       const config = await server.client.get('/custom/config', { token: slow.botToken });
       assert.equal(config.body.EnableTypeSpeed, true);
       assert.equal(config.body.WordsPerMinute, 7);
@@ -173,7 +187,13 @@ for (const kind of databaseKinds()) {
         }),
       );
       const reply = await chatOk(server, off.botToken, { UserId: uid('type') });
-      assert.deepEqual(reply.Parts.map((p: any) => [p.Type, p.TypeDelay]), [[0, 0], [25, 500]]);
+      assert.deepEqual(
+        reply.Parts.map((p: any) => [p.Type, p.TypeDelay]),
+        [
+          [0, 0],
+          [25, 500],
+        ],
+      );
     });
 
     test('rule 10: EnableUserChat is the flag of the interaction where the turn stopped', async () => {
@@ -188,7 +208,10 @@ for (const kind of databaseKinds()) {
       );
       const user = uid('euc');
       const first = await chatOk(server, bot.botToken, { UserId: user });
-      assert.deepEqual(summary(first.Parts), [[0, 'closed'], [0, 'open']]);
+      assert.deepEqual(summary(first.Parts), [
+        [0, 'closed'],
+        [0, 'open'],
+      ]);
       assert.equal(first.EnableUserChat, true);
       const quiet = await chatOk(server, bot.botToken, { UserId: user, ForcedInteraction: 'Quiet' });
       assert.deepEqual(summary(quiet.Parts), [[0, 'quiet']]);

@@ -97,18 +97,21 @@ for (const kind of databaseKinds()) {
       // the conversation's start, made just before its first reply (whose Creation is the reply's time)
       const started = res.body.Variables.find((v: any) => v.Name === 'creation_date')?.Value;
       assert.ok(Date.parse(started) <= Date.parse(welcome.Creation) && Date.parse(welcome.Creation) - Date.parse(started) < 10_000);
-      assert.deepEqual({ ...res.body, Variables: [...res.body.Variables].sort(byName) }, {
-        UserId: user,
-        Variables: [
-          { Name: 'channel', Value: 'custom' },
-          { Name: 'company', Value: 'ACME' },
-          { Name: 'creation_date', Value: started },
-          { Name: 'user_id', Value: user },
-        ],
-        Tags: [],
-        PrivacyFlags: [{ Name: 'personal_data_processing', Enabled: false }],
-        Context: { BehaviorName: 'Main', InteractionName: 'Welcome', Channel: 'custom', ControlType: 0 },
-      });
+      assert.deepEqual(
+        { ...res.body, Variables: [...res.body.Variables].sort(byName) },
+        {
+          UserId: user,
+          Variables: [
+            { Name: 'channel', Value: 'custom' },
+            { Name: 'company', Value: 'ACME' },
+            { Name: 'creation_date', Value: started },
+            { Name: 'user_id', Value: user },
+          ],
+          Tags: [],
+          PrivacyFlags: [{ Name: 'personal_data_processing', Enabled: false }],
+          Context: { BehaviorName: 'Main', InteractionName: 'Welcome', Channel: 'custom', ControlType: 0 },
+        },
+      );
 
       const ordered = uid('values');
       await orderedConversation(ordered);

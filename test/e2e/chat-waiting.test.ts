@@ -14,7 +14,13 @@ const ASKING: [number, string] = [0, 'Asking a person'];
 const waitingBot = (operators?: Record<string, unknown>) =>
   botFile(
     [
-      { name: 'Start', actions: [text('Hi'), { type: 'buttons', text: 'Choose', buttons: [{ type: 'button', text: 'Track', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Order' }] }] }] },
+      {
+        name: 'Start',
+        actions: [
+          text('Hi'),
+          { type: 'buttons', text: 'Choose', buttons: [{ type: 'button', text: 'Track', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Order' }] }] },
+        ],
+      },
       { name: 'Order', actions: [text('What is your order number?')] },
       { name: 'Human', actions: [text('Asking a person'), { type: 'operator', mode: 'request' }] },
       { name: 'Back', actions: [text('Back with the bot'), { type: 'operator', mode: 'bot' }] },

@@ -31,12 +31,7 @@ describe('colloquy test', () => {
   test('a passing file: one line per test, a summary, exit code 0', async () => {
     const run = await colloquy(['test', 'pass.test.yaml'], { cwd: dir });
     assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.deepEqual(withoutTimes(run.stdout), [
-      'pass.test.yaml (Steps Bot)',
-      '  ✓ every step kind',
-      '  ✓ a callApi matched by a regex, and the knowledge',
-      '2 tests, 2 passed, 0 failed (N steps)',
-    ]);
+    assert.deepEqual(withoutTimes(run.stdout), ['pass.test.yaml (Steps Bot)', '  ✓ every step kind', '  ✓ a callApi matched by a regex, and the knowledge', '2 tests, 2 passed, 0 failed (N steps)']);
   });
 
   test('every step kind fails where it should: file:line, the step, expected, what the bot said; exit code 1', async () => {
@@ -46,17 +41,38 @@ describe('colloquy test', () => {
     const at = (name: string, step: string, shown: string) => `      at ${file}:${lineOf(FAILING_TESTS, name, `      - ${step}`)}  ${shown}`;
     const turn = ["      the bot's latest turn:", '        text      Hello from Paris!', '        buttons   Pick one', '          button    Weather', '          link      Docs'];
     assert.deepEqual(blockOf(run.stdout, 'bot text'), ['  ✗ bot text', at('bot text', 'bot: Goodbye', 'bot: "Goodbye"'), '      expected: "Goodbye"', '      got:      "Hello from Paris!"', ...turn]);
-    assert.deepEqual(blockOf(run.stdout, 'bot contains').slice(1, 4), [at('bot contains', 'bot: { contains: choose }', 'bot: {"contains":"choose"}'), '      expected: a text containing "choose"', '      got:      "Pick one"']);
+    assert.deepEqual(blockOf(run.stdout, 'bot contains').slice(1, 4), [
+      at('bot contains', 'bot: { contains: choose }', 'bot: {"contains":"choose"}'),
+      '      expected: a text containing "choose"',
+      '      got:      "Pick one"',
+    ]);
     assert.deepEqual(blockOf(run.stdout, 'bot regex').slice(2, 4), ['      expected: a text matching /^Bye/', '      got:      "Hello from Paris!"']);
     assert.deepEqual(blockOf(run.stdout, 'bot regex that keeps case').slice(2, 4), ['      expected: a text matching /(?-i)^hello/', '      got:      "Hello from Paris!"']);
     const anyLine = lineOf(FAILING_TESTS, 'bot any after the last text', '      - bot: { any: true }') + 2;
     assert.deepEqual(blockOf(run.stdout, 'bot any after the last text').slice(1, 4), [`      at ${file}:${anyLine}  bot: {"any":true}`, '      expected: any text', '      got:      nothing more']);
     assert.deepEqual(blockOf(run.stdout, 'parts').slice(2, 4), ['      expected: ["Weather"]', '      got:      ["Weather","Docs"]']);
-    assert.deepEqual(blockOf(run.stdout, 'click').slice(1, 4), [at('click', 'click: Sunshine', 'click: "Sunshine"'), '      expected: a button "Sunshine" in the bot\'s latest turn', '      got:      its buttons are "Weather"']);
-    assert.deepEqual(blockOf(run.stdout, 'user then bot').slice(1, 5), [at('user then bot', 'bot: Yes indeed', 'bot: "Yes indeed"'), '      expected: "Yes indeed"', '      got:      "No idea."', "      the bot's latest turn:"]);
+    assert.deepEqual(blockOf(run.stdout, 'click').slice(1, 4), [
+      at('click', 'click: Sunshine', 'click: "Sunshine"'),
+      '      expected: a button "Sunshine" in the bot\'s latest turn',
+      '      got:      its buttons are "Weather"',
+    ]);
+    assert.deepEqual(blockOf(run.stdout, 'user then bot').slice(1, 5), [
+      at('user then bot', 'bot: Yes indeed', 'bot: "Yes indeed"'),
+      '      expected: "Yes indeed"',
+      '      got:      "No idea."',
+      "      the bot's latest turn:",
+    ]);
     assert.deepEqual(blockOf(run.stdout, 'at').slice(1, 4), [at('at', 'at: Main/Weather', 'at: "Main/Weather"'), '      expected: at Main/Weather', '      got:      at Main/Hello']);
-    assert.deepEqual(blockOf(run.stdout, 'variable').slice(1, 4), [at('variable', 'variable: { city: Rome }', 'variable: {"city":"Rome"}'), '      expected: city = "Rome"', '      got:      city = "Paris"']);
-    assert.deepEqual(blockOf(run.stdout, 'operator').slice(1, 4), [at('operator', 'operator: true', 'operator: true'), '      expected: handed over to a person', '      got:      still with the bot']);
+    assert.deepEqual(blockOf(run.stdout, 'variable').slice(1, 4), [
+      at('variable', 'variable: { city: Rome }', 'variable: {"city":"Rome"}'),
+      '      expected: city = "Rome"',
+      '      got:      city = "Paris"',
+    ]);
+    assert.deepEqual(blockOf(run.stdout, 'operator').slice(1, 4), [
+      at('operator', 'operator: true', 'operator: true'),
+      '      expected: handed over to a person',
+      '      got:      still with the bot',
+    ]);
     // `start` dropped what the bot said before it: the next `bot` reads the new conversation
     assert.deepEqual(blockOf(run.stdout, 'start').slice(2, 4), ['      expected: "No idea."', '      got:      "Hello from Paris!"']);
     assert.match(run.stdout, /\n13 tests, 0 passed, 13 failed \(\d+ steps in \d+ ms\)\n$/);
@@ -113,7 +129,10 @@ describe('colloquy test', () => {
     assert.equal(xml.match(/<testcase /g)?.length, 15);
     assert.equal(xml.match(/<failure /g)?.length, 13);
     assert.match(xml, /<testsuites name="colloquy test" tests="15" failures="13" errors="0" time="[\d.]+">/);
-    assert.match(xml, /<testcase name="bot text" classname="failing\/fail\.test\.yaml" time="[\d.]+">\n {6}<failure message="line 5: expected &quot;Goodbye&quot;, got &quot;Hello from Paris!&quot;" type="StepFailed">/);
+    assert.match(
+      xml,
+      /<testcase name="bot text" classname="failing\/fail\.test\.yaml" time="[\d.]+">\n {6}<failure message="line 5: expected &quot;Goodbye&quot;, got &quot;Hello from Paris!&quot;" type="StepFailed">/,
+    );
     // the checker itself rejects what a CI server would reject
     assert.notDeepEqual(junitProblems(xml.replace('<testcase name="bot text"', '<testcase')), []);
     assert.notDeepEqual(junitProblems(xml.replace('failures="13"', 'failures="12"')), []);
@@ -131,10 +150,22 @@ describe('colloquy test', () => {
     const report = JSON.parse(json.stdout);
     assert.deepEqual({ ...report.summary, ms: 0 }, { tests: 15, passed: 2, failed: 13, problems: 0, steps: 42, ms: 0 });
     const failed = report.files.find((f: { path: string }) => f.path === 'failing/fail.test.yaml').tests[0];
-    assert.deepEqual({ ...failed, ms: 0 }, {
-      name: 'bot text', line: 3, passed: false, ms: 0,
-      failure: { line: 5, step: 'bot: "Goodbye"', expected: '"Goodbye"', actual: '"Hello from Paris!"', turn: ['text      Hello from Paris!', 'buttons   Pick one', '  button    Weather', '  link      Docs'] },
-    });
+    assert.deepEqual(
+      { ...failed, ms: 0 },
+      {
+        name: 'bot text',
+        line: 3,
+        passed: false,
+        ms: 0,
+        failure: {
+          line: 5,
+          step: 'bot: "Goodbye"',
+          expected: '"Goodbye"',
+          actual: '"Hello from Paris!"',
+          turn: ['text      Hello from Paris!', 'buttons   Pick one', '  button    Weather', '  link      Docs'],
+        },
+      },
+    );
   });
 
   test('--coverage lists the interactions and buttons no test reached', async () => {
@@ -177,7 +208,11 @@ describe('colloquy test', () => {
       assert.equal(fs.existsSync(log), false, fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '');
       assert.equal(connections, 0);
       // the preload does refuse connections (so the silence above means something)
-      const probe = await colloquy(['test', '--server', `http://127.0.0.1:${port}`], { cwd: local, preload: [NO_NETWORK], env: { ...process.env, NO_NETWORK_LOG: log, COLLOQUY_ACCOUNT_KEY: 'acc_x' } });
+      const probe = await colloquy(['test', '--server', `http://127.0.0.1:${port}`], {
+        cwd: local,
+        preload: [NO_NETWORK],
+        env: { ...process.env, NO_NETWORK_LOG: log, COLLOQUY_ACCOUNT_KEY: 'acc_x' },
+      });
       assert.notEqual(probe.code, 0);
       assert.match(fs.readFileSync(log, 'utf8'), /fetch/);
     } finally {

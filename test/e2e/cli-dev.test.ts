@@ -62,7 +62,11 @@ test('colloquy dev: serves the bot, republishes each valid save, runs its tests 
     const [, webKey] = await out.waitFor(/widget demo {2}\S+\/demo\?bot=(\S+)\n/);
     const [, token] = await out.waitFor(/bot token {4}(\S+)\n/);
     const chat = async (user: string) => {
-      const response = await fetch(`${base}/custom/chat`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ UserId: user }) });
+      const response = await fetch(`${base}/custom/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ UserId: user }),
+      });
       assert.equal(response.status, 200);
       return ((await response.json()) as { Parts: Array<{ Text: string }> }).Parts[0]!.Text;
     };

@@ -42,7 +42,10 @@ for (const kind of databaseKinds()) {
       assert.equal(run.code, 0, run.stdout + run.stderr);
       assert.match(run.stdout, /^created "Leads" from a typebot export \(version 1, live\)$/m);
       const key = /BotAPIKey\s+(\S+)/.exec(run.stdout)![1];
-      assert.deepEqual((await bots()).map((b: any) => [b.APIKey, b.Name, b.Version]), [[key, 'Leads', 1]]);
+      assert.deepEqual(
+        (await bots()).map((b: any) => [b.APIKey, b.Name, b.Version]),
+        [[key, 'Leads', 1]],
+      );
       assert.match(run.stdout, /^skipped: nothing$/m);
     });
 

@@ -64,7 +64,7 @@ for (const kind of databaseKinds()) {
       assert.match(unknown.stderr, /VERSION_NOT_FOUND/);
     });
 
-    test('push --bot --publish sends If-Match with the file\'s version, publishes, and records the new version', async () => {
+    test("push --bot --publish sends If-Match with the file's version, publishes, and records the new version", async () => {
       const file = path.join(dir, 'pulled.bot.yaml');
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Hello from {{city}}!', 'Welcome to {{city}}!'));
       const run = await cli(['push', 'pulled.bot.yaml', '--bot', botKey, '--publish']);
@@ -140,7 +140,10 @@ for (const kind of databaseKinds()) {
         const steps = await colloquy(['test', 'pass.test.yaml', '--server', server.url], { cwd: live, env });
         assert.equal(steps.code, 1, steps.stdout + steps.stderr);
         assert.match(steps.stdout, /note: callApi stubs skipped: the live bot makes its real calls\n {2}note: ai stubs skipped/);
-        assert.match(steps.stdout, /✗ every step kind\n {6}at pass\.test\.yaml:\d+ {2}bot: \{"regex":"\^the sky is BLUE\\\\\.\$"\}\n {6}expected: a text matching \/\^the sky is BLUE\\\.\$\/\n {6}got: {6}"The sky is grey\."/);
+        assert.match(
+          steps.stdout,
+          /✗ every step kind\n {6}at pass\.test\.yaml:\d+ {2}bot: \{"regex":"\^the sky is BLUE\\\\\.\$"\}\n {6}expected: a text matching \/\^the sky is BLUE\\\.\$\/\n {6}got: {6}"The sky is grey\."/,
+        );
         const byKey = await colloquy(['test', 'pass.test.yaml', '--server', server.url, '--bot', 'nobody'], { cwd: live, env });
         assert.equal(byKey.code, 1);
         assert.match(byKey.stdout, /got: {6}the account has no bot with API key nobody/);

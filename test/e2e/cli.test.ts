@@ -75,7 +75,10 @@ for (const kind of databaseKinds()) {
       const exported = JSON.parse(res.stdout);
       assert.equal(exported.version, 1);
       assert.deepEqual(withoutServerFields(exported), supportBot());
-      assert.deepEqual(exported.behaviours.map((b: any) => b.name), ['Main', 'Orders', 'Escalation']);
+      assert.deepEqual(
+        exported.behaviours.map((b: any) => b.name),
+        ['Main', 'Orders', 'Escalation'],
+      );
     });
 
     test('a bad file prints INVALID_BOT with every path and exits 1; nothing is imported', async () => {
@@ -100,7 +103,10 @@ for (const kind of databaseKinds()) {
         server = await startTestServerOn(database);
         const token = await botToken(server.client, accountKey, botKey, botSecret);
         const reply = await server.client.post('/custom/chat', { UserId: 'cli' }, { token });
-        assert.deepEqual(reply.body.Parts.map((p: any) => p.Text), ['Welcome to ACME support!', 'What can I do for you?']);
+        assert.deepEqual(
+          reply.body.Parts.map((p: any) => p.Text),
+          ['Welcome to ACME support!', 'What can I do for you?'],
+        );
         const account = await accountToken(server.client, accountKey);
         const listed = await server.client.get('/bots', { token: account });
         assert.deepEqual(listed.body.Result.map((b: any) => b.Name).sort(), ['From YAML', 'Support Desk'], 'the broken file created nothing');
@@ -185,8 +191,14 @@ for (const kind of databaseKinds()) {
         assert.match(output, /compiled src\/ to dist\.[\w-]+ in \d+ ms|dist is current with src\//);
         assert.match(fs.readlinkSync(path.join(PROJECT_ROOT, 'dist')), /^dist\.[\w-]+$/);
         assert.match(output, /> node --max-semi-space-size=64 dist\/cli\.js serve/);
-        const chatLine = output.split('\n').map((l) => l.trim()).find((l) => l.startsWith('curl ') && l.includes('/custom/chat'));
-        const tokenLine = output.split('\n').map((l) => l.trim()).find((l) => l.startsWith('TOKEN=$(curl '));
+        const chatLine = output
+          .split('\n')
+          .map((l) => l.trim())
+          .find((l) => l.startsWith('curl ') && l.includes('/custom/chat'));
+        const tokenLine = output
+          .split('\n')
+          .map((l) => l.trim())
+          .find((l) => l.startsWith('TOKEN=$(curl '));
         assert.ok(tokenLine && chatLine, output);
         const run = await runBash(`set -e\n${tokenLine}\n${chatLine}\n`);
         assert.equal(run.code, 0, run.stderr);

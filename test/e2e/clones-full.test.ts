@@ -196,7 +196,10 @@ for (const kind of databaseKinds()) {
 
     test('without Variables the copy is exact; the source draft becomes the draft and its live the live version', async () => {
       const source = await api.newBot(linkBot('v1'));
-      await api.putOk(source.key, edited(await api.draft(source.key), (f) => (f.behaviours[0].interactions[0].actions[0].text = 'Draft only [[x]]')));
+      await api.putOk(
+        source.key,
+        edited(await api.draft(source.key), (f) => (f.behaviours[0].interactions[0].actions[0].text = 'Draft only [[x]]')),
+      );
       const res = await clone(bodyFor(source, { BotName: 'Exact copy' }));
       assert.equal(res.status, 200, res.text);
       const copy = await api.keys(res.body.APIKey, res.body.APISecret);
@@ -217,7 +220,15 @@ for (const kind of databaseKinds()) {
         assert.equal(res.status, 200, res.text);
         const listed = await masters.listed(res.body.APIKey);
         assert.deepEqual([listed.Role, listed.MasterAPIKey], ['standard', null]);
-        assert.equal((await masters.put(res.body.APIKey, edited(await masters.draft(res.body.APIKey), (f) => (f.triggers = [])))).status, 200);
+        assert.equal(
+          (
+            await masters.put(
+              res.body.APIKey,
+              edited(await masters.draft(res.body.APIKey), (f) => (f.triggers = [])),
+            )
+          ).status,
+          200,
+        );
       }
     });
 

@@ -71,7 +71,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await api.say(clone.token, 'conv', { Text: '123' }), ['Order 123 noted v2']);
     });
 
-    test('name, settings and variables are the clone\'s own; the master only adds variables the clone lacks', async () => {
+    test("name, settings and variables are the clone's own; the master only adds variables the clone lacks", async () => {
       const { master, clones } = await family();
       const [clone] = clones;
       const patch = await server.client.patch(`/bots/${clone.key}/settings`, { wordsPerMinute: 900 }, { token: api.accountToken });
@@ -96,7 +96,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await api.listed(clone.key)).Name, 'Globex desk');
     });
 
-    test('detach: 200 with Version + 1; a detached behaviour keeps the clone\'s content after a master publish', async () => {
+    test("detach: 200 with Version + 1; a detached behaviour keeps the clone's content after a master publish", async () => {
       const { master, clones } = await family();
       const [clone] = clones;
       const res = await api.detach(clone.key, 'main');
@@ -104,7 +104,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(res.body, { APIKey: clone.key, Version: 2, Detached: ['Main'] });
       const again = await api.detach(clone.key, 'Main');
       assert.deepEqual(again.body, { APIKey: clone.key, Version: 2, Detached: ['Main'] }, 'detaching twice is no edit');
-      await api.putOk(clone.key, edited(await api.draft(clone.key), (f) => setWelcome(f, 'Our own welcome')));
+      await api.putOk(
+        clone.key,
+        edited(await api.draft(clone.key), (f) => setWelcome(f, 'Our own welcome')),
+      );
       await api.publish(clone.key); // 4
       await api.putOk(master.key, linkBot('v2'));
       const published = await api.publish(master.key);
@@ -153,7 +156,13 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await api.draft(clone.key), before, 'nothing changed, Version included');
       assert.deepEqual(await api.resetTexts(clone.token, 'lk'), welcome('v1'));
       // The same file unchanged, or with only its own parts changed, is fine.
-      assert.equal(await api.putOk(clone.key, edited(before, (f) => (f.description = 'mine'))), 2);
+      assert.equal(
+        await api.putOk(
+          clone.key,
+          edited(before, (f) => (f.description = 'mine')),
+        ),
+        2,
+      );
       // Which behaviour starts the bot follows the master, even between detached behaviours.
       await api.detach(clone.key, 'Main');
       await api.detach(clone.key, 'Extra');
@@ -178,21 +187,22 @@ for (const kind of databaseKinds()) {
       await api.putOk(master.key, linkBot('v2'));
       await api.publish(master.key);
       const draft = await api.draft(clone.key);
-      assert.deepEqual(draft.behaviours.map((b: any) => b.name), ['Main', 'Orders', 'Extra', 'Own']);
-      assert.deepEqual(behaviourOf(draft, 'Extra'), behaviourOf(await api.draft(master.key), 'Extra'), 'the master\'s Extra is back');
+      assert.deepEqual(
+        draft.behaviours.map((b: any) => b.name),
+        ['Main', 'Orders', 'Extra', 'Own'],
+      );
+      assert.deepEqual(behaviourOf(draft, 'Extra'), behaviourOf(await api.draft(master.key), 'Extra'), "the master's Extra is back");
       assert.equal(behaviourOf(draft, 'Own').interactions[0].actions[0].text, 'Own text');
       // Own is the clone's: it may change it.
       const mine = edited(draft, (f) => (behaviourOf(f, 'Own').interactions[0].actions[0].text = 'Own text 2'));
       assert.equal((await api.put(clone.key, mine)).status, 200);
     });
 
-    test('a clone that cannot take the master\'s new content stays exactly as it was; the others are republished', async () => {
+    test("a clone that cannot take the master's new content stays exactly as it was; the others are republished", async () => {
       const { master, clones } = await family(2);
       const [broken, fine] = clones;
       await api.detach(broken.key, 'Main');
-      const own = edited(await api.draft(broken.key), (f) =>
-        behaviourOf(f, 'Main').interactions[0].actions.push({ type: 'goTo', mode: 'absolute', behaviour: 'Extra', cancelFurtherExecution: true }),
-      );
+      const own = edited(await api.draft(broken.key), (f) => behaviourOf(f, 'Main').interactions[0].actions.push({ type: 'goTo', mode: 'absolute', behaviour: 'Extra', cancelFurtherExecution: true }));
       await api.putOk(broken.key, own);
       await api.publish(broken.key); // 4
       const before = await api.draft(broken.key);
@@ -200,10 +210,7 @@ for (const kind of databaseKinds()) {
       await api.putOk(master.key, linkBot('v2', { extra: false }));
       const published = await api.publish(master.key);
       const [bad, good] = published.Clones;
-      assert.deepEqual(
-        { ...bad, Message: undefined, Problems: undefined },
-        { APIKey: broken.key, Version: 4, Published: false, Code: 'INVALID_BOT', Message: undefined, Problems: undefined },
-      );
+      assert.deepEqual({ ...bad, Message: undefined, Problems: undefined }, { APIKey: broken.key, Version: 4, Published: false, Code: 'INVALID_BOT', Message: undefined, Problems: undefined });
       assert.ok(bad.Problems.length > 0 && typeof bad.Message === 'string');
       assert.deepEqual(good, { APIKey: fine.key, Version: 2, Published: true });
       assert.deepEqual(await api.draft(broken.key), before);
@@ -211,7 +218,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await api.say(broken.token, 'br', { Text: 'help' }), ['Help v1'], 'still the old linked content');
       assert.deepEqual(await api.resetTexts(fine.token, 'br'), welcome('v2'));
       // Once the clone fixes its own behaviour and publishes the fix, the master's next publish reaches it.
-      await api.putOk(broken.key, edited(before, (f) => behaviourOf(f, 'Main').interactions[0].actions.pop()));
+      await api.putOk(
+        broken.key,
+        edited(before, (f) => behaviourOf(f, 'Main').interactions[0].actions.pop()),
+      );
       await api.publish(broken.key);
       const again = await api.publish(master.key);
       assert.equal(again.Clones[0].Published, true, JSON.stringify(again.Clones));
@@ -222,16 +232,22 @@ for (const kind of databaseKinds()) {
       const { master, clones } = await family();
       const [clone] = clones;
       await api.detach(clone.key, 'Main'); // 2
-      await api.putOk(clone.key, edited(await api.draft(clone.key), (f) => setWelcome(f, 'own A'))); // 3
+      await api.putOk(
+        clone.key,
+        edited(await api.draft(clone.key), (f) => setWelcome(f, 'own A')),
+      ); // 3
       await api.publish(clone.key); // 4
-      await api.putOk(clone.key, edited(await api.draft(clone.key), (f) => setWelcome(f, 'own B'))); // 5
+      await api.putOk(
+        clone.key,
+        edited(await api.draft(clone.key), (f) => setWelcome(f, 'own B')),
+      ); // 5
       await api.publish(clone.key); // 6
       await api.putOk(master.key, linkBot('v2'));
       await api.publish(master.key); // clone 7
       const rolled = await server.client.post(`/bots/${clone.key}/rollback`, { Version: 4 }, { token: api.accountToken });
       assert.deepEqual(rolled.body, { APIKey: clone.key, Version: 8 });
       assert.deepEqual(await api.resetTexts(clone.token, 'rb'), ['own A', 'Pick one']);
-      assert.deepEqual(await api.say(clone.token, 'rb', { Text: 'help' }), ['Help v2'], 'linked content stays the master\'s');
+      assert.deepEqual(await api.say(clone.token, 'rb', { Text: 'help' }), ['Help v2'], "linked content stays the master's");
       const back = await server.client.post(`/bots/${master.key}/rollback`, { Version: 1 }, { token: api.accountToken });
       assert.equal(back.status, 200, back.text);
       assert.deepEqual(back.body.Clones, [{ APIKey: clone.key, Version: 9, Published: true }]);

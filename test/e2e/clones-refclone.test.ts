@@ -70,14 +70,10 @@ for (const kind of databaseKinds()) {
       assert.equal((await server.client.get('/bots', { token: plain.accountToken })).body.Result.length, 1, 'no clone was made');
     });
 
-    test('404 BOT_NOT_FOUND for an unknown key, a wrong secret and another account\'s bot: one answer', async () => {
+    test("404 BOT_NOT_FOUND for an unknown key, a wrong secret and another account's bot: one answer", async () => {
       const bot = await api.newBot(linkBot('v1'));
       const other = await plain.newBot(linkBot('v1'));
-      const answers = [
-        await api.refclone({ key: crypto.randomUUID(), secret: bot.secret }),
-        await api.refclone({ key: bot.key, secret: `${bot.secret}x` }),
-        await api.refclone(other),
-      ];
+      const answers = [await api.refclone({ key: crypto.randomUUID(), secret: bot.secret }), await api.refclone({ key: bot.key, secret: `${bot.secret}x` }), await api.refclone(other)];
       for (const res of answers) expectError(res, 404, 'BOT_NOT_FOUND');
       assert.deepEqual(
         answers.map((r) => r.body),
@@ -107,7 +103,10 @@ for (const kind of databaseKinds()) {
       assert.equal(m.Role, 'master');
       assert.equal(m.MasterAPIKey, null);
       assert.equal(m.Version, 2, 'becoming a master is one edit; a second clone changes nothing more');
-      for (const [c, keys] of [[c1, first], [c2, second]] as const) {
+      for (const [c, keys] of [
+        [c1, first],
+        [c2, second],
+      ] as const) {
         assert.equal(c.Role, 'clone');
         assert.equal(c.MasterAPIKey, master.key);
         assert.equal(c.Version, 1);
@@ -117,14 +116,13 @@ for (const kind of databaseKinds()) {
       }
       assert.notEqual(c1.WebKey, c2.WebKey);
       const versions = await server.client.get(`/bots/${first.key}/versions`, { token: api.accountToken });
-      assert.deepEqual(versions.body.Result.map((v: any) => v.Version), [1]);
+      assert.deepEqual(
+        versions.body.Result.map((v: any) => v.Version),
+        [1],
+      );
       // The master's token still works; the clone's secret is its own.
       assert.equal((await server.client.get('/custom/config', { token: master.token })).status, 200);
-      expectError(
-        await server.client.post('/authorization/integration', { AccountAPIKey: api.accountKey, BotAPIKey: first.key, BotAPISecret: master.secret }),
-        404,
-        'BOT_NOT_FOUND',
-      );
+      expectError(await server.client.post('/authorization/integration', { AccountAPIKey: api.accountKey, BotAPIKey: first.key, BotAPISecret: master.secret }), 404, 'BOT_NOT_FOUND');
     });
 
     test('a clone starts with the master draft as draft and live as live, chats at once, tags left as they are', async () => {

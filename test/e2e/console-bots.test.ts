@@ -10,7 +10,10 @@ import { botToken, createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 test('every template is a valid bot file with a name and a description', () => {
-  assert.deepEqual(templateList().map((t) => t.TemplateId), ['empty', 'support-faq', 'order-tracking', 'lead-capture']);
+  assert.deepEqual(
+    templateList().map((t) => t.TemplateId),
+    ['empty', 'support-faq', 'order-tracking', 'lead-capture'],
+  );
   for (const id of TEMPLATE_IDS) {
     const result = validateBotFile(templateFile(id as TemplateId, 'Checked'));
     assert.equal(result.ok, true, `${id}: ${JSON.stringify(result)}`);
@@ -46,9 +49,15 @@ for (const kind of databaseKinds()) {
     test('templates are listed; a new bot from the FAQ template is published and chats at once', async () => {
       const list = await designer.get('/bot-templates');
       assert.equal(list.status, 200, list.text);
-      assert.deepEqual(list.body.Result.map((t: any) => [t.TemplateId, t.Name]), [
-        ['empty', 'New bot'], ['support-faq', 'Support FAQ'], ['order-tracking', 'Order tracking'], ['lead-capture', 'Lead capture'],
-      ]);
+      assert.deepEqual(
+        list.body.Result.map((t: any) => [t.TemplateId, t.Name]),
+        [
+          ['empty', 'New bot'],
+          ['support-faq', 'Support FAQ'],
+          ['order-tracking', 'Order tracking'],
+          ['lead-capture', 'Lead capture'],
+        ],
+      );
       const made = await designer.post('/bots', { Name: '  Bike shop help  ', TemplateId: 'support-faq' });
       assert.equal(made.status, 201, made.text);
       assert.equal(made.body.Name, 'Bike shop help');
@@ -117,7 +126,10 @@ for (const kind of databaseKinds()) {
       const light = await server.client.put(`/bots/${bot.apiKey}`, { ...file, settings: { ...file.settings, channels: { web: { ...look, color: '#fde047' } } } }, { token: tenant.accountToken });
       assert.equal(light.status, 400);
       assert.equal(light.body.Code, 'INVALID_BOT');
-      assert.deepEqual(light.body.Problems.map((p: any) => p.Path), ['$.settings.channels.web.color']);
+      assert.deepEqual(
+        light.body.Problems.map((p: any) => p.Path),
+        ['$.settings.channels.web.color'],
+      );
       assert.equal(light.body.Problems[0].Message, "is too light for the widget's white text (contrast 1.3:1, at least 4.5:1 is needed); choose a darker colour");
       const theirs = (await server.running.store.bots.byApiKey(other.botKey))!;
       assert.equal((await designer.get(`/bots/${theirs.id}/install`)).status, 404);

@@ -57,7 +57,13 @@ for (const kind of databaseKinds()) {
       const listed = res.body.Conversations.filter((x: any) => [quiet, recent, requested, taken, requestedLater, other].includes(x.UserId));
       assert.deepEqual(
         listed.map((x: any) => [x.UserId, x.State]),
-        [[requestedLater, 1], [requested, 1], [taken, 2], [recent, 0], [quiet, 0]],
+        [
+          [requestedLater, 1],
+          [requested, 1],
+          [taken, 2],
+          [recent, 0],
+          [quiet, 0],
+        ],
       );
       const first = listed[0];
       assert.equal(first.BotId, botId);
@@ -67,10 +73,13 @@ for (const kind of databaseKinds()) {
       assert.equal(listed[3].Preview, WELCOME[0][1], 'others show their last message, whoever said it');
       assert.match(first.LastActivity, /^2026-11-22T10:00:\d\d\.000\+00:00$/);
       assert.equal(listed[2].Operator, 'ann@example.org');
-      assert.equal(res.body.Conversations.some((x: any) => x.BotId === theirBotId), false);
+      assert.equal(
+        res.body.Conversations.some((x: any) => x.BotId === theirBotId),
+        false,
+      );
     });
 
-    test('a conversation waiting for a person previews the visitor\'s problem, not the waiting text (issue 37)', async () => {
+    test("a conversation waiting for a person previews the visitor's problem, not the waiting text (issue 37)", async () => {
       const user = uid('brake');
       await chatOk(server, mine.botToken, { UserId: user, Text: 'human' });
       tick();
@@ -93,7 +102,13 @@ for (const kind of databaseKinds()) {
       assert.equal(res.body.Conversation.State, 1);
       const lines = res.body.Transcript.map((l: any) => [l.Direction, summary(l.Parts)]);
       assert.deepEqual(lines, [
-        ['BOT', [[0, 'Welcome to ACME support!'], [13, 'What can I do for you?']]],
+        [
+          'BOT',
+          [
+            [0, 'Welcome to ACME support!'],
+            [13, 'What can I do for you?'],
+          ],
+        ],
         ['USER', [[19, 'human']]],
         ['BOT', [[0, 'I am asking a colleague to join. Please hold on.']]],
       ]);
@@ -185,7 +200,10 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 202, res.text);
       assert.deepEqual(res.body, { UserId: user, State: 'forgetting' });
       const list = await c.get('/conversations');
-      assert.equal(list.body.Conversations.some((x: any) => x.UserId === user), false);
+      assert.equal(
+        list.body.Conversations.some((x: any) => x.UserId === user),
+        false,
+      );
       assert.equal((await c.get(path(user))).status, 404);
     });
 

@@ -70,13 +70,22 @@ for (const kind of databaseKinds()) {
       await chatOk(server, theirs.botToken, { UserId: other, Text: 'zeppelin as well' });
       const res = await ann.get('/search?q=zeppel%20PARC');
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body.Results.map((r: any) => [r.UserId, r.Direction, r.Text]), [[early, 'USER', 'My Zeppelin parcel never arrived']]);
+      assert.deepEqual(
+        res.body.Results.map((r: any) => [r.UserId, r.Direction, r.Text]),
+        [[early, 'USER', 'My Zeppelin parcel never arrived']],
+      );
       assert.equal(res.body.Results[0].BotId, botId);
       // operator text is searched too, also inside nested parts
       await chatOk(server, mine.botToken, { UserId: early, Text: 'Your refund of **42** euros is approved' }, { DIRECTION: 'OPERATOR' });
-      assert.deepEqual((await ann.get('/search?q=refund')).body.Results.map((r: any) => [r.UserId, r.Direction]), [[early, 'OPERATOR']]);
+      assert.deepEqual(
+        (await ann.get('/search?q=refund')).body.Results.map((r: any) => [r.UserId, r.Direction]),
+        [[early, 'OPERATOR']],
+      );
       assert.deepEqual((await zed.get('/search?q=refund')).body.Results, []);
-      assert.deepEqual((await zed.get('/search?q=zeppelin')).body.Results.map((r: any) => r.UserId), [other]);
+      assert.deepEqual(
+        (await zed.get('/search?q=zeppelin')).body.Results.map((r: any) => r.UserId),
+        [other],
+      );
       // query syntax of either database is only text here
       for (const q of ['"', 'a OR b', "'", 'x:*', '!!', '(', 'NEAR(a b)', '*']) {
         const r = await ann.get(`/search?q=${encodeURIComponent(q)}`);
@@ -95,7 +104,11 @@ for (const kind of databaseKinds()) {
       try {
         if (kind === 'sqlite') {
           const left = (await raw.all("SELECT rowid FROM message_search WHERE message_search MATCH 'zeppelin OR refund OR later'")).map((r) => Number(r.rowid));
-          assert.deepEqual(left.filter((id) => ids.includes(id)), [], 'no index entry of a forgotten message');
+          assert.deepEqual(
+            left.filter((id) => ids.includes(id)),
+            [],
+            'no index entry of a forgotten message',
+          );
           assert.equal(left.length, 1, "the other account's message stays");
         }
       } finally {
@@ -115,12 +128,15 @@ for (const kind of databaseKinds()) {
       now += 1000;
       await bob.post(`${path(user)}/unban`);
       const view = (await ann.get(path(user))).body;
-      assert.deepEqual(view.Activity.map((a: any) => [a.Kind, a.Actor, a.Detail]), [
-        ['takeover', 'Ann Operator', null],
-        ['handover', 'Ann Operator', null],
-        ['ban', 'Bob Helper', '2 d'],
-        ['unban', 'Bob Helper', null],
-      ]);
+      assert.deepEqual(
+        view.Activity.map((a: any) => [a.Kind, a.Actor, a.Detail]),
+        [
+          ['takeover', 'Ann Operator', null],
+          ['handover', 'Ann Operator', null],
+          ['ban', 'Bob Helper', '2 d'],
+          ['unban', 'Bob Helper', null],
+        ],
+      );
       await ann.post(`${path(user)}/takeover`);
       assert.equal((await listed(user)).OperatorName, 'Ann Operator');
       assert.equal((await ann.get(path(user))).body.Conversation.OperatorName, 'Ann Operator');
@@ -221,7 +237,10 @@ for (const kind of databaseKinds()) {
         assert.equal(r.body.Code, code, JSON.stringify(body));
       }
       const members = await server.client.put(`/console/api/teams/${teamId}/members`, { OperatorIds: [annId] }, { headers: { cookie: ann.cookie } });
-      assert.deepEqual(members.body.Members.map((m: any) => m.Name), ['Ann Operator']);
+      assert.deepEqual(
+        members.body.Members.map((m: any) => m.Name),
+        ['Ann Operator'],
+      );
       assert.equal((await server.client.delete(`/console/api/teams/${teamId}`, { headers: { cookie: zed.cookie } })).status, 404);
       assert.deepEqual((await server.client.delete(`/console/api/teams/${teamId}`, { headers: { cookie: ann.cookie } })).body, { Deleted: true });
       assert.equal((await listed(first)).Team, null, 'its conversations leave the team');
@@ -239,7 +258,10 @@ for (const kind of databaseKinds()) {
         await server.client.put(`/console/api/teams/${teamId}/members`, { OperatorIds: [catId] }, { headers: { cookie: agent.cookie } }),
         await server.client.delete(`/console/api/teams/${teamId}`, { headers: { cookie: agent.cookie } }),
       ];
-      assert.deepEqual(refused.map((r) => [r.status, r.body.Code, r.body.Role]), Array(3).fill([403, 'ROLE_FORBIDDEN', 'agent']));
+      assert.deepEqual(
+        refused.map((r) => [r.status, r.body.Code, r.body.Role]),
+        Array(3).fill([403, 'ROLE_FORBIDDEN', 'agent']),
+      );
       assert.deepEqual((await agent.get('/teams')).body, before, 'nothing changed, and the agent reads the same');
       const user = uid('ag');
       await chatOk(server, mine.botToken, { UserId: user, Text: 'human' });

@@ -22,7 +22,13 @@ for (const kind of databaseKinds()) {
       telegram = await TelegramDouble.start();
       telegram.bots.set(TOKEN, 'spoke_chain_bot');
       server = await startTestServer(kind, { COLLOQUY_TELEGRAM_API_URL: telegram.url });
-      tenant = await createTenant(server.client, botFile([{ name: 'Hello', actions: [text('hello')] }, { name: 'Sorry', fallback: true, actions: [text('again')] }]));
+      tenant = await createTenant(
+        server.client,
+        botFile([
+          { name: 'Hello', actions: [text('hello')] },
+          { name: 'Sorry', fallback: true, actions: [text('again')] },
+        ]),
+      );
       await addOperator(server.client, tenant.accountId, 'dee@example.org', undefined, 'Dee Designer', 'designer');
       const c = consoleClient(server.client, await signIn(server.client, 'dee@example.org'));
       const botId = await botIdOf(server, tenant.botKey);

@@ -81,7 +81,10 @@ for (const kind of databaseKinds()) {
       assert.equal(res.status, 403);
       assert.equal(res.body.Code, 'SHARE_READ_ONLY');
       const ready = await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY' });
-      assert.equal(ready.Parts.some((p: any) => p.Text === 'sneaky'), false);
+      assert.equal(
+        ready.Parts.some((p: any) => p.Text === 'sneaky'),
+        false,
+      );
       assert.equal((await stateOf(user)).State, 1);
     });
 
@@ -151,7 +154,12 @@ for (const kind of databaseKinds()) {
       assert.equal(read.status, 200);
       assert.deepEqual(
         read.events.map((e) => [e.Kind, e.UserId ?? null]),
-        [['message', user], ['message', user], ['state', user], ['ended', null]],
+        [
+          ['message', user],
+          ['message', user],
+          ['state', user],
+          ['ended', null],
+        ],
       );
       assert.deepEqual(summary(read.events[0].Parts), [[19, 'still there?']]);
     });

@@ -32,13 +32,24 @@ for (const kind of databaseKinds()) {
     const path = () => `/admin/accounts/${accountId}/sso`;
 
     test('PUT answers the settings without the secret; GET the same; the secret is sealed in the database', async () => {
-      const put = await putSso(server, accountId, ssoSettings(double, { Domains: ['Shop.Example', 'shop.example', 'staff.shop.example'], DefaultRole: 'designer', RoleClaim: 'groups', RoleMap: { admins: 'admin' } }));
+      const put = await putSso(
+        server,
+        accountId,
+        ssoSettings(double, { Domains: ['Shop.Example', 'shop.example', 'staff.shop.example'], DefaultRole: 'designer', RoleClaim: 'groups', RoleMap: { admins: 'admin' } }),
+      );
       assert.equal(put.status, 200, put.text);
       const { UpdatedAt, ...rest } = put.body;
       assert.match(UpdatedAt, /^\d{4}-\d\d-\d\dT/);
       assert.deepEqual(rest, {
-        AccountId: accountId, Issuer: double.issuer, ClientId: double.clientId, Domains: ['shop.example', 'staff.shop.example'],
-        DefaultRole: 'designer', RoleClaim: 'groups', RoleMap: { admins: 'admin' }, AutoCreate: true, RequireSso: false,
+        AccountId: accountId,
+        Issuer: double.issuer,
+        ClientId: double.clientId,
+        Domains: ['shop.example', 'staff.shop.example'],
+        DefaultRole: 'designer',
+        RoleClaim: 'groups',
+        RoleMap: { admins: 'admin' },
+        AutoCreate: true,
+        RequireSso: false,
       });
       assert.ok(!put.text.includes(double.clientSecret));
       const got = await server.client.get(path(), { token: ADMIN_TOKEN });

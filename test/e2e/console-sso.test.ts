@@ -48,7 +48,12 @@ for (const kind of databaseKinds()) {
     }
 
     test('the sign-in page asks first: an e-mail of an SSO domain signs in with SSO, others with a password', async () => {
-      for (const [email, sso] of [['ann@shop.example', true], ['ANN@Shop.Example', true], ['ann@other.example', false], ['no-at-sign', false]] as const) {
+      for (const [email, sso] of [
+        ['ann@shop.example', true],
+        ['ANN@Shop.Example', true],
+        ['ann@other.example', false],
+        ['no-at-sign', false],
+      ] as const) {
         const res = await server.client.get(`/console/sso/check?email=${encodeURIComponent(email)}`);
         assert.equal(res.status, 200, res.text);
         assert.deepEqual(res.body, { Sso: sso }, email);

@@ -25,10 +25,18 @@ test('malformed SMTP settings stop the server with a message that names the vari
     [{ COLLOQUY_SMTP_URL: 'smtps://u:hunter2secret@mail.example.org', COLLOQUY_MAIL_FROM: 'Colloquy <a@b.org>\r\nBcc: x@evil.org' }, /^COLLOQUY_MAIL_FROM must be/],
     [{ COLLOQUY_SMTP_URL: 'smtp://mail.example.org', COLLOQUY_MAIL_FROM: MAIL_FROM, COLLOQUY_SMTP_TIMEOUT_SECONDS: '0' }, /^COLLOQUY_SMTP_TIMEOUT_SECONDS must be a number of seconds from 0.1 to 120/],
   ] as const) {
-    assert.throws(() => loadConfig(env), (error: Error) => message.test(error.message) && !error.message.includes('hunter2secret'), JSON.stringify(env));
+    assert.throws(
+      () => loadConfig(env),
+      (error: Error) => message.test(error.message) && !error.message.includes('hunter2secret'),
+      JSON.stringify(env),
+    );
   }
   assert.equal(loadConfig({}).mail, null, 'not set: no e-mail');
-  assert.deepEqual(loadConfig({ COLLOQUY_SMTP_URL: 'smtps://mail.example.org:2465', COLLOQUY_MAIL_FROM: 'a@example.org' }).mail, { url: 'smtps://mail.example.org:2465', from: 'a@example.org', timeoutMs: 10_000 });
+  assert.deepEqual(loadConfig({ COLLOQUY_SMTP_URL: 'smtps://mail.example.org:2465', COLLOQUY_MAIL_FROM: 'a@example.org' }).mail, {
+    url: 'smtps://mail.example.org:2465',
+    from: 'a@example.org',
+    timeoutMs: 10_000,
+  });
   assert.equal(loadConfig({ COLLOQUY_SMTP_URL: 'smtp://mail.example.org', COLLOQUY_MAIL_FROM: '"Bike Shop, support" <help@example.org>' }).mail?.from, '"Bike Shop, support" <help@example.org>');
 });
 
@@ -78,7 +86,13 @@ for (const kind of databaseKinds()) {
       const ann = consoleClient(server.client, await signIn(server.client, 'ann@example.org', 'a brand new secret'));
       const team = await ann.get('/team');
       assert.equal(team.status, 200, team.text);
-      assert.deepEqual(team.body.Teammates.map((t: any) => [t.Email, t.Role, t.Invited]), [['ann@example.org', 'agent', false], ['boss@example.org', 'admin', false]]);
+      assert.deepEqual(
+        team.body.Teammates.map((t: any) => [t.Email, t.Role, t.Invited]),
+        [
+          ['ann@example.org', 'agent', false],
+          ['boss@example.org', 'admin', false],
+        ],
+      );
       const refused = await ann.post('/team', { Email: 'x@example.org', Role: 'admin' });
       assert.equal(refused.status, 403);
       assert.equal(refused.body.Code, 'ROLE_FORBIDDEN');
@@ -103,7 +117,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([removed.status, removed.body], [200, { OperatorId: id, Removed: true }]);
       const joinRemoved = await server.client.post('/console/api/team/join', { Token: tokenOf(fresh.body.InviteUrl), Password: 'a brand new secret' });
       assert.equal(joinRemoved.body.Code, 'INVITE_INVALID', 'a removed teammate’s link is gone with them');
-      assert.equal((await admin.get('/team')).body.Teammates.some((t: any) => t.Email === 'dee@example.org'), false);
+      assert.equal(
+        (await admin.get('/team')).body.Teammates.some((t: any) => t.Email === 'dee@example.org'),
+        false,
+      );
     });
 
     test('bad input and another account’s operators are refused with a Code and change nothing', async () => {
@@ -114,14 +131,15 @@ for (const kind of databaseKinds()) {
         assert.equal(typeof res.body.Code, 'string');
       }
       const zed = (await server.running.store.operators.byEmail(other.accountId, 'zed@example.org'))!;
-      for (const res of [
-        await server.client.patch(`/console/api/team/${zed.id}`, { Role: 'agent' }, cookie(admin)),
-        await server.client.delete(`/console/api/team/${zed.id}`, cookie(admin)),
-      ]) {
+      for (const res of [await server.client.patch(`/console/api/team/${zed.id}`, { Role: 'agent' }, cookie(admin)), await server.client.delete(`/console/api/team/${zed.id}`, cookie(admin))]) {
         assert.equal(res.status, 404);
         assert.equal(res.body.Code, 'OPERATOR_NOT_FOUND');
       }
-      for (const body of [{ Token: 'x'.repeat(43), Password: 'long enough pw' }, { Token: 'short', Password: 'long enough pw' }, { Token: 'x'.repeat(43), Password: 'short' }]) {
+      for (const body of [
+        { Token: 'x'.repeat(43), Password: 'long enough pw' },
+        { Token: 'short', Password: 'long enough pw' },
+        { Token: 'x'.repeat(43), Password: 'short' },
+      ]) {
         const res = await server.client.post('/console/api/team/join', body);
         assert.equal(res.status, 400, JSON.stringify(body));
       }
@@ -153,9 +171,16 @@ for (const kind of databaseKinds()) {
         const fresh = await admin.post(`/team/${(await admin.post('/team', { Email: 'fay@example.org', Role: 'agent' })).body.Teammate.OperatorId}/invite`);
         assert.equal(fresh.body.Emailed, true);
         await smtp.mailTo('fay@example.org');
-        assert.deepEqual(smtp.mails.map((m) => m.to.join()), ['eve@example.org', 'fay@example.org', 'fay@example.org'], 'one e-mail per link: none for the retry');
+        assert.deepEqual(
+          smtp.mails.map((m) => m.to.join()),
+          ['eve@example.org', 'fay@example.org', 'fay@example.org'],
+          'one e-mail per link: none for the retry',
+        );
         assert.ok(smtp.mails[2].text.includes(fresh.body.InviteUrl), 'the new link is the one e-mailed');
-        assert.equal(logged.some((line) => line.includes(SMTP_PASSWORD)), false);
+        assert.equal(
+          logged.some((line) => line.includes(SMTP_PASSWORD)),
+          false,
+        );
       } finally {
         server.running.services.config.mail = null;
       }
@@ -182,7 +207,11 @@ for (const kind of databaseKinds()) {
           assert.equal(joined.status, 200, `${who}: nothing lost, the link works`);
         }
         assert.deepEqual(smtp.refusedLogins, ['colloquy']);
-        assert.equal(logged.some((l) => l.includes(SMTP_PASSWORD) || l.includes('the wrong password') || l.includes(encodeURIComponent('the wrong password'))), false, 'no password in the log');
+        assert.equal(
+          logged.some((l) => l.includes(SMTP_PASSWORD) || l.includes('the wrong password') || l.includes(encodeURIComponent('the wrong password'))),
+          false,
+          'no password in the log',
+        );
       } finally {
         server.running.services.config.mail = null;
         await hanging.close();

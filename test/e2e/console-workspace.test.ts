@@ -106,7 +106,13 @@ for (const kind of databaseKinds()) {
       assert.equal(added.body.At, new Date(now).toISOString().replace('Z', '+00:00'));
       await bob.post(`${path(user)}/notes`, { Text: 'Refund approved' });
       const opened = await bob.get(path(user));
-      assert.deepEqual(opened.body.Notes.map((n: any) => [n.Author, n.Text]), [['Ann Operator', 'VIP customer <b>careful</b>'], ['Bob Helper', 'Refund approved']]);
+      assert.deepEqual(
+        opened.body.Notes.map((n: any) => [n.Author, n.Text]),
+        [
+          ['Ann Operator', 'VIP customer <b>careful</b>'],
+          ['Bob Helper', 'Refund approved'],
+        ],
+      );
       assert.equal(JSON.stringify(opened.body.Transcript).includes('VIP customer'), false);
       const ready = await chatOk(server, mine.botToken, { UserId: user, Command: 'READY' });
       assert.equal(JSON.stringify(ready).includes('VIP customer'), false, 'the user never sees a note');
@@ -133,7 +139,10 @@ for (const kind of databaseKinds()) {
       const id = created.body.CannedId;
       assert.equal((await ann.post('/canned', { Shortcut: 'hello', Text: 'again' })).body.Code, 'CONFLICT');
       await bob.post('/canned', { Shortcut: 'bye', Text: 'Goodbye!' });
-      assert.deepEqual((await ann.get('/canned')).body.CannedResponses.map((c: any) => c.Shortcut), ['bye', 'hello']);
+      assert.deepEqual(
+        (await ann.get('/canned')).body.CannedResponses.map((c: any) => c.Shortcut),
+        ['bye', 'hello'],
+      );
       assert.deepEqual((await zed.get('/canned')).body, { CannedResponses: [] });
 
       const changed = await server.client.put(`/console/api/canned/${id}`, { Shortcut: 'hi', Text: 'Hi there' }, { headers: { cookie: ann.cookie } });
@@ -159,7 +168,10 @@ for (const kind of databaseKinds()) {
 
       const gone = await server.client.delete(`/console/api/canned/${id}`, { headers: { cookie: ann.cookie } });
       assert.deepEqual([gone.status, gone.body], [200, { Deleted: true }]);
-      assert.deepEqual((await ann.get('/canned')).body.CannedResponses.map((c: any) => c.Shortcut), ['bye']);
+      assert.deepEqual(
+        (await ann.get('/canned')).body.CannedResponses.map((c: any) => c.Shortcut),
+        ['bye'],
+      );
     });
 
     test('typing: only in a taken-over conversation; the widget gets the operator name, never the e-mail', async () => {

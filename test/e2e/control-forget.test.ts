@@ -68,10 +68,16 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await tracesOf(database, conversation.id, user), {});
 
       const fresh = await chatOk(server, tenant.botToken, { UserId: user });
-      assert.deepEqual(summary(fresh.Parts), [[0, 'Welcome to ACME support!'], [13, 'What can I do for you?']]);
+      assert.deepEqual(summary(fresh.Parts), [
+        [0, 'Welcome to ACME support!'],
+        [13, 'What can I do for you?'],
+      ]);
       assert.equal(fresh.ControlType, 0);
       const values = await valuesOf(server, tenant.botToken, user);
-      assert.equal(values.Variables.some((v: any) => v.Name === 'email'), false);
+      assert.equal(
+        values.Variables.some((v: any) => v.Name === 'email'),
+        false,
+      );
       assert.deepEqual(values.Tags, []);
       assert.deepEqual((await chatOk(server, tenant.botToken, { UserId: user, Command: 'PENDING' })).Parts, [], 'no queued message survived');
       const ready = await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY' });
@@ -134,10 +140,7 @@ for (const kind of databaseKinds()) {
     });
 
     test('forget by the bot flow (`forget` action) leaves no trace either', async () => {
-      const forgetful = await createTenant(
-        server.client,
-        botFile([{ name: 'Start', actions: [text('Hi')] }], { triggers: [{ match: 'forget me', actions: [text('Bye'), { type: 'forget' }] }] }),
-      );
+      const forgetful = await createTenant(server.client, botFile([{ name: 'Start', actions: [text('Hi')] }], { triggers: [{ match: 'forget me', actions: [text('Bye'), { type: 'forget' }] }] }));
       const user = uid('forget-flow');
       await chatOk(server, forgetful.botToken, { UserId: user, Variables: { a: '1' } });
       assert.equal((await server.client.post('/custom/share', { UserId: user, Mode: 'view', Hours: 1 }, { token: forgetful.botToken })).status, 200);

@@ -13,14 +13,20 @@ import { startTestServer, type TestServer } from '../support/server.js';
 // whileWaiting "bot": its triggers must run in state 1 to move it on (api.md rule 6b's default would
 // hold 'bot please' for the operators; test/e2e/chat-waiting.test.ts covers that default).
 const handoffBot = () =>
-  botFile([{ name: 'Start', actions: [text('Hi')] }, { name: 'Fallback', fallback: true, actions: [text('fallback')] }], {
-    settings: { operators: { whileWaiting: 'bot' } },
-    triggers: [
-      { match: 'call someone', actions: [text('Calling'), { type: 'operator', mode: 'request' }] },
-      { match: 'bot please', actions: [{ type: 'operator', mode: 'bot' }, text('Back with the bot')] },
-      { match: 'give me ann', actions: [{ type: 'operator', mode: 'takeover', operator: 'ann@example.org' }] },
+  botFile(
+    [
+      { name: 'Start', actions: [text('Hi')] },
+      { name: 'Fallback', fallback: true, actions: [text('fallback')] },
     ],
-  });
+    {
+      settings: { operators: { whileWaiting: 'bot' } },
+      triggers: [
+        { match: 'call someone', actions: [text('Calling'), { type: 'operator', mode: 'request' }] },
+        { match: 'bot please', actions: [{ type: 'operator', mode: 'bot' }, text('Back with the bot')] },
+        { match: 'give me ann', actions: [{ type: 'operator', mode: 'takeover', operator: 'ann@example.org' }] },
+      ],
+    },
+  );
 
 for (const kind of databaseKinds()) {
   describe(`conversation state, api.md 7 and 8 (${kind})`, () => {
@@ -97,7 +103,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(after.Parts, before.Parts, 'no trace of the bounced messages');
       const values = (await server.client.get(`/custom/values?userid=${user}`, { token: tenant.botToken })).body;
       assert.deepEqual(values.Tags, []);
-      assert.equal(values.Variables.some((v: any) => v.Name === 'x'), false);
+      assert.equal(
+        values.Variables.some((v: any) => v.Name === 'x'),
+        false,
+      );
     });
 
     test('a ban lifts itself when its expiration day ends (UTC)', async () => {

@@ -17,8 +17,7 @@ async function expectError(pending: Promise<{ status: number; body: any }>, stat
   assert.equal(typeof res.body.Message, 'string', what);
 }
 
-const chat = (client: Client, token: string | undefined, headers: Record<string, string> = {}) =>
-  client.post('/custom/chat', { UserId: 'cred-user' }, { token, headers });
+const chat = (client: Client, token: string | undefined, headers: Record<string, string> = {}) => client.post('/custom/chat', { UserId: 'cred-user' }, { token, headers });
 
 for (const kind of databaseKinds()) {
   describe(`credentials (${kind})`, () => {
@@ -209,7 +208,10 @@ for (const kind of databaseKinds()) {
       second = await startTestServerOn(database);
       const bots = await second.client.get('/bots', { token: tenant.accountToken });
       assert.equal(bots.status, 200);
-      assert.deepEqual(bots.body.Result.map((b: any) => b.APIKey), [tenant.botKey]);
+      assert.deepEqual(
+        bots.body.Result.map((b: any) => b.APIKey),
+        [tenant.botKey],
+      );
       const reply = await chat(second.client, tenant.botToken);
       assert.equal(reply.status, 200);
       assert.equal(reply.body.Parts[0].Text, 'Welcome to ACME support!');

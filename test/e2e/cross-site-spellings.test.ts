@@ -70,7 +70,16 @@ for (const kind of databaseKinds()) {
       }
       // spellings the router does not route are not found, whoever sends them
       const tail = `conversations/${botId}/${user}/forget`;
-      const unrouted = [`/console//api/${tail}`, `/Console/api/${tail}`, `/console/API/${tail}`, `${path}/`, `${path};x`, `/console/x/../api/${tail}`, `/console/api/./${tail}`, `/console/api%2F${tail}`];
+      const unrouted = [
+        `/console//api/${tail}`,
+        `/Console/api/${tail}`,
+        `/console/API/${tail}`,
+        `${path}/`,
+        `${path};x`,
+        `/console/x/../api/${tail}`,
+        `/console/api/./${tail}`,
+        `/console/api%2F${tail}`,
+      ];
       for (const spelling of unrouted) {
         const res = await rawRequest(server.url, 'POST', spelling, { cookie, 'sec-fetch-site': 'cross-site' });
         assert.deepEqual([res.status, res.body?.Code], [404, 'NOT_FOUND'], spelling);
@@ -99,9 +108,20 @@ for (const kind of databaseKinds()) {
       };
       const routes = consoleApiRoutes(server.running.app, context, ['/console/api/', '/share/']).filter((route) => !SAFE.has(route.method));
       const found = routes.map(label);
-      for (const known of ['POST /console/api/login', 'POST /console/api/logout', 'POST /console/api/conversations/{botId}/{userId}/forget', 'POST /console/api/conversations/{botId}/{userId}/notes', 'PUT /console/api/canned/{cannedId}', 'DELETE /console/api/canned/{cannedId}', 'POST /share/{code}/api/messages',
+      for (const known of [
+        'POST /console/api/login',
+        'POST /console/api/logout',
+        'POST /console/api/conversations/{botId}/{userId}/forget',
+        'POST /console/api/conversations/{botId}/{userId}/notes',
+        'PUT /console/api/canned/{cannedId}',
+        'DELETE /console/api/canned/{cannedId}',
+        'POST /share/{code}/api/messages',
         // the designer's cookie twins of the bot routes (routes/designer.ts)
-        'PUT /console/api/bots/{botId}/draft', 'POST /console/api/bots/{botId}/publish', 'POST /console/api/bots/{botId}/rollback', 'POST /console/api/bots/{botId}/preview/chat']) {
+        'PUT /console/api/bots/{botId}/draft',
+        'POST /console/api/bots/{botId}/publish',
+        'POST /console/api/bots/{botId}/rollback',
+        'POST /console/api/bots/{botId}/preview/chat',
+      ]) {
         assert.ok(found.includes(known), `${known} in ${found.join(', ')}`);
       }
       for (const route of routes) {

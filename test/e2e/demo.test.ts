@@ -24,11 +24,15 @@ for (const kind of databaseKinds()) {
     test('the demo bot answers from its FAQ with the source named, and falls back on the rest', async () => {
       await chatOk(server, token, { UserId: 'ann' });
       const answered = await chatOk(server, token, { UserId: 'ann', Text: 'do you ship to norway?' });
-      assert.deepEqual(answered.Parts.map((p: any) => p.Text), [
-        'Do you ship to Norway?\nYes. We ship to every country of the EU and EEA, Norway included; delivery takes 3 to 5 working days.\n\nSources: ACME support FAQ',
-      ]);
+      assert.deepEqual(
+        answered.Parts.map((p: any) => p.Text),
+        ['Do you ship to Norway?\nYes. We ship to every country of the EU and EEA, Norway included; delivery takes 3 to 5 working days.\n\nSources: ACME support FAQ'],
+      );
       const missed = await chatOk(server, token, { UserId: 'ann', Text: 'what is the capital of peru' });
-      assert.deepEqual(missed.Parts.map((p: any) => p.Text), ["Sorry, I did not get that. Type 'restart' to see the menu."]);
+      assert.deepEqual(
+        missed.Parts.map((p: any) => p.Text),
+        ["Sorry, I did not get that. Type 'restart' to see the menu."],
+      );
     });
 
     test('a database that has an account gets no second demo', async () => {

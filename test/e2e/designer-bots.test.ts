@@ -17,7 +17,14 @@ const file = (welcome: string, extra: object[] = []): any => ({
       name: 'Main',
       start: true,
       interactions: [
-        { name: 'Welcome', start: true, actions: [{ type: 'text', text: welcome }, { type: 'text', text: 'How can I help?' }] },
+        {
+          name: 'Welcome',
+          start: true,
+          actions: [
+            { type: 'text', text: welcome },
+            { type: 'text', text: 'How can I help?' },
+          ],
+        },
         { name: 'Bye', actions: [{ type: 'text', text: 'Goodbye!' }] },
         ...extra,
       ],
@@ -65,11 +72,14 @@ for (const kind of databaseKinds()) {
       assert.equal(byToken.body.Version, 4);
       const versions = await server.client.get(consolePath('/versions'), asDesigner());
       assert.equal(versions.status, 200);
-      assert.deepEqual(versions.body.Result.map((v: any) => [v.Version, v.PublishedBy]), [
-        [4, { Kind: 'account' }],
-        [3, { Kind: 'operator', OperatorId: operatorId, Email: 'dee@example.org', Name: 'Dee Signer' }],
-        [1, null],
-      ]);
+      assert.deepEqual(
+        versions.body.Result.map((v: any) => [v.Version, v.PublishedBy]),
+        [
+          [4, { Kind: 'account' }],
+          [3, { Kind: 'operator', OperatorId: operatorId, Email: 'dee@example.org', Name: 'Dee Signer' }],
+          [1, null],
+        ],
+      );
       const same = await server.client.get(`/bots/${tenant.botKey}/versions`, { token: tenant.accountToken });
       assert.deepEqual(same.body, versions.body, 'the account token sees the same list');
     });

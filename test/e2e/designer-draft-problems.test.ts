@@ -18,7 +18,14 @@ const valid = (): any => ({
       name: 'Main',
       start: true,
       interactions: [
-        { name: 'Welcome', start: true, actions: [{ type: 'text', text: 'Hello' }, { type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Bye' }] },
+        {
+          name: 'Welcome',
+          start: true,
+          actions: [
+            { type: 'text', text: 'Hello' },
+            { type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Bye' },
+          ],
+        },
         { name: 'Bye', actions: [{ type: 'text', text: 'Goodbye!' }] },
       ],
     },
@@ -70,7 +77,10 @@ for (const kind of databaseKinds()) {
       assert.equal(draft.headers.get('etag'), '"2"');
       assert.deepEqual({ ...draft.body, behaviours: undefined }, { format: 'colloquy/bot@1', name: 'Bikes', version: 2, behaviours: undefined });
       const behaviour = draft.body.behaviours[0];
-      assert.deepEqual(behaviour.interactions.map((i: any) => i.name), ['Welcome', 'welcome']);
+      assert.deepEqual(
+        behaviour.interactions.map((i: any) => i.name),
+        ['Welcome', 'welcome'],
+      );
       assert.equal(behaviour.interactions[0].actions[1].interaction, 'Nowhere');
       assert.equal(typeof behaviour.apiKey, 'string', 'ids are given as to a valid draft');
       assert.deepEqual((await server.client.get(at('/draft/problems'), as())).body, { Version: 2, Problems: PROBLEMS });
@@ -89,7 +99,11 @@ for (const kind of databaseKinds()) {
       assert.equal(preview.body.Code, 'INVALID_BOT');
       assert.deepEqual(preview.body.Problems, PROBLEMS);
       const versions = await server.client.get(at('/versions'), as());
-      assert.deepEqual(versions.body.Result.map((v: any) => v.Version), [1], 'nothing was published');
+      assert.deepEqual(
+        versions.body.Result.map((v: any) => v.Version),
+        [1],
+        'nothing was published',
+      );
       const diff = await server.client.get(at('/diff?from=1&to=draft'), as());
       assert.equal(diff.status, 200, diff.text);
       // 'welcome' is matched with 'Welcome' (names are case-insensitive): the diff reads the draft as it is
@@ -122,7 +136,13 @@ for (const kind of databaseKinds()) {
         {},
         { behaviours: 5, variables: [1], triggers: 'x' },
         { format: 'colloquy/bot@1', name: 7, behaviours: [1, null, 'x', { name: 5, interactions: 'x' }, { interactions: [null, { name: 'A', actions: 7 }] }] },
-        { format: 'colloquy/bot@1', name: 'N', behaviours: [{ name: 'B', interactions: [{ name: 'I', actions: [null, 3, { type: 'goTo', mode: 'absolute' }, { type: 'buttons', buttons: 'x' }, { type: 'nope', onClick: [null] }] }] }], nlp: [], knowledge: 4 },
+        {
+          format: 'colloquy/bot@1',
+          name: 'N',
+          behaviours: [{ name: 'B', interactions: [{ name: 'I', actions: [null, 3, { type: 'goTo', mode: 'absolute' }, { type: 'buttons', buttons: 'x' }, { type: 'nope', onClick: [null] }] }] }],
+          nlp: [],
+          knowledge: 4,
+        },
       ];
       for (const shape of shapes) {
         const saved = await server.client.put(at('/draft'), shape, as());

@@ -62,7 +62,10 @@ for (const kind of databaseKinds()) {
     };
 
     test('a real channel answers the same texts without the field: its members are the five of the API', async () => {
-      for (const [userId, text] of [['r-1', 'operator'], ['r-2', 'where is my parcel']]) {
+      for (const [userId, text] of [
+        ['r-1', 'operator'],
+        ['r-2', 'where is my parcel'],
+      ]) {
         await server.client.post('/custom/chat', { UserId: userId, Command: 'RESET' }, { token: tenant.botToken });
         const real = await server.client.post('/custom/chat', { UserId: userId, Text: text }, { token: tenant.botToken });
         assert.equal(real.status, 200, real.text);

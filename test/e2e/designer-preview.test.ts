@@ -49,18 +49,31 @@ for (const kind of databaseKinds()) {
       const before = await usage();
       const started = await preview({ UserId: 'p-1' });
       assert.equal(started.status, 200, started.text);
-      assert.deepEqual(started.body.Parts.map((p: any) => [p.Text, p.Source]), [['Hello from the draft', { Behaviour: 'Main', Interaction: 'Welcome' }]]);
+      assert.deepEqual(
+        started.body.Parts.map((p: any) => [p.Text, p.Source]),
+        [['Hello from the draft', { Behaviour: 'Main', Interaction: 'Welcome' }]],
+      );
       assert.equal(started.body.UserId, 'p-1');
       const missed = await preview({ UserId: 'p-1', Text: 'gibberish words' });
-      assert.deepEqual(missed.body.Parts.map((p: any) => [p.Text, p.Source]), [['Sorry, I did not get that.', { Behaviour: 'Main', Interaction: 'Sorry' }]]);
+      assert.deepEqual(
+        missed.body.Parts.map((p: any) => [p.Text, p.Source]),
+        [['Sorry, I did not get that.', { Behaviour: 'Main', Interaction: 'Sorry' }]],
+      );
       const ready = await preview({ UserId: 'p-1', Command: 'READY' });
-      assert.deepEqual(ready.body.Parts.map((p: any) => [p.Type, p.Text, p.Source ?? null]), [
-        [0, 'Hello from the draft', { Behaviour: 'Main', Interaction: 'Welcome' }],
-        [19, 'gibberish words', null],
-        [0, 'Sorry, I did not get that.', { Behaviour: 'Main', Interaction: 'Sorry' }],
-      ]);
+      assert.deepEqual(
+        ready.body.Parts.map((p: any) => [p.Type, p.Text, p.Source ?? null]),
+        [
+          [0, 'Hello from the draft', { Behaviour: 'Main', Interaction: 'Welcome' }],
+          [19, 'gibberish words', null],
+          [0, 'Sorry, I did not get that.', { Behaviour: 'Main', Interaction: 'Sorry' }],
+        ],
+      );
       const live = await server.client.post('/custom/chat', { UserId: 'p-1' }, { token: tenant.botToken });
-      assert.deepEqual(live.body.Parts.map((p: any) => [p.Text, p.Source]), [['Hello from the live version', undefined]], 'a real conversation of the same UserId is another one');
+      assert.deepEqual(
+        live.body.Parts.map((p: any) => [p.Text, p.Source]),
+        [['Hello from the live version', undefined]],
+        'a real conversation of the same UserId is another one',
+      );
       const after = await usage();
       assert.equal(after.Replies - before.Replies, 1, 'the real reply counts; the two preview replies do not (issue 37)');
       assert.equal(after.Messages - before.Messages, 0, 'the preview user text does not count');

@@ -121,7 +121,12 @@ for (const kind of databaseKinds()) {
       const canned = await consoleClient(server.client, cookies.agent).post('/canned', { Shortcut: 'hi', Text: 'Hello!' });
       assert.equal(canned.status, 201, canned.text);
       const context = {
-        botKey: tenant.botKey, webKey: 'unused', accountId: tenant.accountId, userId: 'u-roles', botId, cannedId: String(canned.body.CannedId),
+        botKey: tenant.botKey,
+        webKey: 'unused',
+        accountId: tenant.accountId,
+        userId: 'u-roles',
+        botId,
+        cannedId: String(canned.body.CannedId),
         tokens: { admin: ADMIN_TOKEN, account: tenant.accountToken, bot: tenant.botToken },
       };
       routes = consoleApiRoutes(server.running.app, context).map((route) => ({
@@ -132,7 +137,10 @@ for (const kind of databaseKinds()) {
     after(() => server.close());
 
     test('the table names every cookie route of the server', () => {
-      const found = routes.map(label).filter((name) => !OPEN.has(name)).sort();
+      const found = routes
+        .map(label)
+        .filter((name) => !OPEN.has(name))
+        .sort();
       assert.deepEqual(found, Object.keys(TABLE).sort());
     });
 

@@ -182,7 +182,10 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(signedIn.status, 403);
       const history = await server.client.post('/custom/chat', { UserId: user, Command: 'READY' }, { token: tenant.botToken });
-      assert.equal(history.body.Parts.some((p: any) => p.Text === 'forged'), false);
+      assert.equal(
+        history.body.Parts.some((p: any) => p.Text === 'forged'),
+        false,
+      );
       // reading stays possible: GET is not state-changing
       const read = await consoleClient(server.client, cookie).get('/me');
       assert.equal(read.status, 200);
@@ -228,10 +231,17 @@ for (const kind of databaseKinds()) {
       await server.client.get(`/share/${code}/api/conversation`);
       await server.client.get(`/conversation/share/view/${user}/1`, { token: tenant.botToken });
       const requests = lines.filter((line) => line.includes('"msg":"request"'));
-      assert.ok(requests.some((line) => line.includes('"route":"/share/:code/api/conversation"')), requests.join('\n'));
+      assert.ok(
+        requests.some((line) => line.includes('"route":"/share/:code/api/conversation"')),
+        requests.join('\n'),
+      );
       assert.ok(requests.some((line) => line.includes('"route":"/custom/values"')));
       for (const secret of [user, code, tenant.botToken]) {
-        assert.equal(lines.some((line) => line.includes(secret)), false, `${secret} is in the log`);
+        assert.equal(
+          lines.some((line) => line.includes(secret)),
+          false,
+          `${secret} is in the log`,
+        );
       }
     });
   });

@@ -18,7 +18,10 @@ export function parseErrorTable(markdown: string): DocRow[] {
   const rows: DocRow[] = [];
   for (const line of markdown.split('\n')) {
     // cells are split on unescaped pipes (a meaning may contain `\|`)
-    const cells = /^\|(.*)\|\s*$/.exec(line.trim())?.[1]?.split(/(?<!\\)\|/).map((c) => c.trim());
+    const cells = /^\|(.*)\|\s*$/
+      .exec(line.trim())?.[1]
+      ?.split(/(?<!\\)\|/)
+      .map((c) => c.trim());
     if (!cells || cells.length < 3) continue;
     const code = cells[0]!.replace(/`/g, '');
     if (!/^[A-Z][A-Z0-9_]*$/.test(code)) continue; // the header row, the |---| rule

@@ -24,7 +24,9 @@ function filesOf(database: TestDatabase): string[] {
 
 function filesHolding(database: TestDatabase, marker: string): string[] {
   const needle = Buffer.from(marker, 'utf8');
-  return filesOf(database).filter((file) => fs.existsSync(file) && fs.readFileSync(file).includes(needle)).map((file) => path.basename(file));
+  return filesOf(database)
+    .filter((file) => fs.existsSync(file) && fs.readFileSync(file).includes(needle))
+    .map((file) => path.basename(file));
 }
 
 describe('forget leaves nothing readable in the SQLite files (sqlite)', () => {

@@ -13,12 +13,18 @@ describe('guides', () => {
   after(() => server.close());
 
   test('the list names every docs/*.md by its title, and each is a page', async () => {
-    const files = fs.readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).sort();
+    const files = fs
+      .readdirSync(new URL('../../docs/', import.meta.url))
+      .filter((f) => f.endsWith('.md'))
+      .sort();
     const list = await fetch(`${server.url}/docs/guides`);
     assert.equal(list.status, 200);
     assert.match(list.headers.get('content-security-policy') ?? '', /script-src 'self';/);
     const html = await list.text();
-    assert.deepEqual([...html.matchAll(/href="\/docs\/guides\/([a-z0-9-]+)"/g)].map((m) => `${m[1]}.md`), files);
+    assert.deepEqual(
+      [...html.matchAll(/href="\/docs\/guides\/([a-z0-9-]+)"/g)].map((m) => `${m[1]}.md`),
+      files,
+    );
     assert.match(html, /<a href="\/docs\/guides\/errors">Error catalogue<\/a>/);
     const page = await fetch(`${server.url}/docs/guides/limits`);
     assert.equal(page.status, 200);

@@ -18,23 +18,23 @@ const cycleBot = () =>
       { name: 'Self', actions: [text('self'), goTo('Main', 'Self')] },
       { name: 'Quiet', actions: [goTo('Main', 'Quiet')] },
     ],
-    { triggers: [{ match: 'self', actions: [goTo('Main', 'Self')] }, { match: 'quiet', actions: [goTo('Main', 'Quiet')] }] },
+    {
+      triggers: [
+        { match: 'self', actions: [goTo('Main', 'Self')] },
+        { match: 'quiet', actions: [goTo('Main', 'Quiet')] },
+      ],
+    },
   );
 
 const ACTIONS = 10_000;
-const hugeBot = () =>
-  botFile([{ name: 'Huge', actions: Array.from({ length: ACTIONS }, (_, i) => text(`Line number ${i + 1} of a very long interaction.`)) }]);
+const hugeBot = () => botFile([{ name: 'Huge', actions: Array.from({ length: ACTIONS }, (_, i) => text(`Line number ${i + 1} of a very long interaction.`)) }]);
 
 const hangingBot = () =>
   botFile([
     { name: 'Start', actions: [text('ready')] },
     {
       name: 'Call',
-      actions: [
-        text('calling'),
-        { type: 'callApi', method: 'GET', url: '{{api_url}}/slow', timeoutMs: 30000, variable: 'answer', onError: [text('failed: {{api_status}}')] },
-        text('after the call'),
-      ],
+      actions: [text('calling'), { type: 'callApi', method: 'GET', url: '{{api_url}}/slow', timeoutMs: 30000, variable: 'answer', onError: [text('failed: {{api_status}}')] }, text('after the call')],
     },
   ]);
 
@@ -111,7 +111,10 @@ for (const kind of databaseKinds()) {
       // the url input: the hostile text is a wrong answer, and the question is asked again
       assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user, ForcedInteraction: 'Site' })).Parts), [[6, 'Your website?']]);
       const retry = await chatOk(server, tenant.botToken, { UserId: user, Text: `http://${'a.'.repeat(2500)} b` });
-      assert.deepEqual(summary(retry.Parts), [[0, "Sorry, I didn't get that."], [6, 'Your website?']]);
+      assert.deepEqual(summary(retry.Parts), [
+        [0, "Sorry, I didn't get that."],
+        [6, 'Your website?'],
+      ]);
       await health();
       const done = await chatOk(server, tenant.botToken, { UserId: user, Text: 'https://example.org/shop' });
       assert.deepEqual(summary(done.Parts), [[0, 'site https://example.org/shop']]);

@@ -221,16 +221,25 @@ for (const kind of databaseKinds()) {
       const welcome = ['Welcome to ACME support!', 'What can I do for you?'];
       const empty = await server.client.call('POST', '/custom/chat', undefined, { token: tenant.botToken, raw: '', headers: { 'user-id': 'empty-1' } });
       assert.equal(empty.status, 200, empty.text);
-      assert.deepEqual(empty.body.Parts.map((p: any) => p.Text), welcome);
+      assert.deepEqual(
+        empty.body.Parts.map((p: any) => p.Text),
+        welcome,
+      );
       assert.equal(empty.body.UserId, 'empty-1');
       const absent = await server.client.call('POST', '/custom/chat', undefined, { token: tenant.botToken });
       assert.equal(absent.status, 200, absent.text);
-      assert.deepEqual(absent.body.Parts.map((p: any) => p.Text), welcome);
+      assert.deepEqual(
+        absent.body.Parts.map((p: any) => p.Text),
+        welcome,
+      );
       assert.equal(typeof absent.body.UserId, 'string');
       assert.ok(absent.body.UserId.length > 0, 'a user id is created');
       const blank = await server.client.call('POST', '/custom/chat', undefined, { token: tenant.botToken, raw: '  \n' });
       assert.equal(blank.status, 200, blank.text);
-      assert.deepEqual(blank.body.Parts.map((p: any) => p.Text), welcome);
+      assert.deepEqual(
+        blank.body.Parts.map((p: any) => p.Text),
+        welcome,
+      );
     });
 
     test('every response carries an X-Request-Id, generated when not sent', async () => {

@@ -39,16 +39,22 @@ for (const kind of databaseKinds()) {
     test('Rasa moodbot (.tar.gz): the test stories of the project are answered as Rasa does', async () => {
       const { res, say } = await imported({ name: 'moodbot.tar.gz', data: await tarGzOf('rasa/moodbot-with-action') }, 'rasa');
       assert.deepEqual(res.body.Report.Converted, { Behaviours: 1, Interactions: 9, Intents: 8, Entities: 0, Variables: 1, Actions: 25 });
-      assert.ok(res.body.Report.Skipped.some((s: any) => s.Path === 'data/stories.yml: $.stories[3].steps[3]' && s.What === 'the custom action action_show_time'), res.text);
+      assert.ok(
+        res.body.Report.Skipped.some((s: any) => s.Path === 'data/stories.yml: $.stories[3].steps[3]' && s.What === 'the custom action action_show_time'),
+        res.text,
+      );
       await say({ Command: 'RESET' });
       // tests/test_stories.yml "sad path 1" and "happy path 2"
       assert.deepEqual(texts(await say({ Text: 'hello' })), ['Hey! How are you?']);
       const cheer = await say({ Text: 'not good' });
-      assert.deepEqual(cheer.map((p: any) => [p.Type, p.Text, p.Url ?? null]), [
-        [0, 'Here is something to cheer you up:', null],
-        [3, null, 'https://i.imgur.com/nGF1K8f.jpg'],
-        [0, 'Did that help you?', null],
-      ]);
+      assert.deepEqual(
+        cheer.map((p: any) => [p.Type, p.Text, p.Url ?? null]),
+        [
+          [0, 'Here is something to cheer you up:', null],
+          [3, null, 'https://i.imgur.com/nGF1K8f.jpg'],
+          [0, 'Did that help you?', null],
+        ],
+      );
       assert.deepEqual(texts(await say({ Text: 'yes' })), ['Great, carry on!']);
       assert.deepEqual(texts(await say({ Text: 'hello there!' })), ['Hey! How are you?']);
       assert.deepEqual(texts(await say({ Text: 'amazing' })), ['Great, carry on!']);
@@ -87,14 +93,30 @@ for (const kind of databaseKinds()) {
       const { res, say } = await imported({ name: 'lead-gen.json', data: readShared('typebot/lead-gen/lead-gen.json') }, 'typebot');
       assert.equal(res.body.Name, 'Lead Generation');
       const start = await say({ Command: 'RESET' });
-      assert.deepEqual(start.map((p: any) => [p.Type, p.Text]), [[0, 'Welcome to **AA** (Awesome Agency)'], [3, null], [13, '']]);
-      assert.deepEqual(start[2].Parts.map((p: any) => p.Text), ['Hi!']);
+      assert.deepEqual(
+        start.map((p: any) => [p.Type, p.Text]),
+        [
+          [0, 'Welcome to **AA** (Awesome Agency)'],
+          [3, null],
+          [13, ''],
+        ],
+      );
+      assert.deepEqual(
+        start[2].Parts.map((p: any) => p.Text),
+        ['Hi!'],
+      );
       assert.deepEqual(texts(await say({ Command: buttonCommand(start, 'Hi!') })), ["What's your name?"]);
       assert.deepEqual(texts(await say({ Text: 'Ada' })), ['Great! Nice to meet you Ada', "What's the best email we can reach you at?"]);
       assert.deepEqual(texts(await say({ Text: 'not an email' })), ["Sorry, I didn't get that."]);
       const services = await say({ Text: 'ada@example.org' });
-      assert.deepEqual(services.map((p: any) => p.Text), ['What services are you interested in?']);
-      assert.deepEqual(services[0].Parts.map((p: any) => p.Text), ['Website dev', 'Content Marketing', 'Social Media', 'UI / UX Design']);
+      assert.deepEqual(
+        services.map((p: any) => p.Text),
+        ['What services are you interested in?'],
+      );
+      assert.deepEqual(
+        services[0].Parts.map((p: any) => p.Text),
+        ['Website dev', 'Content Marketing', 'Social Media', 'UI / UX Design'],
+      );
       assert.deepEqual(texts(await say({ Command: buttonCommand(services, 'Social Media') })), ['Can you tell me a bit more about your needs?']);
       assert.deepEqual(texts(await say({ Text: 'A new website' })), ['Perfect!', "We'll get back to you at ada@example.org"]);
     });
@@ -110,12 +132,24 @@ for (const kind of databaseKinds()) {
       );
       assert.deepEqual(texts(await say({ Command: 'RESET' })), ['Hi there 👋', "What's your name?"]);
       const demo = await say({ Text: 'Ada' });
-      assert.deepEqual(demo.map((p: any) => p.Type), [0, 0, 0, 9, 0, 13]);
+      assert.deepEqual(
+        demo.map((p: any) => p.Type),
+        [0, 0, 0, 9, 0, 13],
+      );
       assert.equal(demo[0].Text, 'Cool, nice to meet you Ada');
       assert.equal(demo[5].Text, 'Are you interested in receive a copy of this template?');
-      assert.deepEqual(demo[5].Parts.map((p: any) => p.Text), ['Hell yes!', "I'm ok, thanks."]);
+      assert.deepEqual(
+        demo[5].Parts.map((p: any) => p.Text),
+        ['Hell yes!', "I'm ok, thanks."],
+      );
       const bye = await say({ Command: buttonCommand(demo, "I'm ok, thanks.") });
-      assert.deepEqual(bye.map((p: any) => [p.Type, p.Text]), [[0, 'Oh ok, feel free to come back when you feel ready Ada!'], [3, null]]);
+      assert.deepEqual(
+        bye.map((p: any) => [p.Type, p.Text]),
+        [
+          [0, 'Oh ok, feel free to come back when you feel ready Ada!'],
+          [3, null],
+        ],
+      );
     });
   });
 }

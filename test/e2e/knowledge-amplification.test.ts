@@ -66,7 +66,7 @@ for (const kind of databaseKinds()) {
       refused(await server.client.post(base(tenant), { Name: 'faq', Faq: faq }, { token: tenant.accountToken }), 400, 'LIMIT_EXCEEDED', 'FaqPairs', 1_000);
     });
 
-    test("a bot holds at most 100,000 passages: the one more is refused (400 LIMIT_EXCEEDED), a replacement may stay at the cap", async () => {
+    test('a bot holds at most 100,000 passages: the one more is refused (400 LIMIT_EXCEEDED), a replacement may stay at the cap', async () => {
       const bot = await createTenant(server.client);
       const ids: string[] = [];
       for (let n = 0; n < 5; n++) ids.push((await addSource(server, bot, { Name: `part ${n}`, Text: sections(20_000, n * 20_000) })).SourceId);
@@ -83,7 +83,9 @@ for (const kind of databaseKinds()) {
       const bot = await createTenant(server.client);
       // a slow document (HTML takes seconds to convert) takes the one place (queue 0), then a second
       // large one finds no room
-      const html = `<div><p>${longDocument(6 * MiB).split('\n\n').join('</p><p>')}</p></div>`;
+      const html = `<div><p>${longDocument(6 * MiB)
+        .split('\n\n')
+        .join('</p><p>')}</p></div>`;
       const slow = await addSource(server, bot, { Name: 'slow', Html: html });
       assert.equal(slow.Status, 'indexing');
       const busy = await server.client.post(base(bot), { Name: 'second', Text: longDocument(2 * MiB) }, { token: bot.accountToken });

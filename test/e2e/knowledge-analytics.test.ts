@@ -56,7 +56,10 @@ for (const kind of databaseKinds()) {
     const counts = (body: any) => body.Days.map((d: any) => [d.Date, d.KnowledgeAnswered, d.KnowledgeUnanswered]);
 
     test('the action and beforeFallback count per day, answered and not; the fallback text that follows an unanswered one is still a missed text', async () => {
-      assert.deepEqual(counts(await days()), [[DAY_1, 0, 0], [DAY_2, 0, 0]]);
+      assert.deepEqual(counts(await days()), [
+        [DAY_1, 0, 0],
+        [DAY_2, 0, 0],
+      ]);
       const day1 = await say(['q: how much does a pet in the cabin cost?', 'q: what is the weather on Jupiter', 'Can I bring my dog in the cabin?']);
       assert.match(day1[0].Parts[0].Text, /40 euros/);
       assert.equal(day1[1].Parts[0].Text, 'No answer.');
@@ -65,7 +68,10 @@ for (const kind of databaseKinds()) {
       const day2 = await say(['Tell me about the weather on Jupiter']);
       assert.equal(day2[0].Parts[0].Text, 'Sorry?');
       const body = await days();
-      assert.deepEqual(counts(body), [[DAY_1, 2, 1], [DAY_2, 0, 1]]);
+      assert.deepEqual(counts(body), [
+        [DAY_1, 2, 1],
+        [DAY_2, 0, 1],
+      ]);
       assert.deepEqual([body.Totals.KnowledgeAnswered, body.Totals.KnowledgeUnanswered, body.Totals.MissedTexts], [2, 2, 1]);
     });
 

@@ -17,7 +17,10 @@ const knowledgeBot = () =>
   botFile(
     [
       { name: 'Start', start: true, actions: [text('Hi')] },
-      { name: 'Ask', actions: [{ type: 'knowledge', instructions: 'Answer as the airline, briefly.', timeoutMs: 2000, onNoAnswer: [text('No answer ({{kb_status}}).')] }, text('kb={{kb_status}}|{{kb_sources}}')] },
+      {
+        name: 'Ask',
+        actions: [{ type: 'knowledge', instructions: 'Answer as the airline, briefly.', timeoutMs: 2000, onNoAnswer: [text('No answer ({{kb_status}}).')] }, text('kb={{kb_status}}|{{kb_sources}}')],
+      },
       { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
     ],
     { triggers: [{ match: { regex: '^q:' }, actions: [goTo('Main', 'Ask')] }] },
@@ -71,7 +74,10 @@ for (const kind of databaseKinds()) {
 
     test('an unrelated question is NO_ANSWER and runs onNoAnswer', async () => {
       const { reply } = await say(plain, 'q: what is the weather on Jupiter');
-      assert.deepEqual(summary(reply.Parts), [[0, 'No answer (NO_ANSWER).'], [0, 'kb=NO_ANSWER|']]);
+      assert.deepEqual(summary(reply.Parts), [
+        [0, 'No answer (NO_ANSWER).'],
+        [0, 'kb=NO_ANSWER|'],
+      ]);
     });
 
     test('beforeFallback: an answered text is said instead of the fallback and is not a missed text; others reach the fallback', async () => {
@@ -81,14 +87,20 @@ for (const kind of databaseKinds()) {
       const missedReply = (await say(plain, 'Tell me about the weather on Jupiter')).reply;
       assert.deepEqual(summary(missedReply.Parts), [[0, 'Sorry?']]);
       const missed = await server.client.get(`/bots/${plain.botKey}/missed`, { token: plain.accountToken });
-      assert.deepEqual(missed.body.Result.map((m: any) => m.Text), ['tell me about the weather on jupiter']);
+      assert.deepEqual(
+        missed.body.Result.map((m: any) => m.Text),
+        ['tell me about the weather on jupiter'],
+      );
     });
 
     test('with a provider: one call with the passages numbered as data, the grounded answer said with its sources, usage counted', async () => {
       ai.next({ content: json({ answer: 'Yes, small dogs fly in the cabin in a carrier.', sources: [1] }), tokens: 55 });
       const before = await usage(grounded);
       const { user, reply } = await say(grounded, 'q: can my dog come in the cabin?');
-      assert.deepEqual(summary(reply.Parts), [[0, 'Yes, small dogs fly in the cabin in a carrier.\n\nSources: Travel rules'], [0, 'kb=ANSWERED|Travel rules']]);
+      assert.deepEqual(summary(reply.Parts), [
+        [0, 'Yes, small dogs fly in the cabin in a carrier.\n\nSources: Travel rules'],
+        [0, 'kb=ANSWERED|Travel rules'],
+      ]);
       assert.equal((await variablesOf(server, grounded.botToken, user)).kb_answer, 'Yes, small dogs fly in the cabin in a carrier.');
       assert.equal(ai.requests.length, 1);
       const [system, question] = ai.requests[0].body.messages;
@@ -121,10 +133,22 @@ for (const kind of databaseKinds()) {
     });
 
     test('a source number the model invents, a null answer or no sources are NO_ANSWER; nothing is said', async () => {
-      for (const content of [json({ answer: 'Dogs ride free.', sources: [7] }), json({ answer: null, sources: [] }), json({ answer: 'Dogs ride free.', sources: [] }), json({ answer: 'x', sources: [0] })]) {
+      for (const content of [
+        json({ answer: 'Dogs ride free.', sources: [7] }),
+        json({ answer: null, sources: [] }),
+        json({ answer: 'Dogs ride free.', sources: [] }),
+        json({ answer: 'x', sources: [0] }),
+      ]) {
         ai.next({ content });
         const { reply } = await say(grounded, 'q: can my dog come in the cabin?');
-        assert.deepEqual(summary(reply.Parts), [[0, 'No answer (NO_ANSWER).'], [0, 'kb=NO_ANSWER|']], content);
+        assert.deepEqual(
+          summary(reply.Parts),
+          [
+            [0, 'No answer (NO_ANSWER).'],
+            [0, 'kb=NO_ANSWER|'],
+          ],
+          content,
+        );
       }
       ai.next({ content: json({ answer: 'Dogs ride free.', sources: [3] }) });
       const refused = await ask(server, grounded, 'can my dog come in the cabin?');
@@ -134,11 +158,20 @@ for (const kind of databaseKinds()) {
 
     test('a failing provider is ERROR (a hang TIMEOUT) with onNoAnswer; nothing is made up', async () => {
       ai.next({ status: 500 });
-      assert.deepEqual(summary((await say(grounded, 'q: can my dog come in the cabin?')).reply.Parts), [[0, 'No answer (ERROR).'], [0, 'kb=ERROR|']]);
+      assert.deepEqual(summary((await say(grounded, 'q: can my dog come in the cabin?')).reply.Parts), [
+        [0, 'No answer (ERROR).'],
+        [0, 'kb=ERROR|'],
+      ]);
       ai.next({ content: 'Dogs ride free!' });
-      assert.deepEqual(summary((await say(grounded, 'q: can my dog come in the cabin?')).reply.Parts), [[0, 'No answer (ERROR).'], [0, 'kb=ERROR|']]);
+      assert.deepEqual(summary((await say(grounded, 'q: can my dog come in the cabin?')).reply.Parts), [
+        [0, 'No answer (ERROR).'],
+        [0, 'kb=ERROR|'],
+      ]);
       ai.next({ delayMs: 5000 });
-      assert.deepEqual(summary((await say(grounded, 'q: can my dog come in the cabin?')).reply.Parts), [[0, 'No answer (TIMEOUT).'], [0, 'kb=TIMEOUT|']]);
+      assert.deepEqual(summary((await say(grounded, 'q: can my dog come in the cabin?')).reply.Parts), [
+        [0, 'No answer (TIMEOUT).'],
+        [0, 'kb=TIMEOUT|'],
+      ]);
       ai.next({ status: 500 });
       const failed = await ask(server, grounded, 'can my dog come in the cabin?');
       assert.deepEqual({ ...failed, Score: typeof failed.Score }, { Status: 'ERROR', Answer: null, Sources: [], Score: 'number', MinScore: 0.4 });

@@ -24,7 +24,7 @@ for (const kind of databaseKinds()) {
     const source = { Source: { BotAPIKey: '', BotSecret: '' } };
     const keyed = (t: Tenant, key: string): Tenant => ({ ...t, botKey: key });
 
-    test('a referenced clone searches and answers from its master\'s sources, and may not change them', async () => {
+    test("a referenced clone searches and answers from its master's sources, and may not change them", async () => {
       const res = await server.client.post('/bot/refclone', { ...source, Source: { BotAPIKey: master.botKey, BotSecret: master.botSecret } }, { token: master.accountToken });
       assert.equal(res.status, 200, res.text);
       const clone = keyed(master, res.body.APIKey);
@@ -40,7 +40,11 @@ for (const kind of databaseKinds()) {
     });
 
     test('a full clone copies the sources: its own from then on', async () => {
-      const res = await server.client.post('/bot/clone', { Source: { BotAPIKey: master.botKey, BotSecret: master.botSecret }, Destination: { BotName: 'Copy', Variables: [] } }, { token: master.accountToken });
+      const res = await server.client.post(
+        '/bot/clone',
+        { Source: { BotAPIKey: master.botKey, BotSecret: master.botSecret }, Destination: { BotName: 'Copy', Variables: [] } },
+        { token: master.accountToken },
+      );
       assert.equal(res.status, 200, res.text);
       const copy = keyed(master, res.body.APIKey);
       const [copied] = await sourceIds(server, copy);

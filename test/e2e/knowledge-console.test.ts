@@ -54,9 +54,15 @@ for (const kind of databaseKinds()) {
 
       const list = await as('designer', 'GET');
       assert.equal(list.status, 200);
-      assert.deepEqual(list.body.Result.map((s: any) => s.SourceId), [id]);
+      assert.deepEqual(
+        list.body.Result.map((s: any) => s.SourceId),
+        [id],
+      );
       const one = await as('designer', 'GET', `/${id}`);
-      assert.deepEqual(one.body.Passages.map((p: any) => p.Heading), ['Pets', 'Luggage', 'Refunds']);
+      assert.deepEqual(
+        one.body.Passages.map((p: any) => p.Heading),
+        ['Pets', 'Luggage', 'Refunds'],
+      );
 
       const found = await as('designer', 'POST', '/search', { Text: 'pets in the cabin', Limit: 2 });
       assert.equal(found.status, 200);
@@ -66,7 +72,10 @@ for (const kind of databaseKinds()) {
       assert.equal(answer.status, 200);
       assert.equal(answer.body.Status, 'ANSWERED');
       assert.match(answer.body.Answer, /40 euros per flight/);
-      assert.deepEqual(answer.body.Sources.map((s: any) => [s.SourceId, s.SourceName]), [[id, 'Travel rules']]);
+      assert.deepEqual(
+        answer.body.Sources.map((s: any) => [s.SourceId, s.SourceName]),
+        [[id, 'Travel rules']],
+      );
 
       const docx = await docxFile([{ heading: 'Parking' }, 'Free parking behind the shop.']);
       const replaced = await uploadAs('designer', 'PUT', `/${id}`, 'Shop.docx', docx);
@@ -97,8 +106,13 @@ for (const kind of databaseKinds()) {
       const kept = await as('admin', 'POST', '', { Name: 'Kept', Text: 'The harbour tour starts at dawn.' });
       const id = kept.body.SourceId;
       const calls: Array<[string, string, unknown?]> = [
-        ['GET', ''], ['GET', `/${id}`], ['POST', '', { Name: 'x', Text: 'y' }], ['PUT', `/${id}`, { Name: 'x', Text: 'y' }],
-        ['DELETE', `/${id}`], ['POST', '/search', { Text: 'harbour' }], ['POST', '/ask', { Text: 'harbour' }],
+        ['GET', ''],
+        ['GET', `/${id}`],
+        ['POST', '', { Name: 'x', Text: 'y' }],
+        ['PUT', `/${id}`, { Name: 'x', Text: 'y' }],
+        ['DELETE', `/${id}`],
+        ['POST', '/search', { Text: 'harbour' }],
+        ['POST', '/ask', { Text: 'harbour' }],
       ];
       for (const [method, rest, body] of calls) {
         const res = await as('agent', method, rest, body);
@@ -115,8 +129,13 @@ for (const kind of databaseKinds()) {
       const theirs = await as('stranger', 'POST', '', { Name: 'Theirs', Text: 'Their own ferry timetable.' }, otherBotId);
       assert.equal(theirs.status, 201, theirs.text);
       const calls: Array<[string, string, unknown?]> = [
-        ['GET', ''], ['GET', `/${theirs.body.SourceId}`], ['POST', '', { Name: 'x', Text: 'y' }], ['PUT', `/${theirs.body.SourceId}`, { Name: 'x', Text: 'y' }],
-        ['DELETE', `/${theirs.body.SourceId}`], ['POST', '/search', { Text: 'ferry' }], ['POST', '/ask', { Text: 'ferry' }],
+        ['GET', ''],
+        ['GET', `/${theirs.body.SourceId}`],
+        ['POST', '', { Name: 'x', Text: 'y' }],
+        ['PUT', `/${theirs.body.SourceId}`, { Name: 'x', Text: 'y' }],
+        ['DELETE', `/${theirs.body.SourceId}`],
+        ['POST', '/search', { Text: 'ferry' }],
+        ['POST', '/ask', { Text: 'ferry' }],
       ];
       for (const [method, rest, body] of calls) {
         const res = await as('designer', method, rest, body, otherBotId);

@@ -101,7 +101,10 @@ for (const kind of databaseKinds()) {
       ai.next({ content: JSON.stringify({ answer: 'Yes, in a closed carrier.', sources: [1] }) });
       const answer = await ask(server, meaning, PARAPHRASE);
       assert.equal(answer.Status, 'ANSWERED');
-      assert.deepEqual(answer.Sources.map((s: any) => s.SourceName), ['Travel rules']);
+      assert.deepEqual(
+        answer.Sources.map((s: any) => s.SourceName),
+        ['Travel rules'],
+      );
       const chat = ai.requests.find((r) => r.path.endsWith('/chat/completions'))!;
       assert.match(chat.body.messages[1].content, /passage \[1\] from "Travel rules — Pets"/);
       // the chat call's 17 tokens at once; the embedding tokens within a second (accounts/token-tally.ts)
@@ -157,7 +160,11 @@ for (const kind of databaseKinds()) {
       ai = await AiDouble.start();
       // the server's provider is the operator's and trusted; bots may not dial private addresses
       server = await startTestServer(kind, {
-        COLLOQUY_ALLOW_PRIVATE_NETWORK: '0', COLLOQUY_AI_BASE_URL: ai.baseUrl, COLLOQUY_AI_MODEL: 'server-chat', COLLOQUY_AI_API_KEY: 'sk-server', COLLOQUY_AI_EMBEDDING_MODEL: 'server-embed',
+        COLLOQUY_ALLOW_PRIVATE_NETWORK: '0',
+        COLLOQUY_AI_BASE_URL: ai.baseUrl,
+        COLLOQUY_AI_MODEL: 'server-chat',
+        COLLOQUY_AI_API_KEY: 'sk-server',
+        COLLOQUY_AI_EMBEDDING_MODEL: 'server-embed',
       });
     });
     after(async () => {

@@ -40,11 +40,10 @@ for (const kind of databaseKinds()) {
         { Question: 'Can I rent a bike?', Answer: 'City bikes cost 15 euros a day.' },
         { Question: 'Do you sell helmets?', Answer: 'Helmets from 40 euros, fitted in the shop.' },
       ]);
-      assert.deepEqual(one.Passages.map((p: any) => p.Text), [
-        'Do you repair e-bikes?\nYes, every make, in two days.',
-        'Can I rent a bike?\nCity bikes cost 15 euros a day.',
-        'Do you sell helmets?\nHelmets from 40 euros, fitted in the shop.',
-      ]);
+      assert.deepEqual(
+        one.Passages.map((p: any) => p.Text),
+        ['Do you repair e-bikes?\nYes, every make, in two days.', 'Can I rent a bike?\nCity bikes cost 15 euros a day.', 'Do you sell helmets?\nHelmets from 40 euros, fitted in the shop.'],
+      );
     });
 
     test('a PUT of the edited pairs replaces the FAQ: the pairs and passages are the new ones, in their new order', async () => {
@@ -59,8 +58,14 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([res.body.Status, res.body.Chunks], ['ready', 3]);
       const one = await read(created.SourceId);
       assert.deepEqual(one.Faq, edited);
-      assert.deepEqual(one.Passages.map((p: any) => p.Heading), ['Can I rent a bike?', 'Do you repair e-bikes?', 'Is there parking?']);
-      assert.deepEqual((await search(server, tenant, 'helmets')).filter((p) => p.SourceId === created.SourceId), []);
+      assert.deepEqual(
+        one.Passages.map((p: any) => p.Heading),
+        ['Can I rent a bike?', 'Do you repair e-bikes?', 'Is there parking?'],
+      );
+      assert.deepEqual(
+        (await search(server, tenant, 'helmets')).filter((p) => p.SourceId === created.SourceId),
+        [],
+      );
       assert.equal((await search(server, tenant, 'parking workshop'))[0].SourceId, created.SourceId);
     });
 
@@ -73,15 +78,37 @@ for (const kind of databaseKinds()) {
         ['an empty question', [ok, pair('  ', 'An answer without its question.')], 'INVALID_DOCUMENT', 'Question 2 is empty: write the question its answer belongs to.', { Field: 'Faq[1].Question' }],
         ['an empty answer', [ok, ok, pair('Why?', ' \n ')], 'INVALID_DOCUMENT', 'Question 3 has no answer.', { Field: 'Faq[2].Answer' }],
         ['an empty pair', [pair('', '')], 'INVALID_DOCUMENT', 'Question 1 and its answer are empty: fill them in or remove the pair.', { Field: 'Faq[0]' }],
-        ['a question of 1,001 characters', [ok, pair('q'.repeat(1_001), 'a')], 'LIMIT_EXCEEDED', 'Question 2 has 1001 characters; at most 1000 are kept.', { Field: 'Faq[1].Question', Limit: 'FaqQuestionChars', Max: 1_000 }],
-        ['an answer of 10,001 characters', [pair('Why?', 'a'.repeat(10_001))], 'LIMIT_EXCEEDED', 'The answer to question 1 has 10001 characters; at most 10000 are kept.', { Field: 'Faq[0].Answer', Limit: 'FaqAnswerChars', Max: 10_000 }],
-        ['1,001 pairs', Array.from({ length: 1_001 }, (_, i) => pair(`Question ${i}?`, `Answer ${i}.`)), 'LIMIT_EXCEEDED', 'An FAQ holds at most 1000 questions; this one has 1001.', { Field: 'Faq', Limit: 'FaqPairs', Max: 1_000 }],
+        [
+          'a question of 1,001 characters',
+          [ok, pair('q'.repeat(1_001), 'a')],
+          'LIMIT_EXCEEDED',
+          'Question 2 has 1001 characters; at most 1000 are kept.',
+          { Field: 'Faq[1].Question', Limit: 'FaqQuestionChars', Max: 1_000 },
+        ],
+        [
+          'an answer of 10,001 characters',
+          [pair('Why?', 'a'.repeat(10_001))],
+          'LIMIT_EXCEEDED',
+          'The answer to question 1 has 10001 characters; at most 10000 are kept.',
+          { Field: 'Faq[0].Answer', Limit: 'FaqAnswerChars', Max: 10_000 },
+        ],
+        [
+          '1,001 pairs',
+          Array.from({ length: 1_001 }, (_, i) => pair(`Question ${i}?`, `Answer ${i}.`)),
+          'LIMIT_EXCEEDED',
+          'An FAQ holds at most 1000 questions; this one has 1001.',
+          { Field: 'Faq', Limit: 'FaqPairs', Max: 1_000 },
+        ],
       ];
       const ids = await sourceIds(server, tenant);
       for (const [name, faq, code, message, details] of cases) {
         for (const res of [await put(created.SourceId, { Name: 'Renamed', Faq: faq }), await server.client.post(base(tenant), { Name: 'New', Faq: faq }, { token: tenant.accountToken })]) {
           assert.equal(res.status, 400, `${name}: ${res.text.slice(0, 300)}`);
-          assert.deepEqual({ Code: res.body.Code, Message: res.body.Message, ...Object.fromEntries(Object.keys(details).map((k) => [k, res.body[k]])) }, { Code: code, Message: message, ...details }, name);
+          assert.deepEqual(
+            { Code: res.body.Code, Message: res.body.Message, ...Object.fromEntries(Object.keys(details).map((k) => [k, res.body[k]])) },
+            { Code: code, Message: message, ...details },
+            name,
+          );
         }
       }
       assert.deepEqual(await read(created.SourceId), before);
@@ -113,7 +140,11 @@ for (const kind of databaseKinds()) {
     test('a full clone copies the pairs; the clone edits its own', async () => {
       const master = await createTenant(server.client);
       const created = await addSource(server, master, { Name: 'Master FAQ', Faq: SHOP_FAQ.slice(1) });
-      const res = await server.client.post('/bot/clone', { Source: { BotAPIKey: master.botKey, BotSecret: master.botSecret }, Destination: { BotName: 'Copy', Variables: [] } }, { token: master.accountToken });
+      const res = await server.client.post(
+        '/bot/clone',
+        { Source: { BotAPIKey: master.botKey, BotSecret: master.botSecret }, Destination: { BotName: 'Copy', Variables: [] } },
+        { token: master.accountToken },
+      );
       assert.equal(res.status, 200, res.text);
       const copy = { ...master, botKey: res.body.APIKey };
       const [copied] = await sourceIds(server, copy);

@@ -21,7 +21,20 @@ const LIMITS = { sources: 200, bytes: 50 * 1024 * 1024 };
 /** What a node that took a large source wrote before it stopped: the row, `indexing`, and maybe its lease. */
 async function leftIndexing(server: TestServer, botId: string, name: string, changedAt: number, claimedUntil: number | null): Promise<string> {
   const id = crypto.randomUUID();
-  const source = { id, botId, name, kind: 'text' as const, url: null, status: 'indexing' as const, error: null, chunks: 0, bytes: 2_000_000, generation: 0, createdAt: changedAt, updatedAt: changedAt };
+  const source = {
+    id,
+    botId,
+    name,
+    kind: 'text' as const,
+    url: null,
+    status: 'indexing' as const,
+    error: null,
+    chunks: 0,
+    bytes: 2_000_000,
+    generation: 0,
+    createdAt: changedAt,
+    updatedAt: changedAt,
+  };
   const store = server.running.store;
   assert.equal(await store.transaction((tx) => tx.knowledge.insert(source, LIMITS)), null);
   if (claimedUntil !== null) await store.knowledgeLeases.claim(id, 0, claimedUntil);
@@ -72,25 +85,28 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    test(kind === 'sqlite' ? 'a restart fails at once what the last server left indexing, lease or not' : 'a restart leaves a source with a live lease indexing: another node may hold it', async () => {
-      const database = await createTestDatabase(kind);
-      let now = START;
-      const options = { clock: clockFrom(() => now) };
-      const env = { COLLOQUY_TOKEN_MINUTES: '100000' };
-      const first = await startTestServerOn(database, env, options);
-      let second: TestServer | null = null;
-      try {
-        const tenant = await createTenant(first.client);
-        const id = await leftIndexing(first, await botIdOf(first, tenant.botKey), 'Large', now, now + INDEXING_LEASE_MS);
-        await first.close();
-        now += 1_000;
-        second = await startTestServerOn(database, env, options);
-        assert.deepEqual(await statusOf(second, tenant, id), kind === 'sqlite' ? ['failed', INTERRUPTED, 0] : ['indexing', null, 0]);
-      } finally {
-        await second?.close();
-        await database.drop();
-      }
-    });
+    test(
+      kind === 'sqlite' ? 'a restart fails at once what the last server left indexing, lease or not' : 'a restart leaves a source with a live lease indexing: another node may hold it',
+      async () => {
+        const database = await createTestDatabase(kind);
+        let now = START;
+        const options = { clock: clockFrom(() => now) };
+        const env = { COLLOQUY_TOKEN_MINUTES: '100000' };
+        const first = await startTestServerOn(database, env, options);
+        let second: TestServer | null = null;
+        try {
+          const tenant = await createTenant(first.client);
+          const id = await leftIndexing(first, await botIdOf(first, tenant.botKey), 'Large', now, now + INDEXING_LEASE_MS);
+          await first.close();
+          now += 1_000;
+          second = await startTestServerOn(database, env, options);
+          assert.deepEqual(await statusOf(second, tenant, id), kind === 'sqlite' ? ['failed', INTERRUPTED, 0] : ['indexing', null, 0]);
+        } finally {
+          await second?.close();
+          await database.drop();
+        }
+      },
+    );
 
     test('a source indexed in the background ends ready: maintenance running meanwhile does not fail it', async () => {
       const database = await createTestDatabase(kind);

@@ -73,7 +73,10 @@ for (const kind of databaseKinds()) {
     });
 
     test('a chat Text or Variables value with NUL is still refused at the API (decisions.md "Chat")', async () => {
-      for (const body of [{ UserId: 'nul-api', Text: 'a\u0000b' }, { UserId: 'nul-api', Variables: [{ Name: 'v', Value: 'a\u0000b' }] }]) {
+      for (const body of [
+        { UserId: 'nul-api', Text: 'a\u0000b' },
+        { UserId: 'nul-api', Variables: [{ Name: 'v', Value: 'a\u0000b' }] },
+      ]) {
         const res = await chat(server, tenant.botToken, body);
         assert.deepEqual([res.status, res.body.Code], [400, 'INVALID_REQUEST'], res.text);
       }

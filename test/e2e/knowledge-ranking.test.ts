@@ -95,12 +95,18 @@ for (const kind of databaseKinds()) {
         const res = await server.client.post('/bots', stepBot(undefined, minScore as number), { token: shop.accountToken });
         assert.equal(res.status, 400, String(minScore));
         assert.equal(res.body.Code, 'INVALID_BOT');
-        assert.ok(res.body.Problems.some((p: { Path: string }) => /knowledge.*minScore/.test(p.Path)), JSON.stringify(res.body.Problems));
+        assert.ok(
+          res.body.Problems.some((p: { Path: string }) => /knowledge.*minScore/.test(p.Path)),
+          JSON.stringify(res.body.Problems),
+        );
       }
       const step = await server.client.post('/bots', stepBot(2), { token: shop.accountToken });
       assert.equal(step.status, 400);
       assert.equal(step.body.Code, 'INVALID_BOT');
-      assert.ok(step.body.Problems.some((p: { Path: string }) => /minScore/.test(p.Path)), JSON.stringify(step.body.Problems));
+      assert.ok(
+        step.body.Problems.some((p: { Path: string }) => /minScore/.test(p.Path)),
+        JSON.stringify(step.body.Problems),
+      );
       assert.equal((await server.client.post('/bots', stepBot(0.5, 0.6), { token: shop.accountToken })).status, 201);
     });
   });

@@ -67,7 +67,10 @@ for (const kind of databaseKinds()) {
       const answer = await ask(server, tenant, 'How much does a pet in the cabin cost?');
       assert.equal(answer.Status, 'ANSWERED');
       assert.match(answer.Answer, /40 euros/);
-      assert.deepEqual(answer.Sources.map((s: any) => [s.SourceId, s.SourceName]), [[travel, 'Travel rules']]);
+      assert.deepEqual(
+        answer.Sources.map((s: any) => [s.SourceId, s.SourceName]),
+        [[travel, 'Travel rules']],
+      );
       assert.equal(typeof answer.Sources[0].ChunkId, 'number');
     });
 

@@ -30,7 +30,10 @@ for (const kind of databaseKinds()) {
       assert.equal(created.Error, null);
       const one = await get(`${base(tenant)}/${created.SourceId}`);
       assert.equal(one.status, 200);
-      assert.deepEqual(one.body.Passages.map((p: any) => p.Heading), ['Pets', 'Luggage', 'Refunds']);
+      assert.deepEqual(
+        one.body.Passages.map((p: any) => p.Heading),
+        ['Pets', 'Luggage', 'Refunds'],
+      );
       assert.match(one.body.Passages[0].Text, /^Small dogs and cats may travel in the cabin/);
       const list = await get(base(tenant));
       assert.ok(list.body.Result.some((s: any) => s.SourceId === created.SourceId && s.Name === 'Travel rules'));
@@ -44,18 +47,30 @@ for (const kind of databaseKinds()) {
       const created = await addSource(server, tenant, { Name: 'Hours page', Html: html });
       assert.equal(created.Kind, 'html');
       const passages = (await get(`${base(tenant)}/${created.SourceId}`)).body.Passages;
-      assert.deepEqual(passages.map((p: any) => [p.Heading, p.Text]), [
-        ['Opening hours', 'The shop opens at nine every weekday.'],
-        ['Holidays', 'Closed on public holidays.'],
-      ]);
+      assert.deepEqual(
+        passages.map((p: any) => [p.Heading, p.Text]),
+        [
+          ['Opening hours', 'The shop opens at nine every weekday.'],
+          ['Holidays', 'Closed on public holidays.'],
+        ],
+      );
     });
 
     test('FAQ: each entry is one passage holding its question and its answer', async () => {
-      const created = await addSource(server, tenant, { Name: 'FAQ', Faq: [{ Question: 'Do you ship to Norway?', Answer: 'Yes, in 5 days.' }, { Question: 'Can I pay by card?', Answer: 'Visa and Mastercard.' }] });
+      const created = await addSource(server, tenant, {
+        Name: 'FAQ',
+        Faq: [
+          { Question: 'Do you ship to Norway?', Answer: 'Yes, in 5 days.' },
+          { Question: 'Can I pay by card?', Answer: 'Visa and Mastercard.' },
+        ],
+      });
       assert.equal(created.Kind, 'faq');
       assert.equal(created.Chunks, 2);
       const passages = (await get(`${base(tenant)}/${created.SourceId}`)).body.Passages;
-      assert.deepEqual(passages.map((p: any) => p.Text), ['Do you ship to Norway?\nYes, in 5 days.', 'Can I pay by card?\nVisa and Mastercard.']);
+      assert.deepEqual(
+        passages.map((p: any) => p.Text),
+        ['Do you ship to Norway?\nYes, in 5 days.', 'Can I pay by card?\nVisa and Mastercard.'],
+      );
     });
 
     test('a 300 KB document is cut into passages of at most 1,500 characters, none lost', async () => {
@@ -65,10 +80,19 @@ for (const kind of databaseKinds()) {
       const passages = (await get(`${base(tenant)}/${created.SourceId}`)).body.Passages;
       assert.equal(passages.length, created.Chunks);
       assert.ok(passages.length >= 200, `${passages.length} passages`);
-      assert.ok(passages.every((p: any) => p.Text.length <= 1500), `longest ${Math.max(...passages.map((p: any) => p.Text.length))}`);
+      assert.ok(
+        passages.every((p: any) => p.Text.length <= 1500),
+        `longest ${Math.max(...passages.map((p: any) => p.Text.length))}`,
+      );
       // every sentence is in some passage, under its own section's heading
       const section7 = passages.filter((p: any) => p.Heading === 'Section 7 about topic7');
-      assert.equal(section7.map((p: any) => p.Text).join(' ').split('Sentence').length - 1, 24);
+      assert.equal(
+        section7
+          .map((p: any) => p.Text)
+          .join(' ')
+          .split('Sentence').length - 1,
+        24,
+      );
     });
 
     test('a source over 1 MiB answers indexing, and is searched only once whole', async () => {

@@ -44,18 +44,30 @@ for (const kind of databaseKinds()) {
       assert.equal(res.body.Kind, 'docx');
       assert.equal(res.body.Name, 'Shop guide.docx');
       const passages = await passagesOf(res.body.SourceId);
-      assert.deepEqual(passages.map((p: any) => [p.Heading, p.Text]), [['Opening hours', 'The shop opens at nine.'], ['Parking', 'Free parking behind the shop.']]);
+      assert.deepEqual(
+        passages.map((p: any) => [p.Heading, p.Text]),
+        [
+          ['Opening hours', 'The shop opens at nine.'],
+          ['Parking', 'Free parking behind the shop.'],
+        ],
+      );
     });
 
     test('.md, .txt and .html files are read like Text and Html bodies', async () => {
       const md = await send({ name: 'faq.md', data: Buffer.from('# Shipping\n\nWe ship to Norway in five days.') });
       assert.equal(md.status, 201, md.text);
       assert.equal(md.body.Kind, 'text');
-      assert.deepEqual((await passagesOf(md.body.SourceId)).map((p: any) => p.Heading), ['Shipping']);
+      assert.deepEqual(
+        (await passagesOf(md.body.SourceId)).map((p: any) => p.Heading),
+        ['Shipping'],
+      );
       const html = await send({ name: 'page.HTML', data: Buffer.from('<h1>Gift cards</h1><script>x()</script><p>Gift cards never expire.</p>') });
       assert.equal(html.status, 201, html.text);
       assert.equal(html.body.Kind, 'html');
-      assert.deepEqual((await passagesOf(html.body.SourceId)).map((p: any) => [p.Heading, p.Text]), [['Gift cards', 'Gift cards never expire.']]);
+      assert.deepEqual(
+        (await passagesOf(html.body.SourceId)).map((p: any) => [p.Heading, p.Text]),
+        [['Gift cards', 'Gift cards never expire.']],
+      );
     });
 
     test('PUT with a file replaces a source at once', async () => {
@@ -83,7 +95,21 @@ for (const kind of databaseKinds()) {
         ['a PDF without a text layer', () => send({ name: 'scan.pdf', data: pdfFile([]) }), 400, 'INVALID_DOCUMENT', /no text layer/],
         ['a broken DOCX', () => send({ name: 'broken.docx', data: Buffer.from('PK not a zip') }), 400, 'INVALID_DOCUMENT', /not a readable DOCX/],
         ['an unknown field', () => send({ name: 'a.txt', data: Buffer.from('x') }, { Secret: 'y' }), 400, 'INVALID_REQUEST'],
-        ['no file', () => fetch(server.client.base + base(tenant), { method: 'POST', headers: { authorization: `Bearer ${tenant.accountToken}` }, body: (() => { const f = new FormData(); f.append('Name', 'x'); return f; })() }).then(async (r) => ({ status: r.status, text: '', body: await r.json() })), 400, 'MISSING_FIELD'],
+        [
+          'no file',
+          () =>
+            fetch(server.client.base + base(tenant), {
+              method: 'POST',
+              headers: { authorization: `Bearer ${tenant.accountToken}` },
+              body: (() => {
+                const f = new FormData();
+                f.append('Name', 'x');
+                return f;
+              })(),
+            }).then(async (r) => ({ status: r.status, text: '', body: await r.json() })),
+          400,
+          'MISSING_FIELD',
+        ],
         ['a bad replacement', () => send({ name: 'scan.pdf', data: pdfFile([]) }, {}, 'PUT', `${base(tenant)}/${keep.body.SourceId}`), 400, 'INVALID_DOCUMENT'],
       ];
       for (const [name, call, status, code, message] of cases) {
@@ -99,7 +125,11 @@ for (const kind of databaseKinds()) {
     test('a body that is not readable multipart is 400 INVALID_REQUEST, never a 500, and changes nothing', async () => {
       const before = await sourceIds(server, tenant);
       for (const body of ['{}', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nunterminated', '']) {
-        const res = await fetch(`${server.client.base}${base(tenant)}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.accountToken}`, 'content-type': 'multipart/form-data; boundary=xyz' }, body });
+        const res = await fetch(`${server.client.base}${base(tenant)}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tenant.accountToken}`, 'content-type': 'multipart/form-data; boundary=xyz' },
+          body,
+        });
         const answer = await res.json();
         assert.equal(res.status, 400, JSON.stringify(answer));
         assert.ok(['INVALID_REQUEST', 'MISSING_FIELD'].includes(answer.Code), JSON.stringify(answer));

@@ -86,7 +86,10 @@ for (const kind of databaseKinds()) {
       assert.equal(res.body.Url, `${site.url}/pets.html`);
       assert.equal(res.body.Name, `${site.url}/pets.html`);
       const one = await server.client.get(`${base(tenant)}/${res.body.SourceId}`, { token: tenant.accountToken });
-      assert.deepEqual(one.body.Passages.map((p: any) => [p.Heading, p.Text]), [['Pets', 'Hamsters travel in the cabin for free.']]);
+      assert.deepEqual(
+        one.body.Passages.map((p: any) => [p.Heading, p.Text]),
+        [['Pets', 'Hamsters travel in the cabin for free.']],
+      );
       await search(server, tenant, 'hamsters');
       await search(server, tenant, 'hamsters');
       assert.equal(site.hits.get('/pets.html'), 1, 'searching never fetches again');
@@ -111,7 +114,10 @@ for (const kind of databaseKinds()) {
       assert.equal(part.Type, 13);
       assert.equal(part.Text, 'Hamsters travel in the cabin for free.');
       // the source is named by its address; no "Sources:" line repeats it
-      assert.deepEqual(part.Parts.map((p: any) => [p.Type, p.Text, p.Url]), [[17, `${site.url}/pets.html`, `${site.url}/pets.html`]]);
+      assert.deepEqual(
+        part.Parts.map((p: any) => [p.Type, p.Text, p.Url]),
+        [[17, `${site.url}/pets.html`, `${site.url}/pets.html`]],
+      );
     });
 
     test('bad addresses and pages are refused and nothing changes', async () => {

@@ -84,7 +84,11 @@ for (const kind of databaseKinds()) {
       refused(hook, 'LIMIT_EXCEEDED', 'VariablesPerConversation', MAX_VARIABLES);
       assert.deepEqual(await valuesOf(server, tenant.botToken, user), before);
       const history = await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY' });
-      assert.equal(history.Parts.some((p: any) => p.Text === 'hello'), false, 'the refused text was not stored');
+      assert.equal(
+        history.Parts.some((p: any) => p.Text === 'hello'),
+        false,
+        'the refused text was not stored',
+      );
 
       // Changing existing variables, or deleting one to make room, stays possible.
       await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY', Variables: { v0: 'changed', v1: null, extra: '1' } });
@@ -106,12 +110,15 @@ for (const kind of databaseKinds()) {
         await server.client.post('/apihook/status', { UpdateType: 'set-var', Name: 'note', Value: tooLong }, { token: tenant.botKey, headers: { 'user-id': user } }),
         await web(server.client, 'POST', key, 'conversation', { Variables: { note: tooLong } }),
       ];
-      assert.deepEqual(answers.map((res) => [res.status, res.body.Code, res.body.Limit, res.body.Max, res.body.Field]), [
-        [400, 'LIMIT_EXCEEDED', 'VariableValueBytes', MAX_VALUE_BYTES, 'Variables.note'],
-        [400, 'LIMIT_EXCEEDED', 'VariableValueBytes', MAX_VALUE_BYTES, 'Variables.note'],
-        [400, 'LIMIT_EXCEEDED', 'VariableValueBytes', MAX_VALUE_BYTES, 'Value'],
-        [400, 'LIMIT_EXCEEDED', 'VariableValueBytes', MAX_VALUE_BYTES, 'Variables.note'],
-      ]);
+      assert.deepEqual(
+        answers.map((res) => [res.status, res.body.Code, res.body.Limit, res.body.Max, res.body.Field]),
+        [
+          [400, 'LIMIT_EXCEEDED', 'VariableValueBytes', MAX_VALUE_BYTES, 'Variables.note'],
+          [400, 'LIMIT_EXCEEDED', 'VariableValueBytes', MAX_VALUE_BYTES, 'Variables.note'],
+          [400, 'LIMIT_EXCEEDED', 'VariableValueBytes', MAX_VALUE_BYTES, 'Value'],
+          [400, 'LIMIT_EXCEEDED', 'VariableValueBytes', MAX_VALUE_BYTES, 'Variables.note'],
+        ],
+      );
       assert.deepEqual(await valuesOf(server, tenant.botToken, user), before);
     });
 
@@ -147,7 +154,10 @@ for (const kind of databaseKinds()) {
       // The welcome and the first 2 old ones went; the user's text and the answer are the newest 2.
       assert.equal(ready.Parts.length, MAX_MESSAGES);
       assert.equal(ready.Parts[0].Text, 'old 2');
-      assert.deepEqual(ready.Parts.slice(-2).map((p: any) => p.Text), ['newest', 'ok']);
+      assert.deepEqual(
+        ready.Parts.slice(-2).map((p: any) => p.Text),
+        ['newest', 'ok'],
+      );
     });
 
     test(`history: at most ${MAX_HISTORY_BYTES} bytes of stored parts; 80 web messages of 16 KB keep READY under it`, async () => {
@@ -161,7 +171,10 @@ for (const kind of databaseKinds()) {
       // Oldest first went: what is left is a contiguous tail ending with the last message.
       const texts = parts.filter((p: any) => p.Type === 19).map((p: any) => p.Text);
       assert.ok(texts.length >= 50 && texts.length < 80, `${texts.length} user messages kept`);
-      assert.deepEqual(texts, Array.from({ length: texts.length }, (_, i) => big(80 - texts.length + i)));
+      assert.deepEqual(
+        texts,
+        Array.from({ length: texts.length }, (_, i) => big(80 - texts.length + i)),
+      );
       assert.equal(parts.at(-1).Text, 'ok');
     });
 
@@ -176,7 +189,10 @@ for (const kind of databaseKinds()) {
       assert.equal(Buffer.byteLength(log), 64 * 1024);
       assert.ok(log.startsWith(long(0)));
       assert.equal(values.Tags.length, MAX_TAGS);
-      assert.deepEqual(values.Tags.slice(0, 5), [0, 1, 2, 3, 4].map((i) => long(i).slice(0, 256)));
+      assert.deepEqual(
+        values.Tags.slice(0, 5),
+        [0, 1, 2, 3, 4].map((i) => long(i).slice(0, 256)),
+      );
       assert.equal(values.Tags.at(-1), 't94', 'the newest went');
       const flags = values.PrivacyFlags.filter((f: any) => f.Enabled);
       assert.equal(flags.length, 100);

@@ -16,7 +16,14 @@ const LONE = '\ud800';
 const TRAILING = '\udc00';
 const REPLACED = '\ufffd';
 const TOKEN = '123456789:AAH-test-token-abcdefghijklmnopqrstu';
-const echoBot = (name = 'Echo') => botFile([{ name: 'Hello', actions: [text('Hello')] }, { name: 'Echo', fallback: true, actions: [text('You said: {{last_user_text}}')] }], { name });
+const echoBot = (name = 'Echo') =>
+  botFile(
+    [
+      { name: 'Hello', actions: [text('Hello')] },
+      { name: 'Echo', fallback: true, actions: [text('You said: {{last_user_text}}')] },
+    ],
+    { name },
+  );
 
 for (const kind of databaseKinds()) {
   describe(`a lone surrogate becomes U+FFFD at the edge (${kind})`, () => {
@@ -41,7 +48,10 @@ for (const kind of databaseKinds()) {
       const reply = await chatOk(server, tenant.botToken, { UserId: user, Text: `odd ${LONE} and ${TRAILING} text`, Variables: [{ Name: `name${LONE}`, Value: `value${TRAILING}` }] });
       const stored = `lone-${REPLACED}-user`;
       assert.equal(reply.UserId, stored);
-      assert.deepEqual(reply.Parts.map((p: any) => p.Text), [`You said: odd ${REPLACED} and ${REPLACED} text`]);
+      assert.deepEqual(
+        reply.Parts.map((p: any) => p.Text),
+        [`You said: odd ${REPLACED} and ${REPLACED} text`],
+      );
       const variables = await variablesOf(server, tenant.botToken, stored);
       assert.equal(variables[`name${REPLACED}`], `value${REPLACED}`);
       assert.equal(variables.last_user_text, `odd ${REPLACED} and ${REPLACED} text`);
@@ -49,7 +59,10 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: stored, Variables: { [`key${LONE}`]: `more${LONE}` } });
       assert.equal((await variablesOf(server, tenant.botToken, stored))[`key${REPLACED}`], `more${REPLACED}`);
       const history = await chatOk(server, tenant.botToken, { UserId: stored, Command: 'READY' });
-      assert.ok(history.Parts.some((p: any) => p.Text === `You said: odd ${REPLACED} and ${REPLACED} text`), JSON.stringify(history.Parts));
+      assert.ok(
+        history.Parts.some((p: any) => p.Text === `You said: odd ${REPLACED} and ${REPLACED} text`),
+        JSON.stringify(history.Parts),
+      );
     });
 
     test('a URL cannot carry one: its encoded halves are kept as sent in a query and refused in a path, never a 5xx', async () => {
@@ -78,7 +91,10 @@ for (const kind of databaseKinds()) {
       const added = await ann.post(`${path}/notes`, { Text: `note ${LONE}` });
       assert.equal(added.status, 201, added.text);
       assert.equal(added.body.Text, `note ${REPLACED}`);
-      assert.deepEqual((await ann.get(path)).body.Notes.map((n: any) => n.Text), [`note ${REPLACED}`]);
+      assert.deepEqual(
+        (await ann.get(path)).body.Notes.map((n: any) => n.Text),
+        [`note ${REPLACED}`],
+      );
     });
 
     test('a Telegram update whose text carries one', async () => {
@@ -91,7 +107,10 @@ for (const kind of databaseKinds()) {
         message: { message_id: id, date: 1700000000, chat: { id: chatId, type: 'private' }, from: { id: chatId, is_bot: false, first_name: `Ann${LONE}` }, text: words },
       });
       const headers = { 'x-telegram-bot-api-secret-token': telegram.webhook!.secret_token };
-      for (const [id, words] of [[1, 'hi'], [2, `tg ${LONE} text`]] as const) {
+      for (const [id, words] of [
+        [1, 'hi'],
+        [2, `tg ${LONE} text`],
+      ] as const) {
         const res = await server.client.post(webhook, update(id, words), { headers });
         assert.equal(res.status, 200, res.text);
         await telegram.waitFor(() => telegram.delivered(chatId).length >= id, `the reply to update ${id}`);

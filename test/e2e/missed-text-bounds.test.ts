@@ -17,12 +17,20 @@ import { setWeb, startWeb, web, webKeyOf } from '../support/web-kit.js';
 
 const TOKEN = '314159265:AAH-missed-token-abcdefghijklmnopq';
 const DAY = 24 * 3_600_000;
-const bot = () => botFile([{ name: 'Start', start: true, actions: [text('Hi')] }, { name: 'Fallback', fallback: true, actions: [text('Sorry?')] }]);
+const bot = () =>
+  botFile([
+    { name: 'Start', start: true, actions: [text('Hi')] },
+    { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
+  ]);
 /**
  * A text of `length` characters that starts with `head` (distinct heads make distinct groups), of
  * random words: PostgreSQL compresses a repetitive text below the btree's limit.
  */
-const long = (head: string, length: number) => (`${head} ${crypto.randomBytes(length).toString('base64').replace(/(.{7})/g, '$1 ')}`).slice(0, length);
+const long = (head: string, length: number) =>
+  `${head} ${crypto
+    .randomBytes(length)
+    .toString('base64')
+    .replace(/(.{7})/g, '$1 ')}`.slice(0, length);
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 for (const kind of databaseKinds()) {
@@ -67,7 +75,10 @@ for (const kind of databaseKinds()) {
       assert.equal(sent.status, 200, sent.text.slice(0, 300));
 
       const listed = await missed(own);
-      assert.deepEqual(listed.map((r) => [r.Text.split(' ')[0], r.Count]).sort(), [['custom', 1], ['wéb', 1]]);
+      assert.deepEqual(listed.map((r) => [r.Text.split(' ')[0], r.Count]).sort(), [
+        ['custom', 1],
+        ['wéb', 1],
+      ]);
       for (const row of listed) {
         assert.ok(bytes(row.Text) <= LIMITS.missedTextBytes && bytes(row.Text) > LIMITS.missedTextBytes - 4, `${bytes(row.Text)} bytes`);
         const whole = row.Text.startsWith('custom') ? custom : webText;
@@ -94,7 +105,10 @@ for (const kind of databaseKinds()) {
       assert.equal((await say(9001, said)).status, 200);
       await telegram.waitFor(() => telegram.textsOf(chatId).includes('Sorry?'), 'the fallback reply');
       assert.deepEqual(telegram.textsOf(chatId), ['Hi', 'Sorry?']);
-      assert.deepEqual((await missed(own)).map((r) => r.Text), [said.toLowerCase().slice(0, LIMITS.missedTextBytes)]);
+      assert.deepEqual(
+        (await missed(own)).map((r) => r.Text),
+        [said.toLowerCase().slice(0, LIMITS.missedTextBytes)],
+      );
     });
 
     test(`one conversation keeps its newest ${LIMITS.missedTextsPerConversation} missed texts, whatever it sends`, async () => {
@@ -109,15 +123,25 @@ for (const kind of databaseKinds()) {
       const listed = await missed(own);
       // trimmed on every missedTextsTrimEvery-th turn: the newest 100, and at most 9 more since the last trim
       const most = LIMITS.missedTextsPerConversation + LIMITS.missedTextsTrimEvery - 1;
-      const kept = listed.filter((r) => r.Text.startsWith('flood-')).map((r) => Number(/^flood-(\d+) /.exec(r.Text)![1])).sort((a, b) => a - b);
+      const kept = listed
+        .filter((r) => r.Text.startsWith('flood-'))
+        .map((r) => Number(/^flood-(\d+) /.exec(r.Text)![1]))
+        .sort((a, b) => a - b);
       assert.ok(kept.length >= LIMITS.missedTextsPerConversation && kept.length <= most, `${kept.length} kept`);
-      assert.deepEqual(kept, Array.from({ length: kept.length }, (_, i) => sent - kept.length + 1 + i), 'the newest, without a gap');
-      assert.ok(listed.some((r) => r.Text === 'a question from someone else'), 'the flood did not evict another conversation');
+      assert.deepEqual(
+        kept,
+        Array.from({ length: kept.length }, (_, i) => sent - kept.length + 1 + i),
+        'the newest, without a gap',
+      );
+      assert.ok(
+        listed.some((r) => r.Text === 'a question from someone else'),
+        'the flood did not evict another conversation',
+      );
       const stored = listed.reduce((sum, r) => sum + bytes(r.Text), 0);
       assert.ok(stored <= (most + 1) * LIMITS.missedTextBytes, `${stored} bytes listed`);
     });
 
-    test('the maintenance pass keeps a bot\'s newest texts and drops those older than the age limit', async () => {
+    test("the maintenance pass keeps a bot's newest texts and drops those older than the age limit", async () => {
       const own = await createTenant(server.client, bot());
       const botId = (await server.running.store.bots.byApiKey(own.botKey))!.id;
       for (const user of [uid('a'), uid('b'), uid('c')]) {
@@ -136,7 +160,10 @@ for (const kind of databaseKinds()) {
       await chatOk(server, later.botToken, { UserId: late });
       await chatOk(server, later.botToken, { UserId: late, Text: 'still here' });
       await server.running.maintenance.runOnce();
-      assert.deepEqual((await missed(later)).map((r) => r.Text), ['still here']);
+      assert.deepEqual(
+        (await missed(later)).map((r) => r.Text),
+        ['still here'],
+      );
     });
   });
 }

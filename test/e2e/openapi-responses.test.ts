@@ -21,19 +21,32 @@ for (const kind of databaseKinds()) {
     after(() => server.close());
 
     const operations = () =>
-      Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([method]) => METHODS.includes(method)).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
+      Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([method]) => METHODS.includes(method))
+          .map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+      );
 
     test('every operation documents a 2xx answer with a schema and a 4xx answer with ErrorResponse', () => {
       const all = operations();
       assert.ok(all.length >= 45, `${all.length} operations`);
       const undocumented = all.filter(({ op }) => {
         // 204 No Content has, by definition, no body to describe
-        const success = Object.entries(op.responses).some(([status, r]) => status === '204' || (/^2/.test(status) && Object.values(r.content ?? {}).some((c) => c.schema && Object.keys(c.schema).length > 0)));
+        const success = Object.entries(op.responses).some(
+          ([status, r]) => status === '204' || (/^2/.test(status) && Object.values(r.content ?? {}).some((c) => c.schema && Object.keys(c.schema).length > 0)),
+        );
         const failure = Object.entries(op.responses).some(([status, r]) => /^4/.test(status) && r.content?.['application/json']?.schema?.$ref === '#/components/schemas/ErrorResponse');
         return !success || !failure;
       });
-      assert.deepEqual(undocumented.map((u) => u.name), []);
-      assert.equal(all.some(({ op }) => op.responses['200']?.description === 'Default Response'), false, 'no "Default Response" is left');
+      assert.deepEqual(
+        undocumented.map((u) => u.name),
+        [],
+      );
+      assert.equal(
+        all.some(({ op }) => op.responses['200']?.description === 'Default Response'),
+        false,
+        'no "Default Response" is left',
+      );
     });
 
     test('ErrorResponse has Code and Message, and each error answer names codes of its status from the catalogue', () => {

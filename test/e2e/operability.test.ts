@@ -97,11 +97,7 @@ for (const kind of databaseKinds()) {
       const c = server.client;
       const token = await botToken(c, tenant.accountKey, tenant.botKey, tenant.botSecret);
       // three requests of one token, on different routes: the limit is per token, not per route
-      const calls = [
-        () => c.get('/custom/config', { token }),
-        () => c.post('/custom/chat', { UserId: 'rl' }, { token }),
-        () => c.get('/custom/values?userid=rl', { token }),
-      ];
+      const calls = [() => c.get('/custom/config', { token }), () => c.post('/custom/chat', { UserId: 'rl' }, { token }), () => c.get('/custom/values?userid=rl', { token })];
       for (const [i, call] of calls.entries()) {
         const res = await call();
         assert.equal(res.status, 200, res.text);

@@ -49,7 +49,10 @@ for (const kind of databaseKinds()) {
       await refresh();
       await server.running.maintenance.runOnce();
       const left = await deliveries(server, tenant);
-      assert.deepEqual(left.map((d) => d.DeliveryId), [both[0].DeliveryId]);
+      assert.deepEqual(
+        left.map((d) => d.DeliveryId),
+        [both[0].DeliveryId],
+      );
       assert.notEqual(left[0].DeliveryId, old.DeliveryId);
     });
   });

@@ -10,7 +10,30 @@ import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const SECTIONS = ['ExportedAt', 'Bot', 'UserId', 'Channel', 'CreatedAt', 'UpdatedAt', 'Control', 'Variables', 'Tags', 'Assignment', 'Inbox', 'WebVisitor', 'ChannelContact', 'History', 'Notes', 'Activity', 'AnalyticsEvents', 'MissedTexts', 'Deliveries', 'Broadcasts', 'Shares', 'AgentTraces'];
+const SECTIONS = [
+  'ExportedAt',
+  'Bot',
+  'UserId',
+  'Channel',
+  'CreatedAt',
+  'UpdatedAt',
+  'Control',
+  'Variables',
+  'Tags',
+  'Assignment',
+  'Inbox',
+  'WebVisitor',
+  'ChannelContact',
+  'History',
+  'Notes',
+  'Activity',
+  'AnalyticsEvents',
+  'MissedTexts',
+  'Deliveries',
+  'Broadcasts',
+  'Shares',
+  'AgentTraces',
+];
 
 for (const kind of databaseKinds()) {
   describe(`personal-data export (${kind})`, () => {
@@ -52,8 +75,14 @@ for (const kind of databaseKinds()) {
       const texts = JSON.stringify(doc.History.map((m: any) => m.Parts));
       for (const said of ['hello', 'qwertyuiop zxcvbnm', 'Hi Ann, Bob here']) assert.ok(texts.includes(said), said);
       assert.ok(doc.History.every((m: any) => ['in', 'out', 'operator'].includes(m.Direction) || typeof m.Direction === 'string'));
-      assert.deepEqual(doc.Notes.map((n: any) => [n.Author, n.Text]), [['Ann Operator', 'prefers e-mail']]);
-      assert.deepEqual(doc.AnalyticsEvents.map((e: any) => [e.Kind, e.Value]), [['state', 2]]);
+      assert.deepEqual(
+        doc.Notes.map((n: any) => [n.Author, n.Text]),
+        [['Ann Operator', 'prefers e-mail']],
+      );
+      assert.deepEqual(
+        doc.AnalyticsEvents.map((e: any) => [e.Kind, e.Value]),
+        [['state', 2]],
+      );
       assert.equal(doc.Shares.length, 1);
       assert.equal(doc.Shares[0].Mode, 'view');
       assert.ok(!JSON.stringify(doc.Shares).includes('Code'), 'a share link is a credential: not in the export');
@@ -79,7 +108,14 @@ for (const kind of databaseKinds()) {
       assert.equal(refused.status, 403);
       assert.equal(refused.body.Code, 'ROLE_FORBIDDEN');
       const entries = (await server.client.get('/account/audit?action=export', { token: tenant.accountToken })).body.Result;
-      assert.deepEqual(entries.map((e: any) => [e.Actor, e.ActorKind]), [[`account:${tenant.accountId}`, 'account-token'], ['admin@shop.example', 'operator'], [`account:${tenant.accountId}`, 'account-token']]);
+      assert.deepEqual(
+        entries.map((e: any) => [e.Actor, e.ActorKind]),
+        [
+          [`account:${tenant.accountId}`, 'account-token'],
+          ['admin@shop.example', 'operator'],
+          [`account:${tenant.accountId}`, 'account-token'],
+        ],
+      );
     });
 
     test('a long history arrives whole, in order', async () => {
@@ -91,12 +127,12 @@ for (const kind of databaseKinds()) {
       assert.equal(said[299], 'message 299');
     });
 
-    test('404 for an unknown or a forgotten conversation, 403 for another account\'s bot', async () => {
+    test("404 for an unknown or a forgotten conversation, 403 for another account's bot", async () => {
       assert.equal((await exported('nobody')).status, 404);
       assert.equal((await exported('nobody')).body.Code, 'CONVERSATION_NOT_FOUND');
       const other = await createTenant(server.client);
       const foreign = await server.client.get(`/bots/${tenant.botKey}/conversations/ann/export`, { token: other.accountToken });
-      assert.equal(foreign.status, 403, 'another account\'s bot, as every bot route answers');
+      assert.equal(foreign.status, 403, "another account's bot, as every bot route answers");
       assert.equal(foreign.body.Code, 'TOKEN_SCOPE');
       await chatOk(server, tenant.botToken, { UserId: 'gone', Text: 'hello' });
       assert.equal((await server.client.post('/custom/state', { UserId: 'gone', State: 'forget' }, { token: tenant.botToken })).status, 202);

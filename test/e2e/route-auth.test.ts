@@ -157,7 +157,15 @@ for (const kind of databaseKinds()) {
 
     test('the route list holds the OpenAPI routes and the console API, and a rule covers each', () => {
       const names = world.routes.map(label);
-      for (const known of ['POST /custom/chat', 'GET /bots/{APIKey}', 'POST /admin/accounts', 'GET /web/{key}/config', 'GET /share/{code}/api/conversation', 'GET /console/api/me', 'POST /console/api/conversations/{botId}/{userId}/takeover']) {
+      for (const known of [
+        'POST /custom/chat',
+        'GET /bots/{APIKey}',
+        'POST /admin/accounts',
+        'GET /web/{key}/config',
+        'GET /share/{code}/api/conversation',
+        'GET /console/api/me',
+        'POST /console/api/conversations/{botId}/{userId}/takeover',
+      ]) {
         assert.ok(names.includes(known), `${known} in ${names.join(', ')}`);
       }
       for (const route of world.routes) accessOf(route);
@@ -168,7 +176,8 @@ for (const kind of databaseKinds()) {
       for (const route of world.routes) {
         const access = accessOf(route);
         if (access === 'open') continue;
-        const call = access === 'webKey' ? callFor(route, world.ours, world.ours, { key: '' }) : access === 'shareCode' ? callFor(route, world.ours, world.ours, { code: '' }) : callFor(route, world.ours);
+        const call =
+          access === 'webKey' ? callFor(route, world.ours, world.ours, { key: '' }) : access === 'shareCode' ? callFor(route, world.ours, world.ours, { code: '' }) : callFor(route, world.ours);
         const expected: Expected =
           access === 'webKey'
             ? { status: 404, code: 'BOT_NOT_FOUND' }
@@ -207,7 +216,13 @@ for (const kind of databaseKinds()) {
           cases.push(['the account token as bearer, no cookie', call, bearer(t.accountToken), { status: 401, code: 'TOKEN_MISSING' }]);
         }
         if (access === 'webKey') {
-          for (const [name, value] of Object.entries({ 'bot API key': t.botKey, 'account API key': t.accountKey, 'bot API secret': t.botSecret, 'console session': o.session, 'share code': o.shareCode })) {
+          for (const [name, value] of Object.entries({
+            'bot API key': t.botKey,
+            'account API key': t.accountKey,
+            'bot API secret': t.botSecret,
+            'console session': o.session,
+            'share code': o.shareCode,
+          })) {
             cases.push([`the ${name} as web key`, callFor(route, o, o, { key: value }), {}, { status: 404, code: 'BOT_NOT_FOUND' }]);
           }
         }
@@ -253,7 +268,13 @@ for (const kind of databaseKinds()) {
         const them = world.theirs;
         const l = label(route);
         const foreign: Record<string, string> =
-          access === 'session' ? { cookie: them.cookie } : ['admin', 'account', 'accountOrBot'].includes(access) ? bearer(them.tenant.accountToken) : BEARER.includes(access) ? bearer(them.tenant.botToken) : {};
+          access === 'session'
+            ? { cookie: them.cookie }
+            : ['admin', 'account', 'accountOrBot'].includes(access)
+              ? bearer(them.tenant.accountToken)
+              : BEARER.includes(access)
+                ? bearer(them.tenant.botToken)
+                : {};
         const call = callFor(route, o, them);
         const expected = refusalOf(route);
         if (expected) {

@@ -55,8 +55,14 @@ for (const kind of databaseKinds()) {
           for (const [what, secret] of Object.entries({ 'bot secret': tenant.botSecret, 'signing key': signingKey, 'account key': tenant.accountKey, 'share code': code })) {
             assert.ok(!everything.includes(secret), `${what} appears in clear in the database`);
           }
-          assert.deepEqual(tables.accounts.map((a) => a.api_key_hash), [sha256(tenant.accountKey)]);
-          assert.deepEqual(tables.shares.map((s) => s.code_hash), [sha256(code)]);
+          assert.deepEqual(
+            tables.accounts.map((a) => a.api_key_hash),
+            [sha256(tenant.accountKey)],
+          );
+          assert.deepEqual(
+            tables.shares.map((s) => s.code_hash),
+            [sha256(code)],
+          );
           assert.match(String(tables.bots[0].api_secret), /^v1:[\w-]{40,}$/);
           assert.match(String(tables.meta.find((m) => m.key === SIGNING_KEY_META)!.value), /^v1:[\w-]{40,}$/);
         } finally {

@@ -66,7 +66,10 @@ for (const kind of databaseKinds()) {
         try {
           for (let i = 0; i < 5; i++) {
             const history = await again.client.post('/custom/chat', { UserId: `s${i}`, Command: 'READY' }, { token: tenant.botToken });
-            assert.deepEqual(history.body.Parts.map((p: { Text: string }) => p.Text), ['hello', 'question', 'the service said slowly']);
+            assert.deepEqual(
+              history.body.Parts.map((p: { Text: string }) => p.Text),
+              ['hello', 'question', 'the service said slowly'],
+            );
           }
         } finally {
           await again.stop();

@@ -49,7 +49,12 @@ for (const kind of databaseKinds()) {
         assert.equal(started.Parts[0].Text, 'Hello Ann');
         const variables = await variablesOf(server, tenant.botToken, started.UserId);
         assert.deepEqual([variables.user_id, variables.channel, variables.apiKey, variables.name], [started.UserId, 'web', 'bot-secret', 'Ann']);
-        const listed = await startWeb(server.client, key, { Variables: [{ Name: 'name', Value: 'Bob' }, { Name: 'apiKey', Value: 'evil' }] });
+        const listed = await startWeb(server.client, key, {
+          Variables: [
+            { Name: 'name', Value: 'Bob' },
+            { Name: 'apiKey', Value: 'evil' },
+          ],
+        });
         assert.equal(listed.Parts[0].Text, 'Hello Bob');
         assert.equal((await variablesOf(server, tenant.botToken, listed.UserId)).apiKey, 'bot-secret');
       } finally {
@@ -72,7 +77,16 @@ for (const kind of databaseKinds()) {
       const before = await variablesOf(server, tenant.botToken, user);
       for (const [body, name] of [
         [{ UserId: user, Variables: { user_id: 'x', name: 'Ann' } }, 'user_id'],
-        [{ UserId: user, Variables: [{ Name: 'name', Value: 'Ann' }, { Name: 'channel', Value: 'web' }] }, 'channel'],
+        [
+          {
+            UserId: user,
+            Variables: [
+              { Name: 'name', Value: 'Ann' },
+              { Name: 'channel', Value: 'web' },
+            ],
+          },
+          'channel',
+        ],
         [{ UserId: user, Variables: { last_user_text: null } }, 'last_user_text'],
         [{ UserId: user, Command: 'READY', Variables: { creation_date: '2000-01-01' } }, 'creation_date'],
         [{ UserId: user, Text: 'hi', Variables: { api_status: '200' } }, 'api_status'],
@@ -100,14 +114,21 @@ for (const kind of databaseKinds()) {
       assert.equal(injected.body.Code, 'INVALID_REQUEST');
       assert.equal(injected.body.Field, 'Variables.channel');
       const hook = (body: unknown) => server.client.post('/apihook/status', body, { token: tenant.botKey, headers: { 'user-id': user } });
-      for (const body of [{ UpdateType: 'set-var', Name: 'user_id', Value: 'x' }, { UpdateType: 'del-var', Name: 'channel' }]) {
+      for (const body of [
+        { UpdateType: 'set-var', Name: 'user_id', Value: 'x' },
+        { UpdateType: 'del-var', Name: 'channel' },
+      ]) {
         const res = await hook(body);
         assert.equal(res.status, 400, res.text);
         assert.equal(res.body.Code, 'INVALID_REQUEST');
         assert.equal(res.body.Field, 'Name');
       }
       const history = await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY' });
-      assert.equal(history.Parts.some((p: any) => p.Text === 'from an operator'), false, 'the refused injection stored nothing');
+      assert.equal(
+        history.Parts.some((p: any) => p.Text === 'from an operator'),
+        false,
+        'the refused injection stored nothing',
+      );
       assert.deepEqual(await variablesOf(server, tenant.botToken, user), before);
       // Other variables still work on every route.
       assert.equal((await hook({ UpdateType: 'set-var', Name: 'name', Value: 'Ann' })).status, 200);

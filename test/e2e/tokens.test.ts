@@ -34,7 +34,10 @@ for (const kind of databaseKinds()) {
       assertTokenReply(res.body);
       const bots = await server.client.get('/bots', { token: res.body.token });
       assert.equal(bots.status, 200);
-      assert.deepEqual(bots.body.Result.map((b: any) => b.APIKey), [tenant.botKey]);
+      assert.deepEqual(
+        bots.body.Result.map((b: any) => b.APIKey),
+        [tenant.botKey],
+      );
     });
 
     test('200 with a bot token: it opens the custom channel of that bot', async () => {
@@ -189,8 +192,7 @@ for (const kind of databaseKinds()) {
     });
 
     test('wrong bot secrets for one bot: 10 answers 404, then 429 even for the right secret; the account key and other bots are served', async () => {
-      const guess = (i: number, secret: string) =>
-        postFrom(`192.0.2.${i + 1}`, { AccountAPIKey: tenant.accountKey, BotAPIKey: tenant.botKey, BotAPISecret: secret });
+      const guess = (i: number, secret: string) => postFrom(`192.0.2.${i + 1}`, { AccountAPIKey: tenant.accountKey, BotAPIKey: tenant.botKey, BotAPISecret: secret });
       const answers = [];
       for (let i = 0; i < 11; i++) answers.push(await guess(i, `wrong-secret-${i}`));
       answers.push(await guess(50, tenant.botSecret));

@@ -61,7 +61,10 @@ for (const kind of databaseKinds()) {
       const bytes = 64 * MiB;
       ai.next({ contentBytes: bytes });
       const reply = await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' });
-      assert.deepEqual(summary(reply.Parts), [[0, 'AI said ERROR.'], [0, 'after']]);
+      assert.deepEqual(summary(reply.Parts), [
+        [0, 'AI said ERROR.'],
+        [0, 'after'],
+      ]);
       const vars = await variablesOf(server, tenant.botToken, user);
       assert.equal(vars.ai_status, 'ERROR');
       assert.equal(vars.answer, undefined);
@@ -77,7 +80,10 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: user });
       ai.next({ contentBytes: MiB - 4096, fill: 'b' });
       const reply = await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' });
-      assert.deepEqual(summary(reply.Parts), [[0, 'b'.repeat(ANSWER_CAP)], [0, 'after']]);
+      assert.deepEqual(summary(reply.Parts), [
+        [0, 'b'.repeat(ANSWER_CAP)],
+        [0, 'after'],
+      ]);
       const vars = await variablesOf(server, tenant.botToken, user);
       assert.equal(vars.ai_status, 'OK');
       assert.equal(vars.answer, 'b'.repeat(ANSWER_CAP));
@@ -91,7 +97,10 @@ for (const kind of databaseKinds()) {
       const res = await server.client.put(`/bots/${tenant.botKey}`, aiBot({ maxTokens: 16_385 }), { token: tenant.accountToken });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.Code, 'INVALID_BOT');
-      assert.deepEqual(res.body.Problems.map((p: any) => p.Path), ['$.behaviours[0].interactions[1].actions[0].maxTokens']);
+      assert.deepEqual(
+        res.body.Problems.map((p: any) => p.Path),
+        ['$.behaviours[0].interactions[1].actions[0].maxTokens'],
+      );
       assert.deepEqual(await draft(), beforePut);
       assert.equal((await server.client.put(`/bots/${tenant.botKey}`, aiBot({ maxTokens: 16_384 }), { token: tenant.accountToken })).status, 200);
       await server.client.put(`/bots/${tenant.botKey}`, aiBot(), { token: tenant.accountToken });

@@ -13,23 +13,26 @@ import { AiDouble } from '../support/ai-double.js';
 
 const onError = [text('AI said {{ai_status}}.')];
 const aiBot = () =>
-  botFile([
-    { name: 'Start', start: true, actions: [text('Hi')] },
+  botFile(
+    [
+      { name: 'Start', start: true, actions: [text('Hi')] },
+      {
+        name: 'Reply',
+        actions: [{ type: 'ai', mode: 'reply', instructions: 'You help {{company}}.', history: 2, variable: 'answer', say: true, timeoutMs: 400, onError }, text('after')],
+      },
+      { name: 'Classify', actions: [{ type: 'ai', mode: 'classify', labels: ['billing', 'shipping'], variable: 'topic', onError }, text('topic={{topic}}')] },
+      { name: 'Extract', actions: [{ type: 'ai', mode: 'extract', fields: { email: 'the e-mail address', city: 'the city' }, onError }, text('{{email}}|{{city}}')] },
+      { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
+    ],
     {
-      name: 'Reply',
-      actions: [
-        { type: 'ai', mode: 'reply', instructions: 'You help {{company}}.', history: 2, variable: 'answer', say: true, timeoutMs: 400, onError },
-        text('after'),
+      variables: { company: 'ACME' },
+      triggers: [
+        { match: 'reply', actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Reply' }] },
+        { match: { regex: '^classify' }, actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Classify' }] },
+        { match: { regex: '^extract' }, actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Extract' }] },
       ],
     },
-    { name: 'Classify', actions: [{ type: 'ai', mode: 'classify', labels: ['billing', 'shipping'], variable: 'topic', onError }, text('topic={{topic}}')] },
-    { name: 'Extract', actions: [{ type: 'ai', mode: 'extract', fields: { email: 'the e-mail address', city: 'the city' }, onError }, text('{{email}}|{{city}}')] },
-    { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
-  ], { variables: { company: 'ACME' }, triggers: [
-    { match: 'reply', actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Reply' }] },
-    { match: { regex: '^classify' }, actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Classify' }] },
-    { match: { regex: '^extract' }, actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Extract' }] },
-  ] });
+  );
 
 for (const kind of databaseKinds()) {
   describe(`understanding: AI steps (${kind})`, () => {
@@ -59,7 +62,10 @@ for (const kind of databaseKinds()) {
       ai.next({ content: 'We ship worldwide.', tokens: 40 });
       const before = await usage(tenant);
       const reply = await say(user, 'reply');
-      assert.deepEqual(summary(reply.Parts), [[0, 'We ship worldwide.'], [0, 'after']]);
+      assert.deepEqual(summary(reply.Parts), [
+        [0, 'We ship worldwide.'],
+        [0, 'after'],
+      ]);
       const vars = await variablesOf(server, tenant.botToken, user);
       assert.equal(vars.answer, 'We ship worldwide.');
       assert.equal(vars.ai_status, 'OK');
@@ -84,12 +90,21 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: user });
       ai.next({ delayMs: 3000, content: 'late' });
       const started = Date.now();
-      assert.deepEqual(summary((await say(user, 'reply')).Parts), [[0, 'AI said TIMEOUT.'], [0, 'after']]);
+      assert.deepEqual(summary((await say(user, 'reply')).Parts), [
+        [0, 'AI said TIMEOUT.'],
+        [0, 'after'],
+      ]);
       assert.ok(Date.now() - started < 2500, 'timeoutMs bounds the step');
       ai.next({ status: 500 });
-      assert.deepEqual(summary((await say(user, 'reply')).Parts), [[0, 'AI said ERROR.'], [0, 'after']]);
+      assert.deepEqual(summary((await say(user, 'reply')).Parts), [
+        [0, 'AI said ERROR.'],
+        [0, 'after'],
+      ]);
       ai.next({ body: '{"choices": [ not json' });
-      assert.deepEqual(summary((await say(user, 'reply')).Parts), [[0, 'AI said ERROR.'], [0, 'after']]);
+      assert.deepEqual(summary((await say(user, 'reply')).Parts), [
+        [0, 'AI said ERROR.'],
+        [0, 'after'],
+      ]);
       assert.equal(ai.requests.length, 3, 'one call per step, no retries');
     });
 
@@ -101,9 +116,15 @@ for (const kind of databaseKinds()) {
       ai.next({ content: '```json\n{"label": "other"}\n```' });
       assert.deepEqual(summary((await say(user, 'classify hm')).Parts), [[0, 'topic=other']]);
       ai.next({ content: '{"label": "refunds"}' });
-      assert.deepEqual(summary((await say(user, 'classify money')).Parts), [[0, 'AI said ERROR.'], [0, 'topic=other']]);
+      assert.deepEqual(summary((await say(user, 'classify money')).Parts), [
+        [0, 'AI said ERROR.'],
+        [0, 'topic=other'],
+      ]);
       ai.next({ content: 'billing' });
-      assert.deepEqual(summary((await say(user, 'classify bill')).Parts), [[0, 'AI said ERROR.'], [0, 'topic=other']]);
+      assert.deepEqual(summary((await say(user, 'classify bill')).Parts), [
+        [0, 'AI said ERROR.'],
+        [0, 'topic=other'],
+      ]);
       assert.match(ai.requests[0].body.messages[0].content, /"billing", "shipping", "other"/);
     });
 
@@ -113,7 +134,10 @@ for (const kind of databaseKinds()) {
       ai.next({ content: '{"email": "ann@example.org", "city": null}' });
       assert.deepEqual(summary((await say(user, 'extract ann@example.org')).Parts), [[0, 'ann@example.org|']]);
       ai.next({ content: '["ann@example.org"]' });
-      assert.deepEqual(summary((await say(user, 'extract again')).Parts), [[0, 'AI said ERROR.'], [0, 'ann@example.org|']]);
+      assert.deepEqual(summary((await say(user, 'extract again')).Parts), [
+        [0, 'AI said ERROR.'],
+        [0, 'ann@example.org|'],
+      ]);
       ai.next({ content: '{"email": {"nested": true}}' });
       assert.equal((await say(user, 'extract third')).Parts[0].Text, 'AI said ERROR.');
     });
@@ -129,7 +153,11 @@ for (const kind of databaseKinds()) {
       const backup = await server.client.get('/bots/backup', { token: tenant.botToken });
       assert.ok(!backup.text.includes('sk-secret-123'));
       // a full clone is not given the provider; the key is sealed at rest
-      const clone = await server.client.post('/bot/clone', { Source: { BotAPIKey: tenant.botKey, BotSecret: tenant.botSecret }, Destination: { BotName: 'Copy', Variables: [] } }, { token: tenant.accountToken });
+      const clone = await server.client.post(
+        '/bot/clone',
+        { Source: { BotAPIKey: tenant.botKey, BotSecret: tenant.botSecret }, Destination: { BotName: 'Copy', Variables: [] } },
+        { token: tenant.accountToken },
+      );
       assert.equal(clone.status, 200, clone.text);
       assert.equal((await server.client.get(`/bots/${clone.body.APIKey}/ai`, { token: tenant.accountToken })).body.Source, null);
       if (kind === 'sqlite') {
@@ -145,7 +173,10 @@ for (const kind of databaseKinds()) {
       const other = await createTenant(server.client, aiBot());
       const user = uid('none');
       await chatOk(server, other.botToken, { UserId: user });
-      assert.deepEqual(summary((await chatOk(server, other.botToken, { UserId: user, Text: 'reply' })).Parts), [[0, 'AI said NOT_CONFIGURED.'], [0, 'after']]);
+      assert.deepEqual(summary((await chatOk(server, other.botToken, { UserId: user, Text: 'reply' })).Parts), [
+        [0, 'AI said NOT_CONFIGURED.'],
+        [0, 'after'],
+      ]);
       // takes effect at once, without a publish; DELETE removes it
       assert.equal((await server.client.put(`/bots/${other.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'm2' }, { token: other.accountToken })).status, 200);
       assert.equal((await chatOk(server, other.botToken, { UserId: user, Text: 'reply' })).Parts[0].Text, 'ok');
@@ -202,7 +233,10 @@ for (const kind of databaseKinds()) {
       assert.equal(ai.requests[0].body.model, 'server-model');
       assert.equal(ai.requests[0].authorization, 'Bearer sk-server');
       await server.client.put(`/bots/${tenant.botKey}/ai`, { BaseUrl: ai.baseUrl, Model: 'own' }, { token: tenant.accountToken });
-      assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' })).Parts), [[0, 'AI said ERROR.'], [0, 'after']]);
+      assert.deepEqual(summary((await chatOk(server, tenant.botToken, { UserId: user, Text: 'reply' })).Parts), [
+        [0, 'AI said ERROR.'],
+        [0, 'after'],
+      ]);
       assert.equal(ai.requests.length, 1, 'the private address was never dialled');
     });
   });

@@ -59,16 +59,29 @@ for (const kind of databaseKinds()) {
         const created = await server.client.post('/bots', withNlp(nlp), { token: tenant.accountToken });
         assert.equal(created.status, 400);
         assert.equal(created.body.Code, 'INVALID_BOT');
-        assert.deepEqual(created.body.Problems.map((p: { Path: string }) => p.Path), [path], JSON.stringify(created.body.Problems));
+        assert.deepEqual(
+          created.body.Problems.map((p: { Path: string }) => p.Path),
+          [path],
+          JSON.stringify(created.body.Problems),
+        );
         const draft = await server.client.put(`/bots/${tenant.botKey}`, withNlp(nlp), { token: tenant.accountToken });
         assert.equal(draft.status, 400);
-        assert.deepEqual(draft.body.Problems.map((p: { Path: string }) => p.Path), [path]);
+        assert.deepEqual(
+          draft.body.Problems.map((p: { Path: string }) => p.Path),
+          [path],
+        );
         assert.equal((await server.client.get('/bots', { token: tenant.accountToken })).body.Result.length, 1);
       });
     }
 
     test('the largest allowed entity finds its value in a 16 KB text, in a turn and in parse', async () => {
-      const bot = { ...botFile([{ name: 'Start', start: true, actions: [text('Hi')] }, { name: 'Any', fallback: true, actions: [text('Got {{entity_product}}.')] }]), nlp: { entities: [largestEntity()] } };
+      const bot = {
+        ...botFile([
+          { name: 'Start', start: true, actions: [text('Hi')] },
+          { name: 'Any', fallback: true, actions: [text('Got {{entity_product}}.')] },
+        ]),
+        nlp: { entities: [largestEntity()] },
+      };
       const own = await createTenant(server.client, bot);
       // Every word starts a spelling that never completes, until the last five words.
       const filler = 'alpha beta gamma delta v7 '.repeat(628);

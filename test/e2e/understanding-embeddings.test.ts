@@ -23,7 +23,12 @@ const desk = () => ({
       { name: 'Start', start: true, actions: [text('Hi')] },
       { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
     ],
-    { triggers: [{ intent: 'refund', actions: [text('Refunds take 14 days.')] }, { intent: 'human', actions: [text('An agent is coming.')] }] },
+    {
+      triggers: [
+        { intent: 'refund', actions: [text('Refunds take 14 days.')] },
+        { intent: 'human', actions: [text('An agent is coming.')] },
+      ],
+    },
   ),
   nlp: {
     intents: [

@@ -128,7 +128,10 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: user });
       await chatOk(server, tenant.botToken, { UserId: user, Text: 'can I order a t-shirt' });
       const wrong = await chatOk(server, tenant.botToken, { UserId: user, Text: 'hmm' });
-      assert.deepEqual(summary(wrong.Parts), [[0, "Sorry, I didn't get that."], [6, 'Which size?']]);
+      assert.deepEqual(summary(wrong.Parts), [
+        [0, "Sorry, I didn't get that."],
+        [6, 'Which size?'],
+      ]);
       const right = await chatOk(server, tenant.botToken, { UserId: user, Text: 'the big one' });
       assert.deepEqual(summary(right.Parts), [[0, 'Size large it is.']]);
       assert.equal((await variablesOf(server, tenant.botToken, user)).size, 'large');
@@ -150,7 +153,10 @@ for (const kind of databaseKinds()) {
       assert.equal(none.body.Intent, null);
       assert.ok(none.body.Score < 0.7);
       const scores = none.body.Alternatives.map((a: { Score: number }) => a.Score);
-      assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+      assert.deepEqual(
+        scores,
+        [...scores].sort((a, b) => b - a),
+      );
       assert.equal(none.body.Score, scores[0] ?? 0);
       assert.equal((await parse(tenant, {})).status, 400);
       assert.equal((await parse(tenant, { Text: 'x', Version: 99 })).body.Code, 'VERSION_NOT_FOUND');
@@ -167,7 +173,12 @@ for (const kind of databaseKinds()) {
       for (const t of ['where is my order', 'blah', 'big', 'track my package']) await chatOk(server, own.botToken, { UserId: uid('t'), Text: t });
       await parse(own, { Text: 'where is my order' });
       assert.equal(await trainings(), before, 'turns and parses load the stored model');
-      const next = shop({ intents: [{ name: 'order_status', examples: ['where is my order', 'track my package'] }, { name: 'refund', examples: ['I want my money back', 'refund please', uid('never-seen')] }] });
+      const next = shop({
+        intents: [
+          { name: 'order_status', examples: ['where is my order', 'track my package'] },
+          { name: 'refund', examples: ['I want my money back', 'refund please', uid('never-seen')] },
+        ],
+      });
       assert.equal((await server.client.put(`/bots/${own.botKey}`, { ...next, triggers: [] }, { token: own.accountToken })).status, 200);
       assert.equal(await trainings(), before, 'saving a draft trains nothing');
       assert.equal((await server.client.post(`/bots/${own.botKey}/publish`, {}, { token: own.accountToken })).status, 200);

@@ -11,7 +11,10 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { LANGUAGE_CASES, type LanguageCase } from '../fixtures/language-bots.js';
 
 const botIn = (c: LanguageCase) => ({
-  ...botFile([{ name: 'Start', actions: [text('…')] }, { name: 'Fallback', fallback: true, actions: [text('?')] }]),
+  ...botFile([
+    { name: 'Start', actions: [text('…')] },
+    { name: 'Fallback', fallback: true, actions: [text('?')] },
+  ]),
   nlp: { language: c.language, intents: c.intents },
 });
 
@@ -47,7 +50,11 @@ for (const kind of databaseKinds()) {
         const res = await server.client.post('/bots', botIn({ ...LANGUAGE_CASES[0], language }), { token: tenant.accountToken });
         assert.equal(res.status, 400, language);
         assert.equal(res.body.Code, 'INVALID_BOT', language);
-        assert.deepEqual(res.body.Problems.map((p: { Path: string }) => p.Path), ['$.nlp.language'], language);
+        assert.deepEqual(
+          res.body.Problems.map((p: { Path: string }) => p.Path),
+          ['$.nlp.language'],
+          language,
+        );
       }
       assert.equal(await count(), before);
     });

@@ -9,11 +9,14 @@ import { accountToken, createAccount, createTenant, type Tenant } from '../suppo
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const bot = () =>
-  botFile([
-    { name: 'Start', start: true, actions: [text('Hi')] },
-    { name: 'Ask', actions: [{ type: 'input', question: 'Number?', expect: 'number', variable: 'n', onSuccess: [text('ok')] }] },
-    { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
-  ], { triggers: [{ match: 'ask', actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Ask' }] }] });
+  botFile(
+    [
+      { name: 'Start', start: true, actions: [text('Hi')] },
+      { name: 'Ask', actions: [{ type: 'input', question: 'Number?', expect: 'number', variable: 'n', onSuccess: [text('ok')] }] },
+      { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
+    ],
+    { triggers: [{ match: 'ask', actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Ask' }] }] },
+  );
 
 for (const kind of databaseKinds()) {
   describe(`understanding: missed texts (${kind})`, () => {
@@ -39,13 +42,19 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: bob, Text: 'not a number' });
       const res = await missed();
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body.Result.map((r: any) => [r.Text, r.Count, r.Behaviour, r.Interaction]), [
-        // where the conversation stood when the text came: bob's (the latest) was still at Start
-        ['where is my parcel', 3, 'Main', 'Start'],
-        ['refund?', 1, 'Main', 'Fallback'],
-      ]);
+      assert.deepEqual(
+        res.body.Result.map((r: any) => [r.Text, r.Count, r.Behaviour, r.Interaction]),
+        [
+          // where the conversation stood when the text came: bob's (the latest) was still at Start
+          ['where is my parcel', 3, 'Main', 'Start'],
+          ['refund?', 1, 'Main', 'Fallback'],
+        ],
+      );
       assert.match(res.body.Result[0].LastAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
-      assert.deepEqual((await missed('?limit=1')).body.Result.map((r: any) => r.Text), ['where is my parcel']);
+      assert.deepEqual(
+        (await missed('?limit=1')).body.Result.map((r: any) => r.Text),
+        ['where is my parcel'],
+      );
       assert.deepEqual((await missed('?LIMIT=1')).body.Result.length, 1);
     });
 
@@ -68,11 +77,20 @@ for (const kind of databaseKinds()) {
       await chatOk(server, own.botToken, { UserId: ann, Text: 'my secret address is 1 Elm St' });
       await chatOk(server, own.botToken, { UserId: ann, Text: 'shared words' });
       await chatOk(server, own.botToken, { UserId: bob, Text: 'shared words' });
-      assert.deepEqual((await missed('', own)).body.Result.map((r: any) => [r.Text, r.Count]), [['shared words', 2], ['my secret address is 1 elm st', 1]]);
+      assert.deepEqual(
+        (await missed('', own)).body.Result.map((r: any) => [r.Text, r.Count]),
+        [
+          ['shared words', 2],
+          ['my secret address is 1 elm st', 1],
+        ],
+      );
       const forget = await server.client.post('/custom/state', { UserId: ann, State: 'forget' }, { token: own.botToken });
       assert.equal(forget.status, 202, forget.text);
       assert.ok(await eventually(async () => (await missed('', own)).body.Result.length === 1));
-      assert.deepEqual((await missed('', own)).body.Result.map((r: any) => [r.Text, r.Count]), [['shared words', 1]]);
+      assert.deepEqual(
+        (await missed('', own)).body.Result.map((r: any) => [r.Text, r.Count]),
+        [['shared words', 1]],
+      );
     });
   });
 }

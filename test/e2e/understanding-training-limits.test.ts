@@ -18,7 +18,11 @@ const SECONDS = 0.1;
 // German: English training also reads WordNet's word list (11 MB of heap) into the thread, which
 // alone passes a cap this small; the caps are what is tested here, not a language.
 const withIntents = (intents: unknown[]) => ({ ...botFile([{ name: 'Start', start: true, actions: [text('Hi')] }]), nlp: { language: 'de', intents } });
-const small = () => withIntents([{ name: 'hello', examples: ['hi there', 'hello'] }, { name: 'bye', examples: ['goodbye', 'see you'] }]);
+const small = () =>
+  withIntents([
+    { name: 'hello', examples: ['hi there', 'hello'] },
+    { name: 'bye', examples: ['goodbye', 'see you'] },
+  ]);
 for (const kind of databaseKinds()) {
   for (const [cap, env] of [
     ['memory', { COLLOQUY_TRAINING_MEMORY_MB: String(MEMORY_MB) }],
@@ -55,14 +59,26 @@ for (const kind of databaseKinds()) {
           const created = await server.client.post('/bots', withIntents([]), { token });
           assert.equal(created.status, 201);
           const key = created.body.APIKey;
-          assert.equal((await server.client.put(`/bots/${key}`, { ...withIntents(slowAllowedIntents(kind === 'sqlite' ? 7 : 8)), nlp: { language: 'en', intents: slowAllowedIntents(kind === 'sqlite' ? 7 : 8) } }, { token })).status, 200);
+          assert.equal(
+            (
+              await server.client.put(
+                `/bots/${key}`,
+                { ...withIntents(slowAllowedIntents(kind === 'sqlite' ? 7 : 8)), nlp: { language: 'en', intents: slowAllowedIntents(kind === 'sqlite' ? 7 : 8) } },
+                { token },
+              )
+            ).status,
+            200,
+          );
           const refused = await server.client.post(`/bots/${key}/publish`, {}, { token });
           assert.equal(refused.status, 422, refused.text);
           assert.equal(refused.body.Code, 'TRAINING_LIMIT');
           assert.equal(refused.body.Limit, 'TrainingSeconds');
           assert.equal(refused.body.Max, SECONDS);
           assert.equal((await server.client.get('/health')).status, 200);
-          assert.deepEqual((await server.client.get(`/bots/${key}/versions`, { token })).body.Result.map((v: { Version: number }) => v.Version), [1]);
+          assert.deepEqual(
+            (await server.client.get(`/bots/${key}/versions`, { token })).body.Result.map((v: { Version: number }) => v.Version),
+            [1],
+          );
         });
       }
     });

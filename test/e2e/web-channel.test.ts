@@ -182,7 +182,10 @@ for (const kind of databaseKinds()) {
       const products = await sendWeb(server.client, key, { UserId: user, Command: buttonCommand(started.Parts, 'Browse products') });
       assert.equal(products.Parts[0].Type, 5);
       const chosen = await sendWeb(server.client, key, { UserId: user, Command: buttonCommand(products.Parts, 'Toaster') });
-      assert.deepEqual(summary(chosen.Parts), [[0, 'Good choice: the Toaster.'], [0, chosen.Parts[1].Text]]);
+      assert.deepEqual(summary(chosen.Parts), [
+        [0, 'Good choice: the Toaster.'],
+        [0, chosen.Parts[1].Text],
+      ]);
       assert.equal(chosen.EnableUserChat, true);
       const orders = await sendWeb(server.client, key, { UserId: user, Text: 'restart' });
       const asked = await sendWeb(server.client, key, { UserId: user, Command: buttonCommand(orders.Parts, 'Track an order') });

@@ -52,12 +52,7 @@ for (const kind of databaseKinds()) {
       assert.equal(first.data.EnableUserChat, false);
       assert.equal(first.data.ControlType, 0);
 
-      const bot = await chatOk(
-        server,
-        support.botToken,
-        { UserId: user, Parts: [{ Type: 3, Text: 'Your label', Url: 'https://example.org/label.png' }] },
-        { channel: 'WEB', direction: 'bot' },
-      );
+      const bot = await chatOk(server, support.botToken, { UserId: user, Parts: [{ Type: 3, Text: 'Your label', Url: 'https://example.org/label.png' }] }, { channel: 'WEB', direction: 'bot' });
       const second = await stream.next((e) => e.event === 'message' && e.data.Direction === 'BOT');
       assert.deepEqual(second.data.Parts, bot.Parts);
       // injected on the web channel: nothing is queued for a custom-channel PENDING poll
@@ -91,7 +86,10 @@ for (const kind of databaseKinds()) {
       // an injection afterwards reaches both; by then tab A would have had the echo
       await chatOk(server, support.botToken, { UserId: user, Text: 'marker' }, { DIRECTION: 'OPERATOR' });
       await tabA.next((e) => e.event === 'message' && e.data.Parts[0]?.Text === 'marker');
-      assert.deepEqual(messages(tabA).map((e) => e.data.Direction), ['OPERATOR']);
+      assert.deepEqual(
+        messages(tabA).map((e) => e.data.Direction),
+        ['OPERATOR'],
+      );
       await tabB.next((e) => e.event === 'message' && e.data.Parts[0]?.Text === 'marker');
     });
 

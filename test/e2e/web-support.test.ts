@@ -73,11 +73,19 @@ for (const kind of databaseKinds()) {
       const resumed = await startWeb(server.client, key, { UserId: started.UserId });
       assert.equal(resumed.Times.length, resumed.Parts.length);
       for (const at of resumed.Times) assert.ok(Date.parse(at) >= before - 1000 && Date.parse(at) <= Date.now(), at);
-      assert.ok(resumed.Times.every((at: string, i: number) => i === 0 || at >= resumed.Times[i - 1]), JSON.stringify(resumed.Times));
+      assert.ok(
+        resumed.Times.every((at: string, i: number) => i === 0 || at >= resumed.Times[i - 1]),
+        JSON.stringify(resumed.Times),
+      );
       assert.ok(Date.parse(resumed.StateSince) <= Date.parse(resumed.Times[0]), resumed.StateSince);
     });
 
-    const CONTEXT = { Url: 'https://shop.example.org/kettles?colour=red', Browser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', Language: 'de-DE', Visitor: 'visitor-0000001' };
+    const CONTEXT = {
+      Url: 'https://shop.example.org/kettles?colour=red',
+      Browser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      Language: 'de-DE',
+      Visitor: 'visitor-0000001',
+    };
     const putAvatar = (AvatarUrl: unknown) => server.client.call('PUT', '/console/api/me/avatar', { AvatarUrl }, { headers: { cookie: c.cookie } });
 
     test("the page's context and what the bot asked for reach the console; earlier conversations of the visitor are listed", async () => {
@@ -91,16 +99,19 @@ for (const kind of databaseKinds()) {
       await startWeb(server.client, key, { UserId: second.UserId, Context: { ...CONTEXT, Url: 'https://shop.example.org/thanks' } });
       const res = await c.get(`${c.conversationPath(botId, second.UserId)}/visitor`);
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual({ ...res.body, SeenAt: typeof res.body.SeenAt, Earlier: res.body.Earlier.map((e: any) => e.UserId) }, {
-        Name: null,
-        Email: 'ann@example.com',
-        PageUrl: 'https://shop.example.org/thanks',
-        Browser: 'Chrome 131',
-        UserAgent: CONTEXT.Browser,
-        Language: 'de-DE',
-        SeenAt: 'string',
-        Earlier: [first.UserId],
-      });
+      assert.deepEqual(
+        { ...res.body, SeenAt: typeof res.body.SeenAt, Earlier: res.body.Earlier.map((e: any) => e.UserId) },
+        {
+          Name: null,
+          Email: 'ann@example.com',
+          PageUrl: 'https://shop.example.org/thanks',
+          Browser: 'Chrome 131',
+          UserAgent: CONTEXT.Browser,
+          Language: 'de-DE',
+          SeenAt: 'string',
+          Earlier: [first.UserId],
+        },
+      );
       // forgetting a conversation forgets what its page said, and it is no one's earlier conversation
       const firstId = (await server.running.store.conversations.byUser(botId, first.UserId))!.id;
       assert.ok([200, 202].includes((await c.post(`${c.conversationPath(botId, first.UserId)}/forget`)).status));
@@ -113,13 +124,7 @@ for (const kind of databaseKinds()) {
     });
 
     test('context out of bounds: 400 INVALID_REQUEST (unknown members are dropped, as everywhere)', async () => {
-      for (const bad of [
-        { Url: 'javascript:alert(1)' },
-        { Url: `https://shop.example.org/${'a'.repeat(2048)}` },
-        { Browser: 'x'.repeat(257) },
-        { Language: 'de DE' },
-        { Visitor: 'short' },
-      ]) {
+      for (const bad of [{ Url: 'javascript:alert(1)' }, { Url: `https://shop.example.org/${'a'.repeat(2048)}` }, { Browser: 'x'.repeat(257) }, { Language: 'de DE' }, { Visitor: 'short' }]) {
         const res = await web(server.client, 'POST', key, 'conversation', { Context: bad });
         assert.equal(res.status, 400, `${JSON.stringify(bad)}: ${res.text}`);
         assert.equal(res.body.Code, 'INVALID_REQUEST');
@@ -137,7 +142,10 @@ for (const kind of databaseKinds()) {
           assert.deepEqual(typed, [true, false, false]);
         },
       });
-      assert.deepEqual(read.events.filter((e) => e.Kind === 'visitorTyping').map((e) => [e.BotId, e.UserId, e.Channel]), [[botId, started.UserId, 'web']]);
+      assert.deepEqual(
+        read.events.filter((e) => e.Kind === 'visitorTyping').map((e) => [e.BotId, e.UserId, e.Channel]),
+        [[botId, started.UserId, 'web']],
+      );
       const unknown = await web(server.client, 'POST', key, 'typing', { UserId: 'nobody-here' });
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.Code, 'CONVERSATION_NOT_FOUND');
@@ -158,7 +166,10 @@ for (const kind of databaseKinds()) {
       const position = async (userId: string) => (await web(server.client, 'GET', key, `queue?userid=${encodeURIComponent(userId)}`)).body;
       const before = await Promise.all(waiting.map(position));
       const base = before[0].Position;
-      assert.deepEqual(before, [1, 2, 3].map((n) => ({ State: 1, Position: base + n - 1, ExpectedReplySeconds: null })));
+      assert.deepEqual(
+        before,
+        [1, 2, 3].map((n) => ({ State: 1, Position: base + n - 1, ExpectedReplySeconds: null })),
+      );
       assert.equal((await c.post(`${c.conversationPath(botId, waiting[0])}/takeover`)).status, 200);
       assert.deepEqual(await Promise.all(waiting.map(position)), [
         { State: 2, Position: null, ExpectedReplySeconds: null },
@@ -182,7 +193,10 @@ for (const kind of databaseKinds()) {
         opened: () => c.post(`${c.conversationPath(botId, started.UserId)}/takeover`),
         timeoutMs: 15_000, // the default 5 s ran out on a loaded machine
       });
-      assert.deepEqual(read.events.find((e) => e.State === 2), { State: 2, OperatorName: 'Ann Lee', OperatorAvatar: 'https://pics.example.org/ann.png' });
+      assert.deepEqual(
+        read.events.find((e) => e.State === 2),
+        { State: 2, OperatorName: 'Ann Lee', OperatorAvatar: 'https://pics.example.org/ann.png' },
+      );
       const resumed = await startWeb(server.client, key, { UserId: started.UserId });
       assert.deepEqual([resumed.OperatorName, resumed.OperatorAvatar], ['Ann Lee', 'https://pics.example.org/ann.png']);
       assert.deepEqual((await putAvatar(null)).body, { AvatarUrl: null });
@@ -200,7 +214,11 @@ for (const kind of databaseKinds()) {
       const userId = await ask();
       ahead += minutes * MINUTE;
       const path = c.conversationPath(botId, userId);
-      for (const [step, body] of [['takeover', {}], ['messages', { Text: 'Hello, I am here.' }], ['handover', {}]] as const) {
+      for (const [step, body] of [
+        ['takeover', {}],
+        ['messages', { Text: 'Hello, I am here.' }],
+        ['handover', {}],
+      ] as const) {
         const res = await c.post(`${path}/${step}`, body);
         assert.equal(res.status, 200, `${step}: ${res.text}`);
       }

@@ -24,7 +24,11 @@ for (const kind of databaseKinds()) {
     const assertRefused = (res: { status: number; body: any }, url: string) => {
       assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.Code, 'INVALID_BOT');
-      assert.deepEqual(res.body.Problems.map((p: any) => p.Path), [PATH], url);
+      assert.deepEqual(
+        res.body.Problems.map((p: any) => p.Path),
+        [PATH],
+        url,
+      );
       assert.match(res.body.Problems[0].Message, /http:\/\/ or https:\/\//);
     };
 

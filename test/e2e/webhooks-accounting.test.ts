@@ -56,26 +56,35 @@ for (const kind of databaseKinds()) {
       const calls = callsOf(user);
       assert.equal(calls.length, 11);
       const state = (State: number, Operator: string | null, BanExpiration: string | null = null, BanMessage: string | null = null) => ({
-        Event: 'state', Direction: 'BOT', Reply: { UserId: user, State, Operator, BanExpiration, BanMessage },
+        Event: 'state',
+        Direction: 'BOT',
+        Reply: { UserId: user, State, Operator, BanExpiration, BanMessage },
       });
       const message = (Direction: string, Reply: any) => ({ Event: 'message', Direction, Reply });
       // a user's message goes out with the Creation of the reply its turn made
       const userReply = (said: string, interaction: string, answered: { Creation: string }, ControlType = 0) => ({
-        Parts: [userPart(said, 'Main', interaction)], UserId: user, Creation: answered.Creation, EnableUserChat: true, ControlType,
+        Parts: [userPart(said, 'Main', interaction)],
+        UserId: user,
+        Creation: answered.Creation,
+        EnableUserChat: true,
+        ControlType,
       });
-      assert.deepEqual(calls.map((c) => ({ Event: c.body.Event, Direction: c.body.Direction, Reply: c.body.Reply })), [
-        message('BOT', start),
-        message('USER', userReply('hello', 'Start', hello)),
-        message('BOT', hello),
-        message('USER', userReply('what?', 'Start', what)),
-        message('BOT', what),
-        state(2, 'ann@example.org'),
-        message('USER', userReply('anyone there?', 'Fallback', silent, 2)),
-        message('OPERATOR', ann),
-        state(0, null),
-        state(3, null, banned.BanExpiration, 'Bye'),
-        state(0, null),
-      ]);
+      assert.deepEqual(
+        calls.map((c) => ({ Event: c.body.Event, Direction: c.body.Direction, Reply: c.body.Reply })),
+        [
+          message('BOT', start),
+          message('USER', userReply('hello', 'Start', hello)),
+          message('BOT', hello),
+          message('USER', userReply('what?', 'Start', what)),
+          message('BOT', what),
+          state(2, 'ann@example.org'),
+          message('USER', userReply('anyone there?', 'Fallback', silent, 2)),
+          message('OPERATOR', ann),
+          state(0, null),
+          state(3, null, banned.BanExpiration, 'Bye'),
+          state(0, null),
+        ],
+      );
       assert.deepEqual([texts(start), texts(hello), texts(what)], [['Hi there'], ['Hello!', 'How are you?'], ['Sorry?']]);
       assert.match(banned.BanExpiration, /^\d{4}-\d{2}-\d{2}$/);
       for (const c of calls) {
@@ -84,7 +93,10 @@ for (const kind of databaseKinds()) {
         assert.equal(c.headers['x-colloquy-delivery'], c.body.DeliveryId);
       }
       const list = await waitForDeliveries(server, tenant, (l) => l.length === 11 && l.every((d) => d.Status === 'delivered'), '11 delivered');
-      assert.deepEqual(list.map((d) => d.Event).reverse(), calls.map((c) => c.body.Event));
+      assert.deepEqual(
+        list.map((d) => d.Event).reverse(),
+        calls.map((c) => c.body.Event),
+      );
 
       // 2 user messages and 3 bot messages (RESET, hello, what?) were notifications; the operator's
       // message and the user's text while taken over (forwarded to operators, rule 7) are the
@@ -108,7 +120,12 @@ for (const kind of databaseKinds()) {
       await sleep(600);
       assert.deepEqual(
         callsOf(user).map((c) => [c.body.Event, c.body.Direction, c.body.Event === 'state' ? c.body.Reply.State : c.body.Reply.Parts[0].Text]),
-        [['state', 'BOT', 2], ['message', 'OPERATOR', 'Operator here'], ['message', 'BOT', 'Bot pushed'], ['state', 'BOT', 0]],
+        [
+          ['state', 'BOT', 2],
+          ['message', 'OPERATOR', 'Operator here'],
+          ['message', 'BOT', 'Bot pushed'],
+          ['state', 'BOT', 0],
+        ],
       );
       assert.equal(callsOf(user)[0].body.Reply.Operator, '*');
       const expected = { Month: month(), Messages: 1, Replies: 2, Notifications: 0, ApiCalls: 0, AiTokens: 0 };

@@ -65,13 +65,16 @@ for (const kind of databaseKinds()) {
       const pending = await waitForDeliveries(server, tenant, (l) => l.length === 5 && l.filter((d) => d.Attempts >= 1).length === 2, 'two refused attempts');
       first.child.kill('SIGKILL');
       assert.equal(await first.exited, 'SIGKILL');
-      assert.deepEqual(pending.map((d) => [d.UserId, d.Status, d.LastError]), [
-        [b, 'pending', null],
-        [b, 'pending', 'connection failed or address refused'],
-        [a, 'pending', null],
-        [a, 'pending', null],
-        [a, 'pending', 'connection failed or address refused'],
-      ]);
+      assert.deepEqual(
+        pending.map((d) => [d.UserId, d.Status, d.LastError]),
+        [
+          [b, 'pending', null],
+          [b, 'pending', 'connection failed or address refused'],
+          [a, 'pending', null],
+          [a, 'pending', null],
+          [a, 'pending', 'connection failed or address refused'],
+        ],
+      );
       const ids = pending.map((d) => d.DeliveryId).reverse(); // a1 a2 a3 b1 b2
 
       const receiver = await WebhookReceiver.start(receiverPort);
@@ -97,7 +100,10 @@ for (const kind of databaseKinds()) {
       }
       const after = await waitForDeliveries({ client: second.client }, tenant, (l) => l.every((d) => d.Status === 'delivered'), 'all delivered');
       assert.deepEqual(after.map((d) => d.DeliveryId).reverse(), ids);
-      assert.deepEqual(after.map((d) => [d.Status, d.LastStatusCode]), new Array(5).fill(['delivered', 200]));
+      assert.deepEqual(
+        after.map((d) => [d.Status, d.LastStatusCode]),
+        new Array(5).fill(['delivered', 200]),
+      );
       // The conversations themselves survived the kill too: nothing was queued for PENDING.
       const pendingParts = await chatOk({ client: second.client } as TestServer, tenant.botToken, { UserId: a, Command: 'PENDING' });
       assert.deepEqual(pendingParts.Parts, []);

@@ -56,7 +56,10 @@ for (const kind of databaseKinds()) {
       await chatOk(server, tenant.botToken, { UserId: user, Command: 'RESET' });
       const seen = receiver.calls.length;
       const injected = await inject(server, tenant, user, 'An operator here', 'OPERATOR');
-      assert.deepEqual(injected.Parts.map((p: any) => [p.Type, p.Text]), [[0, 'An operator here']]);
+      assert.deepEqual(
+        injected.Parts.map((p: any) => [p.Type, p.Text]),
+        [[0, 'An operator here']],
+      );
 
       await receiver.waitFor((r) => r.calls.length === seen + 1, 'one call');
       await server.running.dispatcher.runOnce();
@@ -88,21 +91,43 @@ for (const kind of databaseKinds()) {
       assert.equal(verifyColloquy(tenant.botSecret, call.raw, signature), true, 'the docs snippet accepts the call');
       assert.equal(verifyColloquy(tenant.botSecret, call.raw.replace('An operator here', 'An operator HERE'), signature), false, 'a changed body fails');
       assert.equal(verifyColloquy(`${tenant.botSecret}x`, call.raw, signature), false, 'another secret fails');
-      assert.equal(verifyColloquy(tenant.botSecret, call.raw, signature.replace(/t=(\d+)/, (_m, t) => `t=${Number(t) - 1}`)), false, 'another t fails');
+      assert.equal(
+        verifyColloquy(
+          tenant.botSecret,
+          call.raw,
+          signature.replace(/t=(\d+)/, (_m, t) => `t=${Number(t) - 1}`),
+        ),
+        false,
+        'another t fails',
+      );
 
       const list = await deliveries(server, tenant);
       assert.equal(list.length, 1);
-      assert.deepEqual({ ...list[0], CreatedAt: null, DeliveredAt: null }, {
-        DeliveryId: call.body.DeliveryId, Event: 'message', UserId: user, Status: 'delivered', Attempts: 1,
-        LastStatusCode: 200, LastError: null, CreatedAt: null, DeliveredAt: null,
-      });
+      assert.deepEqual(
+        { ...list[0], CreatedAt: null, DeliveredAt: null },
+        {
+          DeliveryId: call.body.DeliveryId,
+          Event: 'message',
+          UserId: user,
+          Status: 'delivered',
+          Attempts: 1,
+          LastStatusCode: 200,
+          LastError: null,
+          CreatedAt: null,
+          DeliveredAt: null,
+        },
+      );
       assert.match(list[0].CreatedAt, ISO_WITH_OFFSET);
       assert.match(list[0].DeliveredAt, ISO_WITH_OFFSET);
 
       const pending = await chatOk(server, tenant.botToken, { UserId: user, Command: 'PENDING' });
       assert.deepEqual(pending.Parts, [], 'a message the webhook took is not queued for PENDING too');
       const ready = await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY' });
-      assert.deepEqual(ready.Parts.map((p: any) => p.Text), ['Hi there', 'An operator here'], 'it is in the history');
+      assert.deepEqual(
+        ready.Parts.map((p: any) => p.Text),
+        ['Hi there', 'An operator here'],
+        'it is in the history',
+      );
     });
 
     test('the webhook Reply carries the EnableUserChat of the interaction the conversation is at, as the echoed chat reply does', async () => {
@@ -147,8 +172,14 @@ for (const kind of databaseKinds()) {
         for (let i = 1; i <= 10; i++) await inject(server, tenant, a, `a${i}`, i % 2 === 0 ? 'BOT' : 'OPERATOR');
         await receiver.waitFor((r) => r.calls.length >= seen + 10, '10 calls');
         const ofA = receiver.calls.slice(seen).filter((c) => c.body.UserId === a);
-        assert.deepEqual(ofA.map((c) => c.body.Reply.Parts[0].Text), ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10']);
-        assert.deepEqual(ofA.map((c) => c.body.Direction), ['OPERATOR', 'BOT', 'OPERATOR', 'BOT', 'OPERATOR', 'BOT', 'OPERATOR', 'BOT', 'OPERATOR', 'BOT']);
+        assert.deepEqual(
+          ofA.map((c) => c.body.Reply.Parts[0].Text),
+          ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10'],
+        );
+        assert.deepEqual(
+          ofA.map((c) => c.body.Direction),
+          ['OPERATOR', 'BOT', 'OPERATOR', 'BOT', 'OPERATOR', 'BOT', 'OPERATOR', 'BOT', 'OPERATOR', 'BOT'],
+        );
 
         // Two conversations injected side by side (concurrently): both complete, each in order.
         const seenBoth = receiver.calls.length;
@@ -160,15 +191,30 @@ for (const kind of databaseKinds()) {
         await sleep(300);
         const later = receiver.calls.slice(seenBoth);
         assert.equal(later.length, 12, 'each delivery once');
-        assert.deepEqual(later.filter((c) => c.body.UserId === a).map((c) => c.body.Reply.Parts[0].Text), ['x1', 'x2', 'x3', 'x4', 'x5', 'x6']);
-        assert.deepEqual(later.filter((c) => c.body.UserId === b).map((c) => c.body.Reply.Parts[0].Text), ['y1', 'y2', 'y3', 'y4', 'y5', 'y6']);
+        assert.deepEqual(
+          later.filter((c) => c.body.UserId === a).map((c) => c.body.Reply.Parts[0].Text),
+          ['x1', 'x2', 'x3', 'x4', 'x5', 'x6'],
+        );
+        assert.deepEqual(
+          later.filter((c) => c.body.UserId === b).map((c) => c.body.Reply.Parts[0].Text),
+          ['y1', 'y2', 'y3', 'y4', 'y5', 'y6'],
+        );
 
         // The list, newest first, is the arrival order reversed per conversation, all delivered once.
         const list = await waitForDeliveries(server, tenant, (l) => l.length === 22 && l.every((d) => d.Status === 'delivered'), '22 delivered');
-        assert.deepEqual(list.map((d) => d.Attempts), new Array(22).fill(1));
         assert.deepEqual(
-          list.filter((d) => d.UserId === a).map((d) => d.DeliveryId).reverse(),
-          receiver.calls.slice(seen).filter((c) => c.body.UserId === a).map((c) => c.body.DeliveryId),
+          list.map((d) => d.Attempts),
+          new Array(22).fill(1),
+        );
+        assert.deepEqual(
+          list
+            .filter((d) => d.UserId === a)
+            .map((d) => d.DeliveryId)
+            .reverse(),
+          receiver.calls
+            .slice(seen)
+            .filter((c) => c.body.UserId === a)
+            .map((c) => c.body.DeliveryId),
         );
       } finally {
         receiver.delayMs = 0;
@@ -191,7 +237,10 @@ for (const kind of databaseKinds()) {
         // An order of events, not a stopwatch: the chat turn is answered and the other bot's
         // delivery arrives while the hanging attempt is still in flight (still pending with no
         // attempt counted). Had either waited for the hang, the attempt would have ended first.
-        assert.deepEqual((await chatOk(server, stuck.botToken, { UserId: s, Text: 'hello' })).Parts.map((p: any) => p.Text), ['Hello!', 'How are you?']);
+        assert.deepEqual(
+          (await chatOk(server, stuck.botToken, { UserId: s, Text: 'hello' })).Parts.map((p: any) => p.Text),
+          ['Hello!', 'How are you?'],
+        );
         await inject(server, healthy, h, 'on time');
         await receiver.waitFor((r) => r.calls.some((c) => c.body?.UserId === h), 'the healthy delivery', 5000);
         const [row] = await deliveries(server, stuck);
@@ -217,7 +266,10 @@ for (const kind of databaseKinds()) {
         const ready = await chatOk(server, tenant.botToken, { UserId: user, Command: 'READY' });
         const history = ready.Parts.slice(1).map((p: any) => p.Text);
         assert.equal(new Set(history).size, 10);
-        assert.deepEqual(receiver.calls.filter((c) => c.body.UserId === user).map((c) => c.body.Reply.Parts[0].Text), history);
+        assert.deepEqual(
+          receiver.calls.filter((c) => c.body.UserId === user).map((c) => c.body.Reply.Parts[0].Text),
+          history,
+        );
       } finally {
         receiver.delayMs = 0;
       }

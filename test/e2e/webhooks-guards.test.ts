@@ -99,7 +99,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(forgotten.body, { UserId: a, State: 'forgetting' });
       const afterwards = await waitForDeliveries(open, tenant, (l) => l.length === 2, 'the rows of a gone', 5000);
       assert.deepEqual(afterwards.map(row), before.filter((d) => d.UserId === b).map(row), 'only b is left, as it was');
-      assert.deepEqual(afterwards.map((d) => d.DeliveryId), idsOfB);
+      assert.deepEqual(
+        afterwards.map((d) => d.DeliveryId),
+        idsOfB,
+      );
       assert.equal((await open.client.get(`/custom/state?userid=${a}`, { token: tenant.botToken })).status, 404);
 
       receiver.failNext = 0;
@@ -109,8 +112,21 @@ for (const kind of databaseKinds()) {
       await sleep(700);
       const later = receiver.calls.slice(seen);
       assert.equal(later.length, 4, 'nothing of a after the forget');
-      assert.deepEqual(later.slice(0, 2).map((c) => `${c.status} ${c.body.Reply.Parts[0].Text}`).sort(), ['500 a1', '500 b1'], 'before the forget: the two heads failed once');
-      assert.deepEqual(later.slice(2).map((c) => [c.status, c.body.UserId, c.body.Reply.Parts[0].Text]), [[200, b, 'b1'], [200, b, 'b2']]);
+      assert.deepEqual(
+        later
+          .slice(0, 2)
+          .map((c) => `${c.status} ${c.body.Reply.Parts[0].Text}`)
+          .sort(),
+        ['500 a1', '500 b1'],
+        'before the forget: the two heads failed once',
+      );
+      assert.deepEqual(
+        later.slice(2).map((c) => [c.status, c.body.UserId, c.body.Reply.Parts[0].Text]),
+        [
+          [200, b, 'b1'],
+          [200, b, 'b2'],
+        ],
+      );
       assert.deepEqual((await deliveries(open, tenant)).map(row), [
         [b, 'delivered', 1, 200, null],
         [b, 'delivered', 2, 200, null],

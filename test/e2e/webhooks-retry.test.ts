@@ -60,7 +60,15 @@ for (const kind of databaseKinds()) {
       for (const said of ['first', 'second', 'third']) await inject(server, tenant, user, said);
       let list = await waitForDeliveries(server, tenant, (l) => l.length === 3 && l[2].Attempts === 1, 'the first attempt');
       const [third, second, first] = list.map((d) => d.DeliveryId);
-      assert.deepEqual(list.map(row), [['pending', 0, null, null], ['pending', 0, null, null], ['pending', 1, 500, 'HTTP 500']], 'the others wait their turn');
+      assert.deepEqual(
+        list.map(row),
+        [
+          ['pending', 0, null, null],
+          ['pending', 0, null, null],
+          ['pending', 1, 500, 'HTTP 500'],
+        ],
+        'the others wait their turn',
+      );
 
       await idle(999, receiver);
       await step(1, tenant, first, 2);
@@ -70,21 +78,30 @@ for (const kind of databaseKinds()) {
       await step(1, tenant, first, 4);
       await receiver.waitForAccepted(3); // the next two follow without any clock move
       list = await waitForDeliveries(server, tenant, (l) => l.every((d) => d.Status === 'delivered'), 'all delivered');
-      assert.deepEqual(list.map((d) => [d.DeliveryId, ...row(d)]), [
-        [third, 'delivered', 1, 200, null],
-        [second, 'delivered', 1, 200, null],
-        [first, 'delivered', 4, 200, null],
-      ]);
-      assert.deepEqual(receiver.calls.map((c) => [c.status, c.body.DeliveryId, c.headers['x-colloquy-delivery']]), [
-        [500, first, first],
-        [500, first, first],
-        [500, first, first],
-        [200, first, first],
-        [200, second, second],
-        [200, third, third],
-      ]);
+      assert.deepEqual(
+        list.map((d) => [d.DeliveryId, ...row(d)]),
+        [
+          [third, 'delivered', 1, 200, null],
+          [second, 'delivered', 1, 200, null],
+          [first, 'delivered', 4, 200, null],
+        ],
+      );
+      assert.deepEqual(
+        receiver.calls.map((c) => [c.status, c.body.DeliveryId, c.headers['x-colloquy-delivery']]),
+        [
+          [500, first, first],
+          [500, first, first],
+          [500, first, first],
+          [200, first, first],
+          [200, second, second],
+          [200, third, third],
+        ],
+      );
       assert.equal(new Set(receiver.calls.slice(0, 4).map((c) => c.raw)).size, 1, 'every retry sends the same body');
-      assert.deepEqual(receiver.accepted.map((c) => c.body.Reply.Parts[0].Text), ['first', 'second', 'third']);
+      assert.deepEqual(
+        receiver.accepted.map((c) => c.body.Reply.Parts[0].Text),
+        ['first', 'second', 'third'],
+      );
       clock.advance(600_000);
       await server.running.dispatcher.runOnce();
       await sleep(600);
@@ -113,21 +130,30 @@ for (const kind of databaseKinds()) {
       await inject(server, tenant, b, 'also held');
       list = await deliveries(server, tenant);
       const other = list[0].DeliveryId;
-      assert.deepEqual(list.map(row), [['paused', 0, null, null], ['paused', 6, 500, 'HTTP 500']]);
+      assert.deepEqual(list.map(row), [
+        ['paused', 0, null, null],
+        ['paused', 6, 500, 'HTTP 500'],
+      ]);
       await idle(32_000, receiver); // the backoff of the 6th failure is over, the pause is not
       await idle(300_000 - 32_000 - 1, receiver);
       await sleep(700); // the dispatcher's own timer passes too: still nothing
       assert.equal(receiver.calls.length, 6);
-      assert.deepEqual((await deliveries(server, tenant)).map((d) => d.Status), ['paused', 'paused']);
+      assert.deepEqual(
+        (await deliveries(server, tenant)).map((d) => d.Status),
+        ['paused', 'paused'],
+      );
 
       receiver.failNext = 0;
       await step(1, tenant, held, 7); // exactly 5 minutes after the 6th failure
       await receiver.waitForAccepted(2);
       list = await waitForDeliveries(server, tenant, (l) => l.every((d) => d.Status === 'delivered'), 'both delivered');
-      assert.deepEqual(list.map((d) => [d.DeliveryId, ...row(d)]), [
-        [other, 'delivered', 1, 200, null],
-        [held, 'delivered', 7, 200, null],
-      ]);
+      assert.deepEqual(
+        list.map((d) => [d.DeliveryId, ...row(d)]),
+        [
+          [other, 'delivered', 1, 200, null],
+          [held, 'delivered', 7, 200, null],
+        ],
+      );
       assert.deepEqual(receiver.calls.map((c) => c.body.DeliveryId).sort(), [...new Array(7).fill(held), other].sort());
       assert.equal(receiver.calls.length, 8);
     });
@@ -151,8 +177,14 @@ for (const kind of databaseKinds()) {
       assert.equal(byBot.status, 200, byBot.text);
       await receiver.waitForAccepted(3);
       const list = await waitForDeliveries(server, tenant, (l) => l[0].Status === 'delivered' && l[0].Attempts === 3, '3 attempts');
-      assert.deepEqual(list.map((d) => [d.DeliveryId, ...row(d)]), [[id, 'delivered', 3, 200, null]]);
-      assert.deepEqual(receiver.calls.map((c) => c.headers['x-colloquy-delivery']), [id, id, id]);
+      assert.deepEqual(
+        list.map((d) => [d.DeliveryId, ...row(d)]),
+        [[id, 'delivered', 3, 200, null]],
+      );
+      assert.deepEqual(
+        receiver.calls.map((c) => c.headers['x-colloquy-delivery']),
+        [id, id, id],
+      );
       assert.equal(new Set(receiver.calls.map((c) => c.raw)).size, 1);
 
       const unknown = await server.client.post(`/bots/${tenant.botKey}/deliveries/0b7e4d1c-1111-4222-8333-944455556666/retry`, undefined, { token: tenant.accountToken });

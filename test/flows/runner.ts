@@ -202,7 +202,12 @@ export async function runConversation(server: TestServer, token: string, convers
     const reply = res.body;
     assert.equal(reply.UserId, userId, `${where}: UserId`);
     if (step.expect !== undefined) checkParts(reply.Parts, step.expect, `${where} Parts`);
-    if (step.typeDelays !== undefined) assert.deepEqual(reply.Parts.map((p: any) => p.TypeDelay), step.typeDelays, `${where}: TypeDelay`);
+    if (step.typeDelays !== undefined)
+      assert.deepEqual(
+        reply.Parts.map((p: any) => p.TypeDelay),
+        step.typeDelays,
+        `${where}: TypeDelay`,
+      );
     if (step.enableUserChat !== undefined) assert.equal(reply.EnableUserChat, step.enableUserChat, `${where}: EnableUserChat`);
     if (step.position !== undefined) {
       const position = await get('/custom/position');

@@ -67,9 +67,7 @@ const CONTROL = [...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i))
 export const controlString = fc.string({ unit: fc.oneof(fc.constantFrom(...CONTROL), fc.constantFrom('a', ' ', 'é', '😀')), minLength: 1, maxLength: 30 });
 
 /** Longer than any field allows (256 for ids, 16 KiB for texts, 64 KiB for values). */
-export const longString = fc
-  .tuple(fc.constantFrom(257, 1000, 16_385, 65_537, 70_000), fc.constantFrom('x', 'é', '😀', '\u0001', "'"))
-  .map(([n, c]) => c.repeat(n));
+export const longString = fc.tuple(fc.constantFrom(257, 1000, 16_385, 65_537, 70_000), fc.constantFrom('x', 'é', '😀', '\u0001', "'")).map(([n, c]) => c.repeat(n));
 
 export const hostileString = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...INJECTIONS) },
@@ -143,7 +141,12 @@ const deepBody = fc.record({ depth: fc.integer({ min: 32, max: 20_000 }), shape:
   const text = (open: string, inner: string, close: string) => open.repeat(depth) + inner + close.repeat(depth);
   switch (shape) {
     case 'parts':
-      return { payload: `{"UserId":"@@USER@@","Text":"deep","Parts":[${text('{"Type":0,"Text":"x","Parts":[', '', ']}')}]}`, contentType: 'application/json', headers: { direction: 'OPERATOR' }, note };
+      return {
+        payload: `{"UserId":"@@USER@@","Text":"deep","Parts":[${text('{"Type":0,"Text":"x","Parts":[', '', ']}')}]}`,
+        contentType: 'application/json',
+        headers: { direction: 'OPERATOR' },
+        note,
+      };
     case 'object':
       return { payload: text('{"UserId":', '"x"', '}'), contentType: 'application/json', note };
     case 'array':
@@ -155,20 +158,30 @@ const deepBody = fc.record({ depth: fc.integer({ min: 32, max: 20_000 }), shape:
   }
 });
 
-const hugeBody = fc.constantFrom(250_000, 262_000, 262_200, 300_000, 5_300_000).map((n): BodySpec => ({ payload: `{"Text":"${'x'.repeat(n)}"}`, contentType: 'application/json', note: `a ${n}-character Text` }));
+const hugeBody = fc
+  .constantFrom(250_000, 262_000, 262_200, 300_000, 5_300_000)
+  .map((n): BodySpec => ({ payload: `{"Text":"${'x'.repeat(n)}"}`, contentType: 'application/json', note: `a ${n}-character Text` }));
 
 const INVALID_UTF8 = [[0xff], [0xfe], [0xc0, 0xaf], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xf4, 0x90, 0x80, 0x80], [0x80]];
 const invalidUtf8Body = fc
   .record({
     prefix: fc.constantFrom('{"Text":"', '{"UserId":"', '{"Name":"', '{"Email":"', '{"', ''),
-    pieces: fc.array(fc.oneof(fc.constantFrom(...INVALID_UTF8), fc.integer({ min: 0, max: 255 }).map((b) => [b])), { minLength: 1, maxLength: 20 }),
+    pieces: fc.array(
+      fc.oneof(
+        fc.constantFrom(...INVALID_UTF8),
+        fc.integer({ min: 0, max: 255 }).map((b) => [b]),
+      ),
+      { minLength: 1, maxLength: 20 },
+    ),
     suffix: fc.constantFrom('"}', '":1}', ''),
   })
-  .map(({ prefix, pieces, suffix }): BodySpec => ({
-    payload: [...Buffer.from(prefix), ...pieces.flat(), ...Buffer.from(suffix)],
-    contentType: 'application/json',
-    note: 'invalid UTF-8',
-  }));
+  .map(
+    ({ prefix, pieces, suffix }): BodySpec => ({
+      payload: [...Buffer.from(prefix), ...pieces.flat(), ...Buffer.from(suffix)],
+      contentType: 'application/json',
+      note: 'invalid UTF-8',
+    }),
+  );
 
 const YAML_BODIES = [
   'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n',
@@ -182,10 +195,26 @@ const YAML_BODIES = [
 ];
 const yamlBody = fc.constantFrom(...YAML_BODIES).map((payload): BodySpec => ({ payload, contentType: 'application/yaml', note: 'YAML' }));
 
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/xml', 'application/json; charset=utf-16', 'APPLICATION/JSON', 'application/jsonx', 'application/*', '*/*', ';', 'x'.repeat(2000)];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/xml',
+  'application/json; charset=utf-16',
+  'APPLICATION/JSON',
+  'application/jsonx',
+  'application/*',
+  '*/*',
+  ';',
+  'x'.repeat(2000),
+];
 
 const syntaxBody = fc.constantFrom(...SYNTAX_ERRORS).map((payload): BodySpec => ({ payload, contentType: 'application/json', note: 'malformed JSON' }));
-const dupesBody = fc.constant<BodySpec>({ payload: '{"UserId":"@@USER@@","userid":"dupe-user","USERID":null,"Text":"a","text":1,"Text":{"x":1}}', contentType: 'application/json', note: 'duplicate members' });
+const dupesBody = fc.constant<BodySpec>({
+  payload: '{"UserId":"@@USER@@","userid":"dupe-user","USERID":null,"Text":"a","text":1,"Text":{"x":1}}',
+  contentType: 'application/json',
+  note: 'duplicate members',
+});
 
 /** Member names of the console's bodies (their schemas are not in /openapi.json). */
 const CONSOLE_MEMBERS = ['Text', 'Mode', 'Days', 'Message', 'Email', 'Password', 'AccountId'];
@@ -203,18 +232,20 @@ const BOT_PATHS: Array<Array<string | number>> = [];
   BOT_PATHS.push(path);
   if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, [...path, Array.isArray(value) ? Number(k) : k]);
 })(BOT, []);
-const botFileBody = fc.record({ at: fc.nat({ max: BOT_PATHS.length - 1 }), how: fc.constantFrom('set', 'delete', 'add'), value: hostileValue, key: hostileKey }).map(({ at, how, value, key }): BodySpec => {
-  const file = structuredClone(BOT);
-  const path = BOT_PATHS[at];
-  let parent: any = file;
-  for (const step of path.slice(0, -1)) parent = parent[step];
-  const last = path.at(-1);
-  if (last === undefined) return json(value, 'a bot file replaced by a hostile value');
-  if (how === 'delete') Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
-  else if (how === 'add' && parent[last] && typeof parent[last] === 'object' && !Array.isArray(parent[last])) parent[last][key] = value;
-  else parent[last] = value;
-  return json(file, `bot file: ${how} at $.${path.join('.')}`);
-});
+const botFileBody = fc
+  .record({ at: fc.nat({ max: BOT_PATHS.length - 1 }), how: fc.constantFrom('set', 'delete', 'add'), value: hostileValue, key: hostileKey })
+  .map(({ at, how, value, key }): BodySpec => {
+    const file = structuredClone(BOT);
+    const path = BOT_PATHS[at];
+    let parent: any = file;
+    for (const step of path.slice(0, -1)) parent = parent[step];
+    const last = path.at(-1);
+    if (last === undefined) return json(value, 'a bot file replaced by a hostile value');
+    if (how === 'delete') Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
+    else if (how === 'add' && parent[last] && typeof parent[last] === 'object' && !Array.isArray(parent[last])) parent[last][key] = value;
+    else parent[last] = value;
+    return json(file, `bot file: ${how} at $.${path.join('.')}`);
+  });
 
 /** Hostile members over the smallest valid body: wrong types, nulls, unknown names, placeholders. */
 const membersBody = (route: RouteInfo) => {
@@ -264,7 +295,28 @@ export const hostileQuery = fc
   .map((pairs) => pairs.map(([k, v]) => `${encode(k)}=${v}`).join('&'));
 
 /** Credentials, by name; the sender turns each into headers for the route at hand. */
-export const CREDENTIALS = ['right', 'none', 'admin', 'account', 'bot', 'theirAccount', 'theirBot', 'accountKey', 'botKey', 'botSecret', 'webKey', 'session', 'theirSession', 'share', 'tampered', 'algNone', 'garbage', 'basic', 'twoTokens', 'huge'] as const;
+export const CREDENTIALS = [
+  'right',
+  'none',
+  'admin',
+  'account',
+  'bot',
+  'theirAccount',
+  'theirBot',
+  'accountKey',
+  'botKey',
+  'botSecret',
+  'webKey',
+  'session',
+  'theirSession',
+  'share',
+  'tampered',
+  'algNone',
+  'garbage',
+  'basic',
+  'twoTokens',
+  'huge',
+] as const;
 export type CredentialName = (typeof CREDENTIALS)[number];
 export interface AuthSpec {
   credential: CredentialName;
@@ -302,7 +354,21 @@ export const loneSurrogateString = fc
   .map(([before, lone, after, twice]) => `${before}${lone}${after}${twice ? lone : ''}`);
 
 /** Integers and numbers as raw JSON text: 2^31, 2^53 + 1 (not a double), 1e308, -2^63, ... */
-export const HUGE_NUMBERS = ['2147483648', '2147483647', '-2147483649', '4294967296', '9007199254740993', '-9007199254740993', '1e308', '-1e308', '1e21', '99999999999999999999999999', '-9223372036854775808', '0.5', '-0'] as const;
+export const HUGE_NUMBERS = [
+  '2147483648',
+  '2147483647',
+  '-2147483649',
+  '4294967296',
+  '9007199254740993',
+  '-9007199254740993',
+  '1e308',
+  '-1e308',
+  '1e21',
+  '99999999999999999999999999',
+  '-9223372036854775808',
+  '0.5',
+  '-0',
+] as const;
 export const hugeNumberText = fc.constantFrom(...HUGE_NUMBERS);
 
 const typesOf = (schema: any): string[] => [schema?.type, ...(schema?.anyOf ?? schema?.oneOf ?? []).map((s: any) => s?.type)].flat().filter(Boolean);

@@ -18,32 +18,58 @@ import { hostileString } from './arbitraries.js';
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 16));
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
-const valid = () => toYaml(botFile([{ name: 'Hello', actions: [text('Hi')] }, { name: 'Sorry', fallback: true, actions: [text('Sorry?')] }]));
+const valid = () =>
+  toYaml(
+    botFile([
+      { name: 'Hello', actions: [text('Hi')] },
+      { name: 'Sorry', fallback: true, actions: [text('Sorry?')] },
+    ]),
+  );
 const word = fc.stringMatching(/^[a-z]{1,8}$/);
-const scalar = fc.oneof(word, hostileString.filter((s): s is string => typeof s === 'string' && s.length < 200).map((s) => JSON.stringify(s)));
+const scalar = fc.oneof(
+  word,
+  hostileString.filter((s): s is string => typeof s === 'string' && s.length < 200).map((s) => JSON.stringify(s)),
+);
 
 /** A YAML body: a hostile shape, alone or as the value of a valid bot's `variables`. */
 const yamlArb: fc.Arbitrary<{ label: string; body: string }> = fc
-  .tuple(fc.constantFrom('flow-deep', 'block-deep', 'wide-map', 'long-list', 'alias-bomb', 'anchors', 'duplicate-keys', 'scalar'), fc.constantFrom(1, 50, 199, 201, 5_000, 120_000), scalar, fc.boolean())
+  .tuple(
+    fc.constantFrom('flow-deep', 'block-deep', 'wide-map', 'long-list', 'alias-bomb', 'anchors', 'duplicate-keys', 'scalar'),
+    fc.constantFrom(1, 50, 199, 201, 5_000, 120_000),
+    scalar,
+    fc.boolean(),
+  )
   .map(([shape, n, value, inBot]) => {
     const hostile = (() => {
       switch (shape) {
-        case 'flow-deep': return `${'['.repeat(n)}${value}${']'.repeat(n)}`;
-        case 'block-deep': return `${Array.from({ length: Math.min(n, 3_000) }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n')} ${value}`;
-        case 'wide-map': return Array.from({ length: n }, (_, i) => `k${i}: ${value}`).join('\n');
-        case 'long-list': return Array.from({ length: n }, () => `- ${value}`).join('\n');
+        case 'flow-deep':
+          return `${'['.repeat(n)}${value}${']'.repeat(n)}`;
+        case 'block-deep':
+          return `${Array.from({ length: Math.min(n, 3_000) }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n')} ${value}`;
+        case 'wide-map':
+          return Array.from({ length: n }, (_, i) => `k${i}: ${value}`).join('\n');
+        case 'long-list':
+          return Array.from({ length: n }, () => `- ${value}`).join('\n');
         case 'alias-bomb': {
           const levels = Math.min(12, Math.max(2, Math.round(Math.log2(n + 1))));
           const lines = [`a0: &a0 [${value}, ${value}, ${value}, ${value}]`];
           for (let i = 1; i < levels; i++) lines.push(`a${i}: &a${i} [*a${i - 1}, *a${i - 1}, *a${i - 1}, *a${i - 1}]`);
           return lines.join('\n');
         }
-        case 'anchors': return Array.from({ length: Math.min(n, 5_000) }, (_, i) => `k${i}: &x${i} ${value}`).join('\n');
-        case 'duplicate-keys': return Array.from({ length: Math.min(n, 5_000) }, (_, i) => `k${i % 7}: ${value}`).join('\n');
-        default: return String(value);
+        case 'anchors':
+          return Array.from({ length: Math.min(n, 5_000) }, (_, i) => `k${i}: &x${i} ${value}`).join('\n');
+        case 'duplicate-keys':
+          return Array.from({ length: Math.min(n, 5_000) }, (_, i) => `k${i % 7}: ${value}`).join('\n');
+        default:
+          return String(value);
       }
     })();
-    const body = inBot ? `${valid()}variables:\n${hostile.split('\n').map((l) => `  ${l}`).join('\n')}\n` : hostile;
+    const body = inBot
+      ? `${valid()}variables:\n${hostile
+          .split('\n')
+          .map((l) => `  ${l}`)
+          .join('\n')}\n`
+      : hostile;
     return { label: `${shape} n=${n} ${inBot ? 'in a bot' : 'alone'} ${value.slice(0, 60)}`, body };
   });
 

@@ -33,8 +33,14 @@ const repeat = fc.constantFrom(1, 3, 100, 25_000, 400_000);
 type Doc = { label: string; send: (server: TestServer, tenant: Tenant) => Promise<{ status: number; body: any; text: string }> };
 
 const escapeXml = (text: string) => text.replace(/&(?!#)/g, '&amp;').replace(/</g, '&lt;');
-const file = (name: string, data: Buffer): Doc['send'] => (server, tenant) => upload(server.client, 'POST', base(tenant), tenant.accountToken, { name, data });
-const json = (body: object): Doc['send'] => (server, tenant) => server.client.post(base(tenant), body, { token: tenant.accountToken });
+const file =
+  (name: string, data: Buffer): Doc['send'] =>
+  (server, tenant) =>
+    upload(server.client, 'POST', base(tenant), tenant.accountToken, { name, data });
+const json =
+  (body: object): Doc['send'] =>
+  (server, tenant) =>
+    server.client.post(base(tenant), body, { token: tenant.accountToken });
 
 const documentArb: fc.Arbitrary<Doc> = fc
   .tuple(fc.constantFrom('docx', 'pdf', 'html', 'txt', 'md', 'cesu', 'json-text', 'json-html', 'json-faq'), fc.array(piece, { minLength: 1, maxLength: 6 }), repeat)
@@ -46,7 +52,11 @@ const documentArb: fc.Arbitrary<Doc> = fc
     const repeated = (sep: string, n = 1) => Array(capped(n)).fill(paragraph).join(sep);
     switch (kind) {
       case 'docx': {
-        const xml = documentXml(Array(Math.min(times, 400_000)).fill(`<w:p><w:r><w:t>${escapeXml(paragraph)}</w:t></w:r></w:p>`).join(''));
+        const xml = documentXml(
+          Array(Math.min(times, 400_000))
+            .fill(`<w:p><w:r><w:t>${escapeXml(paragraph)}</w:t></w:r></w:p>`)
+            .join(''),
+        );
         return { label, send: async (server, tenant) => file('fuzz.docx', await docxOfXml(xml))(server, tenant) };
       }
       case 'pdf':

@@ -14,7 +14,20 @@ import fc from 'fast-check';
 import { databaseKinds } from '../support/databases.js';
 import { ADMIN_TOKEN } from '../support/server.js';
 import { carriesBody, isStrictObject, label, sampleOf, type RouteInfo } from '../support/routes.js';
-import { bodyArb, hostileAuth, hostileHeaders, hostileQuery, hostileSegment, hugeNumberBody, hugeNumberQuery, hugeNumberText, loneSurrogateBody, membersOfType, smallHostileValue, type BodySpec } from './arbitraries.js';
+import {
+  bodyArb,
+  hostileAuth,
+  hostileHeaders,
+  hostileQuery,
+  hostileSegment,
+  hugeNumberBody,
+  hugeNumberQuery,
+  hugeNumberText,
+  loneSurrogateBody,
+  membersOfType,
+  smallHostileValue,
+  type BodySpec,
+} from './arbitraries.js';
 import { describeCase, problemsOf, resolve, send, type Answer, type HostileRequest } from './requests.js';
 import { familyOf, World } from './world.js';
 
@@ -129,9 +142,7 @@ for (const kind of databaseKinds()) {
     });
 
     test('hostile headers and credentials on every route', async () => {
-      const cases = routes().chain((route) =>
-        fc.record({ route: fc.constant(route), auth: hostileAuth, headers: hostileHeaders, body: fc.constant(sample(byLabel.get(route)!)) }),
-      );
+      const cases = routes().chain((route) => fc.record({ route: fc.constant(route), auth: hostileAuth, headers: hostileHeaders, body: fc.constant(sample(byLabel.get(route)!)) }));
       await run(fc.asyncProperty(cases, async (c) => void (await check(c))));
     });
 
@@ -164,11 +175,13 @@ for (const kind of databaseKinds()) {
         const schema = byLabel.get(route)!.body!;
         const required = new Set<string>(schema.required ?? []);
         const optional = Object.keys(schema.properties ?? {}).filter((name) => !required.has(name));
-        return fc.record({
-          route: fc.constant(route),
-          unknown: fc.dictionary(unknownName, smallHostileValue, { maxKeys: 3 }),
-          nulls: optional.length ? fc.subarray(optional) : fc.constant([] as string[]),
-        }).filter(({ unknown, nulls }) => Object.keys(unknown).length + nulls.length > 0);
+        return fc
+          .record({
+            route: fc.constant(route),
+            unknown: fc.dictionary(unknownName, smallHostileValue, { maxKeys: 3 }),
+            nulls: optional.length ? fc.subarray(optional) : fc.constant([] as string[]),
+          })
+          .filter(({ unknown, nulls }) => Object.keys(unknown).length + nulls.length > 0);
       });
       await run(
         fc.asyncProperty(cases, async ({ route, unknown, nulls }) => {
@@ -181,7 +194,12 @@ for (const kind of databaseKinds()) {
           const names = [...Object.keys(unknown), ...nulls];
           await check({ route, body: { payload: JSON.stringify(extras), contentType: 'application/json', note: `with ${names.join(', ')}` } }, (answer) => {
             const problems: string[] = [];
-            const blamed = Object.keys(unknown).filter((n) => String(answer.json?.Field ?? '').split('.').includes(n) || String(answer.json?.Message ?? '').includes(n));
+            const blamed = Object.keys(unknown).filter(
+              (n) =>
+                String(answer.json?.Field ?? '')
+                  .split('.')
+                  .includes(n) || String(answer.json?.Message ?? '').includes(n),
+            );
             if (blamed.length) problems.push(`an answer that blames the unknown ${blamed.join(', ')}`);
             const was = `${again?.status} ${again?.json?.Code ?? ''}`.trim();
             const is = `${answer.status} ${answer.json?.Code ?? ''}`.trim();

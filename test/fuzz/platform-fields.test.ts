@@ -52,10 +52,25 @@ const telegram = (secret: () => string): Platform => ({
   fields: ['update_id', 'chat.id', 'from.id', 'text', 'message_id', 'first_name', 'username', 'callback_data'],
   update: (f) =>
     'callback_data' in f
-      ? { update_id: f.update_id ?? 1, callback_query: { id: 'cq', from: { id: f['from.id'] ?? 5, is_bot: false, first_name: 'Ann' }, chat_instance: '1', data: f.callback_data, message: { message_id: 1, date: 1700000000, chat: { id: f['chat.id'] ?? 5, type: 'private' } } } }
+      ? {
+          update_id: f.update_id ?? 1,
+          callback_query: {
+            id: 'cq',
+            from: { id: f['from.id'] ?? 5, is_bot: false, first_name: 'Ann' },
+            chat_instance: '1',
+            data: f.callback_data,
+            message: { message_id: 1, date: 1700000000, chat: { id: f['chat.id'] ?? 5, type: 'private' } },
+          },
+        }
       : {
           update_id: f.update_id ?? 1,
-          message: { message_id: f.message_id ?? 1, date: 1700000000, chat: { id: f['chat.id'] ?? 5, type: 'private' }, from: { id: f['from.id'] ?? 5, is_bot: false, first_name: f.first_name ?? 'Ann', username: f.username ?? 'ann' }, text: f.text ?? 'hi' },
+          message: {
+            message_id: f.message_id ?? 1,
+            date: 1700000000,
+            chat: { id: f['chat.id'] ?? 5, type: 'private' },
+            from: { id: f['from.id'] ?? 5, is_bot: false, first_name: f.first_name ?? 'Ann', username: f.username ?? 'ann' },
+            text: f.text ?? 'hi',
+          },
         },
   send: (server, path, raw) => server.client.post(path, undefined, { raw, headers: { 'x-telegram-bot-api-secret-token': secret() } }),
 });
@@ -67,12 +82,31 @@ const whatsapp: Platform = {
   fields: ['wa_id', 'from', 'id', 'text', 'name', 'timestamp', 'button_id'],
   update: (f) => ({
     object: 'whatsapp_business_account',
-    entry: [{ id: '1', changes: [{ field: 'messages', value: {
-      messaging_product: 'whatsapp',
-      metadata: { display_phone_number: '15550000000', phone_number_id: WA.phoneNumberId },
-      contacts: [{ profile: { name: f.name ?? 'Zoë' }, wa_id: f.wa_id ?? '491500000001' }],
-      messages: [{ from: f.from ?? '491500000001', id: f.id ?? 'wamid.x', timestamp: f.timestamp ?? '1700000000', ...('button_id' in f ? { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: f.button_id, title: 'b' } } } : { type: 'text', text: { body: f.text ?? 'hi' } }) }],
-    } }] }],
+    entry: [
+      {
+        id: '1',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550000000', phone_number_id: WA.phoneNumberId },
+              contacts: [{ profile: { name: f.name ?? 'Zoë' }, wa_id: f.wa_id ?? '491500000001' }],
+              messages: [
+                {
+                  from: f.from ?? '491500000001',
+                  id: f.id ?? 'wamid.x',
+                  timestamp: f.timestamp ?? '1700000000',
+                  ...('button_id' in f
+                    ? { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: f.button_id, title: 'b' } } }
+                    : { type: 'text', text: { body: f.text ?? 'hi' } }),
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
   }),
   send: metaSend(WA.appSecret),
 };
@@ -82,15 +116,32 @@ const messenger: Platform = {
   fields: ['sender.id', 'mid', 'text', 'payload', 'timestamp'],
   update: (f) => ({
     object: 'page',
-    entry: [{ id: PAGE_ID, time: 1700000000000, messaging: [{
-      sender: { id: f['sender.id'] ?? '7000000000001' }, recipient: { id: PAGE_ID }, timestamp: f.timestamp ?? 1700000000000,
-      ...('payload' in f ? { postback: { mid: f.mid ?? 'm_1', title: 'b', payload: f.payload } } : { message: { mid: f.mid ?? 'm_1', text: f.text ?? 'hi' } }),
-    }] }],
+    entry: [
+      {
+        id: PAGE_ID,
+        time: 1700000000000,
+        messaging: [
+          {
+            sender: { id: f['sender.id'] ?? '7000000000001' },
+            recipient: { id: PAGE_ID },
+            timestamp: f.timestamp ?? 1700000000000,
+            ...('payload' in f ? { postback: { mid: f.mid ?? 'm_1', title: 'b', payload: f.payload } } : { message: { mid: f.mid ?? 'm_1', text: f.text ?? 'hi' } }),
+          },
+        ],
+      },
+    ],
   }),
   send: metaSend(APP_SECRET),
 };
 
-const echoFreeBot = () => botFile([{ name: 'Welcome', actions: [text('Welcome!')] }, { name: 'Sorry', fallback: true, actions: [text('Sorry?')] }], { name: 'Platform fuzz' });
+const echoFreeBot = () =>
+  botFile(
+    [
+      { name: 'Welcome', actions: [text('Welcome!')] },
+      { name: 'Sorry', fallback: true, actions: [text('Sorry?')] },
+    ],
+    { name: 'Platform fuzz' },
+  );
 
 for (const kind of databaseKinds()) {
   describe(`platform fields (${kind})`, { timeout: 600_000 + RUNS * 3 * 2_000 }, () => {
@@ -161,9 +212,9 @@ for (const kind of databaseKinds()) {
     test('oversized, mistyped and unstorable fields of authenticated updates: never a 5xx, nothing stored past the limits', async () => {
       const platforms = [telegram(() => telegramDouble.webhook!.secret_token), whatsapp, messenger];
       // a case names its platform, so that fast-check prints it short
-      const cases = fc.constantFrom(...platforms).chain((platform) =>
-        fc.record({ platform: fc.constant(platform.name), fields: fc.dictionary(fc.constantFrom(...platform.fields), fieldValue, { minKeys: 1, maxKeys: 3 }) }),
-      );
+      const cases = fc
+        .constantFrom(...platforms)
+        .chain((platform) => fc.record({ platform: fc.constant(platform.name), fields: fc.dictionary(fc.constantFrom(...platform.fields), fieldValue, { minKeys: 1, maxKeys: 3 }) }));
       await fc.assert(
         fc.asyncProperty(cases, async ({ platform: name, fields }) => {
           const platform = platforms.find((p) => p.name === name)!;
@@ -177,7 +228,11 @@ for (const kind of databaseKinds()) {
         { numRuns: RUNS, seed: SEED, includeErrorInReport: true },
       );
       // the channels still work after all of it
-      const ok = await telegram(() => telegramDouble.webhook!.secret_token).send(server, paths.telegram, JSON.stringify(telegram(() => '').update({ update_id: 999_999, 'chat.id': 424242, text: 'hello' })));
+      const ok = await telegram(() => telegramDouble.webhook!.secret_token).send(
+        server,
+        paths.telegram,
+        JSON.stringify(telegram(() => '').update({ update_id: 999_999, 'chat.id': 424242, text: 'hello' })),
+      );
       assert.equal(ok.status, 200, ok.text);
       await telegramDouble.waitFor(() => telegramDouble.textsOf(424242).includes('Welcome!'), 'the welcome after the fuzzing');
     });

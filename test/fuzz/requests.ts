@@ -134,7 +134,13 @@ export async function send(world: World, sent: Sent): Promise<Answer> {
   // generous: only a server that froze gets here
   const timer = setTimeout(() => abort.abort(new Error('no answer within 30 s')), 30_000);
   try {
-    const res = await fetch(world.server.url + sent.path, { method: sent.method, headers: sent.headers, body: typeof sent.body === 'string' ? sent.body : sent.body && new Blob([sent.body]), signal: abort.signal, redirect: 'manual' });
+    const res = await fetch(world.server.url + sent.path, {
+      method: sent.method,
+      headers: sent.headers,
+      body: typeof sent.body === 'string' ? sent.body : sent.body && new Blob([sent.body]),
+      signal: abort.signal,
+      redirect: 'manual',
+    });
     if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       abort.abort();
       return { status: res.status, headers: res.headers, text: '', json: null, stream: true };
@@ -167,7 +173,8 @@ export function problemsOf(sent: Sent, answer: Answer): string[] {
     const code = answer.json?.Code;
     if (!type.startsWith('application/json')) problems.push(`an error that is not JSON (${type || 'no content type'})`);
     else if (typeof code !== 'string' || !(code in errorCatalogue)) problems.push(`no catalogue Code (${String(code)})`);
-    else if (errorCatalogue[code as keyof typeof errorCatalogue].status !== answer.status) problems.push(`${code} with status ${answer.status}, not ${errorCatalogue[code as keyof typeof errorCatalogue].status}`);
+    else if (errorCatalogue[code as keyof typeof errorCatalogue].status !== answer.status)
+      problems.push(`${code} with status ${answer.status}, not ${errorCatalogue[code as keyof typeof errorCatalogue].status}`);
     if (typeof answer.json?.Message !== 'string') problems.push('no Message');
   }
   return problems;

@@ -200,7 +200,23 @@ export class World {
   /** Strings of a party that no answer to another party may contain. */
   secretsOf(party: Party): string[] {
     const t = party.tenant;
-    return [t.accountId, t.accountKey, t.accountToken, t.botKey, t.botSecret, t.botToken, party.botName, party.webKey, party.botId, party.userId, party.marker, party.webUserId, party.session, party.shareCode, party.operatorEmail];
+    return [
+      t.accountId,
+      t.accountKey,
+      t.accountToken,
+      t.botKey,
+      t.botSecret,
+      t.botToken,
+      party.botName,
+      party.webKey,
+      party.botId,
+      party.userId,
+      party.marker,
+      party.webUserId,
+      party.session,
+      party.shareCode,
+      party.operatorEmail,
+    ];
   }
 
   /** Replaces a party that a successful request changed; then waits for the state to settle. */

@@ -44,7 +44,11 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
       const tenant = await createTenant(a.client, promoBot({ broadcasts: { messagesPerSecond: PER_SECOND } }));
       const [phoneNumberId, accessToken] = ['1099887766', `EAAGcrash${'Q'.repeat(40)}`];
       wa.numbers.set(phoneNumberId, accessToken);
-      const connected = await a.client.put(`/bots/${tenant.botKey}/channels/whatsapp`, { PhoneNumberId: phoneNumberId, AccessToken: accessToken, AppSecret: 'crash-app-secret-0123456789' }, { token: tenant.accountToken });
+      const connected = await a.client.put(
+        `/bots/${tenant.botKey}/channels/whatsapp`,
+        { PhoneNumberId: phoneNumberId, AccessToken: accessToken, AppSecret: 'crash-app-secret-0123456789' },
+        { token: tenant.accountToken },
+      );
       assert.equal(connected.status, 200, connected.text);
       await seedWhatsAppUsers(database.databaseUrl!, tenant.botKey, USERS);
 
@@ -83,14 +87,29 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
       const numberOfUser = (userId: string) => userId.slice('whatsapp:'.length);
       const byStatus = (s: string) => rows.filter((r) => r.status === s);
       assert.equal(rows.length, USERS, 'every conversation is a recipient, once');
-      assert.deepEqual([...received.values()].filter((n) => n > 1), [], 'no user received it twice');
-      assert.deepEqual(byStatus('delivered').filter((r) => received.get(numberOfUser(r.user_id)) !== 1), [], 'every delivered recipient got exactly one message');
+      assert.deepEqual(
+        [...received.values()].filter((n) => n > 1),
+        [],
+        'no user received it twice',
+      );
+      assert.deepEqual(
+        byStatus('delivered').filter((r) => received.get(numberOfUser(r.user_id)) !== 1),
+        [],
+        'every delivered recipient got exactly one message',
+      );
       const failed = byStatus('failed');
-      assert.deepEqual([...new Set(failed.map((r) => r.reason))].filter((r) => r !== 'interrupted'), [], 'the only failures are deliveries the dead node had on the wire');
+      assert.deepEqual(
+        [...new Set(failed.map((r) => r.reason))].filter((r) => r !== 'interrupted'),
+        [],
+        'the only failures are deliveries the dead node had on the wire',
+      );
       assert.equal(byStatus('delivered').length + failed.length, USERS, 'nothing pending, sent-but-undecided or skipped');
       // a user the double never reached is one of those counted as interrupted, never silently lost
       const missing = rows.filter((r) => !received.has(numberOfUser(r.user_id)));
-      assert.deepEqual(missing.filter((r) => r.status !== 'failed'), []);
+      assert.deepEqual(
+        missing.filter((r) => r.status !== 'failed'),
+        [],
+      );
       const c = last.Counts;
       assert.deepEqual(
         [c.Audience, c.Pending, c.Sent, c.Delivered, c.Failed, c.Skipped, c.Reasons],

@@ -31,7 +31,13 @@ for (const kind of databaseKinds()) {
         COLLOQUY_TELEGRAM_API_URL: telegram.url,
         COLLOQUY_PUBLIC_URL: 'http://127.0.0.1:9',
       });
-      const tenant = await createTenant(server.client, botFile([{ name: 'Echo', actions: [text('got {{last_user_text}}')] }, { name: 'Sorry', fallback: true, actions: [text('got {{last_user_text}}')] }]));
+      const tenant = await createTenant(
+        server.client,
+        botFile([
+          { name: 'Echo', actions: [text('got {{last_user_text}}')] },
+          { name: 'Sorry', fallback: true, actions: [text('got {{last_user_text}}')] },
+        ]),
+      );
       const connected = await server.client.put(`/bots/${tenant.botKey}/channels/telegram`, { Token: TOKEN }, { token: tenant.accountToken });
       assert.equal(connected.status, 200);
       path = new URL(connected.body.WebhookUrl).pathname;
@@ -57,7 +63,10 @@ for (const kind of databaseKinds()) {
       await Promise.all(
         Array.from({ length: USERS }, async (_, u) => {
           for (let n = 1; n <= PER_USER; n++) {
-            const body = { update_id: ++update, message: { message_id: n, date: 1700000000, chat: { id: 9000 + u, type: 'private' }, from: { id: 9000 + u, is_bot: false, first_name: 'U' }, text: `m${n}` } };
+            const body = {
+              update_id: ++update,
+              message: { message_id: n, date: 1700000000, chat: { id: 9000 + u, type: 'private' }, from: { id: 9000 + u, is_bot: false, first_name: 'U' }, text: `m${n}` },
+            };
             const t = Date.now();
             const res = await server.client.post(path, body, { headers: { 'x-telegram-bot-api-secret-token': secret } });
             latencies.push(Date.now() - t);
@@ -70,7 +79,11 @@ for (const kind of databaseKinds()) {
       await telegram.waitFor(() => telegram.calls.filter((c) => c.status === 200 && c.method === 'sendMessage').length >= USERS * PER_USER + 1, 'every reply', 60_000);
       const delivered = Date.now() - started;
       for (let u = 0; u < USERS; u++) {
-        assert.deepEqual(telegram.textsOf(9000 + u), Array.from({ length: PER_USER }, (_, i) => `got m${i + 1}`), `user ${u}`);
+        assert.deepEqual(
+          telegram.textsOf(9000 + u),
+          Array.from({ length: PER_USER }, (_, i) => `got m${i + 1}`),
+          `user ${u}`,
+        );
       }
       assert.deepEqual(telegram.violations, []);
       latencies.sort((a, b) => a - b);

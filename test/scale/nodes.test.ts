@@ -78,12 +78,13 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
 
     test('100 concurrent increments split across nodes end at exactly 100', async () => {
       await a.client.post('/custom/chat', { UserId: 'race' }, { token: tenant.botToken });
-      const results = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? a : b).client.post('/custom/chat', { UserId: 'race', Text: 'more' }, { token: tenant.botToken })),
-      );
+      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? a : b).client.post('/custom/chat', { UserId: 'race', Text: 'more' }, { token: tenant.botToken })));
       assert.deepEqual([...new Set(results.map((r) => r.status))], [200]);
       const seen = results.map((r) => Number(/count is (\d+)/.exec(r.body.Parts[0].Text)![1])).sort((x, y) => x - y);
-      assert.deepEqual(seen, Array.from({ length: 100 }, (_, i) => i + 1));
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 100 }, (_, i) => i + 1),
+      );
       assert.equal(await countOf(a, tenant, 'race'), '100');
     });
 
@@ -95,10 +96,14 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
       try {
         assert.equal(stream.status, 200);
         await stream.next((e) => e.event === 'ready');
-        const injected = await a.client.post('/custom/chat', { UserId: started.UserId, Text: 'Hello from node A' }, {
-          token: support.botToken,
-          headers: { channel: 'web', direction: 'OPERATOR' },
-        });
+        const injected = await a.client.post(
+          '/custom/chat',
+          { UserId: started.UserId, Text: 'Hello from node A' },
+          {
+            token: support.botToken,
+            headers: { channel: 'web', direction: 'OPERATOR' },
+          },
+        );
         assert.equal(injected.status, 200);
         const event = await stream.next((e) => e.event === 'message', 10_000);
         assert.deepEqual(event.data.Parts, injected.body.Parts);
@@ -201,9 +206,7 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
       const [a, b] = await Promise.all([startNode(env), startNode(env)]);
       try {
         const tenant = await createTenant(a.client, counterBot);
-        const burst = Array.from({ length: 80 }, (_, i) =>
-          a.client.post('/custom/chat', { UserId: `burst-${i}`, Text: `hello ${i}` }, { token: tenant.botToken }).catch(() => null),
-        );
+        const burst = Array.from({ length: 80 }, (_, i) => a.client.post('/custom/chat', { UserId: `burst-${i}`, Text: `hello ${i}` }, { token: tenant.botToken }).catch(() => null));
         await new Promise((resolve) => setTimeout(resolve, 150));
         await a.kill();
         const answers = await Promise.all(burst);
@@ -234,9 +237,7 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
         deliveries.length = 0;
         for (let c = 0; c < 6; c++) await nodes[c % 3].client.post('/custom/chat', { UserId: `hook-${c}` }, { token: tenant.botToken });
         await Promise.all(
-          Array.from({ length: 30 }, (_, i) =>
-            nodes[i % 3].client.post('/custom/chat', { UserId: `hook-${i % 6}`, Text: `note ${i}` }, { token: tenant.botToken, headers: { direction: 'BOT' } }),
-          ),
+          Array.from({ length: 30 }, (_, i) => nodes[i % 3].client.post('/custom/chat', { UserId: `hook-${i % 6}`, Text: `note ${i}` }, { token: tenant.botToken, headers: { direction: 'BOT' } })),
         );
         const deadline = Date.now() + 20_000;
         while (deliveries.length < 30 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -270,7 +271,10 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
           while (deliveries.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
           assert.equal(deliveries.length, 3);
           const list = await c.client.get(`/bots/${tenant.botKey}/deliveries`, { token: tenant.accountToken });
-          assert.deepEqual(list.body.Result.map((d: { Status: string }) => d.Status), ['delivered', 'delivered', 'delivered']);
+          assert.deepEqual(
+            list.body.Result.map((d: { Status: string }) => d.Status),
+            ['delivered', 'delivered', 'delivered'],
+          );
         } finally {
           await c.stop();
         }

@@ -18,8 +18,7 @@ for (const kind of databaseKinds()) {
       const a = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'a')))!;
       const b = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'b')))!;
       const c = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'c')))!;
-      const rate = (conversationId: number, n: number, at: number) =>
-        Promise.all(Array.from({ length: n }, () => ctx.store.analytics.addCsat({ conversationId, botId: bot.id, rating: 4, at })));
+      const rate = (conversationId: number, n: number, at: number) => Promise.all(Array.from({ length: n }, () => ctx.store.analytics.addCsat({ conversationId, botId: bot.id, rating: 4, at })));
       // how many events a conversation holds, through the store's own question: over n?
       const eventsOf = async (conversationId: number) => {
         let n = 0;

@@ -112,9 +112,7 @@ for (const kind of databaseKinds()) {
     test('two concurrent updates from the same version: exactly one wins', async () => {
       const { bot } = await seedBot(ctx.store);
       for (let round = 1; round <= 10; round++) {
-        const results = await Promise.all(
-          ['left', 'right'].map((side) => ctx.store.bots.update({ ...bot, name: `${side}-${round}`, version: round + 1 }, round)),
-        );
+        const results = await Promise.all(['left', 'right'].map((side) => ctx.store.bots.update({ ...bot, name: `${side}-${round}`, version: round + 1 }, round)));
         assert.deepEqual([...results].sort(), [false, true], `round ${round}`);
         const stored = await ctx.store.bots.byId(bot.id);
         assert.equal(stored!.version, round + 1);

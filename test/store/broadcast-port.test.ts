@@ -36,7 +36,18 @@ async function open(kind: 'memory' | 'sqlite' | 'postgres'): Promise<Subject> {
 }
 
 const broadcast = (id: string, botId: string, over: Partial<BroadcastRecord> = {}): BroadcastRecord => ({
-  id, botId, name: `Broadcast ${id}`, status: 'scheduled', at: 1000, nextRunAt: 1000, run: 0, claimedUntil: 0, claimedBy: null, error: null, createdAt: 1, updatedAt: 1,
+  id,
+  botId,
+  name: `Broadcast ${id}`,
+  status: 'scheduled',
+  at: 1000,
+  nextRunAt: 1000,
+  run: 0,
+  claimedUntil: 0,
+  claimedBy: null,
+  error: null,
+  createdAt: 1,
+  updatedAt: 1,
   spec: { Behaviour: 'Promo', Audience: {}, Repeat: null, UserTimeZone: false, Variables: {}, Template: null, AtOffsetMinutes: 0 },
   ...over,
 });
@@ -57,26 +68,46 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
       assert.equal(await s.storage.broadcasts.update('b1', null, { status: 'done', nextRunAt: null }, 50), true);
       assert.equal(await s.storage.broadcasts.update('b1', null, { status: 'cancelled' }, 60), false, 'a finished broadcast changes no more');
       assert.equal(await insert(broadcast('b3', s.bots[0], { createdAt: 3 })), true);
-      assert.deepEqual((await s.storage.broadcasts.byBot(s.bots[0], 10)).map((b) => [b.id, b.status, b.nextRunAt]), [['b3', 'scheduled', 1000], ['b2', 'scheduled', 1000], ['b1', 'done', null]]);
+      assert.deepEqual(
+        (await s.storage.broadcasts.byBot(s.bots[0], 10)).map((b) => [b.id, b.status, b.nextRunAt]),
+        [
+          ['b3', 'scheduled', 1000],
+          ['b2', 'scheduled', 1000],
+          ['b1', 'done', null],
+        ],
+      );
       assert.equal(await s.storage.broadcasts.byId(s.bots[1], 'b1'), null);
-      await assert.rejects(s.storage.transaction(async (tx) => {
-        await tx.broadcasts.insertWithin(broadcast('ghost', s.bots[1]), 5);
-        throw new Error('boom');
-      }), /boom/);
+      await assert.rejects(
+        s.storage.transaction(async (tx) => {
+          await tx.broadcasts.insertWithin(broadcast('ghost', s.bots[1]), 5);
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
       assert.equal(await s.storage.broadcasts.byId(s.bots[1], 'ghost'), null, 'a transaction that throws leaves nothing');
     });
 
     test('a due broadcast is leased by one node, renewed by its holder, changed only under the lease, freed on release', async () => {
       await insert(broadcast('b1', s.bots[0], { nextRunAt: 1000 }));
       await insert(broadcast('later', s.bots[0], { nextRunAt: 5000 }));
-      assert.deepEqual((await s.storage.broadcasts.lease('n1', 2000, 3000, 10)).map((b) => [b.id, b.claimedBy, b.claimedUntil]), [['b1', 'n1', 3000]]);
+      assert.deepEqual(
+        (await s.storage.broadcasts.lease('n1', 2000, 3000, 10)).map((b) => [b.id, b.claimedBy, b.claimedUntil]),
+        [['b1', 'n1', 3000]],
+      );
       assert.deepEqual(await s.storage.broadcasts.lease('n2', 2500, 3500, 10), []);
-      assert.deepEqual((await s.storage.broadcasts.lease('n1', 2500, 4000, 10)).map((b) => [b.id, b.claimedUntil]), [['b1', 4000]]);
+      assert.deepEqual(
+        (await s.storage.broadcasts.lease('n1', 2500, 4000, 10)).map((b) => [b.id, b.claimedUntil]),
+        [['b1', 4000]],
+      );
       assert.equal(await s.storage.broadcasts.update('b1', 'n2', { status: 'running', run: 1 }, 2600), false);
       assert.equal(await s.storage.broadcasts.update('b1', 'n1', { status: 'running', run: 1, error: null }, 2600), true);
       assert.deepEqual(await s.storage.broadcasts.byId(s.bots[0], 'b1').then((b) => [b?.status, b?.run, b?.updatedAt]), ['running', 1, 2600]);
       await s.storage.broadcasts.release('n1');
-      assert.deepEqual((await s.storage.broadcasts.lease('n2', 2700, 5000, 10)).map((b) => [b.id, b.claimedBy]), [['b1', 'n2']], 'running: leased again once free');
+      assert.deepEqual(
+        (await s.storage.broadcasts.lease('n2', 2700, 5000, 10)).map((b) => [b.id, b.claimedBy]),
+        [['b1', 'n2']],
+        'running: leased again once free',
+      );
     });
 
     test('recipients are claimed once per attempt, decided once under their claim, and counted with reasons', async () => {
@@ -84,10 +115,19 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
       const ann = await s.conversation(s.bots[0], 'ann', 'web', 100);
       const bob = await s.conversation(s.bots[0], 'bob', 'web', 100);
       const cy = await s.conversation(s.bots[0], 'cy', 'telegram', 100);
-      await s.storage.transaction((tx) => tx.broadcasts.addRecipients('b1', 1, [ann, bob, cy].map((id, i) => ({ conversationId: id, channel: i < 2 ? 'web' : 'telegram', dueAt: 0 }))));
+      await s.storage.transaction((tx) =>
+        tx.broadcasts.addRecipients(
+          'b1',
+          1,
+          [ann, bob, cy].map((id, i) => ({ conversationId: id, channel: i < 2 ? 'web' : 'telegram', dueAt: 0 })),
+        ),
+      );
       await s.storage.transaction((tx) => tx.broadcasts.addRecipients('b1', 1, [{ conversationId: ann, channel: 'web', dueAt: 0 }]));
       const claimed = await s.storage.broadcasts.claimRecipients('b1', 1, 'web', 10, 100, 10);
-      assert.deepEqual(claimed, [ann, bob].map((id, i) => ({ broadcastId: 'b1', run: 1, conversationId: id, userId: ['ann', 'bob'][i], channel: 'web', claimedUntil: 100 })));
+      assert.deepEqual(
+        claimed,
+        [ann, bob].map((id, i) => ({ broadcastId: 'b1', run: 1, conversationId: id, userId: ['ann', 'bob'][i], channel: 'web', claimedUntil: 100 })),
+      );
       assert.deepEqual(await s.storage.broadcasts.claimRecipients('b1', 1, 'web', 20, 200, 10), [], 'claimed already');
       const annKey = { broadcastId: 'b1', run: 1, conversationId: ann, claimedUntil: 100 };
       assert.equal(await s.storage.broadcasts.markUnsent({ ...annKey, claimedUntil: 99 }, 'failed', 'blocked'), false, 'not under its claim');
@@ -104,7 +144,10 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
       await s.conversation(s.bots[1], 'zed', 'web', 300);
       const read = async (...a: [number, number, string[]?]) =>
         (await s.storage.broadcasts.candidates(s.bots[0], ...a)).map((c) => [c.conversationId, c.userId, c.channel, c.lastUserAt, c.controlState, c.forgetting]);
-      assert.deepEqual(await read(0, 10), [[ann, 'ann', 'web', 100, 0, false], [bob, 'bob', 'telegram', 200, 0, false]]);
+      assert.deepEqual(await read(0, 10), [
+        [ann, 'ann', 'web', 100, 0, false],
+        [bob, 'bob', 'telegram', 200, 0, false],
+      ]);
       assert.deepEqual(await read(ann, 10), [[bob, 'bob', 'telegram', 200, 0, false]]);
       assert.deepEqual(await read(0, 1), [[ann, 'ann', 'web', 100, 0, false]]);
       assert.deepEqual(await read(0, 10, ['bob', 'zed']), [[bob, 'bob', 'telegram', 200, 0, false]]);
@@ -116,15 +159,28 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
       await s.storage.broadcasts.setNotice('b1', 'one', 100);
       await s.storage.broadcasts.setNotice('b2', 'two', 50);
       const due = async (now: number) => (await s.storage.broadcasts.dueNotices(now, 10)).map((n) => [n.id, n.body, n.attempts, n.due]);
-      assert.deepEqual(await due(100), [['b2', 'two', 0, 50], ['b1', 'one', 0, 100]]);
+      assert.deepEqual(await due(100), [
+        ['b2', 'two', 0, 50],
+        ['b1', 'one', 0, 100],
+      ]);
       assert.equal(await s.storage.broadcasts.claimNotice('b1', 'one', 100, 400), true);
       assert.equal(await s.storage.broadcasts.claimNotice('b1', 'one', 100, 400), false, 'claimed already');
       assert.deepEqual(await due(200), [['b2', 'two', 0, 50]]);
       await s.storage.broadcasts.retryNotice('b1', 'one', 150);
-      assert.deepEqual(await due(200), [['b2', 'two', 0, 50], ['b1', 'one', 1, 150]]);
+      assert.deepEqual(await due(200), [
+        ['b2', 'two', 0, 50],
+        ['b1', 'one', 1, 150],
+      ]);
       await s.storage.broadcasts.setNotice('b1', 'one, newer', 160);
       await s.storage.broadcasts.noticeDone('b1', 'one');
-      assert.deepEqual(await due(200), [['b2', 'two', 0, 50], ['b1', 'one, newer', 0, 160]], 'the older attempt ending does not drop the newer body');
+      assert.deepEqual(
+        await due(200),
+        [
+          ['b2', 'two', 0, 50],
+          ['b1', 'one, newer', 0, 160],
+        ],
+        'the older attempt ending does not drop the newer body',
+      );
       await s.storage.broadcasts.noticeDone('b1', 'one, newer');
       assert.deepEqual(await due(200), [['b2', 'two', 0, 50]]);
     });

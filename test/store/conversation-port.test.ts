@@ -67,17 +67,27 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
     test('history oldest first (parts, JSON, last N), pending taken once, trimming keeps the newest', async () => {
       const id = (await insert('ann'))!;
       await s.storage.transaction((tx) =>
-        tx.conversations.appendMessages(id, [
-          { direction: 'BOT', parts: [part('a'), part('b')], pending: true },
-          { direction: 'USER', parts: [part('c')], pending: false },
-          { direction: 'OPERATOR', parts: [part('d')], pending: true },
-        ], 1000),
+        tx.conversations.appendMessages(
+          id,
+          [
+            { direction: 'BOT', parts: [part('a'), part('b')], pending: true },
+            { direction: 'USER', parts: [part('c')], pending: false },
+            { direction: 'OPERATOR', parts: [part('d')], pending: true },
+          ],
+          1000,
+        ),
       );
       assert.deepEqual(await s.storage.conversations.historyParts(id), [part('a'), part('b'), part('c'), part('d')]);
       assert.deepEqual(JSON.parse(await s.storage.conversations.historyJson(id)), [part('a'), part('b'), part('c'), part('d')]);
       assert.deepEqual(await s.storage.conversations.historyParts(id, 2), [part('c'), part('d')]);
       const stored = await s.storage.conversations.storedMessages(id, 2);
-      assert.deepEqual(stored.map((m) => [m.direction, m.parts, m.createdAt]), [['USER', [part('c')], 1000], ['OPERATOR', [part('d')], 1000]]);
+      assert.deepEqual(
+        stored.map((m) => [m.direction, m.parts, m.createdAt]),
+        [
+          ['USER', [part('c')], 1000],
+          ['OPERATOR', [part('d')], 1000],
+        ],
+      );
       assert.deepEqual(await s.storage.transaction((tx) => tx.conversations.takePending(id)), [part('a'), part('b'), part('d')]);
       assert.deepEqual(await s.storage.transaction((tx) => tx.conversations.takePending(id)), []);
       assert.equal(await s.storage.transaction((tx) => tx.conversations.trimHistory(id, 2, 1_000_000)), 1);

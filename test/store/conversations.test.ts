@@ -110,9 +110,7 @@ for (const kind of databaseKinds()) {
       const id = (await ctx.store.conversations.insert(conversationRecord(bot.id, 'user-1')))!;
       for (let round = 0; round < 10; round++) {
         const read = (await ctx.store.conversations.byId(id))!;
-        const results = await Promise.all(
-          ['a', 'b'].map((side) => ctx.store.conversations.save({ ...read, state: { ...read.state, variables: { side } } })),
-        );
+        const results = await Promise.all(['a', 'b'].map((side) => ctx.store.conversations.save({ ...read, state: { ...read.state, variables: { side } } })));
         assert.deepEqual([...results].sort(), [false, true], `round ${round}`);
         const after = (await ctx.store.conversations.byId(id))!;
         assert.equal(after.revision, read.revision + 1);
@@ -199,7 +197,10 @@ for (const kind of databaseKinds()) {
       // over the bytes: only what fits the newest-first budget stays
       const budget = bytesOf(messages[5].parts) + bytesOf(messages[4].parts);
       assert.equal(await ctx.store.transaction((tx) => tx.conversations.trimHistory(id, 100, budget)), 2);
-      assert.deepEqual((await ctx.store.conversations.historyParts(id)).map((p) => p.Text), ['héllo 4 ✓', 'héllo 5 ✓']);
+      assert.deepEqual(
+        (await ctx.store.conversations.historyParts(id)).map((p) => p.Text),
+        ['héllo 4 ✓', 'héllo 5 ✓'],
+      );
       assert.deepEqual(await ctx.store.transaction((tx) => tx.conversations.appendMessages(id, [], 4)), { messages: 2, bytes: budget });
       // under both limits nothing goes; the other conversation was never touched
       assert.equal(await ctx.store.transaction((tx) => tx.conversations.trimHistory(id, 2, budget)), 0);
@@ -259,12 +260,18 @@ for (const kind of databaseKinds()) {
         ids.push((await ctx.store.conversations.insert(conversationRecord(bot.id, `user-${i}`, { forgetting: i % 2 === 0 })))!);
       }
       const listed = await ctx.store.conversations.forgettingIds();
-      assert.deepEqual([...listed].sort((a, b) => a - b), [ids[0], ids[2], ids[4]]);
+      assert.deepEqual(
+        [...listed].sort((a, b) => a - b),
+        [ids[0], ids[2], ids[4]],
+      );
       const c = (await ctx.store.conversations.byId(ids[1]))!;
       assert.equal(await ctx.store.conversations.save({ ...c, forgetting: true }), true);
       await ctx.store.conversations.remove(ids[0]);
       const after = await ctx.store.conversations.forgettingIds();
-      assert.deepEqual([...after].sort((a, b) => a - b), [ids[1], ids[2], ids[4]]);
+      assert.deepEqual(
+        [...after].sort((a, b) => a - b),
+        [ids[1], ids[2], ids[4]],
+      );
     });
   });
 }

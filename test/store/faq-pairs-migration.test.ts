@@ -28,7 +28,20 @@ for (const kind of databaseKinds()) {
       const { bot } = await seedBot(ctx.store);
       const add = async (sourceKind: 'faq' | 'text', passages: Array<{ heading: string; text: string }>) => {
         const id = crypto.randomUUID();
-        const record: SourceRecord = { id, botId: bot.id, name: sourceKind, kind: sourceKind, url: null, status: 'indexing', error: null, chunks: 0, bytes: 10, generation: 0, createdAt: 1, updatedAt: 1 };
+        const record: SourceRecord = {
+          id,
+          botId: bot.id,
+          name: sourceKind,
+          kind: sourceKind,
+          url: null,
+          status: 'indexing',
+          error: null,
+          chunks: 0,
+          bytes: 10,
+          generation: 0,
+          createdAt: 1,
+          updatedAt: 1,
+        };
         await ctx.store.transaction(async (tx) => {
           await tx.knowledge.insert(record, LIMITS);
           await tx.knowledge.swapIn(id, 0, passages, 'en', 2);
@@ -45,7 +58,10 @@ for (const kind of databaseKinds()) {
       } finally {
         await raw.close();
       }
-      assert.deepEqual((await ctx.store.faqPairs.page(faq, -1, 10)).map(({ Question, Answer }) => ({ Question, Answer })), FAQ);
+      assert.deepEqual(
+        (await ctx.store.faqPairs.page(faq, -1, 10)).map(({ Question, Answer }) => ({ Question, Answer })),
+        FAQ,
+      );
       assert.deepEqual(await ctx.store.faqPairs.page(text, -1, 10), []);
     });
   });

@@ -50,7 +50,10 @@ for (const kind of databaseKinds()) {
         }),
         ctx.store.transaction((tx) => tx.accounts.insert(fresh[1])),
       ]);
-      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
       assert.equal(await ctx.store.meta.get('half'), null);
       assert.equal(await ctx.store.accounts.count(), 3);
       await ctx.store.transaction((tx) => tx.meta.set('after', 'ok'));

@@ -18,10 +18,29 @@ for (const kind of databaseKinds()) {
     const ctx = storePerTest(kind);
 
     async function sourceWith(botId: string, texts: string[]): Promise<string> {
-      const s: SourceRecord = { id: crypto.randomUUID(), botId, name: 'Doc', kind: 'text', url: null, status: 'indexing', error: null, chunks: 0, bytes: 10, generation: 0, createdAt: 1, updatedAt: 1 };
+      const s: SourceRecord = {
+        id: crypto.randomUUID(),
+        botId,
+        name: 'Doc',
+        kind: 'text',
+        url: null,
+        status: 'indexing',
+        error: null,
+        chunks: 0,
+        bytes: 10,
+        generation: 0,
+        createdAt: 1,
+        updatedAt: 1,
+      };
       await ctx.store.transaction(async (tx) => {
         await tx.knowledge.insert(s, LIMITS);
-        await tx.knowledge.swapIn(s.id, 0, texts.map((text) => ({ heading: 'H', text })), 'en', 2);
+        await tx.knowledge.swapIn(
+          s.id,
+          0,
+          texts.map((text) => ({ heading: 'H', text })),
+          'en',
+          2,
+        );
       });
       return s.id;
     }
@@ -32,13 +51,32 @@ for (const kind of databaseKinds()) {
       await sourceWith(bot.id, ['one', 'two', 'three']);
       await sourceWith(other.id, ['elsewhere']);
       const missing = await ctx.store.vectors.missing(bot.id, 'm1', 2);
-      assert.deepEqual(missing.map((p) => p.text), ['one', 'two']);
-      await ctx.store.transaction((tx) => tx.vectors.put(bot.id, 'm1', missing.map((p, i) => ({ chunkId: p.chunkId, vector: vec(i, 1, 0.5) }))));
-      assert.deepEqual((await ctx.store.vectors.missing(bot.id, 'm1', 10)).map((p) => p.text), ['three']);
+      assert.deepEqual(
+        missing.map((p) => p.text),
+        ['one', 'two'],
+      );
+      await ctx.store.transaction((tx) =>
+        tx.vectors.put(
+          bot.id,
+          'm1',
+          missing.map((p, i) => ({ chunkId: p.chunkId, vector: vec(i, 1, 0.5) })),
+        ),
+      );
+      assert.deepEqual(
+        (await ctx.store.vectors.missing(bot.id, 'm1', 10)).map((p) => p.text),
+        ['three'],
+      );
       assert.equal((await ctx.store.vectors.missing(bot.id, 'm2', 10)).length, 3, 'another model has none');
-      assert.deepEqual((await ctx.store.vectors.missing(bot.id, 'm2', 10, missing[0].chunkId)).map((p) => p.text), ['two', 'three'], 'walked on from an id');
+      assert.deepEqual(
+        (await ctx.store.vectors.missing(bot.id, 'm2', 10, missing[0].chunkId)).map((p) => p.text),
+        ['two', 'three'],
+        'walked on from an id',
+      );
       const stored = await ctx.store.vectors.vectors(bot.id, 'm1');
-      assert.deepEqual(stored.map((s) => s.chunkId), missing.map((p) => p.chunkId));
+      assert.deepEqual(
+        stored.map((s) => s.chunkId),
+        missing.map((p) => p.chunkId),
+      );
       assert.deepEqual([...vectorFromBytes(stored[1].vector)], [1, 1, 0.5]);
       assert.deepEqual(await ctx.store.vectors.vectors(other.id, 'm1'), []);
       const stamp = await ctx.store.vectors.stamp(bot.id, 'm1');
@@ -52,14 +90,23 @@ for (const kind of databaseKinds()) {
       await ctx.store.transaction((tx) => tx.vectors.put(bot.id, 'm1', [{ chunkId: foreign.chunkId, vector: vec(1) }]));
       assert.deepEqual(await ctx.store.vectors.vectors(other.id, 'm1'), []);
       assert.deepEqual(await ctx.store.vectors.passagesByIds(bot.id, [foreign.chunkId]), []);
-      assert.deepEqual((await ctx.store.vectors.passagesByIds(bot.id, [missing[1].chunkId])).map((p) => p.text), ['two']);
+      assert.deepEqual(
+        (await ctx.store.vectors.passagesByIds(bot.id, [missing[1].chunkId])).map((p) => p.text),
+        ['two'],
+      );
     });
 
     test('replacing or deleting a source takes its vectors with its passages', async () => {
       const { bot } = await seedBot(ctx.store);
       const id = await sourceWith(bot.id, ['alpha', 'beta']);
       const passages = await ctx.store.vectors.missing(bot.id, 'm1', 10);
-      await ctx.store.transaction((tx) => tx.vectors.put(bot.id, 'm1', passages.map((p) => ({ chunkId: p.chunkId, vector: vec(1, 0) }))));
+      await ctx.store.transaction((tx) =>
+        tx.vectors.put(
+          bot.id,
+          'm1',
+          passages.map((p) => ({ chunkId: p.chunkId, vector: vec(1, 0) })),
+        ),
+      );
       assert.equal((await ctx.store.vectors.stamp(bot.id, 'm1')).count, 2);
       await ctx.store.transaction((tx) => tx.knowledge.restart(bot.id, id, { name: 'Doc', kind: 'text', url: null, bytes: 10, now: 3 }, LIMITS));
       assert.equal((await ctx.store.vectors.stamp(bot.id, 'm1')).count, 0);

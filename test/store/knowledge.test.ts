@@ -10,7 +10,19 @@ import { databaseKinds } from '../support/databases.js';
 import { seedBot, storePerTest } from './store-fixtures.js';
 
 const source = (botId: string, over: Partial<SourceRecord> = {}): SourceRecord => ({
-  id: crypto.randomUUID(), botId, name: 'Doc', kind: 'text', url: null, status: 'indexing', error: null, chunks: 0, bytes: 10, generation: 0, createdAt: 1, updatedAt: 1, ...over,
+  id: crypto.randomUUID(),
+  botId,
+  name: 'Doc',
+  kind: 'text',
+  url: null,
+  status: 'indexing',
+  error: null,
+  chunks: 0,
+  bytes: 10,
+  generation: 0,
+  createdAt: 1,
+  updatedAt: 1,
+  ...over,
 });
 const LIMITS = { sources: 3, bytes: 100 };
 
@@ -23,7 +35,10 @@ for (const kind of databaseKinds()) {
       const adds = Array.from({ length: 8 }, () => ctx.store.transaction((tx) => tx.knowledge.insert(source(bot.id), LIMITS)));
       const hits = await Promise.all(adds);
       assert.equal(hits.filter((h) => h === null).length, 3);
-      assert.deepEqual(hits.filter((h) => h !== null), Array(5).fill('sources'));
+      assert.deepEqual(
+        hits.filter((h) => h !== null),
+        Array(5).fill('sources'),
+      );
       assert.equal((await ctx.store.knowledge.list(bot.id)).length, 3);
       const { bot: other } = await seedBot(ctx.store);
       const big = await Promise.all([60, 60, 30].map((bytes) => ctx.store.transaction((tx) => tx.knowledge.insert(source(other.id, { bytes }), LIMITS))));
@@ -50,7 +65,16 @@ for (const kind of databaseKinds()) {
     test('search is per bot, best first, and any term is data', async () => {
       const { bot } = await seedBot(ctx.store);
       const { bot: other } = await seedBot(ctx.store);
-      for (const [owner, passages] of [[bot.id, [{ heading: 'Dogs', text: 'Dogs travel in the cabin. Dogs need a carrier. Dogs pay 40 euros.' }, { heading: 'Cats', text: 'Cats also travel, dogs rarely.' }]], [other.id, [{ heading: 'Dogs', text: 'Dogs of the other bot.' }]]] as const) {
+      for (const [owner, passages] of [
+        [
+          bot.id,
+          [
+            { heading: 'Dogs', text: 'Dogs travel in the cabin. Dogs need a carrier. Dogs pay 40 euros.' },
+            { heading: 'Cats', text: 'Cats also travel, dogs rarely.' },
+          ],
+        ],
+        [other.id, [{ heading: 'Dogs', text: 'Dogs of the other bot.' }]],
+      ] as const) {
         const s = source(owner);
         await ctx.store.transaction(async (tx) => {
           await tx.knowledge.insert(s, LIMITS);
@@ -59,10 +83,19 @@ for (const kind of databaseKinds()) {
       }
       const candidates = await ctx.store.knowledge.candidates(bot.id, ['dogs', 'carrier'], 'en', 5);
       assert.deepEqual(candidates.passages.map((f) => f.heading).sort(), ['Cats', 'Dogs'], "the bot's own passages only");
-      assert.deepEqual([...candidates.frequencies], [['dogs', 2], ['carrier', 1]]);
+      assert.deepEqual(
+        [...candidates.frequencies],
+        [
+          ['dogs', 2],
+          ['carrier', 1],
+        ],
+      );
       assert.equal(candidates.passageCount, 2);
       const found = await searchByWords((...a) => ctx.store.knowledge.candidates(...a), bot.id, ['dogs', 'carrier'], 'en', 5);
-      assert.deepEqual(found.map((f) => f.heading), ['Dogs', 'Cats']);
+      assert.deepEqual(
+        found.map((f) => f.heading),
+        ['Dogs', 'Cats'],
+      );
       assert.ok(found[0].score > found[1].score);
       for (const term of ['"', '*', 'NEAR(', 'OR', ':*', "'", '\\', '{heading text}', 'a"b', '-']) {
         assert.ok(Array.isArray((await ctx.store.knowledge.candidates(bot.id, [term], 'en', 5)).passages), term);

@@ -17,9 +17,7 @@ const tablesOf = (dialect: 'sqlite' | 'postgres') =>
 async function appliedVersions(db: TestDatabase): Promise<Array<{ version: number; n: number }>> {
   const raw = await openRaw(db);
   try {
-    const rows = await raw.all<{ version: number; n: number }>(
-      'SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version',
-    );
+    const rows = await raw.all<{ version: number; n: number }>('SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version');
     return rows.map((r) => ({ version: Number(r.version), n: Number(r.n) }));
   } finally {
     await raw.close();
@@ -104,7 +102,10 @@ for (const kind of databaseKinds()) {
            VALUES ('bot-1', 'acc-1', 'bot-key-1', 'secret', 1, 'web_1', 'B', '', '', '{}', '{}', 1, NULL, 'standard', NULL, 1, 1, '[]')`,
         );
         for (const user of ['talked', 'silent']) {
-          await raw.run("INSERT INTO conversations (bot_id, user_id, channel, state, control_state, forgetting, revision, created_at, updated_at) VALUES ('bot-1', $1, 'custom', '{}', 0, 0, 1, 1, 1)", [user]);
+          await raw.run(
+            "INSERT INTO conversations (bot_id, user_id, channel, state, control_state, forgetting, revision, created_at, updated_at) VALUES ('bot-1', $1, 'custom', '{}', 0, 0, 1, 1, 1)",
+            [user],
+          );
         }
         const talked = await raw.get<{ id: number }>("SELECT id FROM conversations WHERE user_id = 'talked'");
         for (const text of parts) {
@@ -126,7 +127,10 @@ for (const kind of databaseKinds()) {
 
     test('migration versions are unique and ascending', () => {
       const versions = migrations.map((m) => m.version);
-      assert.deepEqual(versions, [...new Set(versions)].sort((a, b) => a - b));
+      assert.deepEqual(
+        versions,
+        [...new Set(versions)].sort((a, b) => a - b),
+      );
     });
 
     if (kind === 'postgres') {

@@ -44,7 +44,14 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
     afterEach(() => s.close());
 
     const row = (deliveryId: string, conversationId: number, over: Partial<NewOutboxRow> = {}): NewOutboxRow => ({
-      deliveryId, botId: s.bot, conversationId, userId: 'u', event: 'message', body: `{"id":"${deliveryId}"}`, createdAt: 100, ...over,
+      deliveryId,
+      botId: s.bot,
+      conversationId,
+      userId: 'u',
+      event: 'message',
+      body: `{"id":"${deliveryId}"}`,
+      createdAt: 100,
+      ...over,
     });
     const claim = async (now: number, until: number) => (await s.storage.outbox.claimDue(now, until, 10)).map((r) => r.deliveryId);
     const byDelivery = async (id: string) => (await s.storage.outbox.byDeliveryId(s.bot, id))!;
@@ -57,7 +64,14 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
       const a1 = await byDelivery('a1');
       await s.storage.outbox.recordAttempt(a1.id, 200, { status: 'delivered', statusCode: 200, error: null, nextAttemptAt: 0, at: 160 });
       assert.deepEqual(await claim(170, 300), ['a2']);
-      assert.deepEqual((await s.storage.outbox.byBot(s.bot, 10)).map((r) => [r.deliveryId, r.status, r.attempts, r.deliveredAt]), [['b1', 'pending', 0, null], ['a2', 'pending', 0, null], ['a1', 'delivered', 1, 160]]);
+      assert.deepEqual(
+        (await s.storage.outbox.byBot(s.bot, 10)).map((r) => [r.deliveryId, r.status, r.attempts, r.deliveredAt]),
+        [
+          ['b1', 'pending', 0, null],
+          ['a2', 'pending', 0, null],
+          ['a1', 'delivered', 1, 160],
+        ],
+      );
       assert.equal(await s.storage.outbox.byDeliveryId(s.bot, 'a3'), null, "a platform's row is not a webhook delivery");
     });
 
@@ -78,7 +92,7 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
       assert.deepEqual(await claim(1000, 1100), ['w1'], 'the pause is over');
     });
 
-    test("an attempt counts, but its outcome applies only under its claim: a retry asked meanwhile wins", async () => {
+    test('an attempt counts, but its outcome applies only under its claim: a retry asked meanwhile wins', async () => {
       await s.add(row('r', await s.conversation('a')));
       await claim(100, 200);
       const r = await byDelivery('r');
@@ -105,11 +119,14 @@ for (const kind of ['memory', ...databaseKinds()] as const) {
       assert.deepEqual(await s.storage.outbox.interruptBroadcasts(250), [{ broadcast: 'cast-1:1', conversationId: a }]);
       assert.equal(await s.storage.outbox.anyInterrupted(500), false);
       assert.deepEqual(await s.storage.outbox.interruptBroadcasts(500), []);
-      await assert.rejects(s.storage.transaction(async (tx) => {
-        await tx.outbox.setEndpoint(s.bot, 5, 9999);
-        await tx.broadcasts.noteDelivery('cast-1:1', a, false, 'blocked');
-        throw new Error('boom');
-      }), /boom/);
+      await assert.rejects(
+        s.storage.transaction(async (tx) => {
+          await tx.outbox.setEndpoint(s.bot, 5, 9999);
+          await tx.broadcasts.noteDelivery('cast-1:1', a, false, 'blocked');
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
       assert.deepEqual(await s.storage.outbox.endpoint(s.bot), { consecutiveFailures: 0, pausedUntil: 0 });
     });
   });

@@ -20,10 +20,16 @@ for (const kind of databaseKinds()) {
       await ctx.store.outbox.insert(row('d1'));
       await ctx.store.outbox.insert(row('d2'));
       const first = await ctx.store.outbox.claimDue(2000, 62_000, 10);
-      assert.deepEqual(first.map((r) => [r.deliveryId, r.claimedUntil]), [['d1', 62_000]]);
+      assert.deepEqual(
+        first.map((r) => [r.deliveryId, r.claimedUntil]),
+        [['d1', 62_000]],
+      );
       assert.deepEqual(await ctx.store.outbox.claimDue(2001, 62_001, 10), []);
       // a claim that outlived its node expires: the row is claimable again
-      assert.deepEqual((await ctx.store.outbox.claimDue(62_000, 122_000, 10)).map((r) => r.deliveryId), ['d1']);
+      assert.deepEqual(
+        (await ctx.store.outbox.claimDue(62_000, 122_000, 10)).map((r) => r.deliveryId),
+        ['d1'],
+      );
     });
 
     test('a retry requested while an attempt is under way is not undone by that attempt', async () => {
@@ -34,7 +40,10 @@ for (const kind of databaseKinds()) {
       await ctx.store.outbox.recordAttempt(claimed.id, claimed.claimedUntil, { status: 'delivered', statusCode: 200, error: null, nextAttemptAt: 3000, at: 3000 });
       const [after] = await ctx.store.outbox.byBot(bot.id, 10);
       assert.deepEqual([after.status, after.attempts, after.lastStatusCode, after.nextAttemptAt, after.claimedUntil], ['pending', 1, 200, 2500, 0]);
-      assert.deepEqual((await ctx.store.outbox.claimDue(3000, 63_000, 10)).map((r) => r.deliveryId), ['d1']);
+      assert.deepEqual(
+        (await ctx.store.outbox.claimDue(3000, 63_000, 10)).map((r) => r.deliveryId),
+        ['d1'],
+      );
     });
 
     test('an attempt under its own claim records its outcome and releases the claim', async () => {
@@ -84,8 +93,17 @@ for (const kind of databaseKinds()) {
       assert.equal(await outbox.pruneDeliveredBeyond(bot.id, 1, 2), 2);
       assert.equal(await outbox.pruneDeliveredBeyond(bot.id, 1, 2), 1);
       assert.equal(await outbox.pruneDeliveredBeyond(bot.id, 1, 2), 0);
-      assert.deepEqual((await outbox.byBot(bot.id, 10)).map((r) => [r.deliveryId, r.status]), [['d5', 'pending'], ['d3', 'failed']]);
-      assert.deepEqual((await outbox.byBot(other.bot.id, 10)).map((r) => r.deliveryId), ['o1']);
+      assert.deepEqual(
+        (await outbox.byBot(bot.id, 10)).map((r) => [r.deliveryId, r.status]),
+        [
+          ['d5', 'pending'],
+          ['d3', 'failed'],
+        ],
+      );
+      assert.deepEqual(
+        (await outbox.byBot(other.bot.id, 10)).map((r) => r.deliveryId),
+        ['o1'],
+      );
       assert.equal(await outbox.pruneDeliveredBeyond(other.bot.id, 1, 10), 0);
     });
   });

@@ -77,14 +77,17 @@ for (const kind of databaseKinds()) {
           await ctx.store.conversations.appendMessages(id, [{ direction: 'BOT', parts, pending: true }], ++n);
         }
         // Odd rounds poll inside transactions, as the chat service does.
-        const take = () =>
-          round % 2 ? ctx.store.transaction((tx) => tx.conversations.takePending(id)) : ctx.store.conversations.takePending(id);
+        const take = () => (round % 2 ? ctx.store.transaction((tx) => tx.conversations.takePending(id)) : ctx.store.conversations.takePending(id));
         const [left, right] = await Promise.all([take(), take()]);
         const texts = [...left, ...right].map((p) => p.Text);
         assert.equal(new Set(texts).size, texts.length, `round ${round}: a part was delivered twice`);
         assert.deepEqual([...texts].sort(), queued.map((p) => p.Text).sort(), `round ${round}: every part delivered once`);
         // Whatever each poll got, it got oldest first.
-        for (const got of [left, right]) assert.deepEqual(got, queued.filter((p) => got.some((g) => g.Text === p.Text)));
+        for (const got of [left, right])
+          assert.deepEqual(
+            got,
+            queued.filter((p) => got.some((g) => g.Text === p.Text)),
+          );
         assert.deepEqual(await ctx.store.conversations.takePending(id), []);
       }
     });

@@ -29,7 +29,13 @@ for (const kind of databaseKinds()) {
     }
 
     test('reports add up in one window, several keys in one statement', async () => {
-      const first = await store.rateWindows!.report([{ key: 'address:203.0.113.1', delta: 3, windowMs: MINUTE }, { key: 'bot:b', delta: 1, windowMs: MINUTE }], 1_000);
+      const first = await store.rateWindows!.report(
+        [
+          { key: 'address:203.0.113.1', delta: 3, windowMs: MINUTE },
+          { key: 'bot:b', delta: 1, windowMs: MINUTE },
+        ],
+        1_000,
+      );
       assert.deepEqual(Object.fromEntries(first), { 'address:203.0.113.1': { startedAt: 1_000, count: 3 }, 'bot:b': { startedAt: 1_000, count: 1 } });
       const second = await store.rateWindows!.report([{ key: 'address:203.0.113.1', delta: 2, windowMs: MINUTE }], 30_000);
       assert.deepEqual(second.get('address:203.0.113.1'), { startedAt: 1_000, count: 5 });

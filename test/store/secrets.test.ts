@@ -81,7 +81,10 @@ for (const kind of databaseKinds()) {
       assert.equal(await store.meta.get('other'), 'kept');
       const share = await store.shares.byCode('clear-share-code');
       assert.equal(share?.codeHash, sha256('clear-share-code'));
-      assert.deepEqual((await store.shares.expiredAuto(10)).map((s) => s.codeHash), [sha256('clear-share-code')]);
+      assert.deepEqual(
+        (await store.shares.expiredAuto(10)).map((s) => s.codeHash),
+        [sha256('clear-share-code')],
+      );
       assert.equal(await store.shares.markHandedBack(share!.codeHash), true);
     });
 

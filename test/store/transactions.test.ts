@@ -90,7 +90,10 @@ for (const kind of databaseKinds()) {
       assert.equal(await ctx.store.accounts.count(), 1);
       // Neither the connection nor the lock was left behind: many more transactions still commit.
       for (let i = 0; i < 15; i++) {
-        await assert.rejects(ctx.store.transaction(async () => Promise.reject(new Error(`fail ${i}`))), { message: `fail ${i}` });
+        await assert.rejects(
+          ctx.store.transaction(async () => Promise.reject(new Error(`fail ${i}`))),
+          { message: `fail ${i}` },
+        );
       }
       await ctx.store.transaction((tx) => tx.accounts.insert(fresh));
       assert.deepEqual(await ctx.store.accounts.byId(fresh.id), storedAccount(fresh));
@@ -121,9 +124,7 @@ for (const kind of databaseKinds()) {
 
     test('50 concurrent transactions adding to one usage counter lose no increment', async () => {
       const { account } = await seedBot(ctx.store);
-      await Promise.all(
-        Array.from({ length: 50 }, () => ctx.store.transaction((tx) => tx.accounts.addUsage(account.id, '2024-07', ONE_MESSAGE))),
-      );
+      await Promise.all(Array.from({ length: 50 }, () => ctx.store.transaction((tx) => tx.accounts.addUsage(account.id, '2024-07', ONE_MESSAGE))));
       assert.deepEqual(await ctx.store.accounts.usage(account.id, '2024-07'), { month: '2024-07', ...ONE_MESSAGE, messages: 50 });
     });
 

@@ -48,11 +48,14 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(stored.state.variables, { seen: 'yes' });
       assert.equal(stored.updatedAt, 5000);
       const messages = await ctx.store.conversations.storedMessages(id, 10);
-      assert.deepEqual(messages.map((m) => [m.direction, m.parts.map((p) => p.Text), m.createdAt]), [
-        ['BOT', ['welcome'], 1],
-        ['USER', ['héllo'], 5000],
-        ['BOT', ['a', 'b'], 5000],
-      ]);
+      assert.deepEqual(
+        messages.map((m) => [m.direction, m.parts.map((p) => p.Text), m.createdAt]),
+        [
+          ['BOT', ['welcome'], 1],
+          ['USER', ['héllo'], 5000],
+          ['BOT', ['a', 'b'], 5000],
+        ],
+      );
       assert.deepEqual(await ctx.store.conversations.takePending(id), [part('a'), part('b')]);
       const added = Buffer.byteLength(JSON.stringify([part('héllo')])) + Buffer.byteLength(JSON.stringify([part('a'), part('b')]));
       assert.deepEqual(await sizeOf(id), { messages: before.messages + 2, bytes: before.bytes + added });
@@ -109,9 +112,16 @@ for (const kind of databaseKinds()) {
       const { bot, id, turn } = await setUp();
       const miss = (key: string, at: number) => ({ botId: bot.id, conversationId: id, text: key, key, behaviour: 'Main', interaction: 'Fallback', createdAt: at });
       const keys = async () => (await ctx.store.missedTexts.grouped(bot.id, 100)).map((g) => g.key).sort();
-      for (const [n, controlChanged] of [[1, true], [2, false], [3, true], [4, false]] as const) {
+      for (const [n, controlChanged] of [
+        [1, true],
+        [2, false],
+        [3, true],
+        [4, false],
+      ] as const) {
         const current = (await ctx.store.conversations.byId(id))!;
-        const saved = await ctx.store.saveTurn!(turn({ conversation: current, controlChanged, messages: [], missedTexts: [miss(`m${n}`, 5000 + n)], limits: { messages: 1000, bytes: 1_000_000, missedTexts: 2 } }));
+        const saved = await ctx.store.saveTurn!(
+          turn({ conversation: current, controlChanged, messages: [], missedTexts: [miss(`m${n}`, 5000 + n)], limits: { messages: 1000, bytes: 1_000_000, missedTexts: 2 } }),
+        );
         assert.equal(saved, 'saved');
       }
       assert.deepEqual(await keys(), ['m3', 'm4']);

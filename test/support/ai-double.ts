@@ -46,8 +46,13 @@ export interface RecordedAiRequest {
   path: string;
   authorization: string | undefined;
   body: {
-    model: string; messages: RecordedMessage[]; max_tokens?: number; temperature?: number; input?: string | string[];
-    tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>; tool_choice?: unknown;
+    model: string;
+    messages: RecordedMessage[];
+    max_tokens?: number;
+    temperature?: number;
+    input?: string | string[];
+    tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>;
+    tool_choice?: unknown;
   };
 }
 
@@ -131,15 +136,21 @@ export class AiDouble {
         if (script.contentBytes !== undefined) return this.stream(res, body.model, script.contentBytes, script.fill ?? 'a', tokens);
         if (script.toolCalls !== undefined) {
           const tool_calls = script.toolCalls.map((c, i) => ({
-            id: c.id ?? `call_${this.requests.length}_${i}`, type: 'function',
+            id: c.id ?? `call_${this.requests.length}_${i}`,
+            type: 'function',
             function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
           }));
           const message = { role: 'assistant', content: script.content ?? null, tool_calls };
-          return void res.writeHead(200).end(JSON.stringify({
-            id: 'chatcmpl-test', object: 'chat.completion', created: 0, model: body.model,
-            choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
-            usage: { prompt_tokens: tokens - 2, completion_tokens: 2, total_tokens: tokens },
-          }));
+          return void res.writeHead(200).end(
+            JSON.stringify({
+              id: 'chatcmpl-test',
+              object: 'chat.completion',
+              created: 0,
+              model: body.model,
+              choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+              usage: { prompt_tokens: tokens - 2, completion_tokens: 2, total_tokens: tokens },
+            }),
+          );
         }
         res.writeHead(200).end(
           JSON.stringify({

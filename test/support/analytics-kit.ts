@@ -20,23 +20,67 @@ export const at = (day: string, time: string) => Date.parse(`${day}T${time}:00Z`
 export function analyticsBot(): any {
   return botFile(
     [
-      { name: 'Welcome', actions: [text('Hi'), { type: 'buttons', text: 'Pick one', buttons: [
-        { type: 'button', text: 'Order', onClick: [goTo('Orders')] },
-        { type: 'button', text: 'Help', onClick: [goTo('Help', 'Ask')] },
-      ] }] },
+      {
+        name: 'Welcome',
+        actions: [
+          text('Hi'),
+          {
+            type: 'buttons',
+            text: 'Pick one',
+            buttons: [
+              { type: 'button', text: 'Order', onClick: [goTo('Orders')] },
+              { type: 'button', text: 'Help', onClick: [goTo('Help', 'Ask')] },
+            ],
+          },
+        ],
+      },
       { name: 'Sorry', fallback: true, actions: [text('Sorry?')] },
     ],
     {
       name: 'Analytics bot',
-      triggers: [{ match: 'human', actions: [goTo('Help', 'Ask')] }, { match: 'rate', actions: [goTo('Rate')] }],
+      triggers: [
+        { match: 'human', actions: [goTo('Help', 'Ask')] },
+        { match: 'rate', actions: [goTo('Rate')] },
+      ],
       behaviours: [
-        { name: 'Orders', interactions: [
-          { name: 'Number', start: true, actions: [{ type: 'input', question: 'Your order number?', expect: { regex: '^\\d{3}$' }, variable: 'n', maxWrongAnswers: 1, onSuccess: [goTo('Orders', 'Done')], onGiveUp: [goTo('Main', 'Welcome')] }] },
-          { name: 'Done', actions: [text('Thanks'), { type: 'goTo', mode: 'absolute', behaviour: '{{next}}' }] },
-        ] },
+        {
+          name: 'Orders',
+          interactions: [
+            {
+              name: 'Number',
+              start: true,
+              actions: [
+                {
+                  type: 'input',
+                  question: 'Your order number?',
+                  expect: { regex: '^\\d{3}$' },
+                  variable: 'n',
+                  maxWrongAnswers: 1,
+                  onSuccess: [goTo('Orders', 'Done')],
+                  onGiveUp: [goTo('Main', 'Welcome')],
+                },
+              ],
+            },
+            { name: 'Done', actions: [text('Thanks'), { type: 'goTo', mode: 'absolute', behaviour: '{{next}}' }] },
+          ],
+        },
         { name: 'Help', interactions: [{ name: 'Ask', start: true, actions: [text('Asking a colleague'), { type: 'operator', mode: 'request' }] }] },
-        { name: 'Rate', interactions: [{ name: 'Ask', start: true, actions: [{ type: 'buttons', text: 'How did we do?', buttons: [1, 2, 3, 4, 5].map((n) => (
-          { type: 'button', text: String(n), onClick: [{ type: 'setVariable', name: 'csat', value: String(n) }, text('Thank you')] })) }] }] },
+        {
+          name: 'Rate',
+          interactions: [
+            {
+              name: 'Ask',
+              start: true,
+              actions: [
+                {
+                  type: 'buttons',
+                  text: 'How did we do?',
+                  buttons: [1, 2, 3, 4, 5].map((n) => ({ type: 'button', text: String(n), onClick: [{ type: 'setVariable', name: 'csat', value: String(n) }, text('Thank you')] })),
+                },
+              ],
+            },
+          ],
+        },
       ],
     },
   );

@@ -56,12 +56,15 @@ export const settled = (page: Page) =>
 
 /** Pixels of the canvas `id` painted in (about) the colour `hex` ("#rrggbb"). */
 export const inkedIn = (page: Page, id: string, hex: string) =>
-  page.locator(`#${id}`).evaluate((c, rgb) => {
-    const canvas = c as HTMLCanvasElement;
-    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-    let n = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3] > 200 && Math.abs(data[i] - rgb[0]) < 12 && Math.abs(data[i + 1] - rgb[1]) < 12 && Math.abs(data[i + 2] - rgb[2]) < 12) n++;
-    }
-    return n;
-  }, [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)));
+  page.locator(`#${id}`).evaluate(
+    (c, rgb) => {
+      const canvas = c as HTMLCanvasElement;
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] > 200 && Math.abs(data[i] - rgb[0]) < 12 && Math.abs(data[i + 1] - rgb[1]) < 12 && Math.abs(data[i + 2] - rgb[2]) < 12) n++;
+      }
+      return n;
+    },
+    [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)),
+  );

@@ -11,9 +11,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   const violations = (await page.evaluate(() =>
     (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations),
   )) as { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}) at ${JSON.stringify(n.target)}`));
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}) at ${JSON.stringify(n.target)}`));
 }
 
 /**
@@ -21,12 +19,23 @@ export async function seriousViolations(page: Page): Promise<string[]> {
  * lets them through): one main, no second banner or main, banner and main at the top level,
  * landmarks told apart, and all content inside a landmark (`region`).
  */
-export const LANDMARK_RULES = ['landmark-one-main', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-main', 'landmark-banner-is-top-level', 'landmark-main-is-top-level', 'landmark-unique', 'region'];
+export const LANDMARK_RULES = [
+  'landmark-one-main',
+  'landmark-no-duplicate-banner',
+  'landmark-no-duplicate-main',
+  'landmark-banner-is-top-level',
+  'landmark-main-is-top-level',
+  'landmark-unique',
+  'region',
+];
 
 export async function landmarkViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   const violations = (await page.evaluate(
-    (rules) => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] }).then((r) => r.violations),
+    (rules) =>
+      (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe
+        .run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] })
+        .then((r) => r.violations),
     LANDMARK_RULES,
   )) as { id: string; help: string; nodes: { target: unknown[] }[] }[];
   return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${JSON.stringify(n.target)}`));

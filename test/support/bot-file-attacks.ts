@@ -48,7 +48,10 @@ export function largeBot(interactions: number): any {
         interactions: Array.from({ length: interactions }, (_, i) => ({
           name: `Step ${i}`,
           ...(i === 0 ? { start: true } : {}),
-          actions: [{ type: 'text', text: `This is step ${i} of a long, legitimate bot; it says something useful.` }, { type: 'text', text: 'Anything else?' }],
+          actions: [
+            { type: 'text', text: `This is step ${i} of a long, legitimate bot; it says something useful.` },
+            { type: 'text', text: 'Anything else?' },
+          ],
         })),
       },
     ],

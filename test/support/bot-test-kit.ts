@@ -33,4 +33,7 @@ export function colloquy(args: string[], options: { cwd?: string; env?: NodeJS.P
 
 /** The report's lines with the per-test and total times taken out, so they can be compared exactly. */
 export const withoutTimes = (text: string): string[] =>
-  text.split('\n').map((l) => l.replace(/ \(\d+(\.\d)? ms\)$/, '').replace(/\(\d+ steps in \d+ ms\)/, '(N steps)')).filter((l) => l !== '');
+  text
+    .split('\n')
+    .map((l) => l.replace(/ \(\d+(\.\d)? ms\)$/, '').replace(/\(\d+ steps in \d+ ms\)/, '(N steps)'))
+    .filter((l) => l !== '');

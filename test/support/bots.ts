@@ -38,7 +38,10 @@ export function withoutIds(bot: any): any {
 }
 
 /** The ids of buttons and inputs, in document order. */
-export const idsOf = (bot: unknown): unknown[] => actionsOf(bot).filter((a) => CLICKABLE.has(a.type)).map((a) => a.id);
+export const idsOf = (bot: unknown): unknown[] =>
+  actionsOf(bot)
+    .filter((a) => CLICKABLE.has(a.type))
+    .map((a) => a.id);
 
 /** The bot file without what the server adds on save (behaviour apiKeys, the version). */
 export function withoutServerFields(file: any): any {

@@ -28,7 +28,11 @@ export const promoBot = (settings: Record<string, unknown> = {}) =>
               name: 'Offer',
               start: true,
               actions: [
-                { type: 'buttons', text: 'Our sale starts today, {{first_name|friend}}! {{promo_code}}', buttons: [{ type: 'button', id: B_MORE, text: 'Tell me more', onClick: [text('Here is more.')] }] },
+                {
+                  type: 'buttons',
+                  text: 'Our sale starts today, {{first_name|friend}}! {{promo_code}}',
+                  buttons: [{ type: 'button', id: B_MORE, text: 'Tell me more', onClick: [text('Here is more.')] }],
+                },
               ],
             },
           ],
@@ -45,7 +49,10 @@ export async function movableServer(database: TestDatabase, env: Record<string, 
 }
 
 export class Broadcasts {
-  constructor(private readonly server: TestServer, private readonly tenant: Tenant) {}
+  constructor(
+    private readonly server: TestServer,
+    private readonly tenant: Tenant,
+  ) {}
 
   static async forNewBot(server: TestServer, bot = promoBot()): Promise<{ tenant: Tenant; api: Broadcasts }> {
     const tenant = await createTenant(server.client, bot);

@@ -18,10 +18,7 @@ export function botFile(interactions: any[], extra: Record<string, any> = {}): a
     settings: { enableTypeSpeed: false, wordsPerMinute: 200, simplifiedAuth: false, ...(extra.settings ?? {}) },
     variables: extra.variables ?? {},
     triggers: extra.triggers ?? [],
-    behaviours: [
-      { name: 'Main', start: true, ...(extra.mainApiKey ? { apiKey: extra.mainApiKey } : {}), interactions: [{ start: true, ...first }, ...rest] },
-      ...(extra.behaviours ?? []),
-    ],
+    behaviours: [{ name: 'Main', start: true, ...(extra.mainApiKey ? { apiKey: extra.mainApiKey } : {}), interactions: [{ start: true, ...first }, ...rest] }, ...(extra.behaviours ?? [])],
   };
 }
 
@@ -29,10 +26,22 @@ export const text = (t: string) => ({ type: 'text', text: t });
 
 /** A bot with two intents ("refund" answers "Refunds take 5 days.") whose misses ask the AI provider (understanding.md). */
 export const aiFallbackBot = (): any => ({
-  ...botFile([{ name: 'Start', start: true, actions: [text('Hi')] }, { name: 'Fallback', fallback: true, actions: [text('Sorry?')] }], {
-    triggers: [{ intent: 'refund', actions: [text('Refunds take 5 days.')] }],
-  }),
-  nlp: { aiFallback: true, intents: [{ name: 'refund', examples: ['I want my money back', 'refund please'] }, { name: 'greet', examples: ['hello', 'good morning'] }] },
+  ...botFile(
+    [
+      { name: 'Start', start: true, actions: [text('Hi')] },
+      { name: 'Fallback', fallback: true, actions: [text('Sorry?')] },
+    ],
+    {
+      triggers: [{ intent: 'refund', actions: [text('Refunds take 5 days.')] }],
+    },
+  ),
+  nlp: {
+    aiFallback: true,
+    intents: [
+      { name: 'refund', examples: ['I want my money back', 'refund please'] },
+      { name: 'greet', examples: ['hello', 'good morning'] },
+    ],
+  },
 });
 export const goTo = (behaviour: string, interaction?: string, more: Record<string, unknown> = {}) => ({
   type: 'goTo',

@@ -89,7 +89,8 @@ function checkMessage(body: any): string[] {
   if (body?.content_type !== undefined) {
     if (body.content_type !== 'input_select') problems.push(`content_type ${body.content_type}`);
     const items = body.content_attributes?.items;
-    if (!Array.isArray(items) || items.length === 0 || !items.every((i: any) => typeof i?.title === 'string' && i.title !== '' && typeof i?.value === 'string' && i.value !== '')) problems.push('input_select needs items [{title, value}]');
+    if (!Array.isArray(items) || items.length === 0 || !items.every((i: any) => typeof i?.title === 'string' && i.title !== '' && typeof i?.value === 'string' && i.value !== ''))
+      problems.push('input_select needs items [{title, value}]');
   }
   return problems;
 }

@@ -20,7 +20,11 @@ const CONCEPTS: Record<string, string[]> = {
   where: ['where', 'track', 'locate', 'status'],
   weight: ['kilogram', 'kg', 'heavy', 'weight'],
 };
-const STOP = new Set('a an the i me my you your we our it is are be can could may might will would to of in on at for with and or do does did please there this that what how from as by up get come bring have has'.split(' '));
+const STOP = new Set(
+  'a an the i me my you your we our it is are be can could may might will would to of in on at for with and or do does did please there this that what how from as by up get come bring have has'.split(
+    ' ',
+  ),
+);
 
 const conceptOf = new Map<string, string>();
 for (const [concept, words] of Object.entries(CONCEPTS)) for (const word of words) conceptOf.set(word, concept);

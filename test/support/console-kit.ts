@@ -105,7 +105,11 @@ export async function readEvents(
         // `ready` is the stream's own signal, not a message (a page's onmessage does not see it);
         // other named events (the widget's `state`) are what the tests read.
         if (block.split('\n').some((l) => l === 'event: ready')) continue;
-        const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+        const data = block
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n');
         if (data) result.events.push(JSON.parse(data));
       }
       if (!opened) {
@@ -147,7 +151,10 @@ async function tablesOf(raw: RawDatabase, kind: TestDatabase['kind']): Promise<M
   const tables = new Map<string, string[]>();
   if (kind === 'sqlite') {
     for (const { name } of await raw.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")) {
-      tables.set(name, (await raw.all(`PRAGMA table_info(${name})`)).map((c) => c.name));
+      tables.set(
+        name,
+        (await raw.all(`PRAGMA table_info(${name})`)).map((c) => c.name),
+      );
     }
   } else {
     for (const row of await raw.all('SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()')) {

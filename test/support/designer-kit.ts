@@ -44,7 +44,11 @@ export function formOf(page: Page) {
 export function withoutServerFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutServerFields);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'id' && k !== 'apiKey' && k !== 'version').map(([k, v]) => [k, withoutServerFields(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'id' && k !== 'apiKey' && k !== 'version')
+        .map(([k, v]) => [k, withoutServerFields(v)]),
+    );
   }
   return value;
 }

@@ -24,7 +24,11 @@ export async function waitUntil(check: () => boolean, what: string, seen: () => 
  * gives up). An order of events instead of a time limit, which a loaded machine breaks.
  */
 export async function stillHangingAfterAnswer(hanging: readonly http.ServerResponse[]): Promise<void> {
-  await waitUntil(() => hanging.length > 0, 'the call the platform leaves hanging', () => hanging.length);
+  await waitUntil(
+    () => hanging.length > 0,
+    'the call the platform leaves hanging',
+    () => hanging.length,
+  );
   const closed = hanging.filter((res) => res.destroyed || res.socket === null || res.socket.destroyed).length;
   if (closed > 0) throw new Error(`${closed} hanging call(s) had already been given up when the webhook answered: it waited for the platform`);
 }

@@ -104,7 +104,11 @@ export function rawTarGz(entries: Array<{ name: string; data?: string | Buffer; 
 /** A folder of test/fixtures/imports (or an absolute folder) parsed as the importers get it: path → document. */
 export function exportFilesOf(folder: string): Map<string, unknown> {
   const dir = path.isAbsolute(folder) ? folder : path.join(projectRoot, 'test/fixtures/imports', folder);
-  return new Map(filesUnder(dir).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => [f, parseBotDocument(fs.readFileSync(path.join(dir, f), 'utf8'), f.endsWith('.json') ? 'application/json' : 'application/yaml')]));
+  return new Map(
+    filesUnder(dir)
+      .filter((f) => /\.(json|ya?ml)$/.test(f))
+      .map((f) => [f, parseBotDocument(fs.readFileSync(path.join(dir, f), 'utf8'), f.endsWith('.json') ? 'application/json' : 'application/yaml')]),
+  );
 }
 
 export const fixtureText = (file: string): string => fs.readFileSync(path.join(projectRoot, 'test/fixtures/imports', file), 'utf8');

@@ -75,8 +75,27 @@ const RULES: Record<string, ElementRule> = {
   testsuites: { required: {}, optional: { name: 'string', time: 'decimal', tests: 'int', failures: 'int', disabled: 'int', errors: 'int' }, content: [[['testsuite'], 0, MANY]] },
   testsuite: {
     required: { name: 'string', tests: 'int' },
-    optional: { failures: 'int', errors: 'int', time: 'decimal', disabled: 'int', skipped: 'int', timestamp: 'dateTime', hostname: 'string', id: 'string', package: 'string', file: 'string', log: 'string', url: 'string', version: 'string' },
-    content: [[['properties'], 0, 1], [['testcase'], 0, MANY], [['system-out'], 0, 1], [['system-err'], 0, 1]],
+    optional: {
+      failures: 'int',
+      errors: 'int',
+      time: 'decimal',
+      disabled: 'int',
+      skipped: 'int',
+      timestamp: 'dateTime',
+      hostname: 'string',
+      id: 'string',
+      package: 'string',
+      file: 'string',
+      log: 'string',
+      url: 'string',
+      version: 'string',
+    },
+    content: [
+      [['properties'], 0, 1],
+      [['testcase'], 0, MANY],
+      [['system-out'], 0, 1],
+      [['system-err'], 0, 1],
+    ],
   },
   properties: { required: {}, optional: {}, content: [[['property'], 1, MANY]] },
   property: { required: { name: 'string', value: 'string' }, optional: {}, content: [] },
@@ -153,7 +172,8 @@ export function junitProblems(xml: string): string[] {
       errors: cases.filter((c) => c.children.some((x) => x.name === 'error')).length,
     };
     for (const key of ['tests', 'failures', 'errors'] as const) {
-      if (suite.attributes[key] !== undefined && Number(suite.attributes[key]) !== counted[key]) problems.push(`testsuite ${suite.attributes.name}: ${key}=${suite.attributes[key]} but ${counted[key]} test cases`);
+      if (suite.attributes[key] !== undefined && Number(suite.attributes[key]) !== counted[key])
+        problems.push(`testsuite ${suite.attributes.name}: ${key}=${suite.attributes[key]} but ${counted[key]} test cases`);
       sum[key] += counted[key];
     }
   }

@@ -55,9 +55,11 @@ export async function docxFile(paragraphs: Array<string | { heading: string } | 
   zip.file('_rels/.rels', RELS);
   const body = paragraphs
     .map((p) =>
-      typeof p === 'string' ? `<w:p><w:r><w:t>${xmlText(p)}</w:t></w:r></w:p>`
-      : 'xml' in p ? `<w:p><w:r><w:t>${p.xml}</w:t></w:r></w:p>`
-      : `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>${xmlText(p.heading)}</w:t></w:r></w:p>`,
+      typeof p === 'string'
+        ? `<w:p><w:r><w:t>${xmlText(p)}</w:t></w:r></w:p>`
+        : 'xml' in p
+          ? `<w:p><w:r><w:t>${p.xml}</w:t></w:r></w:p>`
+          : `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>${xmlText(p.heading)}</w:t></w:r></w:p>`,
     )
     .join('');
   zip.file('word/document.xml', documentXml(body));
@@ -87,7 +89,12 @@ export async function upload(client: Client, method: 'POST' | 'PUT', path: strin
 export function sharedStreamPdf(pages: number, lines: string[]): Buffer {
   // 1-point type a point apart: pdf.js leaves out text drawn off the page, so up to 750 lines fit
   const drawn = `BT /F1 1 Tf 10 760 Td ${lines.map((l, i) => `${i ? '0 -1 Td ' : ''}(${escapePdf(l)}) Tj`).join(' ')} ET`;
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', `<< /Length ${Buffer.byteLength(drawn, 'latin1')} >>\nstream\n${drawn}\nendstream`, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '',
+    `<< /Length ${Buffer.byteLength(drawn, 'latin1')} >>\nstream\n${drawn}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
   const kids: string[] = [];
   for (let n = 0; n < pages; n++) {
     kids.push(`${objects.length + 1} 0 R`);

@@ -102,7 +102,8 @@ export class McpTestServer {
     }
     if (this.hangInitialized && (body as { method?: string } | null)?.method === 'notifications/initialized') return void this.hanging.push(res);
     if (session) return session.transport.handleRequest(req, res, body);
-    if (sessionId || !isInitializeRequest(body)) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
+    if (sessionId || !isInitializeRequest(body))
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
     const server = this.newServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -40,7 +40,10 @@ const record = ({ notice: _n, noticeAttempts: _a, noticeDue: _d, ...b }: Broadca
 
 export class MemoryBroadcasts implements BroadcastStorage {
   private tables: Tables = { broadcasts: new Map(), recipients: [], conversations: [], usage: new Map() };
-  private readonly inTransaction = memoryTransactions(() => this.tables, (committed) => (this.tables = committed));
+  private readonly inTransaction = memoryTransactions(
+    () => this.tables,
+    (committed) => (this.tables = committed),
+  );
   readonly bots: BroadcastStorage['bots'];
   readonly broadcasts: BroadcastWrites['broadcasts'];
   readonly accounts = { addUsage: async (accountId: string, month: string, add: UsageAdded) => void this.tables.usage.set(`${accountId}/${month}`, [...this.usageOf(accountId, month), add]) };
@@ -77,7 +80,11 @@ export class MemoryBroadcasts implements BroadcastStorage {
           return b && b.botId === botId ? record(b) : null;
         },
         byBot: async (botId, limit) =>
-          [...t().broadcasts.values()].filter((b) => b.botId === botId).sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1)).slice(0, limit).map(record),
+          [...t().broadcasts.values()]
+            .filter((b) => b.botId === botId)
+            .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+            .slice(0, limit)
+            .map(record),
         insertWithin: async (b, max) => {
           if ([...t().broadcasts.values()].filter((x) => x.botId === b.botId && ACTIVE.has(x.status)).length >= max) return false;
           t().broadcasts.set(b.id, { ...structuredClone(b), notice: null, noticeAttempts: 0, noticeDue: 0 });
@@ -102,11 +109,20 @@ export class MemoryBroadcasts implements BroadcastStorage {
           const reasons: Record<string, number> = {};
           for (const r of rows.filter((r) => r.reason !== null).sort((a, b) => (a.reason! < b.reason! ? -1 : 1))) reasons[r.reason!] = (reasons[r.reason!] ?? 0) + 1;
           const is = (status: Recipient['status']) => (r: Recipient) => r.status === status;
-          return { Audience: rows.length, Pending: n(is('pending')), Sent: n((r) => r.sentAt !== null), Delivered: n(is('delivered')), Failed: n(is('failed')), Skipped: n(is('skipped')), Clicked: n((r) => r.clickedAt !== null), Reasons: reasons };
+          return {
+            Audience: rows.length,
+            Pending: n(is('pending')),
+            Sent: n((r) => r.sentAt !== null),
+            Delivered: n(is('delivered')),
+            Failed: n(is('failed')),
+            Skipped: n(is('skipped')),
+            Clicked: n((r) => r.clickedAt !== null),
+            Reasons: reasons,
+          };
         },
         candidates: async (botId, afterId, limit, userIds) =>
-          t().conversations
-            .filter((c) => c.botId === botId && c.conversationId > afterId && (!userIds || userIds.includes(c.userId)))
+          t()
+            .conversations.filter((c) => c.botId === botId && c.conversationId > afterId && (!userIds || userIds.includes(c.userId)))
             .slice(0, limit)
             .map(({ botId: _bot, ...c }) => structuredClone(c)),
         lease: async (node, now, until, limit) => {
@@ -132,7 +148,9 @@ export class MemoryBroadcasts implements BroadcastStorage {
             .slice(0, limit);
           for (const r of due) r.claimedUntil = until;
           const userOf = new Map(t().conversations.map((c) => [c.conversationId, c.userId]));
-          return due.filter((r) => userOf.has(r.conversationId)).map((r) => ({ broadcastId, run, conversationId: r.conversationId, userId: userOf.get(r.conversationId)!, channel, claimedUntil: until }));
+          return due
+            .filter((r) => userOf.has(r.conversationId))
+            .map((r) => ({ broadcastId, run, conversationId: r.conversationId, userId: userOf.get(r.conversationId)!, channel, claimedUntil: until }));
         },
         markUnsent: async (key, status, reason) => {
           const r = claimed(key);

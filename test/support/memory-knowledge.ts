@@ -27,7 +27,10 @@ const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]
 
 export class MemoryKnowledge implements KnowledgeStorage {
   private tables: Tables = { sources: new Map(), passages: [], pairs: new Map(), vectors: new Map(), nextId: 1 };
-  private readonly inTransaction = memoryTransactions(() => this.tables, (committed) => (this.tables = committed));
+  private readonly inTransaction = memoryTransactions(
+    () => this.tables,
+    (committed) => (this.tables = committed),
+  );
   readonly knowledge: KnowledgeWrites['knowledge'];
   readonly faqPairs: KnowledgeWrites['faqPairs'];
   readonly vectors: KnowledgeWrites['vectors'];
@@ -96,7 +99,17 @@ export class MemoryKnowledge implements KnowledgeStorage {
         const hit = await limitHit(botId, id, change.bytes, limits, false);
         if (hit !== null) return { hit, generation: s.generation };
         dropPassages(id);
-        Object.assign(s, { name: change.name, kind: change.kind, url: change.url, status: 'indexing', error: null, chunks: 0, bytes: change.bytes, generation: s.generation + 1, updatedAt: change.now });
+        Object.assign(s, {
+          name: change.name,
+          kind: change.kind,
+          url: change.url,
+          status: 'indexing',
+          error: null,
+          chunks: 0,
+          bytes: change.bytes,
+          generation: s.generation + 1,
+          updatedAt: change.now,
+        });
         return { hit: null, generation: s.generation };
       },
       fail: async (id, generation, error, now) => {
@@ -108,10 +121,16 @@ export class MemoryKnowledge implements KnowledgeStorage {
         return s && s.botId === botId ? record(s) : null;
       },
       list: async (botId) =>
-        [...t().sources.values()].filter((s) => s.botId === botId).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1)).map(record),
+        [...t().sources.values()]
+          .filter((s) => s.botId === botId)
+          .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1))
+          .map(record),
       passagePage: async (sourceId, generation, position, limit) => {
         if (t().sources.get(sourceId)?.generation !== generation) return [];
-        const page = t().passages.filter((p) => p.sourceId === sourceId && p.position > position).sort((a, b) => a.position - b.position).slice(0, limit);
+        const page = t()
+          .passages.filter((p) => p.sourceId === sourceId && p.position > position)
+          .sort((a, b) => a.position - b.position)
+          .slice(0, limit);
         return page.map((p) => ({ chunkId: p.id, heading: p.heading, text: p.text, position: p.position }));
       },
       remove: async (botId, id) => {
@@ -145,18 +164,27 @@ export class MemoryKnowledge implements KnowledgeStorage {
         return { count: ids.length, top: Math.max(0, ...ids), sum: ids.reduce((a, b) => a + b, 0) };
       },
       vectors: async (botId, model) =>
-        [...t().vectors].filter(([, v]) => v.botId === botId && v.model === model).sort(([a], [b]) => a - b).map(([chunkId, v]) => ({ chunkId, vector: new Uint8Array(v.vector) })),
+        [...t().vectors]
+          .filter(([, v]) => v.botId === botId && v.model === model)
+          .sort(([a], [b]) => a - b)
+          .map(([chunkId, v]) => ({ chunkId, vector: new Uint8Array(v.vector) })),
       embeddedPerSource: async (botId, model) => {
         const counts = new Map<string, number>();
         for (const p of t().passages) if (t().vectors.get(p.id)?.botId === botId && t().vectors.get(p.id)?.model === model) counts.set(p.sourceId, (counts.get(p.sourceId) ?? 0) + 1);
         return counts;
       },
-      passagesByIds: async (botId, ids) => ready(botId).filter((p) => ids.includes(p.id)).map(found),
+      passagesByIds: async (botId, ids) =>
+        ready(botId)
+          .filter((p) => ids.includes(p.id))
+          .map(found),
     };
     const faqPairs: KnowledgeWrites['faqPairs'] = {
       replace: async (sourceId, pairs) => void t().pairs.set(sourceId, clone([...pairs])),
       page: async (sourceId, position, limit) =>
-        (t().pairs.get(sourceId) ?? []).map((p, i) => ({ ...p, position: i })).filter((p) => p.position > position).slice(0, limit),
+        (t().pairs.get(sourceId) ?? [])
+          .map((p, i) => ({ ...p, position: i }))
+          .filter((p) => p.position > position)
+          .slice(0, limit),
     };
     return { knowledge, vectors, faqPairs };
   }

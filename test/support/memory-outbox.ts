@@ -18,7 +18,10 @@ const INTERRUPTED = 'interrupted: the node attempting it stopped mid-call';
 
 export class MemoryOutbox implements OutboxStorage {
   private tables: Tables = { rows: [], endpoints: new Map(), noted: [], nextId: 1 };
-  private readonly inTransaction = memoryTransactions(() => this.tables, (committed) => (this.tables = committed));
+  private readonly inTransaction = memoryTransactions(
+    () => this.tables,
+    (committed) => (this.tables = committed),
+  );
   readonly outbox: OutboxWrites['outbox'];
   readonly broadcasts: OutboxWrites['broadcasts'];
 
@@ -29,8 +32,17 @@ export class MemoryOutbox implements OutboxStorage {
   /** A row as a turn writes it. */
   add(row: NewOutboxRow): void {
     this.tables.rows.push({
-      ...row, id: this.tables.nextId++, target: row.target ?? 'webhook', broadcast: row.broadcast ?? null, status: 'pending', attempts: 0,
-      lastStatusCode: null, lastError: null, nextAttemptAt: row.createdAt, claimedUntil: 0, deliveredAt: null,
+      ...row,
+      id: this.tables.nextId++,
+      target: row.target ?? 'webhook',
+      broadcast: row.broadcast ?? null,
+      status: 'pending',
+      attempts: 0,
+      lastStatusCode: null,
+      lastError: null,
+      nextAttemptAt: row.createdAt,
+      claimedUntil: 0,
+      deliveredAt: null,
     });
   }
 
@@ -70,10 +82,16 @@ export class MemoryOutbox implements OutboxStorage {
           if (r.claimedUntil === claim) Object.assign(r, { status: outcome.status, nextAttemptAt: outcome.nextAttemptAt, claimedUntil: 0 });
         },
         holdNext: async (row, until) => {
-          const next = pending().filter((o) => o.conversationId === row.conversationId && o.target === row.target && o.id > row.id).sort((a, b) => a.id - b.id)[0];
+          const next = pending()
+            .filter((o) => o.conversationId === row.conversationId && o.target === row.target && o.id > row.id)
+            .sort((a, b) => a.id - b.id)[0];
           if (next && next.nextAttemptAt < until) next.nextAttemptAt = until;
         },
-        byBot: async (botId, limit) => webhookRows(botId).sort((a, b) => b.id - a.id).slice(0, limit).map(copy),
+        byBot: async (botId, limit) =>
+          webhookRows(botId)
+            .sort((a, b) => b.id - a.id)
+            .slice(0, limit)
+            .map(copy),
         byDeliveryId: async (botId, deliveryId) => {
           const r = webhookRows(botId).find((o) => o.deliveryId === deliveryId);
           return r ? copy(r) : null;

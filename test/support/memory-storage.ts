@@ -33,19 +33,37 @@ interface Tables {
 const clone = <T>(value: T): T => structuredClone(value);
 
 export class MemoryStorage implements ConversationStorage {
-  private tables: Tables = { conversations: new Map(), messages: [], shares: new Map(), outbox: [], missed: [], usage: new Map(), knowledgeQuestions: new Map(), seen: new Map(), lastInbound: new Map(), nextId: 1 };
+  private tables: Tables = {
+    conversations: new Map(),
+    messages: [],
+    shares: new Map(),
+    outbox: [],
+    missed: [],
+    usage: new Map(),
+    knowledgeQuestions: new Map(),
+    seen: new Map(),
+    lastInbound: new Map(),
+    nextId: 1,
+  };
   readonly bots = { byId: async (id: string) => this.botsById.get(id) ?? null };
   /** no broadcasts in memory: the store tests cover them (test/e2e/broadcasts-*.test.ts) */
   readonly broadcasts = { lastUserAt: async () => null, messageButton: async () => null };
   readonly conversations: ConversationStorage['conversations'];
   readonly shares: ConversationStorage['shares'];
-  private readonly inTransaction = memoryTransactions(() => this.tables, (committed) => (this.tables = committed));
+  private readonly inTransaction = memoryTransactions(
+    () => this.tables,
+    (committed) => (this.tables = committed),
+  );
   /** nothing is kept anywhere but in the tables */
   readonly eraseDeleted = async (): Promise<void> => undefined;
 
   constructor(private readonly botsById: Map<string, BotRecord> = new Map()) {
     const writes = this.writesOver(() => this.tables);
-    this.conversations = { ...writes.conversations, remove: async (id) => this.remove(id), forgettingIds: async () => [...this.tables.conversations.values()].filter((c) => c.forgetting).map((c) => c.id) };
+    this.conversations = {
+      ...writes.conversations,
+      remove: async (id) => this.remove(id),
+      forgettingIds: async () => [...this.tables.conversations.values()].filter((c) => c.forgetting).map((c) => c.id),
+    };
     this.shares = {
       expiredAuto: async (now) => [...this.tables.shares.values()].filter((s) => s.mode === 'auto' && !s.handedBack && s.expiresAt <= now).map(clone),
       markHandedBack: writes.shares.markHandedBack,
@@ -77,7 +95,10 @@ export class MemoryStorage implements ConversationStorage {
   }
 
   private writesOver(t: () => Tables): TurnWrites {
-    const messagesOf = (id: number) => t().messages.filter((m) => m.conversationId === id).sort((a, b) => a.id - b.id);
+    const messagesOf = (id: number) =>
+      t()
+        .messages.filter((m) => m.conversationId === id)
+        .sort((a, b) => a.id - b.id);
     const partsOf = (messages: Message[]) => messages.flatMap((m) => m.parts);
     return {
       broadcasts: { markSent: async () => false, behaviourOf: async () => null, noteClick: async () => undefined },
@@ -87,7 +108,10 @@ export class MemoryStorage implements ConversationStorage {
         byUser: async (botId, userId) => clone([...t().conversations.values()].find((c) => c.botId === botId && c.userId === userId) ?? null),
         byId: async (id) => clone(t().conversations.get(id) ?? null),
         historyJson: async (id) => JSON.stringify(partsOf(messagesOf(id))),
-        storedMessages: async (id, limit) => messagesOf(id).slice(-limit).map((m) => ({ direction: m.direction, parts: clone(m.parts), createdAt: m.createdAt })),
+        storedMessages: async (id, limit) =>
+          messagesOf(id)
+            .slice(-limit)
+            .map((m) => ({ direction: m.direction, parts: clone(m.parts), createdAt: m.createdAt })),
         historyParts: async (id, limit) => {
           const parts = partsOf(messagesOf(id));
           return limit === undefined ? parts : limit === 0 ? [] : parts.slice(-limit);

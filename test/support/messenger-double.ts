@@ -101,7 +101,11 @@ export class MessengerDouble {
       if (answer === 'ok') return json(200, { recipient_id: body.recipient.id, ...(body.message ? { message_id: `m_${this.nextId++}` } : {}) });
       if (answer === 'rate-limit') {
         // Graph's error object; 613 is the Messenger Platform's "Calls to this api have exceeded the rate limit."
-        return json(429, graphError(613, 'Calls to this api have exceeded the rate limit.', 'OAuthException'), this.retryAfterSeconds === null ? {} : { 'retry-after': String(this.retryAfterSeconds) });
+        return json(
+          429,
+          graphError(613, 'Calls to this api have exceeded the rate limit.', 'OAuthException'),
+          this.retryAfterSeconds === null ? {} : { 'retry-after': String(this.retryAfterSeconds) },
+        );
       }
       if (answer === 'server-error') return json(500, graphError(2, 'An unexpected error has occurred. Please retry your request later.', 'OAuthException', true));
       return json(400, graphError(100, `Invalid parameter: ${problems.join('; ')}`, 'OAuthException'));
@@ -135,7 +139,9 @@ export class MessengerDouble {
   }
 }
 
-const graphError = (code: number, message: string, type: string, transient = false) => ({ error: { message: `(#${code}) ${message}`, type, code, ...(transient ? { is_transient: true } : {}), fbtrace_id: 'A1b2C3d4E5f' } });
+const graphError = (code: number, message: string, type: string, transient = false) => ({
+  error: { message: `(#${code}) ${message}`, type, code, ...(transient ? { is_transient: true } : {}), fbtrace_id: 'A1b2C3d4E5f' },
+});
 
 /** What Meta would refuse in one Send API body, as sentences (none for a valid call). */
 export function checkSend(body: unknown): string[] {
@@ -146,16 +152,26 @@ export function checkSend(body: unknown): string[] {
   if (body.sender_action !== undefined) {
     // "sender_action … should only include the sender_action parameter and the recipient object"
     need(['typing_on', 'typing_off', 'mark_seen'].includes(body.sender_action), `sender_action ${body.sender_action}`);
-    need(Object.keys(body).every((k) => k === 'recipient' || k === 'sender_action'), 'a sender action goes alone with the recipient');
+    need(
+      Object.keys(body).every((k) => k === 'recipient' || k === 'sender_action'),
+      'a sender action goes alone with the recipient',
+    );
     return problems;
   }
   need(['RESPONSE', 'UPDATE', 'MESSAGE_TAG'].includes(body.messaging_type), `messaging_type ${body.messaging_type}`);
-  need(Object.keys(body).every((k) => ['recipient', 'messaging_type', 'message', 'tag', 'notification_type'].includes(k)), `unknown members ${Object.keys(body)}`);
+  need(
+    Object.keys(body).every((k) => ['recipient', 'messaging_type', 'message', 'tag', 'notification_type'].includes(k)),
+    `unknown members ${Object.keys(body)}`,
+  );
   const message = body.message;
   if (!isObject(message)) return [...problems, 'message is missing'];
-  need(Object.keys(message).every((k) => ['text', 'attachment', 'quick_replies', 'metadata'].includes(k)), `unknown message members ${Object.keys(message)}`);
+  need(
+    Object.keys(message).every((k) => ['text', 'attachment', 'quick_replies', 'metadata'].includes(k)),
+    `unknown message members ${Object.keys(message)}`,
+  );
   need((message.text !== undefined) !== (message.attachment !== undefined), 'exactly one of message.text and message.attachment');
-  if (message.text !== undefined) need(typeof message.text === 'string' && message.text.trim() !== '' && len(message.text) <= 2000, `message.text must be 1-2000 characters (${String(message.text).length})`);
+  if (message.text !== undefined)
+    need(typeof message.text === 'string' && message.text.trim() !== '' && len(message.text) <= 2000, `message.text must be 1-2000 characters (${String(message.text).length})`);
   if (message.quick_replies !== undefined) {
     const replies = message.quick_replies;
     need(Array.isArray(replies) && replies.length >= 1 && replies.length <= 13, 'quick_replies: 1 to 13');

@@ -20,35 +20,56 @@ export const shopBot = () =>
         name: 'Welcome',
         actions: [
           text('Welcome to the shop!'),
-          { type: 'buttons', text: 'What do you need?', buttons: [
-            { type: 'button', id: B_CARDS, text: 'Catalogue', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Cards' }] },
-            { type: 'button', id: B_MEDIA, text: 'Files', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Media' }] },
-            { type: 'link', text: 'Our site', url: 'https://example.com/' },
-          ] },
+          {
+            type: 'buttons',
+            text: 'What do you need?',
+            buttons: [
+              { type: 'button', id: B_CARDS, text: 'Catalogue', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Cards' }] },
+              { type: 'button', id: B_MEDIA, text: 'Files', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Media' }] },
+              { type: 'link', text: 'Our site', url: 'https://example.com/' },
+            ],
+          },
         ],
       },
       { name: 'Sorry', fallback: true, actions: [text('You said: {{last_user_text}}')] },
       {
         name: 'Cards',
         actions: [
-          { type: 'carousel', cards: [
-            { title: 'Cat', subtitle: 'A fine cat', imageUrl: IMAGE, buttons: [{ type: 'button', id: C_CAT, text: 'Take the cat', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Sizes' }] }] },
-            { title: 'Dog', buttons: [{ type: 'link', text: 'Read more', url: 'https://example.com/dog' }] },
-          ] },
+          {
+            type: 'carousel',
+            cards: [
+              {
+                title: 'Cat',
+                subtitle: 'A fine cat',
+                imageUrl: IMAGE,
+                buttons: [{ type: 'button', id: C_CAT, text: 'Take the cat', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Sizes' }] }],
+              },
+              { title: 'Dog', buttons: [{ type: 'link', text: 'Read more', url: 'https://example.com/dog' }] },
+            ],
+          },
         ],
       },
       {
         name: 'Sizes',
         actions: [
-          { type: 'buttons', text: 'Which size?', buttons: [
-            ...SIZES.map((s) => ({ type: 'button', id: s.id, text: `Size ${s.label} please, thank you`, onClick: [text(`Size ${s.label} it is.`)] })),
-            { type: 'link', text: 'Size guide', url: 'https://example.com/sizes' },
-          ] },
+          {
+            type: 'buttons',
+            text: 'Which size?',
+            buttons: [
+              ...SIZES.map((s) => ({ type: 'button', id: s.id, text: `Size ${s.label} please, thank you`, onClick: [text(`Size ${s.label} it is.`)] })),
+              { type: 'link', text: 'Size guide', url: 'https://example.com/sizes' },
+            ],
+          },
         ],
       },
       {
         name: 'Media',
-        actions: [{ type: 'image', url: IMAGE, caption: 'A picture' }, { type: 'delay', ms: 400 }, { type: 'file', url: 'https://cdn.example.com/terms.pdf', caption: 'Terms' }, text('x'.repeat(4500))],
+        actions: [
+          { type: 'image', url: IMAGE, caption: 'A picture' },
+          { type: 'delay', ms: 400 },
+          { type: 'file', url: 'https://cdn.example.com/terms.pdf', caption: 'Terms' },
+          text('x'.repeat(4500)),
+        ],
       },
     ],
     { name: 'Shop' },

@@ -17,7 +17,10 @@ declare module 'oidc-provider' {
 
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
-    Grant: new (properties: { accountId: string; clientId: string }) => Grant;
+    Grant: new (properties: {
+      accountId: string;
+      clientId: string;
+    }) => Grant;
     on(event: 'server_error', listener: (ctx: KoaContext, error: Error) => void): void;
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;
     callback(): (req: http.IncomingMessage, res: http.ServerResponse) => void;

@@ -92,9 +92,7 @@ export async function discoverRoutes(client: Client, context: RouteContext): Pro
  */
 async function credentialFor(client: Client, route: RouteInfo, context: RouteContext): Promise<string> {
   for (const token of [context.tokens.bot, context.tokens.account, context.tokens.admin]) {
-    const res = carriesBody(route)
-      ? await client.call(route.method, route.path, undefined, { token, raw: '{"probe":' })
-      : await client.call(route.method, route.path, undefined, { token });
+    const res = carriesBody(route) ? await client.call(route.method, route.path, undefined, { token, raw: '{"probe":' }) : await client.call(route.method, route.path, undefined, { token });
     if (res.status !== 401 && res.status !== 403) return token;
   }
   throw new Error(`no token opens ${label(route)}`);
@@ -140,7 +138,8 @@ export type RouteAccess = 'open' | 'admin' | 'account' | 'bot' | 'apihook' | 'ac
 
 export function accessOf(route: Pick<RouteInfo, 'method' | 'template'>): RouteAccess {
   const path = route.template;
-  if (['/health', '/metrics', '/schema/bot.json', '/schema/bot-test.json', '/authorization/integration', '/console/api/login', '/console/api/logout', '/console/api/team/join'].includes(path)) return 'open';
+  if (['/health', '/metrics', '/schema/bot.json', '/schema/bot-test.json', '/authorization/integration', '/console/api/login', '/console/api/logout', '/console/api/team/join'].includes(path))
+    return 'open';
   if (path.startsWith('/admin/')) return 'admin';
   if (/^\/bots\/\{[^}]+\}\/deliveries(\/|$)/.test(path)) return 'accountOrBot';
   if (path === '/bots/backup') return 'bot';

@@ -52,14 +52,24 @@ export class SlackDouble extends ScriptedDouble<SlackCall> {
     req.on('end', () => {
       const method = (req.url ?? '').replace(/^\/api\//, '');
       const args = argsOf(String(req.headers['content-type'] ?? ''), Buffer.concat(chunks).toString('utf8'));
-      const json = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
       if (req.headers.authorization !== `Bearer ${this.botToken}`) {
         this.calls.push({ method, args, status: 200, at: Date.now() });
         return json(200, { ok: false, error: 'invalid_auth' });
       }
       if (method === 'auth.test') {
         this.calls.push({ method, args, status: 200, at: Date.now() });
-        return json(200, { ok: true, url: 'https://shop.slack.com/', team: 'Shop', user: this.team.botName, team_id: this.team.id, user_id: this.team.botUserId, bot_id: 'B0BOT0001', is_enterprise_install: false });
+        return json(200, {
+          ok: true,
+          url: 'https://shop.slack.com/',
+          team: 'Shop',
+          user: this.team.botName,
+          team_id: this.team.id,
+          user_id: this.team.botUserId,
+          bot_id: 'B0BOT0001',
+          is_enterprise_install: false,
+        });
       }
       if (method !== 'chat.postMessage') return json(200, { ok: false, error: 'unknown_method' });
       const problems = checkPost(args);
@@ -98,13 +108,17 @@ export function checkPost(args: Json): string[] {
   need(Array.isArray(blocks) && blocks.length >= 1 && blocks.length <= 50, 'blocks: 1 to 50');
   for (const block of Array.isArray(blocks) ? blocks : []) {
     if (!isObject(block)) return [...problems, 'a block is not an object'];
-    if (block.type === 'section') need(block.text?.type === 'mrkdwn' && typeof block.text.text === 'string' && block.text.text.length >= 1 && block.text.text.length <= 3000, 'section text 1-3000 characters');
+    if (block.type === 'section')
+      need(block.text?.type === 'mrkdwn' && typeof block.text.text === 'string' && block.text.text.length >= 1 && block.text.text.length <= 3000, 'section text 1-3000 characters');
     else if (block.type === 'image') need(/^https?:\/\//.test(block.image_url) && typeof block.alt_text === 'string' && block.alt_text.length <= 2000, 'image needs image_url and alt_text');
     else if (block.type === 'actions') {
       const elements = block.elements;
       need(Array.isArray(elements) && elements.length >= 1 && elements.length <= 25, 'actions: 1 to 25 elements');
       for (const e of Array.isArray(elements) ? elements : []) {
-        need(e?.type === 'button' && e.text?.type === 'plain_text' && typeof e.text.text === 'string' && e.text.text.length >= 1 && e.text.text.length <= 75, `button text 1-75 characters: ${e?.text?.text}`);
+        need(
+          e?.type === 'button' && e.text?.type === 'plain_text' && typeof e.text.text === 'string' && e.text.text.length >= 1 && e.text.text.length <= 75,
+          `button text 1-75 characters: ${e?.text?.text}`,
+        );
         need(typeof e?.action_id === 'string' && e.action_id.length <= 255, 'action_id');
         need((e?.value !== undefined) !== (e?.url !== undefined) || e?.url !== undefined, 'a button has a value or a url');
         need(e?.value === undefined || (typeof e.value === 'string' && e.value.length <= 2000), 'value up to 2000 characters');

@@ -36,7 +36,16 @@ export class SlackEvents {
 
   /** An Events API envelope around one event. */
   callback(event: Record<string, unknown>, eventId = this.nextEventId(), team = TEAM) {
-    return { token: 'deprecated-verification-token', team_id: team, api_app_id: 'A0APP0001', event, type: 'event_callback', event_id: eventId, event_time: Math.floor(Date.now() / 1000), authorizations: [{ team_id: team, user_id: BOT_USER, is_bot: true }] };
+    return {
+      token: 'deprecated-verification-token',
+      team_id: team,
+      api_app_id: 'A0APP0001',
+      event,
+      type: 'event_callback',
+      event_id: eventId,
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [{ team_id: team, user_id: BOT_USER, is_bot: true }],
+    };
   }
 
   /** A direct message to the bot (`message.im`). */

@@ -8,7 +8,9 @@ export const AUTH_TOKEN = 'f2c7e9a1b3d5c7e9f1a3b5c7d9e1f3a5';
 export const FROM = '+15005550006';
 
 export function twilioSignature(url: string, fields: Record<string, string>, authToken = AUTH_TOKEN): string {
-  const data = Object.keys(fields).sort().reduce((acc, name) => acc + name + fields[name], url);
+  const data = Object.keys(fields)
+    .sort()
+    .reduce((acc, name) => acc + name + fields[name], url);
   return crypto.createHmac('sha1', authToken).update(data).digest('base64');
 }
 
@@ -21,8 +23,25 @@ export class SmsMessages {
   message(phone: string, body: string, extra: Record<string, string> = {}): Record<string, string> {
     const sid = this.nextSid();
     return {
-      ToCountry: 'US', ToState: 'CA', SmsMessageSid: sid, NumMedia: '0', ToCity: '', FromZip: '', SmsSid: sid, FromState: 'CA', SmsStatus: 'received',
-      FromCity: 'SAN FRANCISCO', Body: body, FromCountry: 'US', To: FROM, ToZip: '', NumSegments: '1', MessageSid: sid, AccountSid: ACCOUNT_SID, From: phone, ApiVersion: '2010-04-01',
+      ToCountry: 'US',
+      ToState: 'CA',
+      SmsMessageSid: sid,
+      NumMedia: '0',
+      ToCity: '',
+      FromZip: '',
+      SmsSid: sid,
+      FromState: 'CA',
+      SmsStatus: 'received',
+      FromCity: 'SAN FRANCISCO',
+      Body: body,
+      FromCountry: 'US',
+      To: FROM,
+      ToZip: '',
+      NumSegments: '1',
+      MessageSid: sid,
+      AccountSid: ACCOUNT_SID,
+      From: phone,
+      ApiVersion: '2010-04-01',
       ...extra,
     };
   }

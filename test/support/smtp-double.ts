@@ -23,7 +23,10 @@ export class SmtpDouble {
   readonly mails: ReceivedMail[] = [];
   readonly refusedLogins: string[] = [];
 
-  private constructor(private readonly server: SMTPServer, readonly port: number) {}
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly port: number,
+  ) {}
 
   static async start(): Promise<SmtpDouble> {
     let double!: SmtpDouble;
@@ -58,7 +61,11 @@ export class SmtpDouble {
   }
 
   async mailTo(address: string): Promise<ReceivedMail> {
-    await waitUntil(() => this.mails.some((m) => m.to.includes(address)), `an e-mail to ${address}`, () => this.mails.map((m) => m.to));
+    await waitUntil(
+      () => this.mails.some((m) => m.to.includes(address)),
+      `an e-mail to ${address}`,
+      () => this.mails.map((m) => m.to),
+    );
     return this.mails.find((m) => m.to.includes(address))!;
   }
 
@@ -97,13 +104,19 @@ export async function hangingSmtp(): Promise<{ port: number; close(): Promise<vo
 function parse(raw: string): { headers: Record<string, string>; text: string } {
   const split = raw.indexOf('\r\n\r\n');
   const headers: Record<string, string> = {};
-  for (const line of raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
+  for (const line of raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, ' ')
+    .split('\r\n')) {
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
   }
   let body = raw.slice(split + 4);
   if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
-    body = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+    body = Buffer.from(
+      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
   }
   return { headers, text: body.replace(/\r\n/g, '\n') };
 }

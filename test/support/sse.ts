@@ -34,8 +34,20 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     body: null,
     events,
     comments,
-    next: (match, timeoutMs = 5000) => waitFor(() => events.find(match), waiters, timeoutMs, () => `no matching event in ${JSON.stringify(events)}`),
-    nextComment: (match, timeoutMs = 5000) => waitFor(() => comments.find(match), waiters, timeoutMs, () => `no matching comment in ${JSON.stringify(comments)}`),
+    next: (match, timeoutMs = 5000) =>
+      waitFor(
+        () => events.find(match),
+        waiters,
+        timeoutMs,
+        () => `no matching event in ${JSON.stringify(events)}`,
+      ),
+    nextComment: (match, timeoutMs = 5000) =>
+      waitFor(
+        () => comments.find(match),
+        waiters,
+        timeoutMs,
+        () => `no matching comment in ${JSON.stringify(comments)}`,
+      ),
     close: () => abort.abort(),
   };
   if (response.status !== 200 || !response.body) {

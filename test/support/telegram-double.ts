@@ -19,7 +19,19 @@ export interface TelegramCall {
 type Scripted = { status: 429; retryAfter: number } | { status: 500 | 502 } | { status: 403 } | { hang: true };
 
 const SEND_MEDIA: Record<string, string> = { sendPhoto: 'photo', sendVideo: 'video', sendAudio: 'audio', sendDocument: 'document' };
-const CHAT_ACTIONS = new Set(['typing', 'upload_photo', 'record_video', 'upload_video', 'record_voice', 'upload_voice', 'upload_document', 'choose_sticker', 'find_location', 'record_video_note', 'upload_video_note']);
+const CHAT_ACTIONS = new Set([
+  'typing',
+  'upload_photo',
+  'record_video',
+  'upload_video',
+  'record_voice',
+  'upload_voice',
+  'upload_document',
+  'choose_sticker',
+  'find_location',
+  'record_video_note',
+  'upload_video_note',
+]);
 const UPDATE_KINDS = new Set(['message', 'edited_message', 'channel_post', 'edited_channel_post', 'callback_query', 'inline_query', 'chosen_inline_result', 'my_chat_member', 'chat_member']);
 
 export class TelegramDouble {
@@ -32,7 +44,10 @@ export class TelegramDouble {
   /** the calls it was told to leave unanswered, held open until the caller gives up */
   readonly hanging: http.ServerResponse[] = [];
 
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<TelegramDouble> {
     let double!: TelegramDouble;
@@ -65,7 +80,10 @@ export class TelegramDouble {
   async waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last calls: ${JSON.stringify(this.calls.slice(-20).map((c) => [c.method, c.status, c.params.text ?? c.params.caption ?? c.params.action ?? '']))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; last calls: ${JSON.stringify(this.calls.slice(-20).map((c) => [c.method, c.status, c.params.text ?? c.params.caption ?? c.params.action ?? '']))}`,
+        );
       await new Promise((r) => setTimeout(r, 25));
     }
   }
@@ -143,7 +161,8 @@ export class TelegramDouble {
       case 'setWebhook': {
         if (typeof p.url !== 'string' || !/^https?:\/\/[^/]+/.test(p.url)) return 'url must be an absolute URL';
         if (p.secret_token !== undefined && (typeof p.secret_token !== 'string' || !/^[A-Za-z0-9_-]{1,256}$/.test(p.secret_token))) return 'secret_token must be 1-256 of A-Z, a-z, 0-9, _ and -';
-        if (p.allowed_updates !== undefined && (!Array.isArray(p.allowed_updates) || p.allowed_updates.some((u: unknown) => !UPDATE_KINDS.has(String(u))))) return 'allowed_updates has an unknown update type';
+        if (p.allowed_updates !== undefined && (!Array.isArray(p.allowed_updates) || p.allowed_updates.some((u: unknown) => !UPDATE_KINDS.has(String(u)))))
+          return 'allowed_updates has an unknown update type';
         return null;
       }
       case 'sendMessage': {

@@ -49,7 +49,8 @@ export class TwilioDouble extends ScriptedDouble<TwilioCall> {
       const path = req.url ?? '';
       const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
       const json = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-      const error = (status: number, code: number, message: string, headers: Record<string, string> = {}) => json(status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }, headers);
+      const error = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+        json(status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }, headers);
       const base = `/2010-04-01/Accounts/${this.accountSid}`;
       if (req.headers.authorization !== `Basic ${Buffer.from(`${this.accountSid}:${this.authToken}`).toString('base64')}`) {
         this.calls.push({ path, form, status: 401, at: Date.now() });
@@ -69,7 +70,15 @@ export class TwilioDouble extends ScriptedDouble<TwilioCall> {
       if (answer === 'rate-limit') return error(429, 20429, 'Too Many Requests', { 'retry-after': String(this.retryAfterSeconds) });
       if (answer === 'server-error') return error(500, 20500, 'Internal Server Error');
       if (answer === 'invalid') return error(400, 21602, problems.join('; '));
-      return json(201, { sid: `SM${String(++this.sid).padStart(32, '0')}`, account_sid: this.accountSid, to: form.To, from: form.From, body: form.Body, status: 'queued', num_segments: String(Math.ceil(form.Body.length / 153)) });
+      return json(201, {
+        sid: `SM${String(++this.sid).padStart(32, '0')}`,
+        account_sid: this.accountSid,
+        to: form.To,
+        from: form.From,
+        body: form.Body,
+        status: 'queued',
+        num_segments: String(Math.ceil(form.Body.length / 153)),
+      });
     });
   }
 }

@@ -77,7 +77,8 @@ export class WebhookReceiver {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this)) {
       const left = deadline - Date.now();
-      if (left <= 0) assert.fail(`receiver: ${what} did not happen in ${timeoutMs} ms; calls: ${JSON.stringify(this.calls.map((c) => [c.status, c.body?.Event, c.body?.Direction, c.body?.DeliveryId]))}`);
+      if (left <= 0)
+        assert.fail(`receiver: ${what} did not happen in ${timeoutMs} ms; calls: ${JSON.stringify(this.calls.map((c) => [c.status, c.body?.Event, c.body?.Direction, c.body?.DeliveryId]))}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 200));
         this.waiters.push(() => {

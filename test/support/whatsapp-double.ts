@@ -33,7 +33,10 @@ export class WhatsAppDouble {
   readonly hanging: http.ServerResponse[] = [];
   private sent = 0;
 
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<WhatsAppDouble> {
     let double!: WhatsAppDouble;

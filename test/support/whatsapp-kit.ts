@@ -27,27 +27,40 @@ export const shopBot = () =>
         name: 'Welcome',
         actions: [
           text('Welcome, {{name}}!'),
-          { type: 'buttons', text: 'What do you need?', buttons: [
-            { type: 'button', id: B_CARDS, text: 'Catalogue', onClick: goTo('Cards') },
-            { type: 'button', id: B_MEDIA, text: 'Pictures, files and more', onClick: goTo('Media') },
-            { type: 'button', id: B_LIST, text: 'Sizes', onClick: goTo('Sizes') },
-            { type: 'link', text: 'Our site', url: 'https://example.com/' },
-          ] },
+          {
+            type: 'buttons',
+            text: 'What do you need?',
+            buttons: [
+              { type: 'button', id: B_CARDS, text: 'Catalogue', onClick: goTo('Cards') },
+              { type: 'button', id: B_MEDIA, text: 'Pictures, files and more', onClick: goTo('Media') },
+              { type: 'button', id: B_LIST, text: 'Sizes', onClick: goTo('Sizes') },
+              { type: 'link', text: 'Our site', url: 'https://example.com/' },
+            ],
+          },
         ],
       },
       { name: 'Sorry', fallback: true, actions: [text('You said: {{last_user_text}}')] },
       {
         name: 'Cards',
         actions: [
-          { type: 'carousel', cards: [
-            { title: 'Cat', subtitle: 'A fine cat', imageUrl: IMAGE, buttons: [{ type: 'button', id: C_CAT, text: 'Take the cat', onClick: [text('The cat is yours.')] }] },
-            { title: 'Dog', buttons: [{ type: 'link', text: 'Read more about dogs today', url: 'https://example.com/dog' }] },
-          ] },
+          {
+            type: 'carousel',
+            cards: [
+              { title: 'Cat', subtitle: 'A fine cat', imageUrl: IMAGE, buttons: [{ type: 'button', id: C_CAT, text: 'Take the cat', onClick: [text('The cat is yours.')] }] },
+              { title: 'Dog', buttons: [{ type: 'link', text: 'Read more about dogs today', url: 'https://example.com/dog' }] },
+            ],
+          },
         ],
       },
       {
         name: 'Sizes',
-        actions: [{ type: 'buttons', text: 'Pick a size', buttons: [row(0, 'Small', 'Small it is.'), row(1, 'Medium', 'Medium it is.'), row(2, 'Large', 'Large it is.'), row(3, 'Extra large, for the whole family', 'Family size it is.')] }],
+        actions: [
+          {
+            type: 'buttons',
+            text: 'Pick a size',
+            buttons: [row(0, 'Small', 'Small it is.'), row(1, 'Medium', 'Medium it is.'), row(2, 'Large', 'Large it is.'), row(3, 'Extra large, for the whole family', 'Family size it is.')],
+          },
+        ],
       },
       {
         name: 'Media',
@@ -83,12 +96,20 @@ export class WhatsAppKit {
   private users = 0;
   private messages = 0;
 
-  private constructor(private readonly server: TestServer, private readonly tenant: Tenant, readonly wa: WhatsAppDouble) {}
+  private constructor(
+    private readonly server: TestServer,
+    private readonly tenant: Tenant,
+    readonly wa: WhatsAppDouble,
+  ) {}
 
   static async connect(server: TestServer, tenant: Tenant, wa: WhatsAppDouble): Promise<WhatsAppKit> {
     const kit = new WhatsAppKit(server, tenant, wa);
     wa.numbers.set(kit.phoneNumberId, kit.accessToken);
-    const connected = await server.client.put(`/bots/${tenant.botKey}/channels/whatsapp`, { PhoneNumberId: kit.phoneNumberId, AccessToken: kit.accessToken, AppSecret: kit.appSecret }, { token: tenant.accountToken });
+    const connected = await server.client.put(
+      `/bots/${tenant.botKey}/channels/whatsapp`,
+      { PhoneNumberId: kit.phoneNumberId, AccessToken: kit.accessToken, AppSecret: kit.appSecret },
+      { token: tenant.accountToken },
+    );
     assert.equal(connected.status, 200, connected.text);
     kit.webhookPath = new URL(connected.body.WebhookUrl).pathname;
     kit.verifyToken = connected.body.VerifyToken;
@@ -143,7 +164,12 @@ export class WhatsAppKit {
   private envelope(phoneNumberId: string, value: Record<string, unknown>): any {
     return {
       object: 'whatsapp_business_account',
-      entry: [{ id: '102290129340398', changes: [{ value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: phoneNumberId }, ...value }, field: 'messages' }] }],
+      entry: [
+        {
+          id: '102290129340398',
+          changes: [{ value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: phoneNumberId }, ...value }, field: 'messages' }],
+        },
+      ],
     };
   }
 }

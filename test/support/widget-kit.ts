@@ -49,8 +49,7 @@ export function widgetKit(page: Page, webKey: string) {
       await input().press('Enter');
     },
     userId: async () => (await page.evaluate((key) => localStorage.getItem(`colloquy:${key}:user`), webKey))!,
-    inputDisabled: (disabled: boolean) =>
-      page.waitForFunction((d) => document.querySelector('#colloquy-widget')!.shadowRoot!.querySelector('input')!.disabled === d, disabled),
+    inputDisabled: (disabled: boolean) => page.waitForFunction((d) => document.querySelector('#colloquy-widget')!.shadowRoot!.querySelector('input')!.disabled === d, disabled),
     close: () => page.evaluate(() => (window as unknown as { Colloquy: { close(): void } }).Colloquy.close()),
     /** The transcript's rows: their text (without the sender's label) and the time shown under them, if any. */
     transcript: () =>

@@ -45,7 +45,9 @@ describe('ui/shared/api-client', () => {
 
   test('an error answer is an ApiError with the status, the Code and the Message', async () => {
     answer(() => Response.json({ Code: 'CONFLICT', Message: 'Taken.' }, { status: 409 }));
-    const error = await apiClient().call('GET', '/me').catch((e: unknown) => e);
+    const error = await apiClient()
+      .call('GET', '/me')
+      .catch((e: unknown) => e);
     assert.ok(error instanceof ApiError);
     assert.deepEqual([error.status, error.code, error.message], [409, 'CONFLICT', 'Taken.']);
     assert.equal(isSignedOut(error), false);
@@ -63,22 +65,30 @@ describe('ui/shared/api-client', () => {
   test("an error answer's whole body stays on the ApiError: the designer reads INVALID_BOT's Problems and VERSION_MISMATCH's Version", async () => {
     const problems = [{ Path: 'behaviours[0].name', Message: 'is needed' }];
     answer(() => Response.json({ Code: 'INVALID_BOT', Message: 'The bot file is not valid.', Problems: problems }, { status: 400 }));
-    const invalid = await apiClient().call('PUT', '/bots/b/draft', {}).catch((e: unknown) => e);
+    const invalid = await apiClient()
+      .call('PUT', '/bots/b/draft', {})
+      .catch((e: unknown) => e);
     assert.ok(invalid instanceof ApiError);
     assert.deepEqual([invalid.code, invalid.body.Problems], ['INVALID_BOT', problems]);
     answer(() => Response.json({ Code: 'VERSION_MISMATCH', Message: 'Saved meanwhile.', Version: 12 }, { status: 412 }));
-    const mismatch = await apiClient().call('PUT', '/bots/b/draft', {}).catch((e: unknown) => e);
+    const mismatch = await apiClient()
+      .call('PUT', '/bots/b/draft', {})
+      .catch((e: unknown) => e);
     assert.ok(mismatch instanceof ApiError);
     assert.deepEqual([mismatch.status, mismatch.code, mismatch.body.Version], [412, 'VERSION_MISMATCH', 12]);
     answer(() => new Response('<html>', { status: 502 }));
-    const bare = await apiClient().call('GET', '/me').catch((e: unknown) => e);
+    const bare = await apiClient()
+      .call('GET', '/me')
+      .catch((e: unknown) => e);
     assert.ok(bare instanceof ApiError);
     assert.deepEqual(bare.body, {});
   });
 
   test('an error answer without a JSON body says the status; a 401 is a signed-out session', async () => {
     answer(() => new Response('<html>', { status: 401 }));
-    const error = await apiClient().call('GET', '/me').catch((e: unknown) => e);
+    const error = await apiClient()
+      .call('GET', '/me')
+      .catch((e: unknown) => e);
     assert.ok(error instanceof ApiError);
     assert.deepEqual([error.status, error.code, error.message], [401, '', 'The server answered 401.']);
     assert.equal(isSignedOut(error), true);

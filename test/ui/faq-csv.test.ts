@@ -43,6 +43,9 @@ test('each bad line says why by its line number; the good lines are still added'
 test('no more pairs than the FAQ has room for', () => {
   const csv = Array.from({ length: 5 }, (_, i) => `Q${i}?,A${i}.`).join('\n');
   const { pairs, problems } = faqFromCsv(csv, 3);
-  assert.deepEqual(pairs.map((p) => p.Question), ['Q0?', 'Q1?', 'Q2?']);
+  assert.deepEqual(
+    pairs.map((p) => p.Question),
+    ['Q0?', 'Q1?', 'Q2?'],
+  );
   assert.deepEqual(problems, ['2 more pairs were not added: an FAQ holds at most 1000 questions.']);
 });

@@ -73,8 +73,18 @@ const CARDS: ChartCard[] = [
         data: {
           labels: p.labels,
           datasets: [
-            lineSeries('Conversations started', d.Days.map((x) => x.Conversations), LINE_STYLES[0], p.pointRadius),
-            lineSeries('Conversations handed over to a person', d.Days.map((x) => x.HandOvers), LINE_STYLES[1], p.pointRadius),
+            lineSeries(
+              'Conversations started',
+              d.Days.map((x) => x.Conversations),
+              LINE_STYLES[0],
+              p.pointRadius,
+            ),
+            lineSeries(
+              'Conversations handed over to a person',
+              d.Days.map((x) => x.HandOvers),
+              LINE_STYLES[1],
+              p.pointRadius,
+            ),
           ],
         },
         options: { ...common, scales: { x: dayAxis, y: countAxis(CONVERSATIONS.many) } },
@@ -103,7 +113,12 @@ const CARDS: ChartCard[] = [
       // drawn in the unit of the waiting tiles, so that the axis and the tiles say the same
       const unit = waitsUnit(d);
       const line = (label: string, values: (number | null)[], style: number) =>
-        lineSeries(label, values.map((v) => (v === null ? null : inTimeUnit(v, unit))), LINE_STYLES[style], Math.max(p.pointRadius, 3));
+        lineSeries(
+          label,
+          values.map((v) => (v === null ? null : inTimeUnit(v, unit))),
+          LINE_STYLES[style],
+          Math.max(p.pointRadius, 3),
+        );
       const w = d.Waits;
       return {
         config: {
@@ -111,16 +126,37 @@ const CARDS: ChartCard[] = [
           data: {
             labels: p.labels,
             datasets: [
-              line('Waiting, median', d.Days.map((x) => x.WaitP50Seconds), 0),
-              line('Waiting, p90', d.Days.map((x) => x.WaitP90Seconds), 1),
-              line('First response, median', d.Days.map((x) => x.FirstResponseP50Seconds), 2),
-              line('First response, p90', d.Days.map((x) => x.FirstResponseP90Seconds), 3),
+              line(
+                'Waiting, median',
+                d.Days.map((x) => x.WaitP50Seconds),
+                0,
+              ),
+              line(
+                'Waiting, p90',
+                d.Days.map((x) => x.WaitP90Seconds),
+                1,
+              ),
+              line(
+                'First response, median',
+                d.Days.map((x) => x.FirstResponseP50Seconds),
+                2,
+              ),
+              line(
+                'First response, p90',
+                d.Days.map((x) => x.FirstResponseP90Seconds),
+                3,
+              ),
             ],
           },
           options: {
             ...common,
             scales: { x: dayAxis, y: { beginAtZero: true, title: titled(unit.name), ticks: { precision: 1 } } },
-            plugins: { ...common.plugins, tooltip: { callbacks: { label: (c: { dataset: { label?: string }; parsed: { y: number | null } }) => `${c.dataset.label}: ${c.parsed.y === null ? '–' : `${c.parsed.y} ${unit.name}`}` } } },
+            plugins: {
+              ...common.plugins,
+              tooltip: {
+                callbacks: { label: (c: { dataset: { label?: string }; parsed: { y: number | null } }) => `${c.dataset.label}: ${c.parsed.y === null ? '–' : `${c.parsed.y} ${unit.name}`}` },
+              },
+            },
           },
         } as ChartConfiguration,
         summary: `${kindOf(p)} chart ${p.words}: of ${w.Requests} waits for a person, ${w.Waiting.Count} taken over after ${waitSpread(w.Waiting, unit)}; ${w.FirstResponse.Count} answered after ${waitSpread(w.FirstResponse, unit)}.`,
@@ -151,7 +187,12 @@ const CARDS: ChartCard[] = [
           labels: p.labels,
           datasets: [
             // days without user messages have no share: markers on every day, so a lone day still shows
-            lineSeries('Share of user messages that reached a fallback', d.Days.map((x) => (x.UserMessages === 0 ? null : Math.min(100, (x.MissedTexts / x.UserMessages) * 100))), { ...LINE_STYLES[0], colour: COLORS.red }, Math.max(p.pointRadius, 2)),
+            lineSeries(
+              'Share of user messages that reached a fallback',
+              d.Days.map((x) => (x.UserMessages === 0 ? null : Math.min(100, (x.MissedTexts / x.UserMessages) * 100))),
+              { ...LINE_STYLES[0], colour: COLORS.red },
+              Math.max(p.pointRadius, 2),
+            ),
           ],
         },
         options: {

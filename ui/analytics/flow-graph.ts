@@ -55,7 +55,12 @@ function crosses(a: Point, b: Point, r: Box): boolean {
   let t1 = 1;
   const dx = b.x - a.x;
   const dy = b.y - a.y;
-  for (const [p, q] of [[-dx, a.x - left], [dx, right - a.x], [-dy, a.y - top], [dy, bottom - a.y]] as const) {
+  for (const [p, q] of [
+    [-dx, a.x - left],
+    [dx, right - a.x],
+    [-dy, a.y - top],
+    [dy, bottom - a.y],
+  ] as const) {
     if (p === 0) {
       if (q <= 0) return false;
       continue;
@@ -120,7 +125,8 @@ export function drawFlow(host: HTMLElement, flow: BotFlow): number {
   const fit = Math.min(1, (host.clientWidth - 2) / width);
   const scale = zoom ?? fit;
   const svg = el('svg', { width: Math.ceil(width * scale), height: Math.ceil(height * scale), viewBox: `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`, role: 'img' }, host);
-  el('title', {}, svg).textContent = `${flow.Nodes.length} behaviours and interactions in ${graph.children().filter((id) => id.startsWith('group:')).length} groups, ${flow.Edges.length} paths between them${handOvers.length ? `, ${handOvers.length} hand-overs to a person` : ''}`;
+  el('title', {}, svg).textContent =
+    `${flow.Nodes.length} behaviours and interactions in ${graph.children().filter((id) => id.startsWith('group:')).length} groups, ${flow.Edges.length} paths between them${handOvers.length ? `, ${handOvers.length} hand-overs to a person` : ''}`;
   const defs = el('defs', {}, svg);
   for (const kind of ['start', 'goTo', 'button', 'success', 'giveUp', 'trigger', HANDOVER]) {
     const marker = el('marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
@@ -215,7 +221,12 @@ function controls(host: HTMLElement, flow: BotFlow, fit: number, scale: number):
     };
     const percent = document.createElement('span');
     percent.className = 'hint';
-    bar.append(button('Zoom out', '−', () => step(-1)), button('Zoom in', '+', () => step(1)), button('Fit to width', 'Fit', () => redraw(null)), percent);
+    bar.append(
+      button('Zoom out', '−', () => step(-1)),
+      button('Zoom in', '+', () => step(1)),
+      button('Fit to width', 'Fit', () => redraw(null)),
+      percent,
+    );
     host.before(bar);
     host.addEventListener('keydown', (event) => {
       if (event.key === '+' || event.key === '=') step(1);

@@ -27,11 +27,25 @@ const QUESTION = 'How would you rate this conversation? 1 is poor, 5 is great.';
 
 /** A behaviour that asks for a rating: clears `csat` first, so that asking again later counts again. */
 export function ratingBehaviour(name: string): Behaviour {
-  const rate = (n: number) => ({ type: 'button', text: String(n), onClick: [{ type: 'setVariable', name: 'csat', value: String(n) }, { type: 'text', text: 'Thank you for rating us.' }] });
+  const rate = (n: number) => ({
+    type: 'button',
+    text: String(n),
+    onClick: [
+      { type: 'setVariable', name: 'csat', value: String(n) },
+      { type: 'text', text: 'Thank you for rating us.' },
+    ],
+  });
   return {
     name,
     interactions: [
-      { name: 'Ask', start: true, actions: [{ type: 'setVariable', name: 'csat', mode: 'clear' }, { type: 'buttons', text: QUESTION, buttons: [1, 2, 3, 4, 5].map(rate) }] } as Interaction,
+      {
+        name: 'Ask',
+        start: true,
+        actions: [
+          { type: 'setVariable', name: 'csat', mode: 'clear' },
+          { type: 'buttons', text: QUESTION, buttons: [1, 2, 3, 4, 5].map(rate) },
+        ],
+      } as Interaction,
     ],
   };
 }

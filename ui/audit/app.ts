@@ -4,13 +4,51 @@
 import { ApiError, apiClient, isSignedOut } from '../shared/api-client';
 import { drawConsoleNav } from '../shared/console-nav';
 
-interface Entry { At: string; Actor: string; ActorKind: string; Action: string; Target: string; Ip: string; Details: Record<string, unknown> }
-interface Page { Result: Entry[]; Next: string | null }
-interface Me { Role: string }
+interface Entry {
+  At: string;
+  Actor: string;
+  ActorKind: string;
+  Action: string;
+  Target: string;
+  Ip: string;
+  Details: Record<string, unknown>;
+}
+interface Page {
+  Result: Entry[];
+  Next: string | null;
+}
+interface Me {
+  Role: string;
+}
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const api = apiClient();
-const ACTIONS = ['signin', 'signin.failed', 'signout', 'bot.create', 'bot.draft.save', 'bot.publish', 'bot.rollback', 'bot.delete', 'channel.connect', 'channel.disconnect', 'ai.set', 'operator.invite', 'operator.role', 'operator.remove', 'conversation.takeover', 'conversation.handover', 'conversation.ban', 'conversation.forget', 'export', 'broadcast.create', 'broadcast.cancel', 'knowledge.add', 'knowledge.remove', 'retention'];
+const ACTIONS = [
+  'signin',
+  'signin.failed',
+  'signout',
+  'bot.create',
+  'bot.draft.save',
+  'bot.publish',
+  'bot.rollback',
+  'bot.delete',
+  'channel.connect',
+  'channel.disconnect',
+  'ai.set',
+  'operator.invite',
+  'operator.role',
+  'operator.remove',
+  'conversation.takeover',
+  'conversation.handover',
+  'conversation.ban',
+  'conversation.forget',
+  'export',
+  'broadcast.create',
+  'broadcast.cancel',
+  'knowledge.add',
+  'knowledge.remove',
+  'retention',
+];
 
 function status(text: string, error = false): void {
   $('status').textContent = text;
@@ -46,7 +84,16 @@ const details = (d: Record<string, unknown>) =>
 
 function row(e: Entry): HTMLTableRowElement {
   const time = el('time', { dateTime: e.At }, when(e.At));
-  return el('tr', {}, el('td', {}, time), el('td', {}, e.Actor, el('span', { className: 'kind' }, e.ActorKind)), el('td', {}, el('code', {}, e.Action)), el('td', { className: 'target' }, e.Target || '—'), el('td', {}, e.Ip || '—'), el('td', { className: 'details' }, details(e.Details)));
+  return el(
+    'tr',
+    {},
+    el('td', {}, time),
+    el('td', {}, e.Actor, el('span', { className: 'kind' }, e.ActorKind)),
+    el('td', {}, el('code', {}, e.Action)),
+    el('td', { className: 'target' }, e.Target || '—'),
+    el('td', {}, e.Ip || '—'),
+    el('td', { className: 'details' }, details(e.Details)),
+  );
 }
 
 let next: string | null = null;

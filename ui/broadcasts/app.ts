@@ -11,15 +11,46 @@ import { accountBots, fillBotPicker } from '../shared/bot-picker';
 import { drawConsoleNav } from '../shared/console-nav';
 import { addButton, clearMessage, drawPreview, message, setBehaviours, type Message } from './compose';
 
-interface Counts { Audience: number; Pending: number; Sent: number; Delivered: number; Failed: number; Skipped: number; Clicked: number; Reasons: Record<string, number> }
-interface Broadcast { BroadcastId: string; Name: string; Status: string; Behaviour: string | null; Message: Message | null; At: string; NextRunAt: string | null; Repeat: { Every: string } | null; Run: number; Error: string | null; Counts: Counts }
+interface Counts {
+  Audience: number;
+  Pending: number;
+  Sent: number;
+  Delivered: number;
+  Failed: number;
+  Skipped: number;
+  Clicked: number;
+  Reasons: Record<string, number>;
+}
+interface Broadcast {
+  BroadcastId: string;
+  Name: string;
+  Status: string;
+  Behaviour: string | null;
+  Message: Message | null;
+  At: string;
+  NextRunAt: string | null;
+  Repeat: { Every: string } | null;
+  Run: number;
+  Error: string | null;
+  Counts: Counts;
+}
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const REFRESH_MS = 2000;
 /** how often the broadcast just created is read back while it runs */
 const FOLLOW_MS = 700;
 const COUNT_DELAY_MS = 300;
-const CHANNEL_NAMES: Record<string, string> = { web: 'Website widget', custom: 'Your app (API)', telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger', slack: 'Slack', sms: 'SMS', chatwoot: 'Chatwoot', instagram: 'Instagram' };
+const CHANNEL_NAMES: Record<string, string> = {
+  web: 'Website widget',
+  custom: 'Your app (API)',
+  telegram: 'Telegram',
+  whatsapp: 'WhatsApp',
+  messenger: 'Messenger',
+  slack: 'Slack',
+  sms: 'SMS',
+  chatwoot: 'Chatwoot',
+  instagram: 'Instagram',
+};
 
 /** The page reads with GET and writes with POST: a call with a body is a POST. */
 const call = <T>(path: string, body?: unknown): Promise<T> => consoleApi.call<T>(body === undefined ? 'GET' : 'POST', path, body);
@@ -33,7 +64,10 @@ const botId = () => encodeURIComponent($<HTMLSelectElement>('bot').value);
 
 /** The audience the form describes (only the conditions filled in). */
 function audience(): Record<string, unknown> {
-  const tags = $<HTMLInputElement>('tags').value.split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = $<HTMLInputElement>('tags')
+    .value.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const channels = [...document.querySelectorAll<HTMLInputElement>('input[name=channel]:checked')].map((c) => c.value);
   const active = Number($<HTMLInputElement>('active').value);
   return { ...(tags.length ? { Tags: { all: tags } } : {}), ...(channels.length ? { Channels: channels } : {}), ...(active > 0 ? { ActiveWithinDays: Math.floor(active) } : {}) };
@@ -68,8 +102,17 @@ function item(b: Broadcast): HTMLLIElement {
   info.textContent = `${what} · ${b.Repeat ? `every ${b.Repeat.Every} from` : 'at'} ${when(b.At)}${next} · run ${b.Run}${b.Error ? ` · ${b.Error}` : ''}`;
   const counts = document.createElement('dl');
   counts.className = 'counts';
-  const reasons = Object.entries(b.Counts.Reasons).map(([r, n]) => `${r} ${n}`).join(', ');
-  for (const [label, value] of [['Audience', b.Counts.Audience], ['Sent', b.Counts.Sent], ['Delivered', b.Counts.Delivered], ['Failed', b.Counts.Failed], ['Skipped', b.Counts.Skipped], ['Clicked', b.Counts.Clicked]] as const) {
+  const reasons = Object.entries(b.Counts.Reasons)
+    .map(([r, n]) => `${r} ${n}`)
+    .join(', ');
+  for (const [label, value] of [
+    ['Audience', b.Counts.Audience],
+    ['Sent', b.Counts.Sent],
+    ['Delivered', b.Counts.Delivered],
+    ['Failed', b.Counts.Failed],
+    ['Skipped', b.Counts.Skipped],
+    ['Clicked', b.Counts.Clicked],
+  ] as const) {
     const pair = document.createElement('div');
     const dt = document.createElement('dt');
     dt.textContent = label;
@@ -91,11 +134,15 @@ function item(b: Broadcast): HTMLLIElement {
     cancel.className = 'danger';
     cancel.textContent = 'Cancel';
     cancel.setAttribute('aria-label', `Cancel ${b.Name}`);
-    cancel.addEventListener('click', () => void run(async () => {
-      await call(`/bots/${botId()}/broadcasts/${encodeURIComponent(b.BroadcastId)}/cancel`, {});
-      status(`${b.Name} cancelled.`);
-      await refresh();
-    }));
+    cancel.addEventListener(
+      'click',
+      () =>
+        void run(async () => {
+          await call(`/bots/${botId()}/broadcasts/${encodeURIComponent(b.BroadcastId)}/cancel`, {});
+          status(`${b.Name} cancelled.`);
+          await refresh();
+        }),
+    );
     li.append(cancel);
   }
   return li;
@@ -158,11 +205,15 @@ function countSoon(): void {
   clearTimeout(countTimer);
   $('audience-count').textContent = 'counting…';
   const mine = ++counting;
-  countTimer = window.setTimeout(() => void run(async () => {
-    const count = await audienceCount();
-    // an older count that comes back late does not overwrite the newer one
-    if (mine === counting) $('audience-count').textContent = conversations(count);
-  }), COUNT_DELAY_MS);
+  countTimer = window.setTimeout(
+    () =>
+      void run(async () => {
+        const count = await audienceCount();
+        // an older count that comes back late does not overwrite the newer one
+        if (mine === counting) $('audience-count').textContent = conversations(count);
+      }),
+    COUNT_DELAY_MS,
+  );
 }
 
 const sendsMessage = () => document.querySelector<HTMLInputElement>('input[name=what]:checked')?.value === 'message';

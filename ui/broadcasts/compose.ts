@@ -5,8 +5,15 @@
 
 export const MAX_BUTTONS = 10;
 
-export interface MessageButton { Title: string; Behaviour?: string; Url?: string }
-export interface Message { Text: string; Buttons?: MessageButton[] }
+export interface MessageButton {
+  Title: string;
+  Behaviour?: string;
+  Url?: string;
+}
+export interface Message {
+  Text: string;
+  Buttons?: MessageButton[];
+}
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const make = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}): HTMLElementTagNameMap[K] => Object.assign(document.createElement(tag), props);
@@ -77,7 +84,9 @@ export function message(): Message {
     const Title = row.querySelector<HTMLInputElement>('.button-title')!.value.trim();
     if (!Title) continue;
     const kind = row.querySelector<HTMLSelectElement>('.button-kind')!.value;
-    buttons.push(kind === 'url' ? { Title, Url: row.querySelector<HTMLInputElement>('.button-url')!.value.trim() } : { Title, Behaviour: row.querySelector<HTMLSelectElement>('.button-behaviour')!.value });
+    buttons.push(
+      kind === 'url' ? { Title, Url: row.querySelector<HTMLInputElement>('.button-url')!.value.trim() } : { Title, Behaviour: row.querySelector<HTMLSelectElement>('.button-behaviour')!.value },
+    );
   }
   return { Text: $<HTMLTextAreaElement>('text').value, ...(buttons.length ? { Buttons: buttons } : {}) };
 }

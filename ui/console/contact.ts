@@ -7,15 +7,24 @@
 import { el } from './render';
 import type { Contact } from './types';
 
-
 /**
  * The engine's own variables: bot-format.md's system variables, what a turn records (last_intent,
  * last_intent_score) and what actions report (ai_status, kb_status, kb_sources). By name, not by a
  * `last_` prefix: `last_name` is the person's surname (docs/channels.md "Name and e-mail").
  */
 const ENGINE_VARIABLES = new Set([
-  'user_id', 'channel', 'creation_date', 'conversation_share_url', 'last_user_text', 'last_command',
-  'last_intent', 'last_intent_score', 'api_status', 'ai_status', 'kb_status', 'kb_sources',
+  'user_id',
+  'channel',
+  'creation_date',
+  'conversation_share_url',
+  'last_user_text',
+  'last_command',
+  'last_intent',
+  'last_intent_score',
+  'api_status',
+  'ai_status',
+  'kb_status',
+  'kb_sources',
 ]);
 /** `goto_source_behaviour`, `goto_source_interaction` and any later `goto_source_*`. */
 const ENGINE_PREFIXES = ['goto_source_'];

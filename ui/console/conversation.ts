@@ -45,7 +45,8 @@ export async function refreshConversation(options: { toNewest?: boolean } = {}) 
   const badge = $('conversation-state');
   badge.className = `badge ${STATE_CLASSES[c.State] ?? ''}`;
   badge.textContent = stateLabel(c);
-  $('conversation-meta').textContent = `${displayName(c) !== c.UserId ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${isShared(view) ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
+  $('conversation-meta').textContent =
+    `${displayName(c) !== c.UserId ? `${c.UserId} · ` : ''}${c.BotName} · ${c.Channel}${isShared(view) ? ` · ${view.Mode} link until ${new Date(view.ExpiresAt).toLocaleString()}` : ''}`;
   const transcript = $('transcript');
   const key = `${c.BotId}\n${c.UserId}`;
   // Kept at the newest message when it was there (or newly opened); left alone while the operator reads back.
@@ -105,7 +106,7 @@ function control(action: string, payload: unknown = {}) {
   return attempt(async () => {
     if (!current()) return;
     // The live "forgotten" event may clear `current` while the request is on its way: keep our own copy.
-    const target = (current() as {BotId: string, UserId: string});
+    const target = current() as { BotId: string; UserId: string };
     const result = await api.call<StateView>('POST', `${conversationPath()}/${action}`, payload);
     if (action === 'forget') {
       say(`${target.UserId} is being forgotten.`);
@@ -130,7 +131,7 @@ export function initConversation() {
   /** Phones: back from a conversation to the list. */
   $('back').addEventListener('click', () => {
     body.classList.remove('has-open', 'show-contact');
-    const entry = (document.querySelector('.conversation-open[aria-current="true"]') as HTMLElement | null);
+    const entry = document.querySelector('.conversation-open[aria-current="true"]') as HTMLElement | null;
     if (entry) focusEntry(entry);
     else $('list-title').focus();
   });

@@ -5,8 +5,6 @@ import { el } from './render';
 import type { Summary, Teams } from './types';
 import type { Host } from './workspace';
 
-
-
 let host: Host;
 
 /** POSTs an inbox action for the open conversation, then says what happened. */
@@ -72,8 +70,18 @@ async function openTransfer() {
     return g;
   };
   select.replaceChildren(
-    group('Colleagues', Operators.map((o): [string, string] => [`operator:${o.OperatorId}`, `${o.Name}${o.Online ? ' (online)' : ''}`])),
-    ...(Teams.length ? [group('Teams', Teams.map((t): [string, string] => [`team:${t.TeamId}`, `${t.Name} (${t.Members.filter((m) => m.Online).length} online)`]))] : []),
+    group(
+      'Colleagues',
+      Operators.map((o): [string, string] => [`operator:${o.OperatorId}`, `${o.Name}${o.Online ? ' (online)' : ''}`]),
+    ),
+    ...(Teams.length
+      ? [
+          group(
+            'Teams',
+            Teams.map((t): [string, string] => [`team:${t.TeamId}`, `${t.Name} (${t.Members.filter((m) => m.Online).length} online)`]),
+          ),
+        ]
+      : []),
   );
   $('transfer-error').textContent = '';
   $('more-menu').open = false;
@@ -113,10 +121,14 @@ async function drawTeams() {
       const remove = el('button', 'danger', 'Delete');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Delete team ${t.Name}`);
-      remove.addEventListener('click', () => void host.attempt(async () => {
-        await host.call('DELETE', `/teams/${t.TeamId}`);
-        await drawTeams();
-      }));
+      remove.addEventListener(
+        'click',
+        () =>
+          void host.attempt(async () => {
+            await host.call('DELETE', `/teams/${t.TeamId}`);
+            await drawTeams();
+          }),
+      );
       item.append(el('strong', '', t.Name), el('span', 'canned-text', t.Members.map((m) => m.Name).join(', ') || 'no members'), remove);
       return item;
     }),

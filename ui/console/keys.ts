@@ -5,7 +5,6 @@ import { $ } from './api';
 import { focusEntry, keyOf, shownConversations } from './list';
 import type { Summary } from './types';
 
-
 /** A touch screen and no mouse (a phone, a tablet): hints about keys are left out there. */
 export const touchScreen = () => matchMedia('(hover: none) and (pointer: coarse)').matches;
 
@@ -16,12 +15,12 @@ interface KeyHost {
 
 /** A button's click, or a word on the status line why not. */
 function press(id: string) {
-  const button = ($(id) as HTMLButtonElement);
+  const button = $(id) as HTMLButtonElement;
   if (button && !button.disabled && !button.closest('[hidden]')) button.click();
 }
 
 function typing(target: EventTarget | null) {
-  const t = (target as HTMLElement | null);
+  const t = target as HTMLElement | null;
   return !!t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 }
 
@@ -45,7 +44,7 @@ export function initKeys(host: KeyHost) {
     const next = list[at < 0 ? 0 : at + by];
     if (!next) return;
     await host.open(next);
-    const entry = (document.querySelector('.conversation-open[aria-current="true"]') as HTMLElement | null);
+    const entry = document.querySelector('.conversation-open[aria-current="true"]') as HTMLElement | null;
     if (entry && !matchMedia('(max-width: 760px)').matches) focusEntry(entry);
   };
 
@@ -53,7 +52,7 @@ export function initKeys(host: KeyHost) {
   document.addEventListener('keydown', (event) => {
     if (!open || $('workspace').hidden || event.defaultPrevented) return;
     if (event.key === 'Escape' && typing(event.target) && !document.querySelector('dialog[open]')) {
-      const field = (event.target as HTMLElement);
+      const field = event.target as HTMLElement;
       if (field.id === 'search') return;
       event.preventDefault();
       const menu = field.closest('details');
@@ -64,7 +63,7 @@ export function initKeys(host: KeyHost) {
       return;
     }
     if (event.key === 'Escape') {
-      const menu = (document.querySelector('details.menu[open]') as HTMLDetailsElement | null);
+      const menu = document.querySelector('details.menu[open]') as HTMLDetailsElement | null;
       if (menu) {
         menu.open = false;
         (menu.querySelector('summary') as HTMLElement).focus();
@@ -72,7 +71,7 @@ export function initKeys(host: KeyHost) {
       return;
     }
     if (typing(event.target) || event.ctrlKey || event.metaKey || event.altKey || document.querySelector('dialog[open]')) return;
-    const actions = ({
+    const actions = {
       '?': () => $('help-dialog').showModal(),
       j: () => void step(1),
       k: () => void step(-1),
@@ -94,10 +93,10 @@ export function initKeys(host: KeyHost) {
       '/': () => $('search').focus(),
       l: () => {
         if (matchMedia('(max-width: 760px)').matches && document.body.classList.contains('has-open')) return press('back');
-        const entry = (document.querySelector('.conversation-open[tabindex="0"]') as HTMLElement | null);
+        const entry = document.querySelector('.conversation-open[tabindex="0"]') as HTMLElement | null;
         if (entry) focusEntry(entry);
       },
-    } as Record<string, () => void>);
+    } as Record<string, () => void>;
     const action = actions[event.key];
     if (!action) return;
     event.preventDefault();

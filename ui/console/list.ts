@@ -24,7 +24,7 @@ export function setMe(operatorId: string, operatorRole: string) {
 }
 /** unread messages per conversation, kept for this tab's session */
 const unread: Record<string, number> = JSON.parse(sessionStorage.getItem(UNREAD_KEY) ?? '{}');
-export const keyOf = (c: {BotId: string, UserId: string}) => `${c.BotId}\n${c.UserId}`;
+export const keyOf = (c: { BotId: string; UserId: string }) => `${c.BotId}\n${c.UserId}`;
 /** the server's message hits for the words in the search box */
 let hits: Map<string, { Text: string }> = new Map();
 let hitsFor = '';
@@ -45,12 +45,12 @@ export function ago(iso: string, now = Date.now()) {
 }
 
 /** A user said something in a conversation the operator is not looking at. */
-export function countUnread(c: {BotId: string, UserId: string}) {
+export function countUnread(c: { BotId: string; UserId: string }) {
   unread[keyOf(c)] = (unread[keyOf(c)] ?? 0) + 1;
   sessionStorage.setItem(UNREAD_KEY, JSON.stringify(unread));
 }
 
-export function markRead(c: {BotId: string, UserId: string}) {
+export function markRead(c: { BotId: string; UserId: string }) {
   delete unread[keyOf(c)];
   sessionStorage.setItem(UNREAD_KEY, JSON.stringify(unread));
 }
@@ -58,7 +58,7 @@ export function markRead(c: {BotId: string, UserId: string}) {
 /** Options of a filter select from the values present in the list; the chosen one stays chosen. */
 function fillSelect(select: HTMLSelectElement, options: Array<[string, string]>) {
   const chosen = select.value;
-  const first = (select.options[0] as HTMLOptionElement);
+  const first = select.options[0] as HTMLOptionElement;
   select.replaceChildren(first, ...options.map(([value, label]) => Object.assign(document.createElement('option'), { value, textContent: label })));
   select.value = options.some(([value]) => value === chosen) ? chosen : '';
 }
@@ -67,8 +67,14 @@ function fillSelect(select: HTMLSelectElement, options: Array<[string, string]>)
 export function setConversations(conversations: Summary[]) {
   all = conversations;
   const bots = new Map(conversations.map((c) => [c.BotId, c.BotName]));
-  fillSelect($('filter-bot'), [...bots].sort((a, b) => a[1].localeCompare(b[1])));
-  fillSelect($('filter-channel'), [...new Set(conversations.map((c) => c.Channel))].sort().map((ch) => [ch, ch]));
+  fillSelect(
+    $('filter-bot'),
+    [...bots].sort((a, b) => a[1].localeCompare(b[1])),
+  );
+  fillSelect(
+    $('filter-channel'),
+    [...new Set(conversations.map((c) => c.Channel))].sort().map((ch) => [ch, ch]),
+  );
 }
 
 function matches(c: Summary) {
@@ -138,7 +144,7 @@ function arrange(list: HTMLElement, wanted: HTMLLIElement[]) {
 
 /** Arrow keys, Home and End move between the entries: the list is one Tab stop. */
 function rove(event: KeyboardEvent) {
-  const buttons = ([...$('conversation-list').querySelectorAll('.conversation-open')] as HTMLButtonElement[]);
+  const buttons = [...$('conversation-list').querySelectorAll('.conversation-open')] as HTMLButtonElement[];
   const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
   const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 }[event.key];
   if (at < 0 || to === undefined || !buttons[to]) return;
@@ -171,7 +177,7 @@ export function renderList(current: { BotId: string; UserId: string } | null, op
       item.append(made);
       items.set(key, item);
     }
-    const button = (item.firstElementChild as HTMLButtonElement);
+    const button = item.firstElementChild as HTMLButtonElement;
     if (current && keyOf(current) === key) button.setAttribute('aria-current', 'true');
     else button.removeAttribute('aria-current');
     item.classList.toggle('waiting', c.State === WAITING);

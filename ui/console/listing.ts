@@ -5,10 +5,10 @@ import { $, api, attempt, debounce, mode } from './api';
 import { renderList, setConversations, setHits } from './list';
 import type { SearchHit, Summary } from './types';
 
-let current: {BotId: string, UserId: string} | null = null;
+let current: { BotId: string; UserId: string } | null = null;
 /** The open conversation (conversation.ts sets it), marked in the list. */
 export const openedConversation = () => current;
-export function setOpened(c: {BotId: string, UserId: string} | null) {
+export function setOpened(c: { BotId: string; UserId: string } | null) {
   current = c;
 }
 
@@ -30,7 +30,7 @@ export function initListing() {
   for (const id of ['search', 'filter-state', 'filter-bot', 'filter-channel', 'filter-assignee', 'filter-status']) $(id).addEventListener('input', drawList);
   const searchMessages = debounce(() => {
     const query = $('search').value.trim().toLowerCase();
-    if (query.length < 2) return setHits('', []), drawList();
+    if (query.length < 2) return (setHits('', []), drawList());
     void attempt(async () => {
       const { Results } = await api.call<{ Results: SearchHit[] }>('GET', `/search?q=${encodeURIComponent(query)}`);
       setHits(query, Results);

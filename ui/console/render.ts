@@ -166,7 +166,7 @@ export function renderLine(line: Line) {
   const direction = line.Parts.every((p) => p.Type === PART.USER) ? 'USER' : line.Direction;
   const item = el('li', `line line-${direction.toLowerCase()}`);
   const head = el('div', 'line-head');
-  head.append(el('span', 'line-who', WHO[(direction as keyof typeof WHO)] ?? direction));
+  head.append(el('span', 'line-who', WHO[direction as keyof typeof WHO] ?? direction));
   const time = el('time', 'line-time', new Date(line.At).toLocaleTimeString());
   time.dateTime = line.At;
   head.append(time);
@@ -192,7 +192,7 @@ const ACTIVITY = {
 /** A line of what an operator did, between the messages: "Ann took the conversation over · 14:02". */
 export function renderActivity(a: Activity) {
   const item = el('li', 'line-activity');
-  const what = ACTIVITY[(a.Kind as keyof typeof ACTIVITY)] ?? a.Kind;
+  const what = ACTIVITY[a.Kind as keyof typeof ACTIVITY] ?? a.Kind;
   const detail = a.Kind === 'snooze' && a.Detail ? ` until ${new Date(a.Detail).toLocaleString()}` : a.Detail ? ` to ${a.Detail}` : '';
   const time = el('time', 'line-time', new Date(a.At).toLocaleTimeString());
   time.dateTime = a.At;

@@ -38,7 +38,7 @@ export async function showWorkspace(me: Me) {
   await Promise.all([refreshList(), startWorkspace(me)]);
   listen('/console/api/events');
   // The sign-in form is gone: focus would fall back to the page; put it where work starts.
-  const first = (document.querySelector('.conversation-open') as HTMLElement | null);
+  const first = document.querySelector('.conversation-open') as HTMLElement | null;
   if (first) focusEntry(first);
   else $('list-title').focus();
 }

@@ -78,7 +78,10 @@ export async function submitSignIn(signInWithPassword: () => Promise<void>) {
 export function initSignInSteps() {
   $('signin-email').addEventListener('change', () => {
     // a failed check changes nothing: the submit asks again
-    usesSso(String($('signin-email').value).trim()).then((isSso) => showPasswordPart(!isSso), () => undefined);
+    usesSso(String($('signin-email').value).trim()).then(
+      (isSso) => showPasswordPart(!isSso),
+      () => undefined,
+    );
   });
   askEmail();
 }

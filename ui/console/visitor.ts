@@ -20,7 +20,7 @@ export function initVisitor(h: typeof host) {
 }
 
 /** The visitor part of the contact panel: web conversations only (no other channel has a page to tell). */
-export async function renderVisitor(c: {BotId: string, UserId: string, Channel: string}) {
+export async function renderVisitor(c: { BotId: string; UserId: string; Channel: string }) {
   const section = $('visitor');
   const path = host.conversationPath();
   if (c.Channel !== 'web' || !path) {

@@ -48,7 +48,7 @@ export function initWorkspace(h: Host) {
 }
 
 /** Signed in: remember who "me" is and load the account's canned responses. */
-export async function startWorkspace(me: {OperatorId: string}) {
+export async function startWorkspace(me: { OperatorId: string }) {
   meId = me.OperatorId;
   await loadCanned();
 }
@@ -145,7 +145,7 @@ function composerKey(event: KeyboardEvent) {
   }
 }
 
-function insertCanned(c: {Text: string}) {
+function insertCanned(c: { Text: string }) {
   const box = $('message-text');
   if (box.disabled) return;
   box.value = /^\/\S*$/.test(box.value) || box.value.trim() === '' ? c.Text : `${box.value} ${c.Text}`;
@@ -158,7 +158,10 @@ function insertCanned(c: {Text: string}) {
 async function loadCanned() {
   canned = (await host.call<{ CannedResponses: Canned[] }>('GET', '/canned')).CannedResponses;
   const picker = $('canned-picker');
-  picker.replaceChildren(picker.options[0], ...canned.map((c) => Object.assign(document.createElement('option'), { value: String(c.CannedId), textContent: `/${c.Shortcut} — ${c.Text.slice(0, 60)}` })));
+  picker.replaceChildren(
+    picker.options[0],
+    ...canned.map((c) => Object.assign(document.createElement('option'), { value: String(c.CannedId), textContent: `/${c.Shortcut} — ${c.Text.slice(0, 60)}` })),
+  );
   picker.disabled = $('message-text').disabled || canned.length === 0;
   $('canned-list').replaceChildren(
     ...canned.map((c) => {
@@ -170,10 +173,14 @@ async function loadCanned() {
       const remove = el('button', 'danger', 'Delete');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Delete /${c.Shortcut}`);
-      remove.addEventListener('click', () => void host.attempt(async () => {
-        await host.call('DELETE', `/canned/${c.CannedId}`);
-        await loadCanned();
-      }));
+      remove.addEventListener(
+        'click',
+        () =>
+          void host.attempt(async () => {
+            await host.call('DELETE', `/canned/${c.CannedId}`);
+            await loadCanned();
+          }),
+      );
       item.append(el('strong', '', `/${c.Shortcut}`), el('span', 'canned-text', c.Text), edit, remove);
       return item;
     }),
@@ -186,7 +193,7 @@ function openManager() {
   void host.attempt(loadCanned);
 }
 
-function editCanned(c: {CannedId: number, Shortcut: string, Text: string} | null) {
+function editCanned(c: { CannedId: number; Shortcut: string; Text: string } | null) {
   $('canned-id').value = c ? String(c.CannedId) : '';
   $('canned-shortcut').value = c?.Shortcut ?? '';
   $('canned-text').value = c?.Text ?? '';

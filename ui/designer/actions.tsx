@@ -39,20 +39,33 @@ export function ActionList({ actions, path, onChange, only, where }: ListProps) 
       <ol className="action-list" id={`${fieldId(path)}-list`}>
         {actions.map((action, index) => (
           <li key={index} className="action">
-            <ActionCard action={action} index={index} count={actions.length} path={jsonPath(path, index)}
+            <ActionCard
+              action={action}
+              index={index}
+              count={actions.length}
+              path={jsonPath(path, index)}
               onChange={(next) => onChange(actions.map((a, i) => (i === index ? next : a)))}
               onMove={(to) => move(index, to)}
               onDuplicate={() => onChange([...actions.slice(0, index + 1), withoutIds(action), ...actions.slice(index + 1)])}
-              onRemove={() => onChange(actions.filter((_, i) => i !== index))} />
+              onRemove={() => onChange(actions.filter((_, i) => i !== index))}
+            />
           </li>
         ))}
       </ol>
       <div className="add-action">
-        <label htmlFor={addId} className="sr">Type of the new action</label>
+        <label htmlFor={addId} className="sr">
+          Type of the new action
+        </label>
         <select id={addId} value={adding} onChange={(e) => setAdding(e.target.value)}>
-          {types.map((t) => <option key={t} value={t}>{t}</option>)}
+          {types.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
         </select>
-        <button type="button" id={`${addId}-button`} className="secondary small" onClick={() => onChange([...actions, newAction(root, adding) as Action])}>{only ? 'Add button' : 'Add action'} to {where}</button>
+        <button type="button" id={`${addId}-button`} className="secondary small" onClick={() => onChange([...actions, newAction(root, adding) as Action])}>
+          {only ? 'Add button' : 'Add action'} to {where}
+        </button>
       </div>
     </div>
   );
@@ -77,17 +90,35 @@ function ActionCard({ action, index, count, path, onChange, onMove, onDuplicate,
   return (
     <section className="card-action" aria-label={`Action ${title} ${summary(action)}`}>
       <header>
-        <h4>{title} <span className="hint">{summary(action).slice(0, 40)}</span></h4>
+        <h4>
+          {title} <span className="hint">{summary(action).slice(0, 40)}</span>
+        </h4>
         <span className="tools" role="group" aria-label={`Action ${index + 1} tools`}>
-          <button type="button" className="icon" disabled={index === 0} onClick={() => onMove(index - 1)} aria-label={`Move action ${index + 1} up`}>↑</button>
-          <button type="button" className="icon" disabled={index === count - 1} onClick={() => onMove(index + 1)} aria-label={`Move action ${index + 1} down`}>↓</button>
-          <button type="button" className="icon" onClick={onDuplicate} aria-label={`Copy action ${index + 1} (duplicate it)`}>Copy</button>
-          <button type="button" className="icon danger" onClick={onRemove} aria-label={`Remove action ${index + 1}`}>✕</button>
+          <button type="button" className="icon" disabled={index === 0} onClick={() => onMove(index - 1)} aria-label={`Move action ${index + 1} up`}>
+            ↑
+          </button>
+          <button type="button" className="icon" disabled={index === count - 1} onClick={() => onMove(index + 1)} aria-label={`Move action ${index + 1} down`}>
+            ↓
+          </button>
+          <button type="button" className="icon" onClick={onDuplicate} aria-label={`Copy action ${index + 1} (duplicate it)`}>
+            Copy
+          </button>
+          <button type="button" className="icon danger" onClick={onRemove} aria-label={`Remove action ${index + 1}`}>
+            ✕
+          </button>
         </span>
       </header>
       {isGoTo && action.mode === 'absolute' && <Target action={action} path={path} onChange={onChange} />}
       {action.type === 'text' && <TextVariations action={action} path={path} onChange={onChange} />}
-      <ObjectFields name={action.type} schema={schema} value={action} required path={path} onChange={(v) => onChange(v as Action)} skip={isGoTo ? ['behaviour', 'interaction'] : action.type === 'text' ? ['text', 'texts'] : []} />
+      <ObjectFields
+        name={action.type}
+        schema={schema}
+        value={action}
+        required
+        path={path}
+        onChange={(v) => onChange(v as Action)}
+        skip={isGoTo ? ['behaviour', 'interaction'] : action.type === 'text' ? ['text', 'texts'] : []}
+      />
       {!schema.properties && <Field name="action" schema={{ type: 'object' }} value={action} required path={path} onChange={(v) => onChange(v as Action)} />}
     </section>
   );
@@ -102,14 +133,22 @@ function Target({ action, path, onChange }: { action: Action; path: string; onCh
   return (
     <div className="field">
       <label htmlFor={id}>goes to</label>
-      <select id={id} value={value} onChange={(e) => {
-        const [behaviour, interaction] = JSON.parse(e.target.value) as [string, string];
-        onChange({ ...action, behaviour, ...(interaction ? { interaction } : {}) });
-      }}>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => {
+          const [behaviour, interaction] = JSON.parse(e.target.value) as [string, string];
+          onChange({ ...action, behaviour, ...(interaction ? { interaction } : {}) });
+        }}
+      >
         {!known && <option value={value}>{action.behaviour ? `${String(action.behaviour)} › ${String(action.interaction ?? 'start')} (missing)` : 'Choose an interaction…'}</option>}
         {bot.behaviours.map((b) => (
           <optgroup key={b.name} label={b.name}>
-            {b.interactions.map((i) => <option key={i.name} value={JSON.stringify([b.name, i.name])}>{b.name} › {i.name}</option>)}
+            {b.interactions.map((i) => (
+              <option key={i.name} value={JSON.stringify([b.name, i.name])}>
+                {b.name} › {i.name}
+              </option>
+            ))}
           </optgroup>
         ))}
       </select>

@@ -11,14 +11,45 @@ import type { BotFile, Problem } from './model';
 const api = consoleApi;
 const botPath = (botId: string, rest = '') => `/bots/${encodeURIComponent(botId)}${rest}`;
 
-export interface Version { Version: number; PublishedAt: string; PublishedBy: { Kind: string; Name?: string; Email?: string } | null }
-export interface PreviewPart { Type: number; Text?: string | null; Source?: { Behaviour: string; Interaction: string }; Parts?: PreviewPart[]; Command?: string }
-export interface PreviewReply { UserId: string; Parts: PreviewPart[]; Matched?: PreviewMatch }
-export interface Template { TemplateId: string; Name: string; Description: string }
-export interface ChannelLink { Channel: string; Connected: boolean; Link: string | null; Account: string | null }
-export interface Install { WebKey: string; Snippet: string; TestPage: string; Channels: ChannelLink[] }
+export interface Version {
+  Version: number;
+  PublishedAt: string;
+  PublishedBy: { Kind: string; Name?: string; Email?: string } | null;
+}
+export interface PreviewPart {
+  Type: number;
+  Text?: string | null;
+  Source?: { Behaviour: string; Interaction: string };
+  Parts?: PreviewPart[];
+  Command?: string;
+}
+export interface PreviewReply {
+  UserId: string;
+  Parts: PreviewPart[];
+  Matched?: PreviewMatch;
+}
+export interface Template {
+  TemplateId: string;
+  Name: string;
+  Description: string;
+}
+export interface ChannelLink {
+  Channel: string;
+  Connected: boolean;
+  Link: string | null;
+  Account: string | null;
+}
+export interface Install {
+  WebKey: string;
+  Snippet: string;
+  TestPage: string;
+  Channels: ChannelLink[];
+}
 /** The draft's version and what is wrong in it (kept even with problems: the console's draft route). */
-export interface DraftState { Version: number; Problems: Problem[] }
+export interface DraftState {
+  Version: number;
+  Problems: Problem[];
+}
 
 /**
  * The console numbers published versions 1, 2, 3… (oldest first), as a person counts publishes; the

@@ -30,7 +30,10 @@ const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', previe
 
 export function Designer({ botId, schema, say }: { botId: string; schema: BotSchema; say: (text: string, error?: boolean) => void }) {
   const [generation, setGeneration] = useState(0);
-  const draft = useDraft(botId, useCallback(() => setGeneration((g) => g + 1), []));
+  const draft = useDraft(
+    botId,
+    useCallback(() => setGeneration((g) => g + 1), []),
+  );
   const { bot, edit } = draft;
   const [selected, setSelected] = useState<Place | null>(null);
   const [heard, setHeard] = useState<Place | null>(null);
@@ -41,7 +44,10 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   // biome-ignore lint/correctness/useExhaustiveDependencies: loads once per bot; draft.load and say are new functions at every render
   useEffect(() => {
     setSelected(null);
-    draft.load().then(() => setSelected({ b: 0, i: 0 }), (e: Error) => say(e.message, true));
+    draft.load().then(
+      () => setSelected({ b: 0, i: 0 }),
+      (e: Error) => say(e.message, true),
+    );
   }, [botId]);
 
   // The page's own checks as one types, and the server's from the last save (server's words win).
@@ -61,22 +67,25 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   // The one save status (issue 37): the toolbar's, beside Save. A save that did not happen says
   // why there until the next save; the page's status line is for everything else.
   const [notSaved, setNotSaved] = useState('');
-  const save = useCallback(async (over?: number) => {
-    setNotSaved('');
-    try {
-      const outcome = await draft.save(over);
-      if (outcome === 'refused') setNotSaved('Not saved: see the problems.');
-      if (outcome === 'conflict') setNotSaved('Not saved: someone else saved this draft meanwhile.');
-      return outcome;
-    } catch (e) {
-      setNotSaved(`Not saved: ${(e as Error).message}`);
-      return 'failed' as const;
-    }
-  }, [draft.save]);
-  const saveStatus = draft.saving ? 'Saving…'
-    : notSaved || (draft.unsaved ? '● Unsaved changes'
-    : draft.problems.length > 0 ? `Saved, with problems (draft v${draft.version}): publishing waits until they are fixed.`
-    : `Saved (draft v${draft.version})`);
+  const save = useCallback(
+    async (over?: number) => {
+      setNotSaved('');
+      try {
+        const outcome = await draft.save(over);
+        if (outcome === 'refused') setNotSaved('Not saved: see the problems.');
+        if (outcome === 'conflict') setNotSaved('Not saved: someone else saved this draft meanwhile.');
+        return outcome;
+      } catch (e) {
+        setNotSaved(`Not saved: ${(e as Error).message}`);
+        return 'failed' as const;
+      }
+    },
+    [draft.save],
+  );
+  const saveStatus = draft.saving
+    ? 'Saving…'
+    : notSaved ||
+      (draft.unsaved ? '● Unsaved changes' : draft.problems.length > 0 ? `Saved, with problems (draft v${draft.version}): publishing waits until they are fixed.` : `Saved (draft v${draft.version})`);
 
   const publish = async () => {
     // What is unsaved is saved first (kept even with problems); then the problems known refuse it,
@@ -112,23 +121,46 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     const keys = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey)) return;
       const key = e.key.toLowerCase();
-      if (key === 's') { e.preventDefault(); void save(); }
+      if (key === 's') {
+        e.preventDefault();
+        void save();
+      }
       // In a text field or the source editor, Ctrl+Z is that field's own undo of its keystrokes.
       else if (typing(e.target)) return;
-      else if (key === 'z' && e.shiftKey) { e.preventDefault(); draft.redo(); }
-      else if (key === 'z') { e.preventDefault(); draft.undo(); }
-      else if (key === 'y') { e.preventDefault(); draft.redo(); }
+      else if (key === 'z' && e.shiftKey) {
+        e.preventDefault();
+        draft.redo();
+      } else if (key === 'z') {
+        e.preventDefault();
+        draft.undo();
+      } else if (key === 'y') {
+        e.preventDefault();
+        draft.redo();
+      }
     };
-    const leaving = (e: BeforeUnloadEvent) => { if (draft.unsaved) e.preventDefault(); };
+    const leaving = (e: BeforeUnloadEvent) => {
+      if (draft.unsaved) e.preventDefault();
+    };
     window.addEventListener('keydown', keys);
     window.addEventListener('beforeunload', leaving);
     document.title = `${draft.unsaved ? '● ' : ''}Designer — Colloquy`;
-    return () => { window.removeEventListener('keydown', keys); window.removeEventListener('beforeunload', leaving); };
+    return () => {
+      window.removeEventListener('keydown', keys);
+      window.removeEventListener('beforeunload', leaving);
+    };
   }, [save, draft.unsaved, draft.undo, draft.redo]);
 
   if (!bot) return <p className="hint">Loading the draft…</p>;
-  const open = (place: Place | null) => { if (place) setSelected(place); setTab(place ? 'step' : 'bot'); };
-  const banner = <><ProblemsBanner problems={allProblems} onOpen={open} /><WarningsBanner warnings={warnings} onOpen={open} /></>;
+  const open = (place: Place | null) => {
+    if (place) setSelected(place);
+    setTab(place ? 'step' : 'bot');
+  };
+  const banner = (
+    <>
+      <ProblemsBanner problems={allProblems} onOpen={open} />
+      <WarningsBanner warnings={warnings} onOpen={open} />
+    </>
+  );
   const here = selected && formsCanShow(bot) && bot.behaviours[selected.b]?.interactions[selected.i] ? selected : null;
 
   const addInteraction = (b: number) => {
@@ -147,7 +179,19 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   };
   const connect = (from: Place, to: Place) => {
     const target = bot.behaviours[to.b]!;
-    edit((x) => ({ ...x, behaviours: x.behaviours.map((y, bi) => (bi !== from.b ? y : { ...y, interactions: y.interactions.map((z, ii) => (ii !== from.i ? z : { ...z, actions: [...z.actions, { type: 'goTo', mode: 'absolute', behaviour: target.name, interaction: target.interactions[to.i]!.name }] })) })) }));
+    edit((x) => ({
+      ...x,
+      behaviours: x.behaviours.map((y, bi) =>
+        bi !== from.b
+          ? y
+          : {
+              ...y,
+              interactions: y.interactions.map((z, ii) =>
+                ii !== from.i ? z : { ...z, actions: [...z.actions, { type: 'goTo', mode: 'absolute', behaviour: target.name, interaction: target.interactions[to.i]!.name }] },
+              ),
+            },
+      ),
+    }));
   };
   const heardAt = (source: { Behaviour: string; Interaction: string }) => {
     const b = bot.behaviours.findIndex((x) => same(x.name, source.Behaviour));
@@ -159,20 +203,43 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   return (
     <>
       <div className="toolbar" role="toolbar" aria-label="Draft">
-        <button type="button" onClick={() => void save()} disabled={draft.saving} aria-keyshortcuts="Control+S">Save</button>
-        <span className={`unsaved${draft.unsaved || notSaved ? '' : ' clean'}${notSaved ? ' error' : ''}`} id="unsaved" role="status" aria-live="polite">{saveStatus}</span>
-        <button type="button" className="secondary" onClick={draft.undo} aria-keyshortcuts="Control+Z">Undo</button>
-        <button type="button" className="secondary" onClick={draft.redo} aria-keyshortcuts="Control+Shift+Z">Redo</button>
-        <button type="button" className="secondary" aria-pressed={view === 'source'} onClick={() => setView((v) => (v === 'flow' ? 'source' : 'flow'))}>Source</button>
-        <button type="button" className="publish" onClick={() => void publish()}>Publish</button>
+        <button type="button" onClick={() => void save()} disabled={draft.saving} aria-keyshortcuts="Control+S">
+          Save
+        </button>
+        <span className={`unsaved${draft.unsaved || notSaved ? '' : ' clean'}${notSaved ? ' error' : ''}`} id="unsaved" role="status" aria-live="polite">
+          {saveStatus}
+        </span>
+        <button type="button" className="secondary" onClick={draft.undo} aria-keyshortcuts="Control+Z">
+          Undo
+        </button>
+        <button type="button" className="secondary" onClick={draft.redo} aria-keyshortcuts="Control+Shift+Z">
+          Redo
+        </button>
+        <button type="button" className="secondary" aria-pressed={view === 'source'} onClick={() => setView((v) => (v === 'flow' ? 'source' : 'flow'))}>
+          Source
+        </button>
+        <button type="button" className="publish" onClick={() => void publish()}>
+          Publish
+        </button>
       </div>
       {draft.conflict && (
-        <ConflictPanel conflict={draft.conflict} mine={bot}
-          onReapply={() => draft.reloadAndReapply().then(() => say('Their draft is loaded with your edits on top: check, then save.'), (e: Error) => say(e.message, true))}
+        <ConflictPanel
+          conflict={draft.conflict}
+          mine={bot}
+          onReapply={() =>
+            draft.reloadAndReapply().then(
+              () => say('Their draft is loaded with your edits on top: check, then save.'),
+              (e: Error) => say(e.message, true),
+            )
+          }
           onCompare={() => draft.compare().catch((e: Error) => say(e.message, true))}
           onKeepMine={(over) => void save(over)}
-          onTakeTheirs={(theirs, version) => { draft.takeTheirs(theirs, version); say('Their draft is loaded; Undo brings yours back.'); }}
-          onDismiss={draft.dismissConflict} />
+          onTakeTheirs={(theirs, version) => {
+            draft.takeTheirs(theirs, version);
+            say('Their draft is loaded; Undo brings yours back.');
+          }}
+          onDismiss={draft.dismissConflict}
+        />
       )}
       {banner}
       {!formsCanShow(bot) ? (
@@ -182,37 +249,79 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
             <Source bot={bot} schema={schema.root} onChange={(next) => edit(() => next)} />
           </Suspense>
         </div>
-      ) : <>
-      {view === 'flow' && <TriggersNotice bot={bot} onShow={() => { setTab('bot'); showTriggers(); }} />}
-      <div className="designer">
-        <Outline bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onAddInteraction={addInteraction} onAddBehaviour={addBehaviour} />
-        {view === 'flow'
-          ? <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
-              <Canvas bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={(p) => { setSelected(p); setTab('step'); }} onConnect={connect} />
-            </Suspense>
-          : <Suspense fallback={<div className="source hint">Loading the editor…</div>}>
-              <Source bot={bot} schema={schema.root} onChange={(next) => edit(() => next)} />
-            </Suspense>}
-        <aside className="side">
-          <div className="tabs" role="tablist" aria-label="Side panel">
-            {(Object.keys(TAB_NAMES) as Tab[]).map((t) => (
-              <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls="side-panel" onClick={() => setTab(t)}>
-                {TAB_NAMES[t]}
-              </button>
-            ))}
+      ) : (
+        <>
+          {view === 'flow' && (
+            <TriggersNotice
+              bot={bot}
+              onShow={() => {
+                setTab('bot');
+                showTriggers();
+              }}
+            />
+          )}
+          <div className="designer">
+            <Outline
+              bot={bot}
+              selected={here}
+              heard={heard}
+              problemCounts={problemCounts}
+              onSelect={(p) => {
+                setSelected(p);
+                setTab('step');
+              }}
+              onAddInteraction={addInteraction}
+              onAddBehaviour={addBehaviour}
+            />
+            {view === 'flow' ? (
+              <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
+                <Canvas
+                  bot={bot}
+                  selected={here}
+                  heard={heard}
+                  problemCounts={problemCounts}
+                  onSelect={(p) => {
+                    setSelected(p);
+                    setTab('step');
+                  }}
+                  onConnect={connect}
+                />
+              </Suspense>
+            ) : (
+              <Suspense fallback={<div className="source hint">Loading the editor…</div>}>
+                <Source bot={bot} schema={schema.root} onChange={(next) => edit(() => next)} />
+              </Suspense>
+            )}
+            <aside className="side">
+              <div className="tabs" role="tablist" aria-label="Side panel">
+                {(Object.keys(TAB_NAMES) as Tab[]).map((t) => (
+                  <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls="side-panel" onClick={() => setTab(t)}>
+                    {TAB_NAMES[t]}
+                  </button>
+                ))}
+              </div>
+              <div id="side-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+                {tab === 'step' &&
+                  (here ? <Inspector context={forms} here={here} edit={edit} onDeleted={() => setSelected(null)} /> : <p className="hint">Choose an interaction in the list or on the canvas.</p>)}
+                {tab === 'bot' && <BotPanel context={forms} botId={botId} edit={edit} onBehaviourDeleted={(b) => setSelected((s) => (s && s.b >= b ? null : s))} />}
+                <div hidden={tab !== 'preview'}>
+                  <Preview botId={botId} beforeSend={async () => !draft.unsaved || (await save()) === 'saved'} onHeard={heardAt} />
+                </div>
+                {tab === 'versions' && (
+                  <Suspense fallback={<p className="hint">Loading versions…</p>}>
+                    <Versions botId={botId} generation={generation} onRollback={rollback} />
+                  </Suspense>
+                )}
+                {tab === 'install' && (
+                  <Suspense fallback={<p className="hint">Loading…</p>}>
+                    <InstallPanel botId={botId} bot={bot} edit={edit} unsaved={draft.unsaved} />
+                  </Suspense>
+                )}
+              </div>
+            </aside>
           </div>
-          <div id="side-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
-            {tab === 'step' && (here
-              ? <Inspector context={forms} here={here} edit={edit} onDeleted={() => setSelected(null)} />
-              : <p className="hint">Choose an interaction in the list or on the canvas.</p>)}
-            {tab === 'bot' && <BotPanel context={forms} botId={botId} edit={edit} onBehaviourDeleted={(b) => setSelected((s) => (s && s.b >= b ? null : s))} />}
-            <div hidden={tab !== 'preview'}><Preview botId={botId} beforeSend={async () => !draft.unsaved || (await save()) === 'saved'} onHeard={heardAt} /></div>
-            {tab === 'versions' && <Suspense fallback={<p className="hint">Loading versions…</p>}><Versions botId={botId} generation={generation} onRollback={rollback} /></Suspense>}
-            {tab === 'install' && <Suspense fallback={<p className="hint">Loading…</p>}><InstallPanel botId={botId} bot={bot} edit={edit} unsaved={draft.unsaved} /></Suspense>}
-          </div>
-        </aside>
-      </div>
-      </>}
+        </>
+      )}
     </>
   );
 }

@@ -66,12 +66,20 @@ export function BotManager({ bots, botId, onChanged, say }: Props) {
 
   return (
     <>
-      <button type="button" onClick={() => open('new')}>New bot</button>
+      <button type="button" onClick={() => open('new')}>
+        New bot
+      </button>
       {current && (
         <span className="bot-actions">
-          <button type="button" className="secondary small" aria-label="Duplicate bot" onClick={() => open('duplicate')}>Duplicate</button>
-          <button type="button" className="secondary small" aria-label="Rename bot" onClick={() => open('rename')}>Rename</button>
-          <button type="button" className="danger small" aria-label="Delete bot" onClick={() => open('delete')}>Delete</button>
+          <button type="button" className="secondary small" aria-label="Duplicate bot" onClick={() => open('duplicate')}>
+            Duplicate
+          </button>
+          <button type="button" className="secondary small" aria-label="Rename bot" onClick={() => open('rename')}>
+            Rename
+          </button>
+          <button type="button" className="danger small" aria-label="Delete bot" onClick={() => open('delete')}>
+            Delete
+          </button>
         </span>
       )}
       <dialog ref={dialog} className="bot-dialog" aria-labelledby="bot-dialog-title" onClose={() => setMode(null)}>
@@ -79,11 +87,22 @@ export function BotManager({ bots, botId, onChanged, say }: Props) {
           <form onSubmit={submit}>
             <h2 id="bot-dialog-title">{TITLES[mode]}</h2>
             {mode === 'delete' ? (
-              <p>Delete <strong>{current?.Name}</strong>? Its conversations, knowledge sources and channels go with it. This cannot be undone.</p>
+              <p>
+                Delete <strong>{current?.Name}</strong>? Its conversations, knowledge sources and channels go with it. This cannot be undone.
+              </p>
             ) : (
               <p className="field">
                 <label htmlFor="bot-name">Name</label>
-                <input id="bot-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} autoFocus aria-invalid={error !== ''} aria-describedby={error ? 'bot-dialog-error' : undefined} />
+                <input
+                  id="bot-name"
+                  required
+                  maxLength={100}
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  autoFocus
+                  aria-invalid={error !== ''}
+                  aria-describedby={error ? 'bot-dialog-error' : undefined}
+                />
               </p>
             )}
             {mode === 'new' && (
@@ -92,15 +111,26 @@ export function BotManager({ bots, botId, onChanged, say }: Props) {
                 {templates.map((t) => (
                   <label key={t.TemplateId} className="template">
                     <input type="radio" name="template" value={t.TemplateId} checked={template === t.TemplateId} onChange={() => setTemplate(t.TemplateId)} />
-                    <span><strong>{t.TemplateId === 'empty' ? 'Empty bot' : t.Name}</strong><span className="hint">{t.Description}</span></span>
+                    <span>
+                      <strong>{t.TemplateId === 'empty' ? 'Empty bot' : t.Name}</strong>
+                      <span className="hint">{t.Description}</span>
+                    </span>
                   </label>
                 ))}
               </fieldset>
             )}
-            {error && <p id="bot-dialog-error" className="error" role="alert">{error}</p>}
+            {error && (
+              <p id="bot-dialog-error" className="error" role="alert">
+                {error}
+              </p>
+            )}
             <div className="dialog-buttons">
-              <button type="button" className="secondary" onClick={close}>Cancel</button>
-              <button type="submit" className={mode === 'delete' ? 'danger' : undefined} disabled={busy}>{mode === 'delete' ? 'Delete bot' : mode === 'new' ? 'Create bot' : TITLES[mode].split(' ')[0]}</button>
+              <button type="button" className="secondary" onClick={close}>
+                Cancel
+              </button>
+              <button type="submit" className={mode === 'delete' ? 'danger' : undefined} disabled={busy}>
+                {mode === 'delete' ? 'Delete bot' : mode === 'new' ? 'Create bot' : TITLES[mode].split(' ')[0]}
+              </button>
             </div>
           </form>
         )}

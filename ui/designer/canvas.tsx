@@ -57,17 +57,47 @@ function layout(bot: BotFile, selected: Place | null, heard: Place | null, probl
     const size = graph.graph();
     const width = Math.max(NODE_W, size.width ?? 0) + PAD * 2;
     const height = Math.max(NODE_H, size.height ?? 0) + PAD * 2 + HEAD;
-    nodes.push({ id: `b${b}`, type: 'group', position: { x, y: 0 }, data: { label: behaviour.name }, style: { width, height }, className: 'behaviour-group', selectable: false, ariaLabel: `Behaviour ${behaviour.name}` } as Node);
-    nodes.push({ id: `b${b}-title`, parentId: `b${b}`, position: { x: 12, y: 6 }, style: { width: width - 24 }, data: { label: behaviour.name + (behaviour.start ? ' · start' : '') }, type: 'default', className: 'group-title', selectable: false, draggable: false, focusable: false, connectable: false } as Node);
+    nodes.push({
+      id: `b${b}`,
+      type: 'group',
+      position: { x, y: 0 },
+      data: { label: behaviour.name },
+      style: { width, height },
+      className: 'behaviour-group',
+      selectable: false,
+      ariaLabel: `Behaviour ${behaviour.name}`,
+    } as Node);
+    nodes.push({
+      id: `b${b}-title`,
+      parentId: `b${b}`,
+      position: { x: 12, y: 6 },
+      style: { width: width - 24 },
+      data: { label: behaviour.name + (behaviour.start ? ' · start' : '') },
+      type: 'default',
+      className: 'group-title',
+      selectable: false,
+      draggable: false,
+      focusable: false,
+      connectable: false,
+    } as Node);
     behaviour.interactions.forEach((interaction, i) => {
       const at = graph.node(String(i));
       const id = placeId({ b, i });
       nodes.push({
-        id, type: 'step', parentId: `b${b}`, extent: 'parent',
+        id,
+        type: 'step',
+        parentId: `b${b}`,
+        extent: 'parent',
         position: { x: at.x - NODE_W / 2 + PAD, y: at.y - NODE_H / 2 + PAD + HEAD },
         selected: selected !== null && placeId(selected) === id,
         ariaLabel: `Interaction ${interaction.name} of ${behaviour.name}`,
-        data: { name: interaction.name, start: interaction.start === true, fallback: interaction.fallback === true, problems: problemCounts.get(id) ?? 0, heard: heard !== null && placeId(heard) === id },
+        data: {
+          name: interaction.name,
+          start: interaction.start === true,
+          fallback: interaction.fallback === true,
+          problems: problemCounts.get(id) ?? 0,
+          heard: heard !== null && placeId(heard) === id,
+        },
       });
     });
     x += width + 60;
@@ -75,8 +105,13 @@ function layout(bot: BotFile, selected: Place | null, heard: Place | null, probl
   const edges: Edge[] = paths
     .filter((p) => p.from.i >= 0)
     .map((p, n) => ({
-      id: `e${n}`, source: placeId(p.from), target: placeId(p.to), label: short(p.label), className: `path-${p.kind}`,
-      markerEnd: { type: MarkerType.ArrowClosed }, labelBgPadding: [4, 2] as [number, number],
+      id: `e${n}`,
+      source: placeId(p.from),
+      target: placeId(p.to),
+      label: short(p.label),
+      className: `path-${p.kind}`,
+      markerEnd: { type: MarkerType.ArrowClosed },
+      labelBgPadding: [4, 2] as [number, number],
     }));
   return { nodes, edges };
 }
@@ -134,21 +169,36 @@ export default function Canvas({ bot, selected, heard, problemCounts, onSelect, 
   }, []);
   // a small flow is not blown up past its natural size either; the estimate above is the
   // flow's drawn bounds, so the minimum is still passed on in case they differ a little
-  const fitViewOptions = !size || fitsReadably(nodes, size) ? { minZoom: READABLE, maxZoom: 1 } : {
-    nodes: steps.filter((n) => n.parentId === `b${focus.b}` && Math.abs(Number(n.id.split('/')[1]) - focus.i) <= NEIGHBOURS).map((n) => ({ id: n.id })),
-    minZoom: READABLE,
-    maxZoom: 1,
-  };
+  const fitViewOptions =
+    !size || fitsReadably(nodes, size)
+      ? { minZoom: READABLE, maxZoom: 1 }
+      : {
+          nodes: steps.filter((n) => n.parentId === `b${focus.b}` && Math.abs(Number(n.id.split('/')[1]) - focus.i) <= NEIGHBOURS).map((n) => ({ id: n.id })),
+          minZoom: READABLE,
+          maxZoom: 1,
+        };
   return (
     <div className="canvas" role="region" aria-label="Flow canvas" ref={box}>
       {/* Remounted when the number of nodes changes, so a new or deleted step is fitted into view. */}
-      {size && <ReactFlow key={nodes.length} nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView fitViewOptions={fitViewOptions} minZoom={0.1} maxZoom={2} nodesDraggable={false}
-        onNodeClick={(_, node) => node.type === 'step' && onSelect(toPlace(node.id))}
-        onConnect={(c) => c.source && c.target && c.source !== c.target && onConnect(toPlace(c.source), toPlace(c.target))}>
-        <Background gap={20} />
-        <Controls showInteractive={false} fitViewOptions={{ padding: 0.1 }} />
-        <FollowSelection nodes={nodes} selected={selected} />
-      </ReactFlow>}
+      {size && (
+        <ReactFlow
+          key={nodes.length}
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          fitView
+          fitViewOptions={fitViewOptions}
+          minZoom={0.1}
+          maxZoom={2}
+          nodesDraggable={false}
+          onNodeClick={(_, node) => node.type === 'step' && onSelect(toPlace(node.id))}
+          onConnect={(c) => c.source && c.target && c.source !== c.target && onConnect(toPlace(c.source), toPlace(c.target))}
+        >
+          <Background gap={20} />
+          <Controls showInteractive={false} fitViewOptions={{ padding: 0.1 }} />
+          <FollowSelection nodes={nodes} selected={selected} />
+        </ReactFlow>
+      )}
     </div>
   );
 }

@@ -4,16 +4,35 @@
 // sentence out, always plain text (the page renders it as text, never as markup).
 
 /** One change of GET …/diff: the server's JSON pointer, its kind, the values and the names it is in. */
-export interface Change { Path: string; Kind: 'added' | 'removed' | 'changed'; Before?: unknown; After?: unknown; Behaviour?: string; Interaction?: string }
+export interface Change {
+  Path: string;
+  Kind: 'added' | 'removed' | 'changed';
+  Before?: unknown;
+  After?: unknown;
+  Behaviour?: string;
+  Interaction?: string;
+}
 
 type Value = Record<string, unknown>;
 const isObject = (v: unknown): v is Value => typeof v === 'object' && v !== null && !Array.isArray(v);
 const cut = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-const quoted = (v: unknown) => `“${cut(typeof v === 'string' ? v : JSON.stringify(v) ?? '')}”`;
+const quoted = (v: unknown) => `“${cut(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))}”`;
 
 const FIELD_WORDS: Record<string, string> = {
-  text: 'text', texts: 'text variations', question: 'question', variable: 'variable', url: 'address', start: 'start', fallback: 'fallback',
-  enableUserChat: '“user may type here”', name: 'name', triggers: 'triggers', expect: 'expected answer', buttons: 'buttons', cards: 'cards', mode: 'mode',
+  text: 'text',
+  texts: 'text variations',
+  question: 'question',
+  variable: 'variable',
+  url: 'address',
+  start: 'start',
+  fallback: 'fallback',
+  enableUserChat: '“user may type here”',
+  name: 'name',
+  triggers: 'triggers',
+  expect: 'expected answer',
+  buttons: 'buttons',
+  cards: 'cards',
+  mode: 'mode',
 };
 const fieldWord = (field: string) => FIELD_WORDS[field] ?? field;
 const yesNo = (v: unknown) => (v === true ? 'on' : v === false || v === undefined ? 'off' : quoted(v));
@@ -67,12 +86,14 @@ function placeOf(change: Change, segments: string[]): string {
   if (segments[0] === 'triggers') return 'The bot’s triggers';
   if (segments[0] === 'nlp') return 'Intents and entities';
   if (segments.length === 2) return `Behaviour ${quoted(named)}`;
-  const interaction = segments.length === 4 ? named : change.Interaction ?? '';
+  const interaction = segments.length === 4 ? named : (change.Interaction ?? '');
   return `Interaction ${quoted(interaction)}${change.Behaviour ? ` (${change.Behaviour})` : ''}`;
 }
 
 export function changeWords(change: Change): string {
-  const segments = change.Path.split('/').slice(1).map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = change.Path.split('/')
+    .slice(1)
+    .map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const place = placeOf(change, segments);
   const isAction = segments[4] === 'actions';
   if (segments[0] === 'variables') {

@@ -42,14 +42,16 @@ function checkTargets(bot: BotFile, actions: unknown, path: string, inBehaviour:
       const name = typeof action.behaviour === 'string' ? action.behaviour : inBehaviour;
       const behaviour = bot.behaviours.find((b) => same(b.name, name));
       const template = (v: unknown) => typeof v === 'string' && v.includes('{{');
-      if (name === undefined || template(name) || template(action.interaction)) { /* known only at run time */ }
-      else if (!behaviour) out.push({ Path: jsonPath(here, 'behaviour'), Message: `goTo target: there is no behaviour named '${name}'` });
+      if (name === undefined || template(name) || template(action.interaction)) {
+        /* known only at run time */
+      } else if (!behaviour) out.push({ Path: jsonPath(here, 'behaviour'), Message: `goTo target: there is no behaviour named '${name}'` });
       else if (behaviour && action.interaction && !behaviour.interactions.some((x) => same(x.name, action.interaction as string))) {
         out.push({ Path: jsonPath(here, 'interaction'), Message: `goTo target: behaviour '${behaviour.name}' has no interaction named '${String(action.interaction)}'` });
       }
     }
     for (const [key, value] of Object.entries(action)) {
-      if (key === 'cards' && Array.isArray(value)) value.forEach((card, c) => checkTargets(bot, isObject(card) ? card.buttons : null, `${jsonPath(jsonPath(here, 'cards'), c)}.buttons`, inBehaviour, out));
+      if (key === 'cards' && Array.isArray(value))
+        value.forEach((card, c) => checkTargets(bot, isObject(card) ? card.buttons : null, `${jsonPath(jsonPath(here, 'cards'), c)}.buttons`, inBehaviour, out));
       else if (Array.isArray(value) && value.every(isObject)) checkTargets(bot, value, jsonPath(here, key), inBehaviour, out);
     }
   });

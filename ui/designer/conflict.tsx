@@ -14,7 +14,11 @@ interface Props {
   onDismiss: () => void;
 }
 
-export interface Difference { part: string; theirs?: unknown; mine?: unknown }
+export interface Difference {
+  part: string;
+  theirs?: unknown;
+  mine?: unknown;
+}
 
 const text = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2));
 
@@ -50,9 +54,17 @@ export function ConflictPanel({ conflict, mine, onReapply, onCompare, onKeepMine
     <div className="conflict" role="alertdialog" aria-labelledby="conflict-title" aria-describedby="conflict-text">
       <h2 id="conflict-title">Someone else saved this draft (version {conflict.theirs}) since you opened it</h2>
       <p id="conflict-text">Your edits are still here and nothing was lost. Load their draft and lay your edits over it (interactions you changed win), or compare both and choose.</p>
-      <button type="button" onClick={onReapply}>Reload theirs and re-apply mine</button>
-      {!theirs && <button type="button" className="secondary" onClick={onCompare}>Compare both</button>}
-      <button type="button" className="secondary" onClick={onDismiss}>Not now</button>
+      <button type="button" onClick={onReapply}>
+        Reload theirs and re-apply mine
+      </button>
+      {!theirs && (
+        <button type="button" className="secondary" onClick={onCompare}>
+          Compare both
+        </button>
+      )}
+      <button type="button" className="secondary" onClick={onDismiss}>
+        Not now
+      </button>
       {theirs && (
         <>
           <p className="hint">{list.length === 0 ? 'Both drafts say the same.' : `${list.length} part${list.length > 1 ? 's differ' : ' differs'}:`}</p>
@@ -62,14 +74,24 @@ export function ConflictPanel({ conflict, mine, onReapply, onCompare, onKeepMine
               <li key={d.part}>
                 <h3>{d.part}</h3>
                 <div className="side-by-side">
-                  <section aria-label={`Theirs: ${d.part}`}><h4>Theirs</h4><pre>{d.theirs === undefined ? '(not there)' : text(d.theirs)}</pre></section>
-                  <section aria-label={`Yours: ${d.part}`}><h4>Yours</h4><pre>{d.mine === undefined ? '(not there)' : text(d.mine)}</pre></section>
+                  <section aria-label={`Theirs: ${d.part}`}>
+                    <h4>Theirs</h4>
+                    <pre>{d.theirs === undefined ? '(not there)' : text(d.theirs)}</pre>
+                  </section>
+                  <section aria-label={`Yours: ${d.part}`}>
+                    <h4>Yours</h4>
+                    <pre>{d.mine === undefined ? '(not there)' : text(d.mine)}</pre>
+                  </section>
                 </div>
               </li>
             ))}
           </ul>
-          <button type="button" onClick={() => onKeepMine(conflict.theirs)}>Keep mine (save over theirs)</button>
-          <button type="button" className="secondary" onClick={() => onTakeTheirs(theirs, conflict.theirs)}>Take theirs (yours stays in Undo)</button>
+          <button type="button" onClick={() => onKeepMine(conflict.theirs)}>
+            Keep mine (save over theirs)
+          </button>
+          <button type="button" className="secondary" onClick={() => onTakeTheirs(theirs, conflict.theirs)}>
+            Take theirs (yours stays in Undo)
+          </button>
         </>
       )}
     </div>

@@ -106,37 +106,40 @@ export function useDraft(botId: string, onSaved: () => void) {
   }, []);
 
   /** Saves (over the version `over` when given: keeping mine after a conflict); says whether the server took it, or why not. */
-  const save = useCallback(async (over?: number): Promise<SaveOutcome> => {
-    const sent = current.current;
-    if (!sent) return 'refused';
-    setSaving(true);
-    try {
-      // Kept even with problems (the console's draft route): the answer lists them.
-      const answer = await saveDraft(botId, sent, over ?? version);
-      setConflict(null);
-      setVersion(answer.Version);
-      setProblems(answer.Problems);
-      // The server fills in ids of new buttons and inputs: take its copy unless edits went on meanwhile.
-      const file = strip(await readDraft(botId));
-      base.current = file;
-      setSavedText(text(file));
-      if (current.current === sent) setBot(file);
-      onSaved();
-      return answer.Problems.length > 0 ? 'problems' : 'saved';
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'INVALID_BOT') {
-        setProblems(error.body.Problems ?? []);
-        return 'refused';
+  const save = useCallback(
+    async (over?: number): Promise<SaveOutcome> => {
+      const sent = current.current;
+      if (!sent) return 'refused';
+      setSaving(true);
+      try {
+        // Kept even with problems (the console's draft route): the answer lists them.
+        const answer = await saveDraft(botId, sent, over ?? version);
+        setConflict(null);
+        setVersion(answer.Version);
+        setProblems(answer.Problems);
+        // The server fills in ids of new buttons and inputs: take its copy unless edits went on meanwhile.
+        const file = strip(await readDraft(botId));
+        base.current = file;
+        setSavedText(text(file));
+        if (current.current === sent) setBot(file);
+        onSaved();
+        return answer.Problems.length > 0 ? 'problems' : 'saved';
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'INVALID_BOT') {
+          setProblems(error.body.Problems ?? []);
+          return 'refused';
+        }
+        if (error instanceof ApiError && error.code === 'VERSION_MISMATCH') {
+          setConflict({ theirs: error.body.Version ?? 0 });
+          return 'conflict';
+        }
+        throw error;
+      } finally {
+        setSaving(false);
       }
-      if (error instanceof ApiError && error.code === 'VERSION_MISMATCH') {
-        setConflict({ theirs: error.body.Version ?? 0 });
-        return 'conflict';
-      }
-      throw error;
-    } finally {
-      setSaving(false);
-    }
-  }, [botId, version, onSaved]);
+    },
+    [botId, version, onSaved],
+  );
 
   /** Loads the draft someone else saved and lays this session's edits over it (not saved yet). */
   const reloadAndReapply = useCallback(async () => {

@@ -20,7 +20,11 @@ export interface FieldProps {
 
 export function Problem({ path }: { path: string }) {
   const problem = useForm().problems.get(path);
-  return problem ? <p className="problem" id={`${fieldId(path)}-problem`} role="alert">{problem}</p> : null;
+  return problem ? (
+    <p className="problem" id={`${fieldId(path)}-problem`} role="alert">
+      {problem}
+    </p>
+  ) : null;
 }
 
 function describedBy(problems: Map<string, string>, path: string) {
@@ -33,7 +37,12 @@ export function Field(props: FieldProps) {
   const schema = resolve(root, props.schema);
   const id = fieldId(path);
   // a field's schema may name it for people (`title`, e.g. knowledge.minScore); else its key in words
-  const label = <label htmlFor={id}>{schema.title ?? plain(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>;
+  const label = (
+    <label htmlFor={id}>
+      {schema.title ?? plain(name)}
+      {required ? '' : <span className="hint"> (optional)</span>}
+    </label>
+  );
   const invalid = describedBy(problems, path);
 
   if (isActionList(props.schema) || isButtonList(schema)) {
@@ -52,7 +61,11 @@ export function Field(props: FieldProps) {
         {label}
         <select id={id} value={(value as string) ?? ''} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)} {...invalid}>
           {!required && <option value="">—</option>}
-          {schema.enum.map((option) => <option key={option} value={option}>{valueLabel(name, option)}</option>)}
+          {schema.enum.map((option) => (
+            <option key={option} value={option}>
+              {valueLabel(name, option)}
+            </option>
+          ))}
         </select>
         <Problem path={path} />
       </div>
@@ -74,8 +87,16 @@ export function Field(props: FieldProps) {
     return (
       <div className="field">
         {label}
-        <input id={id} type="number" min={schema.minimum} max={schema.maximum} step={schema.type === 'integer' ? 1 : 'any'} value={value === undefined ? '' : String(value)}
-          onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))} {...invalid} />
+        <input
+          id={id}
+          type="number"
+          min={schema.minimum}
+          max={schema.maximum}
+          step={schema.type === 'integer' ? 1 : 'any'}
+          value={value === undefined ? '' : String(value)}
+          onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+          {...invalid}
+        />
         {schema.title && schema.description && <span className="hint">{schema.description}</span>}
         <Problem path={path} />
       </div>
@@ -85,8 +106,14 @@ export function Field(props: FieldProps) {
     return (
       <div className="field">
         {label}
-        <textarea id={id} rows={3} value={((value as string[]) ?? []).join('\n')} aria-label={`${schema.title ?? plain(name)}, one per line`}
-          onChange={(e) => onChange(e.target.value === '' && !required ? undefined : e.target.value.split('\n'))} {...invalid} />
+        <textarea
+          id={id}
+          rows={3}
+          value={((value as string[]) ?? []).join('\n')}
+          aria-label={`${schema.title ?? plain(name)}, one per line`}
+          onChange={(e) => onChange(e.target.value === '' && !required ? undefined : e.target.value.split('\n'))}
+          {...invalid}
+        />
         <span className="hint">One per line.</span>
         <Problem path={path} />
       </div>
@@ -99,8 +126,14 @@ export function Field(props: FieldProps) {
   return (
     <div className="field">
       {label}
-      <Input id={id} {...(Input === 'textarea' ? { rows: 2 } : { type: 'text' })} value={(value as string) ?? ''} dir="auto"
-        onChange={(e: { target: { value: string } }) => onChange(e.target.value === '' && !required ? undefined : e.target.value)} {...invalid} />
+      <Input
+        id={id}
+        {...(Input === 'textarea' ? { rows: 2 } : { type: 'text' })}
+        value={(value as string) ?? ''}
+        dir="auto"
+        onChange={(e: { target: { value: string } }) => onChange(e.target.value === '' && !required ? undefined : e.target.value)}
+        {...invalid}
+      />
       {schema.description && <span className="hint">{schema.description}</span>}
       <Problem path={path} />
     </div>
@@ -113,14 +146,28 @@ export function ObjectFields({ schema, value, path, onChange, legend, skip = [] 
   const object = (value as Record<string, unknown>) ?? {};
   const fields = Object.entries(resolve(root, schema).properties ?? {}).filter(([key]) => key !== 'type' && key !== 'id' && !skip.includes(key));
   const body = fields.map(([key, field]) => (
-    <Field key={key} name={key} schema={field} value={object[key]} required={schema.required?.includes(key) ?? false} path={jsonPath(path, key)}
+    <Field
+      key={key}
+      name={key}
+      schema={field}
+      value={object[key]}
+      required={schema.required?.includes(key) ?? false}
+      path={jsonPath(path, key)}
       onChange={(next) => {
         const copy = { ...object, [key]: next };
         if (next === undefined) delete copy[key];
         onChange(copy);
-      }} />
+      }}
+    />
   ));
-  return legend ? <fieldset className="nested"><legend>{legend}</legend>{body}</fieldset> : body;
+  return legend ? (
+    <fieldset className="nested">
+      <legend>{legend}</legend>
+      {body}
+    </fieldset>
+  ) : (
+    body
+  );
 }
 
 /** A list of objects (carousel cards): each a sub-form, with add and remove. */
@@ -135,10 +182,14 @@ function ObjectList({ name, schema, value, path, onChange }: FieldProps) {
       {items.map((x, index) => (
         <div className="item" key={index}>
           <Field name={`${name} ${index + 1}`} schema={schema.items ?? {}} value={x} required path={jsonPath(path, index)} onChange={(next) => set(index, next)} />
-          <button type="button" className="secondary small" onClick={() => onChange(items.filter((_, i) => i !== index))}>Remove {plain(name)} {index + 1}</button>
+          <button type="button" className="secondary small" onClick={() => onChange(items.filter((_, i) => i !== index))}>
+            Remove {plain(name)} {index + 1}
+          </button>
         </div>
       ))}
-      <button type="button" id={`${fieldId(path)}-add-item`} className="secondary small" onClick={() => onChange([...items, emptyValue(root, item)])}>Add to {plain(name)}</button>
+      <button type="button" id={`${fieldId(path)}-add-item`} className="secondary small" onClick={() => onChange([...items, emptyValue(root, item)])}>
+        Add to {plain(name)}
+      </button>
       <Problem path={path} />
     </fieldset>
   );
@@ -150,7 +201,10 @@ function Choice(props: FieldProps) {
   const options = props.schema.anyOf!.map((o) => resolve(root, o));
   const fits = (o: Schema, v: unknown) =>
     o.enum ? o.enum.includes(v as string) : o.type === 'object' ? typeof v === 'object' && v !== null && (o.required ?? []).every((k) => k in (v as object)) : typeof v === o.type;
-  const current = Math.max(0, options.findIndex((o) => fits(o, props.value)));
+  const current = Math.max(
+    0,
+    options.findIndex((o) => fits(o, props.value)),
+  );
   // each shape in words: the schema's own are for the file ("one of a list", "regex")
   const name = (o: Schema) => {
     if (o.enum) return KINDS.list;
@@ -165,12 +219,14 @@ function Choice(props: FieldProps) {
       <div className="field">
         <label htmlFor={id}>Kind</label>
         <select id={id} value={current} onChange={(e) => props.onChange(emptyValue(root, options[Number(e.target.value)]!) || (options[Number(e.target.value)]!.type === 'string' ? 'yes|no' : ''))}>
-          {options.map((o, i) => <option key={i} value={i}>{name(o)}</option>)}
+          {options.map((o, i) => (
+            <option key={i} value={i}>
+              {name(o)}
+            </option>
+          ))}
         </select>
       </div>
-      {options[current]!.type === 'object'
-        ? <ObjectFields {...props} schema={options[current]!} />
-        : <Field {...props} name="value" schema={options[current]!} />}
+      {options[current]!.type === 'object' ? <ObjectFields {...props} schema={options[current]!} /> : <Field {...props} name="value" schema={options[current]!} />}
     </fieldset>
   );
 }
@@ -180,14 +236,27 @@ function Choice(props: FieldProps) {
 function Pairs({ name, schema, value, required, path, onChange }: FieldProps) {
   const { root, problems } = useForm();
   const lists = resolve(root, schema.additionalProperties as Schema).type === 'array';
-  const format = (v: unknown) => Object.entries((v as Record<string, unknown>) ?? {}).map(([k, x]) => `${k}: ${Array.isArray(x) ? x.join(', ') : String(x)}`).join('\n');
+  const format = (v: unknown) =>
+    Object.entries((v as Record<string, unknown>) ?? {})
+      .map(([k, x]) => `${k}: ${Array.isArray(x) ? x.join(', ') : String(x)}`)
+      .join('\n');
   const parse = (text: string) => {
     const lines = text.split('\n').filter((l) => l.includes(':'));
     if (lines.length === 0) return undefined;
-    return Object.fromEntries(lines.map((l) => {
-      const [k, x] = [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()];
-      return [k, lists ? x.split(',').map((y) => y.trim()).filter(Boolean) : x];
-    }));
+    return Object.fromEntries(
+      lines.map((l) => {
+        const [k, x] = [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()];
+        return [
+          k,
+          lists
+            ? x
+                .split(',')
+                .map((y) => y.trim())
+                .filter(Boolean)
+            : x,
+        ];
+      }),
+    );
   };
   const [text, setText] = useState(() => format(value));
   // biome-ignore lint/correctness/useExhaustiveDependencies: rewrites the text only when the value changes from outside, never while the user types
@@ -197,8 +266,21 @@ function Pairs({ name, schema, value, required, path, onChange }: FieldProps) {
   const id = fieldId(path);
   return (
     <div className="field">
-      <label htmlFor={id}>{plain(name)}{required ? '' : <span className="hint"> (optional)</span>}</label>
-      <textarea id={id} rows={3} value={text} dir="auto" onChange={(e) => { setText(e.target.value); onChange(parse(e.target.value) ?? (required ? {} : undefined)); }} {...describedBy(problems, path)} />
+      <label htmlFor={id}>
+        {plain(name)}
+        {required ? '' : <span className="hint"> (optional)</span>}
+      </label>
+      <textarea
+        id={id}
+        rows={3}
+        value={text}
+        dir="auto"
+        onChange={(e) => {
+          setText(e.target.value);
+          onChange(parse(e.target.value) ?? (required ? {} : undefined));
+        }}
+        {...describedBy(problems, path)}
+      />
       <span className="hint">One “name: {lists ? 'a, b, c' : 'value'}” per line.</span>
       <Problem path={path} />
     </div>

@@ -33,7 +33,9 @@ export function Inspector({ context, here, edit, onDeleted }: Props) {
   const taken = name.trim() !== interaction.name && behaviour.interactions.some((x) => same(x.name, name.trim()));
   const change = (next: Partial<Interaction>) => edit((b) => withInteraction(b, here, { ...interaction, ...next }));
   const flag = (key: 'start' | 'fallback' | 'enableUserChat', label: string) => (
-    <label className="check"><input type="checkbox" checked={interaction[key] === true} onChange={(e) => change({ [key]: e.target.checked })} /> {label}</label>
+    <label className="check">
+      <input type="checkbox" checked={interaction[key] === true} onChange={(e) => change({ [key]: e.target.checked })} /> {label}
+    </label>
   );
   const rename = () => {
     const next = name.trim();
@@ -42,12 +44,24 @@ export function Inspector({ context, here, edit, onDeleted }: Props) {
   return (
     <Form.Provider value={context}>
       <section className="inspector" aria-labelledby="inspector-title">
-        <h2 id="inspector-title" tabIndex={-1}><span className="hint">{behaviour.name} ›</span> {interaction.name}</h2>
-        <form className="rename" onSubmit={(e) => { e.preventDefault(); rename(); }}>
+        <h2 id="inspector-title" tabIndex={-1}>
+          <span className="hint">{behaviour.name} ›</span> {interaction.name}
+        </h2>
+        <form
+          className="rename"
+          onSubmit={(e) => {
+            e.preventDefault();
+            rename();
+          }}
+        >
           <label htmlFor="interaction-name">Name</label>
           <input id="interaction-name" value={name} onChange={(e) => setName(e.target.value)} aria-describedby="rename-hint" />
-          <button type="submit" className="secondary small" disabled={!name.trim() || name.trim() === interaction.name || taken}>Rename</button>
-          <span id="rename-hint" className="hint">{taken ? 'Another interaction of this behaviour has that name.' : 'Every goTo and button that leads here follows.'}</span>
+          <button type="submit" className="secondary small" disabled={!name.trim() || name.trim() === interaction.name || taken}>
+            Rename
+          </button>
+          <span id="rename-hint" className="hint">
+            {taken ? 'Another interaction of this behaviour has that name.' : 'Every goTo and button that leads here follows.'}
+          </span>
         </form>
         <Problem path={jsonPath(base, 'name')} />
         <div className="flags" role="group" aria-label="Marks">
@@ -58,11 +72,17 @@ export function Inspector({ context, here, edit, onDeleted }: Props) {
         <h3>Actions</h3>
         <Problem path={jsonPath(base, 'actions')} />
         <ActionList actions={interaction.actions} path={jsonPath(base, 'actions')} where={interaction.name} onChange={(actions: Action[]) => change({ actions })} />
-        <button type="button" className="danger small" onClick={() => {
-          if (!confirm(`Delete the interaction ${interaction.name}?`)) return;
-          edit((b) => ({ ...b, behaviours: b.behaviours.map((x, bi) => (bi !== here.b ? x : { ...x, interactions: x.interactions.filter((_, ii) => ii !== here.i) })) }));
-          onDeleted();
-        }}>Delete interaction</button>
+        <button
+          type="button"
+          className="danger small"
+          onClick={() => {
+            if (!confirm(`Delete the interaction ${interaction.name}?`)) return;
+            edit((b) => ({ ...b, behaviours: b.behaviours.map((x, bi) => (bi !== here.b ? x : { ...x, interactions: x.interactions.filter((_, ii) => ii !== here.i) })) }));
+            onDeleted();
+          }}
+        >
+          Delete interaction
+        </button>
       </section>
     </Form.Provider>
   );

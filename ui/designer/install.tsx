@@ -6,9 +6,16 @@ import { useEffect, useState } from 'react';
 import { installOf, type ChannelLink, type Install } from './api';
 import type { BotFile } from './model';
 
-
 const APP_NAMES: Record<string, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger', instagram: 'Instagram', slack: 'Slack', sms: 'SMS', chatwoot: 'Chatwoot' };
-interface Look { enabled?: boolean; title?: string; color?: string; greeting?: string; position?: 'right' | 'left'; allowedOrigins?: string[]; [field: string]: unknown }
+interface Look {
+  enabled?: boolean;
+  title?: string;
+  color?: string;
+  greeting?: string;
+  position?: 'right' | 'left';
+  allowedOrigins?: string[];
+  [field: string]: unknown;
+}
 interface Props {
   botId: string;
   bot: BotFile;
@@ -17,7 +24,7 @@ interface Props {
 }
 
 const DEFAULT_COLOR = '#1d4ed8';
-const webOf = (bot: BotFile): Look => ((bot.settings as { channels?: { web?: Look } } | undefined)?.channels?.web ?? {});
+const webOf = (bot: BotFile): Look => (bot.settings as { channels?: { web?: Look } } | undefined)?.channels?.web ?? {};
 
 export default function InstallPanel({ botId, bot, edit, unsaved }: Props) {
   const [install, setInstall] = useState<Install | null>(null);
@@ -53,39 +60,83 @@ export default function InstallPanel({ botId, bot, edit, unsaved }: Props) {
       <label htmlFor="embed">Add this line to your site's pages</label>
       <textarea id="embed" readOnly rows={4} value={install?.Snippet ?? 'Loading…'} onFocus={(e) => e.currentTarget.select()} />
       <p className="row">
-        <button type="button" className="small" onClick={() => void copy()} disabled={!install}>Copy</button>
-        {install && <a href={install.TestPage} target="_blank" rel="noopener">Try it on a test page (opens in a new tab)</a>}
+        <button type="button" className="small" onClick={() => void copy()} disabled={!install}>
+          Copy
+        </button>
+        {install && (
+          <a href={install.TestPage} target="_blank" rel="noopener">
+            Try it on a test page (opens in a new tab)
+          </a>
+        )}
       </p>
-      <p className="hint" role="status">{copied}</p>
+      <p className="hint" role="status">
+        {copied}
+      </p>
 
       <h3>How it looks</h3>
       <div className="look-preview" aria-label="Preview of the chat window" role="img" data-side={web.position ?? 'right'}>
         <div className="mock-window">
-          <div className="mock-header" style={{ background: color }}>{web.title || bot.name}</div>
+          <div className="mock-header" style={{ background: color }}>
+            {web.title || bot.name}
+          </div>
           {web.greeting && <p className="mock-greeting">{web.greeting}</p>}
-          <div className="mock-bubble user" style={{ background: color }}>Hello!</div>
+          <div className="mock-bubble user" style={{ background: color }}>
+            Hello!
+          </div>
         </div>
         <span className="mock-launcher" style={{ background: color }} />
       </div>
-      <p className="field"><label htmlFor="look-title">Title</label>
-        <input id="look-title" maxLength={60} value={web.title ?? ''} placeholder={bot.name} onChange={(e) => setWeb('title', e.target.value)} /></p>
-      <p className="field"><label htmlFor="look-color">Colour</label>
-        <span className="row"><input id="look-color" type="color" value={color} onChange={(e) => setWeb('color', e.target.value)} />
-          <code>{color}</code></span></p>
-      <p className="field"><label htmlFor="look-greeting">Greeting above the conversation</label>
-        <input id="look-greeting" maxLength={300} value={web.greeting ?? ''} placeholder="e.g. We usually answer within minutes." onChange={(e) => setWeb('greeting', e.target.value)} /></p>
-      <fieldset className="field"><legend>Corner of the page</legend>
+      <p className="field">
+        <label htmlFor="look-title">Title</label>
+        <input id="look-title" maxLength={60} value={web.title ?? ''} placeholder={bot.name} onChange={(e) => setWeb('title', e.target.value)} />
+      </p>
+      <p className="field">
+        <label htmlFor="look-color">Colour</label>
+        <span className="row">
+          <input id="look-color" type="color" value={color} onChange={(e) => setWeb('color', e.target.value)} />
+          <code>{color}</code>
+        </span>
+      </p>
+      <p className="field">
+        <label htmlFor="look-greeting">Greeting above the conversation</label>
+        <input id="look-greeting" maxLength={300} value={web.greeting ?? ''} placeholder="e.g. We usually answer within minutes." onChange={(e) => setWeb('greeting', e.target.value)} />
+      </p>
+      <fieldset className="field">
+        <legend>Corner of the page</legend>
         {(['right', 'left'] as const).map((side) => (
-          <label key={side}><input type="radio" name="look-side" checked={(web.position ?? 'right') === side} onChange={() => setWeb('position', side)} /> Bottom {side}</label>
+          <label key={side}>
+            <input type="radio" name="look-side" checked={(web.position ?? 'right') === side} onChange={() => setWeb('position', side)} /> Bottom {side}
+          </label>
         ))}
       </fieldset>
-      <p className="field"><label htmlFor="look-origins">Sites allowed to show it, one per line (* for any)</label>
-        <textarea id="look-origins" rows={3} value={(web.allowedOrigins ?? []).join('\n')} placeholder="https://shop.example.com"
-          onChange={(e) => setWeb('allowedOrigins', e.target.value.split('\n').map((o) => o.trim()).filter((o) => o !== ''))} /></p>
-      <label className="check"><input type="checkbox" checked={web.enabled !== false} onChange={(e) => setWeb('enabled', e.target.checked)} /> Shown on websites</label>
+      <p className="field">
+        <label htmlFor="look-origins">Sites allowed to show it, one per line (* for any)</label>
+        <textarea
+          id="look-origins"
+          rows={3}
+          value={(web.allowedOrigins ?? []).join('\n')}
+          placeholder="https://shop.example.com"
+          onChange={(e) =>
+            setWeb(
+              'allowedOrigins',
+              e.target.value
+                .split('\n')
+                .map((o) => o.trim())
+                .filter((o) => o !== ''),
+            )
+          }
+        />
+      </p>
+      <label className="check">
+        <input type="checkbox" checked={web.enabled !== false} onChange={(e) => setWeb('enabled', e.target.checked)} /> Shown on websites
+      </label>
       <p className="hint">{unsaved ? 'Save to apply these to the chat on your site.' : 'The chat on your site looks like this.'}</p>
       {install && <MessagingLinks channels={install.Channels} />}
-      {error && <p className="problem" role="alert">{error}</p>}
+      {error && (
+        <p className="problem" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }
@@ -102,9 +153,16 @@ function MessagingLinks({ channels }: { channels: ChannelLink[] }) {
             {!c.Connected ? (
               <span className="hint">not connected (see “Channels” in the documentation to connect it)</span>
             ) : c.Link ? (
-              <>connected: customers open <a href={c.Link} target="_blank" rel="noopener">{c.Link}</a></>
+              <>
+                connected: customers open{' '}
+                <a href={c.Link} target="_blank" rel="noopener">
+                  {c.Link}
+                </a>
+              </>
             ) : (
-              <span>connected{c.Account ? ` (${c.Account})` : ''}: customers write to your business number on {APP_NAMES[c.Channel] ?? c.Channel}</span>
+              <span>
+                connected{c.Account ? ` (${c.Account})` : ''}: customers write to your business number on {APP_NAMES[c.Channel] ?? c.Channel}
+              </span>
             )}
           </li>
         ))}

@@ -26,7 +26,7 @@ function Page() {
       if (me.Role === 'agent') return setBoot({ kind: 'refused', me });
       const [bots, schema] = await Promise.all([accountBots(), loadSchema()]);
       setBoot({ kind: 'ready', me, bots, schema });
-      setBotId((id) => (bots.some((b) => b.BotId === id) ? id : bots[0]?.BotId ?? ''));
+      setBotId((id) => (bots.some((b) => b.BotId === id) ? id : (bots[0]?.BotId ?? '')));
     })().catch((e: unknown) => setBoot(isSignedOut(e) ? { kind: 'signed-out' } : { kind: 'failed', message: (e as Error).message }));
   }, []);
 
@@ -37,35 +37,69 @@ function Page() {
   return (
     <>
       <header className="top">
-        <h1>Colloquy <span className="subtitle">designer</span></h1>
+        <h1>
+          Colloquy <span className="subtitle">designer</span>
+        </h1>
         <nav aria-label="Console">
           {consoleLinks('designer', { botId, role: boot.kind === 'refused' || boot.kind === 'ready' ? boot.me.Role : undefined }).map((link) => (
-            <a key={link.page} id={`${link.page}-link`} href={link.href} aria-current={link.current ? 'page' : undefined}>{link.label}</a>
+            <a key={link.page} id={`${link.page}-link`} href={link.href} aria-current={link.current ? 'page' : undefined}>
+              {link.label}
+            </a>
           ))}
           {boot.kind === 'ready' && <span className="hint who">{boot.me.Name}</span>}
         </nav>
-        {(boot.kind === 'ready' || boot.kind === 'refused') && <button type="button" id="logout" onClick={() => void signOut()}>Sign out</button>}
+        {(boot.kind === 'ready' || boot.kind === 'refused') && (
+          <button type="button" id="logout" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        )}
       </header>
       <main id="main">
         {boot.kind === 'ready' && (
           <div className="bot-picker">
             <label htmlFor="bot">Bot</label>
             <select id="bot" value={botId} onChange={(e) => setBotId(e.target.value)}>
-              {boot.bots.map((b) => <option key={b.BotId} value={b.BotId}>{botLabel(b)}</option>)}
+              {boot.bots.map((b) => (
+                <option key={b.BotId} value={b.BotId}>
+                  {botLabel(b)}
+                </option>
+              ))}
             </select>
-            <BotManager bots={boot.bots} botId={botId} say={say} onChanged={(bots, select) => { setBoot({ ...boot, bots }); setBotId(select); }} />
-            <p className={`status${status.error ? ' error' : ''}`} role="status" aria-live="polite">{status.text}</p>
+            <BotManager
+              bots={boot.bots}
+              botId={botId}
+              say={say}
+              onChanged={(bots, select) => {
+                setBoot({ ...boot, bots });
+                setBotId(select);
+              }}
+            />
+            <p className={`status${status.error ? ' error' : ''}`} role="status" aria-live="polite">
+              {status.text}
+            </p>
           </div>
         )}
         {boot.kind === 'loading' && <p className="hint">Loading…</p>}
-        {boot.kind === 'signed-out' && <p className="notice">Sign in on the <a href="/console">console</a> first.</p>}
+        {boot.kind === 'signed-out' && (
+          <p className="notice">
+            Sign in on the <a href="/console">console</a> first.
+          </p>
+        )}
         {boot.kind === 'refused' && <p className="notice">Your role ({boot.me.Role}) does not open the designer. Ask an admin for the designer role.</p>}
         {boot.kind === 'failed' && <p className="notice error">{boot.message}</p>}
         {boot.kind === 'ready' && botId && <Designer key={botId} botId={botId} schema={boot.schema} say={say} />}
-        {boot.kind === 'ready' && !botId && <p className="notice">This account has no bots yet: make one with <strong>New bot</strong> above.</p>}
+        {boot.kind === 'ready' && !botId && (
+          <p className="notice">
+            This account has no bots yet: make one with <strong>New bot</strong> above.
+          </p>
+        )}
       </main>
     </>
   );
 }
 
-createRoot(document.getElementById('root')!).render(<StrictMode><Page /></StrictMode>);
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Page />
+  </StrictMode>,
+);

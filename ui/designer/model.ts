@@ -3,13 +3,40 @@
 // nested operations (onClick, then, else, onSuccess, onGiveUp, onError, onNoAnswer, buttons, cards) are
 // found the same way by the canvas's edges, by rename and by problems.
 export type Action = { type: string; [field: string]: unknown };
-export interface Interaction { name: string; start?: boolean; fallback?: boolean; enableUserChat?: boolean; description?: string; actions: Action[] }
-export interface Behaviour { name: string; start?: boolean; description?: string; interactions: Interaction[]; triggers?: Trigger[]; [field: string]: unknown }
-export interface Trigger { match?: unknown; actions?: Action[]; [field: string]: unknown }
-export interface BotFile { name: string; behaviours: Behaviour[]; triggers?: Trigger[]; version?: number; [field: string]: unknown }
+export interface Interaction {
+  name: string;
+  start?: boolean;
+  fallback?: boolean;
+  enableUserChat?: boolean;
+  description?: string;
+  actions: Action[];
+}
+export interface Behaviour {
+  name: string;
+  start?: boolean;
+  description?: string;
+  interactions: Interaction[];
+  triggers?: Trigger[];
+  [field: string]: unknown;
+}
+export interface Trigger {
+  match?: unknown;
+  actions?: Action[];
+  [field: string]: unknown;
+}
+export interface BotFile {
+  name: string;
+  behaviours: Behaviour[];
+  triggers?: Trigger[];
+  version?: number;
+  [field: string]: unknown;
+}
 
 /** Where an interaction is: indexes, stable while names change. */
-export interface Place { b: number; i: number }
+export interface Place {
+  b: number;
+  i: number;
+}
 export const placeId = (p: Place) => `${p.b}/${p.i}`;
 
 /** The fields of an action whose value is a list of actions run later (its operations). */
@@ -46,9 +73,24 @@ export function goToTarget(bot: BotFile, action: Action, from: Place): Place | n
   return i >= 0 ? { b, i } : null;
 }
 
-export interface Path { from: Place; to: Place; label: string; kind: 'goTo' | 'button' | 'input' | 'trigger' | 'branch' }
+export interface Path {
+  from: Place;
+  to: Place;
+  label: string;
+  kind: 'goTo' | 'button' | 'input' | 'trigger' | 'branch';
+}
 
-const KIND_OF: Record<string, Path['kind']> = { onClick: 'button', buttons: 'button', cards: 'button', onSuccess: 'input', onGiveUp: 'input', then: 'branch', else: 'branch', onError: 'branch', onNoAnswer: 'branch' };
+const KIND_OF: Record<string, Path['kind']> = {
+  onClick: 'button',
+  buttons: 'button',
+  cards: 'button',
+  onSuccess: 'input',
+  onGiveUp: 'input',
+  then: 'branch',
+  else: 'branch',
+  onError: 'branch',
+  onNoAnswer: 'branch',
+};
 
 /** Every path between interactions: goTo actions, labelled by what leads to them. */
 export function pathsOf(bot: BotFile): Path[] {
@@ -133,7 +175,10 @@ export function pathSegments(path: string): (string | number)[] {
   return out;
 }
 
-export interface Problem { Path: string; Message: string }
+export interface Problem {
+  Path: string;
+  Message: string;
+}
 
 /** The interaction a problem is in, if any, and the rest of its path from the interaction's actions. */
 export function problemPlace(problem: Problem): { place: Place | null; rest: (string | number)[] } {
@@ -147,8 +192,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Whether every list of actions under `actions` (operations, buttons, cards) holds objects only. */
 function actionsShaped(actions: unknown): boolean {
   if (!Array.isArray(actions)) return false;
-  return actions.every((a) => isRecord(a) && [...NESTED, 'buttons'].every((f) => a[f] === undefined || !Array.isArray(a[f]) || actionsShaped(a[f]))
-    && (!Array.isArray(a.cards) || a.cards.every((c) => !isRecord(c) || !Array.isArray(c.buttons) || actionsShaped(c.buttons))));
+  return actions.every(
+    (a) =>
+      isRecord(a) &&
+      [...NESTED, 'buttons'].every((f) => a[f] === undefined || !Array.isArray(a[f]) || actionsShaped(a[f])) &&
+      (!Array.isArray(a.cards) || a.cards.every((c) => !isRecord(c) || !Array.isArray(c.buttons) || actionsShaped(c.buttons))),
+  );
 }
 
 /**
@@ -159,7 +208,12 @@ function actionsShaped(actions: unknown): boolean {
 export function formsCanShow(bot: unknown): bot is BotFile {
   if (!isRecord(bot) || !Array.isArray(bot.behaviours)) return false;
   if (bot.triggers !== undefined && !(Array.isArray(bot.triggers) && bot.triggers.every((t) => isRecord(t) && (t.actions === undefined || actionsShaped(t.actions))))) return false;
-  return bot.behaviours.every((b) => isRecord(b) && typeof b.name === 'string' && Array.isArray(b.interactions)
-    && (b.triggers === undefined || (Array.isArray(b.triggers) && b.triggers.every((t) => isRecord(t) && (t.actions === undefined || actionsShaped(t.actions)))))
-    && b.interactions.every((i) => isRecord(i) && typeof i.name === 'string' && actionsShaped(i.actions)));
+  return bot.behaviours.every(
+    (b) =>
+      isRecord(b) &&
+      typeof b.name === 'string' &&
+      Array.isArray(b.interactions) &&
+      (b.triggers === undefined || (Array.isArray(b.triggers) && b.triggers.every((t) => isRecord(t) && (t.actions === undefined || actionsShaped(t.actions))))) &&
+      b.interactions.every((i) => isRecord(i) && typeof i.name === 'string' && actionsShaped(i.actions)),
+  );
 }

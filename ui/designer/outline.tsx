@@ -25,25 +25,39 @@ export function Outline({ bot, selected, heard, problemCounts, onSelect, onAddIn
       <ul className="behaviours">
         {bot.behaviours.map((behaviour, b) => (
           <li key={b}>
-            <h3>{behaviour.name}{behaviour.start && <span className="mark">start</span>}</h3>
+            <h3>
+              {behaviour.name}
+              {behaviour.start && <span className="mark">start</span>}
+            </h3>
             <ul className="interactions">
               {behaviour.interactions.map((interaction, i) => {
                 const id = placeId({ b, i });
                 const problems = problemCounts.get(id) ?? 0;
                 return (
                   <li key={i}>
-                    <button type="button" className={`pick${heard && placeId(heard) === id ? ' heard' : ''}`} aria-current={selected && placeId(selected) === id ? 'true' : undefined}
-                      data-place={id} onClick={() => onSelect({ b, i })}>
+                    <button
+                      type="button"
+                      className={`pick${heard && placeId(heard) === id ? ' heard' : ''}`}
+                      aria-current={selected && placeId(selected) === id ? 'true' : undefined}
+                      data-place={id}
+                      onClick={() => onSelect({ b, i })}
+                    >
                       <span className="name">{interaction.name}</span>
                       {interaction.start && <span className="mark">start</span>}
                       {interaction.fallback && <span className="mark fallback">fallback</span>}
-                      {problems > 0 && <span className="mark problem">{problems} problem{problems > 1 ? 's' : ''}</span>}
+                      {problems > 0 && (
+                        <span className="mark problem">
+                          {problems} problem{problems > 1 ? 's' : ''}
+                        </span>
+                      )}
                     </button>
                   </li>
                 );
               })}
             </ul>
-            <button type="button" className="secondary small" onClick={() => onAddInteraction(b)}>Add interaction to {behaviour.name}</button>
+            <button type="button" className="secondary small" onClick={() => onAddInteraction(b)}>
+              Add interaction to {behaviour.name}
+            </button>
           </li>
         ))}
       </ul>
@@ -74,29 +88,59 @@ function NewBehaviour({ count, onAdd }: { count: number; onAdd: (name: string) =
     setName('');
     setWhy('');
   };
-  if (!naming) return <button type="button" ref={opener} className="secondary small" onClick={() => setNaming(true)}>Add behaviour</button>;
+  if (!naming)
+    return (
+      <button type="button" ref={opener} className="secondary small" onClick={() => setNaming(true)}>
+        Add behaviour
+      </button>
+    );
   return (
-    <form className="new-behaviour" onSubmit={(e) => {
-      e.preventDefault();
-      const refused = onAdd(name.trim());
-      if (refused) return setWhy(refused);
-      added.current = count;
-      close();
-    }}>
+    <form
+      className="new-behaviour"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const refused = onAdd(name.trim());
+        if (refused) return setWhy(refused);
+        added.current = count;
+        close();
+      }}
+    >
       <label htmlFor="new-behaviour-name">Name of the new behaviour</label>
-      {/* biome-ignore lint/a11y/noAutofocus: the form was opened by the user to type this name; focus goes straight there */}
-      <input id="new-behaviour-name" autoFocus value={name} onChange={(e) => { setName(e.target.value); setWhy(''); }} aria-describedby="new-behaviour-hint"
+      <input
+        id="new-behaviour-name"
+        // biome-ignore lint/a11y/noAutofocus: the form was opened by the user to type this name; focus goes straight there
+        autoFocus
+        value={name}
+        onChange={(e) => {
+          setName(e.target.value);
+          setWhy('');
+        }}
+        aria-describedby="new-behaviour-hint"
         {...(why ? { 'aria-invalid': true } : {})}
         onKeyDown={(e) => {
           if (e.key !== 'Escape') return;
           e.preventDefault();
           close();
           requestAnimationFrame(() => opener.current?.focus());
-        }} />
-      <span id="new-behaviour-hint" className={why ? 'problem' : 'hint'} role={why ? 'alert' : undefined}>{why || 'Enter adds it, Escape cancels.'}</span>
+        }}
+      />
+      <span id="new-behaviour-hint" className={why ? 'problem' : 'hint'} role={why ? 'alert' : undefined}>
+        {why || 'Enter adds it, Escape cancels.'}
+      </span>
       <span className="buttons">
-        <button type="submit" className="small">Add</button>
-        <button type="button" className="secondary small" onClick={() => { close(); requestAnimationFrame(() => opener.current?.focus()); }}>Cancel</button>
+        <button type="submit" className="small">
+          Add
+        </button>
+        <button
+          type="button"
+          className="secondary small"
+          onClick={() => {
+            close();
+            requestAnimationFrame(() => opener.current?.focus());
+          }}
+        >
+          Cancel
+        </button>
       </span>
     </form>
   );

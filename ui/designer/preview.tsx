@@ -4,7 +4,12 @@ import { useState } from 'react';
 import { previewChat, type PreviewPart } from './api';
 import { explainMatch } from './matched';
 
-interface Line { who: 'user' | 'bot' | 'why'; text: string; from?: string; buttons?: { text: string; command: string }[] }
+interface Line {
+  who: 'user' | 'bot' | 'why';
+  text: string;
+  from?: string;
+  buttons?: { text: string; command: string }[];
+}
 interface Props {
   botId: string;
   /** saves unsaved edits first: the preview runs the saved draft */
@@ -38,7 +43,12 @@ export function Preview({ botId, beforeSend, onHeard }: Props) {
     try {
       const reply = await previewChat(botId, { ...(userId && !('Command' in body && body.Command === 'RESET') ? { UserId: userId } : {}), ...body });
       setUserId(reply.UserId);
-      setLines((old) => [...(body.Command === 'RESET' ? [] : old), ...(shown ? [{ who: 'user' as const, text: shown }] : []), ...linesOf(reply.Parts), ...(reply.Matched ? [{ who: 'why' as const, text: explainMatch(reply.Matched) }] : [])]);
+      setLines((old) => [
+        ...(body.Command === 'RESET' ? [] : old),
+        ...(shown ? [{ who: 'user' as const, text: shown }] : []),
+        ...linesOf(reply.Parts),
+        ...(reply.Matched ? [{ who: 'why' as const, text: explainMatch(reply.Matched) }] : []),
+      ]);
       const last = [...reply.Parts].reverse().find((p) => p.Source);
       if (last?.Source) onHeard(last.Source);
     } catch (e) {
@@ -50,26 +60,57 @@ export function Preview({ botId, beforeSend, onHeard }: Props) {
     <section className="preview" aria-labelledby="preview-title">
       <h2 id="preview-title">Try the draft</h2>
       <p className="hint">Runs the saved draft, not the live version. Preview conversations are kept apart from real ones.</p>
-      <button type="button" className="secondary small" onClick={() => send({ Command: 'RESET' })}>{userId ? 'Start over' : 'Start a preview conversation'}</button>
+      <button type="button" className="secondary small" onClick={() => send({ Command: 'RESET' })}>
+        {userId ? 'Start over' : 'Start a preview conversation'}
+      </button>
       <ol className="chat" aria-live="polite" aria-label="Preview conversation">
-        {lines.map((line, n) => line.who === 'why' ? <li key={n} className="why">{line.text}</li> : (
-          <li key={n} className={`bubble ${line.who}`}>
-            <span className="said" dir="auto">{line.text}</span>
-            {line.from && <span className="from">from {line.from}</span>}
-            {line.buttons && line.buttons.length > 0 && (
-              <span className="chat-buttons">
-                {line.buttons.map((b) => <button key={b.command} type="button" className="secondary small" onClick={() => send({ Command: b.command }, b.text)}>{b.text}</button>)}
+        {lines.map((line, n) =>
+          line.who === 'why' ? (
+            <li key={n} className="why">
+              {line.text}
+            </li>
+          ) : (
+            <li key={n} className={`bubble ${line.who}`}>
+              <span className="said" dir="auto">
+                {line.text}
               </span>
-            )}
-          </li>
-        ))}
+              {line.from && <span className="from">from {line.from}</span>}
+              {line.buttons && line.buttons.length > 0 && (
+                <span className="chat-buttons">
+                  {line.buttons.map((b) => (
+                    <button key={b.command} type="button" className="secondary small" onClick={() => send({ Command: b.command }, b.text)}>
+                      {b.text}
+                    </button>
+                  ))}
+                </span>
+              )}
+            </li>
+          ),
+        )}
       </ol>
-      <form className="say" onSubmit={(e) => { e.preventDefault(); if (text.trim()) { void send({ Text: text }, text); setText(''); } }}>
-        <label htmlFor="preview-text" className="sr">Message to the draft</label>
+      <form
+        className="say"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (text.trim()) {
+            void send({ Text: text }, text);
+            setText('');
+          }
+        }}
+      >
+        <label htmlFor="preview-text" className="sr">
+          Message to the draft
+        </label>
         <input id="preview-text" value={text} onChange={(e) => setText(e.target.value)} placeholder="Say something…" autoComplete="off" />
-        <button type="submit" className="small">Send</button>
+        <button type="submit" className="small">
+          Send
+        </button>
       </form>
-      {error && <p className="problem" role="alert">{error}</p>}
+      {error && (
+        <p className="problem" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

@@ -57,11 +57,16 @@ export function ProblemsBanner({ problems, onOpen }: Props) {
   };
   return (
     <div className="problems" role="region" aria-label="Problems">
-      <strong>{problems.length} problem{problems.length > 1 ? 's' : ''}</strong> — the draft is saved with {problems.length > 1 ? 'them' : 'it'}; publishing waits until {problems.length > 1 ? 'they are' : 'it is'} fixed.
+      <strong>
+        {problems.length} problem{problems.length > 1 ? 's' : ''}
+      </strong>{' '}
+      — the draft is saved with {problems.length > 1 ? 'them' : 'it'}; publishing waits until {problems.length > 1 ? 'they are' : 'it is'} fixed.
       <ul>
         {problems.map((p) => (
           <li key={`${p.Path}\n${p.Message}`}>
-            <button type="button" className="link" onClick={() => open(p)} aria-label={`Go to ${p.Path}: ${p.Message}`}><code>{p.Path}</code> {p.Message}</button>
+            <button type="button" className="link" onClick={() => open(p)} aria-label={`Go to ${p.Path}: ${p.Message}`}>
+              <code>{p.Path}</code> {p.Message}
+            </button>
           </li>
         ))}
       </ul>
@@ -74,11 +79,16 @@ export function WarningsBanner({ warnings, onOpen }: { warnings: Problem[]; onOp
   if (warnings.length === 0) return null;
   return (
     <div className="warnings" role="region" aria-label="Warnings">
-      <strong>{warnings.length} warning{warnings.length > 1 ? 's' : ''}</strong> — publishing is allowed, but a user may get stuck here:
+      <strong>
+        {warnings.length} warning{warnings.length > 1 ? 's' : ''}
+      </strong>{' '}
+      — publishing is allowed, but a user may get stuck here:
       <ul>
         {warnings.map((w) => (
           <li key={w.Path}>
-            <button type="button" className="link" onClick={() => onOpen(problemPlace(w).place)}>{w.Message}</button>
+            <button type="button" className="link" onClick={() => onOpen(problemPlace(w).place)}>
+              {w.Message}
+            </button>
           </li>
         ))}
       </ul>

@@ -2,14 +2,35 @@
 // `$defs["action-<type>"]`, and fields point to shared parts with `$ref`. Forms are generated from
 // these definitions, so a new action type in the server's registry gets a form without a change here.
 export type Schema = {
-  $ref?: string; type?: string | string[]; const?: unknown; enum?: string[]; description?: string; title?: string;
-  properties?: Record<string, Schema>; required?: string[]; items?: Schema; anyOf?: Schema[];
-  additionalProperties?: boolean | Schema; minimum?: number; maximum?: number; minLength?: number;
-  exclusiveMinimum?: number; minItems?: number; maxLength?: number; pattern?: string;
-  $defs?: Record<string, Schema>; allOf?: unknown[]; if?: Schema; then?: Schema; else?: Schema;
+  $ref?: string;
+  type?: string | string[];
+  const?: unknown;
+  enum?: string[];
+  description?: string;
+  title?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  additionalProperties?: boolean | Schema;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  exclusiveMinimum?: number;
+  minItems?: number;
+  maxLength?: number;
+  pattern?: string;
+  $defs?: Record<string, Schema>;
+  allOf?: unknown[];
+  if?: Schema;
+  then?: Schema;
+  else?: Schema;
 };
 
-export interface BotSchema { root: Schema; actionTypes: string[] }
+export interface BotSchema {
+  root: Schema;
+  actionTypes: string[];
+}
 
 let loaded: Promise<BotSchema> | null = null;
 
@@ -71,7 +92,11 @@ export function newAction(root: Schema, type: string): Record<string, unknown> {
 export function withoutIds<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutIds) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'id').map(([k, v]) => [k, withoutIds(v)])) as T;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'id')
+        .map(([k, v]) => [k, withoutIds(v)]),
+    ) as T;
   }
   return value;
 }

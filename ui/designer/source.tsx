@@ -100,9 +100,13 @@ export default function Source({ bot, schema, onChange }: Props) {
 
   return (
     <div className="source" role="region" aria-label="Source of the draft">
-      <p id="source-hint" className="hint">The whole draft as JSON, checked against the bot schema as you type (Ctrl+Space completes). It becomes the draft once it is JSON again.</p>
+      <p id="source-hint" className="hint">
+        The whole draft as JSON, checked against the bot schema as you type (Ctrl+Space completes). It becomes the draft once it is JSON again.
+      </p>
       <div className="source-editor" ref={host} />
-      <p className="problem" role="status">{error}</p>
+      <p className="problem" role="status">
+        {error}
+      </p>
     </div>
   );
 }

@@ -32,13 +32,19 @@ export function TextVariations({ action, path, onChange }: Props) {
           <div className="field" key={n}>
             <label htmlFor={id}>{n === 0 ? 'Text' : `Variation ${n + 1}`}</label>
             <textarea id={id} rows={2} dir="auto" value={text} onChange={(e) => set(texts.map((t, i) => (i === n ? e.target.value : t)))} {...invalid} />
-            {n > 0 && <button type="button" className="secondary small" onClick={() => set(texts.filter((_, i) => i !== n))}>Remove variation {n + 1}</button>}
+            {n > 0 && (
+              <button type="button" className="secondary small" onClick={() => set(texts.filter((_, i) => i !== n))}>
+                Remove variation {n + 1}
+              </button>
+            )}
             <Problem path={at(n)} />
           </div>
         );
       })}
       {texts.length > 1 && <p className="hint">Each time, the bot says one of these at random.</p>}
-      <button type="button" id={`${fieldId(path)}-add-variation`} className="secondary small" onClick={() => set([...texts, ''])}>Add a variation</button>
+      <button type="button" id={`${fieldId(path)}-add-variation`} className="secondary small" onClick={() => set([...texts, ''])}>
+        Add a variation
+      </button>
       <Problem path={jsonPath(path, 'texts')} />
     </div>
   );

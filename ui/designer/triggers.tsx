@@ -32,7 +32,15 @@ export function summarizeTriggers(bot: BotFile): TriggerSummary[] {
     const { kind, label, matches } = matching(trigger, threshold);
     const waits = trigger.whileWaiting === true ? 'also while a question waits for an answer' : 'not while a question waits for an answer';
     const keeps = typeof trigger.variable === 'string' && trigger.variable !== '' ? `; keeps the text in ${trigger.variable}` : '';
-    return { path, behaviour, kind, label, matches, when: `Counts ${behaviour === null ? 'anywhere in the conversation' : `while in ${behaviour}`}, ${waits}${keeps}.`, does: effectOf(trigger.actions ?? []) };
+    return {
+      path,
+      behaviour,
+      kind,
+      label,
+      matches,
+      when: `Counts ${behaviour === null ? 'anywhere in the conversation' : `while in ${behaviour}`}, ${waits}${keeps}.`,
+      does: effectOf(trigger.actions ?? []),
+    };
   };
   return [
     ...(bot.triggers ?? []).map((t, n) => one(t, jsonPath('$.triggers', n), null)),
@@ -50,7 +58,13 @@ function matching(trigger: Trigger, threshold: number): Pick<TriggerSummary, 'ki
     const regex = (match as { regex: string }).regex;
     return { kind: 'regex', label: regex, matches: `Pattern /${regex}/ found in the text` };
   }
-  const words = typeof match === 'string' ? match.split('|').map((w) => w.trim()).filter(Boolean) : [];
+  const words =
+    typeof match === 'string'
+      ? match
+          .split('|')
+          .map((w) => w.trim())
+          .filter(Boolean)
+      : [];
   const list = words.length <= 1 ? quoted(words[0] ?? '') : `${words.slice(0, -1).map(quoted).join(', ')} or ${quoted(words[words.length - 1]!)}`;
   return { kind: 'keyword', label: typeof match === 'string' ? match : '', matches: `The whole text is ${list} (any case)` };
 }
@@ -63,9 +77,10 @@ function effectOf(actions: readonly Action[]): string {
   const goTo = actions.find((a) => a.type === 'goTo');
   if (goTo) {
     const mode = String(goTo.mode ?? 'absolute');
-    const where = mode === 'absolute'
-      ? `${String(goTo.behaviour ?? '')} › ${goTo.interaction ? String(goTo.interaction) : 'its start'}`
-      : `the ${mode} interaction${mode === 'previous' || mode === 'bookmark' ? '' : ' of the current behaviour'}`;
+    const where =
+      mode === 'absolute'
+        ? `${String(goTo.behaviour ?? '')} › ${goTo.interaction ? String(goTo.interaction) : 'its start'}`
+        : `the ${mode} interaction${mode === 'previous' || mode === 'bookmark' ? '' : ' of the current behaviour'}`;
     return says ? `${says}, then goes to ${where}.` : `Goes to ${where}.`;
   }
   if (says) return `${says} and stays where the conversation was.`;
@@ -85,10 +100,14 @@ export function jumpTo(path: string): void {
   go(10);
 }
 
-interface IntentSummary { name: string; path: string; examples: string[] }
+interface IntentSummary {
+  name: string;
+  path: string;
+  examples: string[];
+}
 
 function namedIntents(bot: BotFile, triggers: TriggerSummary[]): IntentSummary[] {
-  const intents = ((bot.nlp as { intents?: { name?: unknown; examples?: unknown }[] } | undefined)?.intents ?? []);
+  const intents = (bot.nlp as { intents?: { name?: unknown; examples?: unknown }[] } | undefined)?.intents ?? [];
   const named = new Set(triggers.filter((t) => t.kind === 'intent').map((t) => t.label.toLowerCase()));
   return intents.flatMap((intent, n) =>
     typeof intent?.name === 'string' && named.has(intent.name.toLowerCase())
@@ -107,13 +126,20 @@ export function TriggersSummary({ bot }: { bot: BotFile }) {
       <span className="what">{t.matches}</span>
       <span className="does">{t.does}</span>
       <span className="hint">{t.when}</span>
-      <button type="button" className="secondary small" onClick={() => jumpTo(t.path)}>Edit trigger {n + 1}{t.behaviour ? ` of ${t.behaviour}` : ''}</button>
+      <button type="button" className="secondary small" onClick={() => jumpTo(t.path)}>
+        Edit trigger {n + 1}
+        {t.behaviour ? ` of ${t.behaviour}` : ''}
+      </button>
     </li>
   );
   return (
     <section className="triggers-summary" aria-labelledby="triggers-summary-title">
-      <h3 id="triggers-summary-title" tabIndex={-1}>Triggers: what can take a conversation away</h3>
-      <p className="hint">Every user text is checked against these first, in this order: the current behaviour’s own, then the bot’s. The first that matches runs instead of the step the conversation is at.</p>
+      <h3 id="triggers-summary-title" tabIndex={-1}>
+        Triggers: what can take a conversation away
+      </h3>
+      <p className="hint">
+        Every user text is checked against these first, in this order: the current behaviour’s own, then the bot’s. The first that matches runs instead of the step the conversation is at.
+      </p>
       {triggers.length === 0 && <p className="hint">This bot has no triggers: only the flow decides.</p>}
       {own.length > 0 && <h4>The whole bot ({own.length})</h4>}
       {own.length > 0 && <ol className="trigger-list">{own.map(item)}</ol>}
@@ -128,8 +154,13 @@ export function TriggersSummary({ bot }: { bot: BotFile }) {
             {intents.map((intent) => (
               <li key={intent.path} className="trigger intent">
                 <span className="what">{intent.name}</span>
-                <span className="hint">{intent.examples.length} example{intent.examples.length === 1 ? '' : 's'}{intent.examples.length > 0 ? `, like ${intent.examples.slice(0, 3).map(quoted).join(', ')}` : ''}</span>
-                <button type="button" className="secondary small" onClick={() => jumpTo(intent.path)}>Edit intent {intent.name}</button>
+                <span className="hint">
+                  {intent.examples.length} example{intent.examples.length === 1 ? '' : 's'}
+                  {intent.examples.length > 0 ? `, like ${intent.examples.slice(0, 3).map(quoted).join(', ')}` : ''}
+                </span>
+                <button type="button" className="secondary small" onClick={() => jumpTo(intent.path)}>
+                  Edit intent {intent.name}
+                </button>
               </li>
             ))}
           </ul>
@@ -145,8 +176,12 @@ export function TriggersNotice({ bot, onShow }: { bot: BotFile; onShow: () => vo
   if (count === 0) return null;
   return (
     <p className="triggers-notice">
-      <span>{count} bot-level trigger{count > 1 ? 's' : ''} can take a conversation away from any point.</span>{' '}
-      <button type="button" className="secondary small" onClick={onShow}>Show {count > 1 ? 'them' : 'it'}</button>
+      <span>
+        {count} bot-level trigger{count > 1 ? 's' : ''} can take a conversation away from any point.
+      </span>{' '}
+      <button type="button" className="secondary small" onClick={onShow}>
+        Show {count > 1 ? 'them' : 'it'}
+      </button>
     </p>
   );
 }

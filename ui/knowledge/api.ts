@@ -15,12 +15,32 @@ export interface Source {
   UpdatedAt: string;
   Error: string | null;
 }
-export interface Passage { ChunkId: number; Heading: string; Text: string }
-export interface Found extends Passage { SourceId: string; SourceName: string; Score: number }
-export interface Answer { Status: 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT'; Answer: string | null; Sources: { SourceId: string; SourceName: string; ChunkId: number }[]; Score: number | null; MinScore: number }
-export interface FaqPair { Question: string; Answer: string }
+export interface Passage {
+  ChunkId: number;
+  Heading: string;
+  Text: string;
+}
+export interface Found extends Passage {
+  SourceId: string;
+  SourceName: string;
+  Score: number;
+}
+export interface Answer {
+  Status: 'ANSWERED' | 'NO_ANSWER' | 'ERROR' | 'TIMEOUT';
+  Answer: string | null;
+  Sources: { SourceId: string; SourceName: string; ChunkId: number }[];
+  Score: number | null;
+  MinScore: number;
+}
+export interface FaqPair {
+  Question: string;
+  Answer: string;
+}
 /** One source as GET …/knowledge/{sourceId} answers: its passages, and an FAQ's pairs. */
-export interface SourceDetail extends Source { Passages: Passage[]; Faq?: FaqPair[] }
+export interface SourceDetail extends Source {
+  Passages: Passage[];
+  Faq?: FaqPair[];
+}
 /** What POST or PUT …/knowledge takes: a JSON source, or a form with the file. */
 export type SourceBody = Record<string, unknown> | FormData;
 

@@ -33,7 +33,9 @@ function notice(title: string, text: string, link = false): void {
 const form = new AddForm({
   botId: () => botId,
   changed: (source, replaced) => {
-    status(`${replaced ? 'Replaced' : 'Added'} “${source.Name}”: ${source.Status === 'ready' ? `${source.Chunks} passages, ready.` : source.Status === 'indexing' ? 'indexing…' : `failed: ${source.Error}`}`);
+    status(
+      `${replaced ? 'Replaced' : 'Added'} “${source.Name}”: ${source.Status === 'ready' ? `${source.Chunks} passages, ready.` : source.Status === 'indexing' ? 'indexing…' : `failed: ${source.Error}`}`,
+    );
     if (shown?.SourceId === source.SourceId) void showPassages(source);
     void load();
   },
@@ -61,7 +63,8 @@ async function showPassages(source: Source, focus = false): Promise<void> {
     shown = full;
     $('passages-card').hidden = false;
     $('passages-title').textContent = `Passages of “${full.Name}”`;
-    $('passages-meta').textContent = full.Status === 'ready' ? `${full.Passages.length} in document order.` : full.Status === 'indexing' ? 'Still indexing: no passage is searched yet.' : `Not indexed: ${full.Error}`;
+    $('passages-meta').textContent =
+      full.Status === 'ready' ? `${full.Passages.length} in document order.` : full.Status === 'indexing' ? 'Still indexing: no passage is searched yet.' : `Not indexed: ${full.Error}`;
     drawPassages($('passages'), full.Passages);
     if (focus) $('passages-title').focus();
   } catch (error) {

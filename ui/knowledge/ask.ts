@@ -15,10 +15,7 @@ const WHY: Record<Exclude<Answer['Status'], 'ANSWERED'>, string> = {
 export async function ask(botId: string, question: string, out: HTMLElement): Promise<void> {
   out.replaceChildren(el('p', 'hint', 'Asking…'));
   try {
-    const [answer, found] = await Promise.all([
-      askKnowledge(botId, question),
-      searchKnowledge(botId, question, 5),
-    ]);
+    const [answer, found] = await Promise.all([askKnowledge(botId, question), searchKnowledge(botId, question, 5)]);
     draw(answer, found, out);
   } catch (error) {
     out.replaceChildren(el('p', 'error', (error as Error).message));

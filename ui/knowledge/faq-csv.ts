@@ -6,15 +6,24 @@
 // its own checks (faq-pairs.ts) stay the only rules. A scanner, one pass, no regular expression
 // meets the text: linear whatever it holds. Pure: no DOM, so it is unit-tested in Node.
 
-export interface CsvPair { Question: string; Answer: string }
+export interface CsvPair {
+  Question: string;
+  Answer: string;
+}
 
 /** What the page adds and what it says about each line it could not. */
-export interface CsvResult { pairs: CsvPair[]; problems: string[] }
+export interface CsvResult {
+  pairs: CsvPair[];
+  problems: string[];
+}
 
 /** The same bounds the server keeps (src/knowledge/faq-pairs.ts FAQ_LIMITS). */
 export const CSV_LIMITS = Object.freeze({ pairs: 1_000, questionChars: 1_000, answerChars: 10_000, bytes: 10 * 1024 * 1024 });
 
-interface Row { line: number; cells: string[] }
+interface Row {
+  line: number;
+  cells: string[];
+}
 
 /** The CSV's pairs, at most `room` of them (the pairs the FAQ can still take). */
 export function faqFromCsv(text: string, room: number = CSV_LIMITS.pairs): CsvResult {

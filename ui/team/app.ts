@@ -5,8 +5,18 @@
 import { ApiError, consoleApi, isSignedOut, signedIn, type Me } from '../shared/api-client';
 import { drawConsoleNav } from '../shared/console-nav';
 
-interface Teammate { OperatorId: string; Email: string; Name: string; Role: 'agent' | 'designer' | 'admin'; Invited: boolean }
-interface Invitation { Teammate: Teammate; InviteUrl: string; Emailed: boolean }
+interface Teammate {
+  OperatorId: string;
+  Email: string;
+  Name: string;
+  Role: 'agent' | 'designer' | 'admin';
+  Invited: boolean;
+}
+interface Invitation {
+  Teammate: Teammate;
+  InviteUrl: string;
+  Emailed: boolean;
+}
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const ROLE_WORDS: Record<Teammate['Role'], string> = { agent: 'Agent', designer: 'Designer', admin: 'Admin' };
@@ -34,22 +44,30 @@ function row(t: Teammate, admin: boolean): HTMLTableRowElement {
     const select = el('select', { id: `role-${t.OperatorId}` });
     select.setAttribute('aria-label', `Role of ${t.Name}`);
     for (const r of Object.keys(ROLE_WORDS) as Teammate['Role'][]) select.append(el('option', { value: r, selected: r === t.Role }, ROLE_WORDS[r]));
-    select.addEventListener('change', () => void act(async () => {
-      await call('PATCH', `/team/${t.OperatorId}`, { Role: select.value });
-      return `${t.Name} is now ${ROLE_WORDS[select.value as Teammate['Role']].toLowerCase()}.`;
-    }));
+    select.addEventListener(
+      'change',
+      () =>
+        void act(async () => {
+          await call('PATCH', `/team/${t.OperatorId}`, { Role: select.value });
+          return `${t.Name} is now ${ROLE_WORDS[select.value as Teammate['Role']].toLowerCase()}.`;
+        }),
+    );
     role.append(select);
   } else role.append(ROLE_WORDS[t.Role] + (t.OperatorId === me?.OperatorId ? ' (you)' : ''));
   const actions = el('div', { className: 'actions' });
   if (admin && t.OperatorId !== me?.OperatorId) {
     if (t.Invited) {
       const again = el('button', { type: 'button', className: 'quiet' }, 'New link');
-      again.setAttribute("aria-label", `New link for ${t.Name}`);
-      again.addEventListener('click', () => void act(async () => {
-        const answer = await call<Invitation>('POST', `/team/${t.OperatorId}/invite`);
-        showLink(answer);
-        return `A new link for ${t.Name}${answer.Emailed ? `, e-mailed to ${t.Email}` : ''}: the old one no longer works.`;
-      }));
+      again.setAttribute('aria-label', `New link for ${t.Name}`);
+      again.addEventListener(
+        'click',
+        () =>
+          void act(async () => {
+            const answer = await call<Invitation>('POST', `/team/${t.OperatorId}/invite`);
+            showLink(answer);
+            return `A new link for ${t.Name}${answer.Emailed ? `, e-mailed to ${t.Email}` : ''}: the old one no longer works.`;
+          }),
+      );
       actions.append(again);
     }
     const remove = el('button', { type: 'button', className: 'danger' }, 'Remove');
@@ -131,7 +149,11 @@ async function start(): Promise<void> {
     void (async () => {
       try {
         const name = $<HTMLInputElement>('invite-name').value.trim();
-        const answer = await call<Invitation>('POST', '/team', { Email: $<HTMLInputElement>('invite-email').value.trim(), ...(name ? { Name: name } : {}), Role: $<HTMLSelectElement>('invite-role').value });
+        const answer = await call<Invitation>('POST', '/team', {
+          Email: $<HTMLInputElement>('invite-email').value.trim(),
+          ...(name ? { Name: name } : {}),
+          Role: $<HTMLSelectElement>('invite-role').value,
+        });
         showLink(answer);
         status(answer.Emailed ? `${answer.Teammate.Name} is invited: e-mail sent to ${answer.Teammate.Email}.` : `${answer.Teammate.Name} is invited: send them the link below.`);
         $<HTMLFormElement>('invite-form').reset();
@@ -142,7 +164,10 @@ async function start(): Promise<void> {
     })();
   });
   $('invite-copy').addEventListener('click', () => {
-    navigator.clipboard.writeText($<HTMLInputElement>('invite-url').value).then(() => status('Link copied.'), () => status('Select the link and copy it.', true));
+    navigator.clipboard.writeText($<HTMLInputElement>('invite-url').value).then(
+      () => status('Link copied.'),
+      () => status('Select the link and copy it.', true),
+    );
   });
   await load();
 }

@@ -34,7 +34,10 @@ export class Delivery {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private retryMs = RETRY_MS;
 
-  constructor(storageKey: string, private readonly host: DeliveryHost) {
+  constructor(
+    storageKey: string,
+    private readonly host: DeliveryHost,
+  ) {
     this.outbox = new Outbox(storageKey);
   }
 

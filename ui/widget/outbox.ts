@@ -80,10 +80,5 @@ export class Outbox {
 function isUnsent(value: unknown): value is Unsent {
   const item = value as Partial<Unsent> | null;
   const what = item?.what as Record<string, unknown> | undefined;
-  return (
-    typeof item?.id === 'string' &&
-    typeof item.userId === 'string' &&
-    typeof item.label === 'string' &&
-    (typeof what?.Text === 'string' || typeof what?.Command === 'string')
-  );
+  return typeof item?.id === 'string' && typeof item.userId === 'string' && typeof item.label === 'string' && (typeof what?.Text === 'string' || typeof what?.Command === 'string');
 }

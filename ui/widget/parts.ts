@@ -128,11 +128,7 @@ function card(part: Part, ctx: RenderContext, index: number, count: number): HTM
 
 function carousel(part: Part, ctx: RenderContext): HTMLElement {
   const cards = part.Parts.filter((p) => p.Type === T.card);
-  const el = h(
-    'div',
-    { class: 'carousel', role: 'group', 'aria-roledescription': 'carousel', 'aria-label': t.cards(cards.length) },
-    ...cards.map((c, i) => card(c, ctx, i, cards.length)),
-  );
+  const el = h('div', { class: 'carousel', role: 'group', 'aria-roledescription': 'carousel', 'aria-label': t.cards(cards.length) }, ...cards.map((c, i) => card(c, ctx, i, cards.length)));
   // Arrow keys move between cards, as users of a carousel expect; Tab still reaches every button.
   el.addEventListener('keydown', (event) => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
@@ -153,7 +149,12 @@ function media(part: Part): HTMLElement {
   const caption = part.Text ? h('figcaption', { dir: 'auto' }, part.Text) : null;
   if (part.Type === T.image) {
     const alt = part.Text ?? t.image;
-    return h('figure', { class: 'media' }, withFallback(h('img', { src: url, alt, loading: 'lazy' }), () => imagePlaceholder(alt)), caption);
+    return h(
+      'figure',
+      { class: 'media' },
+      withFallback(h('img', { src: url, alt, loading: 'lazy' }), () => imagePlaceholder(alt)),
+      caption,
+    );
   }
   if (part.Type === T.video) return h('figure', { class: 'media' }, h('video', { src: url, controls: true, preload: 'metadata', 'aria-label': part.Text ?? t.video }), caption);
   if (part.Type === T.audio) return h('figure', { class: 'media' }, h('audio', { src: url, controls: true, preload: 'none', 'aria-label': part.Text ?? t.audio }), caption);

@@ -14,7 +14,14 @@ export type Part = ReplyPart;
  * resumed conversation also says who said each top-level part (`Senders`), so an operator's
  * messages read back as an operator's.
  */
-export type ChatReply = ServerReply & { Senders?: Array<'USER' | 'BOT' | 'OPERATOR'>; OperatorName?: string | null; OperatorAvatar?: string | null; Times?: string[]; StateSince?: string; Duplicate?: boolean };
+export type ChatReply = ServerReply & {
+  Senders?: Array<'USER' | 'BOT' | 'OPERATOR'>;
+  OperatorName?: string | null;
+  OperatorAvatar?: string | null;
+  Times?: string[];
+  StateSince?: string;
+  Duplicate?: boolean;
+};
 
 export interface LiveMessage {
   Direction: 'USER' | 'BOT' | 'OPERATOR';

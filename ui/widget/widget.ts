@@ -47,7 +47,11 @@ export class Widget {
   constructor(private readonly options: Options & { base: string }) {
     const lang = chooseLanguage(options.lang, document.documentElement.lang, ...(navigator.languages ?? [navigator.language]));
     this.api = new Api(options.base, options.bot, randomId(), visitorContext(options.bot, randomId));
-    this.presence = new Presence(this.api, () => this.userId, (position, expected) => this.view.showPlace(position, expected));
+    this.presence = new Presence(
+      this.api,
+      () => this.userId,
+      (position, expected) => this.view.showPlace(position, expected),
+    );
     this.storageKey = `colloquy:${options.bot}:user`;
     this.userId = storage.get(this.storageKey);
     this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName, operatorAvatar: () => this.operatorAvatar };
@@ -64,7 +68,10 @@ export class Widget {
       restart: (waiting) => this.restartWith(waiting),
     });
     document.body.append(this.view.host);
-    void this.api.config().then((bot) => this.view.setBot(bot), () => undefined);
+    void this.api.config().then(
+      (bot) => this.view.setBot(bot),
+      () => undefined,
+    );
     // A returning visitor is reconnected at once, so live messages reach a closed window (badge).
     if (this.userId || options.open) void this.ensureStarted();
     if (options.open) this.view.open(false);
@@ -228,7 +235,12 @@ export class Widget {
     else if (state !== BANNED && before === BANNED) this.view.notice(t.canWriteAgain);
     else if (state === BANNED && before !== BANNED) {
       // The state event does not carry the ban's message; the refused resume does (USER_BANNED).
-      const refusal = this.userId ? await this.api.start(this.userId).then(() => null, (error: unknown) => error) : null;
+      const refusal = this.userId
+        ? await this.api.start(this.userId).then(
+            () => null,
+            (error: unknown) => error,
+          )
+        : null;
       this.view.notice(describe(refusal, t.cannotWrite));
     }
   }

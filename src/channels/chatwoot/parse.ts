@@ -48,8 +48,14 @@ export function parseChatwoot(body: unknown, credentials: Credentials): InboundE
   const kind = typeof attachment?.file_type === 'string' ? attachment.file_type : 'message';
   const sender = isObject(body.sender) ? body.sender : {};
   const profile: Record<string, string> = {};
-  for (const [from, to] of [['name', 'name'], ['email', 'email'], ['phone_number', 'phone']] as const) {
+  for (const [from, to] of [
+    ['name', 'name'],
+    ['email', 'email'],
+    ['phone_number', 'phone'],
+  ] as const) {
     if (typeof sender[from] === 'string' && sender[from] !== '') profile[to] = sender[from] as string;
   }
-  return [{ key: `message:${messageId}`, userId, kind: 'text', text: text.trim() === '' ? kindText(kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'file') : text, profile, messageId }];
+  return [
+    { key: `message:${messageId}`, userId, kind: 'text', text: text.trim() === '' ? kindText(kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'file') : text, profile, messageId },
+  ];
 }

@@ -58,6 +58,4 @@ export interface PlatformCall {
   onLastInbound?: boolean;
 }
 
-export type SendResult =
-  | { ok: true }
-  | { ok: false; retry: boolean; retryAfterMs?: number; statusCode: number | null; error: string };
+export type SendResult = { ok: true } | { ok: false; retry: boolean; retryAfterMs?: number; statusCode: number | null; error: string };

@@ -67,12 +67,24 @@ test('a button template text over 640 characters goes first as texts, the button
 
 test('top-level buttons are one message; a carousel is one generic template of up to 10 elements', () => {
   assert.equal(messages([button('Yes', 'y'), button('No', 'n')])[0].attachment.payload.buttons.length, 2);
-  const card = (i: number) => part(14, { Title: `Card ${i} `.repeat(12), Subtitle: 'Sub', ImageUrl: `https://example.org/${i}.png`, Parts: [button('Buy', `buy-${i}`), link('See', 'https://example.org'), button('X', 'x'), button('Y', 'y')] });
+  const card = (i: number) =>
+    part(14, {
+      Title: `Card ${i} `.repeat(12),
+      Subtitle: 'Sub',
+      ImageUrl: `https://example.org/${i}.png`,
+      Parts: [button('Buy', `buy-${i}`), link('See', 'https://example.org'), button('X', 'x'), button('Y', 'y')],
+    });
   const out = messages([part(5, { Parts: Array.from({ length: 12 }, (_, i) => card(i)) })]) as any[];
-  assert.deepEqual(out.map((m) => m.attachment.payload.elements.length), [10, 2]);
+  assert.deepEqual(
+    out.map((m) => m.attachment.payload.elements.length),
+    [10, 2],
+  );
   const first = out[0].attachment.payload.elements[0];
   assert.equal([...first.title].length, 80);
-  assert.deepEqual(first.buttons.map((b: any) => b.title), ['Buy', 'See', 'X']);
+  assert.deepEqual(
+    first.buttons.map((b: any) => b.title),
+    ['Buy', 'See', 'X'],
+  );
 });
 
 test('media are attachments with url, their text follows; delay and TypeDelay are typing_on first', () => {

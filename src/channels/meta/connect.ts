@@ -35,7 +35,8 @@ export function connectMeta(body: Record<string, unknown>, fields: MetaConnectFi
   }
   if (typeof accountId !== 'string' || !GRAPH_ID.test(accountId)) throw new AppError('INVALID_REQUEST', `${fields.account} must be the numeric id Meta shows in the app dashboard.`);
   if (typeof token !== 'string' || token.length > MAX_SECRET_LENGTH || /\s/.test(token)) throw new AppError('INVALID_REQUEST', `${fields.token} must be the access token, without spaces.`);
-  if (typeof appSecret !== 'string' || appSecret.length > MAX_SECRET_LENGTH || /\s/.test(appSecret)) throw new AppError('INVALID_REQUEST', 'AppSecret must be the app secret (App settings → Basic), without spaces.');
+  if (typeof appSecret !== 'string' || appSecret.length > MAX_SECRET_LENGTH || /\s/.test(appSecret))
+    throw new AppError('INVALID_REQUEST', 'AppSecret must be the app secret (App settings → Basic), without spaces.');
   let verifyToken = body.VerifyToken;
   if (verifyToken === undefined || verifyToken === null || verifyToken === '') {
     // 256 random bits; base64url stays within what the dashboard's field accepts.

@@ -46,7 +46,14 @@ test('rate limits retry whatever the status, with the wait Meta asked for', asyn
 });
 
 test('5xx and transient codes retry; other 4xx do not', async () => {
-  for (const [status, body, retry] of [[500, {}, true], [400, error(2, { is_transient: true }), true], [400, error(131000), true], [400, error(100), false], [401, error(190), false], [404, 'nope', false]] as const) {
+  for (const [status, body, retry] of [
+    [500, {}, true],
+    [400, error(2, { is_transient: true }), true],
+    [400, error(131000), true],
+    [400, error(100), false],
+    [401, error(190), false],
+    [404, 'nope', false],
+  ] as const) {
     next = { status, body };
     const result = await graphPost(url, 'p', 't', {});
     assert.deepEqual(result.ok ? null : [result.retry, result.statusCode], [retry, status], JSON.stringify(body));

@@ -44,7 +44,12 @@ export async function graphPost(graphUrl: string, path: string, token: string, b
     text = await response.text();
   } catch (error) {
     const timedOut = (error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError';
-    return { ok: false, retry: true, statusCode: null, error: `Meta ${path}: ${timedOut ? `no answer within ${CALL_TIMEOUT_MS / 1000} s` : `could not be reached (${(error as Error)?.message ?? 'network error'})`}` };
+    return {
+      ok: false,
+      retry: true,
+      statusCode: null,
+      error: `Meta ${path}: ${timedOut ? `no answer within ${CALL_TIMEOUT_MS / 1000} s` : `could not be reached (${(error as Error)?.message ?? 'network error'})`}`,
+    };
   }
   if (response.ok) return { ok: true };
   const graphError = errorOf(text.slice(0, MAX_ERROR_BODY));

@@ -54,7 +54,8 @@ export class SlackPlatform implements MessagingPlatform {
     for (const name of ['BotToken', 'SigningSecret']) {
       const value = body[name];
       if (value === undefined || value === null || value === '') throw new AppError('MISSING_FIELD', `${name} is required.`, { Field: name });
-      if (typeof value !== 'string' || value.length > MAX_SECRET_LENGTH || /\s/.test(value)) throw new AppError('INVALID_REQUEST', `${name} must be the value Slack shows in the app settings, without spaces.`);
+      if (typeof value !== 'string' || value.length > MAX_SECRET_LENGTH || /\s/.test(value))
+        throw new AppError('INVALID_REQUEST', `${name} must be the value Slack shows in the app settings, without spaces.`);
     }
     const botToken = body.BotToken as string;
     const signingSecret = body.SigningSecret as string;

@@ -55,7 +55,10 @@ export function renderSlack(parts: ReplyPart[], recipient: string): PlatformCall
     const chunks = text === '' ? [] : splitText(text, SLACK_LIMITS.sectionText);
     const last = chunks.pop();
     for (const chunk of chunks) post(chunk);
-    const titles = buttons.filter(isButtonPart).map((b) => b.Text || b.Title || '').join(' · ');
+    const titles = buttons
+      .filter(isButtonPart)
+      .map((b) => b.Text || b.Title || '')
+      .join(' · ');
     post(last ?? (titles || BUTTONS_ONLY_TEXT), [...before, ...(last ? [section(last)] : []), ...actions]);
   };
 

@@ -29,7 +29,8 @@ export class SmsPlatform implements MessagingPlatform {
     for (const name of ['AccountSid', 'AuthToken', 'From']) {
       const value = body[name];
       if (value === undefined || value === null || value === '') throw new AppError('MISSING_FIELD', `${name} is required.`, { Field: name });
-      if (typeof value !== 'string' || value.length > MAX_SECRET_LENGTH || /\s/.test(value)) throw new AppError('INVALID_REQUEST', `${name} must be the value the Twilio console shows, without spaces.`);
+      if (typeof value !== 'string' || value.length > MAX_SECRET_LENGTH || /\s/.test(value))
+        throw new AppError('INVALID_REQUEST', `${name} must be the value the Twilio console shows, without spaces.`);
     }
     const [accountSid, authToken, from] = [body.AccountSid, body.AuthToken, body.From] as string[];
     if (!ACCOUNT_SID.test(accountSid)) throw new AppError('INVALID_REQUEST', 'AccountSid must be the Account SID (AC followed by 32 hex digits).');

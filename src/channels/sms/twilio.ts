@@ -15,7 +15,12 @@ export interface TwilioAccount {
 }
 
 /** `GET|POST {apiUrl}/2010-04-01/Accounts/{Sid}{path}`; the answer's status and JSON (null when not JSON). */
-async function call(apiUrl: string, account: TwilioAccount, path: string, form?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> | null; headers: Headers | { get(name: string): string | null } }> {
+async function call(
+  apiUrl: string,
+  account: TwilioAccount,
+  path: string,
+  form?: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> | null; headers: Headers | { get(name: string): string | null } }> {
   const response = await fetch(`${apiUrl}/2010-04-01/Accounts/${encodeURIComponent(account.accountSid)}${path}`, {
     method: form ? 'POST' : 'GET',
     headers: { authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
@@ -33,7 +38,8 @@ async function call(apiUrl: string, account: TwilioAccount, path: string, form?:
 }
 
 const reachError = (error: unknown) => ((error as Error)?.name === 'TimeoutError' ? `no answer within ${CALL_TIMEOUT_MS / 1000} s` : 'could not be reached');
-const described = (status: number, body: Record<string, unknown> | null) => `${status}${typeof body?.code === 'number' ? ` (${body.code})` : ''} ${typeof body?.message === 'string' ? body.message : ''}`.trim();
+const described = (status: number, body: Record<string, unknown> | null) =>
+  `${status}${typeof body?.code === 'number' ? ` (${body.code})` : ''} ${typeof body?.message === 'string' ? body.message : ''}`.trim();
 
 /** Reads the account: null when Twilio accepts the credentials, else Twilio's reason. */
 export async function checkAccount(apiUrl: string, account: TwilioAccount): Promise<string | null> {

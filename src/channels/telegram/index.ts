@@ -18,8 +18,19 @@ const MAX_CLIENTS = 1000;
 const TOKEN_SHAPE = /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/;
 /** Kinds of message that carry no text, named as the flow will read them. */
 const KINDS: Array<[field: string, kind: string]> = [
-  ['photo', 'image'], ['video', 'video'], ['video_note', 'video'], ['animation', 'animation'], ['voice', 'voice'], ['audio', 'audio'],
-  ['document', 'file'], ['sticker', 'sticker'], ['location', 'location'], ['venue', 'location'], ['contact', 'contact'], ['poll', 'poll'], ['dice', 'dice'],
+  ['photo', 'image'],
+  ['video', 'video'],
+  ['video_note', 'video'],
+  ['animation', 'animation'],
+  ['voice', 'voice'],
+  ['audio', 'audio'],
+  ['document', 'file'],
+  ['sticker', 'sticker'],
+  ['location', 'location'],
+  ['venue', 'location'],
+  ['contact', 'contact'],
+  ['poll', 'poll'],
+  ['dice', 'dice'],
 ];
 
 type Json = Record<string, unknown>;
@@ -120,7 +131,13 @@ export class TelegramPlatform implements MessagingPlatform {
       if (error instanceof GrammyError) {
         const retryAfter = error.parameters?.retry_after;
         const retry = error.error_code === 429 || error.error_code >= 500;
-        return { ok: false, retry, retryAfterMs: retryAfter ? retryAfter * 1000 : undefined, statusCode: error.error_code, error: `Telegram ${error.method}: ${error.error_code} ${error.description}` };
+        return {
+          ok: false,
+          retry,
+          retryAfterMs: retryAfter ? retryAfter * 1000 : undefined,
+          statusCode: error.error_code,
+          error: `Telegram ${error.method}: ${error.error_code} ${error.description}`,
+        };
       }
       return { ok: false, retry: true, statusCode: null, error: `Telegram ${call.method}: ${describe(error)}` };
     }

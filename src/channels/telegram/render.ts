@@ -29,7 +29,10 @@ function buttonOf(part: ReplyPart): InlineButton | null {
 
 /** One button a row (channels.md), so long titles stay readable on a phone. */
 function keyboardOf(buttons: ReplyPart[]): { inline_keyboard: InlineButton[][] } | undefined {
-  const rows = buttons.map(buttonOf).filter((b): b is InlineButton => b !== null).map((b) => [b]);
+  const rows = buttons
+    .map(buttonOf)
+    .filter((b): b is InlineButton => b !== null)
+    .map((b) => [b]);
   return rows.length > 0 ? { inline_keyboard: rows } : undefined;
 }
 

@@ -4,8 +4,7 @@
 /** Meta key under which seeding the demo remembers the demo bot's web key. */
 export const DEMO_WEB_KEY_META = 'demo.webKey';
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The page's policy: scripts only from this server (so the buttons are wired by /demo.js, not by

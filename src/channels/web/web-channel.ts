@@ -6,7 +6,13 @@ import type { ChatReply, ConversationService } from '../../conversations/service
 import type { Config } from '../../config.js';
 import { DEFAULT_WIDGET_COLOR } from '../../bots/widget-look.js';
 
-export interface WidgetConfig { Name: string; Avatar: string; Color: string; Greeting: string; Position: 'right' | 'left' }
+export interface WidgetConfig {
+  Name: string;
+  Avatar: string;
+  Color: string;
+  Greeting: string;
+  Position: 'right' | 'left';
+}
 import { withEventOrigin, type ConversationEvent, type EventBus } from '../../conversations/events.js';
 import type { VariableUpdate } from '../../conversations/values.js';
 import { DuplicateInbound } from '../../conversations/user-turn.js';
@@ -24,7 +30,6 @@ import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 
 export const WEB_CHANNEL = 'web';
-
 
 export interface WebPrincipal {
   account: AccountRecord;

@@ -43,7 +43,13 @@ export class WhatsAppPlatform implements MessagingPlatform {
     const components = t.parameters.length > 0 ? [{ type: 'body', parameters: t.parameters.map((text) => ({ type: 'text', text })) }] : undefined;
     return {
       method: MESSAGES_PATH,
-      params: { messaging_product: 'whatsapp', recipient_type: 'individual', to: recipient, type: 'template', template: { name: t.name, language: { code: t.language }, ...(components ? { components } : {}) } },
+      params: {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: recipient,
+        type: 'template',
+        template: { name: t.name, language: { code: t.language }, ...(components ? { components } : {}) },
+      },
     };
   }
 

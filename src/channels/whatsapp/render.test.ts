@@ -16,9 +16,15 @@ test('twelve buttons are two lists of at most ten rows; the second has a body of
   const many = Array.from({ length: 12 }, (_, i) => button(`id-${i}`, `Choice ${i}`));
   const [first, second] = interactive([buttons('Pick one', many)]);
   assert.equal(first.interactive.body.text, 'Pick one');
-  assert.deepEqual(first.interactive.action.sections[0].rows.map((r: any) => r.id), many.slice(0, 10).map((b) => b.Command));
+  assert.deepEqual(
+    first.interactive.action.sections[0].rows.map((r: any) => r.id),
+    many.slice(0, 10).map((b) => b.Command),
+  );
   assert.equal(second.interactive.body.text, '…');
-  assert.deepEqual(second.interactive.action.sections[0].rows.map((r: any) => r.id), ['id-10', 'id-11']);
+  assert.deepEqual(
+    second.interactive.action.sections[0].rows.map((r: any) => r.id),
+    ['id-10', 'id-11'],
+  );
 });
 
 test('titles that clash once cut stay unique; payloads stay the button ids', () => {
@@ -26,17 +32,29 @@ test('titles that clash once cut stay unique; payloads stay the button ids', () 
   const titles = m.interactive.action.buttons.map((b: any) => b.reply.title);
   assert.deepEqual(titles, ['The same long title…', 'The same long tit… 2']);
   assert.ok(titles.every((t: string) => [...t].length <= LIMITS.buttonTitle));
-  assert.deepEqual(m.interactive.action.buttons.map((b: any) => b.reply.id), ['a', 'b']);
+  assert.deepEqual(
+    m.interactive.action.buttons.map((b: any) => b.reply.id),
+    ['a', 'b'],
+  );
 });
 
 test('a body over 1024 characters goes first as texts, its last piece carries the buttons; two links are appended', () => {
   const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
   const calls = interactive([buttons(words, [button('a', 'Yes'), link('Site', 'https://a.example/'), link('Shop', 'https://b.example/')])]);
-  assert.deepEqual(calls.map((c) => c.type), ['text', 'text', 'interactive']);
+  assert.deepEqual(
+    calls.map((c) => c.type),
+    ['text', 'text', 'interactive'],
+  );
   const body = calls[2].interactive.body.text as string;
   assert.ok(body.length <= LIMITS.body);
   assert.ok(body.endsWith('Site: https://a.example/\nShop: https://b.example/'));
-  assert.equal([calls[0].text.body, calls[1].text.body, body].join(' ').split(/\s+/).filter((w) => w.startsWith('word')).length, 300);
+  assert.equal(
+    [calls[0].text.body, calls[1].text.body, body]
+      .join(' ')
+      .split(/\s+/)
+      .filter((w) => w.startsWith('word')).length,
+    300,
+  );
 });
 
 test('a button id over the list limit becomes a line of text rather than a refused call', () => {

@@ -109,7 +109,10 @@ export function renderWhatsApp(parts: ReplyPart[], to: string): PlatformCall[] {
     const full = extra.length > 0 ? [text, extra.join('\n')].filter((t) => t.trim() !== '').join('\n\n') : text;
     if (choices.length === 0) return texts(full);
     if (choices.length <= LIMITS.buttons) {
-      const titles = uniqueTitles(choices.map((c) => c.title), LIMITS.buttonTitle);
+      const titles = uniqueTitles(
+        choices.map((c) => c.title),
+        LIMITS.buttonTitle,
+      );
       const action = { buttons: choices.map((c, i) => ({ type: 'reply', reply: { id: c.id, title: titles[i] } })) };
       message('interactive', { type: 'button', body: { text: bodyOf(full) }, action });
       return;
@@ -117,7 +120,10 @@ export function renderWhatsApp(parts: ReplyPart[], to: string): PlatformCall[] {
     // More than 3: a list, 10 rows a message; a title cut short is shown whole in the description.
     for (let start = 0; start < choices.length; start += LIMITS.rows) {
       const page = choices.slice(start, start + LIMITS.rows);
-      const titles = uniqueTitles(page.map((c) => c.title), LIMITS.rowTitle);
+      const titles = uniqueTitles(
+        page.map((c) => c.title),
+        LIMITS.rowTitle,
+      );
       const rows = page.map((c, i) => ({ id: c.id, title: titles[i], ...(titles[i] !== c.title ? { description: cutTitle(c.title, LIMITS.rowDescription) } : {}) }));
       message('interactive', { type: 'list', body: { text: bodyOf(start === 0 ? full : '') }, action: { button: LIST_BUTTON, sections: [{ rows }] } });
     }

@@ -10,9 +10,7 @@ export function stringList(value: unknown): string[] {
 }
 
 export function objectList(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value)
-    ? value.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item))
-    : [];
+  return Array.isArray(value) ? value.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item)) : [];
 }
 
 export function numberField(value: unknown): number | null {

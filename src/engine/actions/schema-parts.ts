@@ -23,8 +23,5 @@ const typeConst = <T extends string>(type: T) => Type.Unsafe<T>({ const: type })
  * adds keywords to the object (e.g. an anyOf of required sets).
  */
 export function actionSchema<T extends string, P extends TProperties>(type: T, properties: P, extra: Record<string, unknown> = {}) {
-  return Type.Object(
-    { type: typeConst(type), id: Type.Optional(GUID), ...properties },
-    { additionalProperties: false, ...extra },
-  );
+  return Type.Object({ type: typeConst(type), id: Type.Optional(GUID), ...properties }, { additionalProperties: false, ...extra });
 }

@@ -25,9 +25,7 @@ export interface SpellingNode {
   readonly next: Map<string, SpellingNode>;
 }
 
-export type CompiledEntity =
-  | { readonly name: string; readonly kind: 'values'; readonly spellings: SpellingNode }
-  | { readonly name: string; readonly kind: 'regex'; readonly regex: RE2JS | null };
+export type CompiledEntity = { readonly name: string; readonly kind: 'values'; readonly spellings: SpellingNode } | { readonly name: string; readonly kind: 'regex'; readonly regex: RE2JS | null };
 
 export interface CompiledNlp {
   readonly language: string;
@@ -50,7 +48,11 @@ export function normalizedWords(text: string): Array<{ word: string; start: numb
   return out;
 }
 
-const fold = (word: string): string => word.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+const fold = (word: string): string =>
+  word
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 
 export function compileNlp(section: unknown): CompiledNlp | null {
   if (!isRecord(section)) return null;

@@ -14,9 +14,7 @@ const nlp = compileNlp({
 })!;
 
 test('synonyms: accents and case ignored, longest spelling at the earliest position, canonical value stored', () => {
-  assert.deepEqual(findEntities(nlp, 'An EXTRA-Large one, or a little one'), [
-    { name: 'size', value: 'large', text: 'EXTRA-Large' },
-  ]);
+  assert.deepEqual(findEntities(nlp, 'An EXTRA-Large one, or a little one'), [{ name: 'size', value: 'large', text: 'EXTRA-Large' }]);
   assert.deepEqual(findEntities(nlp, 'the little one... no, big'), [{ name: 'size', value: 'small', text: 'little' }]);
   assert.deepEqual(findEntities(nlp, 'Extra small please'), [{ name: 'size', value: 'extra small', text: 'Extra small' }]);
   assert.deepEqual(findEntities(nlp, 'bigger is better'), [], 'whole words only');
@@ -27,7 +25,10 @@ test('regexes: the first match; case-sensitive unless (?i)', () => {
     { name: 'order', value: '123456', text: '123456' },
     { name: 'any_case', value: 'ab-1', text: 'ab-1' },
   ]);
-  assert.deepEqual(findEntities(nlp, 'AB-22').map((e) => e.name), ['code', 'any_case']);
+  assert.deepEqual(
+    findEntities(nlp, 'AB-22').map((e) => e.name),
+    ['code', 'any_case'],
+  );
 });
 
 test('a pattern that cannot run never matches and never throws; a hostile text stays linear', () => {
@@ -51,7 +52,11 @@ test('synonyms: the earliest position wins over a longer spelling later; a spell
   ]);
   assert.deepEqual(findEntities(shop, 'big, no: extra large size'), [{ name: 'size', value: 'large', text: 'big' }]);
   assert.deepEqual(findEntities(shop, 'Extra  Large Size!'), [{ name: 'size', value: 'huge', text: 'Extra  Large Size' }]);
-  assert.deepEqual(findEntities(shop, 'extra large sizes'), [{ name: 'size', value: 'large', text: 'extra large' }], 'a longer path that does not end on a spelling falls back to the last one that did');
+  assert.deepEqual(
+    findEntities(shop, 'extra large sizes'),
+    [{ name: 'size', value: 'large', text: 'extra large' }],
+    'a longer path that does not end on a spelling falls back to the last one that did',
+  );
   assert.deepEqual(findEntities(shop, 'Medium'), [{ name: 'size', value: 'medium', text: 'Medium' }], 'the canonical value is a spelling');
   assert.deepEqual(findEntities(shop, 'hugely sized'), [], 'whole words only');
 });

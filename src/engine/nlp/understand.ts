@@ -57,7 +57,13 @@ function* aiFallback(rc: RunContext, nlp: CompiledNlp, text: string): Gen<string
 const MAX_EXAMPLES_SHOWN = 10;
 
 function fallbackInstructions(nlp: CompiledNlp): string {
-  const lines = nlp.intents.map((i) => `- ${JSON.stringify(i.name)}, e.g. ${i.examples.slice(0, MAX_EXAMPLES_SHOWN).map((e) => JSON.stringify(e)).join(', ')}`);
+  const lines = nlp.intents.map(
+    (i) =>
+      `- ${JSON.stringify(i.name)}, e.g. ${i.examples
+        .slice(0, MAX_EXAMPLES_SHOWN)
+        .map((e) => JSON.stringify(e))
+        .join(', ')}`,
+  );
   return [
     "Which of these intents does the user's message express?",
     ...lines,
@@ -68,9 +74,7 @@ function fallbackInstructions(nlp: CompiledNlp): string {
 /** The caller's scores, read defensively: anything unexpected is "no intent". */
 function toClassifyAnswer(answer: RequestAnswer | undefined): ClassifyAnswer {
   if (typeof answer !== 'object' || answer === null || !('intents' in answer) || !Array.isArray(answer.intents)) return { intents: [] };
-  const intents = answer.intents
-    .filter((i) => typeof i?.intent === 'string' && typeof i.score === 'number' && Number.isFinite(i.score))
-    .sort((a, b) => b.score - a.score);
+  const intents = answer.intents.filter((i) => typeof i?.intent === 'string' && typeof i.score === 'number' && Number.isFinite(i.score)).sort((a, b) => b.score - a.score);
   const tokens = 'tokens' in answer && typeof answer.tokens === 'number' ? answer.tokens : 0;
   return { intents, tokens };
 }

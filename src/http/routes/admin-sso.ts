@@ -13,7 +13,7 @@ const ClaimValue = Type.String({ minLength: 1, maxLength: 256 });
 
 export const SsoSettingsBody = Type.Object(
   {
-    Issuer: Type.String({ minLength: 8, maxLength: 2048, description: 'The provider\'s issuer URL: its discovery document is <Issuer>/.well-known/openid-configuration' }),
+    Issuer: Type.String({ minLength: 8, maxLength: 2048, description: "The provider's issuer URL: its discovery document is <Issuer>/.well-known/openid-configuration" }),
     ClientId: Type.String({ minLength: 1, maxLength: 512 }),
     ClientSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'Sealed at rest and never answered; required when Issuer or ClientId changes' })),
     Domains: Type.Array(Domain, { minItems: 1, maxItems: 50, description: 'E-mail domains that sign in through this provider (each in one account only)' }),
@@ -62,13 +62,31 @@ export function adminSsoRoutes(app: App, s: Services): void {
 
   app.get(
     path,
-    { ...admin, schema: { ...admin.schema, summary: "The account's single sign-on settings (never the secret)", params: AccountParams, response: { 200: SsoSettingsReply }, errors: ['ACCOUNT_NOT_FOUND', 'SSO_NOT_CONFIGURED'] } },
+    {
+      ...admin,
+      schema: {
+        ...admin.schema,
+        summary: "The account's single sign-on settings (never the secret)",
+        params: AccountParams,
+        response: { 200: SsoSettingsReply },
+        errors: ['ACCOUNT_NOT_FOUND', 'SSO_NOT_CONFIGURED'],
+      },
+    },
     async (request) => ssoSettingsView(await s.ssoSettings.get(request.params.AccountId)),
   );
 
   app.delete(
     path,
-    { ...admin, schema: { ...admin.schema, summary: "Remove the account's single sign-on (passwords work again)", params: AccountParams, response: { 204: { description: 'Removed', type: 'null' } }, errors: ['ACCOUNT_NOT_FOUND', 'SSO_NOT_CONFIGURED'] } },
+    {
+      ...admin,
+      schema: {
+        ...admin.schema,
+        summary: "Remove the account's single sign-on (passwords work again)",
+        params: AccountParams,
+        response: { 204: { description: 'Removed', type: 'null' } },
+        errors: ['ACCOUNT_NOT_FOUND', 'SSO_NOT_CONFIGURED'],
+      },
+    },
     async (request, reply) => {
       await s.ssoSettings.remove(request.params.AccountId);
       return reply.status(204).send(null);

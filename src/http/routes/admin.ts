@@ -19,10 +19,7 @@ export function adminRoutes(app: App, s: Services): void {
     '/admin/accounts',
     {
       ...admin,
-      schema: { ...admin.schema, summary: 'Create an account',
-        body: Type.Object({ Name, Plan, Packages: Type.Optional(Packages) }, { additionalProperties: false }),
-        response: { 201: Account },
-      },
+      schema: { ...admin.schema, summary: 'Create an account', body: Type.Object({ Name, Plan, Packages: Type.Optional(Packages) }, { additionalProperties: false }), response: { 201: Account } },
     },
     async (request, reply) => {
       const { Name: name, Plan: plan, Packages: packages } = request.body;
@@ -40,7 +37,12 @@ export function adminRoutes(app: App, s: Services): void {
         summary: 'Change an account',
         params: AccountParams,
         body: Type.Object(
-          { Name: Type.Optional(Name), Plan: Type.Optional(Plan), Packages: Type.Optional(Packages), AuditDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'days the audit log keeps its entries (default 365; docs/governance.md)' })) },
+          {
+            Name: Type.Optional(Name),
+            Plan: Type.Optional(Plan),
+            Packages: Type.Optional(Packages),
+            AuditDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'days the audit log keeps its entries (default 365; docs/governance.md)' })),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Account },
@@ -67,7 +69,10 @@ export function adminRoutes(app: App, s: Services): void {
   // Not in api.md: see docs/decisions.md "Credentials and tokens".
   app.post(
     '/admin/accounts/:AccountId/key',
-    { ...admin, schema: { ...admin.schema, summary: 'Rotate the account API key (old key and its tokens stop working)', params: AccountParams, response: { 200: AccountKey }, errors: ['ACCOUNT_NOT_FOUND'] } },
+    {
+      ...admin,
+      schema: { ...admin.schema, summary: 'Rotate the account API key (old key and its tokens stop working)', params: AccountParams, response: { 200: AccountKey }, errors: ['ACCOUNT_NOT_FOUND'] },
+    },
     async (request) => s.accounts.rotateKey(request.params.AccountId),
   );
 

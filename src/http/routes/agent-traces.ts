@@ -47,7 +47,12 @@ export function agentTraceRoutes(app: App, s: Services): void {
     '/console/api/bots/:botId/conversations/:userId/trace',
     {
       ...signedIn,
-      schema: { summary, querystring: TraceQuery, response: { 200: TraceList }, ...consoleTwinSchema('agents (console session)', 'GET', ['CONVERSATION_NOT_FOUND'], { userId: Type.String({ minLength: 1, maxLength: 256 }) }) },
+      schema: {
+        summary,
+        querystring: TraceQuery,
+        response: { 200: TraceList },
+        ...consoleTwinSchema('agents (console session)', 'GET', ['CONVERSATION_NOT_FOUND'], { userId: Type.String({ minLength: 1, maxLength: 256 }) }),
+      },
     },
     async (request) => {
       const { botId, userId } = request.params as { botId: string; userId: string };

@@ -35,12 +35,25 @@ export function analyticsRoutes(app: App, s: Services): void {
 
   app.get(
     '/bots/:APIKey/analytics',
-    { ...account, schema: { ...account.schema, summary: 'Conversations, messages, hand-overs and fallbacks per day, and where conversations stop', params: KeyParams, querystring: PeriodQuery, response: { 200: BotAnalytics }, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: 'Conversations, messages, hand-overs and fallbacks per day, and where conversations stop',
+        params: KeyParams,
+        querystring: PeriodQuery,
+        response: { 200: BotAnalytics },
+        errors: ['BOT_NOT_FOUND'],
+      },
+    },
     async (request) => s.analytics.of(await owned(request), request.query),
   );
   app.get(
     '/bots/:APIKey/flow',
-    { ...account, schema: { ...account.schema, summary: "The live version's behaviours, interactions and the goTo paths between them", params: KeyParams, response: { 200: BotFlow }, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...account,
+      schema: { ...account.schema, summary: "The live version's behaviours, interactions and the goTo paths between them", params: KeyParams, response: { 200: BotFlow }, errors: ['BOT_NOT_FOUND'] },
+    },
     async (request) => s.analytics.flow(await owned(request)),
   );
 
@@ -55,12 +68,18 @@ export function analyticsRoutes(app: App, s: Services): void {
   };
   app.get(
     '/bots/:APIKey/analytics.csv',
-    { ...account, schema: { ...account.schema, summary: 'The analytics figures as CSV: a row per day and a total', params: KeyParams, querystring: PeriodQuery, response: Csv, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...account,
+      schema: { ...account.schema, summary: 'The analytics figures as CSV: a row per day and a total', params: KeyParams, querystring: PeriodQuery, response: Csv, errors: ['BOT_NOT_FOUND'] },
+    },
     async (request, reply) => figures(await owned(request), request.query, reply),
   );
   app.get(
     '/bots/:APIKey/transcripts.csv',
-    { ...account, schema: { ...account.schema, summary: 'The messages written in the period as CSV, by conversation', params: KeyParams, querystring: PeriodQuery, response: Csv, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...account,
+      schema: { ...account.schema, summary: 'The messages written in the period as CSV, by conversation', params: KeyParams, querystring: PeriodQuery, response: Csv, errors: ['BOT_NOT_FOUND'] },
+    },
     async (request, reply) => transcripts(await owned(request), request.query, reply),
   );
 

@@ -41,20 +41,37 @@ export function apihookRoutes(app: App, s: Services): void {
     return sendChatReply(reply as FastifyReply, await s.chat.chat(bot, chatInputOf(request.body, request.headers)));
   });
 
-  app.get('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/values', querystring: StatusQuery, response: { 200: Values }, errors: ['CONVERSATION_NOT_FOUND'] } }, async (request) => {
-    const { bot } = principalOf(request);
-    const conversation = await s.conversations.find(bot, userIdOf(request, request.query.userid));
-    if (!conversation) throw new AppError('CONVERSATION_NOT_FOUND');
-    return valuesView(conversation);
-  });
+  app.get(
+    '/apihook/status',
+    { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/values', querystring: StatusQuery, response: { 200: Values }, errors: ['CONVERSATION_NOT_FOUND'] } },
+    async (request) => {
+      const { bot } = principalOf(request);
+      const conversation = await s.conversations.find(bot, userIdOf(request, request.query.userid));
+      if (!conversation) throw new AppError('CONVERSATION_NOT_FOUND');
+      return valuesView(conversation);
+    },
+  );
 
-  app.post('/apihook/status', { ...hook, schema: { ...hook.schema, summary: 'Set or delete a variable or tag', body: StatusUpdate, response: { 200: Values }, errors: ['CONVERSATION_NOT_FOUND', 'USER_BANNED', 'CONVERSATION_FORGETTING', 'LIMIT_EXCEEDED'] } }, async (request) => {
-    const { bot } = principalOf(request);
-    const { UpdateType, Name, Value, UserId } = request.body;
-    if (UpdateType === 'set-var' && Value === undefined) throw new AppError('INVALID_REQUEST', 'set-var needs a Value.', { Field: 'Value' });
-    const updated = await s.chat.updateValue(bot, userIdOf(request, UserId), { kind: UpdateType, name: Name, value: Value });
-    return valuesView(updated);
-  });
+  app.post(
+    '/apihook/status',
+    {
+      ...hook,
+      schema: {
+        ...hook.schema,
+        summary: 'Set or delete a variable or tag',
+        body: StatusUpdate,
+        response: { 200: Values },
+        errors: ['CONVERSATION_NOT_FOUND', 'USER_BANNED', 'CONVERSATION_FORGETTING', 'LIMIT_EXCEEDED'],
+      },
+    },
+    async (request) => {
+      const { bot } = principalOf(request);
+      const { UpdateType, Name, Value, UserId } = request.body;
+      if (UpdateType === 'set-var' && Value === undefined) throw new AppError('INVALID_REQUEST', 'set-var needs a Value.', { Field: 'Value' });
+      const updated = await s.chat.updateValue(bot, userIdOf(request, UserId), { kind: UpdateType, name: Name, value: Value });
+      return valuesView(updated);
+    },
+  );
 
   app.get('/apihook/config', { ...hook, schema: { ...hook.schema, summary: 'As GET /custom/config', response: { 200: BotConfig } } }, async (request) => botConfig(s, principalOf(request).bot));
 }

@@ -89,19 +89,17 @@ export function botRoutes(app: App, s: Services): void {
     s.accounts.rotateKey(accountOf(request).id),
   );
 
-  app.get('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'The draft as a bot file', params: KeyParams, response: { 200: BotFile }, errors: ['BOT_NOT_FOUND'] } }, async (request) =>
-    s.bots.draftFile(await owned(request)),
+  app.get(
+    '/bots/:APIKey',
+    { ...account, schema: { ...account.schema, summary: 'The draft as a bot file', params: KeyParams, response: { 200: BotFile }, errors: ['BOT_NOT_FOUND'] } },
+    async (request) => s.bots.draftFile(await owned(request)),
   );
 
-  app.put(
-    '/bots/:APIKey',
-    { ...botFileRoute, schema: { ...account.schema, summary: 'Replace the draft (If-Match: version)', params: KeyParams, body: AnyBotFile, ...edits } },
-    async (request) => {
-      const ifMatch = parseIfMatch(request.headers['if-match']);
-      const bot = await owned(request);
-      return edited(await s.bots.replaceDraft(bot, request.body, request.headers['content-type'], ifMatch));
-    },
-  );
+  app.put('/bots/:APIKey', { ...botFileRoute, schema: { ...account.schema, summary: 'Replace the draft (If-Match: version)', params: KeyParams, body: AnyBotFile, ...edits } }, async (request) => {
+    const ifMatch = parseIfMatch(request.headers['if-match']);
+    const bot = await owned(request);
+    return edited(await s.bots.replaceDraft(bot, request.body, request.headers['content-type'], ifMatch));
+  });
 
   app.patch(
     '/bots/:APIKey/settings',
@@ -114,9 +112,13 @@ export function botRoutes(app: App, s: Services): void {
     edited(await s.bots.publish(await owned(request), BY_ACCOUNT_TOKEN)),
   );
 
-  app.get('/bots/:APIKey/versions', { ...account, schema: { ...account.schema, summary: 'Published versions', params: KeyParams, response: { 200: Versions }, errors: ['BOT_NOT_FOUND'] } }, async (request) => ({
-    Result: await s.bots.versions(await owned(request)),
-  }));
+  app.get(
+    '/bots/:APIKey/versions',
+    { ...account, schema: { ...account.schema, summary: 'Published versions', params: KeyParams, response: { 200: Versions }, errors: ['BOT_NOT_FOUND'] } },
+    async (request) => ({
+      Result: await s.bots.versions(await owned(request)),
+    }),
+  );
 
   app.post(
     '/bots/:APIKey/rollback',
@@ -134,14 +136,22 @@ export function botRoutes(app: App, s: Services): void {
     async (request) => edited(await s.bots.rollback(await owned(request), request.body.Version, BY_ACCOUNT_TOKEN)),
   );
 
-  app.post('/bots/:APIKey/secret', { ...account, schema: { ...account.schema, summary: 'Rotate the API secret', params: KeyParams, response: { 200: Credentials }, errors: ['BOT_NOT_FOUND'] } }, async (request) => {
-    const bot = await s.bots.rotateSecret(await owned(request));
-    return { APIKey: bot.apiKey, APISecret: bot.apiSecret };
-  });
+  app.post(
+    '/bots/:APIKey/secret',
+    { ...account, schema: { ...account.schema, summary: 'Rotate the API secret', params: KeyParams, response: { 200: Credentials }, errors: ['BOT_NOT_FOUND'] } },
+    async (request) => {
+      const bot = await s.bots.rotateSecret(await owned(request));
+      return { APIKey: bot.apiKey, APISecret: bot.apiSecret };
+    },
+  );
 
-  app.delete('/bots/:APIKey', { ...account, schema: { ...account.schema, summary: 'Delete the bot and its conversations', params: KeyParams, response: { 200: DeletedBot }, errors: ['BOT_NOT_FOUND'] } }, async (request) => {
-    const bot = await owned(request);
-    await s.bots.remove(bot);
-    return { APIKey: bot.apiKey, Deleted: true as const };
-  });
+  app.delete(
+    '/bots/:APIKey',
+    { ...account, schema: { ...account.schema, summary: 'Delete the bot and its conversations', params: KeyParams, response: { 200: DeletedBot }, errors: ['BOT_NOT_FOUND'] } },
+    async (request) => {
+      const bot = await owned(request);
+      await s.bots.remove(bot);
+      return { APIKey: bot.apiKey, Deleted: true as const };
+    },
+  );
 }

@@ -15,7 +15,6 @@ const BroadcastChannels = Type.Object({ Result: Type.Array(Type.String(), { desc
 const BotParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }) });
 const OneParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), BroadcastId: Type.String({ maxLength: 64 }) });
 
-
 /** The widget is always there to broadcast to; the API channel once it has a webhook (an app to deliver to); the platforms once connected. */
 function broadcastChannels(listing: Array<{ Channel: string; Enabled: boolean; WebhookUrl: string | null }>): string[] {
   const usable = listing.filter((c) => c.Channel !== 'web' && (c.Channel === 'custom' ? c.WebhookUrl !== null : c.Enabled)).map((c) => c.Channel);

@@ -14,27 +14,68 @@ export function broadcastRoutes(app: App, s: Services): void {
 
   app.post(
     '/bots/:APIKey/broadcasts',
-    { ...account, schema: { ...account.schema, summary: 'Create a broadcast: now, at a time, or repeating', params: BroadcastParams, body: CreateBroadcastBody, response: { 201: BroadcastView }, errors: ['BOT_NOT_FOUND', 'BEHAVIOUR_NOT_FOUND', 'LIMIT_EXCEEDED'] } },
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: 'Create a broadcast: now, at a time, or repeating',
+        params: BroadcastParams,
+        body: CreateBroadcastBody,
+        response: { 201: BroadcastView },
+        errors: ['BOT_NOT_FOUND', 'BEHAVIOUR_NOT_FOUND', 'LIMIT_EXCEEDED'],
+      },
+    },
     async (request, reply) => reply.status(201).send(await s.broadcasts.create(await owned(request), request.body as CreateBody)),
   );
   app.get(
     '/bots/:APIKey/broadcasts',
-    { ...account, schema: { ...account.schema, summary: "The bot's broadcasts with their counts, newest first", params: BroadcastParams, response: { 200: BroadcastList }, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...account,
+      schema: { ...account.schema, summary: "The bot's broadcasts with their counts, newest first", params: BroadcastParams, response: { 200: BroadcastList }, errors: ['BOT_NOT_FOUND'] },
+    },
     async (request) => s.broadcasts.list(await owned(request)),
   );
   app.post(
     '/bots/:APIKey/broadcasts/preview',
-    { ...account, schema: { ...account.schema, summary: 'How many conversations an audience holds now, and some of them', params: BroadcastParams, body: PreviewBody, response: { 200: PreviewAnswer }, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: 'How many conversations an audience holds now, and some of them',
+        params: BroadcastParams,
+        body: PreviewBody,
+        response: { 200: PreviewAnswer },
+        errors: ['BOT_NOT_FOUND'],
+      },
+    },
     async (request) => s.broadcasts.preview(await owned(request), request.body.Audience),
   );
   app.get(
     '/bots/:APIKey/broadcasts/:BroadcastId',
-    { ...account, schema: { ...account.schema, summary: 'A broadcast and the counts of its latest run', params: BroadcastIdParams, response: { 200: BroadcastView }, errors: ['BOT_NOT_FOUND', 'BROADCAST_NOT_FOUND'] } },
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: 'A broadcast and the counts of its latest run',
+        params: BroadcastIdParams,
+        response: { 200: BroadcastView },
+        errors: ['BOT_NOT_FOUND', 'BROADCAST_NOT_FOUND'],
+      },
+    },
     async (request) => s.broadcasts.get(await owned(request), request.params.BroadcastId),
   );
   app.post(
     '/bots/:APIKey/broadcasts/:BroadcastId/cancel',
-    { ...account, schema: { ...account.schema, summary: 'Stop it on every node; recipients not reached yet are skipped', params: BroadcastIdParams, response: { 200: BroadcastView }, errors: ['BOT_NOT_FOUND', 'BROADCAST_NOT_FOUND', 'BROADCAST_ENDED'] } },
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: 'Stop it on every node; recipients not reached yet are skipped',
+        params: BroadcastIdParams,
+        response: { 200: BroadcastView },
+        errors: ['BOT_NOT_FOUND', 'BROADCAST_NOT_FOUND', 'BROADCAST_ENDED'],
+      },
+    },
     async (request) => s.broadcasts.cancel(await owned(request), request.params.BroadcastId),
   );
 }

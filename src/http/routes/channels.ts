@@ -41,9 +41,13 @@ const PlatformAnswer = { description: 'Received', content: { 'application/json':
 export function channelRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['channels'], security: [{ bearer: [] }] } };
 
-  app.get('/bots/:APIKey/channels', { ...account, schema: { ...account.schema, summary: "The bot's channels: custom, web and the messaging platforms", params: KeyParams, response: { 200: ChannelList }, errors: ['BOT_NOT_FOUND'] } }, async (request) => ({
-    Result: await s.channels.connections.list(await s.bots.owned(accountOf(request), request.params.APIKey)),
-  }));
+  app.get(
+    '/bots/:APIKey/channels',
+    { ...account, schema: { ...account.schema, summary: "The bot's channels: custom, web and the messaging platforms", params: KeyParams, response: { 200: ChannelList }, errors: ['BOT_NOT_FOUND'] } },
+    async (request) => ({
+      Result: await s.channels.connections.list(await s.bots.owned(accountOf(request), request.params.APIKey)),
+    }),
+  );
 
   app.put(
     '/bots/:APIKey/channels/:Channel',
@@ -51,7 +55,8 @@ export function channelRoutes(app: App, s: Services): void {
       ...account,
       schema: {
         ...account.schema,
-        summary: 'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From}; Chatwoot: {BaseUrl, AccountId, BotToken, InboxIds?}; Instagram: {InstagramAccountId, PageAccessToken, AppSecret, VerifyToken?})',
+        summary:
+          'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From}; Chatwoot: {BaseUrl, AccountId, BotToken, InboxIds?}; Instagram: {InstagramAccountId, PageAccessToken, AppSecret, VerifyToken?})',
         params: ChannelParams,
         body: ConnectBody,
         response: { 200: ConnectedChannel },
@@ -64,19 +69,36 @@ export function channelRoutes(app: App, s: Services): void {
     },
   );
 
-  app.delete('/bots/:APIKey/channels/:Channel', { ...account, schema: { ...account.schema, summary: 'Disconnect: the credentials are erased', params: ChannelParams, response: { 204: { description: 'Disconnected (or was not connected)', type: 'null' } }, errors: ['BOT_NOT_FOUND', 'NOT_FOUND'] } }, async (request, reply) => {
-    const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
-    s.channels.connections.platform(request.params.Channel);
-    await s.channels.connections.disconnect(bot, request.params.Channel);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/bots/:APIKey/channels/:Channel',
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: 'Disconnect: the credentials are erased',
+        params: ChannelParams,
+        response: { 204: { description: 'Disconnected (or was not connected)', type: 'null' } },
+        errors: ['BOT_NOT_FOUND', 'NOT_FOUND'],
+      },
+    },
+    async (request, reply) => {
+      const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
+      s.channels.connections.platform(request.params.Channel);
+      await s.channels.connections.disconnect(bot, request.params.Channel);
+      return reply.code(204).send(null);
+    },
+  );
 
   // Meta's subscription handshake: the challenge back as plain text.
   app.get(
     '/channels/:Channel/:ChannelId',
     {
       config: { limit: 'principal' },
-      schema: { tags: ['channels'], summary: 'Meta webhook verification (hub.mode, hub.verify_token, hub.challenge)', params: WebhookParams, querystring: Type.Record(Type.String(), Type.String({ maxLength: 1024 })),
+      schema: {
+        tags: ['channels'],
+        summary: 'Meta webhook verification (hub.mode, hub.verify_token, hub.challenge)',
+        params: WebhookParams,
+        querystring: Type.Record(Type.String(), Type.String({ maxLength: 1024 })),
         response: { 200: textResponse('text/plain', 'The hub.challenge, echoed') },
         errors: ['NOT_FOUND', 'VERIFY_TOKEN_MISMATCH'],
       },
@@ -102,8 +124,16 @@ export function channelRoutes(app: App, s: Services): void {
       config: { limit: 'principal' as const },
       schema: { tags: ['channels'], summary, params, response: { 200: PlatformAnswer }, errors: ['NOT_FOUND', 'SIGNATURE_INVALID', 'INVALID_JSON'] as const },
     });
-    (scope as unknown as App).post('/channels/:Channel/:ChannelId', webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event, Twilio SMS)", WebhookParams), receive);
-    (scope as unknown as App).post('/channels/:Channel/:ChannelId/:Subpath', webhook("A platform's second webhook path: Slack's interactivity URL (`/interactive`, a button click)", SubpathParams), receive);
+    (scope as unknown as App).post(
+      '/channels/:Channel/:ChannelId',
+      webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event, Twilio SMS)", WebhookParams),
+      receive,
+    );
+    (scope as unknown as App).post(
+      '/channels/:Channel/:ChannelId/:Subpath',
+      webhook("A platform's second webhook path: Slack's interactivity URL (`/interactive`, a button click)", SubpathParams),
+      receive,
+    );
   });
 }
 

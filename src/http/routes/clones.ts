@@ -10,10 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';
 
-const Source = Type.Object(
-  { BotAPIKey: Type.Optional(Type.String({ maxLength: 256 })), BotSecret: Type.Optional(Type.String({ maxLength: 256 })) },
-  { additionalProperties: false },
-);
+const Source = Type.Object({ BotAPIKey: Type.Optional(Type.String({ maxLength: 256 })), BotSecret: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false });
 const RefCloneBody = Type.Object({ Source: Type.Optional(Source) }, { additionalProperties: false });
 const TagValue = Type.Object(
   {
@@ -27,10 +24,7 @@ const CloneBody = Type.Object(
   {
     Source: Type.Optional(Source),
     Destination: Type.Optional(
-      Type.Object(
-        { BotName: Type.Optional(Type.String({ maxLength: 200 })), Variables: Type.Optional(Type.Array(TagValue, { maxItems: 1000 })) },
-        { additionalProperties: false },
-      ),
+      Type.Object({ BotName: Type.Optional(Type.String({ maxLength: 200 })), Variables: Type.Optional(Type.Array(TagValue, { maxItems: 1000 })) }, { additionalProperties: false }),
     ),
   },
   { additionalProperties: false },
@@ -45,21 +39,27 @@ const credentials = (bot: BotRecord) => ({ APIKey: bot.apiKey, APISecret: bot.ap
 export function cloneRoutes(app: App, s: Services): void {
   const account = { ...authed('account'), schema: { tags: ['bots'], security: [{ bearer: [] }] } };
 
-  app.post(
-    '/bot/refclone',
-    { ...account, schema: { ...account.schema, summary: 'A referenced clone of a bot, which becomes its master', body: RefCloneBody, ...CLONE_ANSWERS } },
-    async (request) => credentials(await s.clones.refClone(accountOf(request), request.body.Source)),
+  app.post('/bot/refclone', { ...account, schema: { ...account.schema, summary: 'A referenced clone of a bot, which becomes its master', body: RefCloneBody, ...CLONE_ANSWERS } }, async (request) =>
+    credentials(await s.clones.refClone(accountOf(request), request.body.Source)),
   );
 
-  app.post(
-    '/bot/clone',
-    { ...account, schema: { ...account.schema, summary: 'A full, detached copy with [[tags]] filled in', body: CloneBody, ...CLONE_ANSWERS } },
-    async (request) => credentials(await s.clones.fullClone(accountOf(request), request.body.Source, request.body.Destination)),
+  app.post('/bot/clone', { ...account, schema: { ...account.schema, summary: 'A full, detached copy with [[tags]] filled in', body: CloneBody, ...CLONE_ANSWERS } }, async (request) =>
+    credentials(await s.clones.fullClone(accountOf(request), request.body.Source, request.body.Destination)),
   );
 
   app.post(
     '/bots/:APIKey/detach',
-    { ...account, schema: { ...account.schema, summary: "Make one of a clone's linked behaviours its own", params: KeyParams, body: DetachBody, response: { 200: DetachedBehaviour }, errors: ['MISSING_FIELD', 'BOT_NOT_FOUND', 'BEHAVIOUR_NOT_FOUND', 'STATE_CONFLICT', 'VERSION_MISMATCH'] } },
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        summary: "Make one of a clone's linked behaviours its own",
+        params: KeyParams,
+        body: DetachBody,
+        response: { 200: DetachedBehaviour },
+        errors: ['MISSING_FIELD', 'BOT_NOT_FOUND', 'BEHAVIOUR_NOT_FOUND', 'STATE_CONFLICT', 'VERSION_MISMATCH'],
+      },
+    },
     async (request) => {
       const bot = await s.bots.owned(accountOf(request), request.params.APIKey);
       const result = await s.clones.detach(bot, request.body.Behaviour);

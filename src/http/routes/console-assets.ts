@@ -36,8 +36,7 @@ export function pageHeaders(reply: FastifyReply): FastifyReply {
     );
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The page in console mode, or in one-conversation mode for a share code. */
 export function consolePage(reply: FastifyReply, page: { mode: 'console' | 'share'; code?: string }): FastifyReply {

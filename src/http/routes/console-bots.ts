@@ -15,7 +15,15 @@ import { TRAINING_ERRORS } from './bots.js';
 const BotName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "The bot's name" });
 const BotParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }) });
 const NewBotBody = Type.Object(
-  { Name: BotName, TemplateId: Type.Optional(Type.Union(TEMPLATE_IDS.map((id) => Type.Literal(id)), { description: 'default empty' })) },
+  {
+    Name: BotName,
+    TemplateId: Type.Optional(
+      Type.Union(
+        TEMPLATE_IDS.map((id) => Type.Literal(id)),
+        { description: 'default empty' },
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 const NameBody = Type.Object({ Name: BotName }, { additionalProperties: false });
@@ -32,13 +40,27 @@ export function consoleBotRoutes(app: App, s: Services): void {
   const ctxOf = (request: FastifyRequest) => request.operatorContext!;
   const botOf = (request: FastifyRequest) => s.consoleBots.open(ctxOf(request), (request.params as { botId: string }).botId);
 
-  app.get('/console/api/bot-templates', { ...design, schema: { hide: true, tags, summary: 'What a new bot may start from', response: { 200: Type.Object({ Result: Type.Array(Template) }) } } }, async () => ({
-    Result: templateList(),
-  }));
+  app.get(
+    '/console/api/bot-templates',
+    { ...design, schema: { hide: true, tags, summary: 'What a new bot may start from', response: { 200: Type.Object({ Result: Type.Array(Template) }) } } },
+    async () => ({
+      Result: templateList(),
+    }),
+  );
 
   app.get(
     '/console/api/bots/:botId/install',
-    { ...design, schema: { hide: true, tags, summary: 'How to put the bot on a website: its web key, the embed line and a test page', params: BotParams, response: { 200: Type.Object({ WebKey: Type.String(), Snippet: Type.String(), TestPage: Type.String(), Channels: Type.Array(ChannelLinkReply) }) }, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...design,
+      schema: {
+        hide: true,
+        tags,
+        summary: 'How to put the bot on a website: its web key, the embed line and a test page',
+        params: BotParams,
+        response: { 200: Type.Object({ WebKey: Type.String(), Snippet: Type.String(), TestPage: Type.String(), Channels: Type.Array(ChannelLinkReply) }) },
+        errors: ['BOT_NOT_FOUND'],
+      },
+    },
     async (request) => {
       const bot = await botOf(request);
       const base = s.config.publicUrl.replace(/\/+$/, '');
@@ -49,7 +71,10 @@ export function consoleBotRoutes(app: App, s: Services): void {
 
   app.post(
     '/console/api/bots',
-    { ...design, schema: { hide: true, tags, summary: 'A new bot, empty or from a template, published at once', body: NewBotBody, response: { 201: BotChoice }, errors: ['LIMIT_EXCEEDED', ...TRAINING_ERRORS] } },
+    {
+      ...design,
+      schema: { hide: true, tags, summary: 'A new bot, empty or from a template, published at once', body: NewBotBody, response: { 201: BotChoice }, errors: ['LIMIT_EXCEEDED', ...TRAINING_ERRORS] },
+    },
     async (request, reply) => {
       const { Name, TemplateId = 'empty' } = request.body;
       const bot = await s.bots.create(ctxOf(request).account, templateFile(TemplateId as TemplateId, Name.trim()));
@@ -59,7 +84,18 @@ export function consoleBotRoutes(app: App, s: Services): void {
 
   app.post(
     '/console/api/bots/:botId/duplicate',
-    { ...design, schema: { hide: true, tags, summary: "A new bot from this one's draft", params: BotParams, body: NameBody, response: { 201: BotChoice }, errors: ['BOT_NOT_FOUND', 'LIMIT_EXCEEDED', ...TRAINING_ERRORS] } },
+    {
+      ...design,
+      schema: {
+        hide: true,
+        tags,
+        summary: "A new bot from this one's draft",
+        params: BotParams,
+        body: NameBody,
+        response: { 201: BotChoice },
+        errors: ['BOT_NOT_FOUND', 'LIMIT_EXCEEDED', ...TRAINING_ERRORS],
+      },
+    },
     async (request, reply) => {
       const bot = await s.bots.duplicate(ctxOf(request).account, await botOf(request), request.body.Name.trim());
       return reply.status(201).send(choice(bot));
@@ -74,7 +110,17 @@ export function consoleBotRoutes(app: App, s: Services): void {
 
   app.delete(
     '/console/api/bots/:botId',
-    { ...design, schema: { hide: true, tags, summary: 'Delete the bot, its conversations and its knowledge', params: BotParams, response: { 200: Type.Object({ BotId: Type.String(), Deleted: Type.Literal(true) }) }, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...design,
+      schema: {
+        hide: true,
+        tags,
+        summary: 'Delete the bot, its conversations and its knowledge',
+        params: BotParams,
+        response: { 200: Type.Object({ BotId: Type.String(), Deleted: Type.Literal(true) }) },
+        errors: ['BOT_NOT_FOUND'],
+      },
+    },
     async (request) => {
       const bot = await botOf(request);
       await s.bots.remove(bot);

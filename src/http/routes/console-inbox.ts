@@ -30,8 +30,10 @@ export function consoleInboxRoutes(app: App, s: Services, signedIn: SignedIn, ac
   const one = '/console/api/conversations/:botId/:userId';
   const errors = ['CONVERSATION_NOT_FOUND'] as const;
 
-  app.get('/console/api/search', { ...signedIn, schema: { hide: true, tags, summary: "Conversations whose messages hold these words (the database's full-text index)", querystring: SearchQuery } }, async (request) =>
-    s.inbox.search(ctxOf(request), request.query.q),
+  app.get(
+    '/console/api/search',
+    { ...signedIn, schema: { hide: true, tags, summary: "Conversations whose messages hold these words (the database's full-text index)", querystring: SearchQuery } },
+    async (request) => s.inbox.search(ctxOf(request), request.query.q),
   );
   app.post(`${one}/resolve`, { ...signedIn, schema: { hide: true, tags, summary: 'Resolve (hands back to the bot first)', params: UserParams, body: Empty, errors } }, async (request) =>
     s.inbox.resolve(ctxOf(request), request.params.botId, request.params.userId),
@@ -39,23 +41,45 @@ export function consoleInboxRoutes(app: App, s: Services, signedIn: SignedIn, ac
   app.post(`${one}/reopen`, { ...signedIn, schema: { hide: true, tags, summary: 'Open again', params: UserParams, body: Empty, errors } }, async (request) =>
     s.inbox.reopen(ctxOf(request), request.params.botId, request.params.userId),
   );
-  app.post(`${one}/snooze`, { ...signedIn, schema: { hide: true, tags, summary: 'Out of the open list until the time passes or the user writes', params: UserParams, body: SnoozeBody, errors } }, async (request) =>
-    s.inbox.snooze(ctxOf(request), request.params.botId, request.params.userId, request.body.Minutes),
+  app.post(
+    `${one}/snooze`,
+    { ...signedIn, schema: { hide: true, tags, summary: 'Out of the open list until the time passes or the user writes', params: UserParams, body: SnoozeBody, errors } },
+    async (request) => s.inbox.snooze(ctxOf(request), request.params.botId, request.params.userId, request.body.Minutes),
   );
-  app.post(`${one}/transfer`, { ...signedIn, schema: { hide: true, tags, summary: 'Transfer to a colleague (OperatorId) or a team (TeamId)', params: UserParams, body: TransferBody, errors: [...errors, 'OPERATOR_NOT_FOUND', 'TEAM_NOT_FOUND'] } }, async (request) => {
-    const { OperatorId, TeamId } = request.body;
-    if ((OperatorId === undefined) === (TeamId === undefined)) throw new AppError('INVALID_REQUEST', 'Give either OperatorId or TeamId.', { Field: 'OperatorId' });
-    return s.inbox.transfer(ctxOf(request), request.params.botId, request.params.userId, { OperatorId, TeamId });
-  });
+  app.post(
+    `${one}/transfer`,
+    {
+      ...signedIn,
+      schema: {
+        hide: true,
+        tags,
+        summary: 'Transfer to a colleague (OperatorId) or a team (TeamId)',
+        params: UserParams,
+        body: TransferBody,
+        errors: [...errors, 'OPERATOR_NOT_FOUND', 'TEAM_NOT_FOUND'],
+      },
+    },
+    async (request) => {
+      const { OperatorId, TeamId } = request.body;
+      if ((OperatorId === undefined) === (TeamId === undefined)) throw new AppError('INVALID_REQUEST', 'Give either OperatorId or TeamId.', { Field: 'OperatorId' });
+      return s.inbox.transfer(ctxOf(request), request.params.botId, request.params.userId, { OperatorId, TeamId });
+    },
+  );
 
   app.get('/console/api/teams', { ...signedIn, schema: { hide: true, tags, summary: "The account's teams and operators (who is online)" } }, async (request) => s.inbox.teams(ctxOf(request)));
-  app.post('/console/api/teams', { ...accountAdmin, schema: { hide: true, tags, summary: 'Add a team', body: TeamBody, errors: ['CONFLICT', 'LIMIT_EXCEEDED', 'OPERATOR_NOT_FOUND'] } }, async (request, reply) =>
-    reply.status(201).send(await s.inbox.createTeam(ctxOf(request), request.body.Name, request.body.OperatorIds ?? [])),
+  app.post(
+    '/console/api/teams',
+    { ...accountAdmin, schema: { hide: true, tags, summary: 'Add a team', body: TeamBody, errors: ['CONFLICT', 'LIMIT_EXCEEDED', 'OPERATOR_NOT_FOUND'] } },
+    async (request, reply) => reply.status(201).send(await s.inbox.createTeam(ctxOf(request), request.body.Name, request.body.OperatorIds ?? [])),
   );
-  app.put('/console/api/teams/:teamId/members', { ...accountAdmin, schema: { hide: true, tags, summary: "Set a team's members", params: TeamParams, body: MembersBody, errors: ['TEAM_NOT_FOUND', 'OPERATOR_NOT_FOUND'] } }, async (request) =>
-    s.inbox.setMembers(ctxOf(request), Number(request.params.teamId), request.body.OperatorIds),
+  app.put(
+    '/console/api/teams/:teamId/members',
+    { ...accountAdmin, schema: { hide: true, tags, summary: "Set a team's members", params: TeamParams, body: MembersBody, errors: ['TEAM_NOT_FOUND', 'OPERATOR_NOT_FOUND'] } },
+    async (request) => s.inbox.setMembers(ctxOf(request), Number(request.params.teamId), request.body.OperatorIds),
   );
-  app.delete('/console/api/teams/:teamId', { ...accountAdmin, schema: { hide: true, tags, summary: 'Delete a team (its conversations keep their assignee)', params: TeamParams, errors: ['TEAM_NOT_FOUND'] } }, async (request) =>
-    s.inbox.deleteTeam(ctxOf(request), Number(request.params.teamId)),
+  app.delete(
+    '/console/api/teams/:teamId',
+    { ...accountAdmin, schema: { hide: true, tags, summary: 'Delete a team (its conversations keep their assignee)', params: TeamParams, errors: ['TEAM_NOT_FOUND'] } },
+    async (request) => s.inbox.deleteTeam(ctxOf(request), Number(request.params.teamId)),
   );
 }

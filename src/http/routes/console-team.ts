@@ -38,9 +38,13 @@ export function consoleTeamRoutes(app: App, s: Services & { team: Team }): void 
   const invited = ({ teammate, link, emailed }: InvitationView) => ({ Teammate: teammate, InviteUrl: link, ExpiresInDays: INVITE_DAYS, Emailed: emailed });
 
   bundledPageRoutes(app, { url: '/console/team', folder: 'team', title: 'Team', css: 'team.css', bundle: teamBundle });
-  app.get('/console/api/team', { ...anyone, schema: { hide: true, tags, summary: "The account's operators", response: { 200: Type.Object({ Teammates: Type.Array(Teammate) }) } } }, async (request) => ({
-    Teammates: await s.team.list(ctxOf(request)),
-  }));
+  app.get(
+    '/console/api/team',
+    { ...anyone, schema: { hide: true, tags, summary: "The account's operators", response: { 200: Type.Object({ Teammates: Type.Array(Teammate) }) } } },
+    async (request) => ({
+      Teammates: await s.team.list(ctxOf(request)),
+    }),
+  );
   app.post(
     '/console/api/team',
     { ...admin, schema: { hide: true, tags, summary: 'Invite a teammate: the answer holds the one-time link to send them', body: InviteBody, response: { 201: Invited }, errors: ['CONFLICT'] } },
@@ -48,17 +52,48 @@ export function consoleTeamRoutes(app: App, s: Services & { team: Team }): void 
   );
   app.post(
     '/console/api/team/:operatorId/invite',
-    { ...admin, schema: { hide: true, tags, summary: 'A new link for a teammate who has not joined yet (the old one stops working)', params: OperatorParams, response: { 200: Invited }, errors: ['OPERATOR_NOT_FOUND', 'CONFLICT'] } },
+    {
+      ...admin,
+      schema: {
+        hide: true,
+        tags,
+        summary: 'A new link for a teammate who has not joined yet (the old one stops working)',
+        params: OperatorParams,
+        response: { 200: Invited },
+        errors: ['OPERATOR_NOT_FOUND', 'CONFLICT'],
+      },
+    },
     async (request) => invited(await s.team.reinvite(ctxOf(request), idOf(request))),
   );
   app.patch(
     '/console/api/team/:operatorId',
-    { ...admin, schema: { hide: true, tags, summary: "Change a teammate's role (the account keeps an admin)", params: OperatorParams, body: RoleBody, response: { 200: Teammate }, errors: ['OPERATOR_NOT_FOUND', 'CONFLICT'] } },
+    {
+      ...admin,
+      schema: {
+        hide: true,
+        tags,
+        summary: "Change a teammate's role (the account keeps an admin)",
+        params: OperatorParams,
+        body: RoleBody,
+        response: { 200: Teammate },
+        errors: ['OPERATOR_NOT_FOUND', 'CONFLICT'],
+      },
+    },
     async (request) => s.team.setRole(ctxOf(request), idOf(request), request.body.Role),
   );
   app.delete(
     '/console/api/team/:operatorId',
-    { ...admin, schema: { hide: true, tags, summary: 'Remove a teammate (not yourself; the account keeps an admin)', params: OperatorParams, response: { 200: Type.Object({ OperatorId: Type.String(), Removed: Type.Literal(true) }) }, errors: ['OPERATOR_NOT_FOUND', 'CONFLICT'] } },
+    {
+      ...admin,
+      schema: {
+        hide: true,
+        tags,
+        summary: 'Remove a teammate (not yourself; the account keeps an admin)',
+        params: OperatorParams,
+        response: { 200: Type.Object({ OperatorId: Type.String(), Removed: Type.Literal(true) }) },
+        errors: ['OPERATOR_NOT_FOUND', 'CONFLICT'],
+      },
+    },
     async (request) => {
       await s.team.remove(ctxOf(request), idOf(request));
       return { OperatorId: idOf(request), Removed: true as const };
@@ -66,7 +101,17 @@ export function consoleTeamRoutes(app: App, s: Services & { team: Team }): void 
   );
   app.post(
     '/console/api/team/join',
-    { config: { limit: 'sign-in', ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Choose a password through an invitation link (used once)', body: JoinBody, response: { 200: Type.Object({ Email: Type.String() }) }, errors: ['INVITE_INVALID'] } },
+    {
+      config: { limit: 'sign-in', ambientCredential: 'session' },
+      schema: {
+        hide: true,
+        tags,
+        summary: 'Choose a password through an invitation link (used once)',
+        body: JoinBody,
+        response: { 200: Type.Object({ Email: Type.String() }) },
+        errors: ['INVITE_INVALID'],
+      },
+    },
     async (request) => s.team.accept(request.body.Token, request.body.Password),
   );
 }

@@ -21,10 +21,7 @@ const Visitor = Type.Object({
   Earlier: Type.Array(Type.Object({ UserId: Type.String(), StartedAt: Type.String(), LastActivity: Type.String(), State: Type.Integer() })),
 });
 /** An http(s) picture address, or null to go back to initials. */
-const AvatarBody = Type.Object(
-  { AvatarUrl: Type.Union([Type.String({ minLength: 1, maxLength: 2048, pattern: '^https?://[^\\s]+$' }), Type.Null()]) },
-  { additionalProperties: false },
-);
+const AvatarBody = Type.Object({ AvatarUrl: Type.Union([Type.String({ minLength: 1, maxLength: 2048, pattern: '^https?://[^\\s]+$' }), Type.Null()]) }, { additionalProperties: false });
 const Avatar = Type.Object({ AvatarUrl: Nullable(Type.String()) });
 
 export function consoleVisitorRoutes(app: App, s: Services, signedIn: SignedIn, anyRole: SignedIn): void {
@@ -33,13 +30,25 @@ export function consoleVisitorRoutes(app: App, s: Services, signedIn: SignedIn, 
 
   app.get(
     '/console/api/conversations/:botId/:userId/visitor',
-    { ...signedIn, schema: { hide: true, tags, summary: 'What the web visitor gave and their page said; their earlier conversations', params: UserParams, response: { 200: Visitor }, errors: ['CONVERSATION_NOT_FOUND'] } },
+    {
+      ...signedIn,
+      schema: {
+        hide: true,
+        tags,
+        summary: 'What the web visitor gave and their page said; their earlier conversations',
+        params: UserParams,
+        response: { 200: Visitor },
+        errors: ['CONVERSATION_NOT_FOUND'],
+      },
+    },
     async (request) => s.webVisitors.visitor(ctxOf(request), request.params.botId, request.params.userId),
   );
   app.get('/console/api/me/avatar', { ...anyRole, schema: { hide: true, tags, summary: "The signed-in operator's picture", response: { 200: Avatar } } }, async (request) =>
     s.webVisitors.avatar(ctxOf(request)),
   );
-  app.put('/console/api/me/avatar', { ...anyRole, schema: { hide: true, tags, summary: "Sets the signed-in operator's picture (shown to web visitors)", body: AvatarBody, response: { 200: Avatar } } }, async (request) =>
-    s.webVisitors.setAvatar(ctxOf(request), request.body.AvatarUrl),
+  app.put(
+    '/console/api/me/avatar',
+    { ...anyRole, schema: { hide: true, tags, summary: "Sets the signed-in operator's picture (shown to web visitors)", body: AvatarBody, response: { 200: Avatar } } },
+    async (request) => s.webVisitors.setAvatar(ctxOf(request), request.body.AvatarUrl),
   );
 }

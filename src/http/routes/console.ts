@@ -35,10 +35,7 @@ const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 const HandoverBody = Type.Object({ Mode: Type.Optional(Type.String({ maxLength: 16 })) }, { additionalProperties: false });
-const BanBody = Type.Object(
-  { Days: Type.Optional(BoundedInteger(1, MAX_BAN_DAYS)), Message: Type.Optional(Type.String({ maxLength: 2000 })) },
-  { additionalProperties: false },
-);
+const BanBody = Type.Object({ Days: Type.Optional(BoundedInteger(1, MAX_BAN_DAYS)), Message: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false });
 const MessageBody = Type.Object({ Text: Type.String({ minLength: 1, maxLength: 16_384 }) }, { additionalProperties: false });
 const Empty = Type.Object({}, { additionalProperties: false });
 
@@ -57,21 +54,23 @@ export function consoleRoutes(app: App, s: Services): void {
 
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
   app.get('/console/', { schema: { hide: true } }, async (_request, reply) => consolePage(reply, { mode: 'console' }));
-  app.get('/console/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } }, async (request, reply) =>
-    sendAsset(reply, request.params.file),
-  );
+  app.get('/console/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } }, async (request, reply) => sendAsset(reply, request.params.file));
 
   // Password guessing is slowed by scrypt and capped per client address in a bucket of its own
   // (other requests from the same address do not use it up), and failed attempts are throttled
   // per address and per e-mail (when limits are on).
-  app.post('/console/api/login', { config: { limit: 'sign-in', ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } }, async (request, reply) => {
-    const { Email, Password, AccountId } = request.body;
-    const session = await app.failedAuth.guard(request, reply, `login:${Email.trim().toLowerCase()}`, () => s.operatorSessions.login(Email, Password, AccountId));
-    // who signed in, for the audit log's sign-in entry (http/audit.ts)
-    request.operatorContext = session;
-    reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
-    return { ...operatorView(session), SessionExpires: s.clock.iso(session.expiresAt) };
-  });
+  app.post(
+    '/console/api/login',
+    { config: { limit: 'sign-in', ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign an operator in (sets the session cookie)', body: LoginBody } },
+    async (request, reply) => {
+      const { Email, Password, AccountId } = request.body;
+      const session = await app.failedAuth.guard(request, reply, `login:${Email.trim().toLowerCase()}`, () => s.operatorSessions.login(Email, Password, AccountId));
+      // who signed in, for the audit log's sign-in entry (http/audit.ts)
+      request.operatorContext = session;
+      reply.header('set-cookie', sessionCookie(s, session.token, SESSION_HOURS * 3600));
+      return { ...operatorView(session), SessionExpires: s.clock.iso(session.expiresAt) };
+    },
+  );
 
   app.post('/console/api/logout', { config: { ambientCredential: 'session' }, schema: { hide: true, tags, summary: 'Sign out (deletes the session)' } }, async (request, reply) => {
     await s.operatorSessions.logout(sessionCookieOf(request));
@@ -148,5 +147,8 @@ function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, rep
   // As the widget's stream: `ready` once other nodes relay to this one and see the operator
   // online, so that what happens after it reaches the page live; the page reads the list again on
   // it (what came before).
-  void Promise.all([s.events.reachable?.(), presence.written.catch(logged)]).then(() => stream.send({}, 'ready'), () => undefined);
+  void Promise.all([s.events.reachable?.(), presence.written.catch(logged)]).then(
+    () => stream.send({}, 'ready'),
+    () => undefined,
+  );
 }

@@ -110,30 +110,36 @@ export function customRoutes(app: App, s: Services): void {
     return conversation;
   };
 
-  app.get('/custom/config', { ...chat, schema: { ...chat.schema, summary: "The bot's configuration", response: { 200: BotConfig } } }, async (request) =>
-    botConfig(s, principalOf(request).bot),
-  );
+  app.get('/custom/config', { ...chat, schema: { ...chat.schema, summary: "The bot's configuration", response: { 200: BotConfig } } }, async (request) => botConfig(s, principalOf(request).bot));
 
   app.post('/custom/chat', { ...chat, schema: { ...chat.schema, summary: 'Talk to the bot', body: ChatBody, ...CHAT_ANSWERS } }, async (request, reply) => {
     const { bot } = principalOf(request);
     return sendChatReply(reply as FastifyReply, await s.chat.chat(bot, chatInputOf(request.body, request.headers)));
   });
 
-  app.get('/custom/position', { ...chat, schema: { ...chat.schema, summary: "The conversation's position", querystring: UserQuery, response: { 200: Position }, errors: ['CONVERSATION_NOT_FOUND'] } }, async (request) =>
-    positionView(await conversationOf(request, request.query.userid)),
+  app.get(
+    '/custom/position',
+    { ...chat, schema: { ...chat.schema, summary: "The conversation's position", querystring: UserQuery, response: { 200: Position }, errors: ['CONVERSATION_NOT_FOUND'] } },
+    async (request) => positionView(await conversationOf(request, request.query.userid)),
   );
 
-  app.get('/custom/value', { ...chat, schema: { ...chat.schema, summary: 'One variable, tag or privacy flag', querystring: ValueQuery, response: { 200: SingleValue }, errors: ['CONVERSATION_NOT_FOUND'] } }, async (request) => {
-    const { userid, type, name } = request.query;
-    const kind = type.toLowerCase();
-    if (kind !== 'variable' && kind !== 'tag' && kind !== 'privacy') {
-      throw new AppError('INVALID_REQUEST', 'type must be variable, tag or privacy.', { Field: 'type' });
-    }
-    if (kind !== 'privacy' && !name) throw new AppError('INVALID_REQUEST', `name is required for type ${kind}.`, { Field: 'name' });
-    return { Value: singleValue(await conversationOf(request, userid), kind, name || DEFAULT_PRIVACY_FLAG) };
-  });
+  app.get(
+    '/custom/value',
+    { ...chat, schema: { ...chat.schema, summary: 'One variable, tag or privacy flag', querystring: ValueQuery, response: { 200: SingleValue }, errors: ['CONVERSATION_NOT_FOUND'] } },
+    async (request) => {
+      const { userid, type, name } = request.query;
+      const kind = type.toLowerCase();
+      if (kind !== 'variable' && kind !== 'tag' && kind !== 'privacy') {
+        throw new AppError('INVALID_REQUEST', 'type must be variable, tag or privacy.', { Field: 'type' });
+      }
+      if (kind !== 'privacy' && !name) throw new AppError('INVALID_REQUEST', `name is required for type ${kind}.`, { Field: 'name' });
+      return { Value: singleValue(await conversationOf(request, userid), kind, name || DEFAULT_PRIVACY_FLAG) };
+    },
+  );
 
-  app.get('/custom/values', { ...chat, schema: { ...chat.schema, summary: 'All values of a conversation', querystring: UserQuery, response: { 200: Values }, errors: ['CONVERSATION_NOT_FOUND'] } }, async (request) =>
-    valuesView(await conversationOf(request, request.query.userid)),
+  app.get(
+    '/custom/values',
+    { ...chat, schema: { ...chat.schema, summary: 'All values of a conversation', querystring: UserQuery, response: { 200: Values }, errors: ['CONVERSATION_NOT_FOUND'] } },
+    async (request) => valuesView(await conversationOf(request, request.query.userid)),
   );
 }

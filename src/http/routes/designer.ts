@@ -61,8 +61,12 @@ const paramsOf = (request: FastifyRequest) => request.params as Record<string, s
 function designerRoutesOf(s: Services): DesignerRoute[] {
   return [
     {
-      method: 'GET', path: '/draft', consoleOnly: true, summary: 'The draft as a bot file, with its version (also as ETag)',
-      response: { 200: BotFile }, errors: ['BOT_NOT_FOUND'],
+      method: 'GET',
+      path: '/draft',
+      consoleOnly: true,
+      summary: 'The draft as a bot file, with its version (also as ETag)',
+      response: { 200: BotFile },
+      errors: ['BOT_NOT_FOUND'],
       handle: async ({ bot }, _request, reply) => {
         reply.header('ETag', `"${bot.version}"`);
         return s.bots.draftFile(bot);
@@ -70,42 +74,73 @@ function designerRoutesOf(s: Services): DesignerRoute[] {
     },
     {
       // Apart from the file, so that a client that saves back what it read never sends them as part of it.
-      method: 'GET', path: '/draft/problems', consoleOnly: true, summary: "The draft's problems ([] when it has none) and its version",
-      response: { 200: DraftProblemList }, errors: ['BOT_NOT_FOUND'],
+      method: 'GET',
+      path: '/draft/problems',
+      consoleOnly: true,
+      summary: "The draft's problems ([] when it has none) and its version",
+      response: { 200: DraftProblemList },
+      errors: ['BOT_NOT_FOUND'],
       handle: async ({ bot }) => ({ Version: bot.version, Problems: (await s.bots.draftWithProblems(bot)).problems }),
     },
     {
       // Unlike PUT /bots/{APIKey}, a draft with problems is kept (and they are listed): the designer can always save.
-      method: 'PUT', path: '/draft', consoleOnly: true, summary: 'Replace the draft (If-Match: the version it was read at); kept even with problems, which are listed',
-      body: AnyBotFile, botFile: true, response: { 200: SavedDraft }, errors: EDIT_ERRORS,
+      method: 'PUT',
+      path: '/draft',
+      consoleOnly: true,
+      summary: 'Replace the draft (If-Match: the version it was read at); kept even with problems, which are listed',
+      body: AnyBotFile,
+      botFile: true,
+      response: { 200: SavedDraft },
+      errors: EDIT_ERRORS,
       handle: async ({ bot }, request) => {
         const saved = await s.bots.replaceDraft(bot, request.body, request.headers['content-type'], parseIfMatch(request.headers['if-match']), true);
         return { APIKey: saved.apiKey, Version: saved.version, Problems: saved.problems ?? [] };
       },
     },
     {
-      method: 'POST', path: '/publish', consoleOnly: true, summary: 'Publish the draft (recorded as published by the operator)',
-      response: { 200: EditedBot }, errors: [...EDIT_ERRORS, ...TRAINING_ERRORS],
+      method: 'POST',
+      path: '/publish',
+      consoleOnly: true,
+      summary: 'Publish the draft (recorded as published by the operator)',
+      response: { 200: EditedBot },
+      errors: [...EDIT_ERRORS, ...TRAINING_ERRORS],
       handle: async ({ bot, by }) => edited(await s.bots.publish(bot, by)),
     },
     {
-      method: 'GET', path: '/versions', consoleOnly: true, summary: 'Published versions, newest first, with who published them',
-      response: { 200: Versions }, errors: ['BOT_NOT_FOUND'],
+      method: 'GET',
+      path: '/versions',
+      consoleOnly: true,
+      summary: 'Published versions, newest first, with who published them',
+      response: { 200: Versions },
+      errors: ['BOT_NOT_FOUND'],
       handle: async ({ bot }) => ({ Result: await s.bots.versions(bot) }),
     },
     {
-      method: 'POST', path: '/rollback', consoleOnly: true, summary: 'Publish an earlier version again',
-      body: RollbackBody, response: { 200: EditedBot }, errors: [...EDIT_ERRORS, 'VERSION_NOT_FOUND', ...TRAINING_ERRORS],
+      method: 'POST',
+      path: '/rollback',
+      consoleOnly: true,
+      summary: 'Publish an earlier version again',
+      body: RollbackBody,
+      response: { 200: EditedBot },
+      errors: [...EDIT_ERRORS, 'VERSION_NOT_FOUND', ...TRAINING_ERRORS],
       handle: async ({ bot, by }, request) => edited(await s.bots.rollback(bot, (request.body as { Version: number }).Version, by)),
     },
     {
-      method: 'GET', path: '/versions/:Version', summary: "A published version's bot file",
-      params: { Version: VersionText }, response: { 200: BotFile }, errors: ['BOT_NOT_FOUND', 'VERSION_NOT_FOUND'],
+      method: 'GET',
+      path: '/versions/:Version',
+      summary: "A published version's bot file",
+      params: { Version: VersionText },
+      response: { 200: BotFile },
+      errors: ['BOT_NOT_FOUND', 'VERSION_NOT_FOUND'],
       handle: async ({ bot }, request) => s.bots.versionFile(bot, Number(paramsOf(request).Version)),
     },
     {
-      method: 'GET', path: '/diff', summary: 'What changed from one version to another or to the draft (docs/designer.md "Diff")',
-      querystring: DiffQuery, response: { 200: BotDiff }, errors: ['BOT_NOT_FOUND', 'VERSION_NOT_FOUND'],
+      method: 'GET',
+      path: '/diff',
+      summary: 'What changed from one version to another or to the draft (docs/designer.md "Diff")',
+      querystring: DiffQuery,
+      response: { 200: BotDiff },
+      errors: ['BOT_NOT_FOUND', 'VERSION_NOT_FOUND'],
       handle: async ({ bot }, request) => {
         const { from, to } = request.query as { from?: string; to?: string };
         if (from === undefined) throw new AppError('INVALID_REQUEST', 'from is required.', { Field: 'querystring.from' });
@@ -114,8 +149,12 @@ function designerRoutesOf(s: Services): DesignerRoute[] {
       },
     },
     {
-      method: 'POST', path: '/preview/chat', summary: "POST /custom/chat on the draft, in a preview conversation (docs/designer.md \"Preview\")",
-      body: ChatBody, response: { 200: PreviewChatReply }, errors: [...CHAT_ANSWERS.errors, 'BOT_NOT_FOUND', 'INVALID_BOT', ...TRAINING_ERRORS],
+      method: 'POST',
+      path: '/preview/chat',
+      summary: 'POST /custom/chat on the draft, in a preview conversation (docs/designer.md "Preview")',
+      body: ChatBody,
+      response: { 200: PreviewChatReply },
+      errors: [...CHAT_ANSWERS.errors, 'BOT_NOT_FOUND', 'INVALID_BOT', ...TRAINING_ERRORS],
       handle: async ({ bot }, request) => s.preview.say(bot, chatInputOf(request.body as Parameters<typeof chatInputOf>[0], request.headers)),
     },
   ];

@@ -16,7 +16,8 @@ import { operatorSignIn, SESSION_ERRORS } from './console-session.js';
 const UserId = Type.String({ minLength: 1, maxLength: 256 });
 const Document = {
   200: {
-    description: 'One JSON document: Bot, UserId, Channel, Control, Variables, Tags, Assignment, Inbox, WebVisitor, ChannelContact, History, Notes, Activity, AnalyticsEvents, MissedTexts, Deliveries, Broadcasts, Shares, AgentTraces (docs/governance.md)',
+    description:
+      'One JSON document: Bot, UserId, Channel, Control, Variables, Tags, Assignment, Inbox, WebVisitor, ChannelContact, History, Notes, Activity, AnalyticsEvents, MissedTexts, Deliveries, Broadcasts, Shares, AgentTraces (docs/governance.md)',
     content: { 'application/json': { schema: Type.Object({}, { additionalProperties: true }) } },
   },
 };
@@ -40,7 +41,13 @@ export function governanceRoutes(app: App, s: Services): void {
     '/bots/:APIKey/conversations/:UserId/export',
     {
       ...account,
-      schema: { ...account.schema, summary: 'Everything held about one conversation, as one JSON document (personal-data export)', params: Type.Object({ APIKey: Type.String({ maxLength: 64 }), UserId }), response: Document, errors: ['BOT_NOT_FOUND', 'CONVERSATION_NOT_FOUND'] },
+      schema: {
+        ...account.schema,
+        summary: 'Everything held about one conversation, as one JSON document (personal-data export)',
+        params: Type.Object({ APIKey: Type.String({ maxLength: 64 }), UserId }),
+        response: Document,
+        errors: ['BOT_NOT_FOUND', 'CONVERSATION_NOT_FOUND'],
+      },
     },
     async (request, reply) => {
       const bot = await s.bots.owned((request.principal as { account: AccountRecord }).account, request.params.APIKey);
@@ -49,13 +56,32 @@ export function governanceRoutes(app: App, s: Services): void {
   );
   app.get(
     '/bots/:APIKey/retention',
-    { ...account, schema: { ...account.schema, tags: ['bots'], summary: "The bot's retention policy, how many conversations are due and the last run", params: Type.Object({ APIKey: Type.String({ maxLength: 64 }) }), response: { 200: Retention }, errors: ['BOT_NOT_FOUND'] } },
+    {
+      ...account,
+      schema: {
+        ...account.schema,
+        tags: ['bots'],
+        summary: "The bot's retention policy, how many conversations are due and the last run",
+        params: Type.Object({ APIKey: Type.String({ maxLength: 64 }) }),
+        response: { 200: Retention },
+        errors: ['BOT_NOT_FOUND'],
+      },
+    },
     async (request) => s.retention.view(await s.bots.owned((request.principal as { account: AccountRecord }).account, request.params.APIKey)),
   );
   const admin = operatorSignIn(app, s, 'account');
   app.get(
     '/console/api/conversations/:botId/:userId/export',
-    { ...admin, schema: { hide: true, tags: ['operator console'], summary: "Export this contact's data (admins)", params: Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), userId: UserId }), errors: [...SESSION_ERRORS, 'CONVERSATION_NOT_FOUND'] } },
+    {
+      ...admin,
+      schema: {
+        hide: true,
+        tags: ['operator console'],
+        summary: "Export this contact's data (admins)",
+        params: Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), userId: UserId }),
+        errors: [...SESSION_ERRORS, 'CONVERSATION_NOT_FOUND'],
+      },
+    },
     async (request, reply) => {
       // a bot the operator may not open answers as a missing conversation, as the console's other conversation routes do
       const bot = await s.consoleBots.open(request.operatorContext!, request.params.botId).catch((error) => {

@@ -32,7 +32,11 @@ export function importRoutes(app: App, s: Services): void {
     await acceptUploads(scope, { fields: ['Format', 'Name'], what: 'An import' });
     scope.post(
       '/bots/import',
-      { ...authed('account'), bodyLimit: IMPORT_BODY_LIMIT, schema: { ...schema, summary: 'Create a bot from a Typebot, Rasa or Dialogflow ES export', response: { 201: ImportedBot }, errors: [...IMPORT_ERRORS, 'LIMIT_EXCEEDED', ...TRAINING_ERRORS] } },
+      {
+        ...authed('account'),
+        bodyLimit: IMPORT_BODY_LIMIT,
+        schema: { ...schema, summary: 'Create a bot from a Typebot, Rasa or Dialogflow ES export', response: { 201: ImportedBot }, errors: [...IMPORT_ERRORS, 'LIMIT_EXCEEDED', ...TRAINING_ERRORS] },
+      },
       async (request, reply) => {
         const { upload, options } = uploadOf(request);
         const made = await s.imports.create(accountOf(request), upload, options);
@@ -41,7 +45,11 @@ export function importRoutes(app: App, s: Services): void {
     );
     scope.post(
       '/bots/import/preview',
-      { ...authed('account'), bodyLimit: IMPORT_BODY_LIMIT, schema: { ...schema, summary: 'The bot file an export makes and its report; nothing is created', response: { 200: ImportPreview }, errors: [...IMPORT_ERRORS] } },
+      {
+        ...authed('account'),
+        bodyLimit: IMPORT_BODY_LIMIT,
+        schema: { ...schema, summary: 'The bot file an export makes and its report; nothing is created', response: { 200: ImportPreview }, errors: [...IMPORT_ERRORS] },
+      },
       async (request) => {
         const { upload, options } = uploadOf(request);
         const preview = await s.imports.preview(upload, options);

@@ -58,45 +58,75 @@ const sourceIdOf = (request: FastifyRequest) => (request.params as { SourceId: s
 function knowledgeRoutesOf(s: Services): KnowledgeRoute[] {
   return [
     {
-      method: 'POST', path: '/knowledge', document: true, summary: 'Add a source (JSON or a file upload): indexed before the answer up to 1 MiB, else `indexing`',
-      body: SourceBodies, response: { 201: Source }, errors: DOCUMENT_ERRORS,
+      method: 'POST',
+      path: '/knowledge',
+      document: true,
+      summary: 'Add a source (JSON or a file upload): indexed before the answer up to 1 MiB, else `indexing`',
+      body: SourceBodies,
+      response: { 201: Source },
+      errors: DOCUMENT_ERRORS,
       handle: async (bot, request, reply) => reply.status(201).send(await s.knowledge.add(bot, sourceBodyOf(request))),
     },
     {
-      method: 'PUT', path: '/knowledge/:SourceId', document: true, summary: 'Replace a source (JSON or a file upload): its old passages are gone at once',
-      params: SourceId, body: SourceBodies, response: { 200: Source }, errors: ['SOURCE_NOT_FOUND', ...DOCUMENT_ERRORS],
+      method: 'PUT',
+      path: '/knowledge/:SourceId',
+      document: true,
+      summary: 'Replace a source (JSON or a file upload): its old passages are gone at once',
+      params: SourceId,
+      body: SourceBodies,
+      response: { 200: Source },
+      errors: ['SOURCE_NOT_FOUND', ...DOCUMENT_ERRORS],
       handle: async (bot, request) => s.knowledge.replace(bot, sourceIdOf(request), sourceBodyOf(request)),
     },
     {
-      method: 'GET', path: '/knowledge', summary: "The bot's sources, newest first",
-      response: { 200: Sources }, errors: ['BOT_NOT_FOUND'],
+      method: 'GET',
+      path: '/knowledge',
+      summary: "The bot's sources, newest first",
+      response: { 200: Sources },
+      errors: ['BOT_NOT_FOUND'],
       handle: async (bot) => s.knowledge.list(bot),
     },
     {
-      method: 'GET', path: '/knowledge/:SourceId', summary: 'A source and its passages in document order',
-      params: SourceId, response: { 200: SourceWithPassages }, errors: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND'],
+      method: 'GET',
+      path: '/knowledge/:SourceId',
+      summary: 'A source and its passages in document order',
+      params: SourceId,
+      response: { 200: SourceWithPassages },
+      errors: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND'],
       // streamed a page of passages at a time (knowledge/source-text.ts): never one large string on the loop
       handle: async (bot, request, reply) => reply.type('application/json; charset=utf-8').send(Readable.from(await s.knowledge.get(bot, sourceIdOf(request)))),
     },
     {
-      method: 'DELETE', path: '/knowledge/:SourceId', summary: 'Delete a source and its passages',
-      params: SourceId, response: { 204: { description: 'Deleted', type: 'null' } }, errors: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND', 'STATE_CONFLICT'],
+      method: 'DELETE',
+      path: '/knowledge/:SourceId',
+      summary: 'Delete a source and its passages',
+      params: SourceId,
+      response: { 204: { description: 'Deleted', type: 'null' } },
+      errors: ['BOT_NOT_FOUND', 'SOURCE_NOT_FOUND', 'STATE_CONFLICT'],
       handle: async (bot, request, reply) => {
         await s.knowledge.remove(bot, sourceIdOf(request));
         return reply.code(204).send(null);
       },
     },
     {
-      method: 'POST', path: '/knowledge/search', summary: 'The passages that best match a text (full-text, BM25-ranked)',
-      body: SearchBody, response: { 200: SearchResults }, errors: ['BOT_NOT_FOUND', 'KNOWLEDGE_BUSY'],
+      method: 'POST',
+      path: '/knowledge/search',
+      summary: 'The passages that best match a text (full-text, BM25-ranked)',
+      body: SearchBody,
+      response: { 200: SearchResults },
+      errors: ['BOT_NOT_FOUND', 'KNOWLEDGE_BUSY'],
       handle: async (bot, request) => {
         const body = request.body as { Text: string; Limit?: number };
         return s.knowledge.search(bot, body.Text, body.Limit ?? KNOWLEDGE_LIMITS.searchDefault);
       },
     },
     {
-      method: 'POST', path: '/knowledge/ask', summary: 'What the `knowledge` action would answer',
-      body: AskBody, response: { 200: KnowledgeAnswer }, errors: ['BOT_NOT_FOUND'],
+      method: 'POST',
+      path: '/knowledge/ask',
+      summary: 'What the `knowledge` action would answer',
+      body: AskBody,
+      response: { 200: KnowledgeAnswer },
+      errors: ['BOT_NOT_FOUND'],
       handle: async (bot, request) => {
         const answer = await s.knowledgeAnswers.ask(bot, (request.body as { Text: string }).Text, { instructions: '', maxPassages: DEFAULT_MAX_PASSAGES, timeoutMs: DEFAULT_KNOWLEDGE_TIMEOUT_MS });
         // exactly what the action would do, usage included (knowledge.md "Answers")

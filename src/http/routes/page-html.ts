@@ -28,7 +28,9 @@ export const pageStyle = (folder: string, css: string): string => read('shared/c
 /** The page's whole HTML (the names come from our own code, never from a request). */
 export function pageHtml(page: PageHtml): string {
   const header = read('shared/console-header.html').trimEnd().replace('{{subtitle}}', page.folder);
-  const body = read(`${page.folder}/body.html`).trimEnd().replace('{{console-header}}', () => header);
+  const body = read(`${page.folder}/body.html`)
+    .trimEnd()
+    .replace('{{console-header}}', () => header);
   const fields: Record<string, string> = {
     title: page.title,
     css: page.css,

@@ -31,27 +31,50 @@ export function shareRoutes(app: App, s: Services): void {
   // The link is the credential: counted per client address when limits are on.
   const limited = { config: { limit: 'principal' as const, ambientCredential: 'share-link' as const } };
 
-  app.get('/share/:code', { ...limited, schema: { tags, summary: 'Open a shared conversation (the page for browsers, JSON for other clients)', params: CodeParams, response: { 200: SharedConversation }, errors: LINK_ERRORS } }, async (request, reply) => {
-    if (!wantsHtml(request)) return s.shareAccess.conversation(codeOf(request));
-    try {
-      await s.shareAccess.open(codeOf(request));
-    } catch (error) {
-      if (error instanceof AppError) return errorPage(reply, error);
-      throw error;
-    }
-    return consolePage(reply, { mode: 'share', code: codeOf(request) });
-  });
-
-  app.get('/share/:code/api/conversation', { ...limited, schema: { tags, summary: 'The shared conversation: state, transcript, mode', params: CodeParams, response: { 200: SharedConversation }, errors: LINK_ERRORS } }, async (request) =>
-    s.shareAccess.conversation(codeOf(request)),
+  app.get(
+    '/share/:code',
+    {
+      ...limited,
+      schema: { tags, summary: 'Open a shared conversation (the page for browsers, JSON for other clients)', params: CodeParams, response: { 200: SharedConversation }, errors: LINK_ERRORS },
+    },
+    async (request, reply) => {
+      if (!wantsHtml(request)) return s.shareAccess.conversation(codeOf(request));
+      try {
+        await s.shareAccess.open(codeOf(request));
+      } catch (error) {
+        if (error instanceof AppError) return errorPage(reply, error);
+        throw error;
+      }
+      return consolePage(reply, { mode: 'share', code: codeOf(request) });
+    },
   );
 
-  app.post('/share/:code/api/messages', { ...limited, schema: { tags, summary: 'Write to the user as operator (takeover and auto links)', params: CodeParams, body: MessageBody, response: { 200: SentParts }, errors: [...LINK_ERRORS, 'SHARE_READ_ONLY', 'USER_BANNED', 'CONVERSATION_FORGETTING'] } }, async (request) =>
-    s.shareAccess.send(codeOf(request), request.body.Text),
+  app.get(
+    '/share/:code/api/conversation',
+    { ...limited, schema: { tags, summary: 'The shared conversation: state, transcript, mode', params: CodeParams, response: { 200: SharedConversation }, errors: LINK_ERRORS } },
+    async (request) => s.shareAccess.conversation(codeOf(request)),
   );
 
-  app.get('/share/:code/api/events', { ...limited, schema: { tags, summary: 'Live events of the shared conversation (text/event-stream)', params: CodeParams, response: { 200: EVENT_STREAM }, errors: LINK_ERRORS } }, async (request, reply) =>
-    streamShareEvents(app, s, codeOf(request), request, reply),
+  app.post(
+    '/share/:code/api/messages',
+    {
+      ...limited,
+      schema: {
+        tags,
+        summary: 'Write to the user as operator (takeover and auto links)',
+        params: CodeParams,
+        body: MessageBody,
+        response: { 200: SentParts },
+        errors: [...LINK_ERRORS, 'SHARE_READ_ONLY', 'USER_BANNED', 'CONVERSATION_FORGETTING'],
+      },
+    },
+    async (request) => s.shareAccess.send(codeOf(request), request.body.Text),
+  );
+
+  app.get(
+    '/share/:code/api/events',
+    { ...limited, schema: { tags, summary: 'Live events of the shared conversation (text/event-stream)', params: CodeParams, response: { 200: EVENT_STREAM }, errors: LINK_ERRORS } },
+    async (request, reply) => streamShareEvents(app, s, codeOf(request), request, reply),
   );
 }
 
@@ -73,5 +96,8 @@ async function streamShareEvents(app: App, s: Services, code: string, request: F
     onHeartbeat: () => void subscription.stillValid().then((valid) => valid || end()),
   });
   // The same `ready` step as the widget's and the console's streams.
-  void (s.events.reachable?.() ?? Promise.resolve()).then(() => stream?.send({}, 'ready'), () => undefined);
+  void (s.events.reachable?.() ?? Promise.resolve()).then(
+    () => stream?.send({}, 'ready'),
+    () => undefined,
+  );
 }

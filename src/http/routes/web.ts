@@ -126,7 +126,14 @@ export function webRoutes(app: App, s: Services): void {
     '/web/:key/typing',
     {
       ...web,
-      schema: { tags, summary: 'The visitor is typing: tells the operators (at most one event every 2 s)', params: KeyParams, body: UserBody, response: { 200: Type.Object({ Sent: Type.Boolean() }) }, errors: [...WEB_ERRORS, 'CONVERSATION_NOT_FOUND'] },
+      schema: {
+        tags,
+        summary: 'The visitor is typing: tells the operators (at most one event every 2 s)',
+        params: KeyParams,
+        body: UserBody,
+        response: { 200: Type.Object({ Sent: Type.Boolean() }) },
+        errors: [...WEB_ERRORS, 'CONVERSATION_NOT_FOUND'],
+      },
     },
     async (request) => s.web.typing(principalOf(request), request.body.UserId),
   );
@@ -173,9 +180,7 @@ export function webRoutes(app: App, s: Services): void {
       const userId = request.query.userid;
       let stream: ReturnType<typeof openEventStream> | null = null;
       const early: Array<() => void> = [];
-      const stop = await s.web.watch(principal, userId, request.query.client, (d) =>
-        stream ? stream.send(d.data, d.event) : early.push(() => stream!.send(d.data, d.event)),
-      );
+      const stop = await s.web.watch(principal, userId, request.query.client, (d) => (stream ? stream.send(d.data, d.event) : early.push(() => stream!.send(d.data, d.event))));
       // The stream takes the response over; headers set on the reply (CORS, Vary) go with it.
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
       stream = openEventStream(app, request, reply, { onClose: stop, heartbeatMs: s.web.heartbeatMs });
@@ -197,7 +202,5 @@ export function webRoutes(app: App, s: Services): void {
     return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', DEMO_PAGE_POLICY).send(demoPage(webKey));
   });
 
-  app.get('/demo.js', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(DEMO_SCRIPT),
-  );
+  app.get('/demo.js', { schema: { hide: true } }, async (_request, reply) => reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(DEMO_SCRIPT));
 }

@@ -22,9 +22,13 @@ export function webhookRoutes(app: App, s: Services): void {
   const route = { ...authed('accountOrBot'), schema: { tags: ['webhooks'], security: [{ bearer: [] }] } };
   const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 
-  app.get('/bots/:APIKey/deliveries', { ...route, schema: { ...route.schema, summary: 'Webhook deliveries, newest first', params: KeyParams, response: { 200: Deliveries }, errors: ['BOT_NOT_FOUND'] } }, async (request) => ({
-    Result: await s.deliveries.list(await botOf(s, request)),
-  }));
+  app.get(
+    '/bots/:APIKey/deliveries',
+    { ...route, schema: { ...route.schema, summary: 'Webhook deliveries, newest first', params: KeyParams, response: { 200: Deliveries }, errors: ['BOT_NOT_FOUND'] } },
+    async (request) => ({
+      Result: await s.deliveries.list(await botOf(s, request)),
+    }),
+  );
 
   app.post(
     '/bots/:APIKey/deliveries/:DeliveryId/retry',

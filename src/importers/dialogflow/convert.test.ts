@@ -17,7 +17,13 @@ describe('convertDialogflow', () => {
     assert.equal(bot.name, 'Pizza shop');
     assert.deepEqual(
       bot.behaviours[0]!.interactions.map((i) => [i.name, i.start === true, i.fallback === true]),
-      [['Default Fallback Intent', false, true], ['Default Welcome Intent', true, false], ['hours', false, false], ['order', false, false], ['size', false, false]],
+      [
+        ['Default Fallback Intent', false, true],
+        ['Default Welcome Intent', true, false],
+        ['hours', false, false],
+        ['order', false, false],
+        ['size', false, false],
+      ],
     );
   });
 
@@ -37,7 +43,10 @@ describe('convertDialogflow', () => {
       { type: 'text', texts: ['One {{entity_topping}} pizza coming up. Which size?', 'A {{entity_topping}} pizza! Which size?'] },
       { type: 'image', url: 'https://example.org/pizza.png' },
     ]);
-    assert.deepEqual(interaction('size').actions, [{ type: 'dropTag', tag: 'ordering' }, { type: 'text', text: 'Great, it is in the oven.' }]);
+    assert.deepEqual(interaction('size').actions, [
+      { type: 'dropTag', tag: 'ordering' },
+      { type: 'text', text: 'Great, it is in the oven.' },
+    ]);
     assert.deepEqual(converted().bot.triggers!.find((t) => 'intent' in t && t.intent === 'size')!.actions, [
       { type: 'tagSwitch', tag: 'ordering', then: [goTo('size')], else: [{ type: 'goTo', mode: 'fallback' }] },
     ]);

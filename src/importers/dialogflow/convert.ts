@@ -27,16 +27,25 @@ export function convertDialogflow(files: ExportFiles): Conversion {
   const report = new ReportBuilder();
   const language = (textAt(agent.language) ?? 'en').toLowerCase();
   const nlpLanguage = (NLP_LANGUAGES as readonly string[]).includes(language.slice(0, 2)) ? language.slice(0, 2) : 'en';
-  if (nlpLanguage !== language) report.change('agent.json: $.language', `the language "${language.slice(0, 20)}"`, `the intent model is trained as "${nlpLanguage}"${nlpLanguage === language.slice(0, 2) ? '' : ': Colloquy has no model for this language'}`);
-  if (isObj(agent.webhook) && textAt(agent.webhook.url)) report.skip('agent.json: $.webhook', 'the fulfillment webhook', 'Colloquy calls services with callApi steps: add them where an intent used the webhook');
-  if (typeof agent.mlMinConfidence === 'number') report.change('agent.json: $.mlMinConfidence', `the classification threshold ${agent.mlMinConfidence}`, "Colloquy's own threshold (0.7) applies: its scores are not Dialogflow's");
+  if (nlpLanguage !== language)
+    report.change(
+      'agent.json: $.language',
+      `the language "${language.slice(0, 20)}"`,
+      `the intent model is trained as "${nlpLanguage}"${nlpLanguage === language.slice(0, 2) ? '' : ': Colloquy has no model for this language'}`,
+    );
+  if (isObj(agent.webhook) && textAt(agent.webhook.url))
+    report.skip('agent.json: $.webhook', 'the fulfillment webhook', 'Colloquy calls services with callApi steps: add them where an intent used the webhook');
+  if (typeof agent.mlMinConfidence === 'number')
+    report.change('agent.json: $.mlMinConfidence', `the classification threshold ${agent.mlMinConfidence}`, "Colloquy's own threshold (0.7) applies: its scores are not Dialogflow's");
 
   const entities = convertEntities(files, language, report);
   const intents = [...files.entries()]
     .filter(([path, doc]) => /^intents\/[^/]+\.json$/.test(path) && !/_usersays_[^/]+\.json$/.test(path) && isObj(doc))
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([file, doc]): SourceIntent => ({ file, doc: doc as Obj, name: file.slice('intents/'.length, -'.json'.length) }));
-  for (const [path] of files) if (/_usersays_[^/]+\.json$/.test(path) && !path.endsWith(`_usersays_${language}.json`)) report.skip(path, 'training phrases in another language', `the bot is made in the agent's language, "${language}"`);
+  for (const [path] of files)
+    if (/_usersays_[^/]+\.json$/.test(path) && !path.endsWith(`_usersays_${language}.json`))
+      report.skip(path, 'training phrases in another language', `the bot is made in the agent's language, "${language}"`);
 
   const interactionNames = new NameBook(report, 'interaction');
   const intentNames = new NameBook(report, 'intent');
@@ -54,16 +63,23 @@ export function convertDialogflow(files: ExportFiles): Conversion {
     const actions: Action[] = [...contextActions(response, intent.file, report), ...messagesOf(response, intent.file, language, entities, report)];
     if (intent.doc.webhookUsed === true) report.skip(path('.webhookUsed'), `the webhook of intent "${intent.interaction}"`, 'fulfillment is not carried: add a callApi step to this interaction');
     for (const [i, p] of listAt(response.parameters).map(objAt).entries()) {
-      if (p.required === true) report.skip(path(`.responses[0].parameters[${i}]`), `the required parameter "${textAt(p.name) ?? ''}"`, 'slot filling is not carried: ask for it with an input step expecting the entity');
+      if (p.required === true)
+        report.skip(path(`.responses[0].parameters[${i}]`), `the required parameter "${textAt(p.name) ?? ''}"`, 'slot filling is not carried: ask for it with an input step expecting the entity');
     }
     const isFallback = intent.interaction === fallbackName;
     const isWelcome = intent === welcome;
     interactions.push({ name: intent.interaction, ...(isWelcome ? { start: true } : {}), ...(isFallback ? { fallback: true } : {}), actions });
-    if (intent.doc.fallbackIntent === true && !isFallback) report.skip(path('.fallbackIntent'), `the fallback intent "${intent.interaction}"`, 'a behaviour has one fallback: this one takes contexts, the other does not');
+    if (intent.doc.fallbackIntent === true && !isFallback)
+      report.skip(path('.fallbackIntent'), `the fallback intent "${intent.interaction}"`, 'a behaviour has one fallback: this one takes contexts, the other does not');
     if (isFallback) continue;
     const examples = trainingPhrases(files.get(`intents/${intent.name}_usersays_${language}.json`), `intents/${intent.name}_usersays_${language}.json`, entities, report);
     if (examples.length < 2) {
-      if (!isWelcome) report.skip(path('.name'), `the training phrases of "${intent.interaction}"`, `an intent needs at least two training phrases (it has ${examples.length}): the interaction is kept, reached by nothing`);
+      if (!isWelcome)
+        report.skip(
+          path('.name'),
+          `the training phrases of "${intent.interaction}"`,
+          `an intent needs at least two training phrases (it has ${examples.length}): the interaction is kept, reached by nothing`,
+        );
       continue;
     }
     const intentName = intentNames.name(intent.doc.name ?? intent.name, path('.name'), intent.name);
@@ -80,7 +96,6 @@ export function convertDialogflow(files: ExportFiles): Conversion {
   });
   return { bot, report: report.finish(bot) };
 }
-
 
 /** Output contexts become tags set (lifespan > 0) or dropped (lifespan 0). */
 function contextActions(response: Obj, file: string, report: ReportBuilder): Action[] {
@@ -115,7 +130,12 @@ function trainingPhrases(doc: unknown, file: string, entities: ConvertedEntities
   const examples: string[] = [];
   doc.forEach((phrase, i) => {
     const parts = listAt(objAt(phrase).data).map(objAt);
-    const text = parts.map((p) => textAt(p.text) ?? '').join('').replace(/\s+/g, ' ').trim().slice(0, 500);
+    const text = parts
+      .map((p) => textAt(p.text) ?? '')
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 500);
     if (text === '' || seen.has(text.toLowerCase())) return;
     seen.add(text.toLowerCase());
     examples.push(text);
@@ -124,8 +144,9 @@ function trainingPhrases(doc: unknown, file: string, entities: ConvertedEntities
       const spelling = textAt(part.text)?.trim();
       if (!meta || !spelling) return;
       const values = entities.values.get(meta);
-      if (values && !Object.values(values).some((list) => list.some((s) => s.toLowerCase() === spelling.toLowerCase()))) (values[spelling] ??= [spelling]);
-      else if (entityFor(entities, meta) === null && !entities.missing.has(meta) && entities.missing.add(meta)) report.skip(`${file}: $[${i}].data[${j}]`, `the annotation ${meta.slice(0, 60)}`, 'Colloquy has no such system entity');
+      if (values && !Object.values(values).some((list) => list.some((s) => s.toLowerCase() === spelling.toLowerCase()))) values[spelling] ??= [spelling];
+      else if (entityFor(entities, meta) === null && !entities.missing.has(meta) && entities.missing.add(meta))
+        report.skip(`${file}: $[${i}].data[${j}]`, `the annotation ${meta.slice(0, 60)}`, 'Colloquy has no such system entity');
     });
   });
   return examples;

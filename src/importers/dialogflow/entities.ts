@@ -54,7 +54,10 @@ export function convertEntities(files: ExportFiles, language: string, report: Re
           report.skip(`${entriesFile}: $[${i}]`, `the composite entry ${JSON.stringify(value.slice(0, 60))}`, 'composite entities are not carried: list their values by hand');
           return;
         }
-        const spellings = listAt(entry.synonyms).map(textAt).filter((s): s is string => !!s && s.trim() !== '').map((s) => s.trim());
+        const spellings = listAt(entry.synonyms)
+          .map(textAt)
+          .filter((s): s is string => !!s && s.trim() !== '')
+          .map((s) => s.trim());
         values[value] = [...new Set([value, ...spellings])];
       });
       result.list.push({ name, values });

@@ -24,7 +24,8 @@ export function messagesOf(response: Obj, file: string, language: string, entiti
   }
   const render = (text: string, path: string): string => {
     const out = text.replace(/\$([A-Za-z_][\w-]*)/g, (whole, name: string) => parameters.get(name) ?? whole);
-    if (/#[A-Za-z_][\w-]*\.[A-Za-z_]/.test(out)) report.change(path, 'a context parameter reference', 'kept as written: Colloquy has no context parameters; use the entity variable (entity_<name>) instead');
+    if (/#[A-Za-z_][\w-]*\.[A-Za-z_]/.test(out))
+      report.change(path, 'a context parameter reference', 'kept as written: Colloquy has no context parameters; use the entity variable (entity_<name>) instead');
     return out;
   };
   const actions: Action[] = [];
@@ -42,7 +43,9 @@ export function messagesOf(response: Obj, file: string, language: string, entiti
       if (speech.length === 1) actions.push({ type: 'text', text: render(speech[0]!, path) });
       else if (speech.length > 1) actions.push({ type: 'text', texts: speech.map((s) => render(s, path)) });
     } else if (type === QUICK_REPLIES) {
-      const replies = listAt(message.replies).map(textAt).filter((r): r is string => !!r);
+      const replies = listAt(message.replies)
+        .map(textAt)
+        .filter((r): r is string => !!r);
       // a quick reply sends its text: convert.ts links each to the intent that has it as a training phrase
       actions.push({ type: 'buttons', text: render(textAt(message.title) ?? '', path), buttons: replies.map((r) => ({ type: 'button', text: r, onClick: [] })), [QUICK_REPLY_PATH]: path });
     } else if (type === IMAGE && textAt(message.imageUrl)) {

@@ -18,7 +18,14 @@ describe('convertRasa', () => {
     assert.equal(validateBotFile(bot).ok, true, JSON.stringify(validateBotFile(bot)));
     assert.deepEqual(
       bot.behaviours[0]!.interactions.map((i) => [i.name, i.start === true, i.fallback === true]),
-      [['Start', true, false], ['Fallback', false, true], ['greet', false, false], ['greet > order_pizza', false, false], ['greet > deny', false, false], ['greet > order_pizza > choose_size', false, false]],
+      [
+        ['Start', true, false],
+        ['Fallback', false, true],
+        ['greet', false, false],
+        ['greet > order_pizza', false, false],
+        ['greet > deny', false, false],
+        ['greet > order_pizza > choose_size', false, false],
+      ],
     );
   });
 
@@ -68,7 +75,10 @@ describe('convertRasa', () => {
         ['domain.yml: $.responses.utter_whatsapp_only', 'the response utter_whatsapp_only'],
       ],
     );
-    assert.deepEqual(report.Changed.map((c) => c.Path), ['domain.yml: $.slots.channel']);
+    assert.deepEqual(
+      report.Changed.map((c) => c.Path),
+      ['domain.yml: $.slots.channel'],
+    );
   });
 
   it('a form whose slot is not filled from text is skipped, not half made', () => {
@@ -78,14 +88,26 @@ describe('convertRasa', () => {
     const { bot, report } = convertRasa(files);
     const turn = bot.behaviours[0]!.interactions.find((i) => i.name === 'greet > order_pizza > choose_size')!;
     // what follows the form in the story is still said
-    assert.deepEqual(turn.actions.map((a) => a.type), ['setVariable', 'text', 'image', 'text']);
-    assert.ok(report.Skipped.some((s) => s.Path === 'data/stories.yml: $.stories[0].steps[7]' && s.What === 'the form delivery_form'), JSON.stringify(report.Skipped));
+    assert.deepEqual(
+      turn.actions.map((a) => a.type),
+      ['setVariable', 'text', 'image', 'text'],
+    );
+    assert.ok(
+      report.Skipped.some((s) => s.Path === 'data/stories.yml: $.stories[0].steps[7]' && s.What === 'the form delivery_form'),
+      JSON.stringify(report.Skipped),
+    );
   });
 
   it('refuses format versions other than 2.x and 3.x, and Rasa 1.x Markdown', () => {
     const files = exportFilesOf('rasa-constructs');
     (files.get('data/nlu.yml') as any).version = '4.0';
-    assert.throws(() => convertRasa(files), (e: unknown) => e instanceof ImportRefusal && e.code === 'IMPORT_UNSUPPORTED' && e.detail.extra.File === 'data/nlu.yml');
-    assert.throws(() => convertRasa(new Map([['data/nlu.md', null]])), (e: unknown) => e instanceof ImportRefusal && e.code === 'IMPORT_UNSUPPORTED');
+    assert.throws(
+      () => convertRasa(files),
+      (e: unknown) => e instanceof ImportRefusal && e.code === 'IMPORT_UNSUPPORTED' && e.detail.extra.File === 'data/nlu.yml',
+    );
+    assert.throws(
+      () => convertRasa(new Map([['data/nlu.md', null]])),
+      (e: unknown) => e instanceof ImportRefusal && e.code === 'IMPORT_UNSUPPORTED',
+    );
   });
 });

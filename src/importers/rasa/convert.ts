@@ -35,7 +35,8 @@ export function convertRasa(files: ExportFiles): Conversion {
   let language = 'en';
   for (const [file, doc] of files) {
     const base = file.split('/').at(-1)!;
-    if (/\.md$/i.test(file) && /(nlu|stories|rules)/i.test(base)) throw new ImportRefusal('IMPORT_UNSUPPORTED', `${file} is Rasa 1.x Markdown training data: convert it with \`rasa data convert\` and export again.`, { File: file, Path: '$' });
+    if (/\.md$/i.test(file) && /(nlu|stories|rules)/i.test(base))
+      throw new ImportRefusal('IMPORT_UNSUPPORTED', `${file} is Rasa 1.x Markdown training data: convert it with \`rasa data convert\` and export again.`, { File: file, Path: '$' });
     if (!isObj(doc)) continue;
     checkVersion(doc.version, file);
     if (base === 'config.yml' && textAt(doc.language)) language = textAt(doc.language)!.toLowerCase();
@@ -56,7 +57,8 @@ export function convertRasa(files: ExportFiles): Conversion {
       domain[key] = Array.isArray(doc[key]) ? [...listAt(domain[key]), ...(doc[key] as unknown[])] : { ...objAt(domain[key]), ...objAt(doc[key]) };
     }
   }
-  if (nlu.length === 0 && stories.length === 0 && domain.responses === undefined) throw new ImportRefusal('IMPORT_INVALID', 'The Rasa project has no domain, NLU data, rules or stories.', { File: 'domain.yml', Path: '$' });
+  if (nlu.length === 0 && stories.length === 0 && domain.responses === undefined)
+    throw new ImportRefusal('IMPORT_INVALID', 'The Rasa project has no domain, NLU data, rules or stories.', { File: 'domain.yml', Path: '$' });
 
   const parsed = convertNlu(nlu, report);
   const responses = objAt(domain.responses);
@@ -86,7 +88,9 @@ export function convertRasa(files: ExportFiles): Conversion {
     file: domainFile,
     intentActions,
     slotTemplate: (slot) => {
-      const fromEntity = listAt(objAt(slots[slot]).mappings).map(objAt).find((m) => m.type === 'from_entity' && textAt(m.entity));
+      const fromEntity = listAt(objAt(slots[slot]).mappings)
+        .map(objAt)
+        .find((m) => m.type === 'from_entity' && textAt(m.entity));
       if (fromEntity && !formSlots.has(slot)) return `{{entity_${textAt(fromEntity.entity)}}}`;
       return `{{${slotNames.get(slot) ?? slot}}}`;
     },
@@ -109,7 +113,11 @@ export function convertRasa(files: ExportFiles): Conversion {
         if (form) return [...out, ...form(actionsFrom(node, i + 1))];
       } else if (name !== 'action_listen') {
         reportedActions.add(name);
-        report.skip(path, name.startsWith('utter_') ? `the response ${name}` : `the custom action ${name}`, name.startsWith('utter_') ? 'the domain has no such response' : 'it runs code on the Rasa action server: rebuild it with callApi steps');
+        report.skip(
+          path,
+          name.startsWith('utter_') ? `the response ${name}` : `the custom action ${name}`,
+          name.startsWith('utter_') ? 'the domain has no such response' : 'it runs code on the Rasa action server: rebuild it with callApi steps',
+        );
       }
     }
     return out;
@@ -122,13 +130,15 @@ export function convertRasa(files: ExportFiles): Conversion {
     const step: Action[] = node === fallbackNode ? [] : [{ type: 'setVariable', name: STORY_STEP, value: name }];
     interactions.push({ name, ...(node === fallbackNode ? { fallback: true } : {}), actions: [...step, ...actionsFrom(node, 0)] });
   }
-  if (!fallbackNode && 'utter_default' in responses) interactions.push({ name: names.name('Fallback', `${domainFile}: $.responses.utter_default`, 'Fallback'), fallback: true, actions: say('utter_default') ?? [] });
+  if (!fallbackNode && 'utter_default' in responses)
+    interactions.push({ name: names.name('Fallback', `${domainFile}: $.responses.utter_default`, 'Fallback'), fallback: true, actions: say('utter_default') ?? [] });
   for (const response of Object.keys(responses)) {
     if (!said.has(response)) report.skip(`${domainFile}: $.responses.${response}`, `the response ${response.slice(0, 60)}`, 'no rule or story says it: use it in an interaction by hand');
   }
   for (const action of listAt(domain.actions)) {
     const name = textAt(action);
-    if (name && !reportedActions.has(name) && !(name in forms)) report.skip(`${domainFile}: $.actions`, `the custom action ${name.slice(0, 60)}`, 'it runs code on the Rasa action server: rebuild it with callApi steps');
+    if (name && !reportedActions.has(name) && !(name in forms))
+      report.skip(`${domainFile}: $.actions`, `the custom action ${name.slice(0, 60)}`, 'it runs code on the Rasa action server: rebuild it with callApi steps');
   }
 
   const triggers: Trigger[] = [];
@@ -136,7 +146,9 @@ export function convertRasa(files: ExportFiles): Conversion {
     if (rasaIntent === 'nlu_fallback' || !nodes.some((n) => n.intent === rasaIntent && interactionOf.has(n))) continue;
     triggers.push({ intent, actions: triggerActions(rasaIntent, nodes, interactionOf) });
   }
-  for (const node of nodes) if (node.intent !== 'nlu_fallback' && !parsed.intentNames.has(node.intent)) report.skip(node.path, `the intent "${node.intent.slice(0, 60)}" of a story`, 'the NLU data has no two examples of it: nothing can reach this turn');
+  for (const node of nodes)
+    if (node.intent !== 'nlu_fallback' && !parsed.intentNames.has(node.intent))
+      report.skip(node.path, `the intent "${node.intent.slice(0, 60)}" of a story`, 'the NLU data has no two examples of it: nothing can reach this turn');
   const nlpLanguage = (NLP_LANGUAGES as readonly string[]).includes(language.slice(0, 2)) ? language.slice(0, 2) : 'en';
   const bot = oneBehaviourBot({
     name: 'Rasa assistant',
@@ -167,5 +179,10 @@ function checkVersion(version: unknown, file: string): void {
   const text = textAt(version);
   if (text === null) return;
   const major = Number(text.split('.')[0]);
-  if (!Number.isInteger(major) || major < 2 || major > 3) throw new ImportRefusal('IMPORT_UNSUPPORTED', `${file} is in Rasa's format version ${JSON.stringify(text.slice(0, 20))}: versions 2.x and 3.x are read.`, { File: file, Path: '$.version', Version: text.slice(0, 20) });
+  if (!Number.isInteger(major) || major < 2 || major > 3)
+    throw new ImportRefusal('IMPORT_UNSUPPORTED', `${file} is in Rasa's format version ${JSON.stringify(text.slice(0, 20))}: versions 2.x and 3.x are read.`, {
+      File: file,
+      Path: '$.version',
+      Version: text.slice(0, 20),
+    });
 }

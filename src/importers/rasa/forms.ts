@@ -29,7 +29,11 @@ export function formActions(form: FormSource): ((after: Action[]) => Action[]) |
     if (mapping.type === 'from_text') expect = 'any';
     else if (mapping.type === 'from_entity' && entity && form.entities.some((e) => e.name === entity)) expect = { entity };
     if (expect === null || mappings.length > 1) {
-      form.report.skip(form.path, `the form ${form.name}`, `its slot "${slot.slice(0, 60)}" is not filled from text (${String(mapping.type ?? 'no mapping').slice(0, 40)}${mapping.type === 'from_entity' ? ` of an entity the bot does not know` : ''}${mappings.length > 1 ? ', or has several mappings' : ''}): ask for it with input steps by hand`);
+      form.report.skip(
+        form.path,
+        `the form ${form.name}`,
+        `its slot "${slot.slice(0, 60)}" is not filled from text (${String(mapping.type ?? 'no mapping').slice(0, 40)}${mapping.type === 'from_entity' ? ` of an entity the bot does not know` : ''}${mappings.length > 1 ? ', or has several mappings' : ''}): ask for it with input steps by hand`,
+      );
       return null;
     }
     const ask = form.say(`utter_ask_${form.name}_${slot}`) ?? form.say(`utter_ask_${slot}`);

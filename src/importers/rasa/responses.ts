@@ -31,7 +31,10 @@ export function responseActions(name: string, variations: unknown, ctx: Response
     return true;
   });
   const render = (text: string) => text.replace(/\{([A-Za-z_][\w-]{0,99})\}/g, (_w, slot: string) => ctx.slotTemplate(slot));
-  const texts = kept.map((v) => textAt(v.text)).filter((t): t is string => t !== null && t.trim() !== '').map(render);
+  const texts = kept
+    .map((v) => textAt(v.text))
+    .filter((t): t is string => t !== null && t.trim() !== '')
+    .map(render);
   const first = kept[0] ?? {};
   const actions: Action[] = [];
   const buttons = listAt(first.buttons).map(objAt);
@@ -43,7 +46,8 @@ export function responseActions(name: string, variations: unknown, ctx: Response
   const image = textAt(first.image);
   if (image) actions.push({ type: 'image', url: image });
   kept.slice(1).forEach((v, i) => {
-    if (v.image !== undefined || v.buttons !== undefined) ctx.report.change(`${path}[${i + 1}]`, `the image or buttons of a later variation of ${name}`, "the first variation's image and buttons are the ones shown");
+    if (v.image !== undefined || v.buttons !== undefined)
+      ctx.report.change(`${path}[${i + 1}]`, `the image or buttons of a later variation of ${name}`, "the first variation's image and buttons are the ones shown");
   });
   return actions;
 }

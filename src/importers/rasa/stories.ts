@@ -35,7 +35,12 @@ export function buildTurnTree(sources: StorySource[], report: ReportBuilder): Tu
     items.forEach((raw, s) => {
       const story = objAt(raw);
       const storyPath = `${file}: $.${key}[${s}]`;
-      if (story.condition !== undefined) report.skip(`${storyPath}.condition`, `the condition of ${key === 'rules' ? 'rule' : 'story'} "${String(story.rule ?? story.story ?? s).slice(0, 60)}"`, 'its steps run whatever the slots hold');
+      if (story.condition !== undefined)
+        report.skip(
+          `${storyPath}.condition`,
+          `the condition of ${key === 'rules' ? 'rule' : 'story'} "${String(story.rule ?? story.story ?? s).slice(0, 60)}"`,
+          'its steps run whatever the slots hold',
+        );
       if (story.conversation_start === true) report.change(`${storyPath}.conversation_start`, 'a rule for the start of a conversation', 'it applies at any point of the conversation');
       // each place the story is at (an `or` step makes several)
       let at: Array<{ node: TurnNode; next: number }> = [{ node: root, next: 0 }];
@@ -48,7 +53,8 @@ export function buildTurnTree(sources: StorySource[], report: ReportBuilder): Tu
           at = at.flatMap(({ node }) => intents.map((intent) => ({ node: child(node, intent, path), next: 0 })));
         } else if (textAt(step.action)) {
           for (const place of at) addAction(place, { name: textAt(step.action)!, path }, report);
-        } else if (step.checkpoint !== undefined) report.skip(path, `the checkpoint "${String(step.checkpoint).slice(0, 60)}"`, 'checkpoints are not carried: join the stories by hand with goTo steps');
+        } else if (step.checkpoint !== undefined)
+          report.skip(path, `the checkpoint "${String(step.checkpoint).slice(0, 60)}"`, 'checkpoints are not carried: join the stories by hand with goTo steps');
         else if (step.slot_was_set !== undefined) report.skip(path, 'a slot_was_set step', 'the branches of the story do not depend on slots: use a variableSwitch');
         else if (step.active_loop !== undefined || step.user !== undefined || step.bot !== undefined) {
           // the form's own start and end (active_loop), and test-story texts: no content of their own

@@ -98,7 +98,8 @@ function input(block: Obj, expect: string, path: string, follow: () => Action[],
   const action: Action = { type: 'input', expect, variable: ctx.variable(options.variableId) ?? 'answer', onSuccess: follow() };
   const retry = textAt(options.retryMessageContent);
   if (retry) action.wrongAnswerTexts = [retry];
-  if (expect === 'number' && (options.min !== undefined || options.max !== undefined)) ctx.report.change(`${path}.options`, 'the bounds of a number input', 'any number is accepted: check the range with a condition');
+  if (expect === 'number' && (options.min !== undefined || options.max !== undefined))
+    ctx.report.change(`${path}.options`, 'the bounds of a number input', 'any number is accepted: check the range with a condition');
   return action;
 }
 
@@ -176,7 +177,9 @@ function httpRequest(block: Obj, path: string, ctx: BlockContext): Action[] {
   const hook = isObj(options.webhook) ? options.webhook : ctx.webhook(block.webhookId);
   const url = textAt(hook?.url);
   if (!hook || !url) return skipped(ctx, path, 'an HTTP request', 'it has no URL').actions;
-  const query = listAt(hook.queryParams).map(objAt).filter((q) => textAt(q.key));
+  const query = listAt(hook.queryParams)
+    .map(objAt)
+    .filter((q) => textAt(q.key));
   const fullUrl = query.length === 0 ? url : `${url}${url.includes('?') ? '&' : '?'}${query.map((q) => `${textAt(q.key)}=${textAt(q.value) ?? ''}`).join('&')}`;
   const headers: Record<string, string> = {};
   for (const h of listAt(hook.headers).map(objAt)) if (textAt(h.key)) headers[textAt(h.key)!] = textAt(h.value) ?? '';
@@ -192,7 +195,9 @@ function httpRequest(block: Obj, path: string, ctx: BlockContext): Action[] {
     const bodyPath = (textAt(first.bodyPath) ?? 'data').replace(/^data\.?/, '');
     if (bodyPath !== '') action.responsePath = bodyPath;
   }
-  mappings.slice(1).forEach((_, i) => ctx.report.skip(`${path}.options.responseVariableMapping[${i + 1}]`, 'a second response mapping', 'a callApi stores one value: add another callApi or read the stored answer'));
+  mappings
+    .slice(1)
+    .forEach((_, i) => ctx.report.skip(`${path}.options.responseVariableMapping[${i + 1}]`, 'a second response mapping', 'a callApi stores one value: add another callApi or read the stored answer'));
   return [action];
 }
 
@@ -200,7 +205,10 @@ function openAi(options: Obj, path: string, ctx: BlockContext): Action[] {
   const task = textAt(options.task) ?? 'Create chat completion';
   if (task !== 'Create chat completion') return skipped(ctx, path, `an OpenAI "${task.slice(0, 40)}" task`, 'only chat completions have a Colloquy twin (the ai step)').actions;
   const messages = listAt(options.messages).map(objAt);
-  const instructions = messages.filter((m) => m.role === 'system').map((m) => textAt(m.content) ?? '').join('\n');
+  const instructions = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => textAt(m.content) ?? '')
+    .join('\n');
   const userMessages = messages.filter((m) => m.role === 'user');
   const action: Action = { type: 'ai', mode: 'reply' };
   if (instructions) action.instructions = instructions;
@@ -210,7 +218,8 @@ function openAi(options: Obj, path: string, ctx: BlockContext): Action[] {
   const variable = mapping ? ctx.variable(mapping.variableId) : null;
   if (variable) action.variable = variable;
   else action.say = true;
-  if (messages.some((m) => m.role === 'assistant') || userMessages.length > 1) ctx.report.change(`${path}.options.messages`, 'earlier messages of the prompt', 'the ai step sends its instructions, the last user message and the conversation history');
-  ctx.report.change(`${path}.options`, 'the OpenAI credentials and model', 'set the bot\'s AI provider with PUT /bots/{APIKey}/ai (credentials never travel in exports)');
+  if (messages.some((m) => m.role === 'assistant') || userMessages.length > 1)
+    ctx.report.change(`${path}.options.messages`, 'earlier messages of the prompt', 'the ai step sends its instructions, the last user message and the conversation history');
+  ctx.report.change(`${path}.options`, 'the OpenAI credentials and model', "set the bot's AI provider with PUT /bots/{APIKey}/ai (credentials never travel in exports)");
   return [action];
 }

@@ -18,7 +18,15 @@ describe('convertTypebot', () => {
     assert.deepEqual(validateBotFile(bot).ok, true, JSON.stringify(validateBotFile(bot)));
     assert.deepEqual(
       bot.behaviours[0]!.interactions.map((i) => [i.name, i.start === true]),
-      [['Start', true], ['Check', false], ['Big order', false], ['Choose', false], ['Small order', false], ['Start (after block 3)', false], ['Choose (after block 2)', false]],
+      [
+        ['Start', true],
+        ['Check', false],
+        ['Big order', false],
+        ['Choose', false],
+        ['Small order', false],
+        ['Start (after block 3)', false],
+        ['Choose (after block 2)', false],
+      ],
     );
     assert.deepEqual(bot.variables, { Crust: 'Thin' });
   });
@@ -63,7 +71,10 @@ describe('convertTypebot', () => {
         ['constructs.json: $.groups[4].blocks[0]', 'a "Script" block'],
       ],
     );
-    assert.deepEqual(report.Changed.map((c) => c.Path), ['constructs.json: $.groups[2].blocks[1].options']);
+    assert.deepEqual(
+      report.Changed.map((c) => c.Path),
+      ['constructs.json: $.groups[2].blocks[1].options'],
+    );
   });
 
   it('a choice: its text merged above the buttons, each storing the choice and following its edge or the group', () => {

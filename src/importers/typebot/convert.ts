@@ -22,10 +22,19 @@ export function checkTypebotVersion(version: unknown, file: string): void {
   const text = textAt(version);
   const [major, minor] = (text ?? '').split('.').map((n) => Number(n));
   const known = major !== undefined && Number.isInteger(major) && (minor === undefined || Number.isInteger(minor));
-  if (!known || major! < OLDEST_MAJOR) throw new ImportRefusal('IMPORT_UNSUPPORTED', `Typebot schema version ${JSON.stringify(text ?? 'none')} is older than 5: open the typebot in a current Typebot and export it again.`, { File: file, Path: '$.version', Version: text ?? null });
+  if (!known || major! < OLDEST_MAJOR)
+    throw new ImportRefusal('IMPORT_UNSUPPORTED', `Typebot schema version ${JSON.stringify(text ?? 'none')} is older than 5: open the typebot in a current Typebot and export it again.`, {
+      File: file,
+      Path: '$.version',
+      Version: text ?? null,
+    });
   const [newMajor, newMinor] = NEWEST_TYPEBOT_VERSION.split('.').map(Number) as [number, number];
   if (major! > newMajor || (major === newMajor && (minor ?? 0) > newMinor)) {
-    throw new ImportRefusal('IMPORT_UNSUPPORTED', `Typebot schema version ${text} is newer than the newest this server knows (${NEWEST_TYPEBOT_VERSION}).`, { File: file, Path: '$.version', Version: text });
+    throw new ImportRefusal('IMPORT_UNSUPPORTED', `Typebot schema version ${text} is newer than the newest this server knows (${NEWEST_TYPEBOT_VERSION}).`, {
+      File: file,
+      Path: '$.version',
+      Version: text,
+    });
   }
 }
 
@@ -35,7 +44,11 @@ export function convertTypebot(doc: unknown, file = 'typebot.json'): Conversion 
   const report = new ReportBuilder();
   const at = (path: string) => `${file}: $${path}`;
   const groups = listAt(root.groups).map(objAt);
-  const edges = new Map(listAt(root.edges).map(objAt).map((e) => [textAt(e.id) ?? '', objAt(e.to)]));
+  const edges = new Map(
+    listAt(root.edges)
+      .map(objAt)
+      .map((e) => [textAt(e.id) ?? '', objAt(e.to)]),
+  );
   const variables = new Map<string, string>();
   const defaults: Record<string, string> = {};
   listAt(root.variables).forEach((v, i) => {
@@ -81,7 +94,11 @@ export function convertTypebot(doc: unknown, file = 'typebot.json'): Conversion 
     const target = partOf(gi, Math.max(0, from));
     return target ? [goToInteraction(target)] : [];
   };
-  const webhooks = new Map(listAt(root.webhooks).map(objAt).map((w) => [textAt(w.id) ?? '', w]));
+  const webhooks = new Map(
+    listAt(root.webhooks)
+      .map(objAt)
+      .map((w) => [textAt(w.id) ?? '', w]),
+  );
   const ctx: BlockContext = {
     report,
     variable: (id) => variables.get(textAt(id) ?? '') ?? null,
@@ -138,8 +155,15 @@ export function convertTypebot(doc: unknown, file = 'typebot.json'): Conversion 
 
 /** The group the start event (version 6) or the start block (version 5) leads to. */
 function startInteraction(root: Obj, groups: Obj[], startBlockGroup: number, edges: Map<string, Obj>, groupName: Map<string, string>): string | null {
-  const event = listAt(root.events).map(objAt).find((e) => e.type === 'start');
-  const startBlock = startBlockGroup >= 0 ? listAt(groups[startBlockGroup]!.blocks).map(objAt).find((b) => b.type === 'start') : undefined;
+  const event = listAt(root.events)
+    .map(objAt)
+    .find((e) => e.type === 'start');
+  const startBlock =
+    startBlockGroup >= 0
+      ? listAt(groups[startBlockGroup]!.blocks)
+          .map(objAt)
+          .find((b) => b.type === 'start')
+      : undefined;
   const edgeId = textAt(event?.outgoingEdgeId) ?? textAt(startBlock?.outgoingEdgeId);
   const to = edgeId ? edges.get(edgeId) : undefined;
   return to ? (groupName.get(textAt(to.groupId) ?? '') ?? null) : null;

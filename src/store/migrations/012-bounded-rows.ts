@@ -28,9 +28,7 @@ export const boundedRows: Migration = {
   postgres: sql,
   // A character is at most 4 bytes: a text of 256 characters or fewer is within the bound already.
   data: async (tx) => {
-    const long = await tx.all<{ id: number; text: string; text_key: string }>(
-      'SELECT id, text, text_key FROM missed_texts WHERE length(text) > 256 OR length(text_key) > 256',
-    );
+    const long = await tx.all<{ id: number; text: string; text_key: string }>('SELECT id, text, text_key FROM missed_texts WHERE length(text) > 256 OR length(text_key) > 256');
     for (const row of long) {
       const text = cutToBytes(row.text, MISSED_TEXT_BYTES);
       const key = cutToBytes(row.text_key, MISSED_TEXT_BYTES);

@@ -36,10 +36,36 @@ import { agentSecretsMcp } from './029-agent-secrets-mcp.js';
 import { agentTraces } from './030-agent-traces.js';
 
 export const migrations: Migration[] = [
-  initial, shares, clones, webhooks, pendingIndex, secretsAtRest, channels, understanding, historySize,
-  analytics, consoleWorkspace, boundedRows, rateWindows, designer, knowledge, embeddings, knowledgeQuestions,
-  broadcasts, consoleInbox, webVisitors, analyticsEvents, messageSearchBatches, operatorPresence,
-  operatorInvites, draftProblems, faqPairs, consoleSso, auditLog, agentSecretsMcp, agentTraces,
+  initial,
+  shares,
+  clones,
+  webhooks,
+  pendingIndex,
+  secretsAtRest,
+  channels,
+  understanding,
+  historySize,
+  analytics,
+  consoleWorkspace,
+  boundedRows,
+  rateWindows,
+  designer,
+  knowledge,
+  embeddings,
+  knowledgeQuestions,
+  broadcasts,
+  consoleInbox,
+  webVisitors,
+  analyticsEvents,
+  messageSearchBatches,
+  operatorPresence,
+  operatorInvites,
+  draftProblems,
+  faqPairs,
+  consoleSso,
+  auditLog,
+  agentSecretsMcp,
+  agentTraces,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
@@ -54,11 +80,7 @@ export async function migrate(db: SqlDriver, context: MigrationContext, log: (li
           await tx.run(statement);
         }
         await migration.data?.(tx, context);
-        await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-          migration.version,
-          migration.name,
-          new Date().toISOString(),
-        ]);
+        await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, new Date().toISOString()]);
       });
       log(`applied migration ${migration.version} (${migration.name})`);
       applied++;

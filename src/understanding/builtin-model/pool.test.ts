@@ -17,7 +17,10 @@ test('vectors of length 1, 512 numbers, nearer for texts about the same thing', 
   const result = await model.embed(['can I bring my dog', 'pets are welcome in every room', 'the invoice is sent by email'], LONG);
   assert.equal(result.status, 'OK');
   assert.equal(result.tokens, 0);
-  assert.deepEqual(result.vectors.map((v) => v.length), [512, 512, 512]);
+  assert.deepEqual(
+    result.vectors.map((v) => v.length),
+    [512, 512, 512],
+  );
   for (const v of result.vectors) assert.ok(Math.abs(similarity(v, v) - 1) < 1e-5);
   const [dog, pets, invoice] = result.vectors;
   assert.ok(similarity(dog, pets) > similarity(dog, invoice) + 0.1, `${similarity(dog, pets)} vs ${similarity(dog, invoice)}`);

@@ -59,7 +59,11 @@ export class BuiltinModel {
     const perThread = Math.max(0, Math.ceil(limits.queue / threads));
     this.queues = Array.from(
       { length: threads },
-      () => new WorkerQueue<EncodeJob, Float32Array[]>({ work: 'built-in model', module, run: 'encode', errors }, { queue: perThread, memoryMb: THREAD_MEMORY_MB, timeoutMs: limits.loadTimeoutMs, idleMs: null }),
+      () =>
+        new WorkerQueue<EncodeJob, Float32Array[]>(
+          { work: 'built-in model', module, run: 'encode', errors },
+          { queue: perThread, memoryMb: THREAD_MEMORY_MB, timeoutMs: limits.loadTimeoutMs, idleMs: null },
+        ),
     );
     this.cache = new VectorCache(limits.cacheEntries);
   }

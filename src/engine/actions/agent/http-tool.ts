@@ -44,12 +44,7 @@ const hostOf = (url: string): string | null => {
 };
 
 /** The request, or why it cannot be made (told to the model). */
-export function httpToolRequest(
-  request: Record<string, unknown>,
-  args: Args,
-  variables: Readonly<Record<string, string>>,
-  timeoutMs: number,
-): HttpRequest | { error: string } {
+export function httpToolRequest(request: Record<string, unknown>, args: Args, variables: Readonly<Record<string, string>>, timeoutMs: number): HttpRequest | { error: string } {
   const url = typeof request.url === 'string' ? request.url : '';
   const withArgs = renderTemplate(url, { ...variables, ...valuesFor(args, urlEncoded) }, REQUEST_TEMPLATE);
   const withoutArgs = renderTemplate(url, { ...variables, ...valuesFor(args, () => '') }, REQUEST_TEMPLATE);

@@ -10,13 +10,20 @@ import type { AgentModelAnswer, AgentModelRequest, EngineRequest, RequestAnswer 
 const ID = '11111111-1111-4111-8111-111111111111';
 const text = (t: string, tokens = 10): AgentModelAnswer => ({ status: 'OK', text: t, toolCalls: [], tokens });
 const calls = (...list: Array<[string, unknown]>): AgentModelAnswer => ({
-  status: 'OK', text: '', tokens: 5,
+  status: 'OK',
+  text: '',
+  tokens: 5,
   toolCalls: list.map(([name, args], i) => ({ id: `c${i}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) })),
 });
 
 const tools = [
-  { type: 'http', name: 'order_status', description: 'Status of an order', parameters: { type: 'object', properties: { order: { type: 'string', pattern: '^[0-9]{6}$' } }, required: ['order'] },
-    request: { method: 'GET', url: 'https://shop.example/api/orders/{{order}}' } },
+  {
+    type: 'http',
+    name: 'order_status',
+    description: 'Status of an order',
+    parameters: { type: 'object', properties: { order: { type: 'string', pattern: '^[0-9]{6}$' } }, required: ['order'] },
+    request: { method: 'GET', url: 'https://shop.example/api/orders/{{order}}' },
+  },
   { type: 'variable', name: 'remember_email', description: 'Store the e-mail', variable: 'email', schema: { type: 'string', format: 'email' } },
   { type: 'flow', name: 'book_repair', description: 'Start the booking', behaviour: 'Repairs', parameters: { type: 'object', properties: { bike: { type: 'string' } } } },
   { type: 'handover', description: 'A person', message: 'Connecting you.' },
@@ -26,7 +33,9 @@ function agentBot(extra: Partial<Action> = {}, settings: Record<string, unknown>
   const agent = { type: 'agent', id: ID, instructions: 'You help {{company}}.', tools, variable: 'said', onError: [say('failed {{agent_status}}')], ...extra } as Action;
   return makeBot(
     [
-      behaviour('Main', [interaction('Start', [say('Hi')]), interaction('Agent', [agent])], { triggers: [trigger('help', [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Agent' } as Action])] }),
+      behaviour('Main', [interaction('Start', [say('Hi')]), interaction('Agent', [agent])], {
+        triggers: [trigger('help', [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Agent' } as Action])],
+      }),
       behaviour('Repairs', [interaction('Book', [say('Booking {{bike}}')])]),
     ],
     { triggers: [trigger('menu', [say('the menu')])], settings: { enableTypeSpeed: false, ai: settings } as never },
@@ -49,7 +58,10 @@ test('the text that reaches the agent is its input; it answers, stores, and keep
   assert.equal(request.instructions, 'You help Spokes.');
   assert.equal(request.history, 20);
   assert.deepEqual(request.messages, [{ role: 'user', content: 'help' }]);
-  assert.deepEqual(request.tools.map((t) => t.name), ['order_status', 'remember_email', 'book_repair', 'handover']);
+  assert.deepEqual(
+    request.tools.map((t) => t.name),
+    ['order_status', 'remember_email', 'book_repair', 'handover'],
+  );
   assert.equal(first.state.variables.said, 'Hello, how can I help?');
   assert.equal(first.state.variables.agent_status, 'OK');
   assert.deepEqual(first.state.waiting, { actionId: ID, wrongAnswers: 0, agent: true });
@@ -74,7 +86,10 @@ test('an http tool call: the URL built with the URL-encoded argument, the result
   const chat = new Conversation(agentBot());
   chat.goTo('Main', 'Agent');
   const turn = turnWith(chat, 'order 123456?', [calls(['order_status', { order: '123456' }]), { status: 200, body: '{"state":"shipped"}' }, text('It shipped.')]);
-  assert.deepEqual(turn.requests.map((r) => r.kind), ['agentModel', 'http', 'agentModel']);
+  assert.deepEqual(
+    turn.requests.map((r) => r.kind),
+    ['agentModel', 'http', 'agentModel'],
+  );
   const http = turn.requests[1] as Extract<EngineRequest, { kind: 'http' }>;
   assert.equal(http.url, 'https://shop.example/api/orders/123456');
   assert.equal(http.method, 'GET');
@@ -87,7 +102,9 @@ test('an http tool call: the URL built with the URL-encoded argument, the result
   assert.equal(turn.apiCalls, 3, 'two model calls and one HTTP tool call');
   const trace = turn.effects.find((e) => e.kind === 'agentTrace');
   assert.deepEqual(trace && trace.kind === 'agentTrace' ? trace.steps.map((s) => [s.Kind, s.Name ?? null, s.Status]) : null, [
-    ['model', null, 'OK'], ['tool', 'order_status', 'OK'], ['model', null, 'OK'],
+    ['model', null, 'OK'],
+    ['tool', 'order_status', 'OK'],
+    ['model', null, 'OK'],
   ]);
 });
 
@@ -95,8 +112,13 @@ test('unknown tools, non-JSON and unfitting arguments go back to the model as er
   const chat = new Conversation(agentBot());
   chat.goTo('Main', 'Agent');
   const turn = turnWith(chat, 'hi', [calls(['delete_everything', {}], ['order_status', '{not json'], ['order_status', { order: '../../admin' }]), text('Sorry.')]);
-  assert.deepEqual(turn.requests.map((r) => r.kind), ['agentModel', 'agentModel']);
-  const results = modelRequests(turn.requests)[1].messages.filter((m) => m.role === 'tool').map((m) => JSON.parse((m as { content: string }).content).error);
+  assert.deepEqual(
+    turn.requests.map((r) => r.kind),
+    ['agentModel', 'agentModel'],
+  );
+  const results = modelRequests(turn.requests)[1]
+    .messages.filter((m) => m.role === 'tool')
+    .map((m) => JSON.parse((m as { content: string }).content).error);
   assert.equal(results[0], 'unknown tool: delete_everything');
   assert.equal(results[1], 'arguments are not JSON');
   assert.match(results[2], /^arguments do not fit: \/order must match pattern/);
@@ -129,7 +151,10 @@ test('the turn timeout counts every call: past timeoutMs no further call, TIMEOU
   // each read of the clock is 100 ms later: the HTTP answer arrives past the second, the model is not asked again
   let clock = 0;
   const turn = turnWith(chat, 'hi', [calls(['order_status', { order: '123456' }]), { status: 200, body: '{}' }], () => (clock += 100));
-  assert.deepEqual(turn.requests.map((r) => r.kind), ['agentModel', 'http']);
+  assert.deepEqual(
+    turn.requests.map((r) => r.kind),
+    ['agentModel', 'http'],
+  );
   assert.deepEqual(texts(turn), ['failed TIMEOUT']);
 });
 
@@ -151,7 +176,13 @@ test('handover tool: a request for an operator with the reason as a note; the ag
   chat.goTo('Main', 'Agent');
   const turn = turnWith(chat, 'a person please', [calls(['handover', { reason: 'wants a refund' }])]);
   assert.deepEqual(texts(turn), ['Connecting you.']);
-  assert.deepEqual(turn.effects.filter((e) => e.kind === 'note' || e.kind === 'control'), [{ kind: 'note', text: 'wants a refund' }, { kind: 'control', mode: 'request' }]);
+  assert.deepEqual(
+    turn.effects.filter((e) => e.kind === 'note' || e.kind === 'control'),
+    [
+      { kind: 'note', text: 'wants a refund' },
+      { kind: 'control', mode: 'request' },
+    ],
+  );
   assert.equal(turn.endedBy, 'operator');
   assert.equal(turn.state.waiting, null);
 });
@@ -161,7 +192,10 @@ test('the host of an http tool URL never comes from an argument', () => {
   const chat = new Conversation(agentBot({ tools: [hostile] }));
   chat.goTo('Main', 'Agent');
   const turn = turnWith(chat, 'hi', [calls(['fetch', { host: 'evil.example' }]), text('ok')]);
-  assert.deepEqual(turn.requests.map((r) => r.kind), ['agentModel', 'agentModel']);
+  assert.deepEqual(
+    turn.requests.map((r) => r.kind),
+    ['agentModel', 'agentModel'],
+  );
   assert.match((modelRequests(turn.requests)[1].messages[2] as { content: string }).content, /host cannot come from an argument/);
 });
 

@@ -13,9 +13,7 @@ import { MAX_AI_ANSWER_BYTES } from '../ai/index.js';
 import { numberField, objectList } from '../fields.js';
 import { sayWithSources } from '../knowledge/index.js';
 import { parseArguments } from './arguments.js';
-import {
-  DEFAULT_AGENT_HISTORY, DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_MAX_STEPS, MAX_AGENT_HISTORY, MAX_AGENT_TIMEOUT_MS, MAX_MAX_STEPS, type ToolConfig,
-} from './schema.js';
+import { DEFAULT_AGENT_HISTORY, DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_MAX_STEPS, MAX_AGENT_HISTORY, MAX_AGENT_TIMEOUT_MS, MAX_MAX_STEPS, type ToolConfig } from './schema.js';
 import { offerTools, runTool, type Citable, type OfferedTool } from './tools.js';
 
 type Gen<T> = Generator<EngineRequest, T, RequestAnswer>;
@@ -79,7 +77,8 @@ export function* agentTurn(action: Action, rc: RunContext, input: string): Gen<F
     }
     messages.push({ role: 'assistant', content: answer.text === '' ? null : answer.text, toolCalls: answer.toolCalls });
     for (const [index, call] of answer.toolCalls.entries()) {
-      const outcome = index < MAX_CALLS_PER_ANSWER ? yield* callTool(call, tools, rc, deadline, citable, trace) : refused(call, `at most ${MAX_CALLS_PER_ANSWER} tool calls are made per answer`, trace);
+      const outcome =
+        index < MAX_CALLS_PER_ANSWER ? yield* callTool(call, tools, rc, deadline, citable, trace) : refused(call, `at most ${MAX_CALLS_PER_ANSWER} tool calls are made per answer`, trace);
       if (outcome.kind === 'leave') {
         rc.setVariable('agent_status', 'OK');
         rc.effect({ kind: 'agentTrace', steps: trace });
@@ -106,7 +105,13 @@ function* callTool(call: AgentToolCall, tools: Map<string, OfferedTool>, rc: Run
   if (left <= 0) return refused(call, 'no time left in this turn', trace, 'TIMEOUT');
   const started = rc.now();
   const outcome = yield* runTool(tool, parsed.value, rc, left, citable);
-  const step: AgentTraceStep = { Kind: 'tool', Name: call.name, Arguments: traceText(call.arguments), Status: outcome.kind === 'leave' || outcome.ok ? 'OK' : 'ERROR', Ms: Math.max(0, rc.now() - started) };
+  const step: AgentTraceStep = {
+    Kind: 'tool',
+    Name: call.name,
+    Arguments: traceText(call.arguments),
+    Status: outcome.kind === 'leave' || outcome.ok ? 'OK' : 'ERROR',
+    Ms: Math.max(0, rc.now() - started),
+  };
   if (outcome.kind === 'result') step.Result = traceText(outcome.text);
   trace.push(step);
   return outcome;
@@ -129,7 +134,12 @@ function sayCiting(rc: RunContext, text: string, citable: readonly Citable[]): v
   const passages = [...cited].sort((a, b) => a - b).map((n) => citable[n - 1]);
   const sources = [...new Set(passages.map((p) => p.source))];
   const links = new Map(passages.filter((p) => p.url !== null).map((p) => [p.source, p.url!]));
-  sayWithSources(rc, text, sources, [...links].map(([name, url]) => ({ name, url })));
+  sayWithSources(
+    rc,
+    text,
+    sources,
+    [...links].map(([name, url]) => ({ name, url })),
+  );
 }
 
 function conversationBudget(rc: RunContext): number {

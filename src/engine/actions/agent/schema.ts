@@ -68,10 +68,7 @@ const knowledgeTool = Type.Object(
   { additionalProperties: false },
 );
 
-const handoverTool = Type.Object(
-  { type: Type.Literal('handover'), name: Type.Optional(NAME), description: DESCRIPTION, message: Type.Optional(TEXT) },
-  { additionalProperties: false },
-);
+const handoverTool = Type.Object({ type: Type.Literal('handover'), name: Type.Optional(NAME), description: DESCRIPTION, message: Type.Optional(TEXT) }, { additionalProperties: false });
 
 const mcpTool = Type.Object(
   {

@@ -56,14 +56,28 @@ export function* offerTools(tools: readonly ToolConfig[]): Gen<Map<string, Offer
         add(text(tool.name), text(tool.description), { type: 'object', properties: { value: objectOr(tool.schema, {}) }, required: ['value'] }, tool);
         break;
       case 'knowledge':
-        add(text(tool.name, 'knowledge') || 'knowledge', text(tool.description, "Searches the bot's knowledge base; cite the passages you use as [n]."), {
-          type: 'object', properties: { query: { type: 'string', description: 'what to look for' } }, required: ['query'],
-        }, tool);
+        add(
+          text(tool.name, 'knowledge') || 'knowledge',
+          text(tool.description, "Searches the bot's knowledge base; cite the passages you use as [n]."),
+          {
+            type: 'object',
+            properties: { query: { type: 'string', description: 'what to look for' } },
+            required: ['query'],
+          },
+          tool,
+        );
         break;
       case 'handover':
-        add(text(tool.name, 'handover') || 'handover', text(tool.description), {
-          type: 'object', properties: { reason: { type: 'string', description: 'why a person is needed, for the operators' } }, required: ['reason'],
-        }, tool);
+        add(
+          text(tool.name, 'handover') || 'handover',
+          text(tool.description),
+          {
+            type: 'object',
+            properties: { reason: { type: 'string', description: 'why a person is needed, for the operators' } },
+            required: ['reason'],
+          },
+          tool,
+        );
         break;
     }
   }
@@ -135,8 +149,13 @@ export function* runTool(tool: OfferedTool, args: Record<string, unknown>, rc: R
 function* searchKnowledge(config: ToolConfig, query: string, rc: RunContext, timeLeft: number, citable: Citable[]): Gen<ToolOutcome> {
   const maxPassages = Math.min(Math.max(numberField(config.maxPassages) ?? DEFAULT_KNOWLEDGE_PASSAGES, 1), 10);
   const reply = yield* rc.askOutside({
-    kind: 'knowledge', question: query, instructions: '', maxPassages, timeoutMs: Math.max(1, timeLeft),
-    minScore: minScoreOf(rc.bot.knowledge?.minScore), passagesOnly: true,
+    kind: 'knowledge',
+    question: query,
+    instructions: '',
+    maxPassages,
+    timeoutMs: Math.max(1, timeLeft),
+    minScore: minScoreOf(rc.bot.knowledge?.minScore),
+    passagesOnly: true,
   });
   const passages = typeof reply === 'object' && reply !== null && 'passages' in reply && Array.isArray(reply.passages) ? reply.passages : null;
   if (passages === null) return { kind: 'result', ok: false, text: JSON.stringify({ error: 'the search failed' }) };

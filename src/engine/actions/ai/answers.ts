@@ -8,10 +8,7 @@ export const OTHER_LABEL = 'other';
 
 export function classifyInstructions(instructions: string, labels: readonly string[]): string {
   const list = [...labels, OTHER_LABEL].map((l) => JSON.stringify(l)).join(', ');
-  return joinInstructions(
-    instructions,
-    `Classify the user's last message. Answer with JSON only, exactly {"label": "<label>"}, where <label> is one of ${list} ("${OTHER_LABEL}" when none fits).`,
-  );
+  return joinInstructions(instructions, `Classify the user's last message. Answer with JSON only, exactly {"label": "<label>"}, where <label> is one of ${list} ("${OTHER_LABEL}" when none fits).`);
 }
 
 export function extractInstructions(instructions: string, fields: Readonly<Record<string, string>>): string {

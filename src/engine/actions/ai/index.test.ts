@@ -18,7 +18,10 @@ function run(action: Record<string, unknown>, answer: AiAnswer | undefined) {
 test('reply: yields one ai request with the rendered instructions, the last user text and the defaults', () => {
   const turn = run({ mode: 'reply', instructions: 'Help {{company}}', say: true, variable: 'out' }, ok('Sure.'));
   assert.deepEqual(turn.requests, [{ kind: 'ai', instructions: 'Help ACME', input: 'hi there', history: 10, maxTokens: 1024, temperature: null, timeoutMs: 15_000 }]);
-  assert.deepEqual(turn.parts.map((p) => p.Text), ['Sure.', 'next']);
+  assert.deepEqual(
+    turn.parts.map((p) => p.Text),
+    ['Sure.', 'next'],
+  );
   assert.equal(turn.state.variables.out, 'Sure.');
   assert.equal(turn.state.variables.ai_status, 'OK');
   assert.equal(turn.apiCalls, 1);
@@ -28,7 +31,10 @@ test('reply: yields one ai request with the rendered instructions, the last user
 test('classify: one of the labels, case as in the file; anything else ERROR', () => {
   assert.equal(run({ mode: 'classify', labels: ['Billing'], variable: 't' }, ok('{"label":"billing"}')).state.variables.t, 'Billing');
   const wrong = run({ mode: 'classify', labels: ['Billing'], variable: 't' }, ok('{"label":"refund"}'));
-  assert.deepEqual(wrong.parts.map((p) => p.Text), ['failed: ERROR', 'next']);
+  assert.deepEqual(
+    wrong.parts.map((p) => p.Text),
+    ['failed: ERROR', 'next'],
+  );
   assert.equal(wrong.state.variables.t, undefined);
 });
 
@@ -42,7 +48,10 @@ test('extract: found fields become variables; null skipped; wrong shapes are ERR
 test('TIMEOUT, ERROR and NOT_CONFIGURED run onError; NOT_CONFIGURED is no call; a malformed answer is ERROR', () => {
   for (const status of ['TIMEOUT', 'ERROR'] as const) {
     const turn = run({ mode: 'reply' }, { status, text: '', tokens: 0 });
-    assert.deepEqual(turn.parts.map((p) => p.Text), [`failed: ${status}`, 'next']);
+    assert.deepEqual(
+      turn.parts.map((p) => p.Text),
+      [`failed: ${status}`, 'next'],
+    );
     assert.equal(turn.apiCalls, 1);
   }
   const none = run({ mode: 'reply' }, { status: 'NOT_CONFIGURED', text: '', tokens: 0 });

@@ -58,7 +58,9 @@ export const aiAction = defineAction({
   },
   *run(action, rc) {
     const mode = AI_MODES.includes(action.mode) ? action.mode : 'reply';
-    const labels = stringList(action.labels).map((l) => rc.render(l)).filter((l) => l !== '');
+    const labels = stringList(action.labels)
+      .map((l) => rc.render(l))
+      .filter((l) => l !== '');
     const fields = fieldsField(action.fields);
     const own = rc.render(action.instructions);
     const instructions = mode === 'classify' ? classifyInstructions(own, labels) : mode === 'extract' ? extractInstructions(own, fields) : own;

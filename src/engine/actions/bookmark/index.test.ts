@@ -4,13 +4,8 @@ import { behaviour, goTo, interaction, makeBot, say, started, texts } from '../.
 
 test('bookmark remembers the current interaction; a later bookmark replaces it', () => {
   const bot = makeBot([
-    behaviour('Main', [
-      interaction('Start', [{ type: 'bookmark' }, goTo('Shop', 'Cart')]),
-    ]),
-    behaviour('Shop', [
-      interaction('Cart', [say('cart'), { type: 'bookmark' }]),
-      interaction('Leave', [{ type: 'goTo', mode: 'bookmark' }]),
-    ]),
+    behaviour('Main', [interaction('Start', [{ type: 'bookmark' }, goTo('Shop', 'Cart')])]),
+    behaviour('Shop', [interaction('Cart', [say('cart'), { type: 'bookmark' }]), interaction('Leave', [{ type: 'goTo', mode: 'bookmark' }])]),
   ]);
   const [conversation, first] = started(bot);
   assert.deepEqual(first.parts.length, 1);

@@ -6,11 +6,7 @@ const ID = '11111111-1111-4111-8111-111111111111';
 
 function buttonBot() {
   return botWith(
-    [
-      say('Pick one'),
-      { type: 'button', id: ID, text: 'Yes {{name}}', onClick: [say('You said yes'), goTo('Main', 'After')] },
-      { type: 'button', text: 'no id, not clickable', onClick: [] },
-    ],
+    [say('Pick one'), { type: 'button', id: ID, text: 'Yes {{name}}', onClick: [say('You said yes'), goTo('Main', 'After')] }, { type: 'button', text: 'no id, not clickable', onClick: [] }],
     [interaction('After', [say('after the click')]), interaction('Sorry', [say('unknown payload')], { fallback: true })],
   );
 }
@@ -32,7 +28,10 @@ test('clicking runs onClick and sets last_command to the button text', () => {
   ]);
   assert.equal(conversation.variables.last_command, 'Yes Ann');
   assert.equal(conversation.where, 'Main/After');
-  assert.deepEqual(outcome.parts.map((p) => p.InteractionName), ['Start', 'After']);
+  assert.deepEqual(
+    outcome.parts.map((p) => p.InteractionName),
+    ['Start', 'After'],
+  );
 });
 
 test('an unknown payload runs the fallback interaction', () => {

@@ -24,7 +24,11 @@ test('buttons says a Type 13 part with its buttons and links as child parts', ()
   const names = { BehaviourName: 'Main', InteractionName: 'Start' };
   assert.deepEqual(outcome.parts, [
     {
-      Type: 13, Text: 'What can I do for you?', Command: null, TypeDelay: 600, ...names,
+      Type: 13,
+      Text: 'What can I do for you?',
+      Command: null,
+      TypeDelay: 600,
+      ...names,
       Parts: [
         { Type: 1, Text: 'Orders', Command: A, TypeDelay: 0, ...names, Parts: [] },
         { Type: 17, Text: 'Help', Command: null, TypeDelay: 0, ...names, Parts: [], Url: 'https://x.org/help' },

@@ -46,14 +46,24 @@ test('a synchronous call yields an http request, then stores the picked value', 
 });
 
 test('without responsePath the whole body is stored; objects picked are stored as JSON text', () => {
-  const whole = drive(botWith([{ type: 'callApi', method: 'GET', url: 'https://x.org', variable: 'raw' }]), newConversationState(botWith([])), { kind: 'start' }, {
-    answers: [{ status: 201, body: 'plain text' }],
-  });
+  const whole = drive(
+    botWith([{ type: 'callApi', method: 'GET', url: 'https://x.org', variable: 'raw' }]),
+    newConversationState(botWith([])),
+    { kind: 'start' },
+    {
+      answers: [{ status: 201, body: 'plain text' }],
+    },
+  );
   assert.equal(whole.state.variables.raw, 'plain text');
   assert.equal(whole.requests[0].kind === 'http' && whole.requests[0].body, null);
-  const picked = drive(botWith([{ type: 'callApi', method: 'GET', url: 'https://x.org', variable: 'v', responsePath: 'data' }]), newConversationState(botWith([])), { kind: 'start' }, {
-    answers: [{ status: 200, body: '{"data":{"a":[1,2]}}' }],
-  });
+  const picked = drive(
+    botWith([{ type: 'callApi', method: 'GET', url: 'https://x.org', variable: 'v', responsePath: 'data' }]),
+    newConversationState(botWith([])),
+    { kind: 'start' },
+    {
+      answers: [{ status: 200, body: '{"data":{"a":[1,2]}}' }],
+    },
+  );
   assert.equal(picked.state.variables.v, '{"a":[1,2]}');
 });
 
@@ -80,9 +90,7 @@ test('a responsePath that is not in the body unsets the variable', () => {
 });
 
 test('a goTo in onError moves the conversation', () => {
-  const bot = botWith([{ ...call, onError: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Down' }] }, say('skipped')], [
-    { name: 'Down', actions: [say('down')] },
-  ]);
+  const bot = botWith([{ ...call, onError: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Down' }] }, say('skipped')], [{ name: 'Down', actions: [say('down')] }]);
   const outcome = drive(bot, stateWith({}), { kind: 'start' }, { answers: [{ status: 500, body: '' }] });
   assert.deepEqual(texts(outcome), ['down']);
 });
@@ -145,7 +153,17 @@ test('async: no yield, an asyncHttp effect instead; still counted', () => {
 
 test('every run counts in apiCalls', () => {
   const bot = botWith([call, call, { ...call, async: true }]);
-  const outcome = drive(bot, stateWith({}), { kind: 'start' }, { answers: [{ status: 500, body: '' }, { status: 200, body: '{}' }] });
+  const outcome = drive(
+    bot,
+    stateWith({}),
+    { kind: 'start' },
+    {
+      answers: [
+        { status: 500, body: '' },
+        { status: 200, body: '{}' },
+      ],
+    },
+  );
   assert.equal(outcome.apiCalls, 3);
   assert.equal(outcome.requests.length, 2);
 });

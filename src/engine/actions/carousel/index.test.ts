@@ -12,10 +12,18 @@ function carousel(extra: Partial<Action> = {}): Action {
     ...extra,
     cards: [
       {
-        title: 'Kettle', subtitle: '1.7 l', imageUrl: 'https://x.org/k.jpg',
+        title: 'Kettle',
+        subtitle: '1.7 l',
+        imageUrl: 'https://x.org/k.jpg',
         buttons: [{ type: 'button', id: K, text: 'Kettle', onClick: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Chosen' }] }],
       },
-      { title: 'Toaster', buttons: [{ type: 'button', id: T, text: 'Toaster', onClick: [] }, { type: 'link', text: 'Specs', url: 'https://x.org/t' }] },
+      {
+        title: 'Toaster',
+        buttons: [
+          { type: 'button', id: T, text: 'Toaster', onClick: [] },
+          { type: 'link', text: 'Specs', url: 'https://x.org/t' },
+        ],
+      },
     ],
   };
 }
@@ -27,20 +35,36 @@ test('carousel says a Type 5 part with Type 14 cards holding their buttons', () 
   const names = { BehaviourName: 'Main', InteractionName: 'Start' };
   assert.deepEqual(outcome.parts, [
     {
-      Type: 5, Text: null, Command: null, TypeDelay: 0, ...names,
+      Type: 5,
+      Text: null,
+      Command: null,
+      TypeDelay: 0,
+      ...names,
       Parts: [
         {
-          Type: 14, Text: null, Command: null, TypeDelay: 0, ...names,
+          Type: 14,
+          Text: null,
+          Command: null,
+          TypeDelay: 0,
+          ...names,
           Parts: [{ Type: 1, Text: 'Kettle', Command: K, TypeDelay: 0, ...names, Parts: [] }],
-          Title: 'Kettle', Subtitle: '1.7 l', ImageUrl: 'https://x.org/k.jpg',
+          Title: 'Kettle',
+          Subtitle: '1.7 l',
+          ImageUrl: 'https://x.org/k.jpg',
         },
         {
-          Type: 14, Text: null, Command: null, TypeDelay: 0, ...names,
+          Type: 14,
+          Text: null,
+          Command: null,
+          TypeDelay: 0,
+          ...names,
           Parts: [
             { Type: 1, Text: 'Toaster', Command: T, TypeDelay: 0, ...names, Parts: [] },
             { Type: 17, Text: 'Specs', Command: null, TypeDelay: 0, ...names, Parts: [], Url: 'https://x.org/t' },
           ],
-          Title: 'Toaster', Subtitle: null, ImageUrl: null,
+          Title: 'Toaster',
+          Subtitle: null,
+          ImageUrl: null,
         },
       ],
     },

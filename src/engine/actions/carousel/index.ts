@@ -9,10 +9,7 @@ import { objectList } from '../fields.js';
 import { actionSchema, BUTTON_OR_LINK_LIST, NON_EMPTY_TEXT, TEXT } from '../schema-parts.js';
 import { PartType } from '../../parts.js';
 
-const cardSchema = Type.Object(
-  { title: TEXT, subtitle: Type.Optional(TEXT), imageUrl: Type.Optional(TEXT), buttons: BUTTON_OR_LINK_LIST },
-  { additionalProperties: false },
-);
+const cardSchema = Type.Object({ title: TEXT, subtitle: Type.Optional(TEXT), imageUrl: Type.Optional(TEXT), buttons: BUTTON_OR_LINK_LIST }, { additionalProperties: false });
 
 export const carouselAction = defineAction({
   type: 'carousel',

@@ -5,6 +5,9 @@ import { botWith, say, started, summary } from '../../test-kit.js';
 test('forget adds a forget effect and the turn continues', () => {
   const [, outcome] = started(botWith([say('Bye'), { type: 'forget' }, say('Forgotten')]));
   assert.deepEqual(outcome.effects, [{ kind: 'forget' }]);
-  assert.deepEqual(summary(outcome), [[0, 'Bye', null, 100], [0, 'Forgotten', null, 100]]);
+  assert.deepEqual(summary(outcome), [
+    [0, 'Bye', null, 100],
+    [0, 'Forgotten', null, 100],
+  ]);
   assert.equal(outcome.endedBy, 'done');
 });

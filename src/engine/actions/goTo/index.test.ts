@@ -10,17 +10,17 @@ function bot(startActions: object[], secondActions: object[] = [say('second')]) 
       interaction('Second', secondActions as never, { enableUserChat: false }),
       interaction('Sorry', [say('main fallback')], { fallback: true }),
     ]),
-    behaviour('Other', [
-      interaction('Begin', [say('other begin')]),
-      interaction('Oops', [say('other fallback')], { fallback: true }),
-    ]),
+    behaviour('Other', [interaction('Begin', [say('other begin')]), interaction('Oops', [say('other fallback')], { fallback: true })]),
     behaviour('Bare', [interaction('Only', [say('bare only')]), interaction('Next', [{ type: 'goTo', mode: 'fallback' }])]),
   ]);
 }
 
 test('absolute: moves by name (case-insensitive), runs the target and skips the rest of the list', () => {
   const [conversation, outcome] = started(bot([say('one'), goTo('main', 'SECOND'), say('never said')]));
-  assert.deepEqual(summary(outcome), [[0, 'one', null, 100], [0, 'second', null, 100]]);
+  assert.deepEqual(summary(outcome), [
+    [0, 'one', null, 100],
+    [0, 'second', null, 100],
+  ]);
   assert.equal(conversation.where, 'Main/Second');
   assert.equal(outcome.enableUserChat, false);
   assert.equal(outcome.endedBy, 'done');
@@ -113,12 +113,7 @@ test('goto_source_behaviour and goto_source_interaction record where the move ca
 });
 
 test('loop guard: a goTo cycle stops at the 26th move with what was produced', () => {
-  const cycle = makeBot([
-    behaviour('Main', [
-      interaction('Ping', [say('ping'), goTo('Main', 'Pong')]),
-      interaction('Pong', [say('pong'), goTo('Main', 'Ping')]),
-    ]),
-  ]);
+  const cycle = makeBot([behaviour('Main', [interaction('Ping', [say('ping'), goTo('Main', 'Pong')]), interaction('Pong', [say('pong'), goTo('Main', 'Ping')])])]);
   const [conversation, outcome] = started(cycle);
   assert.equal(outcome.parts.length, 26); // the start interaction plus 25 moves
   assert.deepEqual(texts(outcome).slice(0, 3), ['ping', 'pong', 'ping']);

@@ -19,7 +19,10 @@ function inputBot(extra: Partial<Action> = {}) {
 
 test('input asks its question as Type 6 and halts the turn', () => {
   const [conversation, outcome] = started(inputBot());
-  assert.deepEqual(summary(outcome), [[0, 'Hello', null, 100], [6, 'How old are you?', null, 400]]);
+  assert.deepEqual(summary(outcome), [
+    [0, 'Hello', null, 100],
+    [6, 'How old are you?', null, 400],
+  ]);
   assert.equal(outcome.endedBy, 'input');
   assert.deepEqual(conversation.state.waiting, { actionId: ID, wrongAnswers: 0 });
   assert.equal(conversation.where, 'Main/Start');
@@ -38,8 +41,14 @@ test('a fitting answer is stored in the variable and onSuccess runs', () => {
 test('a wrong answer says the default wrong-answer text and asks again', () => {
   const [conversation] = started(inputBot());
   const outcome = conversation.say('old enough');
-  assert.deepEqual(summary(outcome), [[0, "Sorry, I didn't get that.", null, 500], [6, 'How old are you?', null, 400]]);
-  assert.deepEqual(outcome.parts.map((p) => p.InteractionName), ['Start', 'Start']);
+  assert.deepEqual(summary(outcome), [
+    [0, "Sorry, I didn't get that.", null, 500],
+    [6, 'How old are you?', null, 400],
+  ]);
+  assert.deepEqual(
+    outcome.parts.map((p) => p.InteractionName),
+    ['Start', 'Start'],
+  );
   assert.deepEqual(conversation.state.waiting, { actionId: ID, wrongAnswers: 1 });
   assert.equal(conversation.variables.age, undefined);
   assert.equal(outcome.endedBy, 'input');
@@ -84,7 +93,14 @@ test('an input without question waits silently and re-asks nothing', () => {
 
 test('an input nested in an operation list waits too, and a goTo in onSuccess moves', () => {
   const bot = botWith(
-    [{ type: 'tagSwitch', tag: 'vip', present: false, then: [{ type: 'input', id: ID, question: 'Name?', expect: 'any', variable: 'name', onSuccess: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Help' }] }] }],
+    [
+      {
+        type: 'tagSwitch',
+        tag: 'vip',
+        present: false,
+        then: [{ type: 'input', id: ID, question: 'Name?', expect: 'any', variable: 'name', onSuccess: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Help' }] }],
+      },
+    ],
     [interaction('Help', [say('Hi {{name}}')])],
   );
   const [conversation] = started(bot);

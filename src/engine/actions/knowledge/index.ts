@@ -73,7 +73,9 @@ export const knowledgeAction = defineAction({
     instructions: Type.Optional(Type.String({ maxLength: 4096, description: 'for the model, when the bot has an AI provider (a template)' })),
     maxPassages: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PASSAGES, description: `passages the model sees (default ${DEFAULT_MAX_PASSAGES})` })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_KNOWLEDGE_TIMEOUT_MS })),
-    minScore: Type.Optional(Type.Number({ minimum: 0, maximum: 1, title: 'Minimum score for an answer', description: "for this step, instead of the bot's knowledge.minScore: below it, onNoAnswer runs" })),
+    minScore: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, title: 'Minimum score for an answer', description: "for this step, instead of the bot's knowledge.minScore: below it, onNoAnswer runs" }),
+    ),
     onNoAnswer: Type.Optional(OPERATIONS),
   }),
   *run(action, rc) {

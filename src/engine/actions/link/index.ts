@@ -26,7 +26,9 @@ export const linkAction = defineAction({
   needsId: false,
   schema: actionSchema('link', { text: NON_EMPTY_TEXT, url: NON_EMPTY_TEXT }),
   check(action) {
-    return typeof action.url === 'string' && UNSAFE_SCHEME.test(action.url) ? [{ path: ['url'], message: 'a link opens http(s), mailto: or tel: addresses, never javascript:, vbscript:, data: or file:' }] : [];
+    return typeof action.url === 'string' && UNSAFE_SCHEME.test(action.url)
+      ? [{ path: ['url'], message: 'a link opens http(s), mailto: or tel: addresses, never javascript:, vbscript:, data: or file:' }]
+      : [];
   },
   *run(action, rc) {
     const part = linkPart(action, rc);

@@ -23,6 +23,14 @@ test('image, video, audio and file say Type 3, 9, 10, 11 parts with Url and the 
 });
 
 test('media without a url is skipped', () => {
-  const [, outcome] = started(botWith([{ type: 'image', caption: 'no url' }, { type: 'text', text: 'after' }]));
-  assert.deepEqual(outcome.parts.map((p) => p.Type), [0]);
+  const [, outcome] = started(
+    botWith([
+      { type: 'image', caption: 'no url' },
+      { type: 'text', text: 'after' },
+    ]),
+  );
+  assert.deepEqual(
+    outcome.parts.map((p) => p.Type),
+    [0],
+  );
 });

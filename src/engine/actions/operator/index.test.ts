@@ -25,10 +25,7 @@ test('bot hands control back and the turn goes on', () => {
 });
 
 test('a request inside an operation list also ends the turn', () => {
-  const bot = botWith(
-    [{ type: 'tagSwitch', tag: 'x', present: false, then: [{ type: 'operator', mode: 'request' }, say('never')] }, say('never either')],
-    [interaction('Other', [])],
-  );
+  const bot = botWith([{ type: 'tagSwitch', tag: 'x', present: false, then: [{ type: 'operator', mode: 'request' }, say('never')] }, say('never either')], [interaction('Other', [])]);
   const [, outcome] = started(bot);
   assert.deepEqual(outcome.parts, []);
   assert.equal(outcome.endedBy, 'operator');

@@ -6,9 +6,7 @@ import { defineAction } from '../../action-definition.js';
 import { readNumber, writeNumber } from '../../numbers.js';
 import { actionSchema, NON_EMPTY_TEXT, TEXT } from '../schema-parts.js';
 
-export const SET_VARIABLE_MODES = [
-  'overwrite', 'append', 'concatenate', 'add', 'subtract', 'multiply', 'divide', 'replace', 'remove', 'clear',
-] as const;
+export const SET_VARIABLE_MODES = ['overwrite', 'append', 'concatenate', 'add', 'subtract', 'multiply', 'divide', 'replace', 'remove', 'clear'] as const;
 
 type Mode = (typeof SET_VARIABLE_MODES)[number];
 

@@ -4,9 +4,7 @@ import type { Action } from '../../bot-file.js';
 import { botWith, Conversation, interaction, say, texts } from '../../test-kit.js';
 
 function run(tags: string[], action: Partial<Action>) {
-  const conversation = new Conversation(
-    botWith([{ type: 'tagSwitch', tag: 'vip', then: [say('then')], else: [say('else')], ...action }, say('after')], [interaction('Target', [say('target')])]),
-  );
+  const conversation = new Conversation(botWith([{ type: 'tagSwitch', tag: 'vip', then: [say('then')], else: [say('else')], ...action }, say('after')], [interaction('Target', [say('target')])]));
   conversation.state.tags = tags;
   return texts(conversation.start());
 }

@@ -5,9 +5,7 @@ import { newConversationState } from '../../state.js';
 
 test('text says a Type 0 part with the full reply part shape', () => {
   const [, outcome] = started(botWith([{ type: 'text', text: 'Hello there, {{name|friend}}!' }]));
-  assert.deepEqual(outcome.parts, [
-    { Type: 0, Text: 'Hello there, friend!', Command: null, TypeDelay: 300, BehaviourName: 'Main', InteractionName: 'Start', Parts: [] },
-  ]);
+  assert.deepEqual(outcome.parts, [{ Type: 0, Text: 'Hello there, friend!', Command: null, TypeDelay: 300, BehaviourName: 'Main', InteractionName: 'Start', Parts: [] }]);
   assert.deepEqual(Object.keys(outcome.parts[0]), ['Type', 'Text', 'Command', 'TypeDelay', 'BehaviourName', 'InteractionName', 'Parts']);
 });
 
@@ -40,12 +38,20 @@ test('a text action without text or texts is skipped; the next action still runs
 
 test('parts carry the names of the interaction that produced them', () => {
   const bot = makeBot([
-    behaviour('Main', [interaction('First', [{ type: 'text', text: 'one' }, { type: 'goTo', mode: 'absolute', behaviour: 'other', interaction: 'SECOND' }])]),
+    behaviour('Main', [
+      interaction('First', [
+        { type: 'text', text: 'one' },
+        { type: 'goTo', mode: 'absolute', behaviour: 'other', interaction: 'SECOND' },
+      ]),
+    ]),
     behaviour('Other', [interaction('Second', [{ type: 'text', text: 'two' }])]),
   ]);
   const [, outcome] = started(bot);
-  assert.deepEqual(outcome.parts.map((p) => [p.Text, p.BehaviourName, p.InteractionName]), [
-    ['one', 'Main', 'First'],
-    ['two', 'Other', 'Second'],
-  ]);
+  assert.deepEqual(
+    outcome.parts.map((p) => [p.Text, p.BehaviourName, p.InteractionName]),
+    [
+      ['one', 'Main', 'First'],
+      ['two', 'Other', 'Second'],
+    ],
+  );
 });

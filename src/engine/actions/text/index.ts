@@ -9,11 +9,7 @@ import { PartType } from '../../parts.js';
 export const textAction = defineAction({
   type: 'text',
   needsId: false,
-  schema: actionSchema(
-    'text',
-    { text: Type.Optional(TEXT), texts: Type.Optional(Type.Array(TEXT, { minItems: 1 })) },
-    { anyOf: [{ required: ['text'] }, { required: ['texts'] }] },
-  ),
+  schema: actionSchema('text', { text: Type.Optional(TEXT), texts: Type.Optional(Type.Array(TEXT, { minItems: 1 })) }, { anyOf: [{ required: ['text'] }, { required: ['texts'] }] }),
   *run(action, rc) {
     const choices = stringList(action.texts);
     const chosen = choices.length > 0 ? rc.pick(choices) : stringField(action.text);

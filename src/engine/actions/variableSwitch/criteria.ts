@@ -5,10 +5,7 @@
 import { alternativesOf, regexFinds } from '../../matching.js';
 import { readNumber } from '../../numbers.js';
 
-export const CRITERIA = [
-  'equals', 'notEquals', 'contains', 'startsWith', 'endsWith', 'matches',
-  'empty', 'notEmpty', 'greaterThan', 'lessThan', 'between',
-] as const;
+export const CRITERIA = ['equals', 'notEquals', 'contains', 'startsWith', 'endsWith', 'matches', 'empty', 'notEmpty', 'greaterThan', 'lessThan', 'between'] as const;
 
 export type Criterion = (typeof CRITERIA)[number];
 

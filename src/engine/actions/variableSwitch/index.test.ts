@@ -80,6 +80,9 @@ test('value and value2 are templates', () => {
 });
 
 test('an unknown criterion is skipped (neither branch runs)', () => {
-  const bot = botWith([{ type: 'variableSwitch', variable: 'x', criteria: 'resembles', value: 'a', then: [{ type: 'text', text: 'then' }], else: [{ type: 'text', text: 'else' }] }, { type: 'text', text: 'after' }]);
+  const bot = botWith([
+    { type: 'variableSwitch', variable: 'x', criteria: 'resembles', value: 'a', then: [{ type: 'text', text: 'then' }], else: [{ type: 'text', text: 'else' }] },
+    { type: 'text', text: 'after' },
+  ]);
   assert.deepEqual(texts(started(bot, { x: 'a' })[1]), ['after']);
 });
