@@ -1,11 +1,10 @@
 // A user's message, on whatever channel: RESET, a text, a button payload, a forced position, with
 // variables and tags applied first — run through the engine as one turn.
 import type { CompiledBot } from '../engine/compile.js';
-import { copyState, newConversationState } from '../engine/state.js';
+import { copyState } from '../engine/state.js';
 import { PartType } from '../engine/parts.js';
 import type {
   ActionDiagnostic,
-  AgentTraceStep,
   AiAnswer,
   AiRequest,
   ClassifyAnswer,
@@ -23,14 +22,14 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Clock } from '../shared/clock.js';
 import type { TurnMessage } from './webhook-plan.js';
-import { STATE_BOT, STATE_TAKEN_OVER } from './control.js';
+import { STATE_TAKEN_OVER } from './control.js';
+import { newConversationRecord, nothingToRecord, recordInbound, writeTurnRecords, type TurnRecords } from './turn-records.js';
 import { chattable, transition } from './control-machine.js';
 import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.js';
 import { agentHandlers, type AgentRequestDeps } from './agent-requests.js';
 import type { ConversationTurns } from './turns.js';
-import type { TurnWrites } from './port.js';
-import { applyRequestValues, clampFlowState, LIMITS } from './limits.js';
-import { broadcastClick, optOutAnswer, recordBroadcastClick } from './broadcast-rules.js';
+import { applyRequestValues, clampFlowState } from './limits.js';
+import { broadcastClick, optOutAnswer } from './broadcast-rules.js';
 import type { BroadcastButtonClick } from './broadcast-message.js';
 import { replyOf, TURN_MATCH, type ChatReply } from './reply.js';
 import { heldForOperators, storedPart, waitingNotice } from './waiting.js';
@@ -38,7 +37,6 @@ import type { VariableUpdate } from './values.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ShareMode, ShareRecord } from './model.js';
-import { DAY_MS } from '../shared/durations.js';
 
 export interface TurnRunnerDeps extends AgentRequestDeps {
   clock: Clock;
@@ -82,9 +80,6 @@ export interface UserMessage {
   inbound?: { channelId: string; key: string; messageId?: string };
 }
 
-/** The update ran already (another node or request committed it first); nothing was written. */
-export class DuplicateInbound extends Error {}
-
 const USER_TEXT_TYPE = PartType.UserText;
 
 export class UserTurn {
@@ -99,7 +94,7 @@ export class UserTurn {
     let endedBy = 'none';
     let channel = input.newChannel ?? 'custom';
     const reply = await this.deps.turns.run(bot, userId, async (current) => {
-      const conversation = current ? chattable(current, this.deps.clock) : this.newConversation(bot, compiled, userId, input.newChannel ?? 'custom');
+      const conversation = current ? chattable(current, this.deps.clock) : newConversationRecord(this.deps.clock, bot, compiled, userId, input.newChannel ?? 'custom');
       channel = conversation.channel;
       const state = copyState(conversation.state);
       applyRequestValues(state, input.variables, input.tags, input.dropTags);
@@ -122,7 +117,7 @@ export class UserTurn {
           save: next,
           messages,
           usage: { messages: userPart ? 1 : 0, replies: notice ? 1 : 0, notifications: 0, apiCalls: 0 },
-          alsoWrite: (tx, conversationId) => this.recordInbound(tx, conversationId, input),
+          alsoWrite: (tx, conversationId) => recordInbound(this.deps.clock, tx, conversationId, input),
           reply: answer,
         };
       }
@@ -137,7 +132,7 @@ export class UserTurn {
           save: next,
           messages,
           usage: { messages: userPart ? 1 : 0, replies: 1, notifications: 0, apiCalls: 0 },
-          alsoWrite: input.inbound ? (tx, conversationId) => this.recordInbound(tx, conversationId, input) : undefined,
+          alsoWrite: input.inbound ? (tx, conversationId) => recordInbound(this.deps.clock, tx, conversationId, input) : undefined,
           reply: answer,
         };
       }
@@ -163,6 +158,7 @@ export class UserTurn {
       Object.assign(next, this.applyControl(next, effects));
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
+      const records: TurnRecords = { newShares, click, asked, agent: { notes, traces } };
       const answer = this.reply(next, parts, last.enableUserChat);
       const matched = [...outcomes].reverse().find((o) => o.matched !== null)?.matched;
       if (this.deps.explainTurns && matched) Object.assign(answer, { [TURN_MATCH]: matched });
@@ -180,10 +176,7 @@ export class UserTurn {
         },
         missedTexts: missed.map((m) => ({ text: m.text, behaviour: m.behaviour, interaction: m.interaction })),
         // The common turn writes nothing more: no callback, so the store keeps its fast path.
-        alsoWrite:
-          !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && notes.length + traces.length === 0
-            ? undefined
-            : (tx, conversationId) => this.alsoWrite(tx, bot, conversationId, input, newShares, click, asked, { notes, traces }),
+        alsoWrite: nothingToRecord(input, records) ? undefined : (tx, conversationId) => writeTurnRecords(this.deps, tx, bot, conversationId, input, records),
         afterCommit: (saved) => this.afterCommit(saved, effects),
         reply: answer,
       };
@@ -191,40 +184,6 @@ export class UserTurn {
     this.deps.metrics.turns.inc({ channel, ended: endedBy });
     this.deps.metrics.turnSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     return reply;
-  }
-
-  /**
-   * What a turn writes besides the conversation: its update id, the shares it made, a broadcast's
-   * click, and the questions it asked of the knowledge (answered or not) in the bot's count of the
-   * day, so that a turn decided again after losing a race is counted once, as committed.
-   */
-  private async alsoWrite(
-    tx: TurnWrites,
-    bot: BotRecord,
-    conversationId: number,
-    input: UserMessage,
-    newShares: Map<string, { mode: ShareMode; hours: number }>,
-    click: ReturnType<typeof broadcastClick>,
-    asked: boolean[],
-    agent: { notes: string[]; traces: AgentTraceStep[][] },
-  ): Promise<void> {
-    await this.recordInbound(tx, conversationId, input);
-    if (click) await recordBroadcastClick(tx, conversationId, click, this.deps.clock.now());
-    if (input.broadcastButton) await tx.broadcasts.noteClick(input.broadcastButton.broadcastId, conversationId, this.deps.clock.now());
-    for (const [code, share] of newShares) await tx.shares.insert({ ...this.deps.shares.newShare(conversationId, share.mode, share.hours), code });
-    const answered = asked.filter(Boolean).length;
-    if (asked.length > 0) await tx.analytics.countKnowledgeQuestions(bot.id, Math.floor(this.deps.clock.now() / DAY_MS), answered, asked.length - answered);
-    // an agent's hand-over reason, signed by the bot (agents.md "Tools")
-    for (const text of agent.notes) await tx.notes.insert({ conversationId, author: bot.name, text, createdAt: this.deps.clock.now() }, null, LIMITS.notesPerConversation);
-    for (const steps of agent.traces) await tx.agentTraces.add(conversationId, this.deps.clock.now(), steps, LIMITS.agentTracesPerConversation);
-  }
-
-  /** A platform update is run once: its key commits with the turn or the turn rolls back. */
-  private async recordInbound(tx: TurnWrites, conversationId: number, input: UserMessage): Promise<void> {
-    const inbound = input.inbound;
-    if (!inbound) return;
-    if (!(await tx.channels.markSeen(inbound.channelId, inbound.key, conversationId, this.deps.clock.now()))) throw new DuplicateInbound();
-    if (inbound.messageId) await tx.channels.noteLastInbound(conversationId, inbound.messageId);
   }
 
   /** Forced position first, then the command or text (api.md section 3, order inside one request). */
@@ -286,27 +245,6 @@ export class UserTurn {
       if (effect.kind !== 'asyncHttp') continue;
       void sendHttp(saved.botId, effect, this.outbound());
     }
-  }
-
-  private newConversation(bot: BotRecord, compiled: CompiledBot, userId: string, channel: string): ConversationRecord {
-    const now = this.deps.clock.now();
-    const state = newConversationState(compiled, { user_id: userId, channel, creation_date: this.deps.clock.iso(now) });
-    return {
-      id: 0,
-      botId: bot.id,
-      userId,
-      channel,
-      state,
-      controlState: STATE_BOT,
-      operator: null,
-      banExpiration: null,
-      banMessage: null,
-      forgetting: false,
-      revision: 0,
-      createdAt: now,
-      updatedAt: now,
-      controlChangedAt: now,
-    };
   }
 
   private outbound() {

@@ -6,7 +6,7 @@ import type { BotRecord } from '../../bots/model.js';
 import type { ControlService } from '../../conversations/control-service.js';
 import { STATE_BANNED, STATE_REQUESTED, STATE_TAKEN_OVER } from '../../conversations/control.js';
 import type { ConversationService, UserMessage } from '../../conversations/service.js';
-import { DuplicateInbound } from '../../conversations/user-turn.js';
+import { DuplicateInbound } from '../../conversations/turn-records.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';

@@ -15,7 +15,7 @@ export interface WidgetConfig {
 }
 import { withEventOrigin, type ConversationEvent, type EventBus } from '../../conversations/events.js';
 import type { VariableUpdate } from '../../conversations/values.js';
-import { DuplicateInbound } from '../../conversations/user-turn.js';
+import { DuplicateInbound } from '../../conversations/turn-records.js';
 import { isSystemVariable } from '../../engine/state.js';
 import type { ReplyPart } from '../../engine/types.js';
 import { STATE_TAKEN_OVER } from '../../conversations/control.js';
