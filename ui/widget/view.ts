@@ -2,14 +2,10 @@
 // page's styles and the widget's never meet. No logic about conversations lives here.
 import { t } from './i18n.js';
 import { h, initials, renderPart, withFallback, type RenderContext, type Who } from './parts.js';
+import { Launcher } from './launcher.js';
+import { StatusLines } from './status-lines.js';
 import { STYLES } from './styles.js';
 import { T, type BotInfo, type Part } from './types.js';
-
-const CHAT_ICON =
-  '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>';
-
-const CLOSE_ICON =
-  '<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round" d="M6 6l12 12M18 6L6 18"/></svg>';
 
 export interface ViewEvents {
   open(): void;
@@ -22,44 +18,31 @@ export interface ViewEvents {
 export class View {
   readonly host: HTMLElement;
   private readonly root: ShadowRoot;
-  private readonly launcher: HTMLButtonElement;
-  private readonly badge: HTMLElement;
+  private readonly launcher = new Launcher();
   private readonly window: HTMLElement;
   private readonly title: HTMLElement;
   private avatar: HTMLElement;
-  private launcherLabel: string = t.openChat;
   /** how the launcher was last pressed ('touch', 'mouse', 'pen'), and whether this opening was by a finger */
   private lastPointer = '';
   private openedByTouch = false;
   private readonly scroller: HTMLElement;
   private readonly log: HTMLElement;
-  private readonly typing: HTMLElement;
-  private readonly operatorTyping: HTMLElement;
-  /** the place in the queue while the conversation waits for a person */
-  private readonly place: HTMLElement;
-  private operatorTypingTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly status = new StatusLines(() => this.scrollDown());
   private readonly offline: HTMLElement;
   private readonly input: HTMLInputElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly greeting: HTMLElement;
-  private unread = 0;
   /** a chosen button folded away while it had the focus: the next reply decides where it goes */
   private refocus = false;
 
   constructor(on: ViewEvents) {
     this.host = h('div', { id: 'colloquy-widget', 'data-state': 'idle' });
     this.root = this.host.attachShadow({ mode: 'open' });
-    this.launcher = h('button', { type: 'button', class: 'launcher', 'aria-label': t.openChat, 'aria-expanded': 'false', 'aria-controls': 'cq-window', 'aria-haspopup': 'dialog' });
-    this.badge = h('span', { class: 'badge', hidden: true, 'aria-hidden': 'true' });
-    this.drawLauncher();
     this.avatar = h('span', { class: 'avatar', hidden: true });
     this.title = h('h2', { id: 'cq-title' }, t.chat);
     const close = h('button', { type: 'button', class: 'close', 'aria-label': t.closeChat }, '×');
     this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': t.conversation });
-    this.typing = h('div', { class: 'typing', role: 'status', hidden: true }, h('div', { class: 'bubble' }, h('span', { class: 'sr' }, t.botTyping), h('i'), h('i'), h('i')));
-    this.operatorTyping = h('div', { class: 'op-typing', role: 'status', hidden: true });
-    this.place = h('div', { class: 'op-typing', role: 'status', hidden: true });
-    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.typing, this.operatorTyping, this.place);
+    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.status.typing, this.status.operatorTyping, this.status.place);
     this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: t.typeHere });
     this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, t.offline);
     this.greeting = h('p', { class: 'greeting', hidden: true });
@@ -75,12 +58,12 @@ export class View {
       this.scroller,
       form,
     );
-    this.root.append(h('style', {}, STYLES), this.window, this.launcher);
+    this.root.append(h('style', {}, STYLES), this.window, this.launcher.button);
 
     // A finger on a phone opens the chat to read first: the input is not focused, so no keyboard
     // covers half the conversation (issue 37). A keyboard or a mouse still lands in the input.
-    this.launcher.addEventListener('pointerdown', (event) => (this.lastPointer = event.pointerType));
-    this.launcher.addEventListener('click', (event) => {
+    this.launcher.button.addEventListener('pointerdown', (event) => (this.lastPointer = event.pointerType));
+    this.launcher.button.addEventListener('click', (event) => {
       this.openedByTouch = event.detail > 0 && this.lastPointer === 'touch';
       if (this.isOpen) on.close();
       else on.open();
@@ -125,27 +108,13 @@ export class View {
     const picture = bot.Avatar ? withFallback(h('img', { class: 'avatar', alt: '', src: bot.Avatar }), face) : face();
     this.avatar.replaceWith(picture);
     this.avatar = picture;
-    this.launcherLabel = t.openChatWith(bot.Name);
-    this.drawLauncher();
-  }
-
-  /** The launcher shows what a click does: a chat bubble to open, a cross to close. */
-  private drawLauncher(): void {
-    const open = !(this.window?.hidden ?? true);
-    this.launcher.innerHTML = open ? CLOSE_ICON : CHAT_ICON; // constants, not content
-    this.launcher.append(this.badge);
-    // The badge is drawn for the eye; the count is in the name for everyone else.
-    this.launcher.setAttribute('aria-label', open ? t.closeChat : this.unread > 0 ? t.unread(this.launcherLabel, this.unread) : this.launcherLabel);
-    this.launcher.classList.toggle('is-open', open);
+    this.launcher.setLabel(t.openChatWith(bot.Name));
   }
 
   /** `focus`: false when the page opened it on load, which must not steal the page's focus. */
   open(focus = true): void {
     this.window.hidden = false;
-    this.launcher.setAttribute('aria-expanded', 'true');
-    this.unread = 0;
-    this.badge.hidden = true;
-    this.drawLauncher();
+    this.launcher.setOpen(true);
     this.scrollDown();
     if (focus) this.focusInside();
   }
@@ -153,9 +122,8 @@ export class View {
   close(): void {
     const hadFocus = this.root.activeElement !== null;
     this.window.hidden = true;
-    this.launcher.setAttribute('aria-expanded', 'false');
-    this.drawLauncher();
-    if (hadFocus) this.launcher.focus();
+    this.launcher.setOpen(false);
+    if (hadFocus) this.launcher.button.focus();
   }
 
   clear(): void {
@@ -189,12 +157,7 @@ export class View {
       if (at) row.append(h('time', { class: 'at', datetime: at.toISOString(), 'data-t': at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) }));
       this.log.append(row);
     }
-    if (fresh && !this.isOpen && part.Type !== T.user) {
-      this.unread++;
-      this.badge.textContent = String(this.unread);
-      this.badge.hidden = false;
-      this.drawLauncher();
-    }
+    if (fresh && !this.isOpen && part.Type !== T.user) this.launcher.countUnread();
     this.scrollDown();
     return row;
   }
@@ -256,32 +219,18 @@ export class View {
     this.scrollDown();
   }
 
-  /** "<name> is typing…" until the operator's message comes, or a few seconds pass without news. */
+  /** "<name> is typing…" (null: no one). */
   showOperatorTyping(name: string | null): void {
-    clearTimeout(this.operatorTypingTimer);
-    this.operatorTyping.hidden = name === null;
-    if (name === null) return;
-    this.operatorTyping.textContent = t.operatorTyping(name);
-    this.scrollDown();
-    this.operatorTypingTimer = setTimeout(() => this.showOperatorTyping(null), 6000);
+    this.status.showOperatorTyping(name);
   }
 
-  /**
-   * "You are number 2 in the queue." while waiting for a person, and the team's usual reply time
-   * when the server measured one (never a guess); `null` hides it.
-   */
+  /** The place in the queue while waiting for a person; `null` hides it. */
   showPlace(position: number | null, expectedReplySeconds?: number | null): void {
-    this.place.hidden = position === null;
-    if (position === null) return;
-    const place = position <= 1 ? t.nextInQueue : t.inQueue(position);
-    const usual = expectedReplySeconds == null ? '' : expectedReplySeconds < 60 ? t.repliesInUnderAMinute : t.repliesInMinutes(Math.round(expectedReplySeconds / 60));
-    this.place.textContent = usual ? `${place} ${usual}` : place;
-    this.scrollDown();
+    this.status.showPlace(position, expectedReplySeconds);
   }
 
   showTyping(on: boolean): void {
-    this.typing.hidden = !on;
-    if (on) this.scrollDown();
+    this.status.showTyping(on);
   }
 
   /** EnableUserChat: the input is off while the bot expects a click (or for good: a ban). */

@@ -2,6 +2,7 @@
 // which things appear. Every part goes through one queue, so replies and live messages never
 // interleave and typing pauses (`TypeDelay`, delay parts) are shown where the bot put them.
 import { Api, ApiError, describe } from './client.js';
+import { Control, TAKEN_OVER } from './control.js';
 import { chooseLanguage, t } from './i18n.js';
 import { userPart, type RenderContext, type Who } from './parts.js';
 import { Delivery } from './delivery.js';
@@ -13,8 +14,6 @@ import { View } from './view.js';
 
 /** A pause longer than this is shortened: a page must not look frozen because of a bot's typo. */
 const MAX_TYPING_MS = 10_000;
-const TAKEN_OVER = 2;
-const BANNED = 3;
 /** Parts that ask the user something: a reply with one of these (or open to typing) makes older buttons stale. */
 const ASKING = new Set<number>([T.question, T.button, T.buttons, T.card, T.carousel]);
 
@@ -31,13 +30,7 @@ export class Widget {
   private queue: Promise<void> = Promise.resolve();
   private stopListening: (() => void) | null = null;
   private streamOpenedBefore = false;
-  private enableUserChat = true;
-  private controlType = 0;
-  /** the control state the user was last told about (notices for a person, the bot, a ban) */
-  private toldControl = 0;
-  /** who has the conversation (state 2), as the server names them to the visitor */
-  private operatorName: string | null = null;
-  private operatorAvatar: string | null = null;
+  private readonly control: Control;
   private readonly presence: Presence;
   /** messages waiting for the server, oldest first: sent in order once it answers again */
   private readonly delivery: Delivery;
@@ -54,9 +47,10 @@ export class Widget {
     );
     this.storageKey = `colloquy:${options.bot}:user`;
     this.userId = storage.get(this.storageKey);
-    this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.operatorName, operatorAvatar: () => this.operatorAvatar };
+    this.ctx = { command: (payload, label) => void this.send({ Command: payload }, label), operatorName: () => this.control.operatorName, operatorAvatar: () => this.control.operatorAvatar };
     this.view = new View({ open: () => this.open(), close: () => this.close(), submit: (text) => void this.say(text), typed: () => this.presence.typed() });
     this.view.host.setAttribute('lang', lang);
+    this.control = new Control(this.view, this.api, this.presence, () => this.userId);
     this.delivery = new Delivery(`colloquy:${options.bot}:outbox`, {
       api: this.api,
       view: this.view,
@@ -99,7 +93,7 @@ export class Widget {
     this.streamOpenedBefore = false;
     this.userId = null;
     this.delivery.outbox.takeAll();
-    this.toldControl = 0;
+    this.control.told = 0;
     storage.set(this.storageKey, null);
     this.started = null;
     await this.queue;
@@ -117,10 +111,7 @@ export class Widget {
     this.started ??= this.start().catch((error: unknown) => {
       this.started = null;
       this.view.setState('failed');
-      if (error instanceof ApiError && error.code === 'USER_BANNED') {
-        this.controlType = this.toldControl = BANNED;
-        this.applyInput();
-      }
+      if (error instanceof ApiError && error.code === 'USER_BANNED') this.control.banned();
       this.view.notice(describe(error, t.unavailable));
     });
     return this.started;
@@ -131,13 +122,12 @@ export class Widget {
     const known = this.userId;
     const reply = await this.api.start(known, this.options.variables ?? undefined, this.options.behaviour);
     this.userId = reply.UserId;
-    this.operatorName = reply.OperatorName ?? null;
-    this.operatorAvatar = reply.OperatorAvatar ?? null;
+    this.control.setOperator(reply.OperatorName, reply.OperatorAvatar);
     storage.set(this.storageKey, reply.UserId);
     // A resumed conversation is history: shown at once. A new one plays its typing pauses.
     await this.show(reply, 'bot', reply.UserId !== known);
     // A resumed conversation that a person has taken over says so again, as it did live.
-    this.enqueue(() => this.tellControl(reply.ControlType));
+    this.enqueue(() => this.control.tell(reply.ControlType));
     this.delivery.restore(reply.UserId);
     this.view.setState('ready');
     this.listen(reply.UserId);
@@ -160,13 +150,10 @@ export class Widget {
       },
       typing: (typing) => this.view.showOperatorTyping(typing.OperatorName),
       state: (s) => {
-        this.enqueue(async () => {
-          this.operatorName = s.OperatorName ?? null;
-          this.operatorAvatar = s.OperatorAvatar ?? null;
-        });
-        this.enqueue(() => this.tellControl(s.State));
-        this.controlType = s.State;
-        this.enqueue(async () => this.applyInput());
+        this.enqueue(async () => this.control.setOperator(s.OperatorName, s.OperatorAvatar));
+        this.enqueue(() => this.control.tell(s.State));
+        this.control.type = s.State;
+        this.enqueue(async () => this.control.applyInput());
       },
       forgotten: () => void this.reset(),
       resync: () => void this.resync(),
@@ -212,37 +199,13 @@ export class Widget {
     }
     this.enqueue(async () => {
       this.view.clear();
-      this.toldControl = 0;
+      this.control.told = 0;
     });
     await this.show(reply, 'bot', false);
     await this.enqueue(async () => {
-      await this.tellControl(reply.ControlType);
+      await this.control.tell(reply.ControlType);
       for (const unsent of this.delivery.outbox.all) if (unsent.row) this.view.appendRow(unsent.row);
     });
-  }
-
-  /** Tells the user when a person joins or leaves, or when they were banned (with the ban's message). */
-  private async tellControl(state: number): Promise<void> {
-    const before = this.toldControl;
-    this.toldControl = state;
-    this.presence.control(state);
-    // A person (or a ban) has the conversation: the bot's buttons would run a flow that is not
-    // listening. When the bot has it back, it stands where it stood, so its newest buttons work again.
-    if ((state === TAKEN_OVER || state === BANNED) && before !== state) this.view.disableButtons();
-    if (state === 0 && (before === TAKEN_OVER || before === BANNED)) this.view.reviveNewestButtons();
-    if (state === TAKEN_OVER && before !== TAKEN_OVER) this.view.notice(this.operatorName ? t.withPersonNamed(this.operatorName) : t.withPerson);
-    else if (state === 0 && before === TAKEN_OVER) this.view.notice(t.withBot);
-    else if (state !== BANNED && before === BANNED) this.view.notice(t.canWriteAgain);
-    else if (state === BANNED && before !== BANNED) {
-      // The state event does not carry the ban's message; the refused resume does (USER_BANNED).
-      const refusal = this.userId
-        ? await this.api.start(this.userId).then(
-            () => null,
-            (error: unknown) => error,
-          )
-        : null;
-      this.view.notice(describe(refusal, t.cannotWrite));
-    }
   }
 
   private async send(what: What, label: string): Promise<void> {
@@ -269,7 +232,7 @@ export class Widget {
   /** Queues a reply's parts; `animate`: honour typing pauses (not for history). */
   private show(reply: Pick<ChatReply, 'Parts' | 'EnableUserChat' | 'ControlType' | 'Senders' | 'Times' | 'StateSince'>, who: Who, animate: boolean): Promise<void> {
     // Taken now, not after the typing pauses: a state event that arrives meanwhile is newer.
-    this.controlType = reply.ControlType;
+    this.control.type = reply.ControlType;
     const asks = who === 'bot' && animate && (reply.EnableUserChat || reply.Parts.some((p) => ASKING.has(p.Type)));
     return this.enqueue(async () => {
       if (asks) this.view.disableButtons();
@@ -282,19 +245,13 @@ export class Widget {
         }
         const said = reply.Times?.[i];
         // A resumed history tells when a person took over: the notice goes back where it was.
-        if (said && reply.StateSince && reply.ControlType === TAKEN_OVER && said >= reply.StateSince) await this.tellControl(TAKEN_OVER);
+        if (said && reply.StateSince && reply.ControlType === TAKEN_OVER && said >= reply.StateSince) await this.control.tell(TAKEN_OVER);
         const sender = reply.Senders?.[i] === 'OPERATOR' ? 'operator' : who;
         if (part.Type !== T.delay) this.view.append(part, part.Type === T.user ? 'user' : sender, this.ctx, animate, said);
       }
-      this.enableUserChat = reply.EnableUserChat;
-      this.applyInput();
+      this.control.enableUserChat = reply.EnableUserChat;
+      this.control.applyInput();
     });
-  }
-
-  private applyInput(): void {
-    // A banned user cannot write at all; while an operator has the conversation, the user can always write to them.
-    if (this.controlType === BANNED) this.view.setInputEnabled(false, t.cannotWrite);
-    else this.view.setInputEnabled(this.enableUserChat || this.controlType === TAKEN_OVER);
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
