@@ -1,8 +1,6 @@
 // The designer for one bot: toolbar (save, undo, publish), the outline and canvas of the draft,
 // and a side panel with the selected interaction, the preview chat or the versions.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { ApiError } from '../shared/api-client';
-import { publish as publishDraft, publishedNumber, publishedVersions, rollBack } from './api';
 import { useDraft } from './draft';
 import { BotPanel } from './bot-panel';
 import { deadEnds, localProblems } from './checks';
@@ -12,20 +10,18 @@ import { formsCanShow, freeName, placeId, problemPlace, same, type BotFile, type
 import { ProblemsBanner, WarningsBanner } from './problems';
 import { Outline } from './outline';
 import { Preview } from './preview';
+import { publishing } from './publishing';
 import type { BotSchema } from './schema';
+import { useDraftShortcuts } from './shortcuts';
+import { Toolbar } from './toolbar';
 import { showTriggers, TriggersNotice } from './triggers';
 
 const Canvas = lazy(() => import('./canvas'));
 const Versions = lazy(() => import('./versions'));
 const InstallPanel = lazy(() => import('./install'));
 const Source = lazy(() => import('./source'));
-/** Whether keys go to something with its own undo: a text field, a list, the code editor (whose
- *  shadow root makes its host the target). */
-const typing = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.matches('input:not([type=checkbox]):not([type=radio]), textarea, select, [contenteditable=true]') || target.closest('.source-editor') !== null);
 
 type Tab = 'step' | 'bot' | 'preview' | 'versions' | 'install';
-const refusedFor = (count: number) => `Publish refused: the draft has ${count} problem${count > 1 ? 's' : ''}; fix ${count > 1 ? 'them' : 'it'} first (see the list of problems).`;
 const TAB_NAMES: Record<Tab, string> = { step: 'Interaction', bot: 'Bot', preview: 'Preview', versions: 'Versions', install: 'Install' };
 
 export function Designer({ botId, schema, say }: { botId: string; schema: BotSchema; say: (text: string, error?: boolean) => void }) {
@@ -87,68 +83,20 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
     : notSaved ||
       (draft.unsaved ? '● Unsaved changes' : draft.problems.length > 0 ? `Saved, with problems (draft v${draft.version}): publishing waits until they are fixed.` : `Saved (draft v${draft.version})`);
 
-  const publish = async () => {
-    // What is unsaved is saved first (kept even with problems); then the problems known refuse it,
-    // and the server, which is the judge, refuses any it finds.
-    if (local.length > 0) return say(refusedFor(allProblems.length), true); // known here: no need to ask
-    const outcome = draft.unsaved ? await save() : 'saved';
-    if (outcome !== 'saved' && outcome !== 'problems') return say('Publish refused: the draft could not be saved.', true);
-    if (allProblems.length > 0) return say(refusedFor(allProblems.length), true);
-    try {
-      const { Version } = await publishDraft(botId);
-      draft.adopt(Version);
+  const { publish, rollback } = publishing({
+    botId,
+    localCount: local.length,
+    allCount: allProblems.length,
+    unsaved: draft.unsaved,
+    save,
+    adopt: (version) => {
+      draft.adopt(version);
       setGeneration((g) => g + 1);
-      const number = publishedNumber(await publishedVersions(botId), Version);
-      say(`Published version ${number ?? Version}.`);
-    } catch (e) {
-      say(e instanceof ApiError && e.code === 'INVALID_BOT' ? refusedFor(e.body.Problems?.length ?? 1) : (e as Error).message, true);
-    }
-  };
+    },
+    say,
+  });
 
-  const rollback = async (version: number) => {
-    try {
-      const answer = await rollBack(botId, version);
-      draft.adopt(answer.Version);
-      setGeneration((g) => g + 1);
-      const versions = await publishedVersions(botId);
-      say(`Rolled back: version ${publishedNumber(versions, answer.Version) ?? answer.Version} has the content of version ${publishedNumber(versions, version) ?? version}.`);
-    } catch (e) {
-      say((e as Error).message, true);
-    }
-  };
-
-  useEffect(() => {
-    const keys = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey)) return;
-      const key = e.key.toLowerCase();
-      if (key === 's') {
-        e.preventDefault();
-        void save();
-      }
-      // In a text field or the source editor, Ctrl+Z is that field's own undo of its keystrokes.
-      else if (typing(e.target)) return;
-      else if (key === 'z' && e.shiftKey) {
-        e.preventDefault();
-        draft.redo();
-      } else if (key === 'z') {
-        e.preventDefault();
-        draft.undo();
-      } else if (key === 'y') {
-        e.preventDefault();
-        draft.redo();
-      }
-    };
-    const leaving = (e: BeforeUnloadEvent) => {
-      if (draft.unsaved) e.preventDefault();
-    };
-    window.addEventListener('keydown', keys);
-    window.addEventListener('beforeunload', leaving);
-    document.title = `${draft.unsaved ? '● ' : ''}Designer — Colloquy`;
-    return () => {
-      window.removeEventListener('keydown', keys);
-      window.removeEventListener('beforeunload', leaving);
-    };
-  }, [save, draft.unsaved, draft.undo, draft.redo]);
+  useDraftShortcuts({ save, undo: draft.undo, redo: draft.redo, unsaved: draft.unsaved });
 
   if (!bot) return <p className="hint">Loading the draft…</p>;
   const open = (place: Place | null) => {
@@ -202,26 +150,18 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
 
   return (
     <>
-      <div className="toolbar" role="toolbar" aria-label="Draft">
-        <button type="button" onClick={() => void save()} disabled={draft.saving} aria-keyshortcuts="Control+S">
-          Save
-        </button>
-        <span className={`unsaved${draft.unsaved || notSaved ? '' : ' clean'}${notSaved ? ' error' : ''}`} id="unsaved" role="status" aria-live="polite">
-          {saveStatus}
-        </span>
-        <button type="button" className="secondary" onClick={draft.undo} aria-keyshortcuts="Control+Z">
-          Undo
-        </button>
-        <button type="button" className="secondary" onClick={draft.redo} aria-keyshortcuts="Control+Shift+Z">
-          Redo
-        </button>
-        <button type="button" className="secondary" aria-pressed={view === 'source'} onClick={() => setView((v) => (v === 'flow' ? 'source' : 'flow'))}>
-          Source
-        </button>
-        <button type="button" className="publish" onClick={() => void publish()}>
-          Publish
-        </button>
-      </div>
+      <Toolbar
+        saving={draft.saving}
+        status={saveStatus}
+        pending={draft.unsaved}
+        failed={notSaved !== ''}
+        sourceShown={view === 'source'}
+        onSave={() => void save()}
+        onUndo={draft.undo}
+        onRedo={draft.redo}
+        onToggleSource={() => setView((v) => (v === 'flow' ? 'source' : 'flow'))}
+        onPublish={() => void publish()}
+      />
       {draft.conflict && (
         <ConflictPanel
           conflict={draft.conflict}
