@@ -11,7 +11,7 @@ import { LIMITS } from './limits.js';
 import { recordBroadcastClick, type broadcastClick } from './broadcast-rules.js';
 import { STATE_BOT } from './control.js';
 import type { ConversationRecord, ShareMode, ShareRecord } from './model.js';
-import type { UserMessage } from './user-turn.js';
+import type { UserMessage } from './user-message.js';
 
 /** The update ran already (another node or request committed it first); nothing was written. */
 export class DuplicateInbound extends Error {}

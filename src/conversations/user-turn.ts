@@ -30,10 +30,9 @@ import { agentHandlers, type AgentRequestDeps } from './agent-requests.js';
 import type { ConversationTurns } from './turns.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
 import { broadcastClick, optOutAnswer } from './broadcast-rules.js';
-import type { BroadcastButtonClick } from './broadcast-message.js';
 import { replyOf, TURN_MATCH, type ChatReply } from './reply.js';
 import { heldForOperators, storedPart, waitingNotice } from './waiting.js';
-import type { VariableUpdate } from './values.js';
+import type { UserMessage } from './user-message.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { ShareMode, ShareRecord } from './model.js';
@@ -62,23 +61,7 @@ export interface TurnRunnerDeps extends AgentRequestDeps {
   secrets?: RequestSecrets;
 }
 
-/** What a user sent, as every channel hands it to the conversation service. */
-export interface UserMessage {
-  command?: string;
-  text?: string;
-  forcedBehaviour?: string;
-  forcedInteraction?: string;
-  forcedBehaviourKey?: string;
-  variables: VariableUpdate[];
-  tags: string[];
-  dropTags: string[];
-  /** the channel a conversation this message creates starts on (default `custom`) */
-  newChannel?: string;
-  /** a click on a button of a broadcast's own message, resolved by the service (broadcast-message.ts) */
-  broadcastButton?: BroadcastButtonClick;
-  /** a messaging platform's update: recorded with the turn, so that a redelivery runs nothing */
-  inbound?: { channelId: string; key: string; messageId?: string };
-}
+export type { UserMessage } from './user-message.js';
 
 const USER_TEXT_TYPE = PartType.UserText;
 
