@@ -29,7 +29,9 @@ export function scriptedModel(script: readonly ModelAnswerStub[]): (request: Age
     used += 1;
     if (entry === undefined) {
       const actual =
-        script.length === 0 ? 'the test has no `stubs.model`: add the answers there, no model is ever called' : `the script ran out after ${plural(script.length, 'answer')}: add one under \`stubs.model\``;
+        script.length === 0
+          ? 'the test has no `stubs.model`: add the answers there, no model is ever called'
+          : `the script ran out after ${plural(script.length, 'answer')}: add one under \`stubs.model\``;
       throw new ModelScriptStop(`${position} (the agent asked its model)`, actual);
     }
     if ('fail' in entry) return { status: entry.fail, text: '', toolCalls: [], tokens: 0 };

@@ -119,10 +119,10 @@ export const TEST_FILE_SCHEMA = {
           type: 'object',
           required: ['tool'],
           additionalProperties: false,
-          description: 'the model calls one of the agent\'s tools; the call runs as it would on the server',
+          description: "the model calls one of the agent's tools; the call runs as it would on the server",
           properties: {
             tool: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$', description: "the tool's name as the agent offers it" },
-            arguments: { type: 'object', maxProperties: 100, description: 'the arguments (default {}), checked against the tool\'s parameters' },
+            arguments: { type: 'object', maxProperties: 100, description: "the arguments (default {}), checked against the tool's parameters" },
           },
         },
         fail: { enum: ['TIMEOUT', 'ERROR'], description: 'the model call fails this way' },
