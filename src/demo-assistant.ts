@@ -5,7 +5,7 @@
 // ends with agent_status ERROR, and onError says plainly what is missing and goes back to the
 // menu, so nobody is left talking to an agent that cannot answer.
 
-/** What the user types to reach the assistant (a trigger: it works from anywhere in the bot). */
+/** What the user types to reach the assistant: a trigger placed first, so no intent of the demo takes the word. */
 export const ASSISTANT_TRIGGER = 'assistant';
 
 export const NO_MODEL_TEXT =
@@ -42,5 +42,5 @@ const assistant = {
 // biome-ignore lint/suspicious/noExplicitAny: the demo bot file as read from JSON, checked by the server when created
 export function withAssistant(bot: Record<string, any>): Record<string, any> {
   const trigger = { match: ASSISTANT_TRIGGER, actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Assistant', interaction: 'Chat' }] };
-  return { ...bot, triggers: [...(bot.triggers ?? []), trigger], behaviours: [...bot.behaviours, assistant] };
+  return { ...bot, triggers: [trigger, ...(bot.triggers ?? [])], behaviours: [...bot.behaviours, assistant] };
 }
