@@ -48,6 +48,7 @@ import { seedConversations, seedHistory, bulkUserId, type Db } from './seed.js';
 import { ADMIN_TOKEN, call, checkTurn, createTenant, startConversations, userId, type Tenant } from './setup.js';
 import { describeUnderstanding, measureUnderstanding } from './understanding.js';
 import { describeBuiltinModel, measureBuiltinModel } from './builtin-model.js';
+import { describeAgentTurn, measureAgentTurn } from './agent-turn.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONVERSATIONS = 1000;
@@ -440,6 +441,8 @@ async function main(): Promise<void> {
     say(describeUnderstanding(await measureUnderstanding()));
     step('The built-in model (issue 36): CPU per text, server memory with it loaded, turns with and without intents');
     say(describeBuiltinModel(await measureBuiltinModel()));
+    step('An agent turn (issue 39): two model calls and an http tool call, against loopback doubles');
+    say(describeAgentTurn(await measureAgentTurn()));
     step('Baseline: bare Fastify route, one SQLite read-modify-write transaction per request');
     const baselineDb = path.join(tmp, 'baseline.sqlite');
     const baseline = await measureBaseline('baseline', { sqlite: baselineDb });

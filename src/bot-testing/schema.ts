@@ -57,6 +57,12 @@ export const TEST_FILE_SCHEMA = {
             callApi: { type: 'array', maxItems: 1000, items: { $ref: '#/$defs/callApiStub' } },
             ai: { type: 'array', maxItems: 1000, items: { $ref: '#/$defs/answerStub' } },
             knowledge: { type: 'array', maxItems: 1000, items: { $ref: '#/$defs/knowledgeStub' } },
+            model: {
+              type: 'array',
+              maxItems: 1000,
+              items: { $ref: '#/$defs/modelAnswer' },
+              description: "an agent's model answers, in order, one per model call of the whole test",
+            },
           },
         },
         steps: { type: 'array', minItems: 1, maxItems: 100000, items: { $ref: '#/$defs/step' } },
@@ -99,6 +105,27 @@ export const TEST_FILE_SCHEMA = {
         match: { ...REGEX, description: 'a regex on the input the step sends' },
         answer: { ...TEXT, description: "the model's answer (reply text, label, or JSON for extract)" },
         status: { enum: ['OK', 'TIMEOUT', 'ERROR', 'NOT_CONFIGURED'], description: 'default OK' },
+      },
+    },
+    modelAnswer: {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: 1,
+      additionalProperties: false,
+      description: 'one of: say, call, fail',
+      properties: {
+        say: { ...TEXT, minLength: 1, description: "the model's text: the agent says it and its turn ends" },
+        call: {
+          type: 'object',
+          required: ['tool'],
+          additionalProperties: false,
+          description: "the model calls one of the agent's tools; the call runs as it would on the server",
+          properties: {
+            tool: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$', description: "the tool's name as the agent offers it" },
+            arguments: { type: 'object', maxProperties: 100, description: "the arguments (default {}), checked against the tool's parameters" },
+          },
+        },
+        fail: { enum: ['TIMEOUT', 'ERROR'], description: 'the model call fails this way' },
       },
     },
     knowledgeStub: {

@@ -6,6 +6,7 @@ import { PartType } from '../engine/parts.js';
 import type { ReplyPart } from '../engine/types.js';
 import type { ChatSession } from './session.js';
 import { looseRegex } from './regex.js';
+import { ModelScriptStop } from './model-script.js';
 import { MissingStub } from './stubs.js';
 import type { Matcher, Step, TestCase } from './test-file.js';
 
@@ -87,9 +88,10 @@ export class StepRunner {
       try {
         failure = await this.step(step);
       } catch (error) {
-        if (!(error instanceof MissingStub)) throw error;
         // the turn that needed it did not happen: there is no turn of it to show
-        failure = { ...this.fail(step, `a stub for ${error.call}`, 'the test has none: add one under `stubs`, no call is ever made'), turn: [] };
+        if (error instanceof MissingStub) failure = { ...this.fail(step, `a stub for ${error.call}`, 'the test has none: add one under `stubs`, no call is ever made'), turn: [] };
+        else if (error instanceof ModelScriptStop) failure = { ...this.fail(step, error.expected, error.actual), turn: [] };
+        else throw error;
       }
       if (failure) return failure;
     }

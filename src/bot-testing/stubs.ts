@@ -6,6 +6,7 @@ import { classifyInstructions } from '../engine/actions/ai/answers.js';
 import { jsonObjectOf } from '../shared/model-json.js';
 import { SECRET_SLOT } from '../shared/template.js';
 import type { AiAnswer, AiRequest, ClassifyAnswer, HttpAnswer, KnowledgeReply } from '../engine/types.js';
+import { scriptedModel } from './model-script.js';
 import { looseRegex } from './regex.js';
 import type { Stubs } from './test-file.js';
 
@@ -53,10 +54,7 @@ export function stubHandlers(stubs: Stubs, classify: (text: string) => Promise<C
       const answered = status === 'ANSWERED';
       return { status, answer: answered ? (stub.answer ?? '') : null, sources: answered ? (stub.sources ?? []) : [], calledProvider: false, tokens: 0 };
     },
-    // Agents (agents.md) are not scriptable in test files yet: their model call names itself.
-    async agentModel(request) {
-      throw new MissingStub(`agent model call with ${request.messages.length} message(s)`);
-    },
+    agentModel: scriptedModel(stubs.model),
     async mcpTools() {
       return { tools: [], unavailable: [] };
     },

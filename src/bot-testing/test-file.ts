@@ -7,6 +7,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { isMap, isNode, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { type STEP_KIND_NAMES, TEST_FILE_SCHEMA } from './schema.js';
+import type { ModelAnswerStub } from './model-script.js';
 import { looseRegex } from './regex.js';
 
 export type StepKind = (typeof STEP_KIND_NAMES)[number];
@@ -42,6 +43,8 @@ export interface Stubs {
   callApi: CallApiStub[];
   ai: AnswerStub[];
   knowledge: KnowledgeStub[];
+  /** an agent's model answers, in order (model-script.ts) */
+  model: ModelAnswerStub[];
 }
 
 export interface TestCase {
@@ -159,7 +162,7 @@ function toTestCase(raw: Record<string, any>, at: string, lineAt: (pointer: stri
       problems.push({ at: jsonPath(pointer), line: lineAt(pointer), message: `not a regular expression: ${(error as Error).message}` });
     }
   };
-  const stubs: Stubs = { callApi: raw.stubs?.callApi ?? [], ai: raw.stubs?.ai ?? [], knowledge: raw.stubs?.knowledge ?? [] };
+  const stubs: Stubs = { callApi: raw.stubs?.callApi ?? [], ai: raw.stubs?.ai ?? [], knowledge: raw.stubs?.knowledge ?? [], model: raw.stubs?.model ?? [] };
   for (const kind of ['callApi', 'ai', 'knowledge'] as const) {
     stubs[kind].forEach((s: { match?: string }, i: number) => s.match !== undefined && regexAt(s.match, `${at}/stubs/${kind}/${i}/match`));
   }

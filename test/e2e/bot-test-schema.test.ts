@@ -35,6 +35,8 @@ test('GET /schema/bot-test.json is a strict JSON Schema that accepts the example
   for (const file of files) assert.ok(validate(parseYaml(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'))), `${file}: ${JSON.stringify(validate.errors)}`);
   const ok = { bot: 'x.bot.yaml', tests: [{ name: 't', steps: [{ bot: 'hi' }] }] };
   assert.equal(validate(ok), true);
+  const scripted = { name: 't', stubs: { model: [{ call: { tool: 'order_status', arguments: { order: '123456' } } }, { say: 'Shipped.' }, { fail: 'TIMEOUT' }] }, steps: [{ user: 'hi' }] };
+  assert.equal(validate({ ...ok, tests: [scripted] }), true, JSON.stringify(validate.errors));
   for (const broken of [
     { tests: ok.tests },
     { ...ok, tests: [] },
@@ -44,6 +46,8 @@ test('GET /schema/bot-test.json is a strict JSON Schema that accepts the example
     { ...ok, tests: [{ name: 't', now: 'tomorrow', steps: [{ bot: 'hi' }] }] },
     { ...ok, tests: [{ name: 't', stubs: { callApi: [{ status: 200 }] }, steps: [{ bot: 'hi' }] }] },
     { ...ok, tests: [{ name: 't', stubs: { ai: [{ answer: 'x' }] }, steps: [{ bot: 'hi' }] }] },
+    { ...ok, tests: [{ name: 't', stubs: { model: [{ say: 'hi', fail: 'ERROR' }] }, steps: [{ bot: 'hi' }] }] },
+    { ...ok, tests: [{ name: 't', stubs: { model: [{ call: { tool: 'two words' } }] }, steps: [{ bot: 'hi' }] }] },
   ]) {
     assert.equal(validate(broken), false, JSON.stringify(broken));
   }
