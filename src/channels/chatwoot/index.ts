@@ -26,7 +26,14 @@ export class ChatwootPlatform implements MessagingPlatform {
       { name: 'BaseUrl', label: 'Chatwoot address', help: 'Where your Chatwoot runs, such as https://app.chatwoot.com.', kind: 'url', maxLength: 512 },
       { name: 'AccountId', label: 'Account number', help: 'The number after /app/accounts/ in Chatwoot addresses.', maxLength: 20 },
       { name: 'BotToken', label: 'Agent bot access token', help: "Settings → Bots → the bot's access token.", secret: true, maxLength: 1024 },
-      { name: 'InboxIds', label: 'Only these inboxes', help: 'Inbox numbers separated by commas; leave empty for every inbox the bot is connected to.', kind: 'numbers', optional: true, maxLength: 1000 },
+      {
+        name: 'InboxIds',
+        label: 'Only these inboxes',
+        help: 'Inbox numbers separated by commas; leave empty for every inbox the bot is connected to.',
+        kind: 'numbers',
+        optional: true,
+        maxLength: 1000,
+      },
     ],
   };
 

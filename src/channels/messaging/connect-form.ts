@@ -53,7 +53,15 @@ export function channelSettings(listing: readonly ChannelListing[], platforms: r
         Form: form
           ? {
               Intro: form.intro,
-              Fields: form.fields.map((f) => ({ Name: f.name, Label: f.label, Help: f.help, Secret: f.secret === true, Optional: f.optional === true, Kind: f.kind ?? 'text', MaxLength: f.maxLength })),
+              Fields: form.fields.map((f) => ({
+                Name: f.name,
+                Label: f.label,
+                Help: f.help,
+                Secret: f.secret === true,
+                Optional: f.optional === true,
+                Kind: f.kind ?? 'text',
+                MaxLength: f.maxLength,
+              })),
             }
           : null,
       },
