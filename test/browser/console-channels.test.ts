@@ -150,7 +150,7 @@ for (const kind of databaseKinds()) {
       await question.waitFor();
       assert.match(await focused(page), /^Disconnect Telegram\? Its secrets are erased/);
       assert.deepEqual(await seriousViolations(page), []);
-      await page.screenshot({ path: shot(kind, 'channels-confirm-1280'), fullPage: true });
+      await telegramCard.screenshot({ path: shot(kind, 'channels-confirm-1280') });
       await page.keyboard.press('Tab');
       assert.equal(await focused(page), 'Yes, disconnect');
       await page.keyboard.press('Enter');

@@ -164,7 +164,7 @@ function MessagingLinks({ channels }: { channels: ChannelLink[] }) {
               </>
             ) : (
               <span>
-                connected{c.Account ? ` (${c.Account})` : ''}: customers write to your business number on {APP_NAMES[c.Channel] ?? c.Channel}
+                connected{c.Account ? ` (${c.Account})` : ''}: customers reach the bot on {APP_NAMES[c.Channel] ?? c.Channel}
               </span>
             )}
           </li>
