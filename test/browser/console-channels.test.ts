@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, text } from '../support/chat-kit.js';
+import { eventually } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { designerWorld, DESKTOP, pageAs, PHONE, shot } from '../support/designer-kit.js';
 import { SlackDouble } from '../support/slack-double.js';
@@ -72,9 +73,14 @@ for (const kind of databaseKinds()) {
       await page.keyboard.press('Tab');
       assert.equal(await focused(page), 'Token');
       assert.equal(await page.getByLabel('Bot token').getAttribute('type'), 'password');
+      const telegramCard = page.locator('details[data-channel=telegram]');
+      // Not even shaped like a token: the server's words, naming the field by its label.
+      await page.keyboard.type('not-a-token');
+      await page.keyboard.press('Enter');
+      await telegramCard.getByRole('alert').getByText('“Bot token” must be the bot token BotFather gave (digits, a colon, then letters).').waitFor();
+      await page.keyboard.press('Control+a');
       await page.keyboard.type(WRONG_TOKEN);
       await page.keyboard.press('Enter');
-      const telegramCard = page.locator('details[data-channel=telegram]');
       await telegramCard.getByRole('alert').getByText('Telegram refused these details (it said: “Unauthorized”). Check them in Telegram and try again.').waitFor();
       assert.equal((await listed('telegram')).Enabled, false);
       await page.screenshot({ path: shot(kind, 'channels-refused-1280'), fullPage: true });
@@ -128,7 +134,7 @@ for (const kind of databaseKinds()) {
       const sent = await world.server.client.post(new URL(webhookUrl).pathname, update, { headers: { 'x-telegram-bot-api-secret-token': telegram.webhook!.secret_token } });
       assert.equal(sent.status, 200);
       await telegram.waitFor(() => telegram.calls.some((c) => c.status === 403), 'the refused reply');
-      while ((await listed('telegram')).LastError === null) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(await eventually(async () => (await listed('telegram')).LastError !== null), 'the failure is noted on the channel');
       await page.reload();
       await page.locator('details[data-channel=slack] summary').waitFor();
       await page.locator('details[data-channel=telegram] summary', { hasText: 'connected as @shop_test_bot, last delivery failed' }).waitFor();

@@ -3,6 +3,11 @@
 import { ApiError } from '../shared/api-client';
 import type { ChannelSetting } from './channel-api';
 
+/** The server's words name the API's members (`AppSecret must be…`): say the form's labels instead. */
+function withLabels(message: string, fields: { Name: string; Label: string }[]): string {
+  return fields.reduce((text, f) => text.replace(new RegExp(`\\b${f.Name}\\b`, 'g'), `“${f.Label}”`), message);
+}
+
 export function plainError(error: unknown, channel: Pick<ChannelSetting, 'Title' | 'Form'>): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
   const body = error.body as { Description?: string; Field?: string };
@@ -17,6 +22,6 @@ export function plainError(error: unknown, channel: Pick<ChannelSetting, 'Title'
     case 'BOT_NOT_FOUND':
       return 'This bot no longer exists.';
     default:
-      return error.message;
+      return withLabels(error.message, channel.Form?.Fields ?? []);
   }
 }
