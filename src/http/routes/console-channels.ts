@@ -5,7 +5,7 @@
 // declared connect form and the URLs to paste into the platform's settings.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { channelSettings } from '../../channels/messaging/connect-form.js';
+import { channelSettings } from '../../channels/messaging/channel-settings.js';
 import type { App } from '../app.js';
 import { ChannelSettingsList, ConnectBody } from '../channel-schemas.js';
 import type { Services } from '../services.js';
