@@ -131,6 +131,8 @@ export const AUDITED_ROUTES: Record<string, AuditDeclaration> = {
   [`POST ${consoleBot}/publish`]: { action: 'bot.publish' },
   [`POST ${consoleBot}/rollback`]: { action: 'bot.rollback', pick: ['Version'] },
   [`POST ${consoleBot}/preview/chat`]: { exempt: 'turn' },
+  [`PUT ${consoleBot}/channels/:Channel`]: { action: 'channel.connect' },
+  [`DELETE ${consoleBot}/channels/:Channel`]: { action: 'channel.disconnect' },
   [`POST ${consoleBot}/broadcasts`]: { action: 'broadcast.create' },
   [`POST ${consoleBot}/broadcasts/:BroadcastId/cancel`]: { action: 'broadcast.cancel' },
   [`POST ${consoleBot}/broadcasts/preview`]: { exempt: 'reads' },

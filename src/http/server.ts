@@ -41,6 +41,7 @@ import { cloneRoutes } from './routes/clones.js';
 import { webRoutes } from './routes/web.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { channelRoutes } from './routes/channels.js';
+import { consoleChannelRoutes } from './routes/console-channels.js';
 import { agentRoutes } from './routes/agents.js';
 import { agentTraceRoutes } from './routes/agent-traces.js';
 import { designerRoutes } from './routes/designer.js';
@@ -178,6 +179,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
     designerRoutes,
     designerPageRoutes,
     consoleBotRoutes,
+    consoleChannelRoutes,
     consoleTeamRoutes,
     consoleSsoRoutes,
     auditRoutes,

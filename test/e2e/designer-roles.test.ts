@@ -89,6 +89,10 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'PATCH /console/api/bots/{botId}': { area: 'design', allowed: 400 },
   'DELETE /console/api/bots/{botId}': { area: 'design', allowed: 400 },
   'GET /console/api/bots/{botId}/install': { area: 'design', allowed: 200 },
+  // connecting a channel puts the bot on a platform, as publishing does (issue 41)
+  'GET /console/api/bots/{botId}/channels': { area: 'design', allowed: 200 },
+  'PUT /console/api/bots/{botId}/channels/{Channel}': { area: 'design', allowed: 400 },
+  'DELETE /console/api/bots/{botId}/channels/{Channel}': { area: 'design', allowed: 400 },
   // everyone sees the team; only an admin changes it (issue 37)
   'GET /console/api/team': { area: 'any', allowed: 200 },
   'POST /console/api/team': { area: 'account', allowed: 400 },

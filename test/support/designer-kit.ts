@@ -61,11 +61,19 @@ export interface DesignerWorld {
   botId: string;
 }
 
-/** Inside a describe: a server on `kind` with one tenant running `bot`, its operators, and Chromium. */
-export function designerWorld(kind: DatabaseKind, bot: unknown, operators: [email: string, name: string, role: 'agent' | 'designer' | 'admin'][]): DesignerWorld {
+/**
+ * Inside a describe: a server on `kind` with one tenant running `bot`, its operators, and Chromium.
+ * `env` is read when the server starts, after the describe's earlier hooks (a platform double's URL).
+ */
+export function designerWorld(
+  kind: DatabaseKind,
+  bot: unknown,
+  operators: [email: string, name: string, role: 'agent' | 'designer' | 'admin'][],
+  env: () => Record<string, string> = () => ({}),
+): DesignerWorld {
   const world = {} as DesignerWorld;
   before(async () => {
-    world.server = await startTestServer(kind);
+    world.server = await startTestServer(kind, env());
     world.tenant = await createTenant(world.server.client, bot);
     world.botId = await botIdOf(world.server, world.tenant.botKey);
     for (const [email, name, role] of operators) await addOperator(world.server.client, world.tenant.accountId, email, undefined, name, role);

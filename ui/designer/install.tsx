@@ -2,8 +2,9 @@
 // copy button, the widget's look (title, colour, greeting, side) previewed live as it is typed,
 // the sites allowed to embed it, and a test page. The look is part of the draft's settings, which
 // take effect when the draft is saved (settings are not versioned).
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { installOf, type ChannelLink, type Install } from './api';
+import ChannelSettings from './channel-settings';
 import type { BotFile } from './model';
 
 const APP_NAMES: Record<string, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger', instagram: 'Instagram', slack: 'Slack', sms: 'SMS', chatwoot: 'Chatwoot' };
@@ -31,9 +32,10 @@ export default function InstallPanel({ botId, bot, edit, unsaved }: Props) {
   const [copied, setCopied] = useState('');
   const [error, setError] = useState('');
   const web = webOf(bot);
+  const loadInstall = useCallback(() => installOf(botId).then(setInstall, (e: Error) => setError(e.message)), [botId]);
   useEffect(() => {
-    installOf(botId).then(setInstall, (e: Error) => setError(e.message));
-  }, [botId]);
+    void loadInstall();
+  }, [loadInstall]);
 
   const setWeb = (field: keyof Look, value: unknown) =>
     edit((b) => {
@@ -132,6 +134,7 @@ export default function InstallPanel({ botId, bot, edit, unsaved }: Props) {
       </label>
       <p className="hint">{unsaved ? 'Save to apply these to the chat on your site.' : 'The chat on your site looks like this.'}</p>
       {install && <MessagingLinks channels={install.Channels} />}
+      <ChannelSettings botId={botId} onChange={() => void loadInstall()} />
       {error && (
         <p className="problem" role="alert">
           {error}
@@ -141,18 +144,18 @@ export default function InstallPanel({ botId, bot, edit, unsaved }: Props) {
   );
 }
 
-/** Where customers find the bot on messaging apps: a link to share when the app gives one. */
+/** Where customers find the bot on the messaging apps it is connected to: a link to share when the app gives one. */
 function MessagingLinks({ channels }: { channels: ChannelLink[] }) {
+  const connected = channels.filter((c) => c.Connected);
   return (
     <>
       <h3>On messaging apps</h3>
+      {connected.length === 0 && <p className="hint">Not on any messaging app yet: connect one below.</p>}
       <ul className="channel-links">
-        {channels.map((c) => (
+        {connected.map((c) => (
           <li key={c.Channel}>
             <strong>{APP_NAMES[c.Channel] ?? c.Channel}</strong>{' '}
-            {!c.Connected ? (
-              <span className="hint">not connected (see “Channels” in the documentation to connect it)</span>
-            ) : c.Link ? (
+            {c.Link ? (
               <>
                 connected: customers open{' '}
                 <a href={c.Link} target="_blank" rel="noopener">
@@ -161,7 +164,7 @@ function MessagingLinks({ channels }: { channels: ChannelLink[] }) {
               </>
             ) : (
               <span>
-                connected{c.Account ? ` (${c.Account})` : ''}: customers write to your business number on {APP_NAMES[c.Channel] ?? c.Channel}
+                connected{c.Account ? ` (${c.Account})` : ''}: customers reach the bot on {APP_NAMES[c.Channel] ?? c.Channel}
               </span>
             )}
           </li>

@@ -8,6 +8,7 @@
 import type { ReplyPart } from '../../engine/types.js';
 import { checkPublicUrl } from '../../integrations/http-call.js';
 import { AppError } from '../../shared/errors.js';
+import type { ConnectForm } from '../messaging/connect-form.js';
 import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
 import { type Connected, type MessagingPlatform, PAUSE_METHOD } from '../messaging/platform.js';
 import { chatwootCall } from './api.js';
@@ -18,6 +19,23 @@ const MAX_INBOXES = 100;
 
 export class ChatwootPlatform implements MessagingPlatform {
   readonly channel = 'chatwoot' as const;
+  readonly connectForm: ConnectForm = {
+    title: 'Chatwoot',
+    intro: 'Create an agent bot in Chatwoot (Settings → Bots); once connected here, give it the webhook URL shown and connect it to your inboxes.',
+    fields: [
+      { name: 'BaseUrl', label: 'Chatwoot address', help: 'Where your Chatwoot runs, such as https://app.chatwoot.com.', kind: 'url', maxLength: 512 },
+      { name: 'AccountId', label: 'Account number', help: 'The number after /app/accounts/ in Chatwoot addresses.', maxLength: 20 },
+      { name: 'BotToken', label: 'Agent bot access token', help: "Settings → Bots → the bot's access token.", secret: true, maxLength: 1024 },
+      {
+        name: 'InboxIds',
+        label: 'Only these inboxes',
+        help: 'Inbox numbers separated by commas; leave empty for every inbox the bot is connected to.',
+        kind: 'numbers',
+        optional: true,
+        maxLength: 1000,
+      },
+    ],
+  };
 
   constructor(private readonly allowPrivateNetwork: boolean) {}
 

@@ -36,6 +36,11 @@ export class ChannelConnections {
     return platform;
   }
 
+  /** Every platform this server speaks, in the order the console shows them. */
+  platforms(): MessagingPlatform[] {
+    return [...this.deps.platforms.values()];
+  }
+
   webhookUrl(channel: MessagingChannel, channelId: string): string {
     return `${this.deps.publicUrl()}/channels/${channel}/${channelId}`;
   }

@@ -3,6 +3,7 @@
 // platform's calls, and make one call. Everything else — connections, duplicates, turns, the
 // durable outbound queue — is shared (connections.ts, inbound.ts, outbound.ts).
 import type { ReplyPart } from '../../engine/types.js';
+import type { ConnectForm } from './connect-form.js';
 import type { Credentials, InboundEvent, MessagingChannel, PlatformCall, SendResult } from './model.js';
 
 /** An inbound webhook request as the platform sent it. */
@@ -36,6 +37,8 @@ export interface Connected {
 
 export interface MessagingPlatform {
   readonly channel: MessagingChannel;
+  /** what the console's form asks for to connect (connect-form.ts); without it, the API only */
+  readonly connectForm?: ConnectForm;
   /** checks the PUT body (400 on a bad one) and, where the platform allows, the credentials themselves */
   connect(body: Record<string, unknown>, webhookUrl: string): Promise<Connected>;
   /** undoes what connect set up at the platform (best effort: the credentials go anyway) */

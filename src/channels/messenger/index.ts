@@ -6,7 +6,7 @@
 import type { ReplyPart } from '../../engine/types.js';
 import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
 import type { Connected, InboundRequest, MessagingPlatform } from '../messaging/platform.js';
-import { connectMeta } from '../meta/connect.js';
+import { connectMeta, metaConnectForm } from '../meta/connect.js';
 import { graphPost } from '../meta/graph.js';
 import { metaChallenge, verifyMetaSignature } from '../meta/webhook.js';
 import { parseMessenger } from './parse.js';
@@ -15,6 +15,12 @@ import { renderMessenger } from './render.js';
 export class MessengerPlatform implements MessagingPlatform {
   /** Instagram speaks the same Send API and webhooks (channels/instagram extends this class) */
   readonly channel: 'messenger' | 'instagram' = 'messenger';
+  readonly connectForm = metaConnectForm(
+    'Messenger',
+    'You need a Facebook Page and a Meta app with the Messenger product (developers.facebook.com).',
+    { name: 'PageId', label: 'Page ID', help: "The Facebook Page's id (Page → About → Page transparency).", maxLength: 64 },
+    { name: 'PageAccessToken', label: 'Page access token', help: 'Messenger → Settings → Access tokens: generate one for the Page.', secret: true, maxLength: 1024 },
+  );
 
   constructor(protected readonly graphUrl: string) {}
 

@@ -3,6 +3,7 @@
 // the body and keeping its secrets.
 import crypto from 'node:crypto';
 import { AppError } from '../../shared/errors.js';
+import type { ConnectField, ConnectForm } from '../messaging/connect-form.js';
 import type { Connected } from '../messaging/platform.js';
 
 /** Graph object ids (phone number ids, page ids) are decimal numbers. */
@@ -24,6 +25,27 @@ export interface MetaCredentials {
   appSecret: string;
   verifyToken: string;
   [key: string]: string;
+}
+
+/** The form of a Meta channel: its account id and token fields, then the app secret and the optional verify token. */
+export function metaConnectForm(title: string, intro: string, account: ConnectField, token: ConnectField): ConnectForm {
+  return {
+    title,
+    intro,
+    fields: [
+      account,
+      token,
+      { name: 'AppSecret', label: 'App secret', help: 'In the Meta app: App settings → Basic → App secret.', secret: true, maxLength: MAX_SECRET_LENGTH },
+      {
+        name: 'VerifyToken',
+        label: 'Verify token',
+        help: 'Any 8 to 256 characters without spaces, or leave empty and one is made; paste it into the webhook settings with the webhook URL.',
+        secret: true,
+        optional: true,
+        maxLength: 256,
+      },
+    ],
+  };
 }
 
 export function connectMeta(body: Record<string, unknown>, fields: MetaConnectFields): Connected {

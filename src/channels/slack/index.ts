@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { ErrorCode, LogLevel, WebClient, type Logger } from '@slack/web-api';
 import type { ReplyPart } from '../../engine/types.js';
 import { AppError } from '../../shared/errors.js';
+import type { ConnectForm } from '../messaging/connect-form.js';
 import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
 import { type Connected, type InboundAnswer, type InboundRequest, type MessagingPlatform, PAUSE_METHOD } from '../messaging/platform.js';
 import { parseSlack } from './parse.js';
@@ -29,6 +30,15 @@ const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, setLevel(
 export class SlackPlatform implements MessagingPlatform {
   readonly channel = 'slack' as const;
   readonly subpaths = ['interactive'] as const;
+  readonly connectForm: ConnectForm = {
+    title: 'Slack',
+    intro: 'Create a Slack app (api.slack.com/apps) with the chat:write, im:history and app_mentions:read scopes, and install it in your workspace.',
+    fields: [
+      { name: 'BotToken', label: 'Bot User OAuth Token', help: 'OAuth & Permissions → Bot User OAuth Token (xoxb-…).', secret: true, maxLength: 1024 },
+      { name: 'SigningSecret', label: 'Signing secret', help: 'Basic Information → App Credentials → Signing Secret.', secret: true, maxLength: 1024 },
+    ],
+    moreUrls: [{ subpath: 'interactive', label: 'Interactivity URL', help: 'Paste it under Interactivity & Shortcuts → Request URL, so buttons work.' }],
+  };
   private readonly clients = new Map<string, WebClient>();
 
   constructor(private readonly apiUrl: string) {}

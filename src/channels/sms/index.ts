@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import type { ReplyPart } from '../../engine/types.js';
 import { AppError } from '../../shared/errors.js';
+import type { ConnectForm } from '../messaging/connect-form.js';
 import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
 import { type Connected, type InboundAnswer, type InboundRequest, kindText, type MessagingPlatform, PAUSE_METHOD } from '../messaging/platform.js';
 import { chooseOption } from './options.js';
@@ -22,6 +23,15 @@ const OPT_OUT: Record<string, string> = { STOP: 'true', START: 'false' };
 
 export class SmsPlatform implements MessagingPlatform {
   readonly channel = 'sms' as const;
+  readonly connectForm: ConnectForm = {
+    title: 'SMS (Twilio)',
+    intro: 'You need a Twilio account with a phone number that can send and receive SMS (console.twilio.com).',
+    fields: [
+      { name: 'AccountSid', label: 'Account SID', help: 'Twilio console → Account info: the Account SID (AC…).', maxLength: 64 },
+      { name: 'AuthToken', label: 'Auth token', help: 'Twilio console → Account info: the Auth Token.', secret: true, maxLength: 1024 },
+      { name: 'From', label: 'Phone number', help: 'Your Twilio number in international form, such as +15551234567.', maxLength: 32 },
+    ],
+  };
 
   constructor(private readonly apiUrl: string) {}
 

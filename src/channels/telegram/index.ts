@@ -8,6 +8,7 @@ import https from 'node:https';
 import { Api, GrammyError, HttpError } from 'grammy';
 import type { ReplyPart } from '../../engine/types.js';
 import { AppError } from '../../shared/errors.js';
+import type { ConnectForm } from '../messaging/connect-form.js';
 import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
 import { kindText, type Connected, type InboundRequest, type MessagingPlatform } from '../messaging/platform.js';
 import { renderTelegram } from './render.js';
@@ -39,6 +40,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typ
 
 export class TelegramPlatform implements MessagingPlatform {
   readonly channel = 'telegram' as const;
+  readonly connectForm: ConnectForm = {
+    title: 'Telegram',
+    intro: 'Create a bot by writing /newbot to @BotFather in Telegram; it answers with the bot token.',
+    fields: [{ name: 'Token', label: 'Bot token', help: 'The token BotFather gave, such as 123456789:AAH…', secret: true, maxLength: 256 }],
+  };
 
   private readonly clients = new Map<string, Api>();
   /** Connections to the API are kept open between calls: a burst of replies does not pay a TCP (and TLS) handshake each. */

@@ -4,7 +4,7 @@
 import type { ReplyPart } from '../../engine/types.js';
 import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
 import type { Connected, InboundRequest, MessagingPlatform } from '../messaging/platform.js';
-import { connectMeta } from '../meta/connect.js';
+import { connectMeta, metaConnectForm } from '../meta/connect.js';
 import { graphPost } from '../meta/graph.js';
 import { metaChallenge, verifyMetaSignature } from '../meta/webhook.js';
 import { parseWhatsApp } from './parse.js';
@@ -12,6 +12,12 @@ import { MESSAGES_PATH, renderWhatsApp } from './render.js';
 
 export class WhatsAppPlatform implements MessagingPlatform {
   readonly channel = 'whatsapp' as const;
+  readonly connectForm = metaConnectForm(
+    'WhatsApp',
+    'You need a Meta app with the WhatsApp product and a business phone number (developers.facebook.com).',
+    { name: 'PhoneNumberId', label: 'Phone number ID', help: 'WhatsApp → API Setup: the number under "Phone number ID".', maxLength: 64 },
+    { name: 'AccessToken', label: 'Access token', help: 'A permanent token of a system user with the whatsapp_business_messaging permission.', secret: true, maxLength: 1024 },
+  );
 
   constructor(private readonly graphUrl: string) {}
 

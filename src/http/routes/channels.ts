@@ -4,35 +4,12 @@ import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import { authed, DEFAULT_BODY_LIMIT, type App } from '../app.js';
-import { BoundedInteger } from '../bounded-integers.js';
+import { ConnectBody } from '../channel-schemas.js';
 import type { Services } from '../services.js';
 import { ChannelList, ConnectedChannel, PlatformAck, textResponse } from '../wire-schemas.js';
 
 const KeyParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }) });
 const ChannelParams = Type.Object({ APIKey: Type.String({ maxLength: 64 }), Channel: Type.String({ maxLength: 32 }) });
-const Secret = Type.String({ minLength: 1, maxLength: 1024 });
-/** Every platform's connect fields in one schema (each platform checks that its own are there). */
-const ConnectBody = Type.Object(
-  {
-    Token: Type.Optional(Type.String({ maxLength: 256, description: 'Telegram: the token BotFather gave' })),
-    PhoneNumberId: Type.Optional(Type.String({ maxLength: 64, description: 'WhatsApp: the phone number id of the Meta app' })),
-    AccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'WhatsApp: a system user access token' })),
-    PageId: Type.Optional(Type.String({ maxLength: 64, description: "Messenger: the Facebook page's id" })),
-    PageAccessToken: Type.Optional(Type.String({ maxLength: 1024, description: 'Messenger and Instagram: the page access token' })),
-    AppSecret: Type.Optional(Secret),
-    BotToken: Type.Optional(Type.String({ maxLength: 1024, description: "Slack: the Bot User OAuth Token (xoxb-…); Chatwoot: the agent bot's access token" })),
-    SigningSecret: Type.Optional(Type.String({ maxLength: 1024, description: "Slack: the app's Signing Secret (Basic Information)" })),
-    AccountSid: Type.Optional(Type.String({ maxLength: 64, description: 'SMS: the Twilio Account SID (AC…)' })),
-    AuthToken: Type.Optional(Type.String({ maxLength: 1024, description: "SMS: the Twilio account's Auth Token" })),
-    From: Type.Optional(Type.String({ maxLength: 32, description: 'SMS: the Twilio number, E.164 (+15551234567)' })),
-    InstagramAccountId: Type.Optional(Type.String({ maxLength: 64, description: 'Instagram: the Instagram professional account id' })),
-    BaseUrl: Type.Optional(Type.String({ maxLength: 512, description: 'Chatwoot: the installation, such as https://app.chatwoot.com' })),
-    AccountId: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), BoundedInteger(1, Number.MAX_SAFE_INTEGER)], { description: 'Chatwoot: the account number (/app/accounts/<AccountId>)' })),
-    InboxIds: Type.Optional(Type.Array(BoundedInteger(1, Number.MAX_SAFE_INTEGER), { maxItems: 100, description: 'Chatwoot: only these inboxes (default: every inbox the bot is connected to)' })),
-    VerifyToken: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
-  },
-  { additionalProperties: false },
-);
 const WebhookParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }) });
 const SubpathParams = Type.Object({ Channel: Type.String({ maxLength: 32 }), ChannelId: Type.String({ maxLength: 128 }), Subpath: Type.String({ maxLength: 32 }) });
 /** `{ok: true}`, or what the platform wants back (Slack's challenge as text, Twilio's empty TwiML). */
