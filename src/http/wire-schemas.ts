@@ -144,7 +144,7 @@ export const Account = Type.Object({
   Packages: Type.Array(Type.String()),
 });
 export const Usage = Type.Object({ Month: Type.String(), Messages: Type.Integer(), Replies: Type.Integer(), Notifications: Type.Integer(), ApiCalls: Type.Integer(), AiTokens: Type.Integer() });
-export const AccountWithUsage = Type.Object({ ...Account.properties, Usage });
+export const AccountWithUsage = Type.Object({ ...Account.properties, AuditDays: Type.Integer({ description: 'days the audit log keeps its entries' }), Usage });
 export const AccountKey = Type.Object({ AccountAPIKey: Type.String() });
 export const Operator = Type.Object({
   OperatorId: Type.String(),
