@@ -1,18 +1,9 @@
 // One broadcast in the broadcasts page's list (docs/broadcasts.md): its name and status, what it
 // sends and when, its counts as the server reads them, the reasons recipients were skipped, and a
 // Cancel button while it is scheduled or running. Everything written goes through textContent.
+import type { RecipientCounts } from '../../src/broadcasts/model.js';
 import type { Message } from './compose';
 
-export interface Counts {
-  Audience: number;
-  Pending: number;
-  Sent: number;
-  Delivered: number;
-  Failed: number;
-  Skipped: number;
-  Clicked: number;
-  Reasons: Record<string, number>;
-}
 export interface Broadcast {
   BroadcastId: string;
   Name: string;
@@ -24,7 +15,7 @@ export interface Broadcast {
   Repeat: { Every: string } | null;
   Run: number;
   Error: string | null;
-  Counts: Counts;
+  Counts: RecipientCounts;
 }
 
 export const when = (iso: string) => new Date(iso).toLocaleString();
