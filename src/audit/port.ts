@@ -10,6 +10,8 @@ export interface AuditStorage {
     expire(now: number, batch: number): Promise<number>;
     /** An account's AuditDays. */
     setAuditDays(accountId: string, days: number): Promise<void>;
+    /** An account's AuditDays (365 unless set), null for an account that does not exist. */
+    auditDays(accountId: string): Promise<number | null>;
   };
   bots: {
     /** the bot an API key names: entries name bots by id, never by their key */

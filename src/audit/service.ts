@@ -32,6 +32,8 @@ export const AUDIT_PAGE_MAX = 500;
 /** Accounts a failed sign-in is written to, at most (sessions.ts checks as many candidates). */
 const SIGN_IN_ACCOUNTS = 4;
 const EXPIRE_BATCH = 1000;
+/** accounts.audit_days' default (migration 028, governance.md) */
+const DEFAULT_AUDIT_DAYS = 365;
 
 export class AuditLog {
   constructor(
@@ -104,6 +106,11 @@ export class AuditLog {
   /** How long an account's entries are kept (PATCH /admin/accounts/{AccountId} `AuditDays`, 1 to 3650). */
   async keepFor(accountId: string, days: number): Promise<void> {
     await this.store.audit.setAuditDays(accountId, days);
+  }
+
+  /** An account's AuditDays, for GET /admin/accounts/{AccountId}; 365 where none was set. */
+  async keptFor(accountId: string): Promise<number> {
+    return (await this.store.audit.auditDays(accountId)) ?? DEFAULT_AUDIT_DAYS;
   }
 
   /** Maintenance's chore: entries older than their account's AuditDays go, in batches. */

@@ -3,11 +3,7 @@
 // (schema.ts); kept apart so that each file reads as one thing.
 import { DEFAULT_MIN_SCORE } from '../shared/knowledge-defaults.js';
 import { NLP_LANGUAGES, NLP_LIMITS } from '../understanding/languages.js';
-
-/** as schema.ts's (not imported: schema.ts imports this file) */
-type JsonSchema = Record<string, unknown>;
-
-const bool = (description: string): JsonSchema => ({ type: 'boolean', description });
+import { bool, type JsonSchema } from './schema-parts.js';
 
 export const nlpSchema: JsonSchema = {
   type: 'object',

@@ -1,7 +1,7 @@
 // The import routes' body and answers (importers.md), for validation and for /docs.
 import { Type } from 'typebox';
 import { IMPORT_FORMATS } from '../importers/model.js';
-import { Credentials } from './wire-schemas.js';
+import { Credentials } from './bot-schemas.js';
 
 /** multipart/form-data (http/uploads.ts reads the parts into this). */
 export const ImportBody = Type.Object(

@@ -5,8 +5,8 @@
 import { Type, type TSchema } from 'typebox';
 import { BoundedInteger, INT32_MAX } from './bounded-integers.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Timestamp = Type.String({ description: 'ISO 8601, UTC' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Timestamp = Type.String({ description: 'ISO 8601, UTC' });
 
 /** docs/errors.md: every failure. Extra members depend on the code (Field, Problems, Limit, Max, BanExpiration...). */
 export const ErrorResponse = Type.Object(
@@ -144,7 +144,7 @@ export const Account = Type.Object({
   Packages: Type.Array(Type.String()),
 });
 export const Usage = Type.Object({ Month: Type.String(), Messages: Type.Integer(), Replies: Type.Integer(), Notifications: Type.Integer(), ApiCalls: Type.Integer(), AiTokens: Type.Integer() });
-export const AccountWithUsage = Type.Object({ ...Account.properties, Usage });
+export const AccountWithUsage = Type.Object({ ...Account.properties, AuditDays: Type.Integer({ description: 'days the audit log keeps its entries' }), Usage });
 export const AccountKey = Type.Object({ AccountAPIKey: Type.String() });
 export const Operator = Type.Object({
   OperatorId: Type.String(),
@@ -152,73 +152,6 @@ export const Operator = Type.Object({
   Name: Type.String(),
   Role: Type.Union([Type.Literal('agent'), Type.Literal('designer'), Type.Literal('admin')]),
 });
-
-export const BotFile = Type.Object({}, { additionalProperties: true, description: 'A bot file (bot-format.md); its JSON Schema is GET /schema/bot.json' });
-export const BotList = Type.Object({
-  Result: Type.Array(
-    Type.Object({
-      Name: Type.String(),
-      Description: Type.String(),
-      APIKey: Type.String(),
-      APISecret: Type.String(),
-      WebKey: Type.String({ description: 'The public key of the web chat widget' }),
-      Avatar: Type.String(),
-      Channels: Type.Array(Type.String()),
-      Version: Type.Integer(),
-      Role: Type.String({ description: 'standard, master or clone' }),
-      MasterAPIKey: Nullable(Type.String()),
-    }),
-  ),
-});
-export const Credentials = Type.Object({ APIKey: Type.String(), APISecret: Type.String() });
-export const CreatedBot = Type.Object({ ...Credentials.properties, Version: Type.Integer() });
-export const EditedBot = Type.Object({
-  APIKey: Type.String(),
-  Version: Type.Integer(),
-  Clones: Type.Optional(
-    Type.Array(
-      Type.Object(
-        { APIKey: Type.String(), Version: Type.Integer(), Published: Type.Boolean(), Code: Type.Optional(Type.String()), Message: Type.Optional(Type.String()) },
-        { additionalProperties: true },
-      ),
-      { description: "A master's publish or rollback: what became of each referenced clone" },
-    ),
-  ),
-});
-/** What is wrong with a draft the console keeps anyway (docs/designer.md "Saving"): the field's JSONPath and a plain message. */
-const DraftProblems = Type.Array(Type.Object({ Path: Type.String(), Message: Type.String() }), { description: 'empty when the draft has no problems; Publish is refused while it has any' });
-/** The console's save of a draft: kept even with problems, which it lists. */
-export const SavedDraft = Type.Object({ APIKey: Type.String(), Version: Type.Integer(), Problems: DraftProblems });
-/** The problems of the console's draft at a version. */
-export const DraftProblemList = Type.Object({ Version: Type.Integer(), Problems: DraftProblems });
-const Publisher = Type.Union([Type.Object({ Kind: Type.Literal('operator'), OperatorId: Type.String(), Email: Type.String(), Name: Type.String() }), Type.Object({ Kind: Type.Literal('account') })], {
-  description: 'Who published: a signed-in operator (as they were then) or an account token',
-});
-export const Versions = Type.Object({
-  Result: Type.Array(
-    Type.Object({
-      Version: Type.Integer(),
-      PublishedAt: Timestamp,
-      PublishedBy: Type.Union([Publisher, Type.Null()], { description: 'null for versions published before this was kept, and for creates, clones and a master republishing its clones' }),
-    }),
-  ),
-});
-export const BotDiff = Type.Object({
-  From: Type.Integer(),
-  To: Type.Union([Type.Integer(), Type.Literal('draft')]),
-  Changes: Type.Array(
-    Type.Object({
-      Path: Type.String({ description: 'JSON pointer into the bot file: the `to` file for added and changed, the `from` file for removed (docs/designer.md)' }),
-      Kind: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('changed')]),
-      Before: Type.Optional(Type.Unknown()),
-      After: Type.Optional(Type.Unknown()),
-      Behaviour: Type.Optional(Type.String({ description: 'the behaviour the change is in (or is), by name' })),
-      Interaction: Type.Optional(Type.String({ description: 'the interaction the change is in (or is), by name' })),
-    }),
-  ),
-});
-export const DeletedBot = Type.Object({ APIKey: Type.String(), Deleted: Type.Literal(true) });
-export const DetachedBehaviour = Type.Object({ APIKey: Type.String(), Version: Type.Integer(), Detached: Type.Array(Type.String(), { description: 'Every behaviour the clone has detached so far' }) });
 
 export const Deliveries = Type.Object({
   Result: Type.Array(

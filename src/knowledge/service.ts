@@ -21,17 +21,7 @@ import { searchTerms } from './terms.js';
 import { searchByWords } from './word-search.js';
 import { checkBotPassages, documentRefusal, heldPlace } from './amplification.js';
 import { sourceJson } from './source-text.js';
-
-export const KNOWLEDGE_LIMITS = Object.freeze({
-  /** bytes of one document as sent (413 PAYLOAD_TOO_LARGE) */
-  sourceBytes: MAX_SOURCE_BYTES,
-  /** a source up to this size is indexed before the 201 answers */
-  inlineBytes: 1024 * 1024,
-  sources: 200,
-  botBytes: 50 * 1024 * 1024,
-  searchDefault: 5,
-  searchMax: 20,
-});
+import { KNOWLEDGE_LIMITS, overLimit, refuseOver } from './bot-limits.js';
 
 export interface SourceView {
   SourceId: string;
@@ -290,12 +280,3 @@ export class KnowledgeService {
 
 /** A score as the API shows it: six decimals. */
 export const roundScore = (score: number): number => Math.round(score * 1e6) / 1e6;
-
-function refuseOver(hit: 'sources' | 'bytes' | null): void {
-  if (hit !== null) throw overLimit(hit);
-}
-
-function overLimit(hit: 'sources' | 'bytes'): AppError {
-  if (hit === 'sources') return new AppError('LIMIT_EXCEEDED', `A bot holds at most ${KNOWLEDGE_LIMITS.sources} knowledge sources.`, { Limit: 'KnowledgeSources', Max: KNOWLEDGE_LIMITS.sources });
-  return new AppError('LIMIT_EXCEEDED', `A bot's knowledge sources hold at most ${KNOWLEDGE_LIMITS.botBytes} bytes of text.`, { Limit: 'KnowledgeBytes', Max: KNOWLEDGE_LIMITS.botBytes });
-}

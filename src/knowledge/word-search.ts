@@ -1,5 +1,5 @@
 // Search by words (knowledge.md "Search"): the database finds the candidates and counts the words
-// (store/knowledge.ts `candidates`); ranking.ts ranks them by one rule on both databases, each
+// (store/knowledge-search.ts `candidates`); ranking.ts ranks them by one rule on both databases, each
 // passage with a 0..1 score.
 import type { Candidates } from './model.js';
 import type { FoundPassage } from './model.js';

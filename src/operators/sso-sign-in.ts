@@ -5,7 +5,8 @@
 // operator, applies the role the claims map to, and opens a session exactly like a password.
 // Every failure is an AppError whose Code the sign-in page explains; none is a 5xx.
 import crypto from 'node:crypto';
-import { authorizationRequest, discover, exchangeCode, ProviderFailure } from '../integrations/oidc.js';
+import { authorizationRequest, exchangeCode, ProviderFailure } from '../integrations/oidc.js';
+import { ProviderConfigurations } from '../integrations/oidc-providers.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { OperatorRecord, SsoSettingsRecord } from './model.js';
@@ -35,6 +36,8 @@ export function roleFromClaims(claims: Record<string, unknown>, settings: Pick<S
 }
 
 export class SsoSignIn {
+  private readonly providers: ProviderConfigurations;
+
   constructor(
     private readonly deps: {
       store: SsoStorage;
@@ -45,7 +48,9 @@ export class SsoSignIn {
       callbackUrl: () => string;
       audit: SsoAudit;
     },
-  ) {}
+  ) {
+    this.providers = new ProviderConfigurations({ allowPrivateNetwork: deps.allowPrivateNetwork }, () => deps.clock.now());
+  }
 
   /** Whether this e-mail signs in through a provider (what the sign-in page asks before a password). */
   async usesSso(email: string): Promise<boolean> {
@@ -83,7 +88,9 @@ export class SsoSignIn {
       if (!settings) throw new AppError('SSO_NOT_CONFIGURED');
       const config = await this.provider(settings);
       const claims = await exchangeCode(config, new URL(`${this.deps.callbackUrl()}?${query}`), { state, nonce: signIn.nonce, verifier: signIn.verifier }).catch((error) => {
-        throw error instanceof ProviderFailure ? new AppError('SSO_TOKEN_INVALID') : error;
+        if (!(error instanceof ProviderFailure)) throw error;
+        this.providers.forget(settings);
+        throw new AppError('SSO_TOKEN_INVALID');
       });
       email = verifiedEmail(claims, settings);
       const { operator, created, roleChanged } = await this.operatorFor(settings, email, claims);
@@ -101,7 +108,7 @@ export class SsoSignIn {
 
   private async provider(settings: SsoSettingsRecord) {
     try {
-      return await discover(settings, { allowPrivateNetwork: this.deps.allowPrivateNetwork });
+      return await this.providers.configuration(settings);
     } catch (error) {
       throw error instanceof ProviderFailure ? new AppError('SSO_DISCOVERY_FAILED') : error;
     }

@@ -62,6 +62,10 @@ export function auditRepository(db: Queryable) {
     async setAuditDays(accountId: string, days: number): Promise<void> {
       await db.run('UPDATE accounts SET audit_days = $2 WHERE id = $1', [accountId, days]);
     },
+    async auditDays(accountId: string): Promise<number | null> {
+      const row = await db.get<{ audit_days: number | string }>('SELECT audit_days FROM accounts WHERE id = $1', [accountId]);
+      return row ? Number(row.audit_days) : null;
+    },
     async expire(now: number, batch: number): Promise<number> {
       return db.run(
         `DELETE FROM audit_log WHERE id IN (SELECT l.id FROM audit_log l LEFT JOIN accounts a ON a.id = l.account_id

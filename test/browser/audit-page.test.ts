@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { pageAt, SIZES } from '../support/analytics-page-kit.js';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
 import { addOperator, botIdOf, consoleClient, login, signIn } from '../support/console-kit.js';
+import { SIZES, type Size, signedInPage } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { chatOk } from '../support/chat-kit.js';
@@ -46,11 +46,13 @@ describe('the Audit page (Chromium)', () => {
     await server?.close();
   });
 
+  /** A page at `size` signed in as `email` (the admin by default) that may download the CSV and the export. */
+  const pageAt = (size: Size, email = 'ann@example.org') => signedInPage(browser, server, email, size, { context: { acceptDownloads: true } });
   const rowActions = (page: import('playwright-core').Page) => page.locator('#rows tr td:nth-child(3)').allTextContents();
 
   test('newest first, filters, older entries, the CSV link; desktop and phone', async () => {
     for (const size of SIZES) {
-      const { page, errors } = await pageAt(browser, server, size);
+      const { page, errors } = await pageAt(size);
       await page.goto(`${server.url}/console/audit`);
       await page.locator('#rows tr').first().waitFor();
       const actions = await rowActions(page);
@@ -77,7 +79,7 @@ describe('the Audit page (Chromium)', () => {
   });
 
   test('by keyboard: filter by who, and the CSV downloads with the same filter', async () => {
-    const { page, errors } = await pageAt(browser, server, SIZES[0]);
+    const { page, errors } = await pageAt(SIZES[0]);
     await page.goto(`${server.url}/console/audit`);
     await page.locator('#rows tr').first().waitFor();
     await page.getByLabel('Who (exactly)').focus();
@@ -101,7 +103,7 @@ describe('the Audit page (Chromium)', () => {
   });
 
   test('the cursor: older entries page in', async () => {
-    const { page } = await pageAt(browser, server, SIZES[0]);
+    const { page } = await pageAt(SIZES[0]);
     const all = (await server.client.get('/account/audit?limit=500', { token: tenant.accountToken })).body.Result.length;
     await page.goto(`${server.url}/console/audit`);
     await page.locator('#rows tr').first().waitFor();
@@ -113,7 +115,7 @@ describe('the Audit page (Chromium)', () => {
 
   test("the contact panel's 'Export this contact's data' downloads the export, for admins only; by keyboard", async () => {
     for (const size of SIZES) {
-      const { page, errors } = await pageAt(browser, server, size);
+      const { page, errors } = await pageAt(size);
       await page.goto(`${server.url}/console`);
       await page
         .getByRole('navigation', { name: /^Conversations/ })
@@ -138,7 +140,7 @@ describe('the Audit page (Chromium)', () => {
       assert.deepEqual(errors, [], size.name);
       await page.context().close();
     }
-    const agent = await pageAt(browser, server, SIZES[0], 'al@example.org');
+    const agent = await pageAt(SIZES[0], 'al@example.org');
     await agent.page.goto(`${server.url}/console`);
     await agent.page
       .getByRole('navigation', { name: /^Conversations/ })
@@ -150,7 +152,7 @@ describe('the Audit page (Chromium)', () => {
   });
 
   test('a designer is told the audit log is for admins, and gets no Audit link', async () => {
-    const { page } = await pageAt(browser, server, SIZES[0], 'dee@example.org');
+    const { page } = await pageAt(SIZES[0], 'dee@example.org');
     await page.goto(`${server.url}/console/audit`);
     await page.getByText("Only the account's admins read the audit log.").waitFor();
     assert.equal(await page.locator('#workspace').isVisible(), false);

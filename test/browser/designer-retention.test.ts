@@ -4,37 +4,19 @@
 // Screenshots: /work/shots/gov/designer-retention-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { before, describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
-import { launchChromium } from '../support/browser.js';
-import { addOperator, botIdOf } from '../support/console-kit.js';
-import { DESKTOP, field, pageAs, PHONE, saveStatus } from '../support/designer-kit.js';
-import { createTenant, type Tenant } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { DESKTOP, designerWorld, field, pageAs, PHONE, saveStatus } from '../support/designer-kit.js';
+import { supportBot } from '../support/fixtures.js';
 
 const SHOTS = '/work/shots/gov';
 
 describe('the designer edits the retention policy (Chromium)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let tenant: Tenant;
-  let botId: string;
-
-  before(async () => {
-    server = await startTestServer('sqlite');
-    tenant = await createTenant(server.client);
-    botId = await botIdOf(server, tenant.botKey);
-    await addOperator(server.client, tenant.accountId, 'dee@example.org', undefined, 'Dee Designer', 'designer');
-    browser = await launchChromium();
-    fs.mkdirSync(SHOTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const world = designerWorld('sqlite', supportBot(), [['dee@example.org', 'Dee Designer', 'designer']]);
+  before(() => fs.mkdirSync(SHOTS, { recursive: true }));
 
   test('Bot tab: the idle and age limits, saved in the draft, the policy once published', async () => {
+    const { server, browser, tenant, botId } = world;
     for (const viewport of [DESKTOP, PHONE]) {
       const { page, errors } = await pageAs(browser, server, 'dee@example.org', viewport);
       await page.goto(`${server.url}/console/designer?bot=${botId}`);

@@ -57,12 +57,13 @@ for (const kind of databaseKinds()) {
       assert.notEqual(a.AccountAPIKey, b.AccountAPIKey);
     });
 
-    test('GET /admin/accounts/{id} → the account (its key is shown only at creation) with Usage of the current month, all zero', async () => {
+    test('GET /admin/accounts/{id} → the account (its key is shown only at creation) with its AuditDays (365 by default) and Usage of the current month, all zero', async () => {
       const { AccountAPIKey: _key, ...created } = await createAccount({ Name: 'Usage', Plan: 'standard', Packages: ['master-bot'] });
       const res = await server.client.get(`/admin/accounts/${created.AccountId}`, admin);
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, {
         ...created,
+        AuditDays: 365,
         Usage: { Month: currentMonth(), Messages: 0, Replies: 0, Notifications: 0, ApiCalls: 0, AiTokens: 0 },
       });
     });
@@ -81,7 +82,7 @@ for (const kind of databaseKinds()) {
       assert.equal(nothing.status, 200);
       assert.deepEqual(nothing.body, { ...created, Name: 'After', Plan: 'free', Packages: [] });
       const read = await server.client.get(`/admin/accounts/${created.AccountId}`, admin);
-      const { Usage: _usage, ...account } = read.body;
+      const { Usage: _usage, AuditDays: _auditDays, ...account } = read.body;
       assert.deepEqual(account, nothing.body);
     });
 

@@ -205,6 +205,9 @@ for (const kind of databaseKinds()) {
       const patched = await server.client.patch(`/admin/accounts/${tenant.accountId}`, { AuditDays: 1 }, { token: ADMIN_TOKEN });
       assert.equal(patched.status, 200, patched.text);
       assert.equal((await server.client.patch(`/admin/accounts/${tenant.accountId}`, { AuditDays: 0 }, { token: ADMIN_TOKEN })).status, 400);
+      const shown = await server.client.get(`/admin/accounts/${tenant.accountId}`, { token: ADMIN_TOKEN });
+      assert.equal(shown.status, 200);
+      assert.equal(shown.body.AuditDays, 1, 'the admin reads back what was set (the refused 0 changed nothing)');
       await server.running.maintenance.runOnce();
       assert.deepEqual((await audit('?action=old.one')).body.Result, [], 'older than one day: gone');
       assert.equal((await audit('?action=account.update')).body.Result[0].Details.AuditDays, 1, 'newer entries stay');

@@ -2,55 +2,31 @@
 // Instagram's messaging notifications (`object: "instagram"`) signed with the app secret, and the
 // Send API double of the Messenger tests (Instagram speaks the same Send API) checking every call.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
-import { createTenant, type Tenant } from '../support/fixtures.js';
-import { MessengerDouble } from '../support/messenger-double.js';
-import { APP_SECRET, B_CARDS, B_MEDIA, MessengerNotifications, PAGE_TOKEN, shopBot, SIZES } from '../support/messenger-kit.js';
+import { before, describe, test } from 'node:test';
+import { databaseKinds } from '../support/databases.js';
+import type { Tenant } from '../support/fixtures.js';
+import type { MessengerDouble } from '../support/messenger-double.js';
+import { APP_SECRET, B_CARDS, B_MEDIA, MessengerNotifications, metaChannelWorld, PAGE_TOKEN, SIZES } from '../support/messenger-kit.js';
 import { metaBytes, metaSignature as sign } from '../support/meta-webhook.js';
-import { startTestServerOn, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 
 const IG_ACCOUNT = '17841400000000001';
 
 for (const kind of databaseKinds()) {
   describe(`Instagram channel (${kind})`, () => {
+    const world = metaChannelWorld(kind, 'instagram', { InstagramAccountId: IG_ACCOUNT, PageAccessToken: PAGE_TOKEN, AppSecret: APP_SECRET });
     let graph: MessengerDouble;
-    let database: TestDatabase;
     let server: TestServer;
     let tenant: Tenant;
     let webhookPath: string;
     let verifyToken: string;
+    before(() => ({ graph, server, tenant, webhookPath, verifyToken } = world));
     let igsid = 6_000_000_000_000 + process.pid * 1000;
     const ig = new MessengerNotifications(IG_ACCOUNT);
 
-    before(async () => {
-      graph = await MessengerDouble.start(PAGE_TOKEN);
-      database = await createTestDatabase(kind);
-      server = await startTestServerOn(database, { COLLOQUY_META_GRAPH_URL: graph.url });
-      tenant = await createTenant(server.client, shopBot());
-      const connected = await server.client.put(
-        `/bots/${tenant.botKey}/channels/instagram`,
-        { InstagramAccountId: IG_ACCOUNT, PageAccessToken: PAGE_TOKEN, AppSecret: APP_SECRET },
-        { token: tenant.accountToken },
-      );
-      assert.equal(connected.status, 200, connected.text);
-      assert.deepEqual(Object.keys(connected.body).sort(), ['Channel', 'Enabled', 'VerifyToken', 'WebhookUrl']);
-      webhookPath = new URL(connected.body.WebhookUrl).pathname;
-      verifyToken = connected.body.VerifyToken;
-    });
-    after(async () => {
-      graph.assertNoViolations();
-      await graph.close();
-      await server.close();
-      await database.drop();
-    });
-
     const newUser = () => String(++igsid);
     const notification = (...messaging: unknown[]) => ({ object: 'instagram', entry: [{ id: IG_ACCOUNT, time: Date.now(), messaging }] });
-    const post = (body: unknown, signature?: string | null) => {
-      const raw = metaBytes(body);
-      return server.client.post(webhookPath, undefined, { raw, headers: signature === null ? {} : { 'x-hub-signature-256': signature ?? sign(raw, APP_SECRET) } });
-    };
+    const post = world.post;
 
     test('connect as Messenger; the handshake echoes the challenge; a wrong verify token is 403', async () => {
       assert.match(webhookPath, /^\/channels\/instagram\/[A-Za-z0-9_-]{22,}$/);

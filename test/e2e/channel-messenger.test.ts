@@ -4,56 +4,36 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { chatOk } from '../support/chat-kit.js';
 import { addOperator, botIdOf, consoleClient, eventually, openRaw, signIn } from '../support/console-kit.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { databaseKinds, type TestDatabase } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
-import { MessengerDouble } from '../support/messenger-double.js';
-import { APP_SECRET, B_CARDS, B_MEDIA, C_CAT, IMAGE, MessengerNotifications, PAGE_ID, PAGE_TOKEN, shopBot, SIZES } from '../support/messenger-kit.js';
+import type { MessengerDouble } from '../support/messenger-double.js';
+import { APP_SECRET, B_CARDS, B_MEDIA, C_CAT, IMAGE, MessengerNotifications, metaChannelWorld, PAGE_ID, PAGE_TOKEN, shopBot, SIZES } from '../support/messenger-kit.js';
 import { metaBytes, metaSignature as sign } from '../support/meta-webhook.js';
-import { startTestServerOn, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import { stillHangingAfterAnswer } from '../support/double-kit.js';
 
 for (const kind of databaseKinds()) {
   describe(`Messenger channel (${kind})`, () => {
+    const world = metaChannelWorld(kind, 'messenger', { PageId: PAGE_ID, PageAccessToken: PAGE_TOKEN, AppSecret: APP_SECRET });
     let graph: MessengerDouble;
     let database: TestDatabase;
     let server: TestServer;
     let tenant: Tenant;
     let webhookPath: string;
     let verifyToken: string;
+    before(() => {
+      ({ graph, database, server, tenant, webhookPath, verifyToken } = world);
+      assert.equal(world.connected.Channel, 'messenger');
+      assert.equal(world.connected.Enabled, true);
+    });
     let psid = 7_000_000_000_000 + process.pid * 1000;
     const fb = new MessengerNotifications(PAGE_ID);
 
-    before(async () => {
-      graph = await MessengerDouble.start(PAGE_TOKEN);
-      database = await createTestDatabase(kind);
-      server = await startTestServerOn(database, { COLLOQUY_META_GRAPH_URL: graph.url });
-      tenant = await createTenant(server.client, shopBot());
-      const connected = await server.client.put(`/bots/${tenant.botKey}/channels/messenger`, { PageId: PAGE_ID, PageAccessToken: PAGE_TOKEN, AppSecret: APP_SECRET }, { token: tenant.accountToken });
-      assert.equal(connected.status, 200, connected.text);
-      assert.deepEqual(Object.keys(connected.body).sort(), ['Channel', 'Enabled', 'VerifyToken', 'WebhookUrl']);
-      assert.equal(connected.body.Channel, 'messenger');
-      assert.equal(connected.body.Enabled, true);
-      webhookPath = new URL(connected.body.WebhookUrl).pathname;
-      verifyToken = connected.body.VerifyToken;
-    });
-    after(async () => {
-      graph.assertNoViolations();
-      // The double first: a call it holds (the hang test) would otherwise hold the server's close.
-      await graph.close();
-      await server.close();
-      await database.drop();
-    });
-
     const newUser = () => String(++psid);
-    /** POSTs a notification as Meta does: Meta's JSON bytes, signed with the app secret (or `signature`). */
-    const post = (body: unknown, signature?: string | null) => {
-      const raw = metaBytes(body);
-      const headers: Record<string, string> = signature === null ? {} : { 'x-hub-signature-256': signature ?? sign(raw, APP_SECRET) };
-      return server.client.post(webhookPath, undefined, { raw, headers });
-    };
+    const post = world.post;
     const send = (...messaging: unknown[]) => post(fb.notification(...messaging));
     const stateOf = (id: string) => server.client.get(`/custom/state?userid=messenger:${id}`, { token: tenant.botToken });
     const welcomed = (id: string) => graph.waitFor(() => graph.textsTo(id).length >= 2, 'the welcome');

@@ -6,6 +6,7 @@
 // verified or outside the domains, an unreachable or lying discovery document); never a 5xx.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { DISCOVERY_TTL_MS } from '../../src/integrations/oidc-providers.js';
 import { clockFrom } from '../../src/shared/clock.js';
 import { addOperator, consoleClient, login } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
@@ -166,12 +167,15 @@ for (const kind of databaseKinds()) {
     });
 
     test('a discovery document that names another issuer, or none that answers: SSO_DISCOVERY_FAILED', async () => {
+      // the kept document has expired: the lie is read
+      offset = DISCOVERY_TTL_MS;
       double.lyingIssuer = 'https://evil.example';
       await refused('SSO_DISCOVERY_FAILED', await answerOf(await getManual(`${server.url}/console/sso/start?email=ann%40shop.example`)));
-      // the lie told between the start and the callback
+      // the lie told between the start and the callback, read once the document kept at the start expired
       double.lyingIssuer = null;
       const callback = await throughProvider(server, double);
       double.lyingIssuer = 'https://evil.example';
+      offset += DISCOVERY_TTL_MS;
       await refused('SSO_DISCOVERY_FAILED', await answerOf(await getManual(callback)));
       // the provider gone (settings written past the admin route's own check)
       const stored = (await server.running.store.sso.get(accountId))!;
@@ -182,6 +186,31 @@ for (const kind of databaseKinds()) {
       } finally {
         await server.running.store.transaction((tx) => tx.sso.put(stored));
       }
+    });
+
+    test("the provider's discovery document and JWKS are loaded once per DISCOVERY_TTL_MS, again after it and after a refused token", async () => {
+      const loads = () => ({
+        discovery: double.requests.filter((path) => path === '/.well-known/openid-configuration').length,
+        jwks: double.requests.filter((path) => path === '/jwks').length,
+      });
+      // past what earlier tests left kept
+      offset = DISCOVERY_TTL_MS;
+      const before = loads();
+      for (let i = 0; i < 3; i++) assert.ok((await ssoSignIn(server, double)).cookie);
+      assert.deepEqual(loads(), { discovery: before.discovery + 1, jwks: before.jwks + 1 }, 'three starts and three callbacks, one load of each');
+      // a minute short of the TTL (the clock also moves with real time while the test runs)
+      offset += DISCOVERY_TTL_MS - 60_000;
+      assert.ok((await ssoSignIn(server, double)).cookie);
+      assert.deepEqual(loads(), { discovery: before.discovery + 1, jwks: before.jwks + 1 }, 'still within the TTL');
+      offset += 60_000;
+      assert.ok((await ssoSignIn(server, double)).cookie);
+      assert.deepEqual(loads(), { discovery: before.discovery + 2, jwks: before.jwks + 2 }, 'expired: loaded afresh');
+      double.tamper = (claims) => claims;
+      double.foreignKey = true;
+      await refused('SSO_TOKEN_INVALID');
+      double.foreignKey = false;
+      assert.ok((await ssoSignIn(server, double)).cookie);
+      assert.deepEqual(loads(), { discovery: before.discovery + 3, jwks: before.jwks + 3 }, 'a refused token makes the next sign-in load the provider afresh');
     });
 
     test('without AutoCreate an unknown e-mail is refused (SSO_NO_OPERATOR); a known one signs in', async () => {

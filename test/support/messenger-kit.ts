@@ -1,7 +1,16 @@
 // Messenger webhook notifications as Meta sends them (Messenger Platform webhook reference:
 // `{object: "page", entry: [{id, time, messaging: [...]}]}`); meta-webhook.ts encodes and signs
-// them as Meta does. And the shop bot the Messenger tests talk to.
+// them as Meta does. The shop bot the Messenger and Instagram tests talk to, and their world: the
+// Send API double, a server pointed at it, the bot connected, and a webhook POST as Meta makes it.
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { botFile, text } from './chat-kit.js';
+import type { Response } from './client.js';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
+import { createTenant, type Tenant } from './fixtures.js';
+import { MessengerDouble } from './messenger-double.js';
+import { metaBytes, metaSignature } from './meta-webhook.js';
+import { startTestServerOn, type TestServer } from './server.js';
 
 export const B_CARDS = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b1';
 export const B_MEDIA = '7a2d3b2f-1e5c-4e9f-8b68-0000000000b2';
@@ -122,4 +131,52 @@ export class MessengerNotifications {
       this.item(psid, { read: { watermark: Date.now() } }),
     ];
   }
+}
+
+export interface MetaChannelWorld {
+  graph: MessengerDouble;
+  database: TestDatabase;
+  server: TestServer;
+  tenant: Tenant;
+  /** the connect answer's body */
+  connected: Record<string, unknown>;
+  webhookPath: string;
+  verifyToken: string;
+  /** POSTs a notification as Meta does: Meta's JSON bytes, signed with the app secret (or `signature`; null: unsigned). */
+  post(body: unknown, signature?: string | null): Promise<Response>;
+}
+
+/**
+ * Inside a describe: the Send API double (Messenger and Instagram speak the same Send API), a
+ * server on `kind` pointed at it, the shop bot connected on `channel` with `credentials` (its
+ * answer holds exactly Channel, Enabled, VerifyToken and WebhookUrl); all closed after, the
+ * double first (a call it holds would otherwise hold the server's close) and checked for calls
+ * that break the documented shapes. Read the fields inside hooks and tests.
+ */
+export function metaChannelWorld(kind: DatabaseKind, channel: 'messenger' | 'instagram', credentials: Record<string, string>): MetaChannelWorld {
+  const world = {} as MetaChannelWorld;
+  world.post = (body, signature) => {
+    const raw = metaBytes(body);
+    const headers: Record<string, string> = signature === null ? {} : { 'x-hub-signature-256': signature ?? metaSignature(raw, APP_SECRET) };
+    return world.server.client.post(world.webhookPath, undefined, { raw, headers });
+  };
+  before(async () => {
+    world.graph = await MessengerDouble.start(PAGE_TOKEN);
+    world.database = await createTestDatabase(kind);
+    world.server = await startTestServerOn(world.database, { COLLOQUY_META_GRAPH_URL: world.graph.url });
+    world.tenant = await createTenant(world.server.client, shopBot());
+    const connected = await world.server.client.put(`/bots/${world.tenant.botKey}/channels/${channel}`, credentials, { token: world.tenant.accountToken });
+    assert.equal(connected.status, 200, connected.text);
+    assert.deepEqual(Object.keys(connected.body).sort(), ['Channel', 'Enabled', 'VerifyToken', 'WebhookUrl']);
+    world.connected = connected.body;
+    world.webhookPath = new URL(connected.body.WebhookUrl).pathname;
+    world.verifyToken = connected.body.VerifyToken;
+  });
+  after(async () => {
+    world.graph.assertNoViolations();
+    await world.graph.close();
+    await world.server.close();
+    await world.database.drop();
+  });
+  return world;
 }

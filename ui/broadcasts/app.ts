@@ -9,31 +9,8 @@
 import { consoleApi, isSignedOut, signedIn } from '../shared/api-client';
 import { accountBots, fillBotPicker } from '../shared/bot-picker';
 import { drawConsoleNav } from '../shared/console-nav';
-import { addButton, clearMessage, drawPreview, message, setBehaviours, type Message } from './compose';
-
-interface Counts {
-  Audience: number;
-  Pending: number;
-  Sent: number;
-  Delivered: number;
-  Failed: number;
-  Skipped: number;
-  Clicked: number;
-  Reasons: Record<string, number>;
-}
-interface Broadcast {
-  BroadcastId: string;
-  Name: string;
-  Status: string;
-  Behaviour: string | null;
-  Message: Message | null;
-  At: string;
-  NextRunAt: string | null;
-  Repeat: { Every: string } | null;
-  Run: number;
-  Error: string | null;
-  Counts: Counts;
-}
+import { addButton, clearMessage, drawPreview, message, setBehaviours } from './compose';
+import { type Broadcast, broadcastItem, when } from './list-item';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const REFRESH_MS = 2000;
@@ -82,76 +59,18 @@ function withOffset(local: string): string {
   return `${local.length === 16 ? `${local}:00` : local}${sign}${pad(minutes / 60)}:${pad(minutes % 60)}`;
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString();
-
-function item(b: Broadcast): HTMLLIElement {
-  const li = document.createElement('li');
-  li.className = 'item';
-  const head = document.createElement('div');
-  head.className = 'item-head';
-  const title = document.createElement('h3');
-  title.textContent = b.Name;
-  const badge = document.createElement('span');
-  badge.className = `badge ${b.Status}`;
-  badge.textContent = b.Status;
-  head.append(title, badge);
-  const info = document.createElement('p');
-  info.className = 'when';
-  const next = b.NextRunAt ? ` · next ${when(b.NextRunAt)}` : '';
-  const what = b.Message ? `Message "${b.Message.Text.length > 60 ? `${b.Message.Text.slice(0, 60)}…` : b.Message.Text}"` : (b.Behaviour ?? '');
-  info.textContent = `${what} · ${b.Repeat ? `every ${b.Repeat.Every} from` : 'at'} ${when(b.At)}${next} · run ${b.Run}${b.Error ? ` · ${b.Error}` : ''}`;
-  const counts = document.createElement('dl');
-  counts.className = 'counts';
-  const reasons = Object.entries(b.Counts.Reasons)
-    .map(([r, n]) => `${r} ${n}`)
-    .join(', ');
-  for (const [label, value] of [
-    ['Audience', b.Counts.Audience],
-    ['Sent', b.Counts.Sent],
-    ['Delivered', b.Counts.Delivered],
-    ['Failed', b.Counts.Failed],
-    ['Skipped', b.Counts.Skipped],
-    ['Clicked', b.Counts.Clicked],
-  ] as const) {
-    const pair = document.createElement('div');
-    const dt = document.createElement('dt');
-    dt.textContent = label;
-    const dd = document.createElement('dd');
-    dd.textContent = String(value);
-    pair.append(dt, dd);
-    counts.append(pair);
-  }
-  li.append(head, info, counts);
-  if (reasons) {
-    const why = document.createElement('p');
-    why.className = 'hint';
-    why.textContent = `Reasons: ${reasons}`;
-    li.append(why);
-  }
-  if (b.Status === 'scheduled' || b.Status === 'running') {
-    const cancel = document.createElement('button');
-    cancel.type = 'button';
-    cancel.className = 'danger';
-    cancel.textContent = 'Cancel';
-    cancel.setAttribute('aria-label', `Cancel ${b.Name}`);
-    cancel.addEventListener(
-      'click',
-      () =>
-        void run(async () => {
-          await call(`/bots/${botId()}/broadcasts/${encodeURIComponent(b.BroadcastId)}/cancel`, {});
-          status(`${b.Name} cancelled.`);
-          await refresh();
-        }),
-    );
-    li.append(cancel);
-  }
-  return li;
-}
+/** Cancels a scheduled or running broadcast, then shows the list as it now is. */
+const cancel = (b: Broadcast) =>
+  void run(async () => {
+    await call(`/bots/${botId()}/broadcasts/${encodeURIComponent(b.BroadcastId)}/cancel`, {});
+    status(`${b.Name} cancelled.`);
+    await refresh();
+  });
 
 async function refresh(): Promise<void> {
   if (!$<HTMLSelectElement>('bot').value) return;
   const { Result } = await call<{ Result: Broadcast[] }>(`/bots/${botId()}/broadcasts`);
-  $('list').replaceChildren(...Result.map(item));
+  $('list').replaceChildren(...Result.map((b) => broadcastItem(b, cancel)));
   $('empty').hidden = Result.length > 0;
 }
 

@@ -9,6 +9,7 @@ import type { ReplyPart } from '../../engine/types.js';
 import { checkPublicUrl } from '../../integrations/http-call.js';
 import { AppError } from '../../shared/errors.js';
 import type { ConnectForm } from '../messaging/connect-form.js';
+import { withoutTrailingSlashes } from '../../shared/trailing-slashes.js';
 import type { Credentials, InboundEvent, PlatformCall, SendResult } from '../messaging/model.js';
 import { type Connected, type MessagingPlatform, PAUSE_METHOD } from '../messaging/platform.js';
 import { chatwootCall } from './api.js';
@@ -101,5 +102,5 @@ function baseUrlOf(value: unknown): string {
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
     throw new AppError('INVALID_REQUEST', 'BaseUrl must be the http(s) address of the Chatwoot installation, such as https://app.chatwoot.com.');
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }

@@ -2,15 +2,12 @@
 // `channels.web.allowedOrigins`. Entries are exact origins (`https://shop.example.org`), `*` for
 // any, or a wildcard subdomain (`https://*.example.org`), which site owners with many
 // storefronts expect. Scheme and host compare case-insensitively, as browsers normalise them.
+import { withoutTrailingSlashes } from '../../shared/trailing-slashes.js';
 
 /** `scheme://host[:port]` in lower case, without a trailing slash or path; null when unusable. */
 export function normalizeOrigin(origin: string): string | null {
-  // A loop, not /\/+$/: that regex retries its run of slashes from every slash, quadratic in a
-  // header any visitor writes (issue 11).
-  const lower = origin.trim().toLowerCase();
-  let end = lower.length;
-  while (end > 0 && lower[end - 1] === '/') end--;
-  const trimmed = lower.slice(0, end);
+  // Not /\/+$/, which is quadratic in a header any visitor writes (shared/trailing-slashes.ts).
+  const trimmed = withoutTrailingSlashes(origin.trim().toLowerCase());
   if (trimmed === '' || trimmed === 'null') return null;
   return trimmed;
 }

@@ -62,7 +62,7 @@ export function adminRoutes(app: App, s: Services): void {
     { ...admin, schema: { ...admin.schema, summary: "An account with this month's usage", params: AccountParams, response: { 200: AccountWithUsage }, errors: ['ACCOUNT_NOT_FOUND'] } },
     async (request) => {
       const account = await s.accounts.get(request.params.AccountId);
-      return { ...accountView(account), Usage: usageView(await s.accounts.usage(account.id)) };
+      return { ...accountView(account), AuditDays: await s.audit.keptFor(account.id), Usage: usageView(await s.accounts.usage(account.id)) };
     },
   );
 

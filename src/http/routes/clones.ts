@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { authed, type App } from '../app.js';
 import { TRAINING_ERRORS } from './bots.js';
 import type { Services } from '../services.js';
-import { Credentials, DetachedBehaviour } from '../wire-schemas.js';
+import { Credentials, DetachedBehaviour } from '../bot-schemas.js';
 import type { FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../accounts/model.js';
 import type { BotRecord } from '../../bots/model.js';

@@ -4,7 +4,8 @@ import { TEST_FILE_SCHEMA } from '../../bot-testing/schema.js';
 import { AppError } from '../../shared/errors.js';
 import type { App } from '../app.js';
 import type { Services } from '../services.js';
-import { BotFile, Health, textResponse } from '../wire-schemas.js';
+import { BotFile } from '../bot-schemas.js';
+import { Health, textResponse } from '../wire-schemas.js';
 
 export function operabilityRoutes(app: App, s: Services): void {
   app.get('/health', { schema: { tags: ['operability'], summary: 'Readiness: 200 when the database answers', response: { 200: Health }, errors: ['UNAVAILABLE'] } }, async () => {

@@ -6,6 +6,7 @@
 // answers instead of calling again (drive-turn.ts). Failures never crash the turn: agent_status
 // says which, onError runs, and the agent keeps the conversation.
 import type { Action } from '../../bot-file.js';
+import { DAY_MS } from '../../../shared/durations.js';
 import { cutToBytes } from '../../../shared/utf8.js';
 import type { Flow, RunContext } from '../../run-context.js';
 import type { AgentMessage, AgentModelAnswer, AgentToolCall, AgentTraceStep, EngineRequest, RequestAnswer } from '../../types.js';
@@ -24,7 +25,6 @@ export const MAX_CALLS_PER_ANSWER = 10;
 /** Arguments and results as the trace keeps them. */
 export const MAX_TRACE_BYTES = 2048;
 export const DEFAULT_TOKENS_PER_CONVERSATION_DAY = 50_000;
-const DAY_MS = 86_400_000;
 
 const clamp = (n: number, min: number, max: number): number => Math.min(Math.max(Math.floor(n), min), max);
 const traceText = (text: string): string => cutToBytes(text, MAX_TRACE_BYTES);
