@@ -18,7 +18,7 @@ const Entry = Type.Object({
   Path: Type.String({ description: 'the file and the JSON/YAML path in the export' }),
   What: Type.String(),
   Why: Type.String(),
-  Interaction: Type.Optional(Type.String({ description: "the interaction of the bot (behaviour Main) the element belonged to, when there is one: what to finish by hand" })),
+  Interaction: Type.Optional(Type.String({ description: 'the interaction of the bot (behaviour Main) the element belonged to, when there is one: what to finish by hand' })),
 });
 
 export const ImportReport = Type.Object({
