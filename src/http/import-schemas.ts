@@ -37,4 +37,6 @@ export const ImportReport = Type.Object({
 const Format = Type.Enum([...IMPORT_FORMATS]);
 
 export const ImportedBot = Type.Object({ ...Credentials.properties, Name: Type.String(), Format, Version: Type.Integer(), Report: ImportReport });
+/** The console's answer: the new bot as its bot picker lists it (no credentials: the session needs none). */
+export const ConsoleImportedBot = Type.Object({ BotId: Type.String(), Name: Type.String(), Published: Type.Boolean(), Format, Report: ImportReport });
 export const ImportPreview = Type.Object({ Format, Bot: Type.Object({}, { additionalProperties: true, description: 'the bot file the import would create' }), Report: ImportReport });
