@@ -79,3 +79,33 @@ export const newBot = (name: string, templateId: string) => api.call<BotChoice>(
 export const duplicateBot = (botId: string, name: string) => api.call<BotChoice>('POST', botPath(botId, '/duplicate'), { Name: name });
 export const renameBot = async (botId: string, name: string): Promise<void> => void (await api.call('PATCH', botPath(botId), { Name: name }));
 export const deleteBot = async (botId: string): Promise<void> => void (await api.call('DELETE', botPath(botId)));
+
+/** importers.md: one entry of what an import left out or changed, where it was in the export. */
+export interface ImportEntry {
+  Path: string;
+  What: string;
+  Why: string;
+  /** the interaction of the new bot it belonged to, to finish by hand */
+  Interaction?: string;
+}
+export interface ImportReport {
+  Converted: { Behaviours: number; Interactions: number; Intents: number; Entities: number; Variables: number; Actions: number };
+  Skipped: ImportEntry[];
+  Changed: ImportEntry[];
+}
+export type ImportFormat = 'rasa' | 'dialogflow' | 'typebot';
+export interface ImportPreview {
+  Format: ImportFormat;
+  Bot: BotFile;
+  Report: ImportReport;
+}
+export type ImportedBot = BotChoice & { Format: ImportFormat; Report: ImportReport };
+/** The upload as the import routes read it: `file`, and `Format` unless it is to be detected. */
+const importForm = (file: File, format: ImportFormat | '') => {
+  const form = new FormData();
+  if (format) form.append('Format', format);
+  form.append('file', file, file.name);
+  return form;
+};
+export const previewImport = (file: File, format: ImportFormat | '') => api.call<ImportPreview>('POST', '/bots/import/preview', importForm(file, format));
+export const importBot = (file: File, format: ImportFormat | '') => api.call<ImportedBot>('POST', '/bots/import', importForm(file, format));
