@@ -16,12 +16,14 @@ function where(body: Record<string, unknown>): string {
 export function importRefusalInWords(error: unknown): string {
   if (!(error instanceof ApiError)) return (error as Error).message;
   const body = error.body as Record<string, unknown>;
-  const message = error.message.replace(/\.?$/, '.');
+  // the server's message starts with the file when it names one: said once, in `where`
+  const file = typeof body.File === 'string' ? body.File : '';
+  const message = (file && error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message).replace(/\.?$/, '.');
   switch (error.code) {
     case 'IMPORT_UNSUPPORTED':
       return `This file is not an export Colloquy can import: ${message} Export the bot again from Rasa, Dialogflow ES or Typebot, as it is handed out.`;
     case 'IMPORT_INVALID':
-      return `The export is broken or too big to read${where(body)}: ${message}`;
+      return `${body.Limit ? 'The export is over an import limit' : 'The export is broken'}${where(body)}: ${message}`;
     case 'PAYLOAD_TOO_LARGE':
       return TOO_LARGE;
     case 'IMPORT_BUSY':
