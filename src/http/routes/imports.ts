@@ -30,6 +30,12 @@ function uploadOf(request: FastifyRequest): { upload: ImportUpload; options: Imp
 }
 
 export function importRoutes(app: App, s: Services): void {
+  /** Both previews (account token, console session) answer the same. */
+  const previewOf = async (request: FastifyRequest) => {
+    const { upload, options } = uploadOf(request);
+    const preview = await s.imports.preview(upload, options);
+    return { Format: preview.format, Bot: preview.bot, Report: preview.report };
+  };
   // typed loosely, as the knowledge routes' multipart bodies are: the provider cannot type a content map
   const schema: Record<string, unknown> = { tags: ['bots'], security: [{ bearer: [] }], body: ImportBodies };
   app.register(async (scope: App) => {
@@ -54,11 +60,7 @@ export function importRoutes(app: App, s: Services): void {
         bodyLimit: IMPORT_BODY_LIMIT,
         schema: { ...schema, summary: 'The bot file an export makes and its report; nothing is created', response: { 200: ImportPreview }, errors: [...IMPORT_ERRORS] },
       },
-      async (request) => {
-        const { upload, options } = uploadOf(request);
-        const preview = await s.imports.preview(upload, options);
-        return { Format: preview.format, Bot: preview.bot, Report: preview.report };
-      },
+      previewOf,
     );
   });
 
@@ -91,11 +93,7 @@ export function importRoutes(app: App, s: Services): void {
         bodyLimit: IMPORT_BODY_LIMIT,
         schema: { ...consoleSchema, summary: 'The bot file an export makes and its report; nothing is created', response: { 200: ImportPreview }, errors: [...IMPORT_ERRORS, ...SESSION_ERRORS] },
       },
-      async (request) => {
-        const { upload, options } = uploadOf(request);
-        const preview = await s.imports.preview(upload, options);
-        return { Format: preview.format, Bot: preview.bot, Report: preview.report };
-      },
+      previewOf,
     );
   });
 }
