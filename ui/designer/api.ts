@@ -7,6 +7,7 @@ import type { BotChoice } from '../shared/bot-picker';
 import type { Change } from './change-words';
 import type { PreviewMatch } from './matched';
 import type { BotFile, Problem } from './model';
+import type { ImportFormat, ImportReport } from '../../src/importers/model.js';
 
 const api = consoleApi;
 const botPath = (botId: string, rest = '') => `/bots/${encodeURIComponent(botId)}${rest}`;
@@ -80,20 +81,8 @@ export const duplicateBot = (botId: string, name: string) => api.call<BotChoice>
 export const renameBot = async (botId: string, name: string): Promise<void> => void (await api.call('PATCH', botPath(botId), { Name: name }));
 export const deleteBot = async (botId: string): Promise<void> => void (await api.call('DELETE', botPath(botId)));
 
-/** importers.md: one entry of what an import left out or changed, where it was in the export. */
-export interface ImportEntry {
-  Path: string;
-  What: string;
-  Why: string;
-  /** the interaction of the new bot it belonged to, to finish by hand */
-  Interaction?: string;
-}
-export interface ImportReport {
-  Converted: { Behaviours: number; Interactions: number; Intents: number; Entities: number; Variables: number; Actions: number };
-  Skipped: ImportEntry[];
-  Changed: ImportEntry[];
-}
-export type ImportFormat = 'rasa' | 'dialogflow' | 'typebot';
+// the report's records are the importers' own (src/importers/model.ts), as the analytics page reuses its model's
+export type { ImportFormat, ImportReport, ReportEntry as ImportEntry } from '../../src/importers/model.js';
 export interface ImportPreview {
   Format: ImportFormat;
   Bot: BotFile;
