@@ -124,6 +124,8 @@ export const AUDITED_ROUTES: Record<string, AuditDeclaration> = {
   [`POST ${one}/transfer`]: { action: 'conversation.transfer' },
   [`GET ${one}/export`]: { action: 'export' },
   'POST /console/api/bots': { action: 'bot.create' },
+  'POST /console/api/bots/import': { action: 'bot.import', pick: ['Format'] },
+  'POST /console/api/bots/import/preview': { exempt: 'reads' }, // converts and reports; creates nothing
   [`PATCH ${consoleBot}`]: { action: 'bot.settings', fields: true },
   [`DELETE ${consoleBot}`]: { action: 'bot.delete' },
   [`POST ${consoleBot}/duplicate`]: { action: 'bot.duplicate' },

@@ -18,6 +18,7 @@ const Entry = Type.Object({
   Path: Type.String({ description: 'the file and the JSON/YAML path in the export' }),
   What: Type.String(),
   Why: Type.String(),
+  Interaction: Type.Optional(Type.String({ description: 'the interaction of the bot (behaviour Main) the element belonged to, when there is one: what to finish by hand' })),
 });
 
 export const ImportReport = Type.Object({
@@ -36,4 +37,6 @@ export const ImportReport = Type.Object({
 const Format = Type.Enum([...IMPORT_FORMATS]);
 
 export const ImportedBot = Type.Object({ ...Credentials.properties, Name: Type.String(), Format, Version: Type.Integer(), Report: ImportReport });
+/** The console's answer: the new bot as its bot picker lists it (no credentials: the session needs none). */
+export const ConsoleImportedBot = Type.Object({ BotId: Type.String(), Name: Type.String(), Published: Type.Boolean(), Format, Report: ImportReport });
 export const ImportPreview = Type.Object({ Format, Bot: Type.Object({}, { additionalProperties: true, description: 'the bot file the import would create' }), Report: ImportReport });

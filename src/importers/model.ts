@@ -13,6 +13,8 @@ export interface ReportEntry {
   What: string;
   /** why it was skipped or what was changed */
   Why: string;
+  /** the interaction of the bot (its behaviour `Main`) the element belonged to, when there is one: the designer links it, to finish by hand */
+  Interaction?: string;
 }
 
 export interface ImportReport {

@@ -17,15 +17,25 @@ export class ReportBuilder {
   private readonly changed: ReportEntry[] = [];
   private skippedOver = 0;
   private changedOver = 0;
+  private interaction: string | null = null;
+
+  /** What is skipped or changed from now on belongs to this interaction of the bot (null: to none). */
+  within(interaction: string | null): void {
+    this.interaction = interaction;
+  }
 
   skip(Path: string, What: string, Why: string): void {
-    if (this.skipped.length < MAX_REPORT_ENTRIES) this.skipped.push({ Path, What, Why });
+    if (this.skipped.length < MAX_REPORT_ENTRIES) this.skipped.push(this.entry(Path, What, Why));
     else this.skippedOver++;
   }
 
   change(Path: string, What: string, Why: string): void {
-    if (this.changed.length < MAX_REPORT_ENTRIES) this.changed.push({ Path, What, Why });
+    if (this.changed.length < MAX_REPORT_ENTRIES) this.changed.push(this.entry(Path, What, Why));
     else this.changedOver++;
+  }
+
+  private entry(Path: string, What: string, Why: string): ReportEntry {
+    return this.interaction === null ? { Path, What, Why } : { Path, What, Why, Interaction: this.interaction };
   }
 
   /** The report of `bot`: the counts are read from the file that was made. */

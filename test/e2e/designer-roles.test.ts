@@ -85,6 +85,9 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   // making bots and putting them on a website (issue 37) are the designer's
   'GET /console/api/bot-templates': { area: 'design', allowed: 200 },
   'POST /console/api/bots': { area: 'design', allowed: 400 },
+  // importing makes a bot: whoever may make one (importers.md, issue 40)
+  'POST /console/api/bots/import': { area: 'design', allowed: 400 },
+  'POST /console/api/bots/import/preview': { area: 'design', allowed: 400 },
   'POST /console/api/bots/{botId}/duplicate': { area: 'design', allowed: 400 },
   'PATCH /console/api/bots/{botId}': { area: 'design', allowed: 400 },
   'DELETE /console/api/bots/{botId}': { area: 'design', allowed: 400 },

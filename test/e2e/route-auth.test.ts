@@ -116,6 +116,8 @@ function callFor(route: RouteInfo, ours: Party, pathParty: Party = ours, replace
     'PATCH /console/api/team/{operatorId}': { Role: 'agent' },
     'POST /bots/import': importForm(),
     'POST /bots/import/preview': importForm(),
+    'POST /console/api/bots/import': importForm(),
+    'POST /console/api/bots/import/preview': importForm(),
   };
   let body = bodies[l];
   if (body === undefined && carriesBody(route)) {

@@ -7,6 +7,7 @@ import type { BotChoice } from '../shared/bot-picker';
 import type { Change } from './change-words';
 import type { PreviewMatch } from './matched';
 import type { BotFile, Problem } from './model';
+import type { ImportFormat, ImportReport } from '../../src/importers/model.js';
 
 const api = consoleApi;
 const botPath = (botId: string, rest = '') => `/bots/${encodeURIComponent(botId)}${rest}`;
@@ -79,3 +80,21 @@ export const newBot = (name: string, templateId: string) => api.call<BotChoice>(
 export const duplicateBot = (botId: string, name: string) => api.call<BotChoice>('POST', botPath(botId, '/duplicate'), { Name: name });
 export const renameBot = async (botId: string, name: string): Promise<void> => void (await api.call('PATCH', botPath(botId), { Name: name }));
 export const deleteBot = async (botId: string): Promise<void> => void (await api.call('DELETE', botPath(botId)));
+
+// the report's records are the importers' own (src/importers/model.ts), as the analytics page reuses its model's
+export type { ImportFormat, ImportReport, ReportEntry as ImportEntry } from '../../src/importers/model.js';
+export interface ImportPreview {
+  Format: ImportFormat;
+  Bot: BotFile;
+  Report: ImportReport;
+}
+export type ImportedBot = BotChoice & { Format: ImportFormat; Report: ImportReport };
+/** The upload as the import routes read it: `file`, and `Format` unless it is to be detected. */
+const importForm = (file: File, format: ImportFormat | '') => {
+  const form = new FormData();
+  if (format) form.append('Format', format);
+  form.append('file', file, file.name);
+  return form;
+};
+export const previewImport = (file: File, format: ImportFormat | '') => api.call<ImportPreview>('POST', '/bots/import/preview', importForm(file, format));
+export const importBot = (file: File, format: ImportFormat | '') => api.call<ImportedBot>('POST', '/bots/import', importForm(file, format));

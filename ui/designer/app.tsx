@@ -13,6 +13,7 @@ import { Preview } from './preview';
 import { publishing } from './publishing';
 import type { BotSchema } from './schema';
 import { useDraftShortcuts } from './shortcuts';
+import { useStepLinks } from './step-link';
 import { Toolbar } from './toolbar';
 import { showTriggers, TriggersNotice } from './triggers';
 
@@ -97,6 +98,10 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   });
 
   useDraftShortcuts({ save, undo: draft.undo, redo: draft.redo, unsaved: draft.unsaved });
+  useStepLinks(bot, (place) => {
+    setSelected(place);
+    setTab('step');
+  });
 
   if (!bot) return <p className="hint">Loading the draft…</p>;
   const open = (place: Place | null) => {

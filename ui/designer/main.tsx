@@ -10,6 +10,7 @@ import { accountBots, botLabel, type BotChoice } from '../shared/bot-picker';
 import { consoleLinks, signOut } from '../shared/console-nav';
 import { Designer } from './app';
 import { BotManager } from './bot-manager';
+import { ImportBot } from './import-dialog';
 import { loadSchema, type BotSchema } from './schema';
 
 type Boot = { kind: 'loading' } | { kind: 'signed-out' } | { kind: 'refused'; me: Me } | { kind: 'ready'; me: Me; bots: BotChoice[]; schema: BotSchema } | { kind: 'failed'; message: string };
@@ -74,6 +75,13 @@ function Page() {
                 setBotId(select);
               }}
             />
+            <ImportBot
+              say={say}
+              onImported={(bots, select) => {
+                setBoot({ ...boot, bots });
+                setBotId(select);
+              }}
+            />
             <p className={`status${status.error ? ' error' : ''}`} role="status" aria-live="polite">
               {status.text}
             </p>
@@ -90,7 +98,7 @@ function Page() {
         {boot.kind === 'ready' && botId && <Designer key={botId} botId={botId} schema={boot.schema} say={say} />}
         {boot.kind === 'ready' && !botId && (
           <p className="notice">
-            This account has no bots yet: make one with <strong>New bot</strong> above.
+            This account has no bots yet: make one with <strong>New bot</strong> above, or bring one from Rasa, Dialogflow ES or Typebot with <strong>Import a bot…</strong>
           </p>
         )}
       </main>

@@ -69,13 +69,14 @@ describe('convertDialogflow', () => {
   it('webhooks, cards, other platforms and other languages are in Skipped; lifespans and thresholds in Changed', () => {
     const { report } = converted();
     assert.deepEqual(
-      report.Skipped.map((s) => s.Path),
+      report.Skipped.map((s) => [s.Path, s.Interaction]),
       [
-        'agent.json: $.webhook',
-        'intents/order_usersays_de.json',
-        'intents/hours.json: $.webhookUsed',
-        'intents/order.json: $.responses[0].messages[2]',
-        'intents/order.json: $.responses[0].messages[3]',
+        // the agent's own elements belong to no interaction; an intent's to the one it became
+        ['agent.json: $.webhook', undefined],
+        ['intents/order_usersays_de.json', undefined],
+        ['intents/hours.json: $.webhookUsed', 'hours'],
+        ['intents/order.json: $.responses[0].messages[2]', 'order'],
+        ['intents/order.json: $.responses[0].messages[3]', 'order'],
       ],
     );
     assert.deepEqual(

@@ -58,6 +58,8 @@ export function convertDialogflow(files: ExportFiles): Conversion {
   const welcome = named.find((i) => i.name === 'Default Welcome Intent') ?? named.find((i) => listAt(i.doc.events).some((e) => objAt(e).name === 'WELCOME'));
 
   for (const intent of named) {
+    // what the intent loses (its webhook, required parameters, phrases) is reported with its interaction
+    report.within(intent.interaction);
     const response = objAt(listAt(intent.doc.responses)[0]);
     const path = (p: string) => `${intent.file}: $${p}`;
     const actions: Action[] = [...contextActions(response, intent.file, report), ...messagesOf(response, intent.file, language, entities, report)];
@@ -86,6 +88,7 @@ export function convertDialogflow(files: ExportFiles): Conversion {
     nlpIntents.push({ name: intentName, examples });
     triggers.push({ intent: intentName, actions: requireContexts(intent.doc, intent.interaction) });
   }
+  report.within(null);
   linkQuickReplies(interactions, nlpIntents, triggers, report);
   if (!welcome) interactions.unshift({ name: interactionNames.name('Start', 'agent.json: $', 'Start'), start: true, actions: [] });
   const bot = oneBehaviourBot({

@@ -65,15 +65,16 @@ describe('convertTypebot', () => {
       goTo('Choose'),
     ]);
     assert.deepEqual(
-      report.Skipped.map((s) => [s.Path, s.What]),
+      report.Skipped.map((s) => [s.Path, s.What, s.Interaction]),
       [
-        ['constructs.json: $.groups[2].blocks[0].options.responseVariableMapping[1]', 'a second response mapping'],
-        ['constructs.json: $.groups[4].blocks[0]', 'a "Script" block'],
+        ['constructs.json: $.groups[2].blocks[0].options.responseVariableMapping[1]', 'a second response mapping', 'Big order'],
+        ['constructs.json: $.groups[4].blocks[0]', 'a "Script" block', 'Small order'],
       ],
     );
+    // each names the interaction it left a gap in, for the designer to link
     assert.deepEqual(
-      report.Changed.map((c) => c.Path),
-      ['constructs.json: $.groups[2].blocks[1].options'],
+      report.Changed.map((c) => [c.Path, c.Interaction]),
+      [['constructs.json: $.groups[2].blocks[1].options', 'Big order']],
     );
   });
 

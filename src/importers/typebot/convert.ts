@@ -134,13 +134,19 @@ export function convertTypebot(doc: unknown, file = 'typebot.json'): Conversion 
     return actions;
   };
 
+  // what a group's blocks leave out is reported with the interaction it left a gap in
+  const convertInto = (name: string, gi: number, from: number) => {
+    report.within(name);
+    interactions.push({ name, actions: mergeTextIntoChoice(convertFrom(gi, from)) });
+    report.within(null);
+  };
   groups.forEach((g, gi) => {
     const name = groupName.get(textAt(g.id) ?? `#${gi}`);
-    if (name) interactions.push({ name, actions: mergeTextIntoChoice(convertFrom(gi, 0)) });
+    if (name) convertInto(name, gi, 0);
   });
   while (pending.length > 0) {
     const { gi, from, name } = pending.shift()!;
-    interactions.push({ name, actions: mergeTextIntoChoice(convertFrom(gi, from)) });
+    convertInto(name, gi, from);
   }
 
   const start = startInteraction(root, groups, startBlockGroup, edges, groupName);
