@@ -142,6 +142,7 @@ export function Target({ action, path, onChange }: { action: Action; path: strin
         }}
       >
         {!known && <option value={value}>{action.behaviour ? `${String(action.behaviour)} › ${String(action.interaction ?? 'start')} (missing)` : 'Choose an interaction…'}</option>}
+        {known && !action.interaction && <option value={value}>{String(action.behaviour)} › its start</option>}
         {bot.behaviours.map((b) => (
           <optgroup key={b.name} label={b.name}>
             {b.interactions.map((i) => (
