@@ -2,7 +2,8 @@
 // tool (request, headers, JSON Schema of its arguments in a code field, approval) and a flow tool
 // (its target picked like a goTo's), added, reordered and removed; saved, and shown the same after a
 // reload. A JSON Schema that is not JSON, or not an object schema, is said under its field as one
-// types. Axe-clean at 1280x800 and 390x844. Both databases, Chromium.
+// types; a publish refused for an MCP server the bot does not have shows the problem at that tool.
+// Axe-clean at 1280x800 and 390x844. Both databases, Chromium.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -131,6 +132,17 @@ for (const kind of databaseKinds()) {
       const code = await page.locator(`${field(`${TOOLS}[1].parameters`)} .cm-content`);
       await code.locator('.cm-line').first().waitFor();
       assert.deepEqual(JSON.parse((await code.locator('.cm-line').allTextContents()).join('\n')), ORDER);
+
+      // Publish checks what a save cannot: an MCP tool naming a server the bot does not have is
+      // refused, and the server's problem is shown under that tool's field.
+      await addTool(page, 'Tools of an MCP');
+      await typeInto(page, field(`${TOOLS}[2].server`), 'crm');
+      await press(page, 'button.publish');
+      const refused = problemOf(page, `${TOOLS}[2].server`);
+      await refused.filter({ hasText: "the bot has no MCP server named 'crm'" }).waitFor();
+      await refused.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: shot(kind, 'agent-publish-refused-1280') });
+      assert.deepEqual((await world.server.client.get(`/bots/${world.tenant.botKey}/versions`, { token: world.tenant.accountToken })).body.Result.length, 1);
       assert.deepEqual(errors, []);
       await page.context().close();
     });

@@ -101,6 +101,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       const number = publishedNumber(await publishedVersions(botId), Version);
       say(`Published version ${number ?? Version}.`);
     } catch (e) {
+      if (e instanceof ApiError && e.code === 'INVALID_BOT' && Array.isArray(e.body.Problems)) draft.publishRefused(e.body.Problems);
       say(e instanceof ApiError && e.code === 'INVALID_BOT' ? refusedFor(e.body.Problems?.length ?? 1) : (e as Error).message, true);
     }
   };
