@@ -39,6 +39,8 @@ export interface BotWrites {
 
 export interface BotStorage extends BotWrites {
   transaction<T>(work: (tx: BotWrites) => Promise<T>): Promise<T>;
+  /** the names of the bot's MCP servers, which a publish checks its agents' `mcp` tools against (publish-checks.ts) */
+  mcpServers: { byBot(botId: string): Promise<Array<{ name: string }>> };
 }
 
 /** A bot's own AI provider (encrypted key) and the texts that reached a fallback (understanding.md). */

@@ -16,6 +16,7 @@ import type { AccountRecord } from '../accounts/model.js';
 import type { BotContent, BotRecord, Publisher } from './model.js';
 import { diffContents, type BotChange } from './diff.js';
 import type { Problem } from './problems.js';
+import { mcpServerProblems } from './publish-checks.js';
 
 export interface VersionInfo {
   Version: number;
@@ -176,6 +177,12 @@ export class BotService {
     if (!draft) throw new AppError('BOT_NOT_FOUND');
     const pending = await this.store.bots.draftWithProblems(bot.id);
     if (pending) throw new AppError('INVALID_BOT', `The draft has ${pending.problems.length} problem(s); fix them before publishing.`, { Problems: pending.problems });
+    const servers = await this.store.mcpServers.byBot(bot.id);
+    const problems = mcpServerProblems(
+      draft,
+      servers.map((s) => s.name),
+    );
+    if (problems.length > 0) throw new AppError('INVALID_BOT', `The draft has ${problems.length} problem(s); fix them before publishing.`, { Problems: problems });
     const model = await trainModel(draft.nlp);
     const published = await this.edit(bot, async (tx, next) => {
       next.liveVersionId = await tx.bots.insertVersion(bot.id, next.version, draft, next.updatedAt, model, by);

@@ -72,7 +72,7 @@ export class Preview {
       () => deps.clock.now(),
     );
     this.turns = new ConversationTurns(storage, deps.clock, NO_EVENTS);
-    const { ai, knowledge, secrets } = deps;
+    const { ai, knowledge, secrets, agentModel, mcp } = deps;
     const conversations = new ConversationService({
       ...deps,
       explainTurns: true,
@@ -85,6 +85,11 @@ export class Preview {
       knowledge: knowledge ? (twin, request) => knowledge({ ...twin, id: realIdOf(twin.id) }, request) : undefined,
       // The real bot's secrets, by the same rule (its hosts) as in real conversations.
       secrets: secrets ? { fill: (twinId, request) => secrets.fill(realIdOf(twinId), request) } : undefined,
+      // An agent's model (the bot's provider and day budget) and its MCP servers: the real bot's too.
+      agentModel: agentModel ? (twin, conversationId, request, budget) => agentModel({ ...twin, id: realIdOf(twin.id) }, conversationId, request, budget) : undefined,
+      mcp: mcp
+        ? { toolsFor: (twinId, servers) => mcp.toolsFor(realIdOf(twinId), servers), call: (twinId, server, tool, args, timeoutMs) => mcp.call(realIdOf(twinId), server, tool, args, timeoutMs) }
+        : undefined,
     });
     this.chat = new ChatService(conversations);
   }

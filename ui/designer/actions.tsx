@@ -124,8 +124,8 @@ function ActionCard({ action, index, count, path, onChange, onMove, onDuplicate,
   );
 }
 
-/** A goTo's target: every interaction of the bot, by behaviour. */
-function Target({ action, path, onChange }: { action: Action; path: string; onChange: (action: Action) => void }) {
+/** A goTo's target (or a flow tool's): every interaction of the bot, by behaviour. */
+export function Target({ action, path, onChange }: { action: Action; path: string; onChange: (action: Action) => void }) {
   const { bot } = useForm();
   const id = `${fieldId(path)}-target`;
   const value = JSON.stringify([action.behaviour ?? '', action.interaction ?? '']);
@@ -142,6 +142,7 @@ function Target({ action, path, onChange }: { action: Action; path: string; onCh
         }}
       >
         {!known && <option value={value}>{action.behaviour ? `${String(action.behaviour)} › ${String(action.interaction ?? 'start')} (missing)` : 'Choose an interaction…'}</option>}
+        {known && !action.interaction && <option value={value}>{String(action.behaviour)} › its start</option>}
         {bot.behaviours.map((b) => (
           <optgroup key={b.name} label={b.name}>
             {b.interactions.map((i) => (

@@ -94,6 +94,7 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
       draft.adopt(version);
       setGeneration((g) => g + 1);
     },
+    refused: draft.publishRefused,
     say,
   });
 

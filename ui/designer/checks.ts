@@ -12,7 +12,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function shapeOf(root: Schema, schema: Schema, value: unknown): Schema {
   if (schema.$ref === '#/$defs/action' || schema.$ref === '#/$defs/buttonOrLink') return isObject(value) ? actionSchema(root, String(value.type)) : {};
   const s = resolve(root, schema);
-  if (s.anyOf && isObject(value)) return s.anyOf.map((o) => resolve(root, o)).find((o) => o.type === 'object' && (o.required ?? []).every((k) => k in value)) ?? {};
+  // a shape fixing its `type` (an agent's tool kinds) is the value's only when the types agree
+  if (s.anyOf && isObject(value)) {
+    const fits = (o: Schema) => o.type === 'object' && (o.properties?.type?.const === undefined || o.properties.type.const === value.type) && (o.required ?? []).every((k) => k in value);
+    return s.anyOf.map((o) => resolve(root, o)).find(fits) ?? {};
+  }
   return s;
 }
 

@@ -175,5 +175,8 @@ export function useDraft(botId: string, onSaved: () => void) {
   /** After a publish or rollback: the bot's version moved on, the draft's content did not. */
   const adopt = useCallback((next: number) => setVersion(next), []);
 
-  return { bot, version, unsaved, adopt, problems, conflict, saving, load, edit, undo, redo, save, reloadAndReapply, compare, takeTheirs, dismissConflict: () => setConflict(null) };
+  /** What a publish found that a save does not check (an agent's unknown MCP server): shown like a save's problems until the next save. */
+  const publishRefused = useCallback((found: Problem[]) => setProblems(found), []);
+
+  return { bot, version, unsaved, adopt, problems, publishRefused, conflict, saving, load, edit, undo, redo, save, reloadAndReapply, compare, takeTheirs, dismissConflict: () => setConflict(null) };
 }

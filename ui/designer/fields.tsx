@@ -2,6 +2,7 @@
 // name → text pairs, a choice between schema alternatives (anyOf), nested objects and lists of
 // them, and lists of actions (an action's operations), which are edited like the top-level ones.
 import { ActionList } from './actions';
+import { AgentTools, toolShapes } from './agent-tools';
 import { fieldId, useForm } from './form-context';
 import { useEffect, useState } from 'react';
 import { booleanDefault, KINDS, label as plain, valueLabel } from './labels';
@@ -119,6 +120,7 @@ export function Field(props: FieldProps) {
       </div>
     );
   }
+  if (schema.type === 'array' && toolShapes(root, schema).size > 0) return <AgentTools {...props} schema={schema} />;
   if (schema.type === 'array') return <ObjectList {...props} schema={schema} />;
   if (schema.type === 'object' && !schema.properties && typeof schema.additionalProperties === 'object') return <Pairs {...props} schema={schema} />;
   if (schema.type === 'object') return <ObjectFields {...props} schema={schema} legend={plain(name)} />;

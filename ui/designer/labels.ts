@@ -41,6 +41,28 @@ const FIELDS: Record<string, string> = {
   then: 'Then',
   else: 'Otherwise',
   maxPassages: 'Passages the model reads',
+  // agents.md: an agent action and its tools
+  instructions: 'Instructions',
+  maxSteps: 'Model calls a turn may make',
+  history: 'Earlier messages the model reads',
+  parameters: 'Arguments the model gives',
+  schema: 'Allowed values',
+  request: 'Request',
+  responsePath: 'Part of the answer the model reads (path)',
+  approval: 'An operator approves each call first',
+  approvalMessage: 'Said while the approval waits',
+  server: 'MCP server',
+  allow: 'Only these tools of the server',
+};
+
+/** The kinds of an agent's tools (agents.md "Tools"), by their `type`. */
+export const TOOL_KINDS: Record<string, string> = {
+  http: 'Call a web service (HTTP)',
+  flow: 'Go to a flow of the bot',
+  variable: 'Remember a value in a variable',
+  knowledge: "Search the bot's knowledge",
+  handover: 'Hand over to a person',
+  mcp: 'Tools of an MCP server',
 };
 
 /** Values of a field's list of choices, by field name (a value means different things in different fields). */

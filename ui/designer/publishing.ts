@@ -3,6 +3,7 @@
 import { ApiError } from '../shared/api-client';
 import { publish as publishDraft, publishedNumber, publishedVersions, rollBack } from './api';
 import type { SaveOutcome } from './draft';
+import type { Problem } from './model';
 
 const refusedFor = (count: number) => `Publish refused: the draft has ${count} problem${count > 1 ? 's' : ''}; fix ${count > 1 ? 'them' : 'it'} first (see the list of problems).`;
 
@@ -16,10 +17,12 @@ interface Publishing {
   save: () => Promise<SaveOutcome | 'failed'>;
   /** the draft now stands on this version (after a publish or a rollback) */
   adopt: (version: number) => void;
+  /** the server's problems of a refused publish, shown at their fields like a save's */
+  refused: (problems: Problem[]) => void;
   say: (text: string, error?: boolean) => void;
 }
 
-export function publishing({ botId, localCount, allCount, unsaved, save, adopt, say }: Publishing) {
+export function publishing({ botId, localCount, allCount, unsaved, save, adopt, refused, say }: Publishing) {
   const publish = async () => {
     // What is unsaved is saved first (kept even with problems); then the problems known refuse it,
     // and the server, which is the judge, refuses any it finds.
@@ -33,6 +36,7 @@ export function publishing({ botId, localCount, allCount, unsaved, save, adopt, 
       const number = publishedNumber(await publishedVersions(botId), Version);
       say(`Published version ${number ?? Version}.`);
     } catch (e) {
+      if (e instanceof ApiError && e.code === 'INVALID_BOT' && Array.isArray(e.body.Problems)) refused(e.body.Problems);
       say(e instanceof ApiError && e.code === 'INVALID_BOT' ? refusedFor(e.body.Problems?.length ?? 1) : (e as Error).message, true);
     }
   };

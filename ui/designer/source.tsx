@@ -9,6 +9,7 @@ import { EditorView, basicSetup } from 'codemirror';
 import { hoverTooltip } from '@codemirror/view';
 import { handleRefresh, jsonCompletion, jsonSchemaHover, jsonSchemaLinter, stateExtensions } from 'codemirror-json-schema';
 import { useEffect, useRef, useState } from 'react';
+import { mountEditor, replaceText } from './codemirror-host';
 import type { BotFile } from './model';
 import type { Schema } from './schema';
 
@@ -42,44 +43,30 @@ export default function Source({ bot, schema, onChange }: Props) {
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // CodeMirror styles a document with a <style> element, which the console's CSP (style-src
-    // 'self') refuses; in a shadow root it uses constructed style sheets, which CSP allows.
-    const shadow = host.current!.shadowRoot ?? host.current!.attachShadow({ mode: 'open' });
-    const parent = document.createElement('div');
-    parent.style.height = '100%';
-    shadow.replaceChildren(parent);
-    const editor = new EditorView({
-      doc: applied.current,
-      parent,
-      root: shadow,
-      extensions: [
-        basicSetup,
-        EditorView.theme({ '&': { height: '100%', fontSize: '13px' }, '&.cm-focused': { outline: '3px solid #1e3a8a', outlineOffset: '-3px' } }),
-        json(),
-        linter(jsonParseLinter()),
-        linter(jsonSchemaLinter(), { needsRefresh: handleRefresh }),
-        json().language.data.of({ autocomplete: jsonCompletion() }),
-        hoverTooltip(jsonSchemaHover()),
-        stateExtensions(schema as never),
-        lintGutter(),
-        EditorView.contentAttributes.of({ 'aria-label': 'The draft as JSON', 'aria-describedby': 'source-hint' }),
-        EditorView.updateListener.of((update) => {
-          if (!update.docChanged) return;
-          clearTimeout(timer);
-          timer = setTimeout(() => {
-            const text = update.state.doc.toString();
-            const outcome = read(text);
-            if ('error' in outcome) return setError(outcome.error);
-            setError('');
-            if (JSON.stringify(outcome.bot) === JSON.stringify(JSON.parse(applied.current))) return;
-            applied.current = show(outcome.bot);
-            latest.current(outcome.bot);
-          }, APPLY_AFTER_MS);
-        }),
-      ],
-    });
-    // The scroller holds the editable text, which axe does not count as focusable: make it a stop.
-    editor.scrollDOM.tabIndex = 0;
+    const editor = mountEditor(host.current!, applied.current, [
+      basicSetup,
+      json(),
+      linter(jsonParseLinter()),
+      linter(jsonSchemaLinter(), { needsRefresh: handleRefresh }),
+      json().language.data.of({ autocomplete: jsonCompletion() }),
+      hoverTooltip(jsonSchemaHover()),
+      stateExtensions(schema as never),
+      lintGutter(),
+      EditorView.contentAttributes.of({ 'aria-label': 'The draft as JSON', 'aria-describedby': 'source-hint' }),
+      EditorView.updateListener.of((update) => {
+        if (!update.docChanged) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          const text = update.state.doc.toString();
+          const outcome = read(text);
+          if ('error' in outcome) return setError(outcome.error);
+          setError('');
+          if (JSON.stringify(outcome.bot) === JSON.stringify(JSON.parse(applied.current))) return;
+          applied.current = show(outcome.bot);
+          latest.current(outcome.bot);
+        }, APPLY_AFTER_MS);
+      }),
+    ]);
     view.current = editor;
     return () => {
       clearTimeout(timer);
@@ -95,7 +82,7 @@ export default function Source({ bot, schema, onChange }: Props) {
     const now = read(editor.state.doc.toString());
     applied.current = text;
     if ('bot' in now && JSON.stringify(now.bot) === JSON.stringify(bot)) return;
-    editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
+    replaceText(editor, text);
   }, [bot]);
 
   return (

@@ -28,8 +28,10 @@ export function validatorOf(schema: unknown): ValidateFunction | string {
   const key = JSON.stringify(schema ?? {});
   const known = cache.get(key);
   if (known !== undefined) return known.validate;
-  // a top-level $id would collide with another bot's schema of the same $id in ajv's registry
-  const { $id: _id, ...own } = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : {};
+  // a top-level $id would collide with another bot's schema of the same $id in ajv's registry; a
+  // top-level $schema names a dialect ajv's 2020 validator refuses to compile (the MCP SDK's servers
+  // declare draft-07), though the keywords tool arguments use mean the same in both
+  const { $id: _id, $schema: _dialect, ...own } = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : {};
   let entry: { validate: ValidateFunction | string; schema: object | null };
   try {
     entry = { validate: ajv.compile(own), schema: own };
