@@ -79,7 +79,7 @@ export interface UserMessage {
   /** a click on a button of a broadcast's own message, resolved by the service (broadcast-message.ts) */
   broadcastButton?: BroadcastButtonClick;
   /** a messaging platform's update: recorded with the turn, so that a redelivery runs nothing */
-  inbound?: { channelId: string; key: string; messageId?: string };
+  inbound?: { channelId: string; key: string; messageId?: string; replyAddress?: string };
 }
 
 /** The update ran already (another node or request committed it first); nothing was written. */
@@ -225,6 +225,7 @@ export class UserTurn {
     if (!inbound) return;
     if (!(await tx.channels.markSeen(inbound.channelId, inbound.key, conversationId, this.deps.clock.now()))) throw new DuplicateInbound();
     if (inbound.messageId) await tx.channels.noteLastInbound(conversationId, inbound.messageId);
+    if (inbound.replyAddress) await tx.channels.noteReplyAddress(conversationId, inbound.replyAddress);
   }
 
   /** Forced position first, then the command or text (api.md section 3, order inside one request). */

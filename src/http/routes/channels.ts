@@ -29,6 +29,9 @@ const ConnectBody = Type.Object(
     BaseUrl: Type.Optional(Type.String({ maxLength: 512, description: 'Chatwoot: the installation, such as https://app.chatwoot.com' })),
     AccountId: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), BoundedInteger(1, Number.MAX_SAFE_INTEGER)], { description: 'Chatwoot: the account number (/app/accounts/<AccountId>)' })),
     InboxIds: Type.Optional(Type.Array(BoundedInteger(1, Number.MAX_SAFE_INTEGER), { maxItems: 100, description: 'Chatwoot: only these inboxes (default: every inbox the bot is connected to)' })),
+    AppId: Type.Optional(Type.String({ maxLength: 64, description: "Teams: the Azure Bot's Microsoft App ID (a GUID)" })),
+    AppPassword: Type.Optional(Type.String({ maxLength: 1024, description: "Teams: a client secret of the bot's app registration" })),
+    TenantId: Type.Optional(Type.String({ maxLength: 64, description: 'Teams: the directory (tenant) id, for a single-tenant bot only' })),
     VerifyToken: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'WhatsApp and Messenger: generated when not given' })),
   },
   { additionalProperties: false },
@@ -56,7 +59,7 @@ export function channelRoutes(app: App, s: Services): void {
       schema: {
         ...account.schema,
         summary:
-          'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From}; Chatwoot: {BaseUrl, AccountId, BotToken, InboxIds?}; Instagram: {InstagramAccountId, PageAccessToken, AppSecret, VerifyToken?})',
+          'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From}; Chatwoot: {BaseUrl, AccountId, BotToken, InboxIds?}; Instagram: {InstagramAccountId, PageAccessToken, AppSecret, VerifyToken?}; Teams: {AppId, AppPassword, TenantId?})',
         params: ChannelParams,
         body: ConnectBody,
         response: { 200: ConnectedChannel },
@@ -126,7 +129,7 @@ export function channelRoutes(app: App, s: Services): void {
     });
     (scope as unknown as App).post(
       '/channels/:Channel/:ChannelId',
-      webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event, Twilio SMS)", WebhookParams),
+      webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event, Twilio SMS, Bot Framework activity)", WebhookParams),
       receive,
     );
     (scope as unknown as App).post(
