@@ -177,7 +177,7 @@ export class TeamsDouble extends ScriptedDouble<TeamsCall> {
 }
 
 /** What the connector would refuse in an activity it is sent. */
-function checkActivity(activity: Record<string, any>, bytes: number): string[] {
+export function checkActivity(activity: Record<string, any>, bytes: number): string[] {
   const problems: string[] = [];
   if (bytes > MAX_ACTIVITY_BYTES) problems.push(`an activity of ${bytes} bytes`);
   if (activity.type === 'typing') return problems;
