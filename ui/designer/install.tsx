@@ -6,7 +6,16 @@ import { useEffect, useState } from 'react';
 import { installOf, type ChannelLink, type Install } from './api';
 import type { BotFile } from './model';
 
-const APP_NAMES: Record<string, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger', instagram: 'Instagram', slack: 'Slack', sms: 'SMS', chatwoot: 'Chatwoot', teams: 'Microsoft Teams' };
+const APP_NAMES: Record<string, string> = {
+  telegram: 'Telegram',
+  whatsapp: 'WhatsApp',
+  messenger: 'Messenger',
+  instagram: 'Instagram',
+  slack: 'Slack',
+  sms: 'SMS',
+  chatwoot: 'Chatwoot',
+  teams: 'Microsoft Teams',
+};
 interface Look {
   enabled?: boolean;
   title?: string;

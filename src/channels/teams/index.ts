@@ -67,9 +67,9 @@ export class TeamsPlatform implements MessagingPlatform {
     return renderTeams(parts).map((call) => ({ ...call, params: { conversationId, activity: call.params }, toReplyAddress: true }));
   }
 
-  async send(call: PlatformCall, credentials: Credentials, context: { replyAddress?: string | null }): Promise<SendResult> {
+  async send(call: PlatformCall, credentials: Credentials, context: { replyAddress: string | null }): Promise<SendResult> {
     const { conversationId, activity } = call.params as { conversationId: string; activity: Record<string, unknown> };
-    const serviceUrl = context.replyAddress ?? null;
+    const serviceUrl = context.replyAddress;
     if (serviceUrl === null) return { ok: false, retry: false, statusCode: null, error: 'Teams: the conversation has not written to the bot yet (no verified serviceUrl to answer at)' };
     // The allow-list may have changed since the activity was verified: a host no longer allowed gets nothing.
     if (!hostAllowed(serviceUrl, this.config.serviceHosts)) return { ok: false, retry: false, statusCode: null, error: `Teams: the serviceUrl host ${hostOf(serviceUrl)} is not allowed` };
