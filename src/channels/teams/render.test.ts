@@ -55,13 +55,13 @@ test('each call names its conversation and is sent to the reply address; without
   const [call] = teams.render([part(0, { Text: 'Hi' })], '19:abc@thread.tacv2;messageid=1');
   assert.deepEqual(call, { method: 'activity', params: { conversationId: '19:abc@thread.tacv2;messageid=1', activity: { type: 'message', text: 'Hi' } }, toReplyAddress: true });
   const credentials = { appId: 'a', appPassword: 'p' };
-  assert.deepEqual(await teams.send(call, credentials, { account: null, lastInboundId: null, replyAddress: null }), {
+  assert.deepEqual(await teams.send(call, credentials, { replyAddress: null }), {
     ok: false,
     retry: false,
     statusCode: null,
     error: 'Teams: the conversation has not written to the bot yet (no verified serviceUrl to answer at)',
   });
-  assert.deepEqual(await teams.send(call, credentials, { account: null, lastInboundId: null, replyAddress: 'https://evil.example/' }), {
+  assert.deepEqual(await teams.send(call, credentials, { replyAddress: 'https://evil.example/' }), {
     ok: false,
     retry: false,
     statusCode: null,
