@@ -1,7 +1,8 @@
 // The Bot Framework's signing keys as the Teams channel fetches them (channels-more.md "Inbound",
 // Teams; auth.ts): read through the OpenID metadata's jwks_uri and cached; a token with an unknown
 // key id (Microsoft rotated its keys) fetches them again, but at most once per refresh period, so
-// forged key ids cannot make the server hammer the metadata host.
+// forged key ids cannot make the server hammer the metadata host; a key signs only for the channels
+// it endorses.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BotFrameworkAuth, hostAllowed } from '../../src/channels/teams/auth.js';
@@ -20,7 +21,7 @@ describe('Teams: the Bot Framework keys', () => {
 
   test('an unknown key id refetches the keys at most once per refresh period', async () => {
     const auth = new BotFrameworkAuth({ openIdUrl: teams.openIdUrl, serviceHosts: ['127.0.0.1'], keysRefreshSeconds: 3600 });
-    const activity = { serviceUrl: teams.serviceUrl };
+    const activity = { serviceUrl: teams.serviceUrl, channelId: 'msteams' };
     const keysBefore = teams.keyFetches;
     assert.equal(await auth.verify(await authorization(activity), APP_ID, activity), true);
     assert.equal(teams.keyFetches, keysBefore + 1);
@@ -33,9 +34,17 @@ describe('Teams: the Bot Framework keys', () => {
     assert.equal(teams.metadataFetches, 1);
   });
 
-  test('a rotated key is fetched once the refresh period allows', async () => {
+  test("a key signs only for the channels it endorses (the activity's channelId)", async () => {
     const auth = new BotFrameworkAuth({ openIdUrl: teams.openIdUrl, serviceHosts: ['127.0.0.1'], keysRefreshSeconds: 0 });
     const activity = { serviceUrl: teams.serviceUrl };
+    assert.equal(await auth.verify(await authorization(activity), APP_ID, { ...activity, channelId: 'msteams' }), true);
+    assert.equal(await auth.verify(await authorization(activity), APP_ID, { ...activity, channelId: 'skype' }), false);
+    assert.equal(await auth.verify(await authorization(activity), APP_ID, activity), false, 'no channelId: none endorsed');
+  });
+
+  test('a rotated key is fetched once the refresh period allows', async () => {
+    const auth = new BotFrameworkAuth({ openIdUrl: teams.openIdUrl, serviceHosts: ['127.0.0.1'], keysRefreshSeconds: 0 });
+    const activity = { serviceUrl: teams.serviceUrl, channelId: 'msteams' };
     assert.equal(await auth.verify(await authorization(activity), APP_ID, activity), true);
     const fetches = teams.keyFetches;
     await teams.rotate();

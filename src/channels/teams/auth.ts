@@ -32,6 +32,16 @@ export function hostAllowed(url: string, patterns: readonly string[]): boolean {
   return patterns.some((pattern) => (pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern));
 }
 
+/**
+ * The Bot Framework's keys list the channels each may sign for (`endorsements`): an activity naming
+ * a channel its key does not endorse is refused, as Microsoft's own authentication does.
+ */
+function endorses(keys: RemoteJWKSet, kid: string | undefined, channelId: unknown): boolean {
+  const key = keys.jwks()?.keys.find((k) => k.kid === kid) as { endorsements?: unknown } | undefined;
+  if (!Array.isArray(key?.endorsements)) return true;
+  return typeof channelId === 'string' && key.endorsements.includes(channelId);
+}
+
 export class BotFrameworkAuth {
   private keys: { set: RemoteJWKSet; at: number } | null = null;
   private loading: Promise<RemoteJWKSet> | null = null;
@@ -45,12 +55,18 @@ export class BotFrameworkAuth {
    * names the activity's serviceUrl, whose host the server allows. `serviceUrl` undefined: the body
    * is not an activity at all, so only the token is checked (the body is then refused as malformed).
    */
-  async verify(authorization: unknown, appId: string, activity: { serviceUrl?: unknown } | undefined): Promise<boolean> {
+  async verify(authorization: unknown, appId: string, activity: { serviceUrl?: unknown; channelId?: unknown } | undefined): Promise<boolean> {
     if (typeof authorization !== 'string' || !authorization.startsWith('Bearer ') || authorization.length > MAX_TOKEN_LENGTH) return false;
     const token = authorization.slice('Bearer '.length).trim();
     let payload: JWTPayload;
+    let kid: string | undefined;
+    let keys: RemoteJWKSet;
     try {
-      ({ payload } = await jwtVerify(token, await this.keySet(), {
+      keys = await this.keySet();
+      ({
+        payload,
+        protectedHeader: { kid },
+      } = await jwtVerify(token, keys, {
         issuer: BOT_FRAMEWORK_ISSUER,
         audience: appId,
         algorithms: ['RS256'],
@@ -64,6 +80,7 @@ export class BotFrameworkAuth {
     // Microsoft's tokens name it `serviceurl`; the docs write `serviceUrl`: either, never a different one.
     const claimed = payload.serviceurl ?? payload.serviceUrl;
     if (typeof activity.serviceUrl !== 'string' || claimed !== activity.serviceUrl) return false;
+    if (!endorses(keys, kid, activity.channelId)) return false;
     return hostAllowed(activity.serviceUrl, this.config.serviceHosts);
   }
 

@@ -49,10 +49,10 @@ export class TeamsPlatform implements MessagingPlatform {
 
   /** The bearer token of the Bot Framework, for this app, naming this activity's serviceUrl (auth.ts). */
   verify(request: InboundRequest, credentials: Credentials): Promise<boolean> {
-    let activity: { serviceUrl?: unknown } | undefined;
+    let activity: { serviceUrl?: unknown; channelId?: unknown } | undefined;
     try {
       const parsed: unknown = JSON.parse(request.rawBody.toString('utf8'));
-      activity = typeof parsed === 'object' && parsed !== null ? (parsed as { serviceUrl?: unknown }) : { serviceUrl: undefined };
+      activity = typeof parsed === 'object' && parsed !== null ? (parsed as { serviceUrl?: unknown; channelId?: unknown }) : {};
     } catch {
       activity = undefined;
     }
