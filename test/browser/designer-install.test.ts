@@ -44,6 +44,7 @@ for (const kind of databaseKinds()) {
           'SMS not connected (see “Channels” in the documentation to connect it)',
           'Chatwoot not connected (see “Channels” in the documentation to connect it)',
           'Instagram not connected (see “Channels” in the documentation to connect it)',
+          'Microsoft Teams not connected (see “Channels” in the documentation to connect it)',
         ]);
         await page.getByRole('button', { name: 'Copy', exact: true }).click();
         await page.getByRole('status').getByText('Copied. Paste it before </body> on every page that should show the chat.').waitFor();

@@ -120,6 +120,15 @@ for (const kind of databaseKinds()) {
           },
         ],
       ]);
+      const raw = await openRaw(database);
+      try {
+        const stored = await raw.all('SELECT reply_address FROM channel_contacts JOIN conversations ON conversations.id = channel_contacts.conversation_id WHERE conversations.user_id = $1', [
+          `teams:${conversation}`,
+        ]);
+        assert.deepEqual(stored, [{ reply_address: teams.serviceUrl }], 'the verified serviceUrl is where replies go');
+      } finally {
+        await raw.close();
+      }
       const variables = await variablesOf(server, tenant.botToken, `teams:${conversation}`);
       assert.deepEqual([variables.channel, variables.name, variables.teams_user], ['teams', 'Ada Lovelace', `29:1user-${conversation}`]);
       const other = newConversation();
