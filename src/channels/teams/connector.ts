@@ -3,6 +3,7 @@
 // (OAuth 2.0 client credentials, scope https://api.botframework.com/.default) and kept until shortly
 // before it expires, then `POST {serviceUrl}/v3/conversations/{id}/activities` with it. Plain HTTP
 // through undici: Microsoft archived its Node SDK.
+import crypto from 'node:crypto';
 import { fetch } from 'undici';
 import type { Credentials, SendResult } from '../messaging/model.js';
 import { retryAfterMs } from '../messaging/retry-after.js';
@@ -53,6 +54,13 @@ export async function requestToken(tokenUrl: string, credentials: Credentials, n
   }
 }
 
+/** A new password buys a new token at once; the cache's keys hold a digest of it, not the password. */
+const cacheKey = (credentials: Credentials) =>
+  crypto
+    .createHash('sha256')
+    .update(`${credentials.tenantId ?? ''}|${credentials.appId}|${credentials.appPassword}`)
+    .digest('base64url');
+
 export class BotConnector {
   private readonly tokens = new Map<string, { token: string; expiresAt: number }>();
 
@@ -60,7 +68,7 @@ export class BotConnector {
 
   /** A token for the app, cached until shortly before it expires. */
   private async token(credentials: Credentials): Promise<TokenAnswer> {
-    const key = `${credentials.tenantId ?? ''}|${credentials.appId}|${credentials.appPassword}`;
+    const key = cacheKey(credentials);
     const cached = this.tokens.get(key);
     if (cached && cached.expiresAt - EXPIRY_MARGIN_MS > Date.now()) return { ok: true, ...cached };
     const answer = await requestToken(this.tokenUrl, credentials);
@@ -72,7 +80,7 @@ export class BotConnector {
   }
 
   forget(credentials: Credentials): void {
-    this.tokens.delete(`${credentials.tenantId ?? ''}|${credentials.appId}|${credentials.appPassword}`);
+    this.tokens.delete(cacheKey(credentials));
   }
 
   /** Sends one activity; 429 and 5xx retry (honouring Retry-After), a 401 retries with a new token, other refusals do not. */
