@@ -31,6 +31,8 @@ export interface Config {
   slackApiUrl: string;
   /** COLLOQUY_TWILIO_API_URL: the Twilio REST API root, without its version (SMS) */
   twilioApiUrl: string;
+  /** Microsoft Teams through the Bot Framework (channels-more.md): where its keys, tokens and replies may come from and go to */
+  botFramework: BotFrameworkConfig;
   /** COLLOQUY_SECRET_KEY (or COLLOQUY_ENCRYPTION_KEY, channels.md's name): the key secrets at rest are encrypted with; null = <dataDir>/secret.key */
   secretKey: string | null;
   /** which proxies' X-Forwarded-For to believe for the client address (false: the socket's address) */
@@ -63,6 +65,18 @@ export interface MailConfig {
   from: string;
   /** the most one message may take, connecting included, before it counts as not sent */
   timeoutMs: number;
+}
+
+/** The Bot Framework's URLs, trusted like the other upstream URLs (set by whoever runs the server). */
+export interface BotFrameworkConfig {
+  /** COLLOQUY_BOTFRAMEWORK_OPENID_URL: the OpenID metadata naming the keys inbound activities are signed with */
+  openIdUrl: string;
+  /** COLLOQUY_BOTFRAMEWORK_TOKEN_URL: where the bot's app id and password buy a token for replies */
+  tokenUrl: string;
+  /** COLLOQUY_BOTFRAMEWORK_SERVICE_HOSTS: the hosts a verified serviceUrl may name (`*.` wildcards) */
+  serviceHosts: string[];
+  /** COLLOQUY_BOTFRAMEWORK_KEYS_REFRESH_SECONDS: an unknown key id fetches the keys again at most this often */
+  keysRefreshSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +139,23 @@ function upstreamUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): st
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`);
   return value;
+}
+
+const SERVICE_HOST = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+
+function botFrameworkOf(env: NodeJS.ProcessEnv): BotFrameworkConfig {
+  const hosts = (env.COLLOQUY_BOTFRAMEWORK_SERVICE_HOSTS || '*.botframework.com,*.trafficmanager.net,*.botframework.azure.us')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = hosts.find((h) => !SERVICE_HOST.test(h));
+  if (bad !== undefined) throw new ConfigError(`COLLOQUY_BOTFRAMEWORK_SERVICE_HOSTS must be host names separated by commas (*.example.com allowed), got "${bad}"`);
+  return {
+    openIdUrl: upstreamUrl(env, 'COLLOQUY_BOTFRAMEWORK_OPENID_URL', 'https://login.botframework.com/v1/.well-known/openidconfiguration'),
+    tokenUrl: upstreamUrl(env, 'COLLOQUY_BOTFRAMEWORK_TOKEN_URL', 'https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token'),
+    serviceHosts: hosts,
+    keysRefreshSeconds: integer(env, 'COLLOQUY_BOTFRAMEWORK_KEYS_REFRESH_SECONDS', 60, 0, 86_400),
+  };
 }
 
 function similarityOf(env: NodeJS.ProcessEnv): number {
@@ -217,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metaGraphUrl: upstreamUrl(env, 'COLLOQUY_META_GRAPH_URL', 'https://graph.facebook.com/v23.0'),
     slackApiUrl: upstreamUrl(env, 'COLLOQUY_SLACK_API_URL', 'https://slack.com/api'),
     twilioApiUrl: upstreamUrl(env, 'COLLOQUY_TWILIO_API_URL', 'https://api.twilio.com'),
+    botFramework: botFrameworkOf(env),
     trustProxy: trustProxyOf(env.COLLOQUY_TRUST_PROXY),
     ai: aiOf(env),
     embeddingMinSimilarity: similarityOf(env),

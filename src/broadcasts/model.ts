@@ -14,7 +14,7 @@ export interface VariableCondition {
 
 export interface Audience {
   UserIds?: string[];
-  Channels?: Array<'custom' | 'web' | 'telegram' | 'whatsapp' | 'messenger' | 'slack' | 'sms' | 'chatwoot' | 'instagram'>;
+  Channels?: Array<'custom' | 'web' | 'telegram' | 'whatsapp' | 'messenger' | 'slack' | 'sms' | 'chatwoot' | 'instagram' | 'teams'>;
   Tags?: { all?: string[]; any?: string[]; none?: string[] };
   Variables?: VariableCondition[];
   ActiveWithinDays?: number;

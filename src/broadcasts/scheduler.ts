@@ -20,7 +20,7 @@ import { inUserZone, nextOccurrence, REPEAT_MIN_GAP_MS, runTime, USER_ZONE_LEAD_
 import { deliverNotice } from './notice-delivery.js';
 
 /** recipients a second per channel unless the bot says otherwise (the platforms' documented limits) */
-export const DEFAULT_RATES: Record<string, number> = { telegram: 30, whatsapp: 80, messenger: 40, slack: 20, sms: 1, chatwoot: 20, instagram: 40, custom: 200, web: 200 };
+export const DEFAULT_RATES: Record<string, number> = { telegram: 30, whatsapp: 80, messenger: 40, slack: 20, sms: 1, chatwoot: 20, instagram: 40, teams: 20, custom: 200, web: 200 };
 const CHANNELS = Object.keys(DEFAULT_RATES);
 /** broadcasts one node drives at once */
 const LEASE_BATCH = 10;

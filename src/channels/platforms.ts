@@ -7,10 +7,13 @@ import { InstagramPlatform } from './instagram/index.js';
 import { MessengerPlatform } from './messenger/index.js';
 import { SlackPlatform } from './slack/index.js';
 import { SmsPlatform } from './sms/index.js';
+import { TeamsPlatform } from './teams/index.js';
 import { TelegramPlatform } from './telegram/index.js';
 import { WhatsAppPlatform } from './whatsapp/index.js';
 
-export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl' | 'slackApiUrl' | 'twilioApiUrl' | 'allowPrivateNetwork'>): Map<MessagingChannel, MessagingPlatform> {
+export function messagingPlatforms(
+  config: Pick<Config, 'telegramApiUrl' | 'metaGraphUrl' | 'slackApiUrl' | 'twilioApiUrl' | 'botFramework' | 'allowPrivateNetwork'>,
+): Map<MessagingChannel, MessagingPlatform> {
   const platforms: MessagingPlatform[] = [
     new TelegramPlatform(config.telegramApiUrl),
     new WhatsAppPlatform(config.metaGraphUrl),
@@ -19,6 +22,7 @@ export function messagingPlatforms(config: Pick<Config, 'telegramApiUrl' | 'meta
     new SmsPlatform(config.twilioApiUrl),
     new ChatwootPlatform(config.allowPrivateNetwork),
     new InstagramPlatform(config.metaGraphUrl),
+    new TeamsPlatform(config.botFramework),
   ];
   return new Map(platforms.map((p) => [p.channel, p]));
 }

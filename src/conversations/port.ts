@@ -41,6 +41,8 @@ export interface TurnWrites {
     /** false when this update was recorded already */
     markSeen(channelId: string, key: string, conversationId: number | null, at: number): Promise<boolean>;
     noteLastInbound(conversationId: number, messageId: string): Promise<void>;
+    /** where the platform asked replies to this conversation to go (Teams' verified serviceUrl) */
+    noteReplyAddress(conversationId: number, address: string): Promise<void>;
   };
   /** user texts that reached a fallback (understanding.md), deleted with their conversation */
   missedTexts: {

@@ -59,6 +59,7 @@ export async function recordInbound(clock: Clock, tx: TurnWrites, conversationId
   if (!inbound) return;
   if (!(await tx.channels.markSeen(inbound.channelId, inbound.key, conversationId, clock.now()))) throw new DuplicateInbound();
   if (inbound.messageId) await tx.channels.noteLastInbound(conversationId, inbound.messageId);
+  if (inbound.replyAddress) await tx.channels.noteReplyAddress(conversationId, inbound.replyAddress);
 }
 
 /** The conversation a user's first message creates, at the bot's start. */

@@ -18,5 +18,5 @@ export interface UserMessage {
   /** a click on a button of a broadcast's own message, resolved by the service (broadcast-message.ts) */
   broadcastButton?: BroadcastButtonClick;
   /** a messaging platform's update: recorded with the turn, so that a redelivery runs nothing */
-  inbound?: { channelId: string; key: string; messageId?: string };
+  inbound?: { channelId: string; key: string; messageId?: string; replyAddress?: string };
 }

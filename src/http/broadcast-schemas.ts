@@ -15,6 +15,7 @@ const Channel = Type.Union([
   Type.Literal('sms'),
   Type.Literal('chatwoot'),
   Type.Literal('instagram'),
+  Type.Literal('teams'),
 ]);
 const Op = Type.Union([Type.Literal('eq'), Type.Literal('ne'), Type.Literal('exists'), Type.Literal('missing'), Type.Literal('lt'), Type.Literal('gt')]);
 const Status = Type.Union([Type.Literal('scheduled'), Type.Literal('running'), Type.Literal('done'), Type.Literal('cancelled'), Type.Literal('failed')]);
@@ -25,7 +26,7 @@ export const BroadcastIdParams = Type.Object({ APIKey: Text(64), BroadcastId: Te
 export const AudienceSchema = Type.Object(
   {
     UserIds: Type.Optional(Type.Array(Text(256), { maxItems: 10_000, description: 'only these conversations' })),
-    Channels: Type.Optional(Type.Array(Channel, { maxItems: 9 })),
+    Channels: Type.Optional(Type.Array(Channel, { maxItems: 10 })),
     Tags: Type.Optional(Type.Object({ all: Type.Optional(Tags), any: Type.Optional(Tags), none: Type.Optional(Tags) }, { additionalProperties: false })),
     Variables: Type.Optional(
       Type.Array(

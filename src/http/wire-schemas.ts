@@ -204,7 +204,7 @@ export const textResponse = (contentType: string, description: string) => ({ des
 
 // Messaging channels (channels.md)
 const ChannelFields = {
-  Channel: Type.String({ description: 'custom, web, telegram, whatsapp, messenger, slack, sms, chatwoot or instagram' }),
+  Channel: Type.String({ description: 'custom, web, telegram, whatsapp, messenger, slack, sms, chatwoot, instagram or teams' }),
   Enabled: Type.Boolean(),
   WebhookUrl: Nullable(Type.String({ description: "Where the platform sends its updates (the custom channel: the integrator's webhook)" })),
   Account: Type.Optional(Nullable(Type.String({ description: '@username, a phone number id or a page id' }))),

@@ -85,11 +85,20 @@ export function channelRepository(db: Queryable, secrets: SecretBox) {
     async pruneSeen(before: number): Promise<number> {
       return db.run('DELETE FROM channel_updates WHERE received_at < $1', [before]);
     },
-    async contact(conversationId: number): Promise<{ lastInboundId: string | null; banNoticeAt: number | null }> {
-      const row = await db.get<{ last_inbound_id: string | null; ban_notice_at: number | null }>('SELECT last_inbound_id, ban_notice_at FROM channel_contacts WHERE conversation_id = $1', [
-        conversationId,
-      ]);
-      return { lastInboundId: row?.last_inbound_id ?? null, banNoticeAt: row?.ban_notice_at == null ? null : Number(row.ban_notice_at) };
+    async contact(conversationId: number): Promise<{ lastInboundId: string | null; replyAddress: string | null; banNoticeAt: number | null }> {
+      const row = await db.get<{ last_inbound_id: string | null; reply_address: string | null; ban_notice_at: number | null }>(
+        'SELECT last_inbound_id, reply_address, ban_notice_at FROM channel_contacts WHERE conversation_id = $1',
+        [conversationId],
+      );
+      return { lastInboundId: row?.last_inbound_id ?? null, replyAddress: row?.reply_address ?? null, banNoticeAt: row?.ban_notice_at == null ? null : Number(row.ban_notice_at) };
+    },
+    /** Teams: the serviceUrl of the conversation's latest verified activity, where its replies go. */
+    async noteReplyAddress(conversationId: number, address: string): Promise<void> {
+      await db.run(
+        `INSERT INTO channel_contacts (conversation_id, reply_address) VALUES ($1, $2)
+         ON CONFLICT (conversation_id) DO UPDATE SET reply_address = $2`,
+        [conversationId, address],
+      );
     },
     async noteLastInbound(conversationId: number, messageId: string): Promise<void> {
       await db.run(

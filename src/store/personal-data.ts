@@ -21,7 +21,7 @@ const SECTIONS: Record<PersonalDataSection, string> = {
   Assignment: '1 AS k, operator_id AS "OperatorId", assigned_at AS "AssignedAt" FROM conversation_assignments',
   Inbox: '1 AS k, status AS "Status", snoozed_until AS "SnoozedUntil", team_id AS "TeamId", changed_at AS "ChangedAt" FROM conversation_inbox',
   WebVisitor: '1 AS k, page_url AS "PageUrl", user_agent AS "UserAgent", language AS "Language", seen_at AS "SeenAt" FROM web_contacts',
-  ChannelContact: '1 AS k, last_inbound_id AS "LastInboundId", ban_notice_at AS "BanNoticeAt" FROM channel_contacts',
+  ChannelContact: '1 AS k, last_inbound_id AS "LastInboundId", reply_address AS "ReplyAddress", ban_notice_at AS "BanNoticeAt" FROM channel_contacts',
 };
 
 export function personalDataRepository(db: Queryable): PersonalDataStorage['personalData'] {

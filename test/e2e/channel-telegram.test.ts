@@ -116,7 +116,7 @@ for (const kind of databaseKinds()) {
       );
       assert.deepEqual(
         list.body.Result.map((c: any) => c.Channel),
-        ['custom', 'web', 'telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram'].filter((c) => list.body.Result.some((r: any) => r.Channel === c)),
+        ['custom', 'web', 'telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram', 'teams'].filter((c) => list.body.Result.some((r: any) => r.Channel === c)),
       );
       const clone = await server.client.post(
         '/bot/clone',

@@ -112,7 +112,7 @@ for (const kind of databaseKinds()) {
         Snippet: `<script src="${server.url}/widget.js" data-bot="${bot.webKey}"></script>`,
         TestPage: `${server.url}/demo?bot=${bot.webKey}`,
         // no messaging channel is connected yet (their links: test/e2e/console-install-links.test.ts)
-        Channels: ['telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram'].map((Channel) => ({ Channel, Connected: false, Link: null, Account: null })),
+        Channels: ['telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram', 'teams'].map((Channel) => ({ Channel, Connected: false, Link: null, Account: null })),
       });
       const plain = await server.client.get(`/web/${bot.webKey}/config`);
       assert.equal(plain.status, 200, plain.text);

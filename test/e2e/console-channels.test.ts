@@ -57,6 +57,7 @@ for (const kind of databaseKinds()) {
           ['sms', 'SMS (Twilio)', false],
           ['chatwoot', 'Chatwoot', false],
           ['instagram', 'Instagram', false],
+          ['teams', 'Microsoft Teams', false],
         ],
       );
       const telegramRow = res.body.Result[0];
@@ -66,6 +67,11 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([telegramRow.WebhookUrl, telegramRow.MoreUrls, telegramRow.LastError], [null, [], null]);
       const fieldsOf = (channel: string) =>
         res.body.Result.find((c: { Channel: string }) => c.Channel === channel).Form.Fields.map((f: { Name: string; Secret: boolean; Optional: boolean }) => [f.Name, f.Secret, f.Optional]);
+      assert.deepEqual(fieldsOf('teams'), [
+        ['AppId', false, false],
+        ['AppPassword', true, false],
+        ['TenantId', false, true],
+      ]);
       assert.deepEqual(fieldsOf('whatsapp'), [
         ['PhoneNumberId', false, false],
         ['AccessToken', true, false],

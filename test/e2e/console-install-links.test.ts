@@ -47,6 +47,7 @@ for (const kind of databaseKinds()) {
       { Channel: 'sms', Connected: false, Link: null, Account: null },
       { Channel: 'chatwoot', Connected: false, Link: null, Account: null },
       { Channel: 'instagram', Connected: false, Link: null, Account: null },
+      { Channel: 'teams', Connected: false, Link: null, Account: null },
     ];
 
     test('no app connected: each listed, none with a link', async () => {

@@ -166,6 +166,7 @@ export class MemoryStorage implements ConversationStorage {
           return true;
         },
         noteLastInbound: async (conversationId, messageId) => void t().lastInbound.set(conversationId, messageId),
+        noteReplyAddress: async () => undefined,
       },
       missedTexts: {
         add: async (conversationId, rows, keep) => {

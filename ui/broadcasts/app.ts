@@ -27,6 +27,7 @@ const CHANNEL_NAMES: Record<string, string> = {
   sms: 'SMS',
   chatwoot: 'Chatwoot',
   instagram: 'Instagram',
+  teams: 'Microsoft Teams',
 };
 
 /** The page reads with GET and writes with POST: a call with a body is a POST. */

@@ -7,7 +7,16 @@ import { installOf, type ChannelLink, type Install } from './api';
 import ChannelSettings from './channel-settings';
 import type { BotFile } from './model';
 
-const APP_NAMES: Record<string, string> = { telegram: 'Telegram', whatsapp: 'WhatsApp', messenger: 'Messenger', instagram: 'Instagram', slack: 'Slack', sms: 'SMS', chatwoot: 'Chatwoot' };
+const APP_NAMES: Record<string, string> = {
+  telegram: 'Telegram',
+  whatsapp: 'WhatsApp',
+  messenger: 'Messenger',
+  instagram: 'Instagram',
+  slack: 'Slack',
+  sms: 'SMS',
+  chatwoot: 'Chatwoot',
+  teams: 'Microsoft Teams',
+};
 interface Look {
   enabled?: boolean;
   title?: string;

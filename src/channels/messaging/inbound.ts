@@ -119,7 +119,7 @@ export class ChannelInbound {
       tags: [],
       dropTags: [],
       newChannel: platform.channel,
-      inbound: { channelId: connection.channelId, key: event.key, messageId: event.messageId },
+      inbound: { channelId: connection.channelId, key: event.key, messageId: event.messageId, replyAddress: event.replyAddress },
     };
     try {
       await this.deps.conversations.say(bot, event.userId, message);

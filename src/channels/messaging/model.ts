@@ -1,7 +1,7 @@
 // Messaging channels (spec channels.md) as the rest of the server sees them: a bot's connection
 // to one platform, and what one inbound update asks of a conversation.
 
-export const MESSAGING_CHANNELS = ['telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram'] as const;
+export const MESSAGING_CHANNELS = ['telegram', 'whatsapp', 'messenger', 'slack', 'sms', 'chatwoot', 'instagram', 'teams'] as const;
 export type MessagingChannel = (typeof MESSAGING_CHANNELS)[number];
 
 export function isMessagingChannel(name: string): name is MessagingChannel {
@@ -45,6 +45,8 @@ export interface InboundEvent {
   messageId?: string;
   /** Telegram: the callback query to answer */
   callbackQueryId?: string;
+  /** Teams: where replies to this conversation go (the verified activity's serviceUrl), kept with the conversation */
+  replyAddress?: string;
 }
 
 /** One call to a platform's API, decided when a turn commits and made by the dispatcher later. */
@@ -56,6 +58,8 @@ export interface PlatformCall {
   holdNextMs?: number;
   /** WhatsApp's typing indicator names the last inbound message, known only when it is sent */
   onLastInbound?: boolean;
+  /** Teams: sent to the conversation's reply address (the last verified serviceUrl), read when it is sent */
+  toReplyAddress?: boolean;
 }
 
 export type SendResult = { ok: true } | { ok: false; retry: boolean; retryAfterMs?: number; statusCode: number | null; error: string };

@@ -81,9 +81,10 @@ export class ChannelOutbound implements DeliveryTarget {
       return { ok: false, statusCode: null, error: `the bot is not connected to ${channel} any more`, retry: false };
     }
     const call = JSON.parse(row.body) as PlatformCall;
-    const lastInboundId = call.onLastInbound ? (await this.deps.store.channels.contact(row.conversationId)).lastInboundId : null;
+    const contact = call.onLastInbound || call.toReplyAddress ? await this.deps.store.channels.contact(row.conversationId) : null;
+    const lastInboundId = call.onLastInbound ? (contact?.lastInboundId ?? null) : null;
     if (call.onLastInbound && !lastInboundId) return { ok: true, statusCode: null, error: null, holdNextMs: call.holdNextMs };
-    const sent = await platform.send(call, connection.credentials, { account: connection.account, lastInboundId });
+    const sent = await platform.send(call, connection.credentials, { account: connection.account, lastInboundId, replyAddress: contact?.replyAddress ?? null });
     if (sent.ok) return { ok: true, statusCode: 200, error: null, holdNextMs: call.holdNextMs };
     return { ok: false, statusCode: sent.statusCode, error: sent.error, retry: sent.retry, retryAfterMs: sent.retryAfterMs };
   }

@@ -72,8 +72,11 @@ export interface MessagingPlatform {
   template?(template: { name: string; language: string; parameters: string[] }, recipient: string): PlatformCall;
   /** the platform calls that show these parts to `recipient` (the platform's user id) */
   render(parts: ReplyPart[], recipient: string): PlatformCall[];
-  /** makes one call; `lastInboundId` is the conversation's latest inbound message id, if known */
-  send(call: PlatformCall, credentials: Credentials, context: { account: string | null; lastInboundId: string | null }): Promise<SendResult>;
+  /**
+   * makes one call; `lastInboundId` is the conversation's latest inbound message id, `replyAddress`
+   * where its platform asked replies to go (Teams' serviceUrl), each if known
+   */
+  send(call: PlatformCall, credentials: Credentials, context: { account: string | null; lastInboundId: string | null; replyAddress: string | null }): Promise<SendResult>;
 }
 
 /** The longest typing pause a part may ask for (channels.md "Outbound"). */

@@ -19,7 +19,7 @@ export interface ChannelRepository {
   /** whether this update was recorded already */
   seen(channelId: string, key: string): Promise<boolean>;
   pruneSeen(before: number): Promise<number>;
-  contact(conversationId: number): Promise<{ lastInboundId: string | null; banNoticeAt: number | null }>;
+  contact(conversationId: number): Promise<{ lastInboundId: string | null; replyAddress: string | null; banNoticeAt: number | null }>;
 }
 
 /** A bot's connections (connections.ts). */

@@ -33,7 +33,7 @@ export function channelRoutes(app: App, s: Services): void {
       schema: {
         ...account.schema,
         summary:
-          'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From}; Chatwoot: {BaseUrl, AccountId, BotToken, InboxIds?}; Instagram: {InstagramAccountId, PageAccessToken, AppSecret, VerifyToken?})',
+          'Connect the bot to a messaging platform (Telegram: {Token}; WhatsApp: {PhoneNumberId, AccessToken, AppSecret, VerifyToken?}; Messenger: {PageId, PageAccessToken, AppSecret, VerifyToken?}; Slack: {BotToken, SigningSecret}; SMS: {AccountSid, AuthToken, From}; Chatwoot: {BaseUrl, AccountId, BotToken, InboxIds?}; Instagram: {InstagramAccountId, PageAccessToken, AppSecret, VerifyToken?}; Teams: {AppId, AppPassword, TenantId?})',
         params: ChannelParams,
         body: ConnectBody,
         response: { 200: ConnectedChannel },
@@ -103,7 +103,7 @@ export function channelRoutes(app: App, s: Services): void {
     });
     (scope as unknown as App).post(
       '/channels/:Channel/:ChannelId',
-      webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event, Twilio SMS)", WebhookParams),
+      webhook("A messaging platform's webhook (Telegram update, WhatsApp or Messenger notification, Slack event, Twilio SMS, Bot Framework activity)", WebhookParams),
       receive,
     );
     (scope as unknown as App).post(

@@ -34,6 +34,7 @@ import { consoleSso } from './027-console-sso.js';
 import { auditLog } from './028-audit-log.js';
 import { agentSecretsMcp } from './029-agent-secrets-mcp.js';
 import { agentTraces } from './030-agent-traces.js';
+import { channelReplyAddress } from './031-channel-reply-address.js';
 
 export const migrations: Migration[] = [
   initial,
@@ -66,6 +67,7 @@ export const migrations: Migration[] = [
   auditLog,
   agentSecretsMcp,
   agentTraces,
+  channelReplyAddress,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
