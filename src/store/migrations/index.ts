@@ -34,6 +34,7 @@ import { consoleSso } from './027-console-sso.js';
 import { auditLog } from './028-audit-log.js';
 import { agentSecretsMcp } from './029-agent-secrets-mcp.js';
 import { agentTraces } from './030-agent-traces.js';
+import { agentApprovals } from './031-agent-approvals.js';
 
 export const migrations: Migration[] = [
   initial,
@@ -66,6 +67,7 @@ export const migrations: Migration[] = [
   auditLog,
   agentSecretsMcp,
   agentTraces,
+  agentApprovals,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {
