@@ -11,10 +11,10 @@ import { driveTurn, type AnswerMemo } from './drive-turn.js';
 import { clampFlowState } from './limits.js';
 import type { ApprovalRecord, ConversationRecord, ShareMode } from './model.js';
 import { replyOf } from './reply.js';
-import { nothingToRecord, writeTurnRecords } from './turn-records.js';
-import type { TurnRunnerDeps, UserMessage, UserTurn } from './user-turn.js';
+import { nothingToRecord, writeTurnRecords, type RecordedInput } from './turn-records.js';
+import type { TurnRunnerDeps, UserTurn } from './user-turn.js';
 
-const NO_INPUT: UserMessage = { variables: [], tags: [], dropTags: [] };
+const NO_INPUT: RecordedInput = {};
 
 export class ApprovalTurn {
   constructor(

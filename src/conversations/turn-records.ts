@@ -11,7 +11,7 @@ import { LIMITS } from './limits.js';
 import { recordBroadcastClick, type broadcastClick } from './broadcast-rules.js';
 import { STATE_BOT } from './control.js';
 import type { ConversationRecord, ShareMode, ShareRecord } from './model.js';
-import type { UserMessage } from './user-turn.js';
+import type { BroadcastButtonClick } from './broadcast-message.js';
 
 /** The update ran already (another node or request committed it first); nothing was written. */
 export class DuplicateInbound extends Error {}
@@ -19,6 +19,12 @@ export class DuplicateInbound extends Error {}
 export interface TurnRecordDeps {
   clock: Clock;
   shares: { newShare(conversationId: number, mode: ShareMode, hours: number): ShareRecord };
+}
+
+/** What of a user's message (user-turn.ts UserMessage) is recorded with its turn. */
+export interface RecordedInput {
+  inbound?: { channelId: string; key: string; messageId?: string };
+  broadcastButton?: BroadcastButtonClick;
 }
 
 /** What one turn gathered that must commit with it (see writeTurnRecords). */
@@ -30,7 +36,7 @@ export interface TurnRecords {
 }
 
 /** True when the turn writes nothing more, so the store keeps its fast path (no callback). */
-export function nothingToRecord(input: UserMessage, records: TurnRecords): boolean {
+export function nothingToRecord(input: RecordedInput, records: TurnRecords): boolean {
   const { newShares, click, asked, agent } = records;
   return !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && agent.notes.length + agent.traces.length + agent.approvals.length === 0;
 }
@@ -40,7 +46,7 @@ export function nothingToRecord(input: UserMessage, records: TurnRecords): boole
  * click, and the questions it asked of the knowledge (answered or not) in the bot's count of the
  * day, so that a turn decided again after losing a race is counted once, as committed.
  */
-export async function writeTurnRecords(deps: TurnRecordDeps, tx: TurnWrites, bot: BotRecord, conversationId: number, input: UserMessage, records: TurnRecords): Promise<void> {
+export async function writeTurnRecords(deps: TurnRecordDeps, tx: TurnWrites, bot: BotRecord, conversationId: number, input: RecordedInput, records: TurnRecords): Promise<void> {
   const now = deps.clock.now();
   await recordInbound(deps.clock, tx, conversationId, input);
   if (records.click) await recordBroadcastClick(tx, conversationId, records.click, now);
@@ -57,7 +63,7 @@ export async function writeTurnRecords(deps: TurnRecordDeps, tx: TurnWrites, bot
 }
 
 /** A platform update is run once: its key commits with the turn or the turn rolls back. */
-export async function recordInbound(clock: Clock, tx: TurnWrites, conversationId: number, input: UserMessage): Promise<void> {
+export async function recordInbound(clock: Clock, tx: TurnWrites, conversationId: number, input: RecordedInput): Promise<void> {
   const inbound = input.inbound;
   if (!inbound) return;
   if (!(await tx.channels.markSeen(inbound.channelId, inbound.key, conversationId, clock.now()))) throw new DuplicateInbound();
