@@ -5,6 +5,7 @@
 // services it routes to. It and wiring/ are the only code outside store/ that sees the whole
 // store (test/architecture/boundaries.test.ts): each part hands a service only its port's slice.
 import { AgentTraces } from './conversations/agent-traces.js';
+import { AgentApprovals } from './conversations/approvals.js';
 import { AccountService } from './accounts/service.js';
 import { OperatorAdmin } from './operators/admin-operators.js';
 import { loadAdminToken } from './auth/admin-token.js';
@@ -88,6 +89,13 @@ export async function createServices(config: Config, store: Store, options: Star
     imports: new ImportService(botService),
     understanding: bots.understanding,
     agentTraces: new AgentTraces(store, clock),
+    agentApprovals: new AgentApprovals({
+      store,
+      clock,
+      live: (bot) => live.get(bot),
+      mcpParameters: async (botId, server, tool) => (await agents.mcpTools.toolsFor(botId, [server])).tools.find((t) => t.server === server && t.tool.name === tool)?.tool.parameters ?? null,
+      resume: (bot, approval, decision) => conversations.resumeAgent(bot, approval, decision),
+    }),
     knowledge: knowledge.knowledge,
     knowledgeAnswers: knowledge.knowledgeAnswers,
     broadcasts,

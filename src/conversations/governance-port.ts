@@ -15,6 +15,7 @@ export type PersonalDataSection =
   | 'Broadcasts'
   | 'Shares'
   | 'AgentTraces'
+  | 'Approvals'
   | 'Assignment'
   | 'Inbox'
   | 'WebVisitor'

@@ -1,6 +1,6 @@
 // The conversation model: what the conversation service, the channels and the console share,
 // and what the store persists. Plain records, no SQL shapes.
-import type { AgentTraceStep, ConversationState, ReplyPart } from '../engine/types.js';
+import type { AgentMessage, AgentTraceStep, ConversationState, ReplyPart } from '../engine/types.js';
 
 export type ControlState = 0 | 1 | 2 | 3;
 
@@ -85,6 +85,45 @@ export interface NewMissedText {
 export interface AgentTraceRecord {
   at: number;
   steps: AgentTraceStep[];
+}
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+
+/** A pending approval as a turn writes it. */
+export interface ApprovalAskedRow {
+  botId: string;
+  conversationId: number;
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  turn: AgentMessage[];
+  at: number;
+}
+
+/** A decision as the store records it (once). */
+export interface ApprovalDecisionRow {
+  status: Exclude<ApprovalStatus, 'pending'>;
+  decidedBy: string;
+  reason: string | null;
+  arguments: Record<string, unknown>;
+  at: number;
+}
+
+/** A call of an `approval: true` agent tool, waiting for (or decided by) a colleague (migration 031). */
+export interface ApprovalRecord {
+  id: number;
+  conversationId: number;
+  userId: string;
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** the agent turn so far, to go on from (engine ApprovalAsked.messages) */
+  turn: AgentMessage[];
+  status: ApprovalStatus;
+  decidedBy: string | null;
+  reason: string | null;
+  at: number;
+  decidedAt: number | null;
 }
 
 // A broadcast's own message, as stored with the broadcast and sent in a turn (broadcast-message.ts

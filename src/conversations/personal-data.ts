@@ -11,11 +11,11 @@ import { AppError } from '../shared/errors.js';
 import type { PersonalDataSection, PersonalDataStorage } from './governance-port.js';
 import type { ConversationRecord } from './model.js';
 
-const LISTS: PersonalDataSection[] = ['History', 'Notes', 'Activity', 'AnalyticsEvents', 'MissedTexts', 'Deliveries', 'Broadcasts', 'Shares', 'AgentTraces'];
+const LISTS: PersonalDataSection[] = ['History', 'Notes', 'Activity', 'AnalyticsEvents', 'MissedTexts', 'Deliveries', 'Broadcasts', 'Shares', 'AgentTraces', 'Approvals'];
 const SINGLES: PersonalDataSection[] = ['Assignment', 'Inbox', 'WebVisitor', 'ChannelContact'];
 const PAGE = 500;
 /** Columns stored as JSON text, written as JSON. */
-const JSON_COLUMNS = new Set(['Parts', 'Body', 'Steps']);
+const JSON_COLUMNS = new Set(['Parts', 'Body', 'Steps', 'Arguments']);
 const BOOLEAN_COLUMNS = new Set(['Pending', 'HandedBack']);
 
 export class PersonalDataExport {

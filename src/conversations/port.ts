@@ -5,7 +5,7 @@ import type { UsageAdded } from '../accounts/model.js';
 import type { BotRecord } from '../bots/model.js';
 import type { AgentTraceStep, ReplyPart } from '../engine/types.js';
 import type { NewOutboxRow } from '../webhooks/model.js';
-import type { BroadcastMessageButton, ConversationRecord, HistorySize, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
+import type { ApprovalAskedRow, BroadcastMessageButton, ConversationRecord, HistorySize, NewMessage, NewMissedText, ShareRecord, StoredMessage, StoredShare } from './model.js';
 
 /** Reads of conversations, outside or inside a transaction. */
 export interface ConversationReads {
@@ -53,6 +53,7 @@ export interface TurnWrites {
   /** a note for the operators (an agent's hand-over reason, agents.md); operatorId null: written by the bot */
   /** the steps of agent turns (agents.md "Trace"); a conversation keeps its newest `keep` */
   agentTraces: { add(conversationId: number, at: number, steps: AgentTraceStep[], keep: number): Promise<void> };
+  agentApprovals: { add(row: ApprovalAskedRow): Promise<void> };
   notes: { insert(note: { conversationId: number; author: string; text: string; createdAt: number }, operatorId: string | null, keep: number): Promise<unknown> };
   /** a broadcast's recipient marked sent with its turn; a click on a broadcast's button (broadcasts.md) */
   broadcasts: {

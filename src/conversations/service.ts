@@ -15,7 +15,9 @@ import { parseButtonPayload } from './broadcast-message.js';
 import { BroadcastTurn, type BroadcastRecipientTurn, type BroadcastTurnOutcome } from './broadcast-turn.js';
 import { injectedParts } from './inject.js';
 import { applyRequestValues, assertPartsDepth, assertWritableVariables, LIMITS, type VariableFields } from './limits.js';
-import type { ConversationRecord, Direction } from './model.js';
+import type { ApprovalRecord, ConversationRecord, Direction } from './model.js';
+import { ApprovalTurn } from './approval-turn.js';
+import type { ApprovalDecision } from '../engine/types.js';
 import { replyOf, replyWithPartsJson, type ChatReply } from './reply.js';
 import type { ConversationTurns } from './turns.js';
 import { UserTurn, type TurnRunnerDeps, type UserMessage } from './user-turn.js';
@@ -36,10 +38,12 @@ export type ConversationServiceDeps = TurnRunnerDeps & { store: ConversationStor
 export class ConversationService {
   private readonly userTurn: UserTurn;
   private readonly broadcastTurn: BroadcastTurn;
+  private readonly approvalTurn: ApprovalTurn;
 
   constructor(private readonly deps: ConversationServiceDeps) {
     this.userTurn = new UserTurn(deps);
     this.broadcastTurn = new BroadcastTurn(deps, this.userTurn);
+    this.approvalTurn = new ApprovalTurn(deps, this.userTurn);
   }
 
   /** The bot's live version, compiled (cached per version). */
@@ -70,6 +74,11 @@ export class ConversationService {
   /** A broadcast reaches one conversation: the bot starts a turn there (broadcast-turn.ts). */
   async broadcast(bot: BotRecord, recipient: BroadcastRecipientTurn): Promise<BroadcastTurnOutcome> {
     return this.broadcastTurn.run(bot, await this.live(bot), recipient);
+  }
+
+  /** A colleague decided an agent's approval: the agent waiting on it goes on (approval-turn.ts). */
+  async resumeAgent(bot: BotRecord, approval: ApprovalRecord, decision: ApprovalDecision): Promise<void> {
+    await this.approvalTurn.run(bot, await this.live(bot), approval, decision);
   }
 
   /**

@@ -2,7 +2,7 @@
 // Kept apart from user-turn.ts, which decides what the turn does.
 import type { CompiledBot } from '../engine/compile.js';
 import { newConversationState } from '../engine/state.js';
-import type { AgentTraceStep } from '../engine/types.js';
+import type { AgentTraceStep, ApprovalAsked } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import { DAY_MS } from '../shared/durations.js';
 import type { BotRecord } from '../bots/model.js';
@@ -21,18 +21,21 @@ export interface TurnRecordDeps {
   shares: { newShare(conversationId: number, mode: ShareMode, hours: number): ShareRecord };
 }
 
+/** What of a user's message (user-message.ts) is recorded with its turn. */
+export type RecordedInput = Pick<UserMessage, 'inbound' | 'broadcastButton'>;
+
 /** What one turn gathered that must commit with it (see writeTurnRecords). */
 export interface TurnRecords {
   newShares: Map<string, { mode: ShareMode; hours: number }>;
   click: ReturnType<typeof broadcastClick>;
   asked: boolean[];
-  agent: { notes: string[]; traces: AgentTraceStep[][] };
+  agent: { notes: string[]; traces: AgentTraceStep[][]; approvals: ApprovalAsked[] };
 }
 
 /** True when the turn writes nothing more, so the store keeps its fast path (no callback). */
-export function nothingToRecord(input: UserMessage, records: TurnRecords): boolean {
+export function nothingToRecord(input: RecordedInput, records: TurnRecords): boolean {
   const { newShares, click, asked, agent } = records;
-  return !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && agent.notes.length + agent.traces.length === 0;
+  return !input.inbound && newShares.size === 0 && !click && !input.broadcastButton && asked.length === 0 && agent.notes.length + agent.traces.length + agent.approvals.length === 0;
 }
 
 /**
@@ -40,7 +43,7 @@ export function nothingToRecord(input: UserMessage, records: TurnRecords): boole
  * click, and the questions it asked of the knowledge (answered or not) in the bot's count of the
  * day, so that a turn decided again after losing a race is counted once, as committed.
  */
-export async function writeTurnRecords(deps: TurnRecordDeps, tx: TurnWrites, bot: BotRecord, conversationId: number, input: UserMessage, records: TurnRecords): Promise<void> {
+export async function writeTurnRecords(deps: TurnRecordDeps, tx: TurnWrites, bot: BotRecord, conversationId: number, input: RecordedInput, records: TurnRecords): Promise<void> {
   const now = deps.clock.now();
   await recordInbound(deps.clock, tx, conversationId, input);
   if (records.click) await recordBroadcastClick(tx, conversationId, records.click, now);
@@ -51,10 +54,13 @@ export async function writeTurnRecords(deps: TurnRecordDeps, tx: TurnWrites, bot
   // an agent's hand-over reason, signed by the bot (agents.md "Tools")
   for (const text of records.agent.notes) await tx.notes.insert({ conversationId, author: bot.name, text, createdAt: now }, null, LIMITS.notesPerConversation);
   for (const steps of records.agent.traces) await tx.agentTraces.add(conversationId, now, steps, LIMITS.agentTracesPerConversation);
+  for (const asked of records.agent.approvals) {
+    await tx.agentApprovals.add({ botId: bot.id, conversationId, callId: asked.callId, tool: asked.tool, arguments: asked.arguments, turn: asked.messages, at: now });
+  }
 }
 
 /** A platform update is run once: its key commits with the turn or the turn rolls back. */
-export async function recordInbound(clock: Clock, tx: TurnWrites, conversationId: number, input: UserMessage): Promise<void> {
+export async function recordInbound(clock: Clock, tx: TurnWrites, conversationId: number, input: RecordedInput): Promise<void> {
   const inbound = input.inbound;
   if (!inbound) return;
   if (!(await tx.channels.markSeen(inbound.channelId, inbound.key, conversationId, clock.now()))) throw new DuplicateInbound();

@@ -31,7 +31,7 @@ import type { ConversationTurns } from './turns.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
 import { broadcastClick, optOutAnswer } from './broadcast-rules.js';
 import { replyOf, TURN_MATCH, type ChatReply } from './reply.js';
-import { heldForOperators, storedPart, waitingNotice } from './waiting.js';
+import { heldForApproval, heldForOperators, storedPart, waitingNotice } from './waiting.js';
 import type { UserMessage } from './user-message.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
@@ -86,12 +86,12 @@ export class UserTurn {
       const userPart = this.userPart(compiled, state, input);
       if (userPart) messages.push({ direction: 'USER', parts: [userPart], pushed: false });
 
-      if (next.controlState === STATE_TAKEN_OVER || heldForOperators(compiled, next, input)) {
+      if (next.controlState === STATE_TAKEN_OVER || heldForOperators(compiled, next, input) || heldForApproval(next, input)) {
         // Rule 7 (an operator has the conversation) and rule 6b (it waits for one): the text is kept
         // and forwarded to the operators (console, webhook); the bot is silent, but for its waiting
         // text once per hand-over request.
         if (userPart) messages[0].toOperators = true;
-        const notice = next.controlState === STATE_TAKEN_OVER ? null : waitingNotice(compiled, next);
+        const notice = next.controlState === STATE_TAKEN_OVER || heldForApproval(next, input) ? null : waitingNotice(compiled, next);
         const parts = notice ? [notice] : [];
         if (notice) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: true });
         const answer = this.reply(next, parts, true);
@@ -138,10 +138,11 @@ export class UserTurn {
       const asked = effects.flatMap((e) => (e.kind === 'knowledgeAsked' ? [e.answered] : []));
       const notes = effects.flatMap((e) => (e.kind === 'note' ? [e.text] : []));
       const traces = effects.flatMap((e) => (e.kind === 'agentTrace' ? [e.steps] : []));
+      const approvals = effects.flatMap((e) => (e.kind === 'approvalAsked' ? [e] : []));
       Object.assign(next, this.applyControl(next, effects));
       if (parts.length > 0) messages.push({ direction: 'BOT', parts, pushed: false, enableUserChat: last.enableUserChat });
       endedBy = last.endedBy;
-      const records: TurnRecords = { newShares, click, asked, agent: { notes, traces } };
+      const records: TurnRecords = { newShares, click, asked, agent: { notes, traces, approvals } };
       const answer = this.reply(next, parts, last.enableUserChat);
       const matched = [...outcomes].reverse().find((o) => o.matched !== null)?.matched;
       if (this.deps.explainTurns && matched) Object.assign(answer, { [TURN_MATCH]: matched });

@@ -31,6 +31,17 @@ export function heldForOperators(compiled: CompiledBot, conversation: Conversati
 }
 
 /**
+ * agents.md "Tools": while an agent's call waits for a colleague's approval, a text is stored and
+ * shown to the operators, and the model is not asked. A click, a forced position or RESET runs the
+ * flow as usual (the approval stays, to be decided; see docs/decisions.md).
+ */
+export function heldForApproval(conversation: ConversationRecord, input: HeldInput): boolean {
+  if (conversation.state.waiting?.approval === undefined) return false;
+  const forced = input.forcedBehaviour !== undefined || input.forcedInteraction !== undefined || input.forcedBehaviourKey !== undefined;
+  return !forced && (input.command === undefined || input.command === '') && input.text !== undefined && input.text !== '';
+}
+
+/**
  * The waiting text as a part, the first time the visitor writes during this request (null after,
  * or when the bot's waitingText is ""); marks the state so that the next text stays silent.
  */

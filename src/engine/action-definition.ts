@@ -7,7 +7,7 @@
 import type { Static, TObject } from 'typebox';
 import type { Action } from './bot-file.js';
 import type { ActionRun, RunContext } from './run-context.js';
-import type { WaitingInput } from './types.js';
+import type { ApprovalDecision, WaitingInput } from './types.js';
 
 /** One step of a JSON path into a bot file: a property name or an array index. */
 export type Segment = string | number;
@@ -62,6 +62,8 @@ export interface TypedActionDefinition<S extends TObject> {
   click?(action: Static<S>, rc: RunContext, container: Action | null): ActionRun;
   /** Waiting actions only (input): handles the user's text while this action waits. */
   answer?(action: Static<S>, rc: RunContext, text: string, waiting: WaitingInput): ActionRun;
+  /** Agents only: a colleague decided the call the action waits on (agents.md approvals). */
+  resume?(action: Static<S>, rc: RunContext, decision: ApprovalDecision): ActionRun;
   /** true when, while it waits, every user text goes to `answer` before any trigger (agent) */
   holdsConversation?: boolean;
 }
@@ -71,6 +73,7 @@ export interface ActionDefinition extends ActionSchemaDefinition {
   run(action: Action, rc: RunContext): ActionRun;
   click?(action: Action, rc: RunContext, container: Action | null): ActionRun;
   answer?(action: Action, rc: RunContext, text: string, waiting: WaitingInput): ActionRun;
+  resume?(action: Action, rc: RunContext, decision: ApprovalDecision): ActionRun;
   holdsConversation?: boolean;
 }
 

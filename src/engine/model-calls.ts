@@ -80,3 +80,26 @@ export interface AgentTraceStep {
   Error?: string;
   Result?: string;
 }
+
+/**
+ * An agent's call of an `approval: true` tool, not made (agents.md "Tools"): what the caller
+ * stores as the pending approval, and what it hands back once a colleague decided. `messages` is
+ * the agent turn so far after the stored history (the user's text is stored in the history).
+ */
+export interface ApprovalAsked {
+  kind: 'approvalAsked';
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  messages: AgentMessage[];
+}
+
+/** A pending approval decided: the agent waiting on `callId` makes the call (with `arguments`) or reads the refusal. */
+export interface ApprovalDecision {
+  callId: string;
+  tool: string;
+  approved: boolean;
+  arguments: Record<string, unknown>;
+  reason: string;
+  messages: AgentMessage[];
+}

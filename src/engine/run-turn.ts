@@ -6,7 +6,7 @@ import type { CompiledBot, CompiledBehaviour, CompiledInteraction, CompiledTrigg
 import { findBehaviour, findInteraction, resolvePosition, startInteraction, positionOf } from './compile.js';
 import { copyState } from './state.js';
 import { definitionOf, Turn } from './turn.js';
-import type { ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnEnd, TurnGenerator, TurnInput } from './types.js';
+import type { ApprovalDecision, ConversationState, EngineContext, EngineRequest, RequestAnswer, TurnEnd, TurnGenerator, TurnInput } from './types.js';
 import type { Understood } from './nlp/compiled-nlp.js';
 import { understand } from './nlp/understand.js';
 import { askKnowledge } from './actions/knowledge/index.js';
@@ -48,6 +48,8 @@ function dispatch(turn: Turn, input: TurnInput): TurnGen<TurnEnd> {
       return command(turn, input.payload);
     case 'goto':
       return forcedGoTo(turn, input.behaviour, input.interaction);
+    case 'approval':
+      return approvalDecided(turn, input.decision);
     default:
       return nothing();
   }
@@ -158,6 +160,17 @@ function* command(turn: Turn, payload: string): TurnGen<TurnEnd> {
 
 function samePlace(a: { behaviour: string; interaction: string } | null, b: { behaviour: string; interaction: string } | null): boolean {
   return a !== null && b !== null && a.behaviour.toLowerCase() === b.behaviour.toLowerCase() && a.interaction.toLowerCase() === b.interaction.toLowerCase();
+}
+
+/** A decided approval goes to the agent that waits on that very call; otherwise it changes nothing. */
+function* approvalDecided(turn: Turn, decision: ApprovalDecision): TurnGen<TurnEnd> {
+  const waiting = turn.state.waiting;
+  const location = waiting?.approval === decision.callId ? turn.bot.actionsById.get(waiting.actionId) : undefined;
+  const resume = location === undefined ? undefined : definitionOf(location.action)?.resume;
+  if (waiting === null || location === undefined || resume === undefined) return 'done';
+  if (location.interaction !== null) turn.moveTo(location.interaction, false);
+  turn.state.waiting = waiting; // moveTo clears it; the agent decides what happens to it
+  return yield* turn.follow(yield* turn.safely(location.action, null, () => resume(location.action, turn, decision)));
 }
 
 /** Forced position: unknown names go to the start interaction of the start behaviour. */

@@ -68,6 +68,7 @@ function waitingFrom(value: unknown): WaitingInput | null {
     actionId: value.actionId,
     wrongAnswers: typeof wrong === 'number' && Number.isFinite(wrong) && wrong >= 0 ? wrong : 0,
     ...(value.agent === true ? { agent: true as const } : {}),
+    ...(typeof value.approval === 'string' ? { approval: value.approval } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
 // the answer back with `next(answer)`. Everything else the turn wants done is returned as effects.
 
 import type { Action, BotFile } from './bot-file.js';
-import type { AiStatus, AgentModelRequest, AgentModelAnswer, McpToolsRequest, McpToolsAnswer, McpCallRequest, McpCallAnswer, AgentTraceStep } from './model-calls.js';
+import type { AiStatus, AgentModelRequest, AgentModelAnswer, McpToolsRequest, McpToolsAnswer, McpCallRequest, McpCallAnswer, AgentTraceStep, ApprovalAsked, ApprovalDecision } from './model-calls.js';
 // What the engine asks of models and MCP servers lives in model-calls.ts; read here as before.
 export type {
   AiStatus,
@@ -18,6 +18,8 @@ export type {
   McpCallRequest,
   McpCallAnswer,
   AgentTraceStep,
+  ApprovalAsked,
+  ApprovalDecision,
 } from './model-calls.js';
 
 /** A reply part on the wire (api.md section 3). Optional fields appear only on the types that use them. */
@@ -47,6 +49,8 @@ export interface WaitingInput {
   wrongAnswers: number;
   /** an `agent` holds the conversation (agents.md): an operator's takeover lets it go */
   agent?: true;
+  /** the agent waits for a colleague to decide its call with this id (agents.md approvals): texts do not reach it */
+  approval?: string;
 }
 
 /** The tokens the agents of a conversation used on one day (agents.md "Budgets"). */
@@ -85,7 +89,9 @@ export type TurnInput =
   /** a button payload (GUID); unknown payloads run the fallback */
   | { kind: 'command'; payload: string }
   /** forced position: unknown names go to the start interaction of the start behaviour */
-  | { kind: 'goto'; behaviour?: string; interaction?: string };
+  | { kind: 'goto'; behaviour?: string; interaction?: string }
+  /** a colleague decided the approval an agent waits for (agents.md "Tools") */
+  | { kind: 'approval'; decision: ApprovalDecision };
 
 /** Requests yielded to the caller; the caller answers with `generator.next(answer)`. */
 export type EngineRequest =
@@ -194,7 +200,9 @@ export type Effect =
   /** an agent's `handover` tool: the model's reason, a note on the conversation for the operators */
   | { kind: 'note'; text: string }
   /** the steps of one agent turn (agents.md "Trace"), stored with the turn */
-  | { kind: 'agentTrace'; steps: AgentTraceStep[] };
+  | { kind: 'agentTrace'; steps: AgentTraceStep[] }
+  /** an agent's call that waits for a colleague's approval, stored with the turn */
+  | ApprovalAsked;
 
 export type TurnEnd = 'done' | 'input' | 'operator' | 'stop' | 'guard';
 

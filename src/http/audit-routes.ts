@@ -69,6 +69,11 @@ export const AUDITED_ROUTES: Record<string, AuditDeclaration> = {
   'DELETE /bots/:APIKey/secrets/:NAME': { action: 'secret.remove' },
   'PUT /bots/:APIKey/mcp/:Name': { action: 'mcp.set' },
   'DELETE /bots/:APIKey/mcp/:Name': { action: 'mcp.remove' },
+  // agents' approvals (agents.md "Tools"): who decided is the entry's actor; never the arguments
+  'POST /bots/:APIKey/approvals/:ApprovalId/approve': { action: 'approval.approve' },
+  'POST /bots/:APIKey/approvals/:ApprovalId/reject': { action: 'approval.reject' },
+  [`POST ${consoleBot}/approvals/:ApprovalId/approve`]: { action: 'approval.approve' },
+  [`POST ${consoleBot}/approvals/:ApprovalId/reject`]: { action: 'approval.reject' },
   'PUT /bots/:APIKey/channels/:Channel': { action: 'channel.connect' },
   'DELETE /bots/:APIKey/channels/:Channel': { action: 'channel.disconnect' },
   'POST /bots/:APIKey/deliveries/:DeliveryId/retry': { action: 'delivery.retry' },

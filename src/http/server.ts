@@ -44,6 +44,7 @@ import { channelRoutes } from './routes/channels.js';
 import { consoleChannelRoutes } from './routes/console-channels.js';
 import { agentRoutes } from './routes/agents.js';
 import { agentTraceRoutes } from './routes/agent-traces.js';
+import { agentApprovalRoutes } from './routes/agent-approvals.js';
 import { designerRoutes } from './routes/designer.js';
 import { knowledgeRoutes } from './routes/knowledge.js';
 import { broadcastRoutes } from './routes/broadcasts.js';
@@ -186,6 +187,7 @@ export async function buildServer(services: Services, options: { logger?: boolea
     governanceRoutes,
     agentRoutes,
     agentTraceRoutes,
+    agentApprovalRoutes,
   ];
   for (const register of routes) register(app, services);
   return app;

@@ -1,4 +1,5 @@
 // What the HTTP layer is given by main.ts. Plain objects, wired by hand (no DI container).
+import type { AgentApprovals } from '../conversations/approvals.js';
 import type { AgentTraces } from '../conversations/agent-traces.js';
 import type { AccountService } from '../accounts/service.js';
 import type { Authenticator } from '../auth/authenticate.js';
@@ -62,6 +63,8 @@ export interface Services {
   understanding: UnderstandingService;
   /** agents.md "Trace" */
   agentTraces: AgentTraces;
+  /** agents.md "Tools": approvals of agents' tool calls */
+  agentApprovals: AgentApprovals;
   /** knowledge sources and search (knowledge.md) */
   knowledge: KnowledgeService;
   knowledgeAnswers: KnowledgeAnswers;

@@ -58,6 +58,10 @@ export const errorCatalogue = {
   SECRET_LIMIT: { status: 400, message: 'The bot has as many secrets as it may have.' },
   MCP_SERVER_LIMIT: { status: 400, message: 'The bot has as many MCP servers as it may have.' },
   MCP_UNREACHABLE: { status: 400, message: 'The URL does not answer as an MCP server (Streamable HTTP).' },
+  // Approvals of agents' tool calls (agents.md "Tools")
+  APPROVAL_NOT_FOUND: { status: 404, message: 'The bot has no approval with this id.' },
+  APPROVAL_DECIDED: { status: 409, message: 'This approval was decided already.' },
+  APPROVAL_ARGUMENTS_INVALID: { status: 400, message: "The edited arguments do not fit the tool's parameters." },
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
   UNAVAILABLE: { status: 503, message: 'The database does not answer.' },
   TRAINING_BUSY: { status: 503, message: 'Too many intent models are waiting to be trained; try again in a few seconds.' },

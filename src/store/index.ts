@@ -35,6 +35,7 @@ import { openSqlite } from './sqlite.js';
 import { rateWindowRepository } from './rate-windows.js';
 import { secretRepository } from './secrets.js';
 import { mcpServerRepository } from './mcp-servers.js';
+import { agentApprovalRepository } from './agent-approvals.js';
 import { agentTraceRepository } from './agent-traces.js';
 import type { RateWindowTable } from '../http/rate-window-port.js';
 import { saveTurnInOneStatement } from './turn-in-one-statement.js';
@@ -63,6 +64,7 @@ function repositories(db: Queryable, secrets: SecretBox, onPrincipalWrite: () =>
     assignments: assignmentRepository(db),
     notes: noteRepository(db),
     agentTraces: agentTraceRepository(db),
+    agentApprovals: agentApprovalRepository(db),
     cannedResponses: cannedResponseRepository(db),
     activity: activityRepository(db),
     inbox: inboxRepository(db),

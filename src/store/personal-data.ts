@@ -15,6 +15,7 @@ const SECTIONS: Record<PersonalDataSection, string> = {
   Deliveries:
     'id AS k, delivery_id AS "DeliveryId", target AS "Target", event AS "Event", body AS "Body", status AS "Status", attempts AS "Attempts", created_at AS "CreatedAt", delivered_at AS "DeliveredAt" FROM outbox',
   AgentTraces: 'id AS k, at AS "At", steps AS "Steps" FROM agent_traces',
+  Approvals: 'id AS k, tool AS "Tool", arguments AS "Arguments", status AS "Status", decided_by AS "DecidedBy", reason AS "Reason", at AS "At", decided_at AS "DecidedAt" FROM agent_approvals',
   // the small ones: at most a row or a few per conversation (or per broadcast it received)
   Broadcasts: `(ROW_NUMBER() OVER (ORDER BY broadcast_id, run)) AS k, broadcast_id AS "BroadcastId", run AS "Run", channel AS "Channel", status AS "Status", reason AS "Reason", due_at AS "DueAt", sent_at AS "SentAt", clicked_at AS "ClickedAt" FROM broadcast_recipients`,
   Shares: '(ROW_NUMBER() OVER (ORDER BY created_at, code_hash)) AS k, mode AS "Mode", expires_at AS "ExpiresAt", handed_back AS "HandedBack", created_at AS "CreatedAt" FROM shares',

@@ -65,6 +65,10 @@ const TABLE: Record<string, { area: Area; allowed: number; code?: string }> = {
   'GET /console/api/bots/{botId}/transcripts.csv': { area: 'conversations', allowed: 200 },
   // agents.md: traces are conversation data; u-roles had no agent turn, so its list is empty
   'GET /console/api/bots/{botId}/conversations/{userId}/trace': { area: 'conversations', allowed: 200 },
+  // agents.md: approvals are conversation data too; allowed decisions read the (malformed) body first
+  'GET /console/api/bots/{botId}/approvals': { area: 'conversations', allowed: 200 },
+  'POST /console/api/bots/{botId}/approvals/{ApprovalId}/approve': { area: 'conversations', allowed: 400 },
+  'POST /console/api/bots/{botId}/approvals/{ApprovalId}/reject': { area: 'conversations', allowed: 400 },
   'GET /console/api/bots/{botId}/draft': { area: 'design', allowed: 200 },
   'PUT /console/api/bots/{botId}/draft': { area: 'design', allowed: 400 },
   'GET /console/api/bots/{botId}/draft/problems': { area: 'design', allowed: 200 },

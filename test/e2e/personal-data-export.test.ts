@@ -33,6 +33,7 @@ const SECTIONS = [
   'Broadcasts',
   'Shares',
   'AgentTraces',
+  'Approvals',
 ];
 
 for (const kind of databaseKinds()) {
@@ -88,6 +89,7 @@ for (const kind of databaseKinds()) {
       assert.ok(!JSON.stringify(doc.Shares).includes('Code'), 'a share link is a credential: not in the export');
       assert.equal(doc.Assignment?.OperatorId !== undefined, true);
       assert.deepEqual(doc.AgentTraces, []);
+      assert.deepEqual(doc.Approvals, []);
       assert.deepEqual(doc.Broadcasts, []);
       assert.match(doc.History[0].CreatedAt, /^\d{4}-\d{2}-\d{2}T.*\+00:00$/);
 

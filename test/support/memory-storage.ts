@@ -104,6 +104,7 @@ export class MemoryStorage implements ConversationStorage {
       broadcasts: { markSent: async () => false, behaviourOf: async () => null, noteClick: async () => undefined },
       notes: { insert: async () => undefined },
       agentTraces: { add: async () => undefined },
+      agentApprovals: { add: async () => undefined },
       conversations: {
         byUser: async (botId, userId) => clone([...t().conversations.values()].find((c) => c.botId === botId && c.userId === userId) ?? null),
         byId: async (id) => clone(t().conversations.get(id) ?? null),

@@ -35,6 +35,7 @@ import { auditLog } from './028-audit-log.js';
 import { agentSecretsMcp } from './029-agent-secrets-mcp.js';
 import { agentTraces } from './030-agent-traces.js';
 import { channelReplyAddress } from './031-channel-reply-address.js';
+import { agentApprovals } from './032-agent-approvals.js';
 
 export const migrations: Migration[] = [
   initial,
@@ -68,6 +69,7 @@ export const migrations: Migration[] = [
   agentSecretsMcp,
   agentTraces,
   channelReplyAddress,
+  agentApprovals,
 ];
 
 export async function migrate(db: SqlDriver, context: MigrationContext, log: (line: string) => void = () => undefined): Promise<number> {

@@ -28,10 +28,15 @@ export const agentAction = defineAction({
     if (text === null || text.trim() === '') return hold(action, rc);
     return yield* agentTurn(action, rc, text);
   },
-  *answer(action, rc, text) {
+  *answer(action, rc, text, waiting) {
     rc.takeUserText();
+    // a call waits for a colleague: the text is kept with the conversation, the model is not asked
+    if (waiting.approval !== undefined) return { kind: 'wait' };
     if (text.trim() === '') return hold(action, rc);
     return yield* agentTurn(action, rc, text);
+  },
+  *resume(action, rc, decision) {
+    return yield* agentTurn(action, rc, decision);
   },
 });
 

@@ -9,11 +9,12 @@ import type { Action } from '../../bot-file.js';
 import { DAY_MS } from '../../../shared/durations.js';
 import { cutToBytes } from '../../../shared/utf8.js';
 import type { Flow, RunContext } from '../../run-context.js';
-import type { AgentMessage, AgentModelAnswer, AgentToolCall, AgentTraceStep, EngineRequest, RequestAnswer } from '../../types.js';
+import type { AgentMessage, AgentModelAnswer, ApprovalDecision, AgentToolCall, AgentTraceStep, EngineRequest, RequestAnswer } from '../../types.js';
 import { MAX_AI_ANSWER_BYTES } from '../ai/index.js';
 import { numberField, objectList } from '../fields.js';
 import { sayWithSources } from '../knowledge/index.js';
 import { parseArguments } from './arguments.js';
+import { askApproval, refusal } from './approval.js';
 import { DEFAULT_AGENT_HISTORY, DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_MAX_STEPS, MAX_AGENT_HISTORY, MAX_AGENT_TIMEOUT_MS, MAX_MAX_STEPS, type ToolConfig } from './schema.js';
 import { offerTools, runTool, type Citable, type OfferedTool } from './tools.js';
 
@@ -35,7 +36,8 @@ export function hold(action: Action, rc: RunContext): Flow {
   return { kind: 'wait' };
 }
 
-export function* agentTurn(action: Action, rc: RunContext, input: string): Gen<Flow> {
+/** A turn on the user's text, or going on after a colleague decided the call the agent waited on. */
+export function* agentTurn(action: Action, rc: RunContext, input: string | ApprovalDecision): Gen<Flow> {
   const deadline = rc.now() + clamp(numberField(action.timeoutMs) ?? DEFAULT_AGENT_TIMEOUT_MS, 1, MAX_AGENT_TIMEOUT_MS);
   const maxSteps = clamp(numberField(action.maxSteps) ?? DEFAULT_MAX_STEPS, 1, MAX_MAX_STEPS);
   const history = clamp(numberField(action.history) ?? DEFAULT_AGENT_HISTORY, 0, MAX_AGENT_HISTORY);
@@ -51,11 +53,19 @@ export function* agentTurn(action: Action, rc: RunContext, input: string): Gen<F
     return flow.kind === 'next' ? hold(action, rc) : flow;
   };
 
-  if (usedToday(rc, day) >= conversationBudget(rc)) return yield* end('BUDGET');
+  const decided = typeof input === 'string' ? null : input;
+  if (decided === null && usedToday(rc, day) >= conversationBudget(rc)) return yield* end('BUDGET');
   const tools = yield* offerTools(objectList(action.tools) as ToolConfig[]);
   const specs = [...tools.values()].map((t) => t.spec);
-  const messages: AgentMessage[] = [{ role: 'user', content: input }];
+  const messages: AgentMessage[] = decided === null ? [{ role: 'user', content: input as string }] : [...decided.messages];
   const citable: Citable[] = [];
+  if (decided !== null) {
+    // decided once, made at most once (the caller's atomic decision); then the model reads the result
+    const call = { id: decided.callId, name: decided.tool, arguments: JSON.stringify(decided.arguments) };
+    const outcome = decided.approved ? yield* callTool(call, tools, rc, deadline, citable, trace, true) : { kind: 'result' as const, text: refusal(call.name, decided.reason, trace) };
+    messages.push({ role: 'tool', toolCallId: call.id, content: outcome.kind === 'result' ? outcome.text : '{"error":"the call did not run"}' });
+    if (usedToday(rc, day) >= conversationBudget(rc)) return yield* end('BUDGET');
+  }
 
   for (let step = 0; step < maxSteps; step++) {
     const left = deadline - rc.now();
@@ -79,6 +89,15 @@ export function* agentTurn(action: Action, rc: RunContext, input: string): Gen<F
     for (const [index, call] of answer.toolCalls.entries()) {
       const outcome =
         index < MAX_CALLS_PER_ANSWER ? yield* callTool(call, tools, rc, deadline, citable, trace) : refused(call, `at most ${MAX_CALLS_PER_ANSWER} tool calls are made per answer`, trace);
+      if (outcome.kind === 'approval') {
+        // the calls after it in this answer are not made: the model may ask again once it is decided
+        for (const later of answer.toolCalls.slice(index + 1))
+          messages.push({ role: 'tool', toolCallId: later.id, content: refused(later, 'not made: an earlier call waits for an approval', trace).text });
+        trace.push({ Kind: 'tool', Name: call.name, Arguments: traceText(call.arguments), Status: 'APPROVAL', Ms: 0 });
+        rc.setVariable('agent_status', 'APPROVAL');
+        rc.effect({ kind: 'agentTrace', steps: trace });
+        return askApproval(action, rc, call, outcome.args, outcome.message, messages);
+      }
       if (outcome.kind === 'leave') {
         rc.setVariable('agent_status', 'OK');
         rc.effect({ kind: 'agentTrace', steps: trace });
@@ -90,17 +109,14 @@ export function* agentTurn(action: Action, rc: RunContext, input: string): Gen<F
   return yield* end('MAX_STEPS');
 }
 
-type CallOutcome = { kind: 'result'; text: string } | { kind: 'leave'; flow: Flow };
+type CallOutcome = { kind: 'result'; text: string } | { kind: 'leave'; flow: Flow } | { kind: 'approval'; args: Record<string, unknown>; message: unknown };
 
-function* callTool(call: AgentToolCall, tools: Map<string, OfferedTool>, rc: RunContext, deadline: number, citable: Citable[], trace: AgentTraceStep[]): Gen<CallOutcome> {
+function* callTool(call: AgentToolCall, tools: Map<string, OfferedTool>, rc: RunContext, deadline: number, citable: Citable[], trace: AgentTraceStep[], approved = false): Gen<CallOutcome> {
   const tool = tools.get(call.name);
   if (tool === undefined) return refused(call, `unknown tool: ${cutToBytes(call.name, 80)}`, trace);
   const parsed = parseArguments(call.arguments, tool.spec.parameters);
   if (!parsed.ok) return refused(call, parsed.error, trace);
-  if (tool.config.approval === true) {
-    // Approvals (agents.md) are not built yet: an approval-gated call is never made without one.
-    return refused(call, 'this tool needs an approval that cannot be asked for here; tell the user a colleague will follow up', trace, 'APPROVAL');
-  }
+  if (tool.config.approval === true && !approved) return { kind: 'approval', args: parsed.value, message: tool.config.approvalMessage };
   const left = deadline - rc.now();
   if (left <= 0) return refused(call, 'no time left in this turn', trace, 'TIMEOUT');
   const started = rc.now();
@@ -118,7 +134,7 @@ function* callTool(call: AgentToolCall, tools: Map<string, OfferedTool>, rc: Run
 }
 
 /** A call that is not made: the model reads why, as the call's result, and may correct itself. */
-function refused(call: AgentToolCall, error: string, trace: AgentTraceStep[], status = 'ERROR'): CallOutcome {
+function refused(call: AgentToolCall, error: string, trace: AgentTraceStep[], status = 'ERROR'): { kind: 'result'; text: string } {
   // 100 refused calls in one answer make one line of trace each, bounded by what the client reads
   trace.push({ Kind: 'tool', Name: cutToBytes(call.name, 80), Arguments: traceText(call.arguments), Status: status, Ms: 0, Error: error });
   return { kind: 'result', text: JSON.stringify({ error }) };
