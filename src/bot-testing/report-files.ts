@@ -9,9 +9,7 @@ import { shown } from './report-text.js';
 const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 const escapeXml = (text: string): string =>
-  text
-    .replace(XML_FORBIDDEN, '')
-    .replace(/[<>&"']/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' } as Record<string, string>)[c]};`);
+  text.replace(XML_FORBIDDEN, '').replace(/[<>&"']/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' } as Record<string, string>)[c]};`);
 
 const attrs = (values: Record<string, string | number>): string =>
   Object.entries(values)
