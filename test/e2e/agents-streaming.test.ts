@@ -99,7 +99,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(deltas(other), expected);
       assert.deepEqual(messages(other), [[[19, 'assistant']], [[0, 'Your order has shipped.']]]);
       const said = other.events.findIndex((e) => e.event === 'message' && e.data.Direction === 'BOT');
-      assert.ok(other.events.slice(said).every((e) => e.event !== 'delta'), 'the pieces come before the message');
+      assert.ok(
+        other.events.slice(said).every((e) => e.event !== 'delta'),
+        'the pieces come before the message',
+      );
       assert.deepEqual(messages(own), []);
       assert.deepEqual((await history(user)).slice(-1), [[0, 'Your order has shipped.']]);
       assert.equal((await variablesOf(server, tenant.botToken, user)).agent_answer, 'Your order has shipped.');
