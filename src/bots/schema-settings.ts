@@ -81,10 +81,14 @@ export const settingsSchema: JsonSchema = {
     ai: {
       type: 'object',
       additionalProperties: false,
-      description: 'agents.md "Budgets": past a budget an agent is not called (agent_status BUDGET, onError runs)',
+      description: 'agents.md "Budgets" and "Streaming": past a budget an agent is not called (agent_status BUDGET, onError runs); stream shows answers as they arrive',
       properties: {
         maxTokensPerConversationDay: { type: 'integer', minimum: 1, description: 'tokens the agents of one conversation may use a day (default 50000)' },
         maxTokensPerBotDay: { type: 'integer', minimum: 1, description: "tokens the bot's agents may use a day, all conversations together (default unlimited)" },
+        stream: {
+          type: 'boolean',
+          description: 'agents.md "Streaming": the agent\'s text and an ai step\'s said reply are asked for as a stream and shown as they arrive in the web widget and the console (default false)',
+        },
       },
     },
     understanding: {

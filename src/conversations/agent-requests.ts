@@ -5,24 +5,26 @@ import type { McpToolSource } from '../agents/tool-sources.js';
 import type { BotRecord } from '../bots/model.js';
 import type { CompiledBot } from '../engine/compiled.js';
 import type { AgentModelAnswer, AgentModelRequest, McpCallAnswer, McpToolsAnswer } from '../engine/types.js';
+import type { AnswerSink } from './answer-stream.js';
 import type { RequestHandlers } from './drive-turn.js';
 
 export interface AgentRequestDeps {
   /** answers an agent's model call (ai-step.ts agentAnswer); absent: NOT_CONFIGURED */
-  agentModel?: (bot: BotRecord, conversationId: number | null, request: AgentModelRequest, botBudget: number | null) => Promise<AgentModelAnswer>;
+  agentModel?: (bot: BotRecord, conversationId: number | null, request: AgentModelRequest, botBudget: number | null, stream?: AnswerSink) => Promise<AgentModelAnswer>;
   /** the bot's MCP servers; absent: no server is known */
   mcp?: McpToolSource;
 }
 
 type AgentHandlers = Pick<RequestHandlers, 'agentModel' | 'mcpTools' | 'mcpCall'>;
 
-export function agentHandlers(deps: AgentRequestDeps, bot: BotRecord, compiled: CompiledBot, conversationId: number | null): AgentHandlers {
+/** `stream`: a sink for one model call's text as it arrives (agents.md "Streaming"), when the bot streams */
+export function agentHandlers(deps: AgentRequestDeps, bot: BotRecord, compiled: CompiledBot, conversationId: number | null, stream?: () => AnswerSink | undefined): AgentHandlers {
   const budget = compiled.source.settings?.ai?.maxTokensPerBotDay;
   const botBudget = typeof budget === 'number' && Number.isFinite(budget) ? budget : null;
   return {
     agentModel: async (request) => {
       if (!deps.agentModel) return { status: 'NOT_CONFIGURED', text: '', toolCalls: [], tokens: 0 };
-      return deps.agentModel(bot, conversationId, request, botBudget).catch((): AgentModelAnswer => ({ status: 'ERROR', text: '', toolCalls: [], tokens: 0 }));
+      return deps.agentModel(bot, conversationId, request, botBudget, stream?.()).catch((): AgentModelAnswer => ({ status: 'ERROR', text: '', toolCalls: [], tokens: 0 }));
     },
     mcpTools: async (request): Promise<McpToolsAnswer> => {
       if (!deps.mcp) return { tools: [], unavailable: request.servers.map((server) => ({ server, error: 'no such MCP server' })) };

@@ -6,6 +6,7 @@
 import type { AgentMessage, AgentModelAnswer, AgentModelRequest, AgentToolSpec, AiAnswer, AiRequest, ReplyPart } from '../engine/types.js';
 import type { AiProvider, ChatMessage, CompletionOptions, ToolChatMessage } from '../integrations/ai-client.js';
 import type { BotRecord } from '../bots/model.js';
+import type { AnswerSink } from './answer-stream.js';
 import type { StoredMessage } from './model.js';
 
 export interface AiStepDeps {
@@ -31,21 +32,25 @@ type Prepared = { provider: AiProvider; history: ChatMessage[] } | { status: 'NO
 export class AiSteps {
   constructor(private readonly deps: AiStepDeps) {}
 
-  async answer(bot: BotRecord, conversationId: number | null, request: AiRequest): Promise<AiAnswer> {
+  /** `stream`: where the answer's text goes while it arrives (a said reply of a bot that streams) */
+  async answer(bot: BotRecord, conversationId: number | null, request: AiRequest, stream?: AnswerSink): Promise<AiAnswer> {
     const prepared = await this.prepare(bot, conversationId, request.history, request.instructions);
     if ('status' in prepared) return { status: prepared.status, text: '', tokens: 0 };
     // The current text is not stored yet (the turn commits after): it goes last, once.
     const messages: ChatMessage[] = [...prepared.history, { role: 'user', content: request.input }];
-    return this.deps.complete(prepared.provider, messages, {
+    const answer = await this.deps.complete(prepared.provider, messages, {
       maxTokens: request.maxTokens,
       temperature: request.temperature,
       timeoutMs: request.timeoutMs,
       allowPrivateNetwork: this.deps.allowPrivateNetwork,
+      ...(stream ? { onDelta: (text: string) => stream.push(text) } : {}),
     });
+    stream?.end(answer.status === 'OK');
+    return answer;
   }
 
   /** One model call of an agent turn: the stored history, then the turn so far (its user text, tool calls and results). */
-  async agentAnswer(bot: BotRecord, conversationId: number | null, request: AgentModelRequest, budget: number | null): Promise<AgentModelAnswer> {
+  async agentAnswer(bot: BotRecord, conversationId: number | null, request: AgentModelRequest, budget: number | null, stream?: AnswerSink): Promise<AgentModelAnswer> {
     const none = (status: AgentModelAnswer['status']): AgentModelAnswer => ({ status, text: '', toolCalls: [], tokens: 0 });
     const day = Math.floor((this.deps.now?.() ?? Date.now()) / DAY_MS);
     if (budget !== null && this.deps.botTokens && this.deps.botTokens.tokensOf(bot.id, day) >= budget) return none('BUDGET');
@@ -58,7 +63,10 @@ export class AiSteps {
       temperature: null,
       timeoutMs: request.timeoutMs,
       allowPrivateNetwork: this.deps.allowPrivateNetwork,
+      ...(stream ? { onDelta: (text: string) => stream.push(text) } : {}),
     });
+    // a call that ends in tool calls said nothing: what it streamed (rarely any text) is taken back
+    stream?.end(answer.status === 'OK' && answer.toolCalls.length === 0);
     this.deps.botTokens?.add(bot.id, day, answer.tokens);
     return answer;
   }

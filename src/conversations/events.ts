@@ -26,6 +26,12 @@ export type ConversationEvent =
   | { kind: 'forgotten'; botId: string; userId: string; channel: string; at: number; origin?: string }
   /** an operator is writing to the user (console, throttled there); nothing is stored */
   | { kind: 'typing'; botId: string; userId: string; channel: string; operatorName: string; at: number; origin?: string }
+  /**
+   * a piece of a model's answer while it streams (answer-stream.ts): `text` goes at `offset` (in
+   * UTF-16 units) of the text shown so far, `offset` 0 starts a new one; `failed`: take it back.
+   * Never stored; the turn's message replaces it.
+   */
+  | { kind: 'delta'; botId: string; userId: string; channel: string; text: string; offset: number; failed: boolean; at: number; origin?: string }
   /** a web visitor is writing (throttled by the web channel); for the console only, nothing is stored */
   | { kind: 'visitorTyping'; botId: string; userId: string; channel: string; at: number; origin?: string };
 

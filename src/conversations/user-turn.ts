@@ -35,6 +35,7 @@ import { heldForApproval, heldForOperators, storedPart, waitingNotice } from './
 import type { UserMessage } from './user-message.js';
 import type { ConversationRecord } from './model.js';
 import type { BotRecord } from '../bots/model.js';
+import type { AnswerSink, StreamTarget } from './answer-stream.js';
 import type { ShareMode, ShareRecord } from './model.js';
 
 export interface TurnRunnerDeps extends AgentRequestDeps {
@@ -54,7 +55,9 @@ export interface TurnRunnerDeps extends AgentRequestDeps {
   /** the loaded intent model of a live version (bots/live-models.ts); null when it has no intents */
   classifierOf?: (compiled: CompiledBot, bot: BotRecord) => { classify(text: string): Promise<ClassifyAnswer> } | null;
   /** answers `ai` requests (ai-step.ts); absent: every AI step is NOT_CONFIGURED */
-  ai?: (bot: BotRecord, conversationId: number | null, request: AiRequest) => Promise<AiAnswer>;
+  ai?: (bot: BotRecord, conversationId: number | null, request: AiRequest, stream?: AnswerSink) => Promise<AiAnswer>;
+  /** publishes a model's answer while it streams (answer-stream.ts); absent: nothing streams */
+  answerStream?: (target: StreamTarget) => AnswerSink;
   /** answers `knowledge` requests (knowledge/answers.ts); absent: every question is NO_ANSWER */
   knowledge?: (bot: BotRecord, request: KnowledgeRequest) => Promise<KnowledgeReply>;
   /** fills `{{secret.NAME}}` slots of outbound requests (secrets/substitution.ts); absent: sent empty */
@@ -124,7 +127,7 @@ export class UserTurn {
       const outcomes: TurnOutcome[] = [];
       for (const turnInput of this.engineInputs(compiled, input, current === null)) {
         const before = outcomes.at(-1)?.state ?? next.state;
-        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(bot, compiled, current?.id ?? null, newShares), memo));
+        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(bot, compiled, current?.id ?? null, newShares, { userId, channel }), memo));
       }
       const last = outcomes.at(-1)!;
       const diagnostics = outcomes.flatMap((o) => o.diagnostics);
@@ -239,7 +242,16 @@ export class UserTurn {
     return { now: () => Date.now(), random: this.deps.random ?? Math.random };
   }
 
-  handlers(bot: BotRecord, compiled: CompiledBot, conversationId: number | null, newShares: Map<string, { mode: ShareMode; hours: number }>): RequestHandlers {
+  /** `live`: the conversation whose listeners see a streamed answer arrive (a user's turn; not a broadcast, not the preview) */
+  handlers(
+    bot: BotRecord,
+    compiled: CompiledBot,
+    conversationId: number | null,
+    newShares: Map<string, { mode: ShareMode; hours: number }>,
+    live?: { userId: string; channel: string },
+  ): RequestHandlers {
+    const streams = live && compiled.source.settings?.ai?.stream === true && !this.deps.explainTurns;
+    const stream = () => (streams && this.deps.answerStream ? this.deps.answerStream({ botId: bot.id, ...live }) : undefined);
     return {
       // A model that fails to answer leaves the text not understood; it never fails the turn.
       classify: async (request) =>
@@ -247,10 +259,10 @@ export class UserTurn {
           .classifierOf?.(compiled, bot)
           ?.classify(request.text)
           .catch(() => null)) ?? { intents: [] },
-      ai: async (request) => (this.deps.ai ? this.deps.ai(bot, conversationId, request) : { status: 'NOT_CONFIGURED', text: '', tokens: 0 }),
+      ai: async (request) => (this.deps.ai ? this.deps.ai(bot, conversationId, request, request.said ? stream() : undefined) : { status: 'NOT_CONFIGURED', text: '', tokens: 0 }),
       knowledge: async (request) => (this.deps.knowledge ? this.deps.knowledge(bot, request) : { status: 'NO_ANSWER', answer: null, sources: [], calledProvider: false, tokens: 0 }),
       http: (request) => sendHttp(bot.id, request, this.outbound()),
-      ...agentHandlers(this.deps, bot, compiled, conversationId),
+      ...agentHandlers(this.deps, bot, compiled, conversationId, stream),
       shareUrl: async (request) => {
         const mode = (['view', 'takeover', 'auto'].includes(request.mode) ? request.mode : 'view') as ShareMode;
         const hours = Number.isFinite(request.hours) && request.hours > 0 ? request.hours : 24;

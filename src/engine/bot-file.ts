@@ -87,7 +87,7 @@ export interface BotSettings {
   operators?: OperatorSettings;
   understanding?: UnderstandingSettings;
   /** agents.md "Budgets" */
-  ai?: { maxTokensPerConversationDay?: number; maxTokensPerBotDay?: number };
+  ai?: { maxTokensPerConversationDay?: number; maxTokensPerBotDay?: number; stream?: boolean };
 }
 
 /** knowledge.md "The built-in model": the embedding model of a bot with no provider one. */

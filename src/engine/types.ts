@@ -162,6 +162,8 @@ export interface AiRequest {
   maxTokens: number | null;
   temperature: number | null;
   timeoutMs: number;
+  /** the answer is said to the user (reply mode with `say`), so it may be shown as it streams */
+  said?: boolean;
 }
 
 export interface AiAnswer {

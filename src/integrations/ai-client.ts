@@ -6,7 +6,9 @@
 import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { fetch, Response, type Dispatcher } from 'undici';
 import type { AgentModelAnswer, AgentToolSpec, AiAnswer } from '../engine/types.js';
+import { streamedCompletion } from './ai-stream.js';
 import { isPrivateLiteralUrl, MAX_RESPONSE_BYTES, outboundDispatcher, readCapped } from './http-call.js';
+import { streamCappedFetch } from './stream-capped-fetch.js';
 import { wellFormed } from '../shared/well-formed.js';
 
 export interface AiProvider {
@@ -28,6 +30,8 @@ export interface CompletionOptions {
   temperature: number | null;
   timeoutMs: number;
   allowPrivateNetwork: boolean;
+  /** set: the answer is asked for as a stream (`stream: true`) and each piece of its text is handed here as it arrives */
+  onDelta?: (text: string) => void;
 }
 
 const ERROR: AiAnswer = { status: 'ERROR', text: '', tokens: 0 };
@@ -36,7 +40,7 @@ const ERROR: AiAnswer = { status: 'ERROR', text: '', tokens: 0 };
  * The official client for a provider, or null when a guarded provider names a private address.
  * The response body is capped at `maxBytes` (cappedFetch); nothing is retried.
  */
-export function providerClient(provider: AiProvider, timeoutMs: number, allowPrivateNetwork: boolean, maxBytes = MAX_RESPONSE_BYTES): OpenAI | null {
+export function providerClient(provider: AiProvider, timeoutMs: number, allowPrivateNetwork: boolean, maxBytes = MAX_RESPONSE_BYTES, streaming = false): OpenAI | null {
   const guarded = provider.guarded && !allowPrivateNetwork;
   if (guarded && isPrivateLiteralUrl(provider.baseUrl)) return null;
   return new OpenAI({
@@ -45,7 +49,8 @@ export function providerClient(provider: AiProvider, timeoutMs: number, allowPri
     apiKey: provider.apiKey === '' ? 'none' : provider.apiKey,
     maxRetries: 0,
     timeout: timeoutMs,
-    fetch: cappedFetch(outboundDispatcher(!guarded), maxBytes) as unknown as typeof globalThis.fetch,
+    // a streamed answer is counted as it arrives (read whole first, nothing could be shown before its end)
+    fetch: (streaming ? streamCappedFetch(!guarded, maxBytes, () => undefined) : cappedFetch(outboundDispatcher(!guarded), maxBytes)) as unknown as typeof globalThis.fetch,
   });
 }
 
@@ -54,22 +59,20 @@ export const timedOut = (error: unknown, abort: AbortController): boolean => abo
 
 /** Never throws: a failure is TIMEOUT or ERROR. */
 export async function chatCompletion(provider: AiProvider, messages: ChatMessage[], options: CompletionOptions): Promise<AiAnswer> {
-  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork);
+  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork, MAX_RESPONSE_BYTES, options.onDelta !== undefined);
   if (client === null) return ERROR;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   try {
-    const completion = await client.chat.completions.create(
-      {
-        model: provider.model,
-        messages,
-        ...(options.maxTokens !== null ? { max_tokens: options.maxTokens } : {}),
-        ...(options.temperature !== null ? { temperature: options.temperature } : {}),
-      },
-      { signal: abort.signal },
-    );
-    const content: unknown = completion?.choices?.[0]?.message?.content;
-    const tokens = Number(completion?.usage?.total_tokens ?? 0);
+    const body = {
+      model: provider.model,
+      messages,
+      ...(options.maxTokens !== null ? { max_tokens: options.maxTokens } : {}),
+      ...(options.temperature !== null ? { temperature: options.temperature } : {}),
+    };
+    const { content, tokens } = options.onDelta
+      ? await streamedCompletion(client, body, abort.signal, options.onDelta, 0).then((s) => ({ content: s.message.content as unknown, tokens: s.totalTokens }))
+      : await client.chat.completions.create(body, { signal: abort.signal }).then((c) => ({ content: c?.choices?.[0]?.message?.content as unknown, tokens: Number(c?.usage?.total_tokens ?? 0) }));
     if (typeof content !== 'string') return { ...ERROR, tokens: Number.isFinite(tokens) ? tokens : 0 };
     // a model's JSON answer may carry a lone surrogate escape: U+FFFD, as for any text that comes in
     return { status: 'OK', text: wellFormed(content), tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
@@ -114,23 +117,22 @@ export const MAX_TOOL_CALLS_READ = 100;
  */
 export async function chatWithTools(provider: AiProvider, messages: ToolChatMessage[], tools: AgentToolSpec[], options: CompletionOptions): Promise<AgentModelAnswer> {
   const failed: AgentModelAnswer = { status: 'ERROR', text: '', toolCalls: [], tokens: 0 };
-  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork);
+  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork, MAX_RESPONSE_BYTES, options.onDelta !== undefined);
   if (client === null) return failed;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   try {
-    const completion = await client.chat.completions.create(
-      {
-        model: provider.model,
-        messages: messages as OpenAI.Chat.ChatCompletionMessageParam[],
-        ...(tools.length > 0 ? { tools: tools.map((t) => ({ type: 'function' as const, function: t })), tool_choice: 'auto' as const } : {}),
-        ...(options.maxTokens !== null ? { max_tokens: options.maxTokens } : {}),
-      },
-      { signal: abort.signal },
-    );
-    const total = Number(completion?.usage?.total_tokens ?? 0);
-    const tokens = Number.isFinite(total) && total > 0 ? total : 0;
-    const message = completion?.choices?.[0]?.message as { content?: unknown; tool_calls?: unknown } | undefined;
+    const body = {
+      model: provider.model,
+      messages: messages as OpenAI.Chat.ChatCompletionMessageParam[],
+      ...(tools.length > 0 ? { tools: tools.map((t) => ({ type: 'function' as const, function: t })), tool_choice: 'auto' as const } : {}),
+      ...(options.maxTokens !== null ? { max_tokens: options.maxTokens } : {}),
+    };
+    const answered = options.onDelta
+      ? await streamedCompletion(client, body, abort.signal, options.onDelta, MAX_TOOL_CALLS_READ).then((s) => ({ message: s.message as unknown, total: s.totalTokens }))
+      : await client.chat.completions.create(body, { signal: abort.signal }).then((c) => ({ message: c?.choices?.[0]?.message as unknown, total: Number(c?.usage?.total_tokens ?? 0) }));
+    const tokens = Number.isFinite(answered.total) && answered.total > 0 ? answered.total : 0;
+    const message = answered.message as { content?: unknown; tool_calls?: unknown } | undefined;
     if (message === undefined || message === null) return { ...failed, tokens };
     const calls = Array.isArray(message.tool_calls) ? message.tool_calls.slice(0, MAX_TOOL_CALLS_READ) : [];
     const toolCalls = calls.map((call, index) => {

@@ -1,14 +1,14 @@
 // One connection to an MCP server (agents.md "MCP servers"), made with the official SDK: Streamable
 // HTTP (JSON-RPC over POST, answers as JSON or an event stream), `initialize` then `tools/list` and
 // `tools/call`, the Mcp-Session-Id the server gives kept by the transport. Every call is bounded in
-// time, every answer in bytes (capped-fetch.ts); a call that times out or an answer over the cap
+// time, every answer in bytes (integrations/stream-capped-fetch.ts); a call that times out or an answer over the cap
 // closes the connection (a hanging stream must not stay open), and the next use opens a new one.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallResult, McpTool } from '../agents/tool-sources.js';
 import { cutToBytes } from '../shared/utf8.js';
-import { streamCappedFetch } from './capped-fetch.js';
+import { streamCappedFetch } from '../integrations/stream-capped-fetch.js';
 import { MCP_LIMITS } from './model.js';
 
 /** The protocol version the contract names; the SDK would offer its newest otherwise. */

@@ -136,5 +136,7 @@ export function eventView(event: ConversationEvent, clock: Clock): Record<string
       return { Kind: 'typing', ...base, OperatorName: event.operatorName };
     case 'visitorTyping':
       return { Kind: 'visitorTyping', ...base };
+    case 'delta':
+      return { Kind: 'delta', ...base, Text: event.text, Offset: event.offset, ...(event.failed ? { Failed: true } : {}) };
   }
 }

@@ -6,6 +6,7 @@ import type { BotRecord } from '../bots/model.js';
 import { ChatService } from '../channels/custom/chat-service.js';
 import type { ChannelOutbound } from '../channels/messaging/outbound.js';
 import type { AiSteps } from '../conversations/ai-step.js';
+import { AnswerStream, type AnswerSink, type StreamTarget } from '../conversations/answer-stream.js';
 import { ControlService } from '../conversations/control-service.js';
 import { Forgetting } from '../conversations/forgetting.js';
 import type { ConversationRecord } from '../conversations/model.js';
@@ -65,10 +66,12 @@ export function conversationParts({ config, store, clock, options }: WiringBase,
     shares,
     onDiagnostics,
     classifierOf: deps.classifierFor,
-    ai: (bot: BotRecord, conversationId: number | null, request: AiRequest) => aiSteps.answer(bot, conversationId, request),
+    ai: (bot: BotRecord, conversationId: number | null, request: AiRequest, stream?: AnswerSink) => aiSteps.answer(bot, conversationId, request, stream),
+    answerStream: (target: StreamTarget) => new AnswerStream(events, clock, target),
     knowledge: (bot: BotRecord, request: KnowledgeRequest) => knowledgeAnswers.reply(bot, request),
     secrets: deps.secrets,
-    agentModel: (bot: BotRecord, conversationId: number | null, request: AgentModelRequest, budget: number | null) => aiSteps.agentAnswer(bot, conversationId, request, budget),
+    agentModel: (bot: BotRecord, conversationId: number | null, request: AgentModelRequest, budget: number | null, stream?: AnswerSink) =>
+      aiSteps.agentAnswer(bot, conversationId, request, budget, stream),
     // the bot's MCP servers (agents/tool-sources.ts)
     mcp: deps.mcp,
   };

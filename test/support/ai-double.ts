@@ -12,9 +12,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { streamChat, type StreamScript } from './ai-double-sse.js';
 import { conceptVector } from './concept-vectors.js';
 
-export interface AiScript {
+/** A request with `stream: true` is answered as OpenAI streams (ai-double-sse.ts), shaped by the StreamScript fields. */
+export interface AiScript extends StreamScript {
   /** the assistant message's content (default "ok") */
   content?: string | null;
   /** HTTP status (default 200); anything else answers an OpenAI-style error body */
@@ -53,6 +55,8 @@ export interface RecordedAiRequest {
     input?: string | string[];
     tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>;
     tool_choice?: unknown;
+    stream?: boolean;
+    stream_options?: { include_usage?: boolean };
   };
 }
 
@@ -134,12 +138,17 @@ export class AiDouble {
         if (status !== 200) return void res.writeHead(status).end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
         const tokens = script.tokens ?? 17;
         if (script.contentBytes !== undefined) return this.stream(res, body.model, script.contentBytes, script.fill ?? 'a', tokens);
-        if (script.toolCalls !== undefined) {
-          const tool_calls = script.toolCalls.map((c, i) => ({
-            id: c.id ?? `call_${this.requests.length}_${i}`,
-            type: 'function',
-            function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
-          }));
+        const tool_calls = script.toolCalls?.map((c, i) => ({
+          id: c.id ?? `call_${this.requests.length}_${i}`,
+          type: 'function',
+          function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+        }));
+        if (body.stream === true) {
+          const content = tool_calls ? (script.content ?? null) : script.content === undefined ? 'ok' : script.content;
+          const calls = tool_calls?.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) ?? null;
+          return void streamChat(res, body, { content, toolCalls: calls, tokens }, script).catch(() => res.destroy());
+        }
+        if (tool_calls !== undefined) {
           const message = { role: 'assistant', content: script.content ?? null, tool_calls };
           return void res.writeHead(200).end(
             JSON.stringify({

@@ -6,6 +6,7 @@ import { drawList, openedConversation as current, refreshList, setOpened } from 
 import { focusEntry, markRead, myRole } from './list';
 import { displayName, renderTranscript, stateLabel, STATE_CLASSES } from './render';
 import { renderContact } from './contact';
+import { readTraces, renderTrace, tracesByLine } from './trace';
 import { renderWorkspace } from './workspace';
 import { renderInbox } from './inbox';
 import { renderVisitor } from './visitor';
@@ -35,6 +36,8 @@ export async function openConversation(botId: string, userId: string) {
 /** Draws the open conversation as the server has it; `toNewest`: scrolled to its newest message whatever was read (the operator's own reply). */
 export async function refreshConversation(options: { toNewest?: boolean } = {}) {
   if (mode === 'console' && !current()) return;
+  // the agent's steps are conversation data of the console only (a share link shows none)
+  const traced = mode === 'console' ? readTraces(current()!.BotId, current()!.UserId) : Promise.resolve([]);
   const view = await api.call<ConversationView>('GET', conversationPath());
   currentView = view;
   const c = view.Conversation;
@@ -52,7 +55,8 @@ export async function refreshConversation(options: { toNewest?: boolean } = {}) 
   // Kept at the newest message when it was there (or newly opened); left alone while the operator reads back.
   const follow = options.toNewest || drawnKey !== key || transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
   drawnKey = key;
-  transcript.replaceChildren(...renderTranscript(view.Transcript, isShared(view) ? [] : view.Activity));
+  const steps = tracesByLine(view.Transcript, await traced);
+  transcript.replaceChildren(...renderTranscript(view.Transcript, isShared(view) ? [] : view.Activity, (line) => (steps.has(line) ? renderTrace(steps.get(line)!) : null)));
   $('contact').hidden = isShared(view);
   // governance.md: an admin downloads everything held about the contact (the server refuses other roles)
   const exportHref = mode === 'console' && myRole() === 'admin' ? `/console/api/conversations/${encodeURIComponent(c.BotId)}/${encodeURIComponent(c.UserId)}/export` : undefined;

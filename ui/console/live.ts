@@ -6,6 +6,7 @@ import { closeConversation, refreshConversation, refreshConversationSoon } from 
 import { openedConversation, refreshListSoon } from './listing';
 import { countUnread } from './list';
 import { alertOnEvent } from './workspace';
+import { clearStreamed, showStreamed } from './streaming';
 import { clearVisitorTyping, showVisitorTyping } from './visitor';
 import type { LiveEvent } from './types';
 
@@ -30,13 +31,16 @@ export function listen(url: string) {
       if (current && event.BotId === current.BotId && event.UserId === current.UserId) showVisitorTyping();
       return;
     }
+    const isOpen = current && event.BotId === current.BotId && event.UserId === current.UserId;
+    // A streamed answer's piece: drawn where the message will be; nothing to read again for it.
+    if (event.Kind === 'delta') return void (isOpen && showStreamed(event));
+    if (event.Kind === 'message' && event.Direction !== 'USER' && isOpen) clearStreamed(true);
     if (event.Kind === 'message' && event.Direction === 'USER') clearVisitorTyping();
     if (mode === 'console') alertOnEvent(event);
     if (event.Kind === 'ended') {
       events?.close();
       return void attempt(refreshConversation);
     }
-    const isOpen = current && event.BotId === current.BotId && event.UserId === current.UserId;
     if (event.Kind === 'forgotten' && isOpen && mode === 'console') {
       closeConversation();
       say(`${event.UserId} was forgotten.`);

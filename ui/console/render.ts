@@ -200,9 +200,15 @@ export function renderActivity(a: Activity) {
   return item;
 }
 
-/** Messages and activity lines in the order they happened. */
-export function renderTranscript(lines: Line[], activity: Activity[] = []) {
-  const all = [...lines.map((l) => ({ at: l.At, node: () => renderLine(l) })), ...activity.map((a) => ({ at: a.At, node: () => renderActivity(a) }))];
+/** Messages and activity lines in the order they happened; `below`: what goes under a message (an agent's steps). */
+export function renderTranscript(lines: Line[], activity: Activity[] = [], below: (line: Line) => HTMLElement | null = () => null) {
+  const withBelow = (l: Line) => {
+    const item = renderLine(l);
+    const extra = below(l);
+    if (extra) item.append(extra);
+    return item;
+  };
+  const all = [...lines.map((l) => ({ at: l.At, node: () => withBelow(l) })), ...activity.map((a) => ({ at: a.At, node: () => renderActivity(a) }))];
   // A stable sort: a message and an activity at the same moment keep messages first.
   return all.sort((x, y) => Date.parse(x.at) - Date.parse(y.at)).map((x) => x.node());
 }

@@ -147,7 +147,7 @@ export interface Visitor {
 
 /** A live event (one JSON object per Server-Sent Event; src/operators/views.ts eventView). */
 export interface LiveEvent {
-  Kind: 'message' | 'state' | 'forgotten' | 'typing' | 'visitorTyping' | 'ended';
+  Kind: 'message' | 'state' | 'forgotten' | 'typing' | 'visitorTyping' | 'ended' | 'delta';
   BotId: string;
   UserId: string;
   Channel: string;
@@ -155,4 +155,8 @@ export interface LiveEvent {
   Direction?: string;
   State?: number;
   Operator?: string | null;
+  /** delta: a piece of the bot's answer while it streams, where it goes, and whether the answer broke */
+  Text?: string;
+  Offset?: number;
+  Failed?: boolean;
 }

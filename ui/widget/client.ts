@@ -25,6 +25,8 @@ export interface LiveHandlers {
   forgotten(): void;
   /** an operator is writing (the console sends it every few seconds while they type) */
   typing(typing: { OperatorName: string }): void;
+  /** a piece of the bot's answer while it streams (agents.md "Streaming") */
+  delta(delta: { Text: string; Offset: number; Failed?: boolean }): void;
   /** something was said that the stream could not carry: fetch the history again */
   resync(): void;
   /** the stream ended for good (the conversation is gone, the key was refused) */
@@ -76,6 +78,7 @@ export class Api {
     source.addEventListener('state', (e) => on.state(json(e)));
     source.addEventListener('forgotten', () => on.forgotten());
     source.addEventListener('typing', (e) => on.typing(json(e)));
+    source.addEventListener('delta', (e) => on.delta(json(e)));
     source.addEventListener('resync', () => on.resync());
     // EventSource reconnects by itself after a dropped connection; an error status closes it.
     source.addEventListener('error', () => {

@@ -59,7 +59,7 @@ a{color:var(--c,#1d4ed8)}
 .media img,.media video{display:block;max-width:100%;border-radius:10px}
 .file::before{content:"";display:inline-block;width:10px;height:13px;margin-right:6px;border:2px solid currentColor;border-radius:2px;vertical-align:-2px}
 .media figcaption{font-size:13px;color:#4b5563;margin-top:2px}
-.typing{display:flex;margin-top:8px}
+.typing,.streaming{display:flex;margin-top:8px}
 .op-typing{margin-top:8px;font-size:13px;color:#4b5563;text-align:center;font-style:italic}
 .typing .bubble{display:flex;gap:4px;padding:12px 14px}
 .typing i{width:8px;height:8px;border-radius:50%;background:#9ca3af;animation:cq-blink 1.2s infinite}

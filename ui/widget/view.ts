@@ -42,7 +42,7 @@ export class View {
     this.title = h('h2', { id: 'cq-title' }, t.chat);
     const close = h('button', { type: 'button', class: 'close', 'aria-label': t.closeChat }, '×');
     this.log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': t.conversation });
-    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.status.typing, this.status.operatorTyping, this.status.place);
+    this.scroller = h('div', { class: 'scroller', tabindex: '0', 'aria-label': t.messages }, this.log, this.status.streaming, this.status.typing, this.status.operatorTyping, this.status.place);
     this.input = h('input', { id: 'cq-input', type: 'text', dir: 'auto', autocomplete: 'off', maxlength: '4000', placeholder: t.typeHere });
     this.offline = h('div', { class: 'offline', role: 'status', hidden: true }, t.offline);
     this.greeting = h('p', { class: 'greeting', hidden: true });
@@ -128,6 +128,7 @@ export class View {
 
   clear(): void {
     this.log.textContent = '';
+    this.status.clearStreamed();
   }
 
   /**
@@ -227,6 +228,15 @@ export class View {
   /** The place in the queue while waiting for a person; `null` hides it. */
   showPlace(position: number | null, expectedReplySeconds?: number | null): void {
     this.status.showPlace(position, expectedReplySeconds);
+  }
+
+  /** The bot's answer while it streams (a bubble after the transcript); see StatusLines.showStreamed. */
+  showStreamed(text: string, offset: number, failed: boolean): void {
+    this.status.showStreamed(text, offset, failed);
+  }
+
+  clearStreamed(): void {
+    this.status.clearStreamed();
   }
 
   showTyping(on: boolean): void {

@@ -149,6 +149,8 @@ export class Widget {
         void this.show(m, m.Direction === 'OPERATOR' ? 'operator' : 'bot', true);
       },
       typing: (typing) => this.view.showOperatorTyping(typing.OperatorName),
+      // shown at once, not queued: the reply it belongs to is still on its way
+      delta: (d) => this.view.showStreamed(d.Text, d.Offset, d.Failed === true),
       state: (s) => {
         this.enqueue(async () => this.control.setOperator(s.OperatorName, s.OperatorAvatar));
         this.enqueue(() => this.control.tell(s.State));
@@ -235,6 +237,8 @@ export class Widget {
     this.control.type = reply.ControlType;
     const asks = who === 'bot' && animate && (reply.EnableUserChat || reply.Parts.some((p) => ASKING.has(p.Type)));
     return this.enqueue(async () => {
+      // the whole message replaces the answer shown while it streamed
+      if (who !== 'user') this.view.clearStreamed();
       if (asks) this.view.disableButtons();
       for (const [i, part] of reply.Parts.entries()) {
         const pause = animate ? Math.min(MAX_TYPING_MS, Math.max(0, part.TypeDelay || 0)) : 0;

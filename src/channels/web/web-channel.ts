@@ -61,6 +61,8 @@ export type LiveDelivery =
   | { event: 'state'; data: { State: number; OperatorName: string | null; OperatorAvatar: string | null } }
   | { event: 'forgotten'; data: Record<string, never> }
   | { event: 'typing'; data: { OperatorName: string } }
+  /** a piece of the bot's answer while it streams (Offset 0 starts it again; Failed: take it back) */
+  | { event: 'delta'; data: { Text: string; Offset: number; Failed?: true } }
   /** a message too large to be relayed between nodes: the widget re-reads the history */
   | { event: 'resync'; data: Record<string, never> };
 
@@ -228,6 +230,8 @@ export class WebChannel {
     if (event.kind === 'forgotten') return { event: 'forgotten', data: {} };
     // The operator's name only, never an e-mail (as in the state event's OperatorName).
     if (event.kind === 'typing') return { event: 'typing', data: { OperatorName: event.operatorName } };
+    // A streamed answer's piece: the visitor's own turn too (its reply comes only once the turn ends).
+    if (event.kind === 'delta') return { event: 'delta', data: { Text: event.text, Offset: event.offset, ...(event.failed ? { Failed: true } : {}) } };
     // (visitorTyping never gets here: watch() keeps it from the visitor)
     if (event.kind === 'visitorTyping' || event.truncated) return { event: 'resync', data: {} };
     // The turn that wrote the message says where it left the conversation (a turn run elsewhere

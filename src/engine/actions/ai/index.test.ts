@@ -17,7 +17,8 @@ function run(action: Record<string, unknown>, answer: AiAnswer | undefined) {
 
 test('reply: yields one ai request with the rendered instructions, the last user text and the defaults', () => {
   const turn = run({ mode: 'reply', instructions: 'Help {{company}}', say: true, variable: 'out' }, ok('Sure.'));
-  assert.deepEqual(turn.requests, [{ kind: 'ai', instructions: 'Help ACME', input: 'hi there', history: 10, maxTokens: 1024, temperature: null, timeoutMs: 15_000 }]);
+  // said (reply mode with say): the answer may be shown as it streams (agents.md "Streaming")
+  assert.deepEqual(turn.requests, [{ kind: 'ai', instructions: 'Help ACME', input: 'hi there', history: 10, maxTokens: 1024, temperature: null, timeoutMs: 15_000, said: true }]);
   assert.deepEqual(
     turn.parts.map((p) => p.Text),
     ['Sure.', 'next'],

@@ -75,6 +75,7 @@ export const aiAction = defineAction({
         maxTokens: clamp(numberField(action.maxTokens) ?? DEFAULT_AI_MAX_TOKENS, 1, MAX_AI_MAX_TOKENS),
         temperature: numberField(action.temperature),
         timeoutMs: clamp(numberField(action.timeoutMs) ?? DEFAULT_AI_TIMEOUT_MS, 1, MAX_AI_TIMEOUT_MS),
+        ...(mode === 'reply' && action.say === true ? { said: true } : {}),
       }),
     );
     if (answer.status !== 'NOT_CONFIGURED') rc.countApiCall();

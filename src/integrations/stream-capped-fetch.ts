@@ -1,11 +1,12 @@
-// The fetch the MCP client's transport uses: through the private-network guard (a bot's MCP URL is
-// chosen by its designer, like a per-bot AI URL), redirects never followed, and every answer read
-// as it streams with its bytes counted: past the cap the stream errors and the connection is
-// dropped, so a 100 MB answer or an endless event stream costs at most the cap in memory. Unlike
-// the AI client's capped fetch the body is not read first: MCP answers may be event streams that
-// stay open while a tool runs.
+// The fetch of answers read as they stream (the MCP client's transport, a streamed AI answer):
+// through the private-network guard (a bot's MCP or AI URL is chosen by its designer), redirects
+// never followed, and every answer read as it streams with its bytes counted: past the cap the
+// stream errors and the connection is dropped, so a 100 MB answer or an endless event stream costs
+// at most the cap in memory. Unlike the AI client's capped fetch the body is not read first: MCP
+// answers may be event streams that stay open while a tool runs, and a streamed AI answer is shown
+// as it arrives.
 import { fetch as undiciFetch } from 'undici';
-import { isPrivateLiteralUrl, outboundDispatcher } from '../integrations/http-call.js';
+import { isPrivateLiteralUrl, outboundDispatcher } from './http-call.js';
 
 export class AnswerTooLarge extends Error {}
 
