@@ -1,7 +1,7 @@
-// What an agent turn costs the server (issue 39): a bot whose agent has one http tool; each user
-// text makes the model (an OpenAI-compatible double on loopback) call the tool, the tool reach a
-// shop double on loopback, and the model answer with text: two model calls, one HTTP call, one
-// stored turn. Next to it, a plain turn of the bench bot (the fallback: a variable and two texts)
+// What an agent turn costs the server (issue 39): a bot whose agent has two http tools; each user
+// text makes the model (an OpenAI-compatible double on loopback) call both tools in one answer
+// (agents.md "two tool calls"), each tool reach a shop double on loopback, and the model answer
+// with text: two model calls, two HTTP calls, one stored turn. Next to it, a plain turn of the bench bot (the fallback: a variable and two texts)
 // on the same server. In-process, SQLite, the built-in model off, one turn at a time: ms per turn
 // is latency with the doubles answering at once; CPU is this whole process (server, doubles and
 // client), per turn. Runs on its own (`npx tsx bench/agent-turn.ts`) or from run.ts.
@@ -50,6 +50,13 @@ const agentBot = (shop: string) => ({
                   description: 'Status of an order',
                   parameters: { type: 'object', properties: { order: { type: 'string', pattern: '^[0-9]{6}$' } }, required: ['order'] },
                   request: { method: 'GET', url: `${shop}/orders/{{order}}` },
+                },
+                {
+                  type: 'http',
+                  name: 'delivery_date',
+                  description: 'When an order arrives',
+                  parameters: { type: 'object', properties: { order: { type: 'string', pattern: '^[0-9]{6}$' } }, required: ['order'] },
+                  request: { method: 'GET', url: `${shop}/deliveries/{{order}}` },
                 },
               ],
               onError: [{ type: 'text', text: 'agent failed: {{agent_status}}' }],
@@ -117,7 +124,16 @@ export async function measureAgentTurn(): Promise<AgentTurnFigures> {
 
     const agentTurn = async (i: number) => {
       const order = String(100000 + i);
-      ai.next({ toolCalls: [{ name: 'order_status', arguments: { order } }], tokens: 30 }, { content: `Order ${order} has shipped.`, tokens: 20 });
+      ai.next(
+        {
+          toolCalls: [
+            { name: 'order_status', arguments: { order } },
+            { name: 'delivery_date', arguments: { order } },
+          ],
+          tokens: 30,
+        },
+        { content: `Order ${order} has shipped.`, tokens: 20 },
+      );
       const reply = await call(base, 'POST', '/custom/chat', { UserId: 'agent', Text: `where is order ${order}?` }, agentToken);
       if (reply.Parts?.[0]?.Text !== `Order ${order} has shipped.`) throw new Error(`the agent did not answer as expected: ${JSON.stringify(reply)}`);
       ai.requests.length = 0; // the double keeps every request: not what is measured
@@ -143,7 +159,7 @@ export async function measureAgentTurn(): Promise<AgentTurnFigures> {
 export function describeAgentTurn(f: AgentTurnFigures): string {
   const cpu = (us: number) => `${(us / 1000).toFixed(2)} ms CPU`;
   return [
-    `agent turn (2 model calls to a loopback double, 1 http tool call to a loopback shop), ${f.turns} turns one at a time: mean ${f.agentMs.mean.toFixed(2)} ms, p50 ${f.agentMs.p50.toFixed(2)} ms, p99 ${f.agentMs.p99.toFixed(2)} ms; ${cpu(f.agentCpuUs)} per turn (server, doubles and client in one process)`,
+    `agent turn (2 model calls to a loopback double, 2 http tool calls (one model answer) to a loopback shop), ${f.turns} turns one at a time: mean ${f.agentMs.mean.toFixed(2)} ms, p50 ${f.agentMs.p50.toFixed(2)} ms, p99 ${f.agentMs.p99.toFixed(2)} ms; ${cpu(f.agentCpuUs)} per turn (server, doubles and client in one process)`,
     `plain turn of the bench bot on the same server: mean ${f.plainMs.toFixed(2)} ms; ${cpu(f.plainCpuUs)} per turn`,
   ].join('\n');
 }

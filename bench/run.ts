@@ -441,7 +441,7 @@ async function main(): Promise<void> {
     say(describeUnderstanding(await measureUnderstanding()));
     step('The built-in model (issue 36): CPU per text, server memory with it loaded, turns with and without intents');
     say(describeBuiltinModel(await measureBuiltinModel()));
-    step('An agent turn (issue 39): two model calls and an http tool call, against loopback doubles');
+    step('An agent turn (issue 39): two model calls and two http tool calls, against loopback doubles');
     say(describeAgentTurn(await measureAgentTurn()));
     step('Baseline: bare Fastify route, one SQLite read-modify-write transaction per request');
     const baselineDb = path.join(tmp, 'baseline.sqlite');
