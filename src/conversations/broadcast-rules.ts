@@ -41,7 +41,12 @@ function ownedByFlow(compiled: CompiledBot, said: string): boolean {
 }
 
 /** The confirmation to say (the state changed) when the text is an opt-out or opt-in keyword; else null. */
-export function optOutAnswer(bot: BotRecord, compiled: CompiledBot, state: ConversationState, text: string | undefined): ReplyPart[] | null {
+/**
+ * `optedOut` is whether the conversation was opted out before this request: a platform may set the
+ * variable back itself with the same message (Twilio's OptOutType START), and the start keyword
+ * must still be answered with its confirmation, not run the flow.
+ */
+export function optOutAnswer(bot: BotRecord, compiled: CompiledBot, state: ConversationState, text: string | undefined, optedOut: boolean): ReplyPart[] | null {
   if (text === undefined) return null;
   const said = text.trim().toLowerCase();
   if (said === '' || ownedByFlow(compiled, said)) return null;
@@ -51,7 +56,7 @@ export function optOutAnswer(bot: BotRecord, compiled: CompiledBot, state: Conve
     state.variables[OPT_OUT_VARIABLE] = 'true';
     return injectedParts(settings.stopReply ?? DEFAULT_STOP_REPLY, undefined, position);
   }
-  if (state.variables[OPT_OUT_VARIABLE] === 'true' && matches(settings.startKeywords ?? DEFAULT_START, said)) {
+  if (optedOut && matches(settings.startKeywords ?? DEFAULT_START, said)) {
     delete state.variables[OPT_OUT_VARIABLE];
     return injectedParts(settings.startReply ?? DEFAULT_START_REPLY, undefined, position);
   }

@@ -29,7 +29,7 @@ import { driveTurn, type AnswerMemo, type RequestHandlers } from './drive-turn.j
 import { agentHandlers, type AgentRequestDeps } from './agent-requests.js';
 import type { ConversationTurns } from './turns.js';
 import { applyRequestValues, clampFlowState } from './limits.js';
-import { broadcastClick, optOutAnswer } from './broadcast-rules.js';
+import { broadcastClick, OPT_OUT_VARIABLE, optOutAnswer } from './broadcast-rules.js';
 import { replyOf, TURN_MATCH, type ChatReply } from './reply.js';
 import { heldForApproval, heldForOperators, storedPart, waitingNotice } from './waiting.js';
 import type { UserMessage } from './user-message.js';
@@ -109,7 +109,8 @@ export class UserTurn {
       }
 
       // A stop (or start) keyword answers for itself: the flow does not run (broadcasts.md "Opt-out").
-      const confirmation = input.command ? null : optOutAnswer(bot, compiled, next.state, input.text);
+      const optedOut = conversation.state.variables[OPT_OUT_VARIABLE] === 'true';
+      const confirmation = input.command ? null : optOutAnswer(bot, compiled, next.state, input.text, optedOut);
       if (confirmation) {
         messages.push({ direction: 'BOT', parts: confirmation, pushed: false, enableUserChat: true });
         const answer = this.reply(next, confirmation, true);

@@ -134,6 +134,8 @@ for (const kind of databaseKinds()) {
       assert.equal(stopped.sent().length, 3, 'nothing after the confirmation');
       await stopped.say('START', { OptOutType: 'START' });
       await stopped.waitFor(4, 'the answer to START');
+      // Twilio's OptOutType START sets the opt-out variable back first; the keyword still answers
+      assert.equal(stopped.sent()[3], 'Welcome back: you will receive our broadcasts again.');
       assert.equal((await api.preview(audience)).Count, 2);
     });
 
