@@ -65,6 +65,7 @@ for (const kind of databaseKinds()) {
         'SMS (Twilio) not connected',
         'Chatwoot not connected',
         'Instagram not connected',
+        'Microsoft Teams not connected',
       ]);
 
       // Telegram: a token Telegram does not know is refused, said next to the form; nothing is connected.
