@@ -36,6 +36,8 @@ interface Card {
   node: HTMLElement;
   /** what the card says once decided (by this operator or, found on a redraw, by someone else) */
   outcome: string | null;
+  /** a decision of this page is on its way: its answer, not a redraw, says what became of it */
+  deciding: boolean;
 }
 /** the open conversation's cards by ApprovalId, and whose they are */
 let cards = new Map<string, Card>();
@@ -51,12 +53,14 @@ export function renderApprovals(botId: string, userId: string, approvals: Approv
   for (const a of approvals) {
     if (a.UserId !== userId) continue;
     const card = cards.get(a.ApprovalId);
-    if (!card && a.Status === 'pending') cards.set(a.ApprovalId, { node: drawCard(botId, a, reread), outcome: null });
-    else if (card && !card.outcome && a.Status !== 'pending') settle(card, decidedElsewhere(a));
+    if (!card && a.Status === 'pending') cards.set(a.ApprovalId, drawCard(botId, a, reread));
+    else if (card && !card.outcome && !card.deciding && a.Status !== 'pending') settle(card, decidedElsewhere(a));
   }
   const box = $('approvals');
   box.hidden = cards.size === 0;
-  box.replaceChildren(...[...cards.values()].map((c) => c.node));
+  const wanted = [...cards.values()].map((c) => c.node);
+  // put back only when changed: a node moved loses the focus (a field being edited, a decision said)
+  if (wanted.length !== box.children.length || wanted.some((node, i) => box.children[i] !== node)) box.replaceChildren(...wanted);
 }
 
 /** Share pages and closed conversations show no cards. */
@@ -79,7 +83,7 @@ function settle(card: Card, outcome: string) {
 
 let drawn = 0;
 
-function drawCard(botId: string, a: Approval, reread: () => Promise<unknown>): HTMLElement {
+function drawCard(botId: string, a: Approval, reread: () => Promise<unknown>): Card {
   const id = `approval-${++drawn}`;
   const node = el('article', 'approval');
   node.setAttribute('aria-labelledby', `${id}-title`);
@@ -95,13 +99,16 @@ function drawCard(botId: string, a: Approval, reread: () => Promise<unknown>): H
   outcome.hidden = true;
   outcome.tabIndex = -1;
 
-  const card: Card = { node, outcome: null };
+  const card: Card = { node, outcome: null, deciding: false };
   const path = (verb: string) => `/bots/${encodeURIComponent(botId)}/approvals/${encodeURIComponent(a.ApprovalId)}/${verb}`;
   /** POSTs the decision; true when made. A 409: someone decided first, the card says who once read again. */
   const decide = async (verb: 'approve' | 'reject', body: object, said: string) => {
     node.querySelectorAll('button').forEach((b) => (b.disabled = true));
+    card.deciding = true;
     try {
-      await api.call('POST', path(verb), body);
+      const made = await api.call<Approval>('POST', path(verb), body);
+      // the arguments the call was made with (edited ones, when they were)
+      args.textContent = JSON.stringify(made.Arguments, null, 2);
       settle(card, said);
       outcome.focus();
       say(`${said}: ${a.Tool} for ${a.UserId}.`);
@@ -109,6 +116,8 @@ function drawCard(botId: string, a: Approval, reread: () => Promise<unknown>): H
       node.querySelectorAll('button').forEach((b) => (b.disabled = false));
       if (!(error instanceof ApiError) || error.code !== 'APPROVAL_DECIDED') throw error;
       say('Someone else decided this call already; it is shown as they decided.', true);
+    } finally {
+      card.deciding = false;
     }
     await reread();
   };
@@ -137,7 +146,7 @@ function drawCard(botId: string, a: Approval, reread: () => Promise<unknown>): H
   edit.addEventListener('click', () => open(editor, refusal));
   reject.addEventListener('click', () => open(refusal, editor));
   node.append(title, asked, args, actions, editor, refusal, outcome);
-  return node;
+  return card;
 }
 
 /** Shows `form` (the other one goes) and puts the focus in its field. */
