@@ -173,14 +173,24 @@ function cancellable(form: HTMLFormElement, back: () => void) {
   return cancel;
 }
 
-/** The arguments as JSON in a textarea; what is not a JSON object is said under it before anything is sent. */
-function editForm(id: string, a: Approval, send: (args: Record<string, unknown>) => Promise<void>, back: () => void) {
+/** A hidden form: `field` labelled `label`, what `below` adds under it, then `submit` and Cancel. */
+function fieldForm(fieldId: string, label: string, field: HTMLTextAreaElement | HTMLInputElement, submit: HTMLButtonElement, back: () => void, below: HTMLElement[] = []) {
   const form = el('form', 'approval-form');
   form.hidden = true;
-  const label = el('label', '', 'Arguments (JSON)');
-  label.htmlFor = `${id}-args`;
-  const field = el('textarea', 'approval-field');
-  field.id = `${id}-args`;
+  const caption = el('label', '', label);
+  caption.htmlFor = fieldId;
+  field.id = fieldId;
+  field.className = 'approval-field';
+  submit.type = 'submit';
+  const row = el('div', 'approval-actions');
+  row.append(submit, cancellable(form, back));
+  form.append(caption, field, ...below, row);
+  return form;
+}
+
+/** The arguments as JSON in a textarea; what is not a JSON object is said under it before anything is sent. */
+function editForm(id: string, a: Approval, send: (args: Record<string, unknown>) => Promise<void>, back: () => void) {
+  const field = el('textarea');
   field.rows = 5;
   field.maxLength = MAX_ARGUMENTS;
   field.spellcheck = false;
@@ -194,10 +204,7 @@ function editForm(id: string, a: Approval, send: (args: Record<string, unknown>)
     field.setAttribute('aria-invalid', String(text !== ''));
     if (text) field.focus();
   };
-  const submit = Object.assign(el('button', '', 'Approve with these arguments'), { type: 'submit' as const });
-  const row = el('div', 'approval-actions');
-  row.append(submit, cancellable(form, back));
-  form.append(label, field, problem, row);
+  const form = fieldForm(`${id}-args`, 'Arguments (JSON)', field, el('button', '', 'Approve with these arguments'), back, [problem]);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     let args: unknown;
@@ -223,19 +230,11 @@ function editForm(id: string, a: Approval, send: (args: Record<string, unknown>)
 
 /** The optional reason told to the model with the refusal. */
 function rejectForm(id: string, send: (reason: string) => Promise<void>, back: () => void) {
-  const form = el('form', 'approval-form');
-  form.hidden = true;
-  const label = el('label', '', 'Reason (optional, told to the bot)');
-  label.htmlFor = `${id}-reason`;
-  const field = el('input', 'approval-field');
-  field.id = `${id}-reason`;
+  const field = el('input');
   field.type = 'text';
   field.dir = 'auto';
   field.maxLength = MAX_REASON;
-  const submit = Object.assign(el('button', 'danger', 'Reject the call'), { type: 'submit' as const });
-  const row = el('div', 'approval-actions');
-  row.append(submit, cancellable(form, back));
-  form.append(label, field, row);
+  const form = fieldForm(`${id}-reason`, 'Reason (optional, told to the bot)', field, el('button', 'danger', 'Reject the call'), back);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void attempt(() => send(field.value.trim()));
