@@ -152,6 +152,7 @@ for (const kind of databaseKinds()) {
         assert.equal(elsewhere.status, 200, elsewhere.text);
         await late.getByRole('button', { name: 'Approve' }).click();
         await late.getByText('Rejected by the account API', { exact: true }).waitFor();
+        assert.equal(await stale.evaluate(() => document.activeElement?.textContent), 'Rejected by the account API', 'the focus is not lost with the buttons');
         assert.equal(await stale.locator('#status').textContent(), 'Someone else decided this call already; it is shown as they decided.');
         assert.equal(await late.getByRole('button').count(), 0);
         assert.equal(shop.calls.length, 0);

@@ -78,7 +78,7 @@ function settle(card: Card, outcome: string) {
   const said = card.node.querySelector<HTMLElement>('.approval-outcome')!;
   said.textContent = outcome;
   said.hidden = false;
-  card.node.classList.add('approval-decided');
+  card.node.classList.add('approval-decided', outcome.startsWith('Rejected') ? 'approval-rejected' : 'approval-approved');
 }
 
 let drawn = 0;
@@ -120,6 +120,8 @@ function drawCard(botId: string, a: Approval, reread: () => Promise<unknown>): C
       card.deciding = false;
     }
     await reread();
+    // the buttons went with the decision: the focus goes to what the card says (not lost to the page)
+    if (card.outcome && !node.contains(document.activeElement)) outcome.focus();
   };
 
   const actions = el('div', 'approval-actions');
