@@ -6,45 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { AiDouble } from '../support/ai-double.js';
-import { botFile, chatOk, summary, text } from '../support/chat-kit.js';
+import { approvalBot, askForApproval, WAIT } from '../support/approval-kit.js';
+import { chatOk, summary } from '../support/chat-kit.js';
 import { addOperator, botIdOf, consoleClient, signIn } from '../support/console-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { setCustomChannel } from '../support/webhook-kit.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-
-const ORDER = { type: 'object', properties: { order: { type: 'string', pattern: '^[0-9]{6}$' } }, required: ['order'] };
-const WAIT = 'One moment, a colleague must approve this.';
-
-function approvalBot(shopBase: string) {
-  const agent = {
-    type: 'agent',
-    instructions: 'You help with orders.',
-    maxSteps: 3,
-    timeoutMs: 5000,
-    tools: [
-      { type: 'http', name: 'cancel_order', description: 'Cancel an order', parameters: ORDER, request: { method: 'POST', url: `${shopBase}/orders/{{order}}/cancel` }, approval: true },
-      {
-        type: 'http',
-        name: 'refund',
-        description: 'Refund an order',
-        parameters: ORDER,
-        request: { method: 'POST', url: `${shopBase}/refunds/{{order}}` },
-        approval: true,
-        approvalMessage: 'A colleague will check the refund.',
-      },
-    ],
-    onError: [text('Agent error ({{agent_status}}).')],
-  };
-  return botFile(
-    [
-      { name: 'Start', actions: [text('Hi')] },
-      { name: 'Agent', actions: [agent] },
-    ],
-    { triggers: [{ match: 'assistant', actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Main', interaction: 'Agent' }] }] },
-  );
-}
 
 for (const kind of databaseKinds()) {
   describe(`agent approvals (${kind})`, () => {
@@ -82,9 +51,7 @@ for (const kind of databaseKinds()) {
     /** a conversation whose agent asked to call `tool` and now waits for an approval; returns its approval */
     const waiting = async (tool = 'cancel_order', order = '123456') => {
       const user = `approval-${kind}-${n++}`;
-      await chatOk(server, tenant.botToken, { UserId: user });
-      ai.next({ toolCalls: [{ id: `call_${user}`, name: tool, arguments: { order } }] });
-      const reply = await chatOk(server, tenant.botToken, { UserId: user, Text: 'assistant' });
+      const reply = await askForApproval(server, tenant.botToken, ai, user, tool, order);
       const approval = (await list()).find((a) => a.UserId === user);
       assert.ok(approval, 'the approval is listed');
       return { user, reply, approval };

@@ -7,6 +7,7 @@ import { focusEntry, markRead, myRole } from './list';
 import { displayName, renderTranscript, stateLabel, STATE_CLASSES } from './render';
 import { renderContact } from './contact';
 import { readTraces, renderTrace, tracesByLine } from './trace';
+import { clearApprovals, readApprovals, renderApprovals } from './approvals';
 import { renderWorkspace } from './workspace';
 import { renderInbox } from './inbox';
 import { renderVisitor } from './visitor';
@@ -38,6 +39,7 @@ export async function refreshConversation(options: { toNewest?: boolean } = {}) 
   if (mode === 'console' && !current()) return;
   // the agent's steps are conversation data of the console only (a share link shows none)
   const traced = mode === 'console' ? readTraces(current()!.BotId, current()!.UserId) : Promise.resolve([]);
+  const approvals = mode === 'console' ? readApprovals(current()!.BotId) : Promise.resolve([]);
   const view = await api.call<ConversationView>('GET', conversationPath());
   currentView = view;
   const c = view.Conversation;
@@ -67,6 +69,7 @@ export async function refreshConversation(options: { toNewest?: boolean } = {}) 
     const c = view.Conversation;
     renderWorkspace(view);
     renderInbox(c);
+    renderApprovals(c.BotId, c.UserId, await approvals, () => Promise.all([refreshConversation(), refreshList()]));
     void attempt(() => renderVisitor(c));
   }
   // Scrolled last, once the panels beside it have taken their width (and so the lines their height).
@@ -125,6 +128,7 @@ function control(action: string, payload: unknown = {}) {
 
 export function closeConversation() {
   setOpened(null);
+  clearApprovals();
   $('conversation-body').hidden = true;
   $('contact').hidden = true;
   $('conversation-placeholder').hidden = false;

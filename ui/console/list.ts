@@ -32,6 +32,11 @@ export function setHits(query: string, results: SearchHit[]) {
   hitsFor = query;
   hits = new Map(results.map((r) => [keyOf(r), r]));
 }
+/** the conversations whose agent waits for an operator's approval (keyOf) */
+let awaiting = new Set<string>();
+export function setAwaitingApproval(keys: Set<string>) {
+  awaiting = keys;
+}
 /** one list item per conversation, reused by every redraw */
 const items: Map<string, HTMLLIElement> = new Map();
 
@@ -109,7 +114,10 @@ function fill(button: HTMLButtonElement, c: Summary, now: number) {
   const owner = c.AssignedTo ? ` · ${c.AssignedTo.OperatorId === me ? 'you' : c.AssignedTo.Name}` : c.Team ? ` · ${c.Team.Name}` : '';
   const status = c.Status === 'open' ? '' : ` · ${c.Status}`;
   const shownId = displayName(c) === c.UserId ? '' : `${c.UserId} · `;
-  button.replaceChildren(title, badge, el('span', 'conversation-bot hint', `${shownId}${c.BotName} · ${c.Channel}${owner}${status}`), time);
+  const badges = el('span', 'conversation-badges');
+  badges.append(badge);
+  if (awaiting.has(keyOf(c))) badges.append(el('span', 'badge state-approval', 'Waiting for approval'));
+  button.replaceChildren(title, badges, el('span', 'conversation-bot hint', `${shownId}${c.BotName} · ${c.Channel}${owner}${status}`), time);
   const hit = hitsFor !== '' && hitsFor === $('search').value.trim().toLowerCase() ? hits.get(keyOf(c)) : undefined;
   if (hit) {
     const found = el('span', 'conversation-preview conversation-hit');
