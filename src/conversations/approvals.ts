@@ -88,7 +88,8 @@ export class AgentApprovals {
     if (utf8Bytes(JSON.stringify(args)) > MAX_ARGUMENTS_BYTES) throw new AppError('APPROVAL_ARGUMENTS_INVALID', `Arguments are over ${MAX_ARGUMENTS_BYTES} bytes of JSON.`, { Field: 'Arguments' });
     const schema = await this.parametersOf(bot, approval.tool);
     const result = check(args, schema ?? { type: 'object' });
-    if (!result.ok) throw new AppError('APPROVAL_ARGUMENTS_INVALID', `Arguments ${result.error}.`, { Field: 'Arguments' });
+    // the check says "arguments do not fit: /order must …": capitalised as a sentence of its own
+    if (!result.ok) throw new AppError('APPROVAL_ARGUMENTS_INVALID', `${result.error.charAt(0).toUpperCase()}${result.error.slice(1)}.`, { Field: 'Arguments' });
     return args;
   }
 

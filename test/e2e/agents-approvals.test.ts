@@ -83,6 +83,7 @@ for (const kind of databaseKinds()) {
       const bad = await decide(approval.ApprovalId, 'approve', { Arguments: { order: '12' } });
       assert.equal(bad.status, 400);
       assert.equal(bad.body.Code, 'APPROVAL_ARGUMENTS_INVALID');
+      assert.equal(bad.body.Message, 'Arguments do not fit: /order must match pattern "^[0-9]{6}$".');
       assert.equal((await list()).find((a) => a.ApprovalId === approval.ApprovalId).Status, 'pending', 'a refused edit decides nothing');
       assert.equal(shop.calls.length, 0);
 
