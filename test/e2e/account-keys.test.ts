@@ -120,7 +120,7 @@ for (const kind of databaseKinds()) {
       const tenant = await createTenant(server.client);
       const read = await server.client.get(`/admin/accounts/${tenant.accountId}`, admin);
       assert.equal(read.status, 200);
-      assert.deepEqual(Object.keys(read.body).sort(), ['AccountId', 'Name', 'Packages', 'Plan', 'Usage']);
+      assert.deepEqual(Object.keys(read.body).sort(), ['AccountId', 'AuditDays', 'Name', 'Packages', 'Plan', 'Usage']);
       const patched = await server.client.patch(`/admin/accounts/${tenant.accountId}`, { Name: 'Renamed' }, admin);
       assert.deepEqual(Object.keys(patched.body).sort(), ['AccountId', 'Name', 'Packages', 'Plan']);
     });
