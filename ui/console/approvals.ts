@@ -74,11 +74,16 @@ export function clearApprovals() {
 /** The card says `outcome` and loses its controls. */
 function settle(card: Card, outcome: string) {
   card.outcome = outcome;
+  // the focus was on the card's buttons (or already lost with them): it goes to what the card now
+  // says, at once; focus elsewhere on the page (the reply box) is left where it is
+  const active = document.activeElement;
+  const hadFocus = !active || active === document.body || card.node.contains(active);
   for (const part of card.node.querySelectorAll('.approval-actions, form')) part.remove();
   const said = card.node.querySelector<HTMLElement>('.approval-outcome')!;
   said.textContent = outcome;
   said.hidden = false;
   card.node.classList.add('approval-decided', outcome.startsWith('Rejected') ? 'approval-rejected' : 'approval-approved');
+  if (hadFocus && card.node.isConnected) said.focus();
 }
 
 let drawn = 0;

@@ -37,10 +37,11 @@ export async function openConversation(botId: string, userId: string) {
 /** Draws the open conversation as the server has it; `toNewest`: scrolled to its newest message whatever was read (the operator's own reply). */
 export async function refreshConversation(options: { toNewest?: boolean } = {}) {
   if (mode === 'console' && !current()) return;
-  // the agent's steps are conversation data of the console only (a share link shows none)
+  const view = await api.call<ConversationView>('GET', conversationPath());
+  // Read once the conversation could be: when it could not, no other answer arrives to clear the
+  // "cannot be reached" line. The agent's steps and approvals are console data (a share link shows none).
   const traced = mode === 'console' ? readTraces(current()!.BotId, current()!.UserId) : Promise.resolve([]);
   const approvals = mode === 'console' ? readApprovals(current()!.BotId) : Promise.resolve([]);
-  const view = await api.call<ConversationView>('GET', conversationPath());
   currentView = view;
   const c = view.Conversation;
   setOpened({ BotId: c.BotId, UserId: c.UserId });
