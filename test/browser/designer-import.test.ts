@@ -40,6 +40,10 @@ for (const kind of databaseKinds()) {
     for (const viewport of [DESKTOP, PHONE]) {
       test(`a Typebot export: preview, import, report, follow a link; a broken file says why (${viewport.width}px)`, async () => {
         const { page, errors } = await pageAs(world.browser, world.server, 'dee@example.org', viewport);
+        // Playwright turns on file-chooser interception when a listener exists; one from the start
+        // makes sure it is on before Space opens the chooser (a waitForEvent set up just before the
+        // key can lose that race, and the chooser then opens natively and is never reported)
+        page.on('filechooser', () => undefined);
         const shot = (name: string) => page.screenshot({ path: path.join(shots, `${kind}-${name}-${viewport.width}.png`) });
         await page.goto(`${world.server.url}/console/designer?bot=${world.botId}`);
         await page.locator('.outline .pick').first().waitFor();
