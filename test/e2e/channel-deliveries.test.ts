@@ -74,7 +74,10 @@ for (const kind of databaseKinds()) {
     };
     const broadcastTo = async (channel: FiveChannel, users: string[]) => {
       const created = await api.create({ Audience: { Channels: [channel], UserIds: users }, Variables: { promo_code: 'D41' } });
-      return api.until(created.BroadcastId, (b) => b.Status === 'done', `the broadcast on ${channel} is done`);
+      // done (every recipient sent or skipped), then every sent one's delivery counted: the outbox
+      // reports a platform's acceptance after the send, so Delivered can trail Sent for a moment
+      const settled = (b: any) => b.Status === 'done' && b.Counts.Delivered + b.Counts.Failed + b.Counts.Skipped === b.Counts.Audience;
+      return api.until(created.BroadcastId, settled, `the broadcast on ${channel} is done and delivered`);
     };
 
     for (const channel of FIVE_CHANNELS) {
