@@ -18,7 +18,7 @@ const TAGS: Record<string, string> = {
 
 test('every control of controls.ts is in body.html once, as the element its type says', () => {
   const body = read('body.html');
-  const listed = [...read('controls.ts').matchAll(/Ids<(\w+), ([^>]+)>/g)].flatMap(([, type, ids]) => [...ids!.matchAll(/'([\w-]+)'/g)].map(([, id]) => ({ id: id!, type: type! })));
+  const listed = [...read('controls.ts').matchAll(/Ids<\s*(\w+),\s*([^>]+)>/g)].flatMap(([, type, ids]) => [...ids!.matchAll(/'([\w-]+)'/g)].map(([, id]) => ({ id: id!, type: type! })));
   assert.equal(listed.length, 62);
   for (const { id, type } of listed) {
     const tags = [...body.matchAll(new RegExp(`<(\\w+)\\b[^>]*\\bid="${id}"`, 'g'))].map((m) => m[1]);
