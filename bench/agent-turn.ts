@@ -5,15 +5,12 @@
 // on the same server. In-process, SQLite, the built-in model off, one turn at a time: ms per turn
 // is latency with the doubles answering at once; CPU is this whole process (server, doubles and
 // client), per turn. Runs on its own (`npx tsx bench/agent-turn.ts`) or from run.ts.
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { start } from '../src/main.js';
 import { AiDouble } from '../test/support/ai-double.js';
-import { ADMIN_TOKEN, call, createTenant } from './setup.js';
+import { startBenchServer } from './in-process-server.js';
+import { call, createTenant } from './setup.js';
 
 const TURNS = 200;
 const WARMUP = 20;
@@ -96,22 +93,8 @@ async function timed(count: number, say: (i: number) => Promise<void>): Promise<
 }
 
 export async function measureAgentTurn(): Promise<AgentTurnFigures> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-bench-agent-'));
   const [ai, shop] = await Promise.all([AiDouble.start(), startShop()]);
-  const running = await start(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      COLLOQUY_DATA_DIR: dataDir,
-      COLLOQUY_DEMO: '0',
-      COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
-      COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
-      COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
-      COLLOQUY_BUILTIN_MODEL: 'off',
-      LOG_LEVEL: 'warn',
-    }),
-    { logger: { level: 'warn' } },
-  );
+  const running = await startBenchServer('agent', { env: { COLLOQUY_BUILTIN_MODEL: 'off' }, quiet: true });
   try {
     const base = running.url;
     const tenant = await createTenant(base);
@@ -152,7 +135,6 @@ export async function measureAgentTurn(): Promise<AgentTurnFigures> {
   } finally {
     await running.close();
     await Promise.all([ai.close(), shop.close()]);
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -104,7 +104,7 @@ async function main(): Promise<number> {
   const attacks = ATTACKS.filter((a) => !ONLY || a.name.includes(ONLY));
   installCleanup(attacks.length * (TIMEOUT_MS + 120_000) + 60_000);
   const pgServer = process.env.DATABASE_URL;
-  const databaseUrl = pgServer ? await createPgDatabase(pgServer, 'colloquy_attacks', say) : null;
+  const databaseUrl = pgServer ? (await createPgDatabase(pgServer, 'colloquy_attacks', say)).url : null;
   const database = databaseUrl ? 'PostgreSQL' : 'SQLite';
   say(`Colloquy attacks (issue 35) on ${database}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString()}; each on a fresh server, given up after ${TIMEOUT_MS / 1000} s`);
   const results: Result[] = [];

@@ -5,12 +5,8 @@
 // (alternating runs: a bot without intents must not be slower with the model on). In-process
 // servers on SQLite, no network. Runs on its own (`npx tsx bench/builtin-model.ts`, about a
 // minute) or from run.ts.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { start } from '../src/main.js';
 import { BuiltinModel, DEFAULT_BUILTIN_MODEL_LIMITS } from '../src/understanding/builtin-model/pool.js';
+import { startBenchServer } from './in-process-server.js';
 import { ADMIN_TOKEN, benchBot, call } from './setup.js';
 
 const TEXTS = 200;
@@ -67,10 +63,7 @@ const intentsBot = {
 };
 
 async function server(model: 'on' | 'off') {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-bench-builtin-'));
-  const running = await start(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', COLLOQUY_DATA_DIR: dataDir, COLLOQUY_DEMO: '0', COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN, COLLOQUY_RATE_LIMIT_PER_MINUTE: '0', COLLOQUY_BUILTIN_MODEL: model }),
-  );
+  const running = await startBenchServer('builtin', { env: { COLLOQUY_BUILTIN_MODEL: model } });
   const base = running.url;
   const account = await call(base, 'POST', '/admin/accounts', { Name: 'Bench', Plan: 'standard', Packages: [] }, ADMIN_TOKEN);
   const tokenOf = async (bot: unknown) => {
@@ -78,7 +71,7 @@ async function server(model: 'on' | 'off') {
     return (await call(base, 'POST', '/authorization/integration', { AccountAPIKey: account.AccountAPIKey, BotAPIKey: made.APIKey, BotAPISecret: made.APISecret })).token as string;
   };
   const tokens = { intents: await tokenOf(intentsBot), plain: await tokenOf(benchBot) };
-  return { base, tokens, close: async () => (await running.close(), fs.rmSync(dataDir, { recursive: true, force: true })) };
+  return { base, tokens, close: running.close };
 }
 
 /** Mean ms of a turn, TURNS turns one after another, each with a text not seen before. */

@@ -7,20 +7,13 @@
 // Universal Sentence Encoder (EnergeticAI, run in this process behind a local OpenAI-style
 // `POST /embeddings`) is the bot's embedding model, so words and meaning are fused. Tune on this
 // set only: the blind set is another business, scored once.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { start } from '../src/main.js';
 import { DEV_DOCUMENTS, DEV_FAQ, DEV_QUESTIONS, DEV_UNRELATED } from '../test/fixtures/knowledge-dev/index.js';
-import { ADMIN_TOKEN, call, createTenant } from './setup.js';
+import { startBenchServer } from './in-process-server.js';
+import { call, createTenant } from './setup.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-const PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const verbose = argv.includes('--verbose');
 
 /** A local OpenAI-style embeddings endpoint answering with USE's vectors. */
@@ -62,29 +55,7 @@ async function useEndpoint(): Promise<{ url: string; close(): Promise<void> }> {
 }
 
 async function runOn(kind: 'sqlite' | 'postgres', use: { url: string } | null): Promise<Record<string, unknown>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-kb-dev-'));
-  const dbName = `colloquy_kb_dev_${crypto.randomBytes(4).toString('hex')}`;
-  let databaseUrl: string | null = null;
-  if (kind === 'postgres') {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    databaseUrl = PG_URL.replace(/\/postgres$/, `/${dbName}`);
-  }
-  const running = await start(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      COLLOQUY_DATA_DIR: dataDir,
-      COLLOQUY_DEMO: '0',
-      COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
-      COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
-      COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
-      COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY: option('--min-similarity', '0.3'),
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    }),
-  );
+  const running = await startBenchServer('kb_dev', { database: kind, env: { COLLOQUY_AI_EMBEDDING_MIN_SIMILARITY: option('--min-similarity', '0.3') } });
   try {
     const base = running.url;
     const tenant = await createTenant(base);
@@ -133,13 +104,6 @@ async function runOn(kind: 'sqlite' | 'postgres', use: { url: string } | null): 
     };
   } finally {
     await running.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (kind === 'postgres') {
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
   }
 }
 

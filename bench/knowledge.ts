@@ -11,15 +11,9 @@
 //   6. recall@5 on a labelled set of 20 planted passages (10 asked with their own words, 10 in
 //      other words), words only and hybrid.
 // PostgreSQL: a database colloquy_bench_kb_<random> on 127.0.0.1, dropped at the end.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { start } from '../src/main.js';
 import { AiDouble } from '../test/support/ai-double.js';
-import { ADMIN_TOKEN, call, createTenant } from './setup.js';
+import { startBenchServer } from './in-process-server.js';
+import { call, createTenant } from './setup.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -27,7 +21,6 @@ const MB = Number(option('--kb-mb', '50'));
 const SOURCES = 200;
 const CONCURRENCY = 20;
 const QUESTIONS = 400;
-const PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** Planted passages: [passage, question in its words, question in other words]. */
 const NEEDLES: ReadonlyArray<readonly [string, string, string]> = [
@@ -76,30 +69,9 @@ async function timed(questions: string[], ask: (q: string) => Promise<unknown>, 
 }
 
 async function runOn(kind: 'sqlite' | 'postgres'): Promise<Record<string, unknown>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-kb-bench-'));
-  let databaseUrl: string | null = null;
-  const dbName = `colloquy_bench_kb_${crypto.randomBytes(4).toString('hex')}`;
-  if (kind === 'postgres') {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    databaseUrl = PG_URL.replace(/\/postgres$/, `/${dbName}`);
-  }
   const ai = await AiDouble.start();
   ai.fallback = { content: JSON.stringify({ answer: 'From the documents.', sources: [1] }) };
-  const running = await start(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      COLLOQUY_DATA_DIR: dataDir,
-      COLLOQUY_DEMO: '0',
-      COLLOQUY_ADMIN_TOKEN: ADMIN_TOKEN,
-      COLLOQUY_ALLOW_PRIVATE_NETWORK: '1',
-      COLLOQUY_RATE_LIMIT_PER_MINUTE: '0',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    }),
-  );
+  const running = await startBenchServer('kb', { database: kind });
   try {
     const base = running.url;
     const tenant = await createTenant(base);
@@ -166,13 +138,6 @@ async function runOn(kind: 'sqlite' | 'postgres'): Promise<Record<string, unknow
   } finally {
     await running.close();
     await ai.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (kind === 'postgres') {
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
   }
 }
 

@@ -87,7 +87,7 @@ async function main(options: ReturnType<typeof parseOptions>): Promise<number> {
   onCleanup(() => receiver.close());
   const provider = await SoakProvider.start();
   onCleanup(() => provider.close());
-  const databaseUrl = options.postgres ? await createPgDatabase(options.pgUrl, 'colloquy_soak', say) : null;
+  const databaseUrl = options.postgres ? (await createPgDatabase(options.pgUrl, 'colloquy_soak', say)).url : null;
   const population = `${options.users} conversations a bot, ${Number.isFinite(options.visitors) ? `at most ${options.visitors} web visitors` : 'new web visitors arriving'}`;
   say(`Colloquy soak: ${options.minutes} min at ${options.rate} requests/s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${population}, data in ${tmp}`);
 
