@@ -2,23 +2,15 @@
 // "Steps" disclosure listing the turn's model and tool calls (name, status, ms, tokens, error) and
 // the arguments as text. Read from the console's trace route; everything through textContent (the
 // arguments are the model's words, never markup). A role that may not read traces gets none.
+import type { AgentTraceStep } from '../../src/engine/model-calls.js';
 import { api } from './api';
 import { el } from './render';
 import type { Line } from './types';
 
-export interface TraceStep {
-  Kind: 'model' | 'tool';
-  Name?: string;
-  Arguments?: string;
-  Status: string;
-  Ms: number;
-  Tokens?: number;
-  Error?: string;
-}
-
+/** One agent turn of the trace route's answer (src/conversations/agent-traces.ts TraceList, not imported: its imports reach Node's). */
 interface TraceTurn {
   At: string;
-  Steps: TraceStep[];
+  Steps: AgentTraceStep[];
 }
 
 /** The latest agent turns of a conversation, newest first; none when they cannot be read. */
@@ -34,8 +26,8 @@ export async function readTraces(botId: string, userId: string): Promise<TraceTu
  * Which transcript line each turn belongs to: its answer is the last bot line said at or before
  * the trace was written (the trace is written as the turn that said it commits).
  */
-export function tracesByLine(lines: Line[], traces: TraceTurn[]): Map<Line, TraceStep[]> {
-  const byLine = new Map<Line, TraceStep[]>();
+export function tracesByLine(lines: Line[], traces: TraceTurn[]): Map<Line, AgentTraceStep[]> {
+  const byLine = new Map<Line, AgentTraceStep[]>();
   for (const turn of traces) {
     const at = Date.parse(turn.At);
     const answer = [...lines].reverse().find((l) => l.Direction !== 'USER' && Date.parse(l.At) <= at && !byLine.has(l));
@@ -47,7 +39,7 @@ export function tracesByLine(lines: Line[], traces: TraceTurn[]): Map<Line, Trac
 let disclosures = 0;
 
 /** A "Steps" button (aria-expanded) and the list it shows and hides. */
-export function renderTrace(steps: TraceStep[]): HTMLElement {
+export function renderTrace(steps: AgentTraceStep[]): HTMLElement {
   const box = el('div', 'trace');
   const id = `trace-${++disclosures}`;
   const toggle = el('button', 'trace-toggle', `Steps (${steps.length})`);
@@ -66,7 +58,7 @@ export function renderTrace(steps: TraceStep[]): HTMLElement {
   return box;
 }
 
-function renderStep(step: TraceStep): HTMLElement {
+function renderStep(step: AgentTraceStep): HTMLElement {
   const item = el('li', `trace-step trace-${step.Status === 'OK' ? 'ok' : 'failed'}`);
   const facts = [step.Kind === 'model' ? 'Model call' : `Tool ${step.Name ?? ''}`.trim(), step.Status, `${Math.round(step.Ms)} ms`];
   if (step.Tokens !== undefined) facts.push(`${step.Tokens} tokens`);
