@@ -117,18 +117,21 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
   );
   const here = selected && formsCanShow(bot) && bot.behaviours[selected.b]?.interactions[selected.i] ? selected : null;
 
+  /** The outline and the canvas choose alike: the step, and its form beside. */
+  const choose = (place: Place) => {
+    setSelected(place);
+    setTab('step');
+  };
   const addInteraction = (b: number) => {
     const name = freeName(bot.behaviours[b]!, 'New step');
     edit((x: BotFile) => ({ ...x, behaviours: x.behaviours.map((y, bi) => (bi !== b ? y : { ...y, interactions: [...y.interactions, { name, actions: [{ type: 'text', text: '' }] }] })) }));
-    setSelected({ b, i: bot.behaviours[b]!.interactions.length });
-    setTab('step');
+    choose({ b, i: bot.behaviours[b]!.interactions.length });
   };
   const addBehaviour = (name: string): string | null => {
     if (!name) return 'Give the behaviour a name.';
     if (bot.behaviours.some((b) => same(b.name, name))) return 'Another behaviour has that name.';
     edit((x) => ({ ...x, behaviours: [...x.behaviours, { name, interactions: [{ name: 'Start', start: true, actions: [] }] }] }));
-    setSelected({ b: bot.behaviours.length, i: 0 });
-    setTab('step');
+    choose({ b: bot.behaviours.length, i: 0 });
     return null;
   };
   const connect = (from: Place, to: Place) => {
@@ -207,31 +210,10 @@ export function Designer({ botId, schema, say }: { botId: string; schema: BotSch
             />
           )}
           <div className="designer">
-            <Outline
-              bot={bot}
-              selected={here}
-              heard={heard}
-              problemCounts={problemCounts}
-              onSelect={(p) => {
-                setSelected(p);
-                setTab('step');
-              }}
-              onAddInteraction={addInteraction}
-              onAddBehaviour={addBehaviour}
-            />
+            <Outline bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={choose} onAddInteraction={addInteraction} onAddBehaviour={addBehaviour} />
             {view === 'flow' ? (
               <Suspense fallback={<div className="canvas hint">Drawing the flow…</div>}>
-                <Canvas
-                  bot={bot}
-                  selected={here}
-                  heard={heard}
-                  problemCounts={problemCounts}
-                  onSelect={(p) => {
-                    setSelected(p);
-                    setTab('step');
-                  }}
-                  onConnect={connect}
-                />
+                <Canvas bot={bot} selected={here} heard={heard} problemCounts={problemCounts} onSelect={choose} onConnect={connect} />
               </Suspense>
             ) : (
               <Suspense fallback={<div className="source hint">Loading the editor…</div>}>
