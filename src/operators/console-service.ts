@@ -22,6 +22,7 @@ import {
   readableName,
   transcriptOf,
   type ActivityView,
+  type ConsoleListEntry,
   type ConsoleSummary,
   type NoteView,
   type TranscriptLine,
@@ -57,15 +58,21 @@ export class ConsoleService {
   constructor(private readonly deps: { store: ConsoleStorage; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock }) {}
 
   /** Requested first, then taken over, then by last activity (the store orders them). */
-  async list(ctx: OperatorContext): Promise<ConsoleSummary[]> {
+  async list(ctx: OperatorContext): Promise<ConsoleListEntry[]> {
     const bots = await this.deps.store.bots.byAccount(ctx.account.id);
     const byId = new Map(bots.map((b) => [b.id, b]));
     const rows = await this.deps.store.conversations.listByBots([...byId.keys()], LIST_LIMIT);
     const ids = rows.map((c) => c.id);
-    const [assignments, inbox, names] = await Promise.all([this.deps.store.assignments.ofConversations(ids), this.deps.store.inbox.ofConversations(ids), this.operatorNames(ctx)]);
+    const [assignments, inbox, names, approvals] = await Promise.all([
+      this.deps.store.assignments.ofConversations(ids),
+      this.deps.store.inbox.ofConversations(ids),
+      this.operatorNames(ctx),
+      this.deps.store.agentApprovals.pendingCounts(ids),
+    ]);
     return rows.map((c) => ({
       ...this.summary(byId.get(c.botId)!, c, { assignment: assignments.get(c.id), inbox: inbox.get(c.id), names, lastActivity: c.lastActivity }),
       Preview: previewOf(c.lastParts),
+      PendingApprovals: approvals.get(c.id) ?? 0,
     }));
   }
 

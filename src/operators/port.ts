@@ -88,6 +88,7 @@ export interface ConsoleStorage {
   inbox: Pick<InboxRepository, 'ofConversations'>;
   notes: Pick<NoteRepository, 'ofConversation'>;
   activity: ActivityRepository;
+  agentApprovals: { pendingCounts(conversationIds: number[]): Promise<Map<number, number>> };
 }
 
 /** Assignments, notes and canned responses (console-workspace.ts). */

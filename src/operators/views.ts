@@ -34,6 +34,11 @@ export interface ConsoleSummary extends ConversationSummary {
   Team: { TeamId: number; Name: string } | null;
 }
 
+/** An entry of the console's list: also how many of its agent's tool calls wait for an operator's decision. */
+export interface ConsoleListEntry extends ConsoleSummary {
+  PendingApprovals: number;
+}
+
 export type InboxStatus = 'open' | 'resolved' | 'snoozed';
 
 /** The status as it reads now; nothing is written when a message or the clock reopens a conversation. */

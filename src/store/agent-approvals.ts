@@ -81,6 +81,16 @@ export function agentApprovalRepository(db: Queryable) {
       const rows = await db.all<ApprovalRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE a.conversation_id = $1 AND a.status = 'pending' ORDER BY a.id LIMIT $2`, [conversationId, limit]);
       return rows.map(toRecord);
     },
+    /** How many approvals wait in each of these conversations (none: not in the map); the console's list badges them. */
+    async pendingCounts(conversationIds: number[]): Promise<Map<number, number>> {
+      if (conversationIds.length === 0) return new Map();
+      const placeholders = conversationIds.map((_, i) => `$${i + 1}`).join(', ');
+      const rows = await db.all<{ conversation_id: number | string; pending: number | string }>(
+        `SELECT conversation_id, COUNT(*) AS pending FROM agent_approvals WHERE status = 'pending' AND conversation_id IN (${placeholders}) GROUP BY conversation_id`,
+        conversationIds,
+      );
+      return new Map(rows.map((r) => [Number(r.conversation_id), Number(r.pending)]));
+    },
     /** Decides a pending approval; false when it was decided already (by this node or another). */
     async decide(botId: string, id: number, d: ApprovalDecisionRow): Promise<boolean> {
       const changed = await db.run(`UPDATE agent_approvals SET status = $1, decided_by = $2, reason = $3, arguments = $4, decided_at = $5 WHERE bot_id = $6 AND id = $7 AND status = 'pending'`, [

@@ -163,7 +163,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await server.client.get(api('?limit=1'), { token: tenant.accountToken })).body.Result.length, 1);
     });
 
-    test('console: an agent lists and approves (decided by the operator); a designer gets 403 ROLE_FORBIDDEN', async () => {
+    test('console: an agent sees the pending count in the list, lists and approves (decided by the operator); a designer gets 403 ROLE_FORBIDDEN', async () => {
       await addOperator(server.client, tenant.accountId, `agent-${kind}@example.org`, undefined, 'Agent', 'agent');
       await addOperator(server.client, tenant.accountId, `designer-${kind}@example.org`, undefined, 'Designer', 'designer');
       const agent = consoleClient(server.client, await signIn(server.client, `agent-${kind}@example.org`));
@@ -173,6 +173,9 @@ for (const kind of databaseKinds()) {
         assert.equal(res.status, 403);
         assert.equal(res.body.Code, 'ROLE_FORBIDDEN');
       }
+      // the console's list says how many calls wait in each conversation (its "Waiting for approval" badge)
+      const pendingIn = async () => ((await agent.get('/conversations')).body.Conversations as any[]).find((c) => c.UserId === user).PendingApprovals;
+      assert.equal(await pendingIn(), 1);
       const listed = await agent.get(`/bots/${botId}/approvals`);
       assert.equal(listed.status, 200);
       assert.equal(listed.body.Result.find((a: any) => a.ApprovalId === approval.ApprovalId).Status, 'pending');
@@ -185,6 +188,7 @@ for (const kind of databaseKinds()) {
         shop.calls.map((c) => c.path),
         ['/orders/123456/cancel'],
       );
+      assert.equal(await pendingIn(), 0);
     });
 
     test('the personal-data export holds the approvals; forget removes them', async () => {

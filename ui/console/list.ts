@@ -32,11 +32,6 @@ export function setHits(query: string, results: SearchHit[]) {
   hitsFor = query;
   hits = new Map(results.map((r) => [keyOf(r), r]));
 }
-/** the conversations whose agent waits for an operator's approval (keyOf) */
-let awaiting = new Set<string>();
-export function setAwaitingApproval(keys: Set<string>) {
-  awaiting = keys;
-}
 /** one list item per conversation, reused by every redraw */
 const items: Map<string, HTMLLIElement> = new Map();
 
@@ -116,7 +111,7 @@ function fill(button: HTMLButtonElement, c: Summary, now: number) {
   const shownId = displayName(c) === c.UserId ? '' : `${c.UserId} · `;
   const badges = el('span', 'conversation-badges');
   badges.append(badge);
-  if (awaiting.has(keyOf(c))) badges.append(el('span', 'badge state-approval', 'Waiting for approval'));
+  if ((c.PendingApprovals ?? 0) > 0) badges.append(el('span', 'badge state-approval', 'Waiting for approval'));
   button.replaceChildren(title, badges, el('span', 'conversation-bot hint', `${shownId}${c.BotName} · ${c.Channel}${owner}${status}`), time);
   const hit = hitsFor !== '' && hitsFor === $('search').value.trim().toLowerCase() ? hits.get(keyOf(c)) : undefined;
   if (hit) {

@@ -2,8 +2,7 @@
 // operator types (every message through the server's full-text index; names and ids at once
 // here), and drawn again as time passes. list.ts draws the entries.
 import { $, api, attempt, debounce, mode } from './api';
-import { keyOf, myRole, renderList, setAwaitingApproval, setConversations, setHits } from './list';
-import { readApprovals } from './approvals';
+import { renderList, setConversations, setHits } from './list';
 import type { SearchHit, Summary } from './types';
 
 let current: { BotId: string; UserId: string } | null = null;
@@ -21,10 +20,6 @@ export function onEntryChosen(handler: (c: Summary) => void) {
 
 export async function refreshList() {
   const { Conversations } = await api.call<{ Conversations: Summary[] }>('GET', '/conversations');
-  // one read of each listed bot's approvals (pending first, at most the route's limit); a designer may not read them
-  const bots = myRole() === 'designer' ? [] : [...new Set(Conversations.map((c) => c.BotId))];
-  const lists = await Promise.all(bots.map(readApprovals));
-  setAwaitingApproval(new Set(lists.flatMap((list, i) => list.filter((a) => a.Status === 'pending').map((a) => keyOf({ BotId: bots[i]!, UserId: a.UserId })))));
   setConversations(Conversations);
   drawList();
 }

@@ -69,6 +69,8 @@ export interface Summary extends SharedSummary {
   Status: InboxStatus;
   SnoozedUntil: string | null;
   Team: TeamRef | null;
+  /** how many of its agent's tool calls wait for an operator's decision: in the list's entries only */
+  PendingApprovals?: number;
 }
 
 export interface Note {
