@@ -38,6 +38,14 @@ function guidePage(reply: FastifyReply, title: string, body: string) {
 }
 
 export async function registerApiDocs(app: App): Promise<void> {
+  // Swagger UI's index page, as it is sent: a viewport for phones, Colloquy's header and the guides
+  // (a hook of that page's route alone: no other request runs it).
+  app.addHook('onRoute', (route) => {
+    if (route.url !== '/docs' && route.url !== '/docs/') return;
+    const withColloquy = async (_request: unknown, _reply: unknown, payload: unknown) =>
+      typeof payload === 'string' ? payload.replace('<head>', `<head>\n${VIEWPORT}`).replace('<div id="swagger-ui"></div>', `${header()}\n${guideLinks()}\n<div id="swagger-ui"></div>`) : payload;
+    route.onSend = [...[route.onSend ?? []].flat(), withColloquy];
+  });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // deep links would put a link inside each operation's button (axe-core nested-interactive)
@@ -53,13 +61,6 @@ export async function registerApiDocs(app: App): Promise<void> {
     staticCSP: true,
     transformStaticCSP: (policy) => policy.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
   });
-  // Swagger UI's index page, as it is sent: a viewport for phones, Colloquy's header and the guides.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    const route = request.routeOptions.url;
-    if ((route !== '/docs' && route !== '/docs/') || typeof payload !== 'string') return payload;
-    return payload.replace('<head>', `<head>\n${VIEWPORT}`).replace('<div id="swagger-ui"></div>', `${header()}\n${guideLinks()}\n<div id="swagger-ui"></div>`);
-  });
-
   app.get('/docs/guides', { schema: { hide: true } }, async (_request, reply) =>
     guidePage(
       reply,

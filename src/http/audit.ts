@@ -5,7 +5,7 @@
 // where, with Details that never hold a value the declaration did not pick (audit/details.ts). The
 // entry is written before the answer goes out, so a client that got its answer finds the entry.
 // Every registered route is listed in `app.auditedRoutes` for the completeness test.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userRef } from '../audit/details.js';
 import type { AuditRecord } from '../audit/service.js';
 import { AUDITED_ROUTES, type AuditDeclaration } from './audit-routes.js';
@@ -53,21 +53,32 @@ export const isStateChanging = (method: string) => CHANGING.has(method);
 export function installAuditLog(app: FastifyInstance, s: Services): void {
   app.decorate('auditedRoutes', [] as RouteAudit[]);
   app.decorateRequest('auditDraft', null);
+  const { draft, record } = auditHooks(s);
   app.addHook('onRoute', (route) => {
+    let records = false;
     for (const method of [route.method].flat()) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
       const audit = route.config?.audit ?? AUDITED_ROUTES[`${method} ${route.url}`];
       if (audit) route.config = { ...route.config, audit };
       app.auditedRoutes.push({ method, url: route.url, audit });
+      if (audit ? !('exempt' in audit) : isStateChanging(method)) records = true;
+    }
+    // Only a route with something to record runs the hooks: a chat turn (exempt) pays nothing.
+    if (records) {
+      route.preHandler = [...[route.preHandler ?? []].flat(), draft];
+      route.onSend = [...[route.onSend ?? []].flat(), record];
     }
   });
+}
+
+function auditHooks(s: Services) {
   // Who and on what, read before the handler runs: a deleted bot is still found.
-  app.addHook('preHandler', async (request) => {
+  const draft = async (request: FastifyRequest) => {
     const declared = request.routeOptions.config?.audit;
     if (declared ? 'exempt' in declared || 'signIn' in declared : !isStateChanging(request.method)) return;
     request.auditDraft = { ...actorOf(request), action: '', target: await targetOf(request, s), ip: request.ip };
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
+  };
+  const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const declared = request.routeOptions.config?.audit;
     if (declared && 'signIn' in declared) {
       await recordSignIn(request, reply.statusCode, s);
@@ -86,7 +97,8 @@ export function installAuditLog(app: FastifyInstance, s: Services): void {
     const target = created ? `account:${created}` : draft.target;
     await s.audit.record({ ...draft, accountId: draft.accountId || created, target, action, details: detailsOf(request, reply.statusCode, declared) });
     return payload;
-  });
+  };
+  return { draft, record };
 }
 
 function actorOf(request: FastifyRequest): Pick<AuditRecord, 'accountId' | 'actor' | 'actorKind'> {
