@@ -4,6 +4,7 @@ import { CACHED_CONVERSATIONS } from './conversations/conversation-cache.js';
 import { DEFAULT_TRAINING_LIMITS, type TrainingLimits } from './understanding/training-limits.js';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { withoutTrailingSlashes } from './shared/trailing-slashes.js';
 
 export interface Config {
   port: number;
@@ -130,7 +131,7 @@ function secretKeyOf(raw: string | undefined): string | null {
 
 /** A platform's API root: an absolute http(s) URL, kept without its trailing slash. */
 function upstreamUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const value = (env[name] || fallback).replace(/\/+$/, '');
+  const value = withoutTrailingSlashes(env[name] || fallback);
   let url: URL;
   try {
     url = new URL(value);
@@ -206,7 +207,7 @@ function mailOf(env: NodeJS.ProcessEnv): MailConfig | null {
     // reported below
   }
   // The message never repeats the value: it may hold the SMTP password.
-  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '' || url.pathname.replace(/\/+$/, '') !== '' || url.search !== '') {
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '' || withoutTrailingSlashes(url.pathname) !== '' || url.search !== '') {
     throw new ConfigError('COLLOQUY_SMTP_URL must be smtp://[user:password@]host[:port] or smtps://… (user and password URL-encoded)');
   }
   if (url.password !== '' && url.username === '') throw new ConfigError('COLLOQUY_SMTP_URL has a password but no user');
@@ -222,7 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${databaseUrl}"`);
   }
-  const publicUrl = (env.COLLOQUY_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  const publicUrl = withoutTrailingSlashes(env.COLLOQUY_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
   try {
     new URL(publicUrl);
   } catch {

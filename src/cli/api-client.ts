@@ -1,6 +1,8 @@
 // The HTTP API as the command line uses it (push, pull, import, `test --server`): account and bot
 // tokens from keys, JSON requests and file uploads, and the server's error answers turned into
 // ApiError with their Code.
+import { withoutTrailingSlashes } from '../shared/trailing-slashes.js';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -22,7 +24,7 @@ export interface ApiAnswer {
 
 export class ApiClient {
   constructor(readonly base: string) {
-    this.base = base.replace(/\/+$/, '');
+    this.base = withoutTrailingSlashes(base);
   }
 
   async call(

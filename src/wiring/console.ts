@@ -19,6 +19,7 @@ import { smtpMailer } from '../shared/mail.js';
 import type { Config } from '../config.js';
 import { WebVisitorPanel } from '../operators/web-visitors.js';
 import type { StartOptions, WiringBase } from './base.js';
+import { withoutTrailingSlashes } from '../shared/trailing-slashes.js';
 
 export function consoleParts(
   { store, clock, config, options }: WiringBase,
@@ -41,12 +42,12 @@ export function consoleParts(
   return {
     operatorSessions,
     ssoSettings: new SsoSettings({ store, clock, allowPrivateNetwork }),
-    ssoSignIn: new SsoSignIn({ store, sessions: operatorSessions, clock, allowPrivateNetwork, audit, callbackUrl: () => `${config.publicUrl.replace(/\/+$/, '')}/console/sso/callback` }),
+    ssoSignIn: new SsoSignIn({ store, sessions: operatorSessions, clock, allowPrivateNetwork, audit, callbackUrl: () => `${withoutTrailingSlashes(config.publicUrl)}/console/sso/callback` }),
     console: consoleService,
     consoleBots: new ConsoleBots(store),
     workspace: new ConsoleWorkspace({ store, console: consoleService, control, events, clock }),
     inbox: new ConsoleInbox({ store, console: consoleService, control, clock }),
-    team: new Team({ store, clock, mail: invitationMail(config, options), linkOf: (token) => `${config.publicUrl.replace(/\/+$/, '')}/console/team#invite=${token}` }),
+    team: new Team({ store, clock, mail: invitationMail(config, options), linkOf: (token) => `${withoutTrailingSlashes(config.publicUrl)}/console/team#invite=${token}` }),
     webVisitors: new WebVisitorPanel({ store, console: consoleService, clock }),
     shareAccess: new ShareAccess({ store, shares, control, conversations, events, clock }),
   };

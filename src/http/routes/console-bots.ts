@@ -10,6 +10,7 @@ import type { App } from '../app.js';
 import type { Services } from '../services.js';
 import { operatorSignIn } from './console-session.js';
 import { TRAINING_ERRORS } from './bots.js';
+import { withoutTrailingSlashes } from '../../shared/trailing-slashes.js';
 
 // A name a person reads in a list: something visible, at most 100 characters.
 const BotName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: "The bot's name" });
@@ -63,7 +64,7 @@ export function consoleBotRoutes(app: App, s: Services): void {
     },
     async (request) => {
       const bot = await botOf(request);
-      const base = s.config.publicUrl.replace(/\/+$/, '');
+      const base = withoutTrailingSlashes(s.config.publicUrl);
       const Channels = channelLinks(await s.channels.connections.list(bot));
       return { WebKey: bot.webKey, Snippet: `<script src="${base}/widget.js" data-bot="${bot.webKey}"></script>`, TestPage: `${base}/demo?bot=${encodeURIComponent(bot.webKey)}`, Channels };
     },
