@@ -31,7 +31,7 @@ export class Metrics {
 
   readonly channelDeliveries = new client.Counter({
     name: 'colloquy_channel_deliveries_total',
-    help: 'Calls to messaging platforms (Telegram, WhatsApp, Messenger, Slack, SMS, Chatwoot), by channel and outcome (delivered, failed, given_up)',
+    help: 'Calls to messaging platforms (every channel but custom and web), by channel and outcome (delivered, failed, given_up)',
     labelNames: ['channel', 'outcome'],
     registers: [this.registry],
   });

@@ -126,25 +126,19 @@ const CARDS: ChartCard[] = [
           data: {
             labels: p.labels,
             datasets: [
-              line(
-                'Waiting, median',
-                d.Days.map((x) => x.WaitP50Seconds),
-                0,
-              ),
-              line(
-                'Waiting, p90',
-                d.Days.map((x) => x.WaitP90Seconds),
-                1,
-              ),
-              line(
-                'First response, median',
-                d.Days.map((x) => x.FirstResponseP50Seconds),
-                2,
-              ),
-              line(
-                'First response, p90',
-                d.Days.map((x) => x.FirstResponseP90Seconds),
-                3,
+              ...(
+                [
+                  ['Waiting, median', 'WaitP50Seconds'],
+                  ['Waiting, p90', 'WaitP90Seconds'],
+                  ['First response, median', 'FirstResponseP50Seconds'],
+                  ['First response, p90', 'FirstResponseP90Seconds'],
+                ] as const
+              ).map(([label, key], i) =>
+                line(
+                  label,
+                  d.Days.map((x) => x[key]),
+                  i,
+                ),
               ),
             ],
           },
