@@ -1,4 +1,5 @@
-// The demo bot's assistant (README "Agents"): typing "assistant" hands the conversation to an
+// The demo bot's assistant (README "Agents"): the welcome's "Ask the assistant" button, or typing
+// "assistant" anywhere, hands the conversation to an
 // `agent` action (agents.md) whose tools are the demo's own FAQ, its order-tracking flow and a
 // person. Added to the demo's copy of assets/support.bot.json, not to the file itself: that file
 // is the fixture of many tests. Without a provider the model call is NOT_CONFIGURED, the agent
@@ -39,8 +40,27 @@ const assistant = {
   ],
 };
 
+/** The welcome's button to the assistant: a visitor of /demo meets the agent without knowing a word to type. */
+export const ASSISTANT_BUTTON = 'Ask the assistant';
+/** Said on the button's click: the agent answers the next message (a click is no question for it). */
+export const ASSISTANT_GREETING = "I'm the assistant: ask me about an order, shipping or returns, or ask for a person.";
+const toAssistant = { type: 'goTo', mode: 'absolute', behaviour: 'Assistant', interaction: 'Chat' };
+
 // biome-ignore lint/suspicious/noExplicitAny: the demo bot file as read from JSON, checked by the server when created
-export function withAssistant(bot: Record<string, any>): Record<string, any> {
-  const trigger = { match: ASSISTANT_TRIGGER, actions: [{ type: 'goTo', mode: 'absolute', behaviour: 'Assistant', interaction: 'Chat' }] };
-  return { ...bot, triggers: [trigger, ...(bot.triggers ?? [])], behaviours: [...bot.behaviours, assistant] };
+type Json = Record<string, any>;
+
+export function withAssistant(bot: Json): Json {
+  const trigger = { match: ASSISTANT_TRIGGER, actions: [toAssistant] };
+  const button = { type: 'button', id: '6f1c2a1e-0d4b-4d8e-9a57-1b2f3c4d5e09', text: ASSISTANT_BUTTON, onClick: [{ type: 'text', text: ASSISTANT_GREETING }, toAssistant] };
+  // after the welcome's last button, before its links
+  const withButton = (action: Json) => {
+    if (action.type !== 'buttons') return action;
+    const firstLink = action.buttons.findIndex((b: Json) => b.type === 'link');
+    const at = firstLink < 0 ? action.buttons.length : firstLink;
+    return { ...action, buttons: [...action.buttons.slice(0, at), button, ...action.buttons.slice(at)] };
+  };
+  const behaviours = bot.behaviours.map((b: Json) =>
+    b.name !== 'Main' ? b : { ...b, interactions: b.interactions.map((i: Json) => (i.name !== 'Welcome' ? i : { ...i, actions: i.actions.map(withButton) })) },
+  );
+  return { ...bot, triggers: [trigger, ...(bot.triggers ?? [])], behaviours: [...behaviours, assistant] };
 }

@@ -2,7 +2,7 @@
 // have something to talk to. Prints what a person needs to try it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { ASSISTANT_TRIGGER, withAssistant } from './demo-assistant.js';
+import { ASSISTANT_BUTTON, ASSISTANT_TRIGGER, withAssistant } from './demo-assistant.js';
 import type { Services } from './http/services.js';
 import { DEMO_BOT_FILE } from './main.js';
 
@@ -26,7 +26,7 @@ export async function seedDemo(services: Services): Promise<DemoKeys | null> {
   const account = await services.accounts.create({ name: 'Demo', plan: 'standard', packages: ['master-bot'] });
   // The demo bot answers from an FAQ before its fallback (knowledge.md): "do you ship to Norway?"
   const demo = JSON.parse(fs.readFileSync(DEMO_BOT_FILE, 'utf8'));
-  // ... and hands the conversation to an agent when the user types "assistant" (demo-assistant.ts)
+  // ... and hands the conversation to an agent from its welcome's button or the word "assistant" (demo-assistant.ts)
   const file = services.bots.checkFile(withAssistant({ ...demo, knowledge: { beforeFallback: true } }), 'application/json');
   const bot = await services.bots.create(account, file);
   await services.knowledge.add(bot, JSON.parse(fs.readFileSync(DEMO_FAQ_FILE, 'utf8')));
@@ -70,8 +70,8 @@ export function demoInstructions(base: string, keys: DemoKeys): string {
     'Ask the FAQ it answers from (knowledge, with its source named):',
     `  curl -s -X POST ${base}/custom/chat -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"UserId":"me","Text":"do you ship to norway?"}'`,
     keys.aiProvider
-      ? `Type "${ASSISTANT_TRIGGER}" to talk to its agent (docs/agents.md): the server's AI provider answers, with the FAQ, order tracking and a person as tools.`
-      : `Type "${ASSISTANT_TRIGGER}" to meet its agent (docs/agents.md): with no AI provider it says so and goes back to the menu; set COLLOQUY_AI_BASE_URL and COLLOQUY_AI_MODEL to let it answer.`,
+      ? `Choose "${ASSISTANT_BUTTON}" (or type "${ASSISTANT_TRIGGER}") to talk to its agent (docs/agents.md): the server's AI provider answers, with the FAQ, order tracking and a person as tools.`
+      : `Choose "${ASSISTANT_BUTTON}" (or type "${ASSISTANT_TRIGGER}") to meet its agent (docs/agents.md): with no AI provider it says so and goes back to the menu; set COLLOQUY_AI_BASE_URL and COLLOQUY_AI_MODEL to let it answer.`,
     'Its scheduled broadcast (docs/broadcasts.md), with the account token ACCOUNT made below:',
     `  curl -s ${base}/bots/${keys.botKey}/broadcasts -H "Authorization: Bearer $ACCOUNT"`,
     `API docs: ${base}/docs   bot file schema: ${base}/schema/bot.json`,

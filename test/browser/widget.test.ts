@@ -54,7 +54,7 @@ describe('web widget on /demo (Chromium)', () => {
     await page.goto(`${server.url}/demo`);
     await said('Welcome to ACME support!');
     await said('What can I do for you?');
-    for (const name of ['Track an order', 'Browse products', 'Talk to a person']) await button(name).waitFor();
+    for (const name of ['Track an order', 'Browse products', 'Talk to a person', 'Ask the assistant']) await button(name).waitFor();
     await log().getByRole('link', { name: 'Help center (opens in a new tab)' }).waitFor();
     assert.equal(await page.getByRole('dialog', { name: 'Support Desk' }).isVisible(), true);
     // the welcome interaction does not let the user type

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { demoInstructions, seedDemo, type DemoKeys } from '../../src/demo.js';
-import { NO_MODEL_TEXT } from '../../src/demo-assistant.js';
+import { ASSISTANT_GREETING, NO_MODEL_TEXT } from '../../src/demo-assistant.js';
 import { AiDouble } from '../support/ai-double.js';
-import { chatOk } from '../support/chat-kit.js';
+import { buttonCommand, chatOk } from '../support/chat-kit.js';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -42,7 +42,15 @@ for (const kind of databaseKinds()) {
 
     test('"assistant" reaches the agent: without an AI provider it says what is missing and goes back to the menu; the printed demo says so too', async () => {
       assert.equal(keys.aiProvider, false);
-      await chatOk(server, token, { UserId: 'bob' });
+      const welcome = await chatOk(server, token, { UserId: 'bob' });
+      // the welcome's button reaches it too (a visitor of /demo knows no word to type): a greeting, then the agent has the next message
+      const clicked = await chatOk(server, token, { UserId: 'bob', Command: buttonCommand(welcome.Parts, 'Ask the assistant') });
+      assert.deepEqual(
+        clicked.Parts.map((p: any) => p.Text),
+        [ASSISTANT_GREETING],
+      );
+      const asked = await chatOk(server, token, { UserId: 'bob', Text: 'where is my parcel?' });
+      assert.equal(asked.Parts[0].Text, NO_MODEL_TEXT.replace('{{agent_status}}', 'ERROR'));
       const reply = await chatOk(server, token, { UserId: 'bob', Text: 'assistant' });
       const texts = reply.Parts.map((p: any) => p.Text);
       assert.equal(texts.length, 2, JSON.stringify(texts));
@@ -54,9 +62,12 @@ for (const kind of databaseKinds()) {
       const printed = demoInstructions('http://127.0.0.1:3000', keys);
       assert.match(
         printed,
-        /\nType "assistant" to meet its agent \(docs\/agents\.md\): with no AI provider it says so and goes back to the menu; set COLLOQUY_AI_BASE_URL and COLLOQUY_AI_MODEL to let it answer\.\n/,
+        /\nChoose "Ask the assistant" \(or type "assistant"\) to meet its agent \(docs\/agents\.md\): with no AI provider it says so and goes back to the menu; set COLLOQUY_AI_BASE_URL and COLLOQUY_AI_MODEL to let it answer\.\n/,
       );
-      assert.match(demoInstructions('http://127.0.0.1:3000', { ...keys, aiProvider: true }), /\nType "assistant" to talk to its agent \(docs\/agents\.md\): the server's AI provider answers/);
+      assert.match(
+        demoInstructions('http://127.0.0.1:3000', { ...keys, aiProvider: true }),
+        /\nChoose "Ask the assistant" \(or type "assistant"\) to talk to its agent \(docs\/agents\.md\): the server's AI provider answers/,
+      );
     });
 
     test('with an AI provider the assistant is an agent with the FAQ, order tracking and a person as tools', async () => {
