@@ -5,7 +5,7 @@ import { ActionList } from './actions';
 import { AgentTools, toolShapes } from './agent-tools';
 import { fieldId, useForm } from './form-context';
 import { useEffect, useState } from 'react';
-import { booleanDefault, KINDS, label as plain, valueLabel } from './labels';
+import { booleanDefault, inSentence, KINDS, label as plain, valueLabel } from './labels';
 import { emptyValue, isActionList, isButtonList, jsonPath, resolve, type Schema } from './schema';
 
 const LONG = new Set(['text', 'instructions', 'body', 'question', 'description']);
@@ -185,12 +185,12 @@ function ObjectList({ name, schema, value, path, onChange }: FieldProps) {
         <div className="item" key={index}>
           <Field name={`${name} ${index + 1}`} schema={schema.items ?? {}} value={x} required path={jsonPath(path, index)} onChange={(next) => set(index, next)} />
           <button type="button" className="secondary small" onClick={() => onChange(items.filter((_, i) => i !== index))}>
-            Remove {plain(name)} {index + 1}
+            Remove {inSentence(name)} {index + 1}
           </button>
         </div>
       ))}
       <button type="button" id={`${fieldId(path)}-add-item`} className="secondary small" onClick={() => onChange([...items, emptyValue(root, item)])}>
-        Add to {plain(name)}
+        Add to {inSentence(name)}
       </button>
       <Problem path={path} />
     </fieldset>

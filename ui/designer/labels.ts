@@ -1,7 +1,7 @@
 // Plain words for the bot schema's own (issue 37): the forms are generated from /schema/bot.json,
 // whose field names and values are written for the file (`endsWith`, `simplifiedAuth`), not for the
 // support lead who builds the bot. This is the one table that says them for people; a word missing
-// here falls back to the schema's key split into words ("onSuccess" → "on success").
+// here falls back to the schema's key split into words ("onSuccess" → "On success").
 import { words } from './schema';
 
 /** Field names, by their key in the bot file. */
@@ -119,8 +119,14 @@ export const KINDS = {
   match: 'words or a pattern',
 } as const;
 
-/** Words for a field name: the table's, or the key itself in words (onSuccess → "on success"). */
-export const label = (name: string) => FIELDS[name] ?? words(name);
+/** Words for a field name: the table's, or the key itself in words, as a label starts (onSuccess → "On success"). */
+export const label = (name: string) => FIELDS[name] ?? capitalised(words(name));
+/** The same words inside a sentence ("Add to alternatives"). */
+export const inSentence = (name: string) => {
+  const said = label(name);
+  return said.charAt(0).toLowerCase() + said.slice(1);
+};
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** Words for one of a field's values. */
 export const valueLabel = (field: string, value: string) => VALUES[field]?.[value] ?? words(value);
 
