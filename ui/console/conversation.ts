@@ -30,12 +30,15 @@ export async function openConversation(botId: string, userId: string) {
   // On a phone the conversation replaces the list (shown before the transcript is drawn, so
   // that it is scrolled in its final size); its heading takes the focus.
   body.classList.add('has-open');
-  await refreshConversation();
-  if (matchMedia('(max-width: 760px)').matches) $('conversation-title').focus();
+  await refreshConversation({ focusTitle: matchMedia('(max-width: 760px)').matches });
 }
 
-/** Draws the open conversation as the server has it; `toNewest`: scrolled to its newest message whatever was read (the operator's own reply). */
-export async function refreshConversation(options: { toNewest?: boolean } = {}) {
+/**
+ * Draws the open conversation as the server has it; `toNewest`: scrolled to its newest message
+ * whatever was read (the operator's own reply); `focusTitle`: its heading takes the focus as soon
+ * as it names the conversation, not once the steps and approvals are read too.
+ */
+export async function refreshConversation(options: { toNewest?: boolean; focusTitle?: boolean } = {}) {
   if (mode === 'console' && !current()) return;
   const view = await api.call<ConversationView>('GET', conversationPath());
   // Read once the conversation could be: when it could not, no other answer arrives to clear the
@@ -48,6 +51,7 @@ export async function refreshConversation(options: { toNewest?: boolean } = {}) 
   $('conversation-placeholder').hidden = true;
   $('conversation-body').hidden = false;
   $('conversation-title').textContent = displayName(c);
+  if (options.focusTitle) $('conversation-title').focus();
   const badge = $('conversation-state');
   badge.className = `badge ${STATE_CLASSES[c.State] ?? ''}`;
   badge.textContent = stateLabel(c);
