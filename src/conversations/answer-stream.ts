@@ -3,9 +3,11 @@
 // coalesced (at most one event every DELTA_EVERY_MS) and bounded (nothing past the answer bound
 // MAX_AI_ANSWER_BYTES, which is all a turn would say). Nothing is stored: the turn's message,
 // stored and published once as always, replaces what was shown. A call that fails says so
-// (`failed`), so a half-shown answer does not stay on screen.
+// (`failed`), so a half-shown answer does not stay on screen. The first piece carries the user's
+// question, which the console shows above it until the turn's messages arrive.
 import { MAX_AI_ANSWER_BYTES } from '../engine/actions/ai/index.js';
 import type { Clock } from '../shared/clock.js';
+import { cutToBytes } from '../shared/utf8.js';
 import type { EventBus } from './events.js';
 
 export const DELTA_EVERY_MS = 50;
@@ -21,7 +23,15 @@ export interface StreamTarget {
   botId: string;
   userId: string;
   channel: string;
+  /**
+   * the user's text the answer is to, stored only with the turn: the first piece carries it (cut
+   * to QUESTION_BYTES, events are relayed between nodes) so the console shows the question above
+   * the growing answer
+   */
+  question?: string;
 }
+
+export const QUESTION_BYTES = 1000;
 
 export class AnswerStream implements AnswerSink {
   /** characters published so far: each event says where its text goes (`offset`) */
@@ -72,6 +82,8 @@ export class AnswerStream implements AnswerSink {
   }
 
   private publish(text: string, offset: number, failed: boolean): void {
-    this.events.publish({ kind: 'delta', ...this.target, text, offset, failed, at: this.clock.now() });
+    const { question, ...target } = this.target;
+    const asked = offset === 0 && !failed && question ? { question: cutToBytes(question, QUESTION_BYTES) } : {};
+    this.events.publish({ kind: 'delta', ...target, text, offset, failed, at: this.clock.now(), ...asked });
   }
 }

@@ -31,7 +31,7 @@ export type ConversationEvent =
    * UTF-16 units) of the text shown so far, `offset` 0 starts a new one; `failed`: take it back.
    * Never stored; the turn's message replaces it.
    */
-  | { kind: 'delta'; botId: string; userId: string; channel: string; text: string; offset: number; failed: boolean; at: number; origin?: string }
+  | { kind: 'delta'; botId: string; userId: string; channel: string; text: string; offset: number; failed: boolean; at: number; question?: string; origin?: string }
   /** a web visitor is writing (throttled by the web channel); for the console only, nothing is stored */
   | { kind: 'visitorTyping'; botId: string; userId: string; channel: string; at: number; origin?: string };
 

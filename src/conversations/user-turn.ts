@@ -128,7 +128,7 @@ export class UserTurn {
       const outcomes: TurnOutcome[] = [];
       for (const turnInput of this.engineInputs(compiled, input, current === null)) {
         const before = outcomes.at(-1)?.state ?? next.state;
-        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(bot, compiled, current?.id ?? null, newShares, { userId, channel }), memo));
+        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(bot, compiled, current?.id ?? null, newShares, { userId, channel, question: userPart?.Text ?? undefined }), memo));
       }
       const last = outcomes.at(-1)!;
       const diagnostics = outcomes.flatMap((o) => o.diagnostics);
@@ -249,7 +249,7 @@ export class UserTurn {
     compiled: CompiledBot,
     conversationId: number | null,
     newShares: Map<string, { mode: ShareMode; hours: number }>,
-    live?: { userId: string; channel: string },
+    live?: { userId: string; channel: string; question?: string },
   ): RequestHandlers {
     const streams = live && compiled.source.settings?.ai?.stream === true && !this.deps.explainTurns;
     const stream = () => (streams && this.deps.answerStream ? this.deps.answerStream({ botId: bot.id, ...live }) : undefined);

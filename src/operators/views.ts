@@ -142,6 +142,6 @@ export function eventView(event: ConversationEvent, clock: Clock): Record<string
     case 'visitorTyping':
       return { Kind: 'visitorTyping', ...base };
     case 'delta':
-      return { Kind: 'delta', ...base, Text: event.text, Offset: event.offset, ...(event.failed ? { Failed: true } : {}) };
+      return { Kind: 'delta', ...base, Text: event.text, Offset: event.offset, ...(event.failed ? { Failed: true } : {}), ...(event.question !== undefined ? { Question: event.question } : {}) };
   }
 }

@@ -105,11 +105,17 @@ describe('agents: streaming and the trace in the browser', () => {
         .first()
         .click();
       await desk.locator('#transcript').getByText(PIECES.join(''), { exact: true }).waitFor();
-      const live = (t: string) => desk.waitForFunction((x) => document.querySelector('#transcript .line-streaming .part-text')?.textContent === x, t);
+      // the growing answer, with the user's question (stored only with the turn) drawn just above it
+      const live = (t: string) =>
+        desk.waitForFunction((x) => {
+          const answer = document.querySelector('#transcript .line-streaming');
+          const question = answer?.previousElementSibling;
+          return answer?.querySelector('.part-text')?.textContent === x && question?.matches('.line-streaming-question.line-user') && question.querySelector('.part-text')?.textContent === 'assistant';
+        }, t);
       streamed(live, () => desk.screenshot({ path: `${SHOTS}/console-growing-${size}.png` }));
       await sendWeb(server.client, key, { UserId: userId, Text: 'assistant' });
       await desk.waitForFunction(
-        (t) => Array.from(document.querySelectorAll('#transcript .part-text')).filter((p) => p.textContent === t).length === 2 && !document.querySelector('.line-streaming'),
+        (t) => Array.from(document.querySelectorAll('#transcript .part-text')).filter((p) => p.textContent === t).length === 2 && !document.querySelector('.line-streaming, .line-streaming-question'),
         PIECES.join(''),
       );
       const steps = desk.getByRole('button', { name: 'Steps (1)' }).last();

@@ -161,4 +161,6 @@ export interface LiveEvent {
   Text?: string;
   Offset?: number;
   Failed?: boolean;
+  /** delta, its first piece: the user's text the answer is to (stored only with the turn) */
+  Question?: string;
 }
