@@ -55,6 +55,9 @@ interface Around {
 }
 
 export class ConsoleService {
+  /** How often an operator's live stream sends a comment line and checks the session and role still hold. */
+  heartbeatMs = 15_000;
+
   constructor(private readonly deps: { store: ConsoleStorage; control: ControlService; conversations: ConversationService; events: EventBus; clock: Clock }) {}
 
   /** Requested first, then taken over, then by last activity (the store orders them). */

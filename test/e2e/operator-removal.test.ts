@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addOperator, consoleClient, readEvents, signIn } from '../support/console-kit.js';
-import { HEARTBEAT_MS } from '../../src/http/event-stream.js';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
 import { createAccount } from '../support/fixtures.js';
 import { ADMIN_TOKEN, startTestServerOn, type TestServer } from '../support/server.js';
@@ -73,7 +72,11 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    test('the live stream of an operator who may no longer see conversations, or was removed, ends at its next heartbeat', async () => {
+    test('the live stream of an operator who may no longer see conversations, or was removed, ends at its next heartbeat', async (t) => {
+      // a heartbeat every 300 ms, not every 15 s: the test waits for one
+      const heartbeatMs = 300;
+      nodes[0].running.services.console.heartbeatMs = heartbeatMs;
+      t.after(() => void (nodes[0].running.services.console.heartbeatMs = 15_000));
       for (const change of ['demoted', 'removed'] as const) {
         const email = `streamer-${change}@shop.example`;
         const op = await addOperator(nodes[0].client, accountId, email, 'password of the streamer', 'Streamer', 'agent');
@@ -83,7 +86,7 @@ for (const kind of databaseKinds()) {
           headers: { cookie },
           until: () => false,
           opened: () => (change === 'demoted' ? nodes[0].client.patch(admin, { Role: 'designer' }, { token: ADMIN_TOKEN }) : nodes[0].client.delete(admin, { token: ADMIN_TOKEN })),
-          timeoutMs: HEARTBEAT_MS * 2 + 5000,
+          timeoutMs: heartbeatMs * 2 + 5000,
         });
         assert.equal(stream.status, 200);
         assert.equal(stream.endedByServer, true, `the ${change} operator's stream was ended by the server`);

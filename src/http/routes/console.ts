@@ -128,6 +128,7 @@ function streamConsoleEvents(app: App, s: Services, request: FastifyRequest, rep
   const presence = s.inbox.online.join(ctx.operator.id);
   const logged = (error: unknown) => request.log.warn({ err: error }, 'operator presence not written');
   const stream = openEventStream(app, request, reply, {
+    heartbeatMs: s.console.heartbeatMs,
     onClose: () => unsubscribe(),
     // A session that expired, was logged out or whose operator was removed ends the stream at the
     // next heartbeat, and so does a role that no longer opens conversations.
