@@ -126,9 +126,10 @@ export class UserTurn {
       const click = current ? broadcastClick(compiled, next.state, input.command) : null;
 
       const outcomes: TurnOutcome[] = [];
+      const handlers = this.handlers(bot, compiled, current?.id ?? null, newShares, { userId, channel, question: userPart?.Text ?? undefined });
       for (const turnInput of this.engineInputs(compiled, input, current === null)) {
         const before = outcomes.at(-1)?.state ?? next.state;
-        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), this.handlers(bot, compiled, current?.id ?? null, newShares, { userId, channel, question: userPart?.Text ?? undefined }), memo));
+        outcomes.push(await driveTurn(compiled, before, turnInput, this.engineContext(), handlers, memo));
       }
       const last = outcomes.at(-1)!;
       const diagnostics = outcomes.flatMap((o) => o.diagnostics);
