@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { ChatwootDouble } from './chatwoot-double.js';
 import type { TestDatabase } from './databases.js';
+import { openRaw } from '../store/store-fixtures.js';
 import { createTenant, type Tenant } from './fixtures.js';
 import { MessengerDouble } from './messenger-double.js';
 import { metaBytes, metaSignature } from './meta-webhook.js';
@@ -50,7 +51,8 @@ export class FiveChannels {
   private constructor(
     readonly server: TestServer,
     readonly tenant: Tenant,
-    readonly move: (ms: number) => void,
+    private readonly database: TestDatabase,
+    private readonly moveClock: (ms: number) => void,
     readonly slack: SlackDouble,
     readonly twilio: TwilioDouble,
     readonly chatwoot: ChatwootDouble,
@@ -76,7 +78,7 @@ export class FiveChannels {
       COLLOQUY_BOTFRAMEWORK_SERVICE_HOSTS: '127.0.0.1,*.botframework.com',
     });
     const tenant = await createTenant(server.client, bot);
-    const world = new FiveChannels(server, tenant, move, slack, twilio, chatwoot, graph, teams);
+    const world = new FiveChannels(server, tenant, database, move, slack, twilio, chatwoot, graph, teams);
     const credentials: Record<FiveChannel, Record<string, unknown>> = {
       slack: { BotToken: SLACK_BOT_TOKEN, SigningSecret: SIGNING_SECRET },
       sms: { AccountSid: ACCOUNT_SID, AuthToken: AUTH_TOKEN, From: FROM },
@@ -91,6 +93,26 @@ export class FiveChannels {
       world.paths.set(channel, channel === 'sms' ? connected.body.WebhookUrl : new URL(connected.body.WebhookUrl).pathname);
     }
     return world;
+  }
+
+  /**
+   * Moves the server's clock by `ms`, once no delivery is in flight (claimed, not yet recorded): one
+   * whose claim the jump ran out would be claimed again and sent twice (the outbox's claims are
+   * times), which no real clock does. Read with a connection of its own: no repository lists them.
+   */
+  async move(ms: number): Promise<void> {
+    const raw = await openRaw(this.database);
+    try {
+      const pending = async () => Number((await raw.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending' AND claimed_until > 0"))!.n);
+      const deadline = Date.now() + 10_000;
+      while ((await pending()) > 0) {
+        if (Date.now() > deadline) assert.fail('deliveries still in flight after 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await raw.close();
+    }
+    this.moveClock(ms);
   }
 
   /** Closes the doubles first (a call one holds would hold the server's close), then checks what they were sent. */
