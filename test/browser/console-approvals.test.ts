@@ -13,7 +13,7 @@ import { approvalBot, askForApproval } from '../support/approval-kit.js';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
 import { addOperator } from '../support/console-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { SIZES, signedInPage } from '../support/console-page-kit.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -22,7 +22,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 const SHOTS = '/work/shots/approvalui';
 const AGENT = 'alex.agent@example.org';
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`console: agent approvals (${kind})`, () => {
     let server: TestServer;
     let ai: AiDouble;

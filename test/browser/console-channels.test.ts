@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, text } from '../support/chat-kit.js';
 import { eventually } from '../support/console-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, DESKTOP, pageAs, PHONE, shot } from '../support/designer-kit.js';
 import { SlackDouble } from '../support/slack-double.js';
 import { SIGNING_SECRET, SLACK_BOT_TOKEN } from '../support/slack-kit.js';
@@ -21,7 +21,7 @@ const WRONG_TOKEN = '987654321:AAH-not-a-token-Telegram-knows-xyz';
 /** The focused element's accessible handle: its label, or its text. */
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer's channel settings (Chromium, ${kind})`, () => {
     let telegram: TelegramDouble;
     let slack: SlackDouble;

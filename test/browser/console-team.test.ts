@@ -1,6 +1,6 @@
 // Issue 37 item 5 in Chromium: an admin invites a teammate on the Team page (keyboard alone), sends
 // the link; the teammate opens it, chooses a password and signs in; the admin changes the role and
-// removes someone (after a confirmation). axe-clean at 1280×800 and 390×844, on both databases.
+// removes someone (after a confirmation). axe-clean at 1280×800 and 390×844.
 // Without SMTP the page says to send the link yourself; with SMTP (a real SMTP server on loopback)
 // it says to whom the e-mail went, and the e-mailed link is the one shown.
 // Screenshots: /work/shots/team-<db>-*.png, /work/shots/smtp/team-<db>-*.png.
@@ -12,7 +12,7 @@ import { pageAt, SHOTS, SIZES } from '../support/analytics-page-kit.js';
 import { seriousViolations } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
 import { addOperator, signIn } from '../support/console-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { createTenant, type Tenant } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { SmtpDouble } from '../support/smtp-double.js';
@@ -20,7 +20,7 @@ import { loadConfig } from '../../src/config.js';
 
 const SMTP_SHOTS = `${SHOTS}/smtp`;
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the Team page (Chromium, ${kind})`, () => {
     let server: TestServer;
     let browser: Browser;

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, text } from '../support/chat-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, field, pageAs, PHONE, saveStatus, shot, withoutServerFields } from '../support/designer-kit.js';
 
 const ACTIONS = '$.behaviours[0].interactions[0].actions';
@@ -62,7 +62,7 @@ const writeCode = async (page: Page, path: string, code: string) => {
 };
 const problemOf = (page: Page, path: string) => page.locator(`${field(path)}-problem`);
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`an agent's tools in the designer (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, seed(), [['dee@example.org', 'Dee Designer', 'designer']]);
     const draftOf = async () => (await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { anotherBot, designerWorld, DESKTOP, field, pageAs, PHONE, saveStatus, shot } from '../support/designer-kit.js';
 
 const bot = () => ({
@@ -42,7 +42,7 @@ const PROBLEM = `${ACTION} requires 'text' or 'texts'`;
 const GO_TO = `Go to ${ACTION}: requires 'text' or 'texts'`;
 const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).waitFor();
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`a draft with problems is saved in the designer (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, bot(), [['dee@example.org', 'Dee Designer', 'designer']]);
     const problemsOf = async () => (await world.server.client.get(`/bots/${world.tenant.botKey}/versions`, { token: world.tenant.accountToken })).body.Result.length;

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { botFile, text } from '../support/chat-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { seriousViolations } from '../support/axe.js';
 import { anotherBot, designerWorld, DESKTOP, field, formOf, pageAs, PHONE, saveStatus, shot, withoutServerFields } from '../support/designer-kit.js';
 
@@ -111,7 +111,7 @@ function typesIn(value: unknown, into = new Set<string>()): Set<string> {
   return into;
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer's forms make every action type (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, botFile([{ name: 'Start', actions: [text('Hi')] }], { name: 'Every type' }), [['dee@example.org', 'Dee Designer', 'designer']]);
 

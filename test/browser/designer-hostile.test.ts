@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { goTo, text } from '../support/chat-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, field, pageAs, PHONE, saveStatus, shot } from '../support/designer-kit.js';
 
 const IMG = '<img src=x onerror=window.__xss=1>';
@@ -79,7 +79,7 @@ const overflowing = (page: Page): Promise<string[]> =>
     `['.outline', '#side-panel', '.problems', '.bot-picker', '.conflict', '.conflict .both'].filter((s) => { const el = document.querySelector(s); return el && el.scrollWidth > el.clientWidth; })`,
   );
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer shows a hostile bot file as text (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, hostileBot(), [['dee@example.org', 'Dee Designer', 'designer']]);
     const open = `/console/designer?bot=`;

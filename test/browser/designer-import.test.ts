@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, text } from '../support/chat-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, DESKTOP, pageAs, PHONE } from '../support/designer-kit.js';
 
 const fixture = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/imports/typebot-constructs.json');
@@ -33,7 +33,7 @@ async function chooseWithKeyboard(page: Page, file: string) {
   await (await chooser).setFiles(file);
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer imports a bot from another platform (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, botFile([{ name: 'Hello', actions: [text('Hi')] }], { name: 'Demo bot' }), [['dee@example.org', 'Dee Designer', 'designer']]);
 

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, text } from '../support/chat-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, DESKTOP, pageAs, PHONE, shot } from '../support/designer-kit.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer's Install tab (Chromium, ${kind})`, () => {
     const bot = botFile(
       [

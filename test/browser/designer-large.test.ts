@@ -6,10 +6,10 @@
 // draws and pans is measured by `npm run bench:designer`, not asserted here.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, largeBot, pageAs, PHONE, readableZoom, shot } from '../support/designer-kit.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer with a large bot (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, largeBot(200, 4), [['dee@example.org', 'Dee Designer', 'designer']]);
 

@@ -1,5 +1,5 @@
-// The designer page (/console/designer, issue 23) in Debian's Chromium with the console's CSP, on
-// both databases: a designer opens a bot, edits it through the generated forms, meets a problem at
+// The designer page (/console/designer, issue 23) in Debian's Chromium with the console's CSP: a
+// designer opens a bot, edits it through the generated forms, meets a problem at
 // its field, previews the draft while the live bot still answers the old way, publishes, compares
 // versions and rolls back; an agent gets no designer. Screenshots: designer-*.png in $DESIGNER_SHOTS or the temporary folder.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, buttonCommand, chatOk, goTo, text } from '../support/chat-kit.js';
 import { signIn } from '../support/console-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, DESKTOP, field, pageAs as openAs, PHONE, readableZoom, saveStatus, shot } from '../support/designer-kit.js';
 
 const shopBot = () =>
@@ -21,7 +21,7 @@ const shopBot = () =>
     { name: 'Shop' },
   );
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer page (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, shopBot(), [
       ['dee@example.org', 'Dee Designer', 'designer'],

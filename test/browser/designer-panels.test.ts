@@ -2,12 +2,12 @@
 // bot-wide triggers, intents and entities with their examples, the knowledge section and link;
 // renaming an interaction or a behaviour renames every goTo naming it (buttons, triggers, other
 // behaviours); deleting a behaviour; adding, removing, reordering and duplicating actions.
-// Checked on the saved draft, both databases.
+// Checked on the saved draft.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, goTo, text } from '../support/chat-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, field, formOf, pageAs, saveStatus, shot, withoutServerFields } from '../support/designer-kit.js';
 
 const seed = () =>
@@ -26,7 +26,7 @@ const seed = () =>
     },
   );
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer's bot panel, renames and action tools (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, seed(), [['dee@example.org', 'Dee Designer', 'designer']]);
 

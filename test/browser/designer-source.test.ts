@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seriousViolations } from '../support/axe.js';
 import { botFile, text } from '../support/chat-kit.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { designerWorld, field, pageAs, saveStatus, shot } from '../support/designer-kit.js';
 
 const seed = () =>
@@ -20,7 +20,7 @@ const seed = () =>
 const HELLO_TEXT = '$.behaviours[0].interactions[0].actions[0].text';
 const HOURS_TEXT = '$.behaviours[0].interactions[1].actions[0].text';
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer's source view, undo and conflicts (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, seed(), [['dee@example.org', 'Dee Designer', 'designer']]);
     const draftOf = async () => (await world.server.client.get(`/bots/${world.tenant.botKey}`, { token: world.tenant.accountToken })).body;

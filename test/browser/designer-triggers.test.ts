@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe.js';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { DESKTOP, designerWorld, pageAs, PHONE } from '../support/designer-kit.js';
 import { supportBot } from '../support/fixtures.js';
 
@@ -27,7 +27,7 @@ async function tabTo(page: Page, target: Locator, most = 150): Promise<void> {
 
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   describe(`the designer shows the triggers and the preview says which one fired (Chromium, ${kind})`, () => {
     const world = designerWorld(kind, supportBot(), [['tia@example.org', 'Tia Designer', 'designer']]);
     /** The live model's score of a text, as the preview shows it (the draft is the published version). */

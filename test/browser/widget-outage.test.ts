@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { databaseKinds } from '../support/databases.js';
+import { pageDatabases } from '../support/databases.js';
 import { startTestServerOn } from '../support/server.js';
 import { demoSession, shot, VIEWPORTS, widgetKit } from '../support/widget-kit.js';
 
 const NOT_SENT = 'Your message could not be sent. Please try again.';
 
-for (const kind of databaseKinds()) {
+for (const kind of pageDatabases()) {
   for (const viewport of VIEWPORTS) {
     describe(`widget through a server outage, issue 27 item 16 (Chromium ${viewport.width}×${viewport.height}, ${kind})`, () => {
       const session = demoSession(viewport, kind);

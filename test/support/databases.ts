@@ -13,6 +13,16 @@ export function databaseKinds(): DatabaseKind[] {
   return process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
+/**
+ * The databases a browser suite runs on: SQLite, the server's default. Everything a page calls is
+ * tested on both databases by the e2e suites, so a page's suite runs on PostgreSQL too only when
+ * what it shows depends on the database: test/browser/journey takes the whole product path on each
+ * (docs/testing.md "Databases").
+ */
+export function pageDatabases(): DatabaseKind[] {
+  return ['sqlite'];
+}
+
 export interface TestDatabase {
   kind: DatabaseKind;
   dataDir: string;
