@@ -104,9 +104,9 @@ export class FiveChannels {
     const raw = await openRaw(this.database);
     try {
       const pending = async () => Number((await raw.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending' AND claimed_until > 0"))!.n);
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       while ((await pending()) > 0) {
-        if (Date.now() > deadline) assert.fail('deliveries still in flight after 10 s');
+        if (Date.now() > deadline) assert.fail('deliveries still in flight after 30 s');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     } finally {
