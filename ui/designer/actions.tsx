@@ -132,7 +132,7 @@ export function Target({ action, path, onChange }: { action: Action; path: strin
   const known = bot.behaviours.some((b) => b.name === action.behaviour && (!action.interaction || b.interactions.some((i) => i.name === action.interaction)));
   return (
     <div className="field">
-      <label htmlFor={id}>goes to</label>
+      <label htmlFor={id}>Goes to</label>
       <select
         id={id}
         value={value}
