@@ -3,7 +3,7 @@
 // free text"). A bot's own base URL is chosen by its designer, so like callApi it goes through
 // the private-network guard; the server-wide one is the operator's and trusted. One deadline
 // bounds the whole call and nothing is retried: a turn waits at most `timeoutMs`, once.
-import OpenAI, { APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import { fetch, Response, type Dispatcher } from 'undici';
 import type { AgentModelAnswer, AgentToolSpec, AiAnswer } from '../engine/types.js';
 import { streamedCompletion } from './ai-stream.js';
@@ -36,13 +36,26 @@ export interface CompletionOptions {
 
 const ERROR: AiAnswer = { status: 'ERROR', text: '', tokens: 0 };
 
+type OpenAiSdk = typeof import('openai');
+let sdk: OpenAiSdk | null = null;
+
+/**
+ * The `openai` package, ~150 modules: loaded by the first call to a provider, not by every start
+ * of the server (most bots call none; docs/performance.md "Start-up").
+ */
+async function openAiSdk(): Promise<OpenAiSdk> {
+  sdk ??= await import('openai');
+  return sdk;
+}
+
 /**
  * The official client for a provider, or null when a guarded provider names a private address.
  * The response body is capped at `maxBytes` (cappedFetch); nothing is retried.
  */
-export function providerClient(provider: AiProvider, timeoutMs: number, allowPrivateNetwork: boolean, maxBytes = MAX_RESPONSE_BYTES, streaming = false): OpenAI | null {
+export async function providerClient(provider: AiProvider, timeoutMs: number, allowPrivateNetwork: boolean, maxBytes = MAX_RESPONSE_BYTES, streaming = false): Promise<OpenAI | null> {
   const guarded = provider.guarded && !allowPrivateNetwork;
   if (guarded && isPrivateLiteralUrl(provider.baseUrl)) return null;
+  const { default: OpenAI } = await openAiSdk();
   return new OpenAI({
     baseURL: provider.baseUrl,
     // The client insists on a key; local servers ignore the header.
@@ -55,11 +68,12 @@ export function providerClient(provider: AiProvider, timeoutMs: number, allowPri
 }
 
 /** Whether a failed call ran out of time (our deadline or the client's) rather than failed. */
-export const timedOut = (error: unknown, abort: AbortController): boolean => abort.signal.aborted || error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError;
+export const timedOut = (error: unknown, abort: AbortController): boolean =>
+  abort.signal.aborted || (sdk !== null && (error instanceof sdk.APIConnectionTimeoutError || error instanceof sdk.APIUserAbortError));
 
 /** Never throws: a failure is TIMEOUT or ERROR. */
 export async function chatCompletion(provider: AiProvider, messages: ChatMessage[], options: CompletionOptions): Promise<AiAnswer> {
-  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork, MAX_RESPONSE_BYTES, options.onDelta !== undefined);
+  const client = await providerClient(provider, options.timeoutMs, options.allowPrivateNetwork, MAX_RESPONSE_BYTES, options.onDelta !== undefined);
   if (client === null) return ERROR;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
@@ -117,7 +131,7 @@ export const MAX_TOOL_CALLS_READ = 100;
  */
 export async function chatWithTools(provider: AiProvider, messages: ToolChatMessage[], tools: AgentToolSpec[], options: CompletionOptions): Promise<AgentModelAnswer> {
   const failed: AgentModelAnswer = { status: 'ERROR', text: '', toolCalls: [], tokens: 0 };
-  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork, MAX_RESPONSE_BYTES, options.onDelta !== undefined);
+  const client = await providerClient(provider, options.timeoutMs, options.allowPrivateNetwork, MAX_RESPONSE_BYTES, options.onDelta !== undefined);
   if (client === null) return failed;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);

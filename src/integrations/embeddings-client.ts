@@ -53,7 +53,7 @@ export async function embedTexts(provider: EmbeddingProvider, texts: readonly st
 }
 
 async function embedBatch(provider: EmbeddingProvider, input: string[], options: EmbedOptions): Promise<EmbedResult> {
-  const client = providerClient(provider, options.timeoutMs, options.allowPrivateNetwork, MAX_EMBEDDING_RESPONSE_BYTES);
+  const client = await providerClient(provider, options.timeoutMs, options.allowPrivateNetwork, MAX_EMBEDDING_RESPONSE_BYTES);
   if (client === null) return failed('ERROR');
   // an empty input is refused by OpenAI: a space stands for it (a heading-less, text-less passage cannot exist, a blank question can)
   const sent = input.map((text) => (text.trim() === '' ? ' ' : text));

@@ -3,8 +3,8 @@
 // `tools/call`, the Mcp-Session-Id the server gives kept by the transport. Every call is bounded in
 // time, every answer in bytes (integrations/stream-capped-fetch.ts); a call that times out or an answer over the cap
 // closes the connection (a hanging stream must not stay open), and the next use opens a new one.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallResult, McpTool } from '../agents/tool-sources.js';
 import { cutToBytes } from '../shared/utf8.js';
@@ -39,6 +39,9 @@ export class McpConnection {
   private constructor(private readonly client: Client) {}
 
   static async open(url: string, headers: Record<string, string> | null, options: McpConnectOptions): Promise<McpConnection> {
+    // The SDK (with zod) is a few hundred modules: loaded by the first bot that uses an MCP
+    // server, not by every start of the server (docs/performance.md "Start-up").
+    const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js')]);
     let connection: McpConnection | null = null;
     // an answer over the cap ends the whole connection: what was waiting on it fails at once
     const fetch = streamCappedFetch(options.allowPrivateNetwork, MCP_LIMITS.answerBytes, () => {

@@ -2,7 +2,6 @@
 // docs/operations.md "E-mail"). Only this file knows nodemailer. A send is bounded in time (a
 // hanging SMTP server must not hold the request that sends) and never retried: the caller learns
 // whether it went out, and what it says when it did not carries no password.
-import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.js';
 
 export interface MailMessage {
@@ -27,6 +26,8 @@ export function smtpMailer(settings: () => MailConfig | null | undefined): Maile
       if (!config) throw new Error('no SMTP server is configured');
       const url = new URL(config.url);
       const password = decodeURIComponent(url.password);
+      // loaded by the first message, not by every start of the server: invitations are rare
+      const { default: nodemailer } = await import('nodemailer');
       const transport = nodemailer.createTransport({
         host: url.hostname.replace(/^\[|\]$/g, ''),
         port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
