@@ -1,4 +1,4 @@
-// api.md section 12: "a crash or restart loses nothing". A real server process (src/cli.ts serve)
+// api.md section 12: "a crash or restart loses nothing". A real server process (`colloquy serve`)
 // makes deliveries that fail against a receiver that is down, is killed with SIGKILL, and a new
 // process on the same database delivers every one of them once the receiver is up.
 import assert from 'node:assert/strict';

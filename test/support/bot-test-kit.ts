@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv, PROJECT_ROOT, untilExit, type CliResult } from './cli.js';
+import { compiledCli } from './compiled.js';
 
 export { cleanEnv };
 
-/** `npx colloquy`: bin/colloquy.js runs dist/ when it is current, else src/ through tsx. */
+/** `npx colloquy`: bin/colloquy.js runs dist/ when it is current (spawnColloquy builds it first), else src/ through tsx. */
 export const CLI = path.join(PROJECT_ROOT, 'bin', 'colloquy.js');
 
 /** A new temporary folder with `files` (relative path → content) written in it. */
@@ -23,6 +24,7 @@ export function folderWith(files: Record<string, string>): string {
 
 export function spawnColloquy(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; preload?: string[] } = {}): ChildProcess {
   const preload = (options.preload ?? []).flatMap((p) => ['--import', p]);
+  compiledCli();
   return spawn(process.execPath, [...preload, CLI, ...args], { cwd: options.cwd ?? PROJECT_ROOT, env: options.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

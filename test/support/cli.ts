@@ -1,6 +1,8 @@
-// Runs the real command line (src/cli.ts) as a child process, as a user would.
+// Runs the real command line (dist/cli.js, built from src/ on first use: compiled.ts) as a child
+// process, as a user would.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { compiledCli } from './compiled.js';
 import type { TestDatabase } from './databases.js';
 
 export const PROJECT_ROOT = new URL('../../', import.meta.url).pathname;
@@ -36,7 +38,7 @@ export function cliEnv(database: TestDatabase, extra: Record<string, string> = {
 }
 
 export function startCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [compiledCli(), ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Runs the CLI to its end (killed after `timeoutMs`). */

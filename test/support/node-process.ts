@@ -2,6 +2,7 @@
 // nodes or a crash (SIGKILL) — things a server inside the test process cannot show.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { compiledCli } from './compiled.js';
 import { ADMIN_TOKEN } from './server.js';
 import { Client } from './client.js';
 
@@ -22,7 +23,7 @@ export async function startNode(env: Record<string, string>): Promise<NodeProces
   // The database is the caller's choice alone: a DATABASE_URL inherited from the test run (set for
   // the PostgreSQL half) made every "SQLite" node a PostgreSQL one, on the run's base database.
   const { DATABASE_URL: _inherited, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, [compiledCli(), 'serve'], {
     cwd: ROOT,
     env: {
       ...inherited,
