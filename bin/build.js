@@ -170,7 +170,8 @@ export async function compile({ force = false } = {}) {
   return { dir, compiled: true };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+// run as a program (also through a link to this file, as the compiled tests' tree has one), not imported
+if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(path.resolve(process.argv[1]))) {
   const started = performance.now();
   const { dir, compiled } = await compile({ force: process.argv.includes('--force') });
   const name = path.relative(ROOT, dir);

@@ -16,7 +16,8 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from '../support
 /** What a start needs: the sources, the pages and assets they read, the build script. */
 function copyProject(): string {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-build-'));
-  for (const entry of ['src', 'ui', 'assets', 'bin', 'package.json']) fs.cpSync(path.join(PROJECT_ROOT, entry), path.join(copy, entry), { recursive: true });
+  // dereference: from the compiled tests' tree (bin/build-tests.js) these entries are links
+  for (const entry of ['src', 'ui', 'assets', 'bin', 'package.json']) fs.cpSync(path.join(PROJECT_ROOT, entry), path.join(copy, entry), { recursive: true, dereference: true });
   fs.symlinkSync(fs.realpathSync(path.join(PROJECT_ROOT, 'node_modules')), path.join(copy, 'node_modules'));
   return copy;
 }
