@@ -33,6 +33,7 @@ export class McpConnection {
   private closed = false;
   /** why we closed it ourselves mid-exchange: what a failed call reports instead of "connection closed" */
   private closedBecause: string | null = null;
+  private lostSession = false;
   /** told when the server says its tool list changed (notifications/tools/list_changed) */
   onToolsChanged: (() => void) | null = null;
 
@@ -82,6 +83,15 @@ export class McpConnection {
     return !this.closed;
   }
 
+  /**
+   * The server answered 404 to our session id: it no longer knows the session (it restarted, or
+   * expired it) and ran nothing of that request (the transport specification), so the request may
+   * be made again over a new session.
+   */
+  get sessionLost(): boolean {
+    return this.lostSession;
+  }
+
   /** The server's tools, at most MCP_LIMITS.tools, with names the model may call and bounded descriptions and schemas. */
   async listTools(timeoutMs: number): Promise<McpTool[]> {
     const tools: McpTool[] = [];
@@ -121,6 +131,8 @@ export class McpConnection {
     try {
       return await work();
     } catch (error) {
+      // the SDK's StreamableHTTPError carries the HTTP status as `code` (JSON-RPC codes are negative)
+      if ((error as { code?: unknown }).code === 404) this.lostSession = true;
       await this.close();
       throw this.closedBecause ? new Error(this.closedBecause) : error;
     }

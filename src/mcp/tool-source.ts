@@ -83,8 +83,16 @@ export class McpTools implements McpToolSource {
     } catch (error) {
       return { ok: false, text: await this.failed(entry, record, error) };
     }
-    const left = Math.max(1, timeoutMs - (this.deps.clock.now() - started));
-    return connection.call(tool, args, left);
+    const left = () => Math.max(1, timeoutMs - (this.deps.clock.now() - started));
+    const result = await connection.call(tool, args, left());
+    if (result.ok || !connection.sessionLost) return result;
+    // the server no longer knows our session and ran nothing: once more, over a new session
+    try {
+      connection = await this.connectionOf(entry, record, left());
+    } catch (error) {
+      return { ok: false, text: await this.failed(entry, record, error) };
+    }
+    return connection.call(tool, args, left());
   }
 
   /**
@@ -144,9 +152,15 @@ export class McpTools implements McpToolSource {
     if (entry.failedAt !== null && now - entry.failedAt < RETRY_AFTER_MS) return { error: entry.error ?? 'the server did not answer' };
     try {
       const started = this.deps.clock.now();
-      const connection = await this.connectionOf(entry, record, LIST_TIMEOUT_MS);
+      const left = () => Math.max(1, LIST_TIMEOUT_MS - (this.deps.clock.now() - started));
+      let connection = await this.connectionOf(entry, record, LIST_TIMEOUT_MS);
       entry.stale = false; // a change announced from here on is one this listing may not have seen
-      const tools = await connection.listTools(Math.max(1, LIST_TIMEOUT_MS - (this.deps.clock.now() - started)));
+      const tools = await connection.listTools(left()).catch(async (error) => {
+        if (!connection.sessionLost) throw error;
+        // the server no longer knows our session: once more, over a new session
+        connection = await this.connectionOf(entry, record, left());
+        return connection.listTools(left());
+      });
       Object.assign(entry, { tools, listedAt: now, failedAt: null, error: null });
       // what the API shows; a failed write costs nothing of this turn
       await this.deps.store.mcpServers.noteTools(record.botId, record.name, tools, now).catch(() => undefined);

@@ -185,6 +185,28 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await tools.call(botId, 'nope', 'x', {}, 1000), { ok: false, text: 'the bot has no MCP server named "nope"' });
     });
 
+    test('a server that forgot our session (404 to its id): the call starts a new session and is made once, the tool list too', async () => {
+      assert.equal((await tools.call(botId, 'crm', 'find_customer', { email: 'c@example.com' }, 5000)).ok, true);
+      const calls = mcp.count('tools/call');
+      const initializes = mcp.count('initialize');
+      mcp.forgetSessions();
+      assert.deepEqual(await tools.call(botId, 'crm', 'find_customer', { email: 'd@example.com' }, 5000), { ok: true, text: 'customer d@example.com: Ann Lee, gold' });
+      // two requests: the first, answered 404 (the session is unknown), ran nothing; the second, over a new session
+      assert.equal(mcp.count('tools/call'), calls + 2);
+      assert.equal(mcp.count('initialize'), initializes + 1);
+      const known = (await tools.toolsFor(botId, ['crm'])).tools.map((t) => t.tool.name);
+      const lists = mcp.count('tools/list');
+      mcp.forgetSessions();
+      now += 61_000; // the cached list is due again
+      const turn = await tools.toolsFor(botId, ['crm']);
+      assert.deepEqual(turn.unavailable, []);
+      assert.deepEqual(
+        turn.tools.map((t) => t.tool.name),
+        known,
+      );
+      assert.equal(mcp.count('tools/list'), lists + 2);
+    });
+
     test('a server down at turn time is left out and its LastError set; DELETE removes a server; deleting the bot removes all', async () => {
       const down = await McpTestServer.start();
       assert.equal((await put('down', { Url: down.mcpUrl })).status, 200);

@@ -59,6 +59,11 @@ export class McpTestServer {
     for (const { server } of this.sessions.values()) this.register(server, name);
   }
 
+  /** Forgets every session, as a server that restarted or expired them: a request naming one gets 404 (the transport specification's "session not found"). */
+  forgetSessions(): void {
+    this.sessions.clear();
+  }
+
   async close(): Promise<void> {
     this.releaseHang();
     for (const { transport } of this.sessions.values()) await transport.close().catch(() => undefined);
