@@ -1,10 +1,9 @@
 // The bodies and answers of the agents' secrets and MCP servers routes (agents.md "Secrets", "MCP
 // servers"), for validation and for /docs. Bounds here are the first line; the services check again.
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Nullable } from './wire-schemas.js';
 import { MCP_LIMITS } from '../mcp/model.js';
 import { SECRET_LIMITS } from '../secrets/model.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const SecretParams = Type.Object({
   APIKey: Type.String({ maxLength: 64 }),

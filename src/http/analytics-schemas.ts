@@ -1,7 +1,7 @@
 // The analytics routes' answers (docs/analytics.md), for validation and for /docs.
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Nullable } from './wire-schemas.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Count = Type.Integer({ minimum: 0 });
 const Seconds = Nullable(Type.Integer({ minimum: 0 }));
 const Counts = {

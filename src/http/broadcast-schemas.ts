@@ -1,8 +1,8 @@
 // The broadcasts routes' bodies and answers (broadcasts.md), for validation and for /docs. Every
 // input is bounded here; the service checks what a schema cannot (At's format, the behaviour).
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Nullable } from './wire-schemas.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
 const Tags = Type.Array(Text(256), { maxItems: 100 });
 const Channel = Type.Union([

@@ -1,7 +1,7 @@
 // The knowledge routes' bodies and answers (knowledge.md), for validation and for /docs.
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Nullable } from './wire-schemas.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** The longest question: ample for any chat message; search cost grows with it. */
 export const MAX_QUESTION_CHARS = 4_096;
 

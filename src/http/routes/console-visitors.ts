@@ -2,6 +2,7 @@
 // earlier conversations, and the signed-in operator's picture shown to visitors. Cookie-session
 // routes like the rest of the console; the work is done by operators/web-visitors.ts.
 import { Type } from 'typebox';
+import { Nullable } from '../wire-schemas.js';
 import type { FastifyRequest } from 'fastify';
 import type { SignedIn } from './console-session.js';
 import type { OperatorContext } from '../../operators/sessions.js';
@@ -9,7 +10,6 @@ import type { App } from '../app.js';
 import type { Services } from '../services.js';
 
 const UserParams = Type.Object({ botId: Type.String({ minLength: 1, maxLength: 64 }), userId: Type.String({ minLength: 1, maxLength: 256 }) });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Visitor = Type.Object({
   Name: Nullable(Type.String()),
   Email: Nullable(Type.String()),
