@@ -19,7 +19,7 @@ export const MAX_REASON_CHARS = 1000;
 /** What approvals need of the store. */
 export interface ApprovalStorage {
   agentApprovals: {
-    list(botId: string, limit: number): Promise<ApprovalRecord[]>;
+    list(botId: string, limit: number, userId?: string): Promise<ApprovalRecord[]>;
     byId(botId: string, id: number): Promise<ApprovalRecord | null>;
     pendingOf(conversationId: number, limit: number): Promise<ApprovalRecord[]>;
     decide(botId: string, id: number, decision: ApprovalDecisionRow): Promise<boolean>;
@@ -58,8 +58,9 @@ export interface DecisionInput {
 export class AgentApprovals {
   constructor(private readonly deps: ApprovalDeps) {}
 
-  async list(bot: BotRecord, limit: number): Promise<{ Result: ApprovalView[] }> {
-    return { Result: (await this.deps.store.agentApprovals.list(bot.id, limit)).map((a) => this.view(a)) };
+  /** The bot's approvals, or one conversation's (`userId`): pending first. */
+  async list(bot: BotRecord, limit: number, userId?: string): Promise<{ Result: ApprovalView[] }> {
+    return { Result: (await this.deps.store.agentApprovals.list(bot.id, limit, userId)).map((a) => this.view(a)) };
   }
 
   /** The pending calls of one conversation (the console shows them in it). */

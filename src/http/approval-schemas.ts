@@ -16,7 +16,13 @@ export const ApprovalView = Type.Object({
 export const ApprovalList = Type.Object({ Result: Type.Array(ApprovalView, { description: 'pending first (the longest waiting first), then the latest decided' }) });
 
 // Query strings are not coerced: the number is read by hand so that a bad one gets a clear 400.
-export const ApprovalQuery = Type.Object({ limit: Type.Optional(Type.String({ maxLength: 12 })) }, { additionalProperties: false });
+export const ApprovalQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ maxLength: 12 })),
+    userid: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "one conversation's approvals only (the console's conversation view)" })),
+  },
+  { additionalProperties: false },
+);
 
 export const ApproveBody = Type.Object(
   {

@@ -62,12 +62,12 @@ export function agentApprovalRepository(db: Queryable) {
         row.at,
       ]);
     },
-    /** The bot's approvals, pending first (oldest first: the longest waiting), then the latest decided. */
-    async list(botId: string, limit: number): Promise<ApprovalRecord[]> {
+    /** The bot's approvals, or one conversation's (`userId`), pending first (oldest first: the longest waiting), then the latest decided. */
+    async list(botId: string, limit: number, userId?: string): Promise<ApprovalRecord[]> {
       const rows = await db.all<ApprovalRow>(
-        `SELECT ${COLUMNS} FROM ${FROM} WHERE a.bot_id = $1 AND c.forgetting = 0
+        `SELECT ${COLUMNS} FROM ${FROM} WHERE a.bot_id = $1 AND c.forgetting = 0${userId === undefined ? '' : ' AND c.user_id = $3'}
          ORDER BY CASE WHEN a.status = 'pending' THEN 0 ELSE 1 END, CASE WHEN a.status = 'pending' THEN a.id ELSE -a.id END LIMIT $2`,
-        [botId, limit],
+        userId === undefined ? [botId, limit] : [botId, limit, userId],
       );
       return rows.map(toRecord);
     },

@@ -163,6 +163,38 @@ for (const kind of databaseKinds()) {
       assert.equal((await server.client.get(api('?limit=1'), { token: tenant.accountToken })).body.Result.length, 1);
     });
 
+    test("userid lists one conversation's approvals, even when the bot's list is cut before them; a bad one is 400", async () => {
+      const first = await waiting();
+      const second = await waiting();
+      const byUser = async (user: string, limit = 200) => {
+        const res = await server.client.get(api(`?limit=${limit}&userid=${encodeURIComponent(user)}`), { token: tenant.accountToken });
+        assert.equal(res.status, 200, res.text);
+        return res.body.Result as any[];
+      };
+      assert.deepEqual(
+        (await byUser(second.user)).map((a) => [a.ApprovalId, a.UserId, a.Status]),
+        [[second.approval.ApprovalId, second.user, 'pending']],
+      );
+      // the bot's list cut at one holds the longest waiting (not the second); the second's own list still has it
+      assert.notEqual((await server.client.get(api('?limit=1'), { token: tenant.accountToken })).body.Result[0].ApprovalId, second.approval.ApprovalId);
+      assert.equal((await byUser(second.user, 1))[0].ApprovalId, second.approval.ApprovalId);
+      assert.equal((await byUser(first.user))[0].ApprovalId, first.approval.ApprovalId);
+      assert.deepEqual(await byUser('nobody-here'), []);
+      for (const bad of ['', 'x'.repeat(257)]) {
+        const res = await server.client.get(api(`?userid=${bad}`), { token: tenant.accountToken });
+        assert.equal(res.status, 400, bad.slice(0, 10));
+        assert.equal(res.body.Code, 'INVALID_REQUEST');
+      }
+      await addOperator(server.client, tenant.accountId, `lister-${kind}@example.org`, undefined, 'Lister', 'agent');
+      const operator = consoleClient(server.client, await signIn(server.client, `lister-${kind}@example.org`));
+      const consoleList = await operator.get(`/bots/${botId}/approvals?userid=${encodeURIComponent(first.user)}`);
+      assert.equal(consoleList.status, 200, consoleList.text);
+      assert.deepEqual(
+        consoleList.body.Result.map((a: { UserId: string }) => a.UserId),
+        [first.user],
+      );
+    });
+
     test('console: an agent sees the pending count in the list, lists and approves (decided by the operator); a designer gets 403 ROLE_FORBIDDEN', async () => {
       await addOperator(server.client, tenant.accountId, `agent-${kind}@example.org`, undefined, 'Agent', 'agent');
       await addOperator(server.client, tenant.accountId, `designer-${kind}@example.org`, undefined, 'Designer', 'designer');

@@ -24,9 +24,13 @@ const LIST_LIMIT = 200;
 const MAX_REASON = 1000;
 const MAX_ARGUMENTS = 16 * 1024;
 
-/** A bot's approvals, pending first; none when they cannot be read (a role that may not). */
-export function readApprovals(botId: string): Promise<Approval[]> {
-  return api.call<{ Result: Approval[] }>('GET', `/bots/${encodeURIComponent(botId)}/approvals?limit=${LIST_LIMIT}`).then(
+/**
+ * One conversation's approvals, pending first; none when they cannot be read (a role that may
+ * not). Asked for by conversation: the bot's list is cut at LIST_LIMIT, and a busy bot's other
+ * conversations could fill it.
+ */
+export function readApprovals(botId: string, userId: string): Promise<Approval[]> {
+  return api.call<{ Result: Approval[] }>('GET', `/bots/${encodeURIComponent(botId)}/approvals?limit=${LIST_LIMIT}&userid=${encodeURIComponent(userId)}`).then(
     (list) => list.Result,
     () => [],
   );

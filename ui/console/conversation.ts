@@ -44,7 +44,7 @@ export async function refreshConversation(options: { toNewest?: boolean; focusTi
   // Read once the conversation could be: when it could not, no other answer arrives to clear the
   // "cannot be reached" line. The agent's steps and approvals are console data (a share link shows none).
   const traced = mode === 'console' ? readTraces(current()!.BotId, current()!.UserId) : Promise.resolve([]);
-  const approvals = mode === 'console' ? readApprovals(current()!.BotId) : Promise.resolve([]);
+  const approvals = mode === 'console' ? readApprovals(current()!.BotId, current()!.UserId) : Promise.resolve([]);
   currentView = view;
   const c = view.Conversation;
   setOpened({ BotId: c.BotId, UserId: c.UserId });

@@ -37,7 +37,7 @@ export function agentApprovalRoutes(app: App, s: Services): void {
   app.get(
     '/bots/:APIKey/approvals',
     { ...account, schema: { ...account.schema, summary: listSummary, params: KeyParams, querystring: ApprovalQuery, response: { 200: ApprovalList }, errors: ['BOT_NOT_FOUND'] } },
-    async (request) => s.agentApprovals.list(await s.bots.owned(accountOf(request), request.params.APIKey), limitOf(request.query.limit)),
+    async (request) => s.agentApprovals.list(await s.bots.owned(accountOf(request), request.params.APIKey), limitOf(request.query.limit), request.query.userid),
   );
   for (const [verb, body, decision] of [
     ['approve', ApproveBody, approveOf],
@@ -60,7 +60,7 @@ export function agentApprovalRoutes(app: App, s: Services): void {
   app.get(
     '/console/api/bots/:botId/approvals',
     { ...signedIn, schema: { summary: listSummary, querystring: ApprovalQuery, response: { 200: ApprovalList }, ...consoleTwinSchema('agents (console session)', 'GET', ['BOT_NOT_FOUND']) } },
-    async (request) => s.agentApprovals.list(await consoleBot(request, (request.params as { botId: string }).botId), limitOf(request.query.limit)),
+    async (request) => s.agentApprovals.list(await consoleBot(request, (request.params as { botId: string }).botId), limitOf(request.query.limit), request.query.userid),
   );
   for (const [verb, body, decision] of [
     ['approve', ApproveBody, approveOf],
