@@ -82,6 +82,14 @@ for (const kind of pageDatabases()) {
         await page.keyboard.press('Enter');
         const field = pending.getByLabel('Arguments (JSON)');
         assert.equal(await focusedId(page), await field.getAttribute('id'));
+        // the field and the button that sends it are in sight together, on a phone too (the box of cards scrolls)
+        const inSight = (name: string) =>
+          pending.getByRole(name === 'field' ? 'textbox' : 'button', name === 'field' ? {} : { name, exact: true }).evaluate((node) => {
+            const r = node.getBoundingClientRect();
+            const box = node.closest('.approvals')!.getBoundingClientRect();
+            return r.top >= box.top && r.bottom <= box.bottom + 1 && r.top >= 0 && r.bottom <= window.innerHeight;
+          });
+        assert.deepEqual([await inSight('field'), await inSight('Approve with these arguments')], [true, true]);
         const typeArguments = async (json: string) => {
           await page.keyboard.press('ControlOrMeta+A');
           await page.keyboard.type(json);

@@ -160,11 +160,15 @@ function drawCard(botId: string, a: Approval, reread: () => Promise<unknown>): C
   return card;
 }
 
-/** Shows `form` (the other one goes) and puts the focus in its field. */
+/**
+ * Shows `form` (the other one goes) and puts the focus in its field, with the whole form in sight:
+ * the box of cards scrolls, and on a phone it showed the field with its button below the fold.
+ */
 function open(form: HTMLFormElement, other: HTMLFormElement) {
   other.hidden = true;
   form.hidden = false;
-  form.querySelector<HTMLElement>('textarea, input')!.focus();
+  form.querySelector<HTMLElement>('textarea, input')!.focus({ preventScroll: true });
+  form.scrollIntoView({ block: 'nearest' });
 }
 
 /** A form's Cancel button and Escape key: the form goes, the focus back to what opened it. */
