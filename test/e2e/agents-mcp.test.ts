@@ -186,11 +186,11 @@ for (const kind of databaseKinds()) {
     });
 
     test('a server that forgot our session (404 to its id): the call starts a new session and is made once, the tool list too', async () => {
-      assert.equal((await tools.call(botId, 'crm', 'find_customer', { email: 'c@example.com' }, 5000)).ok, true);
+      assert.equal((await tools.call(botId, 'crm', 'find_customer', { email: 'c@example.com' }, 30_000)).ok, true);
       const calls = mcp.count('tools/call');
       const initializes = mcp.count('initialize');
       mcp.forgetSessions();
-      assert.deepEqual(await tools.call(botId, 'crm', 'find_customer', { email: 'd@example.com' }, 5000), { ok: true, text: 'customer d@example.com: Ann Lee, gold' });
+      assert.deepEqual(await tools.call(botId, 'crm', 'find_customer', { email: 'd@example.com' }, 30_000), { ok: true, text: 'customer d@example.com: Ann Lee, gold' });
       // two requests: the first, answered 404 (the session is unknown), ran nothing; the second, over a new session
       assert.equal(mcp.count('tools/call'), calls + 2);
       assert.equal(mcp.count('initialize'), initializes + 1);
