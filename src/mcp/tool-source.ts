@@ -77,22 +77,12 @@ export class McpTools implements McpToolSource {
     if (!record) return { ok: false, text: `the bot has no MCP server named "${server}"` };
     const started = this.deps.clock.now();
     const entry = this.entryOf(record);
-    let connection: McpConnection;
-    try {
-      connection = await this.connectionOf(entry, record, timeoutMs);
-    } catch (error) {
-      return { ok: false, text: await this.failed(entry, record, error) };
-    }
     const left = () => Math.max(1, timeoutMs - (this.deps.clock.now() - started));
-    const result = await connection.call(tool, args, left());
-    if (result.ok || !connection.sessionLost) return result;
-    // the server no longer knows our session and ran nothing: once more, over a new session
     try {
-      connection = await this.connectionOf(entry, record, left());
+      return await this.onSession(entry, record, left, (connection) => connection.call(tool, args, left()));
     } catch (error) {
       return { ok: false, text: await this.failed(entry, record, error) };
     }
-    return connection.call(tool, args, left());
   }
 
   /**
@@ -153,12 +143,8 @@ export class McpTools implements McpToolSource {
     try {
       const started = this.deps.clock.now();
       const left = () => Math.max(1, LIST_TIMEOUT_MS - (this.deps.clock.now() - started));
-      let connection = await this.connectionOf(entry, record, LIST_TIMEOUT_MS);
-      entry.stale = false; // a change announced from here on is one this listing may not have seen
-      const tools = await connection.listTools(left()).catch(async (error) => {
-        if (!connection.sessionLost) throw error;
-        // the server no longer knows our session: once more, over a new session
-        connection = await this.connectionOf(entry, record, left());
+      const tools = await this.onSession(entry, record, left, (connection) => {
+        entry.stale = false; // a change announced from here on is one this listing may not have seen
         return connection.listTools(left());
       });
       Object.assign(entry, { tools, listedAt: now, failedAt: null, error: null });
@@ -168,6 +154,22 @@ export class McpTools implements McpToolSource {
     } catch (error) {
       return { error: await this.failed(entry, record, error) };
     }
+  }
+
+  /**
+   * `use` on the entry's connection. A server that no longer knows our session (it restarted, or
+   * expired it) answers 404 and runs nothing (the transport specification): `use` is then made
+   * once more, over a new session, instead of failing this turn.
+   */
+  private async onSession<T>(entry: Entry, record: McpServerRecord, left: () => number, use: (connection: McpConnection) => Promise<T>): Promise<T> {
+    const first = await this.connectionOf(entry, record, left());
+    try {
+      const result = await use(first);
+      if (!first.sessionLost) return result;
+    } catch (error) {
+      if (!first.sessionLost) throw error;
+    }
+    return use(await this.connectionOf(entry, record, left()));
   }
 
   /** Records a failure: left out for a while here, LastError for the API. */
